@@ -1,0 +1,547 @@
+package schema
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Options tune Load.
+type Options struct {
+	// Revision names the protocol revision ("2025-11-25"). When empty it is
+	// taken from the file's digest if the file is an official one, else
+	// from the name of the directory that holds it.
+	Revision string
+}
+
+// Load reads the schema file at path and builds its Model.
+func Load(path string, opts Options) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &Error{File: path, Msg: "cannot read schema", Err: unwrapPathError(err)}
+	}
+	return LoadBytes(path, data, opts)
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// officialDigests maps the sha256 of each official schema.json to its
+// revision, so a vendored copy under any name is recognised.
+var officialDigests = map[string]string{
+	"61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce": "2024-11-05",
+	"e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131": "2025-03-26",
+	"af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01": "2025-06-18",
+	"268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7": "2025-11-25",
+	"ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203": "2026-07-28",
+}
+
+var revisionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// LoadBytes builds the Model of a schema held in memory; file names it in
+// errors and is used to guess the revision.
+func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+
+	revision := opts.Revision
+	if revision == "" {
+		revision = officialDigests[digest]
+	}
+	if revision == "" {
+		if dir := filepath.Base(filepath.Dir(file)); revisionPattern.MatchString(dir) {
+			revision = dir
+		}
+	}
+	if revision == "" {
+		return nil, errAt(file, "", "cannot tell the protocol revision: not an official schema and not in a YYYY-MM-DD directory; pass --revision")
+	}
+	if !revisionPattern.MatchString(revision) {
+		return nil, errAt(file, "", "revision %q is not of the form YYYY-MM-DD", revision)
+	}
+
+	root, err := decodeJSON(data)
+	if err != nil {
+		return nil, &Error{File: file, Pointer: "#", Msg: "invalid JSON", Err: err}
+	}
+	obj, ok := root.(map[string]any)
+	if !ok {
+		return nil, errAt(file, "#", "the schema is not a JSON object")
+	}
+
+	m := &Model{Revision: revision, SHA256: digest}
+	switch s, _ := obj["$schema"].(string); strings.TrimSuffix(s, "#") {
+	case "http://json-schema.org/draft-07/schema":
+		m.Dialect = "draft-07"
+	case "https://json-schema.org/draft/2020-12/schema":
+		m.Dialect = "2020-12"
+	default:
+		return nil, errAt(file, "#/$schema", "unsupported JSON Schema dialect %q (want draft-07 or 2020-12)", s)
+	}
+	for key := range obj {
+		switch key {
+		case "$schema", "definitions", "$defs", "$id", "$comment", "description", "title":
+		default:
+			return nil, errAt(file, "#/"+escapePointer(key), "unsupported keyword %q at the root (mcpgen reads the definitions only)", key)
+		}
+	}
+	defsKey := "$defs"
+	if m.Dialect == "draft-07" {
+		defsKey = "definitions"
+	}
+	rawDefs, ok := obj[defsKey].(map[string]any)
+	if !ok {
+		return nil, errAt(file, "#/"+defsKey, "missing or not an object")
+	}
+	m.DefsKey = defsKey
+
+	if _, err := Compile(file, data); err != nil {
+		return nil, err
+	}
+
+	n := &normaliser{file: file, defsKey: defsKey, defs: rawDefs}
+	names := make([]string, 0, len(rawDefs))
+	for name := range rawDefs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		ptr := "#/" + defsKey + "/" + escapePointer(name)
+		t, err := n.node(rawDefs[name], ptr)
+		if err != nil {
+			return nil, err
+		}
+		m.Definitions = append(m.Definitions, &Definition{Name: name, Pointer: ptr, Description: t.Description, Type: t})
+	}
+	a := newAnalyser(m, file)
+	if err := a.run(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// decodeJSON decodes one JSON document keeping numbers exact and refusing
+// trailing data.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("trailing data after the JSON document")
+	}
+	return v, nil
+}
+
+func escapePointer(s string) string {
+	s = strings.ReplaceAll(s, "~", "~0")
+	return strings.ReplaceAll(s, "/", "~1")
+}
+
+// normaliser turns raw schema nodes into Types.
+type normaliser struct {
+	file    string
+	defsKey string
+	defs    map[string]any
+}
+
+// annotations are keywords that never change what a value may be.
+var annotations = map[string]bool{
+	"description": true, "title": true, "$comment": true, "examples": true,
+	"deprecated": true, "readOnly": true, "writeOnly": true, "default": true,
+}
+
+// structural are the keywords mcpgen maps onto Go types.
+var structural = map[string]bool{
+	"type": true, "$ref": true, "properties": true, "required": true,
+	"additionalProperties": true, "items": true, "anyOf": true, "allOf": true,
+	"const": true, "enum": true, "format": true, "minimum": true, "maximum": true,
+	"maxItems": true,
+}
+
+func (n *normaliser) node(raw any, ptr string) (*Type, error) {
+	switch v := raw.(type) {
+	case bool:
+		if v {
+			return &Type{Kind: KindAny, Pointer: ptr}, nil
+		}
+		return nil, errAt(n.file, ptr, "unsupported schema: false (nothing is valid)")
+	case map[string]any:
+		return n.object(v, ptr)
+	default:
+		return nil, errAt(n.file, ptr, "a schema must be an object or a boolean, got %s", jsonKindOf(raw))
+	}
+}
+
+func (n *normaliser) object(s map[string]any, ptr string) (*Type, error) {
+	keys := make([]string, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !structural[k] && !annotations[k] {
+			return nil, errAt(n.file, ptr+"/"+escapePointer(k), "unsupported keyword %q", k)
+		}
+	}
+	t := &Type{Pointer: ptr}
+	if d, ok := s["description"].(string); ok {
+		t.Description = d
+	}
+
+	if ref, ok := s["$ref"]; ok {
+		for _, k := range keys {
+			if k != "$ref" && !annotations[k] {
+				return nil, errAt(n.file, ptr+"/"+escapePointer(k), "keyword %q beside $ref is not supported", k)
+			}
+		}
+		r, _ := ref.(string)
+		prefix := "#/" + n.defsKey + "/"
+		if !strings.HasPrefix(r, prefix) {
+			return nil, errAt(n.file, ptr+"/$ref", "unsupported reference %q (only %s<name> is supported)", r, prefix)
+		}
+		name := strings.ReplaceAll(strings.ReplaceAll(strings.TrimPrefix(r, prefix), "~1", "/"), "~0", "~")
+		if _, ok := n.defs[name]; !ok {
+			return nil, errAt(n.file, ptr+"/$ref", "reference to undefined definition %q", name)
+		}
+		t.Kind, t.Ref = KindRef, name
+		return t, nil
+	}
+
+	if all, ok := s["allOf"]; ok {
+		return n.allOf(t, s, all, ptr)
+	}
+	if anyOf, ok := s["anyOf"]; ok {
+		list, ok := anyOf.([]any)
+		if !ok || len(list) == 0 {
+			return nil, errAt(n.file, ptr+"/anyOf", "anyOf must be a non-empty array")
+		}
+		u := &Union{Pointer: ptr + "/anyOf", DefaultBranch: -1}
+		for i, b := range list {
+			bt, err := n.node(b, fmt.Sprintf("%s/anyOf/%d", ptr, i))
+			if err != nil {
+				return nil, err
+			}
+			u.Branches = append(u.Branches, spliceScalarUnion(bt)...)
+		}
+		t.Kind, t.Union, t.UnionPointer = KindUnion, u, u.Pointer
+		return t, nil
+	}
+
+	kinds, err := n.types(s, ptr)
+	if err != nil {
+		return nil, err
+	}
+	if len(kinds) > 1 {
+		u := &Union{Pointer: ptr + "/type", DefaultBranch: -1}
+		for _, k := range kinds {
+			u.Branches = append(u.Branches, &Type{Kind: k, Pointer: ptr + "/type"})
+		}
+		t.Kind, t.Union, t.UnionPointer = KindUnion, u, u.Pointer
+		return t, nil
+	}
+	if len(kinds) == 1 {
+		t.Kind = kinds[0]
+	}
+	if _, ok := s["type"]; ok && len(kinds) == 0 {
+		return nil, errAt(n.file, ptr+"/type", "a value that can only be null is not supported")
+	}
+	if list, ok := s["type"].([]any); ok {
+		for _, k := range list {
+			if k == "null" {
+				t.Nullable = true
+			}
+		}
+	}
+
+	if c, ok := s["const"]; ok {
+		switch v := c.(type) {
+		case string:
+			t.Const = v
+			if t.Kind == "" {
+				t.Kind = KindString
+			}
+		case json.Number:
+			i, err := strconv.ParseInt(v.String(), 10, 64)
+			if err != nil {
+				return nil, errAt(n.file, ptr+"/const", "only string and integer constants are supported, got %s", v)
+			}
+			t.Const = i
+			if t.Kind == "" {
+				t.Kind = KindInteger
+			}
+		default:
+			return nil, errAt(n.file, ptr+"/const", "only string and integer constants are supported, got %s", jsonKindOf(c))
+		}
+	}
+	if e, ok := s["enum"]; ok {
+		list, _ := e.([]any)
+		if len(list) == 0 {
+			return nil, errAt(n.file, ptr+"/enum", "enum must be a non-empty array")
+		}
+		for i, v := range list {
+			str, ok := v.(string)
+			if !ok {
+				return nil, errAt(n.file, fmt.Sprintf("%s/enum/%d", ptr, i), "only string enums are supported, got %s", jsonKindOf(v))
+			}
+			t.Enum = append(t.Enum, str)
+		}
+		if t.Kind == "" {
+			t.Kind = KindString
+		}
+	}
+	if f, ok := s["format"].(string); ok {
+		t.Format = f
+	}
+	for _, b := range []struct {
+		key string
+		dst **float64
+	}{{"minimum", &t.Minimum}, {"maximum", &t.Maximum}} {
+		if v, ok := s[b.key]; ok {
+			num, ok := v.(json.Number)
+			if !ok {
+				return nil, errAt(n.file, ptr+"/"+b.key, "must be a number")
+			}
+			f, _ := num.Float64()
+			*b.dst = &f
+		}
+	}
+	if v, ok := s["maxItems"]; ok {
+		num, _ := v.(json.Number)
+		i, err := strconv.Atoi(num.String())
+		if err != nil || i < 0 {
+			return nil, errAt(n.file, ptr+"/maxItems", "must be a non-negative integer")
+		}
+		t.MaxItems = &i
+	}
+
+	_, hasProps := s["properties"]
+	_, hasAdd := s["additionalProperties"]
+	_, hasReq := s["required"]
+	if hasProps || hasAdd || hasReq {
+		if t.Kind == "" {
+			t.Kind = KindObject
+		}
+		if t.Kind != KindObject {
+			return nil, errAt(n.file, ptr, "object keywords on a %s schema are not supported", t.Kind)
+		}
+		if err := n.objectMembers(t, s, ptr); err != nil {
+			return nil, err
+		}
+	}
+	if items, ok := s["items"]; ok {
+		if t.Kind == "" {
+			t.Kind = KindArray
+		}
+		if t.Kind != KindArray {
+			return nil, errAt(n.file, ptr+"/items", "items on a %s schema is not supported", t.Kind)
+		}
+		if _, ok := items.([]any); ok {
+			return nil, errAt(n.file, ptr+"/items", "tuple items (an array of schemas) are not supported")
+		}
+		it, err := n.node(items, ptr+"/items")
+		if err != nil {
+			return nil, err
+		}
+		t.Items = it
+	}
+	switch t.Kind {
+	case "":
+		t.Kind = KindAny
+	case KindArray:
+		if t.Items == nil {
+			t.Items = &Type{Kind: KindAny, Pointer: ptr + "/items"}
+		}
+	}
+	return t, nil
+}
+
+// types reads the type keyword: the non-null kinds it allows.
+func (n *normaliser) types(s map[string]any, ptr string) ([]Kind, error) {
+	raw, ok := s["type"]
+	if !ok {
+		return nil, nil
+	}
+	var names []string
+	switch v := raw.(type) {
+	case string:
+		names = []string{v}
+	case []any:
+		for i, x := range v {
+			str, ok := x.(string)
+			if !ok {
+				return nil, errAt(n.file, fmt.Sprintf("%s/type/%d", ptr, i), "type names must be strings")
+			}
+			names = append(names, str)
+		}
+	default:
+		return nil, errAt(n.file, ptr+"/type", "type must be a string or an array of strings")
+	}
+	var kinds []Kind
+	for i, name := range names {
+		switch name {
+		case "null":
+		case "string", "integer", "number", "boolean", "object", "array":
+			kinds = append(kinds, Kind(name))
+		default:
+			return nil, errAt(n.file, fmt.Sprintf("%s/type/%d", ptr, i), "unknown type %q", name)
+		}
+	}
+	return kinds, nil
+}
+
+func (n *normaliser) objectMembers(t *Type, s map[string]any, ptr string) error {
+	required := map[string]bool{}
+	if r, ok := s["required"]; ok {
+		list, ok := r.([]any)
+		if !ok {
+			return errAt(n.file, ptr+"/required", "required must be an array of strings")
+		}
+		for i, x := range list {
+			name, ok := x.(string)
+			if !ok {
+				return errAt(n.file, fmt.Sprintf("%s/required/%d", ptr, i), "required must be an array of strings")
+			}
+			required[name] = true
+		}
+	}
+	props := map[string]any{}
+	if p, ok := s["properties"]; ok {
+		props, ok = p.(map[string]any)
+		if !ok {
+			return errAt(n.file, ptr+"/properties", "properties must be an object")
+		}
+	}
+	names := make([]string, 0, len(props))
+	for name := range props {
+		names = append(names, name)
+	}
+	for name := range required {
+		if _, ok := props[name]; !ok {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		pptr := ptr + "/properties/" + escapePointer(name)
+		var pt *Type
+		if raw, ok := props[name]; ok {
+			var err error
+			if pt, err = n.node(raw, pptr); err != nil {
+				return err
+			}
+		} else {
+			pt = &Type{Kind: KindAny, Pointer: pptr}
+		}
+		t.Properties = append(t.Properties, &Property{Name: name, Required: required[name], Type: pt})
+	}
+	if a, ok := s["additionalProperties"]; ok {
+		if b, ok := a.(bool); ok && !b {
+			return errAt(n.file, ptr+"/additionalProperties", "additionalProperties: false is not supported (MCP objects are open)")
+		}
+		at, err := n.node(a, ptr+"/additionalProperties")
+		if err != nil {
+			return err
+		}
+		t.Additional = at
+	}
+	return nil
+}
+
+// allOf flattens an intersection of object schemas into one object: the
+// union of their properties (a later member's constraint on a property
+// wins, which is how the MCP schemas narrow Error.code to a const), the
+// union of their required lists, and the first additionalProperties seen.
+func (n *normaliser) allOf(t *Type, s map[string]any, raw any, ptr string) (*Type, error) {
+	for k := range s {
+		if k != "allOf" && !annotations[k] && k != "type" {
+			return nil, errAt(n.file, ptr+"/"+escapePointer(k), "keyword %q beside allOf is not supported", k)
+		}
+	}
+	list, ok := raw.([]any)
+	if !ok || len(list) == 0 {
+		return nil, errAt(n.file, ptr+"/allOf", "allOf must be a non-empty array")
+	}
+	t.Kind = KindObject
+	index := map[string]int{}
+	for i, m := range list {
+		mptr := fmt.Sprintf("%s/allOf/%d", ptr, i)
+		mt, err := n.node(m, mptr)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[string]bool{}
+		for mt.Kind == KindRef {
+			if seen[mt.Ref] {
+				return nil, errAt(n.file, mptr, "allOf member refers to itself")
+			}
+			seen[mt.Ref] = true
+			t.AllOf = append(t.AllOf, mt.Ref)
+			if mt, err = n.node(n.defs[mt.Ref], "#/"+n.defsKey+"/"+escapePointer(mt.Ref)); err != nil {
+				return nil, err
+			}
+		}
+		if mt.Kind != KindObject {
+			return nil, errAt(n.file, mptr, "allOf members must be objects, got %s", mt.Kind)
+		}
+		for _, p := range mt.Properties {
+			if j, ok := index[p.Name]; ok {
+				old := t.Properties[j]
+				t.Properties[j] = &Property{Name: p.Name, Required: old.Required || p.Required, Type: p.Type}
+				if p.Type.Description == "" {
+					t.Properties[j].Type.Description = old.Type.Description
+				}
+				continue
+			}
+			index[p.Name] = len(t.Properties)
+			t.Properties = append(t.Properties, &Property{Name: p.Name, Required: p.Required, Type: p.Type})
+		}
+		if t.Additional == nil {
+			t.Additional = mt.Additional
+		}
+	}
+	sort.Slice(t.Properties, func(i, j int) bool { return t.Properties[i].Name < t.Properties[j].Name })
+	return t, nil
+}
+
+// spliceScalarUnion lets an anyOf branch that is itself a type array
+// (["string","integer","boolean"]) contribute its kinds directly, so the
+// union is decided by JSON kind in one step.
+func spliceScalarUnion(t *Type) []*Type {
+	if t.Kind == KindUnion && strings.HasSuffix(t.Union.Pointer, "/type") {
+		return t.Union.Branches
+	}
+	return []*Type{t}
+}
+
+func jsonKindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}
