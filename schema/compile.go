@@ -27,7 +27,7 @@ type Compiled struct {
 func Compile(file string, data []byte) (*Compiled, error) {
 	root, err := decodeJSON(data)
 	if err != nil {
-		return nil, &Error{File: file, Pointer: "#", Msg: "invalid JSON", Err: err}
+		return nil, &Error{File: file, Msg: "invalid JSON", Err: err}
 	}
 	obj, _ := root.(map[string]any)
 	c := jsonschema.NewCompiler()

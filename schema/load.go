@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -56,6 +57,15 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
 
+	root, err := decodeJSON(data)
+	if err != nil {
+		return nil, &Error{File: file, Msg: "invalid JSON", Err: err}
+	}
+	obj, ok := root.(map[string]any)
+	if !ok {
+		return nil, errAt(file, "#", "the schema is not a JSON object")
+	}
+
 	revision := opts.Revision
 	if revision == "" {
 		revision = officialDigests[digest]
@@ -70,15 +80,6 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	}
 	if !revisionPattern.MatchString(revision) {
 		return nil, errAt(file, "", "revision %q is not of the form YYYY-MM-DD", revision)
-	}
-
-	root, err := decodeJSON(data)
-	if err != nil {
-		return nil, &Error{File: file, Pointer: "#", Msg: "invalid JSON", Err: err}
-	}
-	obj, ok := root.(map[string]any)
-	if !ok {
-		return nil, errAt(file, "#", "the schema is not a JSON object")
 	}
 
 	m := &Model{Revision: revision, SHA256: digest}
@@ -139,12 +140,32 @@ func decodeJSON(data []byte) (any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
+		if se, ok := err.(*json.SyntaxError); ok {
+			line, col := position(data, se.Offset)
+			return nil, fmt.Errorf("line %d, column %d: %v", line, col, err)
+		}
+		if err.Error() == "unexpected EOF" {
+			line, col := position(data, int64(len(data)))
+			return nil, fmt.Errorf("line %d, column %d: unexpected end of input", line, col)
+		}
 		return nil, err
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("trailing data after the JSON document")
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, dec.InputOffset())
+		return nil, fmt.Errorf("line %d, column %d: data after the JSON document", line, col)
 	}
 	return v, nil
+}
+
+// position turns a byte offset into a 1-based line and column.
+func position(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	before := data[:off]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = int(off) - bytes.LastIndexByte(before, '\n')
+	return line, col
 }
 
 func escapePointer(s string) string {

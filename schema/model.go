@@ -44,8 +44,9 @@ type Definition struct {
 	Name string `json:"name"`
 	// Pointer is its JSON pointer, e.g. "#/$defs/CallToolRequest".
 	Pointer string `json:"pointer"`
-	// Description is the definition's description, verbatim.
-	Description string `json:"description,omitempty"`
+	// Description is the definition's description, verbatim (the same as
+	// Type.Description, so the dump shows it once).
+	Description string `json:"-"`
 	// Type is the definition's schema. A pure alias (EmptyResult) has
 	// Kind KindRef.
 	Type *Type `json:"type"`

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+const shared = "../../../shared/schemas"
+
+var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestDumpModelGolden(t *testing.T) {
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			code, out, errs := runCLI("generate", "--schema", filepath.Join(shared, rev, "schema.json"), "--dump-model")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden := filepath.Join("testdata", "model-"+rev+".json")
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./cmd/mcpgen -update)", err)
+			}
+			if out != string(want) {
+				t.Errorf("--dump-model differs from %s (run go test ./cmd/mcpgen -update and review the diff)", golden)
+			}
+		})
+	}
+}
+
+func TestGenerateWritesPackage(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mcp")
+	code, _, errs := runCLI("generate", "--schema", filepath.Join(shared, "2025-06-18", "schema.json"), "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	stale := filepath.Join(dir, "stale.go")
+	os.WriteFile(stale, []byte(generatedHeader+"\n\npackage mcp\n"), 0o644)
+	mine := filepath.Join(dir, "mine.go")
+	os.WriteFile(mine, []byte("package mcp\n"), 0o644)
+	if code, _, errs := runCLI("generate", "--schema", filepath.Join(shared, "2025-06-18", "schema.json"), "--out", dir); code != 0 {
+		t.Fatalf("second run: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a stale generated file was kept")
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("a user's file was removed: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "doc.go"))
+	if err != nil || !bytes.HasPrefix(data, []byte(generatedHeader)) || !bytes.Contains(data, []byte("package mcp\n")) {
+		t.Errorf("doc.go: %v\n%s", err, data)
+	}
+}
+
+// TestBadInput checks that every kind of bad input ends with status 1 (2
+// for bad usage) and one message that names the file and, where there is
+// one, the JSON pointer.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const draft7 = `"$schema": "http://json-schema.org/draft-07/schema#"`
+	aFile := write("plain-file", "x")
+	official := filepath.Join(shared, "2024-11-05", "schema.json")
+	cases := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{"missing file", []string{"generate", "--schema", filepath.Join(dir, "nope.json"), "--out", dir}, 1,
+			[]string{"nope.json", "cannot read schema", "no such file"}},
+		{"invalid JSON", []string{"generate", "--schema", write("bad.json", `{"$schema": `), "--out", dir}, 1,
+			[]string{"bad.json", "invalid JSON"}},
+		{"not an object", []string{"generate", "--schema", write("2024-11-05/arr.json", `[]`), "--out", dir}, 1,
+			[]string{"arr.json", "#", "not a JSON object"}},
+		{"does not compile", []string{"generate", "--schema", write("2024-11-05/nocompile.json", `{`+draft7+`, "definitions": {"X": {"type": 5}}}`), "--out", dir}, 1,
+			[]string{"nocompile.json", "#/definitions/X", "does not compile"}},
+		{"unsupported keyword", []string{"generate", "--schema", write("2024-11-05/oneof.json", `{`+draft7+`, "definitions": {"X": {"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}}}`), "--out", dir}, 1,
+			[]string{"oneof.json", "#/definitions/X/properties/a/oneOf", `unsupported keyword "oneOf"`}},
+		{"unsupported dialect", []string{"generate", "--schema", write("2024-11-05/d4.json", `{"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {}}`), "--out", dir}, 1,
+			[]string{"d4.json", "#/$schema", "unsupported JSON Schema dialect"}},
+		{"unknown revision", []string{"generate", "--schema", write("x.json", `{`+draft7+`, "definitions": {}}`), "--out", dir}, 1,
+			[]string{"x.json", "--revision"}},
+		{"unwritable output", []string{"generate", "--schema", official, "--out", filepath.Join(aFile, "sub")}, 1,
+			[]string{"plain-file", "cannot create output directory"}},
+		{"unknown flag", []string{"generate", "--bogus"}, 2, []string{"unknown flag: --bogus"}},
+		{"missing --schema", []string{"generate", "--out", dir}, 2, []string{"--schema is required"}},
+		{"missing --out", []string{"generate", "--schema", official}, 2, []string{"--out is required"}},
+		{"bad package", []string{"generate", "--schema", official, "--out", dir, "--package", "9x"}, 2, []string{`"9x"`}},
+		{"unknown command", []string{"frobnicate"}, 2, []string{"unknown command"}},
+		{"no command", nil, 2, []string{"Usage:"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := runCLI(c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, c.code, errs)
+			}
+			if out != "" {
+				t.Errorf("wrote to stdout on failure: %q", out)
+			}
+			for _, s := range c.contains {
+				if !strings.Contains(errs, s) {
+					t.Errorf("stderr %q does not contain %q", errs, s)
+				}
+			}
+			if c.code == 1 && strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Errorf("want one message line, got:\n%s", errs)
+			}
+		})
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "generate"}, {"generate", "--help"}, {"version", "-h"}, {"scaffold", "--help"}} {
+		code, out, errs := runCLI(args...)
+		if code != 0 || out == "" || errs != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
+		}
+	}
+	code, out, _ := runCLI("version")
+	if code != 0 || !strings.HasPrefix(out, "mcpgen v") || !strings.Contains(out, "go1.") {
+		t.Errorf("version: exit %d, %q", code, out)
+	}
+}

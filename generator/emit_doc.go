@@ -1,0 +1,69 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+func init() { register("doc.go", emitDoc) }
+
+// emitDoc writes the package documentation from templates/doc.tmpl.
+func emitDoc(g *gen, f *jen.File) (bool, error) {
+	var requests, notifications int
+	for _, m := range g.m.Methods {
+		if m.Kind == schema.Request {
+			requests++
+		} else {
+			notifications++
+		}
+	}
+	text, err := templates.Render("doc.tmpl", map[string]any{
+		"Package":             g.opts.Package,
+		"Revision":            g.m.Revision,
+		"SchemaFile":          g.opts.SchemaFile,
+		"Definitions":         len(g.m.Definitions),
+		"Requests":            requests,
+		"Notifications":       notifications,
+		"CancellationSummary": cancellationSummary(g.m.Facts),
+	})
+	if err != nil {
+		return false, err
+	}
+	for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
+		f.PackageComment(line)
+	}
+	return true, nil
+}
+
+// cancellationSummary states the revision's rules in one paragraph.
+func cancellationSummary(f schema.Facts) string {
+	var parts []string
+	switch {
+	case f.ServerMayCancel:
+		parts = append(parts, "either side may cancel a request it issued with "+f.CancelledMethod+".")
+	case len(f.ServerCancelsOnly) > 0:
+		parts = append(parts, fmt.Sprintf("only the client cancels requests with %s; the server sends it only to end %s.", f.CancelledMethod, strings.Join(f.ServerCancelsOnly, ", ")))
+	default:
+		parts = append(parts, "only the client cancels requests with "+f.CancelledMethod+".")
+	}
+	if len(f.NeverCancellable) > 0 {
+		parts = append(parts, strings.Join(f.NeverCancellable, ", ")+" is never cancelled.")
+	}
+	if f.TaskCancelMethod != "" {
+		parts = append(parts, "A task-augmented request is cancelled with "+f.TaskCancelMethod+", never with the notification.")
+	}
+	if !f.CancelRequestIDRequired {
+		parts = append(parts, "The notification's requestId is optional in this revision's schema.")
+	}
+	if f.HTTPDisconnectCancels {
+		parts = append(parts, "On Streamable HTTP, closing a request's response stream is its cancellation.")
+	} else {
+		parts = append(parts, "On HTTP, a disconnect is not a cancellation.")
+	}
+	return strings.Join(parts, " ")
+}
