@@ -1,0 +1,266 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+)
+
+// call is one outgoing request awaiting its response.
+type call struct {
+	id     RequestID
+	method string
+	task   bool // task-augmented: never cancelled by notification
+
+	hasToken bool
+	token    ProgressToken
+
+	done   chan struct{} // closed by whoever removes the call from Conn.outgoing
+	result json.RawMessage
+	rpcErr *Error
+	err    error
+
+	progMu  sync.Mutex
+	progQ   []ProgressParams
+	progSig chan struct{} // cap 1; nil unless progress was requested
+}
+
+// ErrClosed is wrapped by errors from Call and Notify on a Conn that has shut
+// down before the request could be written.
+var ErrClosed = errors.New("connection closed")
+
+// Call sends a request and waits for its response, decoding the result into
+// result (if non-nil; a *json.RawMessage receives it verbatim). params is
+// encoded with encoding/json unless it is a json.RawMessage.
+//
+// If ctx ends first, Call returns ctx.Err() at once; the runtime sends
+// notifications/cancelled {requestId, reason: context.Cause(ctx).Error()}
+// exactly once, asynchronously, unless the Policy forbids it (initialize,
+// task-augmented requests, methods this side may not cancel), and drops any
+// late response. A timeout from the CallOptions does the same and returns a
+// *CancelError saying which limit fired. An error response is returned as an
+// *Error. If the Conn shuts down, Call returns the shutdown's *CancelError.
+func (c *Conn) Call(ctx context.Context, method string, params any, result any, opts ...CallOption) error {
+	cc := callConfig{timeout: c.cfg.defaultTimeout, maxTimeout: c.cfg.defaultMax}
+	for _, o := range opts {
+		o(&cc)
+	}
+	if err := ctx.Err(); err != nil {
+		return err // nothing written, so nothing to cancel
+	}
+	raw, err := marshalValue(params)
+	if err != nil {
+		return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+	}
+	cl := &call{method: method, done: make(chan struct{})}
+	cl.id = Int64ID(c.nextID.Add(1))
+	if cc.resetProgress || cc.onProgress != nil {
+		raw, cl.token, err = injectProgressToken(raw, cl.id)
+		if err != nil {
+			return fmt.Errorf("runtime: %s: %w", method, err)
+		}
+		cl.hasToken = true
+		cl.progSig = make(chan struct{}, 1)
+	}
+	cl.task = c.pol.isTask(raw)
+	msg := appendRequest(make([]byte, 0, len(raw)+len(method)+48), cl.id, method, raw)
+
+	c.mu.Lock()
+	if c.closing {
+		cause := c.cause
+		c.mu.Unlock()
+		return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, cause)
+	}
+	if cl.hasToken {
+		if _, busy := c.progress[cl.token]; busy {
+			c.mu.Unlock()
+			return fmt.Errorf("runtime: %s: progress token %s is already in use", method, cl.token)
+		}
+		c.progress[cl.token] = cl
+	}
+	c.outgoing[cl.id] = cl
+	c.mu.Unlock()
+
+	if err := c.t.Write(ctx, msg); err != nil {
+		// Not written: remove it, and send no cancellation for it.
+		if c.forget(cl) && ctx.Err() != nil {
+			c.event(Event{Kind: EventRequested, Direction: Outgoing, ID: cl.id, Method: method, Reason: reasonOf(ctx), Source: SourceCaller})
+			c.ignored(Event{Direction: Outgoing, ID: cl.id, Method: method, Reason: reasonOf(ctx), Source: SourceCaller, Why: IgnoreNotWritten})
+			return ctx.Err()
+		}
+		if ce := c.Err(); ce != nil {
+			return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
+		}
+		return fmt.Errorf("runtime: writing %s request: %w", method, err)
+	}
+	return c.wait(ctx, cl, &cc, result)
+}
+
+// finish decodes a resolved call's outcome.
+func (cl *call) finish(result any) error {
+	if cl.err != nil {
+		return cl.err
+	}
+	if cl.rpcErr != nil {
+		return cl.rpcErr
+	}
+	if result == nil {
+		return nil
+	}
+	if rm, ok := result.(*json.RawMessage); ok {
+		*rm = cl.result
+		return nil
+	}
+	if err := json.Unmarshal(cl.result, result); err != nil {
+		return fmt.Errorf("runtime: decoding %s result: %w", cl.method, err)
+	}
+	return nil
+}
+
+// forget removes cl from the tables. It reports whether cl was still there,
+// i.e. whether the caller now owns its outcome (no response, no shutdown).
+func (c *Conn) forget(cl *call) bool {
+	c.mu.Lock()
+	owned := c.outgoing[cl.id] == cl
+	if owned {
+		delete(c.outgoing, cl.id)
+		if cl.hasToken {
+			delete(c.progress, cl.token)
+		}
+	}
+	c.mu.Unlock()
+	return owned
+}
+
+// abandon gives up on a written call and cancels it on the wire, unless its
+// response (or the shutdown) got there first, in which case there is nothing
+// left to cancel.
+//
+// It reports whether the caller owned the call's outcome; false means the
+// response or the shutdown resolved it first.
+func (c *Conn) abandon(cl *call, reason string, src CancelSource) bool {
+	if !c.forget(cl) {
+		return false
+	}
+	c.event(Event{Kind: EventRequested, Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src})
+	var why IgnoreReason
+	switch {
+	case c.pol.never[cl.method]:
+		why = IgnoreNotCancellable
+	case cl.task:
+		why = IgnoreTaskAugmented
+	case !c.pol.own.OwnRequests.Has(cl.method):
+		why = IgnoreNotPermitted
+	}
+	if why != IgnoreNone {
+		c.ignored(Event{Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src, Why: why})
+		return true
+	}
+	if sc, ok := c.t.(RequestStreamCanceller); ok && c.pol.DisconnectIsCancellation {
+		err := sc.CloseRequestStream(cl.id)
+		c.info("cancelled call by closing its stream", slog.String("id", cl.id.String()),
+			slog.String("method", cl.method), slog.String("reason", reason), slog.Any("error", err))
+		c.event(Event{Kind: EventSent, Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src})
+		return true
+	}
+	c.sendCancelled(cl.id, cl.method, reason, Outgoing, src)
+	return true
+}
+
+// sendCancelled queues notifications/cancelled on the sender goroutine, so
+// the caller never blocks on it and Close can flush it.
+func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction, src CancelSource) {
+	if c.pol.CancelledMethod == "" {
+		c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreNotPermitted, Detail: "policy has no cancellation method"})
+		return
+	}
+	params := append([]byte(`{"requestId":`), id.appendJSON(nil)...)
+	if reason != "" {
+		params = append(params, `,"reason":`...)
+		params = appendJSONString(params, reason)
+	}
+	params = append(params, '}')
+	msg := appendNotification(nil, c.pol.CancelledMethod, params)
+	ok := c.sender.push(func(ctx context.Context) {
+		if err := c.t.Write(ctx, msg); err != nil {
+			c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreClosed, Detail: err.Error()})
+			return
+		}
+		c.info("sent cancellation", slog.String("id", id.String()), slog.String("method", method),
+			slog.String("reason", reason), slog.String("source", src.String()))
+		c.event(Event{Kind: EventSent, Direction: dir, ID: id, Method: method, Reason: reason, Source: src})
+	})
+	if !ok {
+		c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreClosed})
+	}
+}
+
+// reasonOf is the reason sent for a caller's cancellation: the context's
+// cause, which is context.Canceled's text unless the caller set one.
+func reasonOf(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil {
+		return cause.Error()
+	}
+	return "context canceled"
+}
+
+// Notify sends a notification. It fails if the Conn has shut down.
+func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	raw, err := marshalValue(params)
+	if err != nil {
+		return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+	}
+	if ce := c.Err(); ce != nil {
+		return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
+	}
+	return c.t.Write(ctx, appendNotification(nil, method, raw))
+}
+
+// NotifyProgress sends the Policy's progress notification; handlers use it
+// with the token from Request.ProgressToken.
+func (c *Conn) NotifyProgress(ctx context.Context, p ProgressParams) error {
+	return c.Notify(ctx, c.pol.ProgressMethod, p)
+}
+
+// onProgress hands a progress notification to the call that owns its token.
+// The callback and the timeout reset run on the caller's goroutine, so the
+// read loop only appends to a queue.
+func (c *Conn) onProgress(params []byte) {
+	tok, ok, err := progressTokenOfNotification(params)
+	if !ok || err != nil {
+		return
+	}
+	c.mu.Lock()
+	cl := c.progress[tok]
+	c.mu.Unlock()
+	if cl == nil {
+		return
+	}
+	var p ProgressParams
+	if err := json.Unmarshal(params, &p); err != nil {
+		c.debug("malformed progress notification", slog.String("error", err.Error()))
+		return
+	}
+	cl.progMu.Lock()
+	cl.progQ = append(cl.progQ, p)
+	cl.progMu.Unlock()
+	select {
+	case cl.progSig <- struct{}{}:
+	default:
+	}
+}
+
+func progressTokenOfNotification(params []byte) (ProgressToken, bool, error) {
+	if len(params) == 0 || params[0] != '{' {
+		return ProgressToken{}, false, nil
+	}
+	raw := memberValue(params, "progressToken")
+	if raw == nil {
+		return ProgressToken{}, false, nil
+	}
+	tok, err := ParseRequestID(raw)
+	return tok, err == nil, err
+}

@@ -1,0 +1,421 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+)
+
+// Request is an incoming request as a Handler sees it.
+type Request struct {
+	ID     RequestID
+	Method string
+	// Params is the raw params member (nil when absent). It aliases the
+	// message buffer, which is never reused, so a handler may keep it.
+	Params json.RawMessage
+}
+
+// Handler answers one request. Its ctx ends when the request is cancelled (by
+// the peer, by a disconnect, or because the Conn shuts down); context.Cause(ctx)
+// is then a *CancelError saying why, and whatever the handler returns is
+// dropped rather than sent. A returned *Error (or an error wrapping one) is
+// sent as that JSON-RPC error; any other error becomes -32603. A nil result
+// is sent as {} (every MCP result is an object).
+type Handler func(ctx context.Context, req *Request) (result any, err error)
+
+// Notification is an incoming notification.
+type Notification struct {
+	Method string
+	Params json.RawMessage
+}
+
+// NotificationHandler handles one notification. Notification handlers run one
+// at a time, in arrival order, on a goroutine of their own: a slow one delays
+// later notifications but never the routing of requests and cancellations.
+type NotificationHandler func(ctx context.Context, n *Notification)
+
+// Conn is one JSON-RPC session over a Transport, usable as an MCP client or
+// server (or both). Its read loop only routes: each incoming request is put in
+// the in-flight table as soon as it is read and runs on its own goroutine, so
+// cancellations are never stuck behind a running handler.
+type Conn struct {
+	t   Transport
+	pol *compiledPolicy
+	log *slog.Logger
+	obs Observer
+	cfg config
+
+	hmu      sync.RWMutex
+	handlers map[string]Handler
+	notes    map[string]NotificationHandler
+
+	mu       sync.Mutex
+	incoming map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
+	outgoing map[RequestID]*call     // our calls awaiting a response
+	progress map[ProgressToken]*call // our calls by progress token
+	started  bool
+	closing  bool
+	cause    *CancelError // why the Conn shut down; set with closing
+	active   int          // handler goroutines not yet returned
+	idle     chan struct{}
+	idleDone bool
+
+	nextID atomic.Int64
+
+	connCtx    context.Context // parent of handler contexts; cancelled at shutdown
+	connCancel context.CancelCauseFunc
+
+	sender   *serialQueue // writes replies produced by the read loop, and cancellations
+	notifier *serialQueue // runs notification handlers in order
+	sem      chan struct{}
+	done     chan struct{}
+	doneOnce sync.Once
+}
+
+// inflight is one incoming request between being read and being answered.
+type inflight struct {
+	req       Request
+	ctx       context.Context
+	cancel    context.CancelCauseFunc
+	task      bool
+	cancelled bool // guarded by Conn.mu: a cancellation was applied, so no response
+}
+
+// errRequestDone is the cause a handler's context gets after its response
+// was written: the handler is finished, so any goroutine it left behind
+// should stop.
+var errRequestDone = errors.New("runtime: request completed")
+
+// NewConn returns a Conn over t. Register handlers, then call Start or Run.
+func NewConn(t Transport, opts ...Option) *Conn {
+	cfg := config{policy: DefaultPolicy()}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.Default()
+	}
+	if cfg.baseCtx == nil {
+		cfg.baseCtx = context.Background()
+	}
+	c := &Conn{
+		t:        t,
+		pol:      compilePolicy(cfg.policy),
+		log:      cfg.logger,
+		obs:      cfg.observer,
+		cfg:      cfg,
+		handlers: map[string]Handler{},
+		notes:    map[string]NotificationHandler{},
+		incoming: map[RequestID]*inflight{},
+		outgoing: map[RequestID]*call{},
+		progress: map[ProgressToken]*call{},
+		idle:     make(chan struct{}),
+		sender:   newSerialQueue(),
+		notifier: newSerialQueue(),
+		done:     make(chan struct{}),
+	}
+	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
+	if cfg.maxHandlers > 0 {
+		c.sem = make(chan struct{}, cfg.maxHandlers)
+	}
+	if dn, ok := t.(DisconnectNotifier); ok {
+		dn.OnRequestDisconnect(c.onDisconnect)
+	}
+	return c
+}
+
+// Policy returns the policy the Conn was built with.
+func (c *Conn) Policy() Policy { return c.pol.Policy }
+
+// Handle registers h for requests of method, replacing any earlier handler.
+// It may be called at any time; requests for methods with no handler are
+// answered with -32601.
+func (c *Conn) Handle(method string, h Handler) {
+	c.hmu.Lock()
+	c.handlers[method] = h
+	c.hmu.Unlock()
+}
+
+// HandleNotification registers h for notifications of method. The
+// cancellation notification is handled by the runtime and never reaches a
+// handler; progress notifications reach one after the runtime has used them.
+func (c *Conn) HandleNotification(method string, h NotificationHandler) {
+	c.hmu.Lock()
+	c.notes[method] = h
+	c.hmu.Unlock()
+}
+
+// Start starts the read loop in the background. It is idempotent.
+func (c *Conn) Start() {
+	c.mu.Lock()
+	if c.started {
+		c.mu.Unlock()
+		return
+	}
+	c.started = true
+	c.mu.Unlock()
+	go c.sender.run()
+	go c.notifier.run()
+	go c.readLoop()
+}
+
+// Run starts the Conn (if needed) and waits until it shuts down or ctx ends.
+// When ctx ends it shuts the Conn down (cancelling handlers with SourceClose)
+// and returns ctx.Err() without waiting for handlers; use Close for that. It
+// returns nil after a clean end (peer EOF or Close) and the transport error
+// otherwise.
+func (c *Conn) Run(ctx context.Context) error {
+	c.Start()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		c.shutdown(&CancelError{Source: SourceClose, Reason: "run context ended", Err: context.Cause(ctx)})
+		c.t.Close()
+		<-c.done
+		return ctx.Err()
+	}
+	c.mu.Lock()
+	cause := c.cause
+	c.mu.Unlock()
+	if cause == nil || cause.Source == SourceTransportClosed || cause.Source == SourceClose {
+		return nil
+	}
+	return cause
+}
+
+// Done is closed when the Conn has shut down: the read loop has ended, every
+// in-flight handler has been cancelled and every pending call failed.
+// Handlers that ignore their context may still be running; Close waits for
+// them.
+func (c *Conn) Done() <-chan struct{} { return c.done }
+
+// Err returns why the Conn shut down (a *CancelError), or nil while it runs.
+func (c *Conn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cause == nil {
+		return nil
+	}
+	return c.cause
+}
+
+// Close shuts the Conn down: it cancels every in-flight handler (cause
+// SourceClose) and fails every pending call, then writes the cancellation
+// notifications already queued (so a cancel just before Close is not lost),
+// closes the transport and waits for handlers to return. If ctx ends first,
+// Close returns ctx.Err() and leaves the stragglers behind.
+func (c *Conn) Close(ctx context.Context) error {
+	c.shutdown(&CancelError{Source: SourceClose, Reason: "connection closed"})
+	c.mu.Lock()
+	started := c.started
+	c.started = true // a Conn closed before Start never starts
+	c.mu.Unlock()
+	if !started {
+		c.sender.stop()
+		c.notifier.stop()
+		c.t.Close()
+		c.closeDone()
+		return nil
+	}
+	flushErr := c.sender.flush(ctx)
+	c.t.Close()
+	c.sender.stop()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-c.idle:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return flushErr
+}
+
+// closeDone closes the Done channel once.
+func (c *Conn) closeDone() { c.doneOnce.Do(func() { close(c.done) }) }
+
+// shutdown moves the Conn to closing with cause: every in-flight handler is
+// cancelled (and will not respond), every pending call fails. Only the first
+// call has an effect.
+func (c *Conn) shutdown(cause *CancelError) {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	c.closing = true
+	c.cause = cause
+	ins, outs := c.incoming, c.outgoing
+	c.incoming, c.outgoing, c.progress = nil, nil, nil
+	for _, f := range ins {
+		f.cancelled = true
+	}
+	c.checkIdleLocked()
+	c.mu.Unlock()
+
+	for _, f := range ins {
+		fc := cause.forRequest(f.req.ID, f.req.Method)
+		f.cancel(fc)
+		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
+	}
+	c.connCancel(cause)
+	for _, cl := range outs {
+		cl.err = cause.forRequest(cl.id, cl.method)
+		close(cl.done)
+	}
+	if c.log.Enabled(context.Background(), slog.LevelInfo) {
+		c.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp connection shutting down",
+			slog.String("source", cause.Source.String()), slog.String("reason", cause.Reason),
+			slog.Int("cancelled_handlers", len(ins)), slog.Int("failed_calls", len(outs)))
+	}
+}
+
+func (c *Conn) checkIdleLocked() {
+	if c.closing && c.active == 0 && !c.idleDone {
+		c.idleDone = true
+		close(c.idle)
+	}
+}
+
+// readLoop reads and routes messages until the transport fails or closes.
+func (c *Conn) readLoop() {
+	var cause *CancelError
+	for {
+		data, err := c.t.Read(c.connCtx)
+		if err == nil {
+			c.route(data)
+			continue
+		}
+		if errors.Is(err, ErrMessageTooLarge) {
+			c.warn("refused oversized message", slog.String("error", err.Error()))
+			c.sendAsync(appendError(nil, RequestID{}, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}))
+			continue
+		}
+		if errors.Is(err, io.EOF) {
+			cause = &CancelError{Source: SourceTransportClosed, Reason: "peer closed the connection (EOF)", Err: err}
+		} else {
+			cause = &CancelError{Source: SourceTransportError, Reason: "reading the transport failed: " + err.Error(), Err: err}
+		}
+		break
+	}
+	c.shutdown(cause) // no effect if Close got there first
+	c.t.Close()
+	c.sender.stop()
+	c.notifier.stop()
+	<-c.sender.exited
+	<-c.notifier.exited
+	c.closeDone()
+}
+
+// route dispatches one message without blocking on handlers or writes.
+func (c *Conn) route(data []byte) {
+	m, perr := DecodeMessage(data)
+	if perr != nil {
+		switch {
+		case m == nil || m.Kind == KindRequest || m.Kind == KindInvalid:
+			// JSON-RPC: answer unparseable input and invalid requests, with
+			// id null when the id itself could not be read.
+			var id RequestID
+			if m != nil {
+				id = m.ID
+			}
+			c.debug("answering invalid message", slog.Int("code", perr.Code), slog.String("error", perr.Message))
+			c.sendAsync(appendError(nil, id, perr))
+		default:
+			// Never answer a notification or a response.
+			c.warn("dropping invalid "+m.Kind.String(), slog.String("error", perr.Message))
+		}
+		return
+	}
+	switch m.Kind {
+	case KindRequest:
+		c.onRequest(m)
+	case KindNotification:
+		c.onNotification(m)
+	default:
+		c.onResponse(m)
+	}
+}
+
+// sendAsync queues msg for the sender goroutine.
+func (c *Conn) sendAsync(msg []byte) {
+	c.sender.push(func(ctx context.Context) {
+		if err := c.t.Write(ctx, msg); err != nil {
+			c.debug("async write failed", slog.String("error", err.Error()))
+		}
+	})
+}
+
+func (c *Conn) onNotification(m *Message) {
+	switch {
+	case c.pol.CancelledMethod != "" && m.Method == c.pol.CancelledMethod:
+		c.onCancelled(m.Params)
+		return
+	case c.pol.ProgressMethod != "" && m.Method == c.pol.ProgressMethod:
+		c.onProgress(m.Params)
+	}
+	c.hmu.RLock()
+	h := c.notes[m.Method]
+	c.hmu.RUnlock()
+	if h == nil {
+		c.debug("no handler for notification", slog.String("method", m.Method))
+		return
+	}
+	n := &Notification{Method: m.Method, Params: m.Params}
+	c.notifier.push(func(context.Context) {
+		defer func() {
+			if r := recover(); r != nil {
+				c.log.Error("notification handler panicked", slog.String("method", n.Method), slog.Any("panic", r))
+			}
+		}()
+		h(c.connCtx, n)
+	})
+}
+
+func (c *Conn) onResponse(m *Message) {
+	if m.ID.IsZero() {
+		c.warn("peer reported an error for a message it could not read",
+			slog.Int("code", m.Error.Code), slog.String("message", m.Error.Message))
+		return
+	}
+	c.mu.Lock()
+	cl := c.outgoing[m.ID]
+	if cl != nil {
+		delete(c.outgoing, m.ID)
+		if cl.hasToken {
+			delete(c.progress, cl.token)
+		}
+	}
+	c.mu.Unlock()
+	if cl == nil {
+		// The spec: the sender SHOULD ignore a response to a cancelled
+		// request. Also covers a peer answering an id we never used.
+		c.debug("dropping response to unknown or abandoned request", slog.String("id", m.ID.String()))
+		return
+	}
+	cl.result, cl.rpcErr = m.Result, m.Error
+	close(cl.done)
+}
+
+// event reports to the observer, if any.
+func (c *Conn) event(e Event) {
+	if c.obs != nil {
+		c.obs(e)
+	}
+}
+
+func (c *Conn) debug(msg string, attrs ...slog.Attr) { c.logAt(slog.LevelDebug, msg, attrs) }
+func (c *Conn) info(msg string, attrs ...slog.Attr)  { c.logAt(slog.LevelInfo, msg, attrs) }
+func (c *Conn) warn(msg string, attrs ...slog.Attr)  { c.logAt(slog.LevelWarn, msg, attrs) }
+
+func (c *Conn) logAt(level slog.Level, msg string, attrs []slog.Attr) {
+	if c.log.Enabled(context.Background(), level) {
+		c.log.LogAttrs(context.Background(), level, msg, attrs...)
+	}
+}

@@ -1,0 +1,162 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+)
+
+// onRequest registers an incoming request in the in-flight table before its
+// handler runs, then starts it on its own goroutine. Registering at read time
+// is what lets a cancellation reach work that is queued behind
+// WithMaxConcurrentHandlers or has not been scheduled yet.
+func (c *Conn) onRequest(m *Message) {
+	ctx, cancel := context.WithCancelCause(c.connCtx)
+	f := &inflight{
+		req:    Request{ID: m.ID, Method: m.Method, Params: m.Params},
+		ctx:    ctx,
+		cancel: cancel,
+		task:   c.pol.isTask(m.Params),
+	}
+	c.mu.Lock()
+	if c.closing {
+		cause := c.cause
+		c.mu.Unlock()
+		cancel(cause)
+		c.debug("dropping request received during shutdown", slog.String("id", m.ID.String()), slog.String("method", m.Method))
+		return
+	}
+	if _, dup := c.incoming[m.ID]; dup {
+		c.mu.Unlock()
+		cancel(nil)
+		// Answering would look like the answer to the first request with
+		// this id; the peer broke JSON-RPC's uniqueness rule, so log and drop.
+		c.warn("dropping request whose id is already in flight", slog.String("id", m.ID.String()), slog.String("method", m.Method))
+		return
+	}
+	c.incoming[m.ID] = f
+	c.active++
+	c.mu.Unlock()
+	go c.serve(f)
+}
+
+// serve runs one request's handler and answers it, unless it was cancelled.
+func (c *Conn) serve(f *inflight) {
+	defer c.handlerExited()
+	if c.sem != nil {
+		select {
+		case c.sem <- struct{}{}:
+			defer func() { <-c.sem }()
+		case <-f.ctx.Done():
+			c.dropCancelled(f, "cancelled while queued; handler never started")
+			return
+		}
+	}
+	if f.ctx.Err() != nil {
+		c.dropCancelled(f, "cancelled before its handler started")
+		return
+	}
+	c.hmu.RLock()
+	h := c.handlers[f.req.Method]
+	c.hmu.RUnlock()
+	var result any
+	var err error
+	if h == nil {
+		err = ErrMethodNotFound(f.req.Method)
+	} else {
+		result, err = c.invoke(h, f)
+	}
+	c.respond(f, result, err)
+}
+
+// invoke calls h, turning a panic into a -32603 error so one bad handler does
+// not take the process down.
+func (c *Conn) invoke(h Handler, f *inflight) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("request handler panicked", slog.String("id", f.req.ID.String()),
+				slog.String("method", f.req.Method), slog.Any("panic", r))
+			result, err = nil, &Error{Code: CodeInternalError, Message: "internal error: handler panicked"}
+		}
+	}()
+	return h(f.ctx, &f.req)
+}
+
+// respond writes the handler's answer unless a cancellation was applied
+// first. The in-flight entry is removed under the lock in the same step that
+// checks for cancellation, so each request has exactly one outcome: either a
+// cancellation was applied and nothing is written, or the response is
+// written and later cancellations find no entry and are ignored.
+func (c *Conn) respond(f *inflight, result any, herr error) {
+	msg := encodeResponse(f.req.ID, result, herr)
+	c.mu.Lock()
+	if f.cancelled {
+		c.mu.Unlock()
+		c.dropCancelled(f, "handler returned after cancellation; response dropped")
+		return
+	}
+	delete(c.incoming, f.req.ID)
+	c.mu.Unlock()
+	if err := c.t.Write(c.connCtx, msg); err != nil {
+		if errors.Is(err, ErrMessageTooLarge) {
+			msg = appendError(nil, f.req.ID, &Error{Code: CodeInternalError, Message: "internal error: " + err.Error()})
+			err = c.t.Write(c.connCtx, msg)
+		}
+		if err != nil {
+			c.warn("writing response failed", slog.String("id", f.req.ID.String()), slog.String("error", err.Error()))
+		}
+	}
+	f.cancel(errRequestDone)
+}
+
+func (c *Conn) dropCancelled(f *inflight, what string) {
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.debug(what, slog.String("id", f.req.ID.String()), slog.String("method", f.req.Method),
+			slog.Any("cause", context.Cause(f.ctx)))
+	}
+	f.cancel(errRequestDone)
+}
+
+func (c *Conn) handlerExited() {
+	c.mu.Lock()
+	c.active--
+	c.checkIdleLocked()
+	c.mu.Unlock()
+}
+
+// encodeResponse builds the response message for a handler's outcome.
+func encodeResponse(id RequestID, result any, herr error) []byte {
+	if herr != nil {
+		var rpcErr *Error
+		if !errors.As(herr, &rpcErr) {
+			rpcErr = &Error{Code: CodeInternalError, Message: "internal error: " + herr.Error()}
+		}
+		return appendError(nil, id, rpcErr)
+	}
+	raw, err := marshalValue(result)
+	if err != nil {
+		return appendError(nil, id, &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()})
+	}
+	return appendResult(make([]byte, 0, len(raw)+48), id, raw)
+}
+
+// marshalValue encodes params or a result: json.RawMessage is used as is
+// (after checking it is valid JSON, since it is spliced into the message),
+// nil means absent, anything else goes through encoding/json.
+func marshalValue(v any) (json.RawMessage, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		if len(x) == 0 {
+			return nil, nil
+		}
+		if !json.Valid(x) {
+			return nil, fmt.Errorf("runtime: json.RawMessage is not valid JSON: %s", clip(x))
+		}
+		return x, nil
+	}
+	return json.Marshal(v)
+}

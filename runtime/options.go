@@ -1,0 +1,84 @@
+package runtime
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Option configures a Conn at NewConn.
+type Option func(*config)
+
+type config struct {
+	policy         Policy
+	policySet      bool
+	logger         *slog.Logger
+	observer       Observer
+	maxHandlers    int
+	defaultTimeout time.Duration
+	defaultMax     time.Duration
+	baseCtx        context.Context
+}
+
+// WithPolicy sets the revision's cancellation rules. Without it the Conn uses
+// DefaultPolicy().
+func WithPolicy(p Policy) Option { return func(c *config) { c.policy, c.policySet = p, true } }
+
+// WithLogger sets the logger for cancellations, dropped responses and
+// protocol errors. The default is slog.Default(). Cancellation reasons are
+// logged at Info, as the spec says both parties SHOULD log them.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithObserver installs a hook that sees every cancellation event.
+func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
+
+// WithMaxConcurrentHandlers bounds how many handlers run at once. Requests
+// over the bound wait, already registered in the in-flight table, so a
+// cancellation still reaches them and they never start. Zero means no bound.
+func WithMaxConcurrentHandlers(n int) Option { return func(c *config) { c.maxHandlers = n } }
+
+// WithDefaultTimeout applies WithTimeout(d) to every Call that sets no timeout
+// itself; the spec says senders SHOULD time out every request.
+func WithDefaultTimeout(d time.Duration) Option { return func(c *config) { c.defaultTimeout = d } }
+
+// WithDefaultMaxTimeout applies WithMaxTimeout(d) to every Call that sets no
+// maximum itself.
+func WithDefaultMaxTimeout(d time.Duration) Option { return func(c *config) { c.defaultMax = d } }
+
+// WithBaseContext sets the context handler contexts derive from, so values
+// (trace ids, loggers) reach every handler. Its cancellation is not inherited:
+// use Run's context or Close to end the Conn.
+func WithBaseContext(ctx context.Context) Option { return func(c *config) { c.baseCtx = ctx } }
+
+// CallOption configures one Call.
+type CallOption func(*callConfig)
+
+type callConfig struct {
+	timeout       time.Duration
+	maxTimeout    time.Duration
+	resetProgress bool
+	onProgress    func(ProgressParams)
+}
+
+// WithTimeout cancels the call (notification included) when no response has
+// arrived within d. With WithProgressReset, d is instead the longest silence
+// allowed between progress notifications.
+func WithTimeout(d time.Duration) CallOption { return func(c *callConfig) { c.timeout = d } }
+
+// WithMaxTimeout cancels the call after d whatever progress arrives: the hard
+// maximum the spec says senders SHOULD always enforce.
+func WithMaxTimeout(d time.Duration) CallOption { return func(c *callConfig) { c.maxTimeout = d } }
+
+// WithProgressReset makes every notifications/progress for this call restart
+// the WithTimeout clock. The runtime injects params._meta.progressToken so the
+// peer can send progress at all (forgetting that is the classic reason reset
+// "does not work").
+func WithProgressReset() CallOption { return func(c *callConfig) { c.resetProgress = true } }
+
+// ResetOnProgress is WithProgressReset under the name research/§6 uses.
+var ResetOnProgress = WithProgressReset
+
+// WithProgress calls f for every notifications/progress for this call, on the
+// calling goroutine while Call waits, in arrival order. It also makes the
+// runtime inject a progress token.
+func WithProgress(f func(ProgressParams)) CallOption { return func(c *callConfig) { c.onProgress = f } }
