@@ -327,6 +327,9 @@ func (c *Conn) route(data []byte) {
 			}
 			c.debug("answering invalid message", slog.Int("code", perr.Code), slog.String("error", perr.Message))
 			c.sendAsync(appendError(nil, id, perr))
+		case m.Kind == KindNotification && m.Method != "" && m.Method == c.pol.CancelledMethod:
+			c.event(Event{Kind: EventReceived, Direction: Incoming, Source: SourcePeer})
+			c.ignored(Event{Direction: Incoming, Source: SourcePeer, Why: IgnoreMalformed, Detail: perr.Message})
 		default:
 			// Never answer a notification or a response.
 			c.warn("dropping invalid "+m.Kind.String(), slog.String("error", perr.Message))
