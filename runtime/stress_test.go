@@ -19,7 +19,9 @@ type spyTransport struct {
 	notify    chan struct{} // if set, receives once per response written
 }
 
-func newSpy(t Transport) *spyTransport { return &spyTransport{Transport: t, responses: map[RequestID]int{}} }
+func newSpy(t Transport) *spyTransport {
+	return &spyTransport{Transport: t, responses: map[RequestID]int{}}
+}
 
 func (s *spyTransport) Write(ctx context.Context, msg []byte) error {
 	if m, err := DecodeMessage(msg); err == nil && (m.Kind == KindResponse || m.Kind == KindErrorResponse) {
