@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,7 +52,7 @@ func TestBothDirectionsCancellationChain(t *testing.T) {
 	}
 	// The server's reason is the cause of its handler context: the client's
 	// cancellation of tools/call, reason included.
-	if want := "user closed the dialog"; !contains(ce.Reason, want) {
+	if want := "user closed the dialog"; !strings.Contains(ce.Reason, want) {
 		t.Fatalf("reason %q does not carry %q", ce.Reason, want)
 	}
 }
@@ -261,23 +263,13 @@ func TestNotificationsInOrder(t *testing.T) {
 		}
 	}
 	for i := 0; i < 50; i++ {
-		want := `{"i":` + itoa(i) + `}`
+		want := `{"i":` + strconv.Itoa(i) + `}`
 		if g := <-got; g != want {
 			t.Fatalf("notification %d: %s", i, g)
 		}
 	}
 }
 
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	s := ""
-	for ; i > 0; i /= 10 {
-		s = string(rune('0'+i%10)) + s
-	}
-	return s
-}
 
 // A panicking handler answers -32603 and the session goes on.
 func TestHandlerPanicAndErrors(t *testing.T) {
