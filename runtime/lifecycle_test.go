@@ -270,7 +270,6 @@ func TestNotificationsInOrder(t *testing.T) {
 	}
 }
 
-
 // A panicking handler answers -32603 and the session goes on.
 func TestHandlerPanicAndErrors(t *testing.T) {
 	server, client := pair(t, nil, nil)
