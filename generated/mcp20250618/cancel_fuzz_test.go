@@ -1,0 +1,35 @@
+package mcp20250618
+
+import (
+	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/canceltest"
+)
+
+// FuzzDecodeCancelledNotification checks that the generated decoder never
+// panics and never disagrees with jsonschema/v5 on a notifications/cancelled
+// message. Seeds: the differential corpus (and testdata/fuzz/).
+func FuzzDecodeCancelledNotification(f *testing.F) {
+	for _, in := range canceltest.Corpus(f, canceltest.Notification) {
+		if len(in) < 4096 {
+			f.Add(in)
+		}
+	}
+	ref := canceltest.NewReference(f, revision, canceltest.Notification)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		canceltest.Agree(t, data, validateNotification, decodeNotification, ref)
+	})
+}
+
+// FuzzDecodeCancelledNotificationParams is the same for the params object.
+func FuzzDecodeCancelledNotificationParams(f *testing.F) {
+	for _, in := range canceltest.Corpus(f, canceltest.Params) {
+		if len(in) < 4096 {
+			f.Add(in)
+		}
+	}
+	ref := canceltest.NewReference(f, revision, canceltest.Params)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		canceltest.Agree(t, data, validateParams, decodeParams, ref)
+	})
+}

@@ -1,0 +1,550 @@
+package generator
+
+// cancelSupport is the fixed part of cancel.go: the error type and a small
+// JSON scanner the generated validators run on. It uses only encoding/json
+// (for the rare escaped string), which the generated part imports as well.
+//
+// The scanner accepts exactly what encoding/json accepts (RFC 8259 syntax,
+// invalid UTF-8 inside strings tolerated, at most 10000 levels of nesting,
+// nothing but whitespace after the value), so its verdicts agree with
+// jsonschema/v5 fed by encoding/json.
+const cancelSupport = `
+// ValidationError says why a value does not match this revision's schema: the
+// JSON pointer (RFC 6901) of the offending value, and what is wrong with it.
+type ValidationError struct {
+	// Pointer is the JSON pointer of the value at fault; "" is the whole input.
+	Pointer string
+	// Message says what is wrong, e.g. "must be a string or an integer".
+	Message string
+}
+
+// Error formats the error as "pointer: message", e.g.
+// "/params/requestId: must be a string or an integer".
+func (e *ValidationError) Error() string {
+	if e.Pointer == "" {
+		return "(root): " + e.Message
+	}
+	return e.Pointer + ": " + e.Message
+}
+
+// in prefixes the error's pointer with one already escaped segment.
+func (e *ValidationError) in(segment string) *ValidationError {
+	e.Pointer = "/" + segment + e.Pointer
+	return e
+}
+
+// svInvalidJSON explains why data is not one JSON value.
+func svInvalidJSON(data []byte) *ValidationError {
+	var v any
+	msg := "not valid JSON"
+	if err := json.Unmarshal(data, &v); err != nil {
+		msg += ": " + err.Error()
+	}
+	return &ValidationError{Message: msg}
+}
+
+// svState carries one validation: the input, and the integers written in a
+// form a Go integer type (and runtime.RequestID) does not read, such as 1e2
+// or 7.0, which Decode rewrites as integer literals before decoding.
+type svState struct {
+	base []byte
+	fix  [][2]int // start and end offsets in base
+}
+
+// integer validates an integer and records it for rewriting when it is not
+// written as an integer literal.
+func (s *svState) integer(v []byte) bool {
+	if !svIsInteger(v) {
+		return false
+	}
+	for _, c := range v {
+		if c == '.' || c == 'e' || c == 'E' {
+			start := cap(s.base) - cap(v)
+			s.fix = append(s.fix, [2]int{start, start + len(v)})
+			break
+		}
+	}
+	return true
+}
+
+// svMaxZeros bounds the zeros an exponent may add when an integer such as
+// 1e400 is rewritten as a literal (jsonschema/v5 itself refuses exponents
+// beyond 10^6).
+const svMaxZeros = 1 << 20
+
+// rewrite returns base with every recorded integer written as a literal.
+func (s *svState) rewrite() ([]byte, *ValidationError) {
+	out := make([]byte, 0, len(s.base)+16)
+	last := 0
+	for _, f := range s.fix {
+		lit, ok := svIntegerLiteral(s.base[f[0]:f[1]])
+		if !ok {
+			return nil, &ValidationError{Message: "integer " + string(s.base[f[0]:min(f[1], f[0]+32)]) + " is too large to represent"}
+		}
+		out = append(out, s.base[last:f[0]]...)
+		out = append(out, lit...)
+		last = f[1]
+	}
+	return append(out, s.base[last:]...), nil
+}
+
+// svIntegerLiteral writes the integral number v (1e2, -7.0, 0.5e1) as an
+// integer literal (100, -7, 5).
+func svIntegerLiteral(v []byte) ([]byte, bool) {
+	neg := v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	var digits []byte
+	j := 0
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	digits = append(digits, v[:j]...)
+	frac := 0
+	if j < len(v) && v[j] == '.' {
+		j++
+		s := j
+		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+			j++
+		}
+		digits = append(digits, v[s:j]...)
+		frac = j - s
+	}
+	exp := 0
+	if j < len(v) {
+		j++ // 'e' or 'E'
+		eneg := v[j] == '-'
+		if v[j] == '+' || v[j] == '-' {
+			j++
+		}
+		for ; j < len(v); j++ {
+			if exp > svMaxZeros*2 {
+				if eneg {
+					break // only a zero has such an exponent here
+				}
+				return nil, false
+			}
+			exp = exp*10 + int(v[j]-'0')
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return []byte("0"), true
+	}
+	scale := exp - frac // the value is digits × 10^scale
+	if scale < 0 {
+		digits = digits[:len(digits)+scale] // the dropped digits are zeros
+	} else {
+		if scale > svMaxZeros {
+			return nil, false
+		}
+		for i := 0; i < scale; i++ {
+			digits = append(digits, '0')
+		}
+	}
+	if neg {
+		digits = append([]byte{'-'}, digits...)
+	}
+	return digits, true
+}
+
+// svMaxDepth is encoding/json's nesting limit, kept so verdicts agree.
+const svMaxDepth = 10000
+
+func svIsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func svSkipSpace(data []byte, i int) int {
+	for i < len(data) && svIsSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+func svTrim(data []byte) []byte {
+	for len(data) > 0 && svIsSpace(data[0]) {
+		data = data[1:]
+	}
+	for len(data) > 0 && svIsSpace(data[len(data)-1]) {
+		data = data[:len(data)-1]
+	}
+	return data
+}
+
+// svValid reports whether data is exactly one JSON value, optionally
+// surrounded by whitespace, by the rules of encoding/json.
+func svValid(data []byte) bool {
+	var small [64]byte
+	stack := small[:0] // open containers: '{' or '['
+	i := svSkipSpace(data, 0)
+	for {
+		// A value starts at i.
+		if i >= len(data) {
+			return false
+		}
+		switch c := data[i]; {
+		case c == '{' || c == '[':
+			if len(stack) >= svMaxDepth {
+				return false
+			}
+			stack = append(stack, c)
+			i = svSkipSpace(data, i+1)
+			if i < len(data) && data[i] == c+2 { // '}' is '{'+2, ']' is '['+2
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i = svScanKey(data, i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case c == '"':
+			i = svScanString(data, i)
+		case c == '-' || (c >= '0' && c <= '9'):
+			i = svScanNumber(data, i)
+		case c == 't':
+			i = svScanLiteral(data, i, "true")
+		case c == 'f':
+			i = svScanLiteral(data, i, "false")
+		case c == 'n':
+			i = svScanLiteral(data, i, "null")
+		default:
+			return false
+		}
+		if i < 0 {
+			return false
+		}
+		// A value ended at i: close containers until one continues.
+		for {
+			i = svSkipSpace(data, i)
+			if len(stack) == 0 {
+				return i == len(data)
+			}
+			if i >= len(data) {
+				return false
+			}
+			top := stack[len(stack)-1]
+			if data[i] == top+2 {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if data[i] != ',' {
+				return false
+			}
+			i = svSkipSpace(data, i+1)
+			if top == '{' {
+				if i = svScanKey(data, i); i < 0 {
+					return false
+				}
+			}
+			break
+		}
+	}
+}
+
+// svScanKey scans a member name and its colon at i and returns where the
+// value starts, or -1.
+func svScanKey(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	if i = svScanString(data, i); i < 0 {
+		return -1
+	}
+	i = svSkipSpace(data, i)
+	if i >= len(data) || data[i] != ':' {
+		return -1
+	}
+	return svSkipSpace(data, i+1)
+}
+
+// svScanString returns the index after the string literal at i, or -1.
+func svScanString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return j + 1
+		case c == '\\':
+			j++
+			if j >= len(data) {
+				return -1
+			}
+			switch data[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(data) {
+					return -1
+				}
+				for _, h := range data[j+1 : j+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1
+					}
+				}
+				j += 4
+			default:
+				return -1
+			}
+		case c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}
+
+// svScanNumber returns the index after the number literal at i, or -1.
+func svScanNumber(data []byte, i int) int {
+	j := i
+	if data[j] == '-' {
+		j++
+	}
+	switch {
+	case j >= len(data):
+		return -1
+	case data[j] == '0':
+		j++
+	case data[j] >= '1' && data[j] <= '9':
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+	default:
+		return -1
+	}
+	if j < len(data) && data[j] == '.' {
+		j++
+		s := j
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+		if j == s {
+			return -1
+		}
+	}
+	if j < len(data) && (data[j] == 'e' || data[j] == 'E') {
+		j++
+		if j < len(data) && (data[j] == '+' || data[j] == '-') {
+			j++
+		}
+		s := j
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+		if j == s {
+			return -1
+		}
+	}
+	return j
+}
+
+func svScanLiteral(data []byte, i int, lit string) int {
+	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// The functions below walk input that svValid accepted.
+
+// svSkipString returns the index after the (valid) string literal at i.
+func svSkipString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(data)
+}
+
+// svSkipValue returns the index after the (valid) value at i.
+func svSkipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return svSkipString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = svSkipString(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	j := i
+	for j < len(data) {
+		switch data[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// svStringValue decodes the (valid) string literal v. Plain ASCII without
+// escapes is the fast path; anything else goes through encoding/json, so
+// escapes and invalid UTF-8 are read exactly as encoding/json reads them.
+func svStringValue(v []byte) string {
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c == '\\' || c >= 0x80 {
+			var s string
+			_ = json.Unmarshal(v, &s)
+			return s
+		}
+	}
+	return string(body)
+}
+
+// svStringIs reports whether the (valid) string literal v decodes to s.
+func svStringIs(v []byte, s string) bool {
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c == '\\' || c >= 0x80 {
+			return svStringValue(v) == s
+		}
+	}
+	return string(body) == s
+}
+
+// svObject iterates over the members of a (valid) object.
+type svObject struct {
+	data  []byte
+	i     int
+	key   []byte // the decoded member name
+	value []byte // the member's raw value, without surrounding whitespace
+}
+
+func (o *svObject) next() bool {
+	i := svSkipSpace(o.data, o.i)
+	if o.data[i] == ',' || o.data[i] == '{' {
+		i = svSkipSpace(o.data, i+1)
+	}
+	if o.data[i] == '}' {
+		return false
+	}
+	end := svSkipString(o.data, i)
+	o.key = o.data[i+1 : end-1]
+	for _, c := range o.key {
+		if c == '\\' || c >= 0x80 {
+			o.key = []byte(svStringValue(o.data[i:end]))
+			break
+		}
+	}
+	i = svSkipSpace(o.data, end)
+	i = svSkipSpace(o.data, i+1) // past ':'
+	end = svSkipValue(o.data, i)
+	o.value = o.data[i:end]
+	o.i = end
+	return true
+}
+
+// svArray iterates over the elements of a (valid) array.
+type svArray struct {
+	data  []byte
+	i     int
+	value []byte
+}
+
+func (a *svArray) next() bool {
+	i := svSkipSpace(a.data, a.i)
+	if a.data[i] == ',' || a.data[i] == '[' {
+		i = svSkipSpace(a.data, i+1)
+	}
+	if a.data[i] == ']' {
+		return false
+	}
+	end := svSkipValue(a.data, i)
+	a.value = a.data[i:end]
+	a.i = end
+	return true
+}
+
+// svIsNumber reports whether the (valid) value v is a number.
+func svIsNumber(v []byte) bool { return v[0] == '-' || (v[0] >= '0' && v[0] <= '9') }
+
+// svIsInteger reports whether the (valid) value v is a number with an
+// integral value. As in JSON Schema (and jsonschema/v5), 1.0, 1e2 and
+// 1.5e1 are integers; 1.5 and 1e-1 are not. Exponents of any size are
+// handled without arithmetic on the value.
+func svIsInteger(v []byte) bool {
+	if !svIsNumber(v) {
+		return false
+	}
+	j := 0
+	if v[j] == '-' {
+		j++
+	}
+	s := j
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	intPart := v[s:j]
+	var frac []byte
+	if j < len(v) && v[j] == '.' {
+		j++
+		s = j
+		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+			j++
+		}
+		frac = v[s:j]
+	}
+	expNeg := false
+	var exp []byte
+	if j < len(v) && (v[j] == 'e' || v[j] == 'E') {
+		j++
+		if v[j] == '+' || v[j] == '-' {
+			expNeg = v[j] == '-'
+			j++
+		}
+		exp = v[j:]
+	}
+	// The value is digits(intPart frac) × 10^(exp - len(frac)). Trailing
+	// zeros of the digits raise the power; it is an integer when the power
+	// ends up >= 0, or when every digit is zero.
+	tz := 0
+	for k := len(frac) - 1; k >= 0 && frac[k] == '0'; k-- {
+		tz++
+	}
+	if tz == len(frac) {
+		for k := len(intPart) - 1; k >= 0 && intPart[k] == '0'; k-- {
+			tz++
+		}
+	}
+	if tz == len(intPart)+len(frac) {
+		return true // zero
+	}
+	need := int64(len(frac) - tz) // the integer needs exp >= need
+	for len(exp) > 1 && exp[0] == '0' {
+		exp = exp[1:]
+	}
+	if len(exp) > 18 {
+		return !expNeg
+	}
+	var e int64
+	for _, c := range exp {
+		e = e*10 + int64(c-'0')
+	}
+	if expNeg {
+		e = -e
+	}
+	return e >= need
+}
+`
