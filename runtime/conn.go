@@ -286,8 +286,12 @@ func (c *Conn) checkIdleLocked() {
 // readLoop reads and routes messages until the transport fails or closes.
 func (c *Conn) readLoop() {
 	var cause *CancelError
+	// Reads are ended by closing the transport, not by a context: Close
+	// must be able to flush queued cancellations after the shutdown began
+	// and before the read loop stops the sender.
+	readCtx := context.WithoutCancel(c.connCtx)
 	for {
-		data, err := c.t.Read(c.connCtx)
+		data, err := c.t.Read(readCtx)
 		if err == nil {
 			c.route(data)
 			continue

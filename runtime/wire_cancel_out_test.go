@@ -286,3 +286,37 @@ func TestWireProgressResetAndMaximum(t *testing.T) {
 		t.Fatalf("notification %s", l)
 	}
 }
+
+// Must-show 5 over the in-memory pipe between two Conns: the peer's handler
+// sees the cancellation from the notification (SourcePeer), not merely the
+// connection closing, when Close follows the cancel at once.
+func TestCancelThenImmediateCloseOverPipe(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		a, b := NewPipe()
+		server := NewConn(a, WithLogger(quietLogger()))
+		client := NewConn(b, WithLogger(quietLogger()))
+		started := make(chan struct{})
+		causes := make(chan error, 1)
+		server.Handle("work", func(ctx context.Context, req *Request) (any, error) {
+			close(started)
+			<-ctx.Done()
+			causes <- context.Cause(ctx)
+			return nil, nil
+		})
+		server.Start()
+		client.Start()
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := callAsync(client, ctx, "work", nil)
+		<-started
+		cancel()
+		<-errc
+		if err := client.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var ce *CancelError
+		if err := <-causes; !errors.As(err, &ce) || ce.Source != SourcePeer {
+			t.Fatalf("run %d: server handler cause %v, want the peer's cancellation", i, err)
+		}
+		server.Close(context.Background())
+	}
+}
