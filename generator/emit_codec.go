@@ -47,11 +47,12 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	)
 	f.Comment("Error formats the type, the member and the cause.")
 	f.Func().Params(jen.Id("e").Op("*").Id("DecodeError")).Id("Error").Params().String().Block(
-		jen.If(jen.Id("e").Dot("Member").Op("==").Lit("")).Block(
-			jen.Return(jen.Lit(pkg+": decoding ").Op("+").Id("e").Dot("Type").Op("+").Lit(": ").Op("+").Id("e").Dot("Err").Dot("Error").Call()),
+		jen.Id("s").Op(":=").Lit(pkg+": decoding ").Op("+").Id("e").Dot("Type"),
+		jen.If(jen.Id("e").Dot("Member").Op("!=").Lit("")).Block(
+			jen.Id("s").Op("+=").Lit(": member ").Op("+").Qual(strconvPkg, "Quote").Call(jen.Id("e").Dot("Member")),
 		),
-		jen.Return(jen.Lit(pkg+": decoding ").Op("+").Id("e").Dot("Type").Op("+").Lit(": member ").Op("+").
-			Qual(strconvPkg, "Quote").Call(jen.Id("e").Dot("Member")).Op("+").Lit(": ").Op("+").Id("e").Dot("Err").Dot("Error").Call()),
+		jen.Comment("A nested DecodeError continues the path without repeating the package."),
+		jen.Return(jen.Id("s").Op("+").Lit(": ").Op("+").Qual("strings", "TrimPrefix").Call(jen.Id("e").Dot("Err").Dot("Error").Call(), jen.Lit(pkg+": "))),
 	)
 	f.Comment("Unwrap returns the cause.")
 	f.Func().Params(jen.Id("e").Op("*").Id("DecodeError")).Id("Unwrap").Params().Error().Block(jen.Return(jen.Id("e").Dot("Err")))

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // DecodeError reports a JSON document that does not decode into a type of this
@@ -28,10 +29,12 @@ type DecodeError struct {
 
 // Error formats the type, the member and the cause.
 func (e *DecodeError) Error() string {
-	if e.Member == "" {
-		return "mcp20250326: decoding " + e.Type + ": " + e.Err.Error()
+	s := "mcp20250326: decoding " + e.Type
+	if e.Member != "" {
+		s += ": member " + strconv.Quote(e.Member)
 	}
-	return "mcp20250326: decoding " + e.Type + ": member " + strconv.Quote(e.Member) + ": " + e.Err.Error()
+	// A nested DecodeError continues the path without repeating the package.
+	return s + ": " + strings.TrimPrefix(e.Err.Error(), "mcp20250326: ")
 }
 
 // Unwrap returns the cause.
