@@ -39,6 +39,8 @@ type pipeEnd struct {
 	in, out *pipeQueue
 }
 
+// Read returns the next message; after Close it returns what was already
+// written, then io.EOF.
 func (p *pipeEnd) Read(ctx context.Context) ([]byte, error) {
 	select {
 	case m := <-p.in.ch:
@@ -61,6 +63,8 @@ func (p *pipeEnd) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
+// Write hands msg to the peer without copying (the Conn never reuses it);
+// it blocks while pipeCapacity messages are unread.
 func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
 	select {
 	case <-p.out.closed:
