@@ -1,0 +1,578 @@
+package generator
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+func init() { register("server.go", emitServer) }
+
+// side describes one MCP role for the handler/caller emitter.
+type side struct {
+	name      string           // "Server" or "Client"
+	role      string           // "server" or "client"
+	peer      string           // the other role
+	handles   schema.Direction // the direction of the messages this side receives
+	runtimeID string           // runtime.SideServer or runtime.SideClient
+}
+
+var (
+	serverSide = side{name: "Server", role: "server", peer: "client", handles: schema.ClientToServer, runtimeID: "SideServer"}
+	clientSide = side{name: "Client", role: "client", peer: "server", handles: schema.ServerToClient, runtimeID: "SideClient"}
+)
+
+// inputRequired is the resultType value of an InputRequiredResult
+// (2026-07-28, ResultType's description); "complete" is every other result's.
+const (
+	inputRequiredDef   = "InputRequiredResult"
+	inputRequiredValue = "input_required"
+	completeValue      = "complete"
+	createTaskDef      = "CreateTaskResult"
+)
+
+func emitServer(g *gen, f *jen.File) (bool, error) { return emitSide(g, f, serverSide) }
+
+// handled lists the methods s receives as JSON-RPC messages, requests first,
+// without the notifications the runtime consumes.
+func (g *gen) handled(s side) []*schema.Method {
+	var out []*schema.Method
+	for _, me := range g.m.Methods {
+		if hasDirection(me, s.handles) && !g.runtimeHandled(me) {
+			out = append(out, me)
+		}
+	}
+	return out
+}
+
+// goType is how a definition's Go type is spelled as a parameter or result:
+// a pointer to a struct, or the interface of a union.
+func (g *gen) goType(name string) (jen.Code, bool) {
+	if g.isInterface(name) {
+		return jen.Id(TypeName(name)), true
+	}
+	return jen.Op("*").Id(TypeName(name)), false
+}
+
+// isInterface reports whether the definition (or the inline params type
+// named name) is emitted as a sealed interface: a union decoded by a
+// strategy other than the method.
+func (g *gen) isInterface(name string) bool {
+	d := g.defs[name]
+	if d == nil {
+		return false
+	}
+	t := d.Type
+	for i := 0; t != nil && t.Kind == schema.KindRef && i < 16; i++ {
+		if d = g.defs[t.Ref]; d == nil {
+			return false
+		}
+		t = d.Type
+	}
+	return t != nil && t.Kind == schema.KindUnion && t.Union != nil && t.Union.Strategy != schema.StrategyByMethod
+}
+
+// hasResultType reports whether the result definition declares a required
+// string member resultType (2026-07-28), which the generated code fills in.
+func (g *gen) hasResultType(name string) bool {
+	d := g.defs[name]
+	if d == nil || d.Type.Kind != schema.KindObject {
+		return false
+	}
+	p := findProperty(d.Type, "resultType")
+	return p != nil && p.Required && p.Type.Kind == schema.KindString
+}
+
+func hasAlternative(me *schema.Method, def string) bool {
+	for _, a := range me.ResultAlternatives {
+		if a == def {
+			return true
+		}
+	}
+	return false
+}
+
+// firstSentence returns the first sentence of a description, on one line.
+func firstSentence(desc string) string {
+	desc = strings.Join(strings.Fields(desc), " ")
+	if i := strings.Index(desc, ". "); i >= 0 {
+		desc = desc[:i+1]
+	}
+	if len(desc) > 200 {
+		desc = desc[:200] + "…"
+	}
+	return desc
+}
+
+// emitSide writes one side's interface, Unimplemented struct, Register
+// function and the caller that implements the interface over a Conn.
+func emitSide(g *gen, f *jen.File, s side) (bool, error) {
+	methods := g.handled(s)
+	iface := s.name
+	unimpl := "Unimplemented" + s.name
+	register := "Register" + s.name
+	caller := s.name + "Caller"
+	newCaller := "New" + caller
+	if err := g.checkNames(strings.ToLower(s.name)+".go", iface, unimpl, register, caller, newCaller); err != nil {
+		return false, err
+	}
+	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
+	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
+
+	// Method names on the interface must be unique.
+	seen := map[string]string{}
+	for _, me := range methods {
+		b := methodBase(me)
+		if other, dup := seen[b]; dup {
+			return false, fmt.Errorf("%s: %s and %s both become the method %s", strings.ToLower(s.name), other, me.Name, b)
+		}
+		seen[b] = me.Name
+	}
+
+	inputRequired := false
+	for _, me := range methods {
+		if me.Kind == schema.Request && hasAlternative(me, inputRequiredDef) {
+			inputRequired = true
+		}
+	}
+
+	// signature returns the params and results of a method's Go signature.
+	signature := func(me *schema.Method) (params []jen.Code, results []jen.Code) {
+		params = []jen.Code{ctx()}
+		if p := paramsTypeName(me); p != "" {
+			pt, _ := g.goType(p)
+			params = append(params, jen.Id("params").Add(pt))
+		}
+		if me.Kind == schema.Request {
+			rt, _ := g.goType(me.Result)
+			results = []jen.Code{rt, jen.Error()}
+		} else {
+			results = []jen.Code{jen.Error()}
+		}
+		return
+	}
+
+	// The interface.
+	var ifaceMethods []jen.Code
+	for _, me := range methods {
+		params, results := signature(me)
+		desc := firstSentence(g.defs[me.Definition].Description)
+		if me.Kind == schema.Request {
+			ifaceMethods = append(ifaceMethods, jen.Commentf("%s handles the request %q (%s). %s", methodBase(me), me.Name, me.Definition, desc))
+			if hasAlternative(me, inputRequiredDef) {
+				ifaceMethods = append(ifaceMethods, jen.Comment("To answer with an InputRequiredResult instead, return an *InputRequiredError."))
+			}
+			if me.TaskAugmentable {
+				ifaceMethods = append(ifaceMethods, jen.Commentf("A task-augmented request goes to %sAsTask when the implementation has it (%sTaskHandler).", methodBase(me), methodBase(me)))
+			}
+		} else {
+			ifaceMethods = append(ifaceMethods, jen.Commentf("%s handles the notification %q (%s); its error is dropped, as notifications have no response. %s", methodBase(me), me.Name, me.Definition, desc))
+		}
+		ifaceMethods = append(ifaceMethods, jen.Id(methodBase(me)).Params(params...).Params(results...))
+	}
+	f.Commentf("%s is what an MCP %s of revision %s implements: one method per request and", iface, s.role, g.m.Revision)
+	f.Commentf("notification the %s sends it (%s and %s are handled by the runtime).", s.peer, g.m.Facts.CancelledMethod, g.m.Facts.ProgressMethod)
+	f.Comment("Every method's ctx ends when the request is cancelled, by the peer's")
+	f.Comment("notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)")
+	f.Comment("is then a *runtime.CancelError saying why, and the return values are dropped.")
+	f.Commentf("Embed %s to keep compiling when a revision adds methods.", unimpl)
+	if len(methods) == 0 {
+		f.Commentf("In revision %s the %s receives no JSON-RPC requests or notifications.", g.m.Revision, s.role)
+	}
+	f.Type().Id(iface).Interface(ifaceMethods...)
+
+	// Unimplemented.
+	f.Commentf("%s answers every request with -32601 (method not found) and ignores", unimpl)
+	f.Commentf("every notification. Embed it in a %s implementation so that it keeps", iface)
+	f.Comment("compiling when a revision adds methods; override the methods you serve.")
+	f.Type().Id(unimpl).Struct()
+	for _, me := range methods {
+		params, results := signature(me)
+		params[0] = jen.Id("_").Qual("context", "Context")
+		if len(params) > 1 {
+			pt, _ := g.goType(paramsTypeName(me))
+			params[1] = jen.Id("_").Add(pt)
+		}
+		var body jen.Code
+		if me.Kind == schema.Request {
+			body = jen.Return(jen.Nil(), rt("ErrMethodNotFound").Call(jen.Id(methodConstName(me))))
+			f.Commentf("%s answers %q with -32601 (method not found).", methodBase(me), me.Name)
+		} else {
+			body = jen.Return(jen.Nil())
+			f.Commentf("%s ignores %q.", methodBase(me), me.Name)
+		}
+		f.Func().Params(jen.Id(unimpl)).Id(methodBase(me)).Params(params...).Params(results...).Block(body)
+	}
+
+	// Task handlers (2025-11-25).
+	for _, me := range methods {
+		if me.Kind != schema.Request || !me.TaskAugmentable || !hasAlternative(me, createTaskDef) {
+			continue
+		}
+		params, _ := signature(me)
+		name := methodBase(me) + "TaskHandler"
+		if err := g.checkNames(strings.ToLower(s.name)+".go", name); err != nil {
+			return false, err
+		}
+		f.Commentf("%s is implemented by a %s that runs %q as a task when the request", name, iface, me.Name)
+		f.Commentf("carries the %q member: %sAsTask answers with a CreateTaskResult, and the", g.m.Facts.TaskMember, methodBase(me))
+		f.Commentf("task is then driven with the tasks/* methods (and cancelled with %s, never", g.m.Facts.TaskCancelMethod)
+		f.Commentf("with notifications/cancelled). Without it, %s handles the request and the", methodBase(me))
+		f.Comment("task member is ignored.")
+		f.Type().Id(name).Interface(
+			jen.Id(methodBase(me)+"AsTask").Params(params...).Params(jen.Op("*").Id(TypeName(createTaskDef)), jen.Error()),
+		)
+	}
+
+	// InputRequiredError (2026-07-28), declared once, in server.go.
+	if inputRequired && s.name == "Server" {
+		if err := g.checkNames("server.go", "InputRequiredError"); err != nil {
+			return false, err
+		}
+		f.Comment("InputRequiredError is how a request that may need more input from the client")
+		f.Comment("(tools/call, prompts/get, resources/read) answers with an InputRequiredResult")
+		f.Comment("instead of its complete result. A Server method returns it as its error and")
+		f.Comment("the result is sent as the response (with resultType \"" + inputRequiredValue + "\"); a")
+		f.Comment("ServerCaller returns it, with a nil result, when the server answered so: fulfil")
+		f.Comment("Result.InputRequests and call again with the InputResponses and RequestState.")
+		f.Type().Id("InputRequiredError").Struct(
+			jen.Comment("Result is the server's InputRequiredResult."),
+			jen.Id("Result").Op("*").Id(TypeName(inputRequiredDef)),
+		)
+		f.Comment("Error says that input is required.")
+		f.Func().Params(jen.Id("e").Op("*").Id("InputRequiredError")).Id("Error").Params().String().Block(
+			jen.Return(jen.Lit("input required: the server answered with an InputRequiredResult")),
+		)
+	}
+
+	emitRegister(g, f, s, methods, register)
+	emitCaller(g, f, s, methods, caller, newCaller, iface)
+	return true, nil
+}
+
+// emitRegister writes RegisterServer/RegisterClient.
+func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, register string) {
+	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
+	var stmts []jen.Code
+	for _, me := range methods {
+		base := methodBase(me)
+		pname := paramsTypeName(me)
+		decode := []jen.Code{}
+		args := []jen.Code{jen.Id("ctx")}
+		if pname != "" {
+			var rawExpr *jen.Statement
+			if me.Kind == schema.Request {
+				rawExpr = jen.Id("req").Dot("Params")
+			} else {
+				rawExpr = jen.Id("n").Dot("Params")
+			}
+			if g.isInterface(pname) {
+				decode = append(decode,
+					jen.Var().Id("params").Id(TypeName(pname)),
+					withMissing(me, jen.If(jen.Op("!").Id("absentParams").Call(rawExpr)).Block(
+						jen.Var().Err().Error(),
+						jen.If(jen.List(jen.Id("params"), jen.Err()).Op("=").Id("Decode"+TypeName(pname)).Call(rawExpr), jen.Err().Op("!=").Nil()).Block(
+							invalidParams(me),
+						),
+					)),
+				)
+			} else {
+				decode = append(decode,
+					jen.Id("params").Op(":=").New(jen.Id(TypeName(pname))),
+					withMissing(me, jen.If(jen.Op("!").Id("absentParams").Call(rawExpr)).Block(
+						jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(rawExpr, jen.Id("params")), jen.Err().Op("!=").Nil()).Block(
+							invalidParams(me),
+						),
+					)),
+				)
+			}
+			args = append(args, jen.Id("params"))
+		}
+		if me.Kind == schema.Notification {
+			// A notification has nowhere to report bad params: it is dropped.
+			body := append(decode, jen.Id("_").Op("=").Id("impl").Dot(base).Call(args...))
+			stmts = append(stmts, jen.Id("conn").Dot("HandleNotification").Call(jen.Id(methodConstName(me)),
+				jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("n").Op("*").Add(rt("Notification"))).Block(body...)))
+			continue
+		}
+		body := decode
+		if me.TaskAugmentable && hasAlternative(me, createTaskDef) {
+			body = append(body,
+				jen.If(jen.List(jen.Id("th"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id(base+"TaskHandler")), jen.Id("ok").Op("&&").Id("hasMember").Call(jen.Id("req").Dot("Params"), jen.Lit(g.m.Facts.TaskMember))).Block(
+					jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("th").Dot(base+"AsTask").Call(args...),
+					jen.Return(jen.Id("result").Call(jen.Id("res"), jen.Err())),
+				),
+			)
+		}
+		body = append(body, jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("impl").Dot(base).Call(args...))
+		if hasAlternative(me, inputRequiredDef) {
+			body = append(body,
+				jen.Var().Id("ire").Op("*").Id("InputRequiredError"),
+				jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ire")).Op("&&").Id("ire").Dot("Result").Op("!=").Nil()).Block(
+					jen.If(jen.Id("ire").Dot("Result").Dot("ResultType").Op("==").Lit("")).Block(
+						jen.Id("ire").Dot("Result").Dot("ResultType").Op("=").Lit(inputRequiredValue),
+					),
+					jen.Return(jen.Id("ire").Dot("Result"), jen.Nil()),
+				),
+			)
+		}
+		if g.hasResultType(me.Result) && !g.isInterface(me.Result) {
+			body = append(body,
+				jen.If(jen.Id("res").Op("!=").Nil().Op("&&").Id("res").Dot("ResultType").Op("==").Lit("")).Block(
+					jen.Id("res").Dot("ResultType").Op("=").Lit(completeValue),
+				),
+			)
+		}
+		if g.isInterface(me.Result) {
+			body = append(body, jen.Return(jen.Id("resultOf").Call(jen.Id("res"), jen.Err())))
+		} else {
+			body = append(body, jen.Return(jen.Id("result").Call(jen.Id("res"), jen.Err())))
+		}
+		stmts = append(stmts, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
+			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
+	}
+	f.Commentf("%s registers impl on conn as the handler of every request and notification", register)
+	f.Commentf("the %s receives in revision %s. Params are decoded into their typed form", s.role, g.m.Revision)
+	f.Comment("(a request whose params do not decode gets -32602 with the reason; a")
+	f.Comment("notification whose params do not decode is dropped) and results are encoded")
+	f.Comment("back. Create conn with runtime.WithPolicy(Policy(runtime." + s.runtimeID + ")) so the")
+	f.Comment("revision's cancellation rules apply; call it before conn.Start.")
+	if len(stmts) == 0 {
+		stmts = append(stmts, jen.Id("_").Op(",").Id("_").Op("=").List(jen.Id("conn"), jen.Id("impl")))
+	}
+	f.Func().Id(register).Params(jen.Id("conn").Op("*").Add(rt("Conn")), jen.Id("impl").Id(s.name)).Block(stmts...)
+	if s.name == "Server" {
+		emitRegisterHelpers(f)
+	}
+}
+
+// withMissing adds the "params are required" branch to a params decode.
+func withMissing(me *schema.Method, decode *jen.Statement) *jen.Statement {
+	if !me.ParamsRequired {
+		return decode
+	}
+	return decode.Else().Block(missingParams(me))
+}
+
+func invalidParams(me *schema.Method) jen.Code {
+	if me.Kind == schema.Notification {
+		return jen.Return()
+	}
+	return jen.Return(jen.Nil(), jen.Qual(RuntimePath, "ErrInvalidParams").Call(jen.Lit(me.Name+": ").Op("+").Err().Dot("Error").Call()))
+}
+
+func missingParams(me *schema.Method) jen.Code {
+	if me.Kind == schema.Notification {
+		return jen.Return()
+	}
+	return jen.Return(jen.Nil(), jen.Qual(RuntimePath, "ErrInvalidParams").Call(jen.Lit(me.Name+": params are required")))
+}
+
+// emitRegisterHelpers writes the unexported helpers the Register and caller
+// functions share (once per package, in server.go).
+func emitRegisterHelpers(f *jen.File) {
+	f.Comment("absentParams reports whether a params member is absent or null.")
+	f.Func().Id("absentParams").Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Bool().Block(
+		jen.Id("raw").Op("=").Qual("bytes", "TrimSpace").Call(jen.Id("raw")),
+		jen.Return(jen.Len(jen.Id("raw")).Op("==").Lit(0).Op("||").String().Parens(jen.Id("raw")).Op("==").Lit("null")),
+	)
+	f.Comment("result turns a typed handler result into the runtime's: a nil pointer is sent")
+	f.Comment("as {} rather than null, and errors pass through.")
+	f.Func().Id("result").Types(jen.Id("T").Any()).Params(jen.Id("res").Op("*").Id("T"), jen.Err().Error()).Params(jen.Any(), jen.Error()).Block(
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Nil())),
+		jen.Return(jen.Id("res"), jen.Nil()),
+	)
+	f.Comment("resultOf is result for union results, whose Go type is an interface.")
+	f.Func().Id("resultOf").Params(jen.Id("res").Any(), jen.Err().Error()).Params(jen.Any(), jen.Error()).Block(
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("res"), jen.Nil()),
+	)
+	f.Comment("hasMember reports whether the params object raw has a top-level member key")
+	f.Comment("(matched exactly, unlike encoding/json's case-insensitive field matching).")
+	f.Func().Id("hasMember").Params(jen.Id("raw").Qual("encoding/json", "RawMessage"), jen.Id("key").String()).Bool().Block(
+		jen.Var().Id("m").Map(jen.String()).Qual("encoding/json", "RawMessage"),
+		jen.If(jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("m")).Op("!=").Nil()).Block(jen.Return(jen.False())),
+		jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Id("key")),
+		jen.Return(jen.Id("ok")),
+	)
+	f.Comment("paramsArg is what a caller hands the runtime for params: nothing for a nil")
+	f.Comment("optional params, an empty object for nil required params, else params.")
+	f.Func().Id("paramsArg").Params(jen.Id("params").Any(), jen.Id("isNil").Bool(), jen.Id("required").Bool()).Any().Block(
+		jen.If(jen.Op("!").Id("isNil")).Block(jen.Return(jen.Id("params"))),
+		jen.If(jen.Id("required")).Block(jen.Return(jen.Qual("encoding/json", "RawMessage").Call(jen.Lit("{}")))),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// emitCaller writes ServerCaller/ClientCaller: the interface of side s
+// implemented over a runtime.Conn, for the peer to call.
+func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, newCaller, iface string) {
+	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
+	json := func(n string) *jen.Statement { return jen.Qual("encoding/json", n) }
+	recv := func() *jen.Statement { return f.Func().Params(jen.Id("c").Op("*").Id(caller)) }
+	f.Commentf("%s calls an MCP %s of revision %s over a runtime.Conn. It implements", caller, s.role, g.m.Revision)
+	f.Commentf("%s, so the %s's call is one method call, e.g. peer.%s(ctx, params), and", iface, s.peer, exampleMethod(methods))
+	f.Comment("ending ctx is the MCP cancellation: the call returns ctx's error at once and")
+	f.Comment("the runtime sends notifications/cancelled as the revision's Policy says (never")
+	f.Comment("for initialize or a task-augmented request). A JSON-RPC error answer is")
+	f.Comment("returned as a *runtime.Error.")
+	f.Type().Id(caller).Struct(
+		jen.Id("conn").Op("*").Add(rt("Conn")),
+		jen.Id("opts").Index().Add(rt("CallOption")),
+	)
+	f.Commentf("%s returns a %s over conn; opts (timeouts, progress) apply to every call.", newCaller, caller)
+	f.Func().Id(newCaller).Params(jen.Id("conn").Op("*").Add(rt("Conn")), jen.Id("opts").Op("...").Add(rt("CallOption"))).Op("*").Id(caller).Block(
+		jen.Return(jen.Op("&").Id(caller).Values(jen.Dict{jen.Id("conn"): jen.Id("conn"), jen.Id("opts"): jen.Id("opts")})),
+	)
+	f.Comment("WithCallOptions returns a copy of c whose calls also use opts, e.g.")
+	f.Comment("c.WithCallOptions(runtime.WithTimeout(time.Second)).")
+	recv().Id("WithCallOptions").Params(jen.Id("opts").Op("...").Add(rt("CallOption"))).Op("*").Id(caller).Block(
+		jen.Return(jen.Op("&").Id(caller).Values(jen.Dict{
+			jen.Id("conn"): jen.Id("c").Dot("conn"),
+			jen.Id("opts"): jen.Append(jen.Qual("slices", "Clip").Call(jen.Id("c").Dot("opts")), jen.Id("opts").Op("...")),
+		})),
+	)
+	f.Comment("Conn returns the connection the calls go over.")
+	recv().Id("Conn").Params().Op("*").Add(rt("Conn")).Block(jen.Return(jen.Id("c").Dot("conn")))
+
+	for _, me := range methods {
+		base := methodBase(me)
+		pname := paramsTypeName(me)
+		params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+		arg := jen.Code(jen.Nil())
+		if pname != "" {
+			pt, _ := g.goType(pname)
+			params = append(params, jen.Id("params").Add(pt))
+			arg = jen.Id("paramsArg").Call(jen.Id("params"), jen.Id("params").Op("==").Nil(), jen.Lit(me.ParamsRequired))
+		}
+		if me.Kind == schema.Notification {
+			f.Commentf("%s sends the notification %q.", base, me.Name)
+			recv().Id(base).Params(params...).Error().Block(
+				jen.Return(jen.Id("c").Dot("conn").Dot("Notify").Call(jen.Id("ctx"), jen.Id(methodConstName(me)), arg)),
+			)
+			continue
+		}
+		resType, resIface := g.goType(me.Result)
+		call := func(result jen.Code) jen.Code {
+			return jen.If(jen.Err().Op(":=").Id("c").Dot("conn").Dot("Call").Call(jen.Id("ctx"), jen.Id(methodConstName(me)), arg, result, jen.Id("c").Dot("opts").Op("...")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
+			)
+		}
+		decodeErr := func() jen.Code {
+			return jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s: decoding the result: %w"), jen.Id(methodConstName(me)), jen.Err()))
+		}
+		var body []jen.Code
+		switch {
+		case hasAlternative(me, inputRequiredDef) || g.hasResultType(me.Result) || resIface:
+			body = append(body, jen.Var().Id("raw").Add(json("RawMessage")), call(jen.Op("&").Id("raw")))
+			if g.hasResultType(me.Result) {
+				body = append(body, jen.List(jen.Id("raw"), jen.Id("kind")).Op(":=").Id("resultKind").Call(jen.Id("raw")))
+				if hasAlternative(me, inputRequiredDef) {
+					body = append(body, jen.If(jen.Id("kind").Op("==").Lit(inputRequiredValue)).Block(
+						jen.Id("ir").Op(":=").New(jen.Id(TypeName(inputRequiredDef))),
+						jen.If(jen.Err().Op(":=").Add(json("Unmarshal")).Call(jen.Id("raw"), jen.Id("ir")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
+						jen.Return(jen.Nil(), jen.Op("&").Id("InputRequiredError").Values(jen.Dict{jen.Id("Result"): jen.Id("ir")})),
+					))
+				} else {
+					body = append(body, jen.Id("_").Op("=").Id("kind"))
+				}
+			}
+			if resIface {
+				body = append(body,
+					jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("Decode"+TypeName(me.Result)).Call(jen.Id("raw")),
+					jen.If(jen.Err().Op("!=").Nil()).Block(decodeErr()),
+					jen.Return(jen.Id("out"), jen.Nil()),
+				)
+			} else {
+				body = append(body,
+					jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
+					jen.If(jen.Err().Op(":=").Add(json("Unmarshal")).Call(jen.Id("raw"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
+					jen.Return(jen.Id("out"), jen.Nil()),
+				)
+			}
+		default:
+			body = append(body,
+				jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
+				call(jen.Id("out")),
+				jen.Return(jen.Id("out"), jen.Nil()),
+			)
+		}
+		f.Commentf("%s sends the request %q and returns its result.", base, me.Name)
+		if hasAlternative(me, inputRequiredDef) {
+			f.Comment("When the server answers with an InputRequiredResult, it returns a nil result")
+			f.Comment("and an *InputRequiredError holding it.")
+		}
+		if me.TaskAugmentable {
+			f.Commentf("params must not carry the %q member: use %sAsTask for a task.", g.m.Facts.TaskMember, base)
+		}
+		if !me.Cancellable {
+			f.Commentf("%q is never cancelled: ending ctx only stops waiting for the answer.", me.Name)
+		}
+		recv().Id(base).Params(params...).Params(resType, jen.Error()).Block(body...)
+
+		if me.TaskAugmentable && hasAlternative(me, createTaskDef) {
+			f.Commentf("%sAsTask sends %q as a task-augmented request: params must carry", base, me.Name)
+			f.Commentf("the %q member (a TaskMetadata). The %s answers at once with a", g.m.Facts.TaskMember, s.role)
+			f.Comment("CreateTaskResult; follow the task with tasks/get and tasks/result and cancel it")
+			f.Commentf("with %s. Ending ctx only stops waiting for the CreateTaskResult: no", g.m.Facts.TaskCancelMethod)
+			f.Comment("notifications/cancelled is sent for a task-augmented request.")
+			recv().Id(base+"AsTask").Params(params...).Params(jen.Op("*").Id(TypeName(createTaskDef)), jen.Error()).Block(
+				jen.Id("out").Op(":=").New(jen.Id(TypeName(createTaskDef))),
+				call(jen.Id("out")),
+				jen.Return(jen.Id("out"), jen.Nil()),
+			)
+		}
+	}
+	f.Var().Id("_").Id(iface).Op("=").Parens(jen.Op("*").Id(caller)).Parens(jen.Nil())
+
+	if s.name == "Server" && g.anyResultType() {
+		f.Comment("resultKind returns the resultType of a result (\"" + completeValue + "\" when absent, as the")
+		f.Comment("revision says for results of servers of earlier revisions, in which case it")
+		f.Comment("is added to raw so that the result decodes).")
+		f.Func().Id("resultKind").Params(jen.Id("raw").Add(json("RawMessage"))).Params(json("RawMessage"), jen.String()).Block(
+			jen.Var().Id("m").Map(jen.String()).Add(json("RawMessage")),
+			jen.If(json("Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("m")).Op("!=").Nil()).Block(jen.Return(jen.Id("raw"), jen.Lit(""))),
+			jen.If(jen.List(jen.Id("rt"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit("resultType")), jen.Id("ok")).Block(
+				jen.Var().Id("kind").String(),
+				jen.Id("_").Op("=").Add(json("Unmarshal")).Call(jen.Id("rt"), jen.Op("&").Id("kind")),
+				jen.Return(jen.Id("raw"), jen.Id("kind")),
+			),
+			jen.Id("m").Index(jen.Lit("resultType")).Op("=").Add(json("RawMessage")).Call(jen.Lit(`"`+completeValue+`"`)),
+			jen.If(jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(json("Marshal")).Call(jen.Id("m")), jen.Err().Op("==").Nil()).Block(
+				jen.Id("raw").Op("=").Id("b"),
+			),
+			jen.Return(jen.Id("raw"), jen.Lit(completeValue)),
+		)
+	}
+}
+
+// anyResultType reports whether some result declares resultType.
+func (g *gen) anyResultType() bool {
+	for _, me := range g.m.Methods {
+		if me.Kind == schema.Request && g.hasResultType(me.Result) {
+			return true
+		}
+	}
+	return false
+}
+
+func exampleMethod(methods []*schema.Method) string {
+	for _, me := range methods {
+		if me.Name == "tools/call" {
+			return methodBase(me)
+		}
+	}
+	for _, me := range methods {
+		if me.Kind == schema.Request {
+			return methodBase(me)
+		}
+	}
+	if len(methods) > 0 {
+		return methodBase(methods[0])
+	}
+	return "Method"
+}
