@@ -20,4 +20,27 @@
 // disconnect is itself the cancellation, how task-augmented requests are
 // cancelled) is not coded here as revision checks: it is data, a Policy, that
 // the generated package for each revision constructs and hands to NewConn.
+//
+// # Decisions worth knowing
+//
+//   - Ids: only JSON strings and integer literals are ids; 1.0 and 1e3 are
+//     refused like 1.5 (the schema says "integer", and accepting them would
+//     need a canonical form the peer never sent). "-0" is kept as written.
+//   - A request with an unusable id gets -32600 with id null; a batch (JSON
+//     array) gets -32600 too: batching was removed from MCP in 2025-06-18.
+//   - A second request reusing an id that is still in flight is dropped and
+//     logged rather than answered, since any answer would look like the
+//     answer to the first request.
+//   - A handler returning a nil result answers {} (every MCP result is an
+//     object).
+//   - A notifications/cancelled for a request whose handler already returned
+//     is ignored even if its response is still being written: the entry
+//     leaves the in-flight table in the same step that commits to answering.
+//   - 2026-07-28 has two rules for a server ending subscriptions/listen: the
+//     cancellation page says the server MUST send notifications/cancelled,
+//     the subscriptions page says it SHOULD answer with a success result.
+//     Conn.CancelIncoming does the former; a handler that returns does the
+//     latter.
+//   - The stdio transport cannot interrupt a blocked write to a peer that has
+//     stopped reading; Close's context bounds how long Close waits for it.
 package runtime

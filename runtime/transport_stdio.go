@@ -87,6 +87,9 @@ func (t *stdioTransport) readLine() ([]byte, error) {
 				// The common case: the whole line fitted the buffer. Copy it,
 				// since the buffer is reused by the next read.
 				line := trimEOL(frag)
+				if len(line) > t.max {
+					return nil, &MessageTooLargeError{Size: len(line), Limit: t.max}
+				}
 				out := make([]byte, len(line))
 				copy(out, line)
 				return out, nil

@@ -107,6 +107,14 @@ func TestStdioTransportFraming(t *testing.T) {
 	if _, err := tr.Read(ctx); err != io.EOF {
 		t.Fatalf("got %v, want EOF", err)
 	}
+	// Exactly at the limit passes; one byte over is refused.
+	tr = NewStdioTransport(strings.NewReader("12345\n123456\r\n"), io.Discard, StdioOptions{MaxMessageSize: 5})
+	if got, err := tr.Read(ctx); err != nil || string(got) != "12345" {
+		t.Fatalf("at the limit: %q, %v", got, err)
+	}
+	if _, err := tr.Read(ctx); !errors.Is(err, ErrMessageTooLarge) {
+		t.Fatalf("one over the limit: %v", err)
+	}
 	err = NewStdioTransport(strings.NewReader(""), io.Discard, StdioOptions{MaxMessageSize: 4}).Write(ctx, []byte(`{"a":1}`))
 	if !errors.Is(err, ErrMessageTooLarge) {
 		t.Fatalf("oversized write: %v", err)
