@@ -125,7 +125,7 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	)
 	f.Func().Id("newObjDecoder").Params(jen.Id("typ").String(), jen.Id("data").Index().Byte()).Params(jen.Op("*").Id("objDecoder"), jen.Error()).Block(
 		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("data")),
-		errIf(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Id("typ"), jen.Id("Err"): jen.Err()})),
+		errIf(jen.Nil(), jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Id("typ"), jen.Id("Err").Op(":").Err())),
 		jen.Return(jen.Op("&").Id("objDecoder").Values(jen.Dict{jen.Id("typ"): jen.Id("typ"), jen.Id("m"): jen.Id("m")}), jen.Nil()),
 	)
 	dRecv := func() *jen.Statement { return jen.Params(jen.Id("d").Op("*").Id("objDecoder")) }
@@ -352,6 +352,29 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 		jen.If(jen.Op("!").Id("present")).Block(jen.Return(jen.Lit(""), jen.False(), jen.False())),
 		jen.If(jen.Qual(jsonPkg, "Unmarshal").Call(jen.Id("v"), jen.Op("&").Id("value")).Op("!=").Nil()).Block(jen.Return(jen.Lit(""), jen.True(), jen.False())),
 		jen.Return(jen.Id("value"), jen.True(), jen.True()),
+	)
+	f.Comment("decodePointer decodes data into a new T with (*T).UnmarshalJSON and returns it")
+	f.Comment("as the union U (never a typed nil).")
+	f.Func().Id("decodePointer").Types(jen.Id("U").Any(), jen.Id("T").Any(), jen.Id("P").Interface(
+		jen.Op("*").Id("T"),
+		jen.Id("UnmarshalJSON").Params(jen.Index().Byte()).Error(),
+	)).Params(jen.Id("data").Index().Byte()).Params(jen.Id("U"), jen.Error()).Block(
+		jen.Var().Id("zero").Id("U"),
+		jen.Id("p").Op(":=").Id("P").Parens(jen.New(jen.Id("T"))),
+		jen.If(jen.Err().Op(":=").Id("p").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("zero"), jen.Err())),
+		jen.List(jen.Id("u"), jen.Id("ok")).Op(":=").Any().Parens(jen.Id("p")).Assert(jen.Id("U")),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("zero"), jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("%T is not a %T"), jen.Id("p"), jen.Parens(jen.Op("*").Id("U")).Parens(jen.Nil())))),
+		jen.Return(jen.Id("u"), jen.Nil()),
+	)
+	f.Comment("decodeValue decodes data into a T with encoding/json and returns it as the")
+	f.Comment("union U.")
+	f.Func().Id("decodeValue").Types(jen.Id("U").Any(), jen.Id("T").Any()).Params(jen.Id("data").Index().Byte()).Params(jen.Id("U"), jen.Error()).Block(
+		jen.Var().Id("zero").Id("U"),
+		jen.Var().Id("v").Id("T"),
+		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("zero"), jen.Err())),
+		jen.List(jen.Id("u"), jen.Id("ok")).Op(":=").Any().Parens(jen.Id("v")).Assert(jen.Id("U")),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Id("zero"), jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("%T is not a %T"), jen.Id("v"), jen.Parens(jen.Op("*").Id("U")).Parens(jen.Nil())))),
+		jen.Return(jen.Id("u"), jen.Nil()),
 	)
 	f.Comment("cloneRaw copies data so a kept raw value does not alias the caller's buffer.")
 	f.Func().Id("cloneRaw").Params(jen.Id("data").Index().Byte()).Add(rawMessage()).Block(

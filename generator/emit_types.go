@@ -384,7 +384,7 @@ func (t *tgen) emitContainerUnmarshal(name string, dec *jen.Statement) {
 	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(dec).Call(jen.Id("data")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Dict{jen.Id("Type"): jen.Lit(name), jen.Id("Err"): jen.Err()})),
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Lit(name), jen.Id("Err").Op(":").Err())),
 		),
 		jen.Op("*").Id("x").Op("=").Id("v"),
 		jen.Return(jen.Nil()),

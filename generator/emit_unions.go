@@ -100,27 +100,21 @@ func (t *tgen) variants(name string, u *schema.Union) ([]variant, error) {
 }
 
 // retVariant decodes data as v and returns it as the union.
-func retVariant(v variant) []jen.Code {
+func retVariant(union string, v variant) []jen.Code {
+	fn := "decodeValue"
 	if v.ptr {
-		return []jen.Code{
-			jen.Id("v").Op(":=").New(jen.Id(v.goName)),
-			jen.If(jen.Err().Op(":=").Id("v").Dot("UnmarshalJSON").Call(jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("v"), jen.Nil()),
-		}
+		fn = "decodePointer"
 	}
-	return []jen.Code{
-		jen.Var().Id("v").Id(v.goName),
-		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Id("v"), jen.Nil()),
-	}
+	return []jen.Code{jen.Return(jen.Id(fn).Types(jen.Id(union), jen.Id(v.goName)).Call(jen.Id("data")))}
 }
 
 func decodeErr(name string, member string, err jen.Code) *jen.Statement {
-	d := jen.Dict{jen.Id("Type"): jen.Lit(name), jen.Id("Err"): err}
+	items := []jen.Code{jen.Id("Type").Op(":").Lit(name)}
 	if member != "" {
-		d[jen.Id("Member")] = jen.Lit(member)
+		items = append(items, jen.Id("Member").Op(":").Lit(member))
 	}
-	return jen.Op("&").Id("DecodeError").Values(d)
+	items = append(items, jen.Id("Err").Op(":").Add(err))
+	return jen.Op("&").Id("DecodeError").Values(items...)
 }
 
 func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
@@ -217,10 +211,10 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 				continue
 			}
 			keys = append(keys, fmt.Sprintf("%q", vals[0]))
-			body = append(body, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit(vals[0])), jen.Id("ok")).Block(retVariant(vs[i])...))
+			body = append(body, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit(vals[0])), jen.Id("ok")).Block(retVariant(name, vs[i])...))
 		}
 		if u.DefaultBranch >= 0 {
-			body = append(body, retVariant(vs[u.DefaultBranch])...)
+			body = append(body, retVariant(name, vs[u.DefaultBranch])...)
 		} else {
 			body = append(body, jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("none of the members "+strings.Join(keys, ", ")+" is present")))))
 		}
@@ -243,14 +237,14 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 				continue
 			}
 			kinds = append(kinds, kindArticle(k))
-			cases = append(cases, jen.Case(jen.LitByte(kindBytes[k])).Block(retVariant(vs[i])...))
+			cases = append(cases, jen.Case(jen.LitByte(kindBytes[k])).Block(retVariant(name, vs[i])...))
 		}
 		if len(objects) > 0 {
 			kinds = append(kinds, "an object")
 			var ob []jen.Code
 			switch {
 			case len(objects) == 1:
-				ob = retVariant(vs[objects[0]])
+				ob = retVariant(name, vs[objects[0]])
 			case u.Discriminator != "":
 				ob = append(t.objectPrelude(name), t.discriminate(name, u, vs, unknown, catchAll)...)
 			default:
@@ -323,7 +317,7 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 	disc := u.Discriminator
 	var absent []jen.Code
 	if u.DefaultBranch >= 0 {
-		absent = retVariant(vs[u.DefaultBranch])
+		absent = retVariant(name, vs[u.DefaultBranch])
 	} else {
 		absent = []jen.Code{jen.Return(jen.Nil(), decodeErr(name, disc, jen.Id("errMissing")))}
 	}
@@ -336,7 +330,7 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 		for _, v := range vals {
 			lits = append(lits, jen.Lit(v))
 		}
-		cases = append(cases, jen.Case(lits...).Block(retVariant(vs[i])...))
+		cases = append(cases, jen.Case(lits...).Block(retVariant(name, vs[i])...))
 	}
 	out := []jen.Code{
 		jen.List(jen.Id("tag"), jen.Id("present"), jen.Id("isString")).Op(":=").Id("memberString").Call(jen.Id("m"), jen.Lit(disc)),
@@ -344,7 +338,7 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 		jen.If(jen.Id("isString")).Block(jen.Switch(jen.Id("tag")).Block(cases...)),
 	}
 	if catchAll {
-		return append(out, retVariant(vs[u.DefaultBranch])...)
+		return append(out, retVariant(name, vs[u.DefaultBranch])...)
 	}
 	return append(out, jen.Return(jen.Op("&").Id(unknown).Values(jen.Dict{jen.Id("Raw"): jen.Id("cloneRaw").Call(jen.Id("data"))}), jen.Nil()))
 }
@@ -355,7 +349,7 @@ func (t *tgen) structural(name string, vs []variant, idx []int) []jen.Code {
 	var cases []jen.Code
 	for k, i := range idx {
 		shapes = append(shapes, t.shapeLit(vs[i].obj, 2))
-		cases = append(cases, jen.Case(jen.Lit(k)).Block(retVariant(vs[i])...))
+		cases = append(cases, jen.Case(jen.Lit(k)).Block(retVariant(name, vs[i])...))
 	}
 	sv := "shapes" + name
 	t.f.Comment(fmt.Sprintf("%s are the shapes of %s's branches, in the order they are tried.", sv, name))
@@ -471,16 +465,16 @@ func (t *tgen) envelope(name string, u *schema.Union, vs []variant) ([]jen.Code,
 	}
 	var cases []jen.Code
 	if rq {
-		cases = append(cases, jen.Case(jen.Id("hasMethod").Op("&&").Id("hasID")).Block(retVariant(vs[role["request"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasMethod").Op("&&").Id("hasID")).Block(retVariant(name, vs[role["request"]])...))
 	}
 	if nt {
-		cases = append(cases, jen.Case(jen.Id("hasMethod")).Block(retVariant(vs[role["notification"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasMethod")).Block(retVariant(name, vs[role["notification"]])...))
 	}
 	if rs {
-		cases = append(cases, jen.Case(jen.Id("hasResult")).Block(retVariant(vs[role["result"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasResult")).Block(retVariant(name, vs[role["result"]])...))
 	}
 	if er {
-		cases = append(cases, jen.Case(jen.Id("hasError")).Block(retVariant(vs[role["error"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasError")).Block(retVariant(name, vs[role["error"]])...))
 	}
 	obj = append(obj, jen.Switch().Block(cases...),
 		jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("a JSON-RPC message needs a method, a result or an error member")))))

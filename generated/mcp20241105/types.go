@@ -325,39 +325,20 @@ func (x UnknownCallToolResultContentItem) Type() string {
 func DecodeCallToolResultContentItem(data []byte) (CallToolResultContentItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CallToolResultContentItem",
-		}
+		return nil, &DecodeError{Type: "CallToolResultContentItem", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CallToolResultContentItem",
-		}
+		return nil, &DecodeError{Type: "CallToolResultContentItem", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, ImageContent](data)
 		case "resource":
-			v := new(EmbeddedResource)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, EmbeddedResource](data)
 		}
 	}
 	return &UnknownCallToolResultContentItem{Raw: cloneRaw(data)}, nil
@@ -584,45 +565,22 @@ func (x UnknownClientNotification) Method() string {
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			v := new(InitializedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/roots/list_changed":
-			v := new(RootsListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
 	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
@@ -681,99 +639,40 @@ func (x UnknownClientRequest) Method() string {
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "initialize":
-			v := new(InitializeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			v := new(ListResourcesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			v := new(ListResourceTemplatesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			v := new(ReadResourceRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			v := new(SubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			v := new(UnsubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			v := new(ListPromptsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			v := new(GetPromptRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			v := new(ListToolsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			v := new(CallToolRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CallToolRequest](data)
 		case "logging/setLevel":
-			v := new(SetLevelRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			v := new(CompleteRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
 	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
@@ -809,10 +708,7 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ClientResult",
-		}
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil
@@ -1011,33 +907,18 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ref/prompt":
-			v := new(PromptReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			v := new(ResourceReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, ResourceReference](data)
 		}
 	}
 	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
@@ -1349,33 +1230,18 @@ func (x UnknownCreateMessageResultContent) Type() string {
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CreateMessageResultContent",
-		}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CreateMessageResultContent",
-		}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, ImageContent](data)
 		}
 	}
 	return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
@@ -1503,29 +1369,15 @@ func (*BlobResourceContents) isEmbeddedResourceResource() {}
 func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "EmbeddedResourceResource",
-		}
+		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "EmbeddedResourceResource",
-	}
+	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // EmptyResult is the schema definition "EmptyResult".
@@ -2136,10 +1988,7 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	case byte(0x7b):
 		m, err := decodeObject(data)
 		if err != nil {
-			return nil, &DecodeError{
-				Err:  err,
-				Type: "JSONRPCMessage",
-			}
+			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
 		_, hasMethod := m["method"]
 		_, hasID := m["id"]
@@ -2147,39 +1996,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			v := new(JSONRPCRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			v := new(JSONRPCNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			v := new(JSONRPCResponse)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCResponse](data)
 		case hasError:
-			v := new(JSONRPCError)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCError](data)
 		}
-		return nil, &DecodeError{
-			Err:  errors.New("a JSON-RPC message needs a method, a result or an error member"),
-			Type: "JSONRPCMessage",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data))),
-		Type: "JSONRPCMessage",
-	}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -4041,39 +3868,20 @@ func (x UnknownPromptMessageContent) Type() string {
 func DecodePromptMessageContent(data []byte) (PromptMessageContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "PromptMessageContent",
-		}
+		return nil, &DecodeError{Type: "PromptMessageContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "PromptMessageContent",
-		}
+		return nil, &DecodeError{Type: "PromptMessageContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, ImageContent](data)
 		case "resource":
-			v := new(EmbeddedResource)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, EmbeddedResource](data)
 		}
 	}
 	return &UnknownPromptMessageContent{Raw: cloneRaw(data)}, nil
@@ -4254,29 +4062,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ReadResourceResultContentsItem",
-		}
+		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "ReadResourceResultContentsItem",
-	}
+	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // Request is the schema definition "Request".
@@ -5131,33 +4925,18 @@ func (x UnknownSamplingMessageContent) Type() string {
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "SamplingMessageContent",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "SamplingMessageContent",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, ImageContent](data)
 		}
 	}
 	return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
@@ -5388,63 +5167,28 @@ func (x UnknownServerNotification) Method() string {
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			v := new(ResourceListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			v := new(ResourceUpdatedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			v := new(PromptListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			v := new(ToolListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			v := new(LoggingMessageNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
 	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
@@ -5493,39 +5237,20 @@ func (x UnknownServerRequest) Method() string {
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, PingRequest](data)
 		case "sampling/createMessage":
-			v := new(CreateMessageRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			v := new(ListRootsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ListRootsRequest](data)
 		}
 	}
 	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
@@ -5561,10 +5286,7 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ServerResult",
-		}
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil

@@ -341,45 +341,22 @@ func (x UnknownCallToolResultContentItem) Type() string {
 func DecodeCallToolResultContentItem(data []byte) (CallToolResultContentItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CallToolResultContentItem",
-		}
+		return nil, &DecodeError{Type: "CallToolResultContentItem", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CallToolResultContentItem",
-		}
+		return nil, &DecodeError{Type: "CallToolResultContentItem", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, AudioContent](data)
 		case "resource":
-			v := new(EmbeddedResource)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CallToolResultContentItem, EmbeddedResource](data)
 		}
 	}
 	return &UnknownCallToolResultContentItem{Raw: cloneRaw(data)}, nil
@@ -606,45 +583,22 @@ func (x UnknownClientNotification) Method() string {
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			v := new(InitializedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/roots/list_changed":
-			v := new(RootsListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
 	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
@@ -703,99 +657,40 @@ func (x UnknownClientRequest) Method() string {
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "initialize":
-			v := new(InitializeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			v := new(ListResourcesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			v := new(ListResourceTemplatesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			v := new(ReadResourceRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			v := new(SubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			v := new(UnsubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			v := new(ListPromptsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			v := new(GetPromptRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			v := new(ListToolsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			v := new(CallToolRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CallToolRequest](data)
 		case "logging/setLevel":
-			v := new(SetLevelRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			v := new(CompleteRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
 	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
@@ -831,10 +726,7 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ClientResult",
-		}
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil
@@ -1033,33 +925,18 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ref/prompt":
-			v := new(PromptReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			v := new(ResourceReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, ResourceReference](data)
 		}
 	}
 	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
@@ -1372,39 +1249,20 @@ func (x UnknownCreateMessageResultContent) Type() string {
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CreateMessageResultContent",
-		}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CreateMessageResultContent",
-		}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, AudioContent](data)
 		}
 	}
 	return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
@@ -1483,29 +1341,15 @@ func (*BlobResourceContents) isEmbeddedResourceResource() {}
 func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "EmbeddedResourceResource",
-		}
+		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "EmbeddedResourceResource",
-	}
+	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // EmptyResult is the schema definition "EmptyResult".
@@ -1964,10 +1808,7 @@ type JSONRPCBatchRequest []JSONRPCBatchRequestItem
 func (x *JSONRPCBatchRequest) UnmarshalJSON(data []byte) error {
 	v, err := sliceOf(DecodeJSONRPCBatchRequestItem)(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "JSONRPCBatchRequest",
-		}
+		return &DecodeError{Type: "JSONRPCBatchRequest", Err: err}
 	}
 	*x = v
 	return nil
@@ -1988,23 +1829,12 @@ func (*JSONRPCNotification) isJSONRPCBatchRequestItem() {}
 func DecodeJSONRPCBatchRequestItem(data []byte) (JSONRPCBatchRequestItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "JSONRPCBatchRequestItem",
-		}
+		return nil, &DecodeError{Type: "JSONRPCBatchRequestItem", Err: err}
 	}
 	if _, ok := m["id"]; ok {
-		v := new(JSONRPCRequest)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCBatchRequestItem, JSONRPCRequest](data)
 	}
-	v := new(JSONRPCNotification)
-	if err := v.UnmarshalJSON(data); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return decodePointer[JSONRPCBatchRequestItem, JSONRPCNotification](data)
 }
 
 // A JSON-RPC batch response, as described in https://www.jsonrpc.org/specification#batch.
@@ -2014,10 +1844,7 @@ type JSONRPCBatchResponse []JSONRPCBatchResponseItem
 func (x *JSONRPCBatchResponse) UnmarshalJSON(data []byte) error {
 	v, err := sliceOf(DecodeJSONRPCBatchResponseItem)(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "JSONRPCBatchResponse",
-		}
+		return &DecodeError{Type: "JSONRPCBatchResponse", Err: err}
 	}
 	*x = v
 	return nil
@@ -2038,29 +1865,15 @@ func (*JSONRPCError) isJSONRPCBatchResponseItem()    {}
 func DecodeJSONRPCBatchResponseItem(data []byte) (JSONRPCBatchResponseItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "JSONRPCBatchResponseItem",
-		}
+		return nil, &DecodeError{Type: "JSONRPCBatchResponseItem", Err: err}
 	}
 	if _, ok := m["result"]; ok {
-		v := new(JSONRPCResponse)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCBatchResponseItem, JSONRPCResponse](data)
 	}
 	if _, ok := m["error"]; ok {
-		v := new(JSONRPCError)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCBatchResponseItem, JSONRPCError](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"result\", \"error\" is present"),
-		Type: "JSONRPCBatchResponseItem",
-	}
+	return nil, &DecodeError{Type: "JSONRPCBatchResponseItem", Err: errors.New("none of the members \"result\", \"error\" is present")}
 }
 
 // A response to a request that indicates an error occurred.
@@ -2169,10 +1982,7 @@ type JSONRPCMessageArray1 []JSONRPCMessageArray1Item
 func (x *JSONRPCMessageArray1) UnmarshalJSON(data []byte) error {
 	v, err := sliceOf(DecodeJSONRPCMessageArray1Item)(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "JSONRPCMessageArray1",
-		}
+		return &DecodeError{Type: "JSONRPCMessageArray1", Err: err}
 	}
 	*x = v
 	return nil
@@ -2185,10 +1995,7 @@ type JSONRPCMessageArray2 []JSONRPCMessageArray2Item
 func (x *JSONRPCMessageArray2) UnmarshalJSON(data []byte) error {
 	v, err := sliceOf(DecodeJSONRPCMessageArray2Item)(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "JSONRPCMessageArray2",
-		}
+		return &DecodeError{Type: "JSONRPCMessageArray2", Err: err}
 	}
 	*x = v
 	return nil
@@ -2206,10 +2013,7 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	case byte(0x7b):
 		m, err := decodeObject(data)
 		if err != nil {
-			return nil, &DecodeError{
-				Err:  err,
-				Type: "JSONRPCMessage",
-			}
+			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
 		_, hasMethod := m["method"]
 		_, hasID := m["id"]
@@ -2217,34 +2021,15 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			v := new(JSONRPCRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			v := new(JSONRPCNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			v := new(JSONRPCResponse)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCResponse](data)
 		case hasError:
-			v := new(JSONRPCError)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCError](data)
 		}
-		return nil, &DecodeError{
-			Err:  errors.New("a JSON-RPC message needs a method, a result or an error member"),
-			Type: "JSONRPCMessage",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	case byte(0x5b):
 		var v0 JSONRPCMessageArray1
 		err0 := json.Unmarshal(data, &v0)
@@ -2256,15 +2041,9 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		if err1 == nil {
 			return v1, nil
 		}
-		return nil, &DecodeError{
-			Err:  err0,
-			Type: "JSONRPCMessage",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessage", Err: err0}
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data))),
-		Type: "JSONRPCMessage",
-	}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
 }
 
 // An item of [JSONRPCMessageArray1]
@@ -2282,23 +2061,12 @@ func (*JSONRPCNotification) isJSONRPCMessageArray1Item() {}
 func DecodeJSONRPCMessageArray1Item(data []byte) (JSONRPCMessageArray1Item, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "JSONRPCMessageArray1Item",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessageArray1Item", Err: err}
 	}
 	if _, ok := m["id"]; ok {
-		v := new(JSONRPCRequest)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCMessageArray1Item, JSONRPCRequest](data)
 	}
-	v := new(JSONRPCNotification)
-	if err := v.UnmarshalJSON(data); err != nil {
-		return nil, err
-	}
-	return v, nil
+	return decodePointer[JSONRPCMessageArray1Item, JSONRPCNotification](data)
 }
 
 // An item of [JSONRPCMessageArray2]
@@ -2316,29 +2084,15 @@ func (*JSONRPCError) isJSONRPCMessageArray2Item()    {}
 func DecodeJSONRPCMessageArray2Item(data []byte) (JSONRPCMessageArray2Item, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "JSONRPCMessageArray2Item",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessageArray2Item", Err: err}
 	}
 	if _, ok := m["result"]; ok {
-		v := new(JSONRPCResponse)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCMessageArray2Item, JSONRPCResponse](data)
 	}
 	if _, ok := m["error"]; ok {
-		v := new(JSONRPCError)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCMessageArray2Item, JSONRPCError](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"result\", \"error\" is present"),
-		Type: "JSONRPCMessageArray2Item",
-	}
+	return nil, &DecodeError{Type: "JSONRPCMessageArray2Item", Err: errors.New("none of the members \"result\", \"error\" is present")}
 }
 
 // A notification which does not expect a response.
@@ -4207,45 +3961,22 @@ func (x UnknownPromptMessageContent) Type() string {
 func DecodePromptMessageContent(data []byte) (PromptMessageContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "PromptMessageContent",
-		}
+		return nil, &DecodeError{Type: "PromptMessageContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "PromptMessageContent",
-		}
+		return nil, &DecodeError{Type: "PromptMessageContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, AudioContent](data)
 		case "resource":
-			v := new(EmbeddedResource)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[PromptMessageContent, EmbeddedResource](data)
 		}
 	}
 	return &UnknownPromptMessageContent{Raw: cloneRaw(data)}, nil
@@ -4426,29 +4157,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ReadResourceResultContentsItem",
-		}
+		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "ReadResourceResultContentsItem",
-	}
+	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // Request is the schema definition "Request".
@@ -5206,39 +4923,20 @@ func (x UnknownSamplingMessageContent) Type() string {
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "SamplingMessageContent",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "SamplingMessageContent",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, AudioContent](data)
 		}
 	}
 	return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
@@ -5475,63 +5173,28 @@ func (x UnknownServerNotification) Method() string {
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			v := new(ResourceListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			v := new(ResourceUpdatedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			v := new(PromptListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			v := new(ToolListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			v := new(LoggingMessageNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
 	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
@@ -5580,39 +5243,20 @@ func (x UnknownServerRequest) Method() string {
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, PingRequest](data)
 		case "sampling/createMessage":
-			v := new(CreateMessageRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			v := new(ListRootsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ListRootsRequest](data)
 		}
 	}
 	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
@@ -5648,10 +5292,7 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ServerResult",
-		}
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil

@@ -655,45 +655,22 @@ func (x UnknownClientNotification) Method() string {
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			v := new(InitializedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/roots/list_changed":
-			v := new(RootsListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
 	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
@@ -752,99 +729,40 @@ func (x UnknownClientRequest) Method() string {
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "initialize":
-			v := new(InitializeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			v := new(ListResourcesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			v := new(ListResourceTemplatesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			v := new(ReadResourceRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			v := new(SubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			v := new(UnsubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			v := new(ListPromptsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			v := new(GetPromptRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			v := new(ListToolsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			v := new(CallToolRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CallToolRequest](data)
 		case "logging/setLevel":
-			v := new(SetLevelRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			v := new(CompleteRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
 	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
@@ -880,10 +798,7 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ClientResult",
-		}
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil
@@ -1134,33 +1049,18 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ref/prompt":
-			v := new(PromptReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			v := new(ResourceTemplateReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
 		}
 	}
 	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
@@ -1299,51 +1199,24 @@ func (x UnknownContentBlock) Type() string {
 func DecodeContentBlock(data []byte) (ContentBlock, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ContentBlock",
-		}
+		return nil, &DecodeError{Type: "ContentBlock", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "ContentBlock",
-		}
+		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, AudioContent](data)
 		case "resource_link":
-			v := new(ResourceLink)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, ResourceLink](data)
 		case "resource":
-			v := new(EmbeddedResource)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, EmbeddedResource](data)
 		}
 	}
 	return &UnknownContentBlock{Raw: cloneRaw(data)}, nil
@@ -1570,39 +1443,20 @@ func (x UnknownCreateMessageResultContent) Type() string {
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CreateMessageResultContent",
-		}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CreateMessageResultContent",
-		}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CreateMessageResultContent, AudioContent](data)
 		}
 	}
 	return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
@@ -1818,28 +1672,13 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
 	switch jsonKind(data) {
 	case byte(0x22):
-		var v ElicitResultContentValueString
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case byte(0x30):
-		var v ElicitResultContentValueInteger
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
 	case byte(0x62):
-		var v ElicitResultContentValueBoolean
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want a string, a number, a boolean; got %s", kindName(jsonKind(data))),
-		Type: "ElicitResultContentValue",
-	}
+	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
 }
 
 // The contents of a resource, embedded into a prompt or tool call result.
@@ -1918,29 +1757,15 @@ func (*BlobResourceContents) isEmbeddedResourceResource() {}
 func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "EmbeddedResourceResource",
-		}
+		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "EmbeddedResourceResource",
-	}
+	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // EmptyResult is the schema definition "EmptyResult".
@@ -2579,10 +2404,7 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	case byte(0x7b):
 		m, err := decodeObject(data)
 		if err != nil {
-			return nil, &DecodeError{
-				Err:  err,
-				Type: "JSONRPCMessage",
-			}
+			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
 		_, hasMethod := m["method"]
 		_, hasID := m["id"]
@@ -2590,39 +2412,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			v := new(JSONRPCRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			v := new(JSONRPCNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			v := new(JSONRPCResponse)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCResponse](data)
 		case hasError:
-			v := new(JSONRPCError)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCError](data)
 		}
-		return nil, &DecodeError{
-			Err:  errors.New("a JSON-RPC message needs a method, a result or an error member"),
-			Type: "JSONRPCMessage",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data))),
-		Type: "JSONRPCMessage",
-	}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -4223,34 +4023,15 @@ var shapesPrimitiveSchemaDefinition = []*shape{&shape{
 func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, error) {
 	switch bestShape(data, shapesPrimitiveSchemaDefinition) {
 	case 0:
-		v := new(EnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, EnumSchema](data)
 	case 1:
-		v := new(StringSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, StringSchema](data)
 	case 2:
-		v := new(BooleanSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
 	case 3:
-		v := new(NumberSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("the value matches none of the branches"),
-		Type: "PrimitiveSchemaDefinition",
-	}
+	return nil, &DecodeError{Type: "PrimitiveSchemaDefinition", Err: errors.New("the value matches none of the branches")}
 }
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -4788,29 +4569,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ReadResourceResultContentsItem",
-		}
+		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "ReadResourceResultContentsItem",
-	}
+	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // Request is the schema definition "Request".
@@ -5703,39 +5470,20 @@ func (x UnknownSamplingMessageContent) Type() string {
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "SamplingMessageContent",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "SamplingMessageContent",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContent, AudioContent](data)
 		}
 	}
 	return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
@@ -5972,63 +5720,28 @@ func (x UnknownServerNotification) Method() string {
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			v := new(ResourceListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			v := new(ResourceUpdatedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			v := new(PromptListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			v := new(ToolListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			v := new(LoggingMessageNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
 	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
@@ -6078,45 +5791,22 @@ func (x UnknownServerRequest) Method() string {
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, PingRequest](data)
 		case "sampling/createMessage":
-			v := new(CreateMessageRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			v := new(ListRootsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ListRootsRequest](data)
 		case "elicitation/create":
-			v := new(ElicitRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ElicitRequest](data)
 		}
 	}
 	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
@@ -6152,10 +5842,7 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ServerResult",
-		}
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil

@@ -1160,51 +1160,24 @@ func (x UnknownClientNotification) Method() string {
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientNotification",
-		}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			v := new(InitializedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/tasks/status":
-			v := new(TaskStatusNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, TaskStatusNotification](data)
 		case "notifications/roots/list_changed":
-			v := new(RootsListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
 	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
@@ -1267,123 +1240,48 @@ func (x UnknownClientRequest) Method() string {
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ClientRequest",
-		}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "initialize":
-			v := new(InitializeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			v := new(ListResourcesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			v := new(ListResourceTemplatesRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			v := new(ReadResourceRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			v := new(SubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			v := new(UnsubscribeRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			v := new(ListPromptsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			v := new(GetPromptRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			v := new(ListToolsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			v := new(CallToolRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CallToolRequest](data)
 		case "tasks/get":
-			v := new(GetTaskRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, GetTaskRequest](data)
 		case "tasks/result":
-			v := new(GetTaskPayloadRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, GetTaskPayloadRequest](data)
 		case "tasks/cancel":
-			v := new(CancelTaskRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CancelTaskRequest](data)
 		case "tasks/list":
-			v := new(ListTasksRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, ListTasksRequest](data)
 		case "logging/setLevel":
-			v := new(SetLevelRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			v := new(CompleteRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
 	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
@@ -1419,10 +1317,7 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ClientResult",
-		}
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil
@@ -1763,33 +1658,18 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "CompleteRequestParamsRef",
-		}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ref/prompt":
-			v := new(PromptReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			v := new(ResourceTemplateReference)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
 		}
 	}
 	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
@@ -1928,51 +1808,24 @@ func (x UnknownContentBlock) Type() string {
 func DecodeContentBlock(data []byte) (ContentBlock, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ContentBlock",
-		}
+		return nil, &DecodeError{Type: "ContentBlock", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "ContentBlock",
-		}
+		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, AudioContent](data)
 		case "resource_link":
-			v := new(ResourceLink)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, ResourceLink](data)
 		case "resource":
-			v := new(EmbeddedResource)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ContentBlock, EmbeddedResource](data)
 		}
 	}
 	return &UnknownContentBlock{Raw: cloneRaw(data)}, nil
@@ -2265,10 +2118,7 @@ type CreateMessageResultContentArray []SamplingMessageContentBlock
 func (x *CreateMessageResultContentArray) UnmarshalJSON(data []byte) error {
 	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "CreateMessageResultContentArray",
-		}
+		return &DecodeError{Type: "CreateMessageResultContentArray", Err: err}
 	}
 	*x = v
 	return nil
@@ -2311,67 +2161,33 @@ func (x UnknownCreateMessageResultContent) Type() string {
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
 	switch jsonKind(data) {
 	case byte(0x5b):
-		var v CreateMessageResultContentArray
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
 	case byte(0x7b):
 		m, err := decodeObject(data)
 		if err != nil {
-			return nil, &DecodeError{
-				Err:  err,
-				Type: "CreateMessageResultContent",
-			}
+			return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 		}
 		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{
-				Err:    errMissing,
-				Member: "type",
-				Type:   "CreateMessageResultContent",
-			}
+			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
 		}
 		if isString {
 			switch tag {
 			case "text":
-				v := new(TextContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[CreateMessageResultContent, TextContent](data)
 			case "image":
-				v := new(ImageContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[CreateMessageResultContent, ImageContent](data)
 			case "audio":
-				v := new(AudioContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[CreateMessageResultContent, AudioContent](data)
 			case "tool_use":
-				v := new(ToolUseContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[CreateMessageResultContent, ToolUseContent](data)
 			case "tool_result":
-				v := new(ToolResultContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[CreateMessageResultContent, ToolResultContent](data)
 			}
 		}
 		return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data))),
-		Type: "CreateMessageResultContent",
-	}
+	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
 }
 
 // A response to a task-augmented request.
@@ -2678,33 +2494,18 @@ func (x UnknownElicitRequestParams) Mode() string {
 func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ElicitRequestParams",
-		}
+		return nil, &DecodeError{Type: "ElicitRequestParams", Err: err}
 	}
 	tag, present, isString := memberString(m, "mode")
 	if !present {
-		v := new(ElicitRequestFormParams)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 	}
 	if isString {
 		switch tag {
 		case "url":
-			v := new(ElicitRequestURLParams)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
 		case "form":
-			v := new(ElicitRequestFormParams)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 		}
 	}
 	return &UnknownElicitRequestParams{Raw: cloneRaw(data)}, nil
@@ -2896,34 +2697,15 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
 	switch jsonKind(data) {
 	case byte(0x5b):
-		var v ElicitResultContentValueArray
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
 	case byte(0x22):
-		var v ElicitResultContentValueString
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case byte(0x30):
-		var v ElicitResultContentValueInteger
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
 	case byte(0x62):
-		var v ElicitResultContentValueBoolean
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data))),
-		Type: "ElicitResultContentValue",
-	}
+	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
 }
 
 // An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
@@ -3086,29 +2868,15 @@ func (*BlobResourceContents) isEmbeddedResourceResource() {}
 func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "EmbeddedResourceResource",
-		}
+		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "EmbeddedResourceResource",
-	}
+	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // EmptyResult is the schema definition "EmptyResult".
@@ -3166,40 +2934,17 @@ var shapesEnumSchema = []*shape{&shape{
 func DecodeEnumSchema(data []byte) (EnumSchema, error) {
 	switch bestShape(data, shapesEnumSchema) {
 	case 0:
-		v := new(UntitledMultiSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		v := new(TitledSingleSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
 	case 2:
-		v := new(TitledMultiSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
 	case 3:
-		v := new(UntitledSingleSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		v := new(LegacyTitledEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[EnumSchema, LegacyTitledEnumSchema](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("the value matches none of the branches"),
-		Type: "EnumSchema",
-	}
+	return nil, &DecodeError{Type: "EnumSchema", Err: errors.New("the value matches none of the branches")}
 }
 
 // Error is the schema definition "Error".
@@ -4284,10 +4029,7 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	case byte(0x7b):
 		m, err := decodeObject(data)
 		if err != nil {
-			return nil, &DecodeError{
-				Err:  err,
-				Type: "JSONRPCMessage",
-			}
+			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
 		_, hasMethod := m["method"]
 		_, hasID := m["id"]
@@ -4295,39 +4037,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			v := new(JSONRPCRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			v := new(JSONRPCNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			v := new(JSONRPCResultResponse)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
 		case hasError:
-			v := new(JSONRPCErrorResponse)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
 		}
-		return nil, &DecodeError{
-			Err:  errors.New("a JSON-RPC message needs a method, a result or an error member"),
-			Type: "JSONRPCMessage",
-		}
+		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data))),
-		Type: "JSONRPCMessage",
-	}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -4445,29 +4165,15 @@ func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "JSONRPCResponse",
-		}
+		return nil, &DecodeError{Type: "JSONRPCResponse", Err: err}
 	}
 	if _, ok := m["result"]; ok {
-		v := new(JSONRPCResultResponse)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
 	}
 	if _, ok := m["error"]; ok {
-		v := new(JSONRPCErrorResponse)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"result\", \"error\" is present"),
-		Type: "JSONRPCResponse",
-	}
+	return nil, &DecodeError{Type: "JSONRPCResponse", Err: errors.New("none of the members \"result\", \"error\" is present")}
 }
 
 // A successful (non-error) response to a request.
@@ -5489,22 +5195,11 @@ var shapesMultiSelectEnumSchema = []*shape{&shape{
 func DecodeMultiSelectEnumSchema(data []byte) (MultiSelectEnumSchema, error) {
 	switch bestShape(data, shapesMultiSelectEnumSchema) {
 	case 0:
-		v := new(UntitledMultiSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		v := new(TitledMultiSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("the value matches none of the branches"),
-		Type: "MultiSelectEnumSchema",
-	}
+	return nil, &DecodeError{Type: "MultiSelectEnumSchema", Err: errors.New("the value matches none of the branches")}
 }
 
 // Notification is the schema definition "Notification".
@@ -5949,58 +5644,23 @@ var shapesPrimitiveSchemaDefinition = []*shape{&shape{
 func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, error) {
 	switch bestShape(data, shapesPrimitiveSchemaDefinition) {
 	case 0:
-		v := new(UntitledMultiSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		v := new(TitledSingleSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
 	case 2:
-		v := new(TitledMultiSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
 	case 3:
-		v := new(UntitledSingleSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		v := new(LegacyTitledEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
 	case 5:
-		v := new(StringSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, StringSchema](data)
 	case 6:
-		v := new(BooleanSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
 	case 7:
-		v := new(NumberSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("the value matches none of the branches"),
-		Type: "PrimitiveSchemaDefinition",
-	}
+	return nil, &DecodeError{Type: "PrimitiveSchemaDefinition", Err: errors.New("the value matches none of the branches")}
 }
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -6589,29 +6249,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ReadResourceResultContentsItem",
-		}
+		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		v := new(TextResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		v := new(BlobResourceContents)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"text\", \"blob\" is present"),
-		Type: "ReadResourceResultContentsItem",
-	}
+	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // Metadata for associating messages with a task.
@@ -7591,10 +7237,7 @@ type SamplingMessageContentArray []SamplingMessageContentBlock
 func (x *SamplingMessageContentArray) UnmarshalJSON(data []byte) error {
 	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
-		return &DecodeError{
-			Err:  err,
-			Type: "SamplingMessageContentArray",
-		}
+		return &DecodeError{Type: "SamplingMessageContentArray", Err: err}
 	}
 	*x = v
 	return nil
@@ -7637,67 +7280,33 @@ func (x UnknownSamplingMessageContent) Type() string {
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 	switch jsonKind(data) {
 	case byte(0x5b):
-		var v SamplingMessageContentArray
-		if err := json.Unmarshal(data, &v); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
 	case byte(0x7b):
 		m, err := decodeObject(data)
 		if err != nil {
-			return nil, &DecodeError{
-				Err:  err,
-				Type: "SamplingMessageContent",
-			}
+			return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 		}
 		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{
-				Err:    errMissing,
-				Member: "type",
-				Type:   "SamplingMessageContent",
-			}
+			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
 		}
 		if isString {
 			switch tag {
 			case "text":
-				v := new(TextContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[SamplingMessageContent, TextContent](data)
 			case "image":
-				v := new(ImageContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[SamplingMessageContent, ImageContent](data)
 			case "audio":
-				v := new(AudioContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[SamplingMessageContent, AudioContent](data)
 			case "tool_use":
-				v := new(ToolUseContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[SamplingMessageContent, ToolUseContent](data)
 			case "tool_result":
-				v := new(ToolResultContent)
-				if err := v.UnmarshalJSON(data); err != nil {
-					return nil, err
-				}
-				return v, nil
+				return decodePointer[SamplingMessageContent, ToolResultContent](data)
 			}
 		}
 		return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{
-		Err:  fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data))),
-		Type: "SamplingMessageContent",
-	}
+	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
 }
 
 // SamplingMessageContentBlock is the schema definition "SamplingMessageContentBlock".
@@ -7745,51 +7354,24 @@ func (x UnknownSamplingMessageContentBlock) Type() string {
 func DecodeSamplingMessageContentBlock(data []byte) (SamplingMessageContentBlock, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "SamplingMessageContentBlock",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Err: err}
 	}
 	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "type",
-			Type:   "SamplingMessageContentBlock",
-		}
+		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "text":
-			v := new(TextContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContentBlock, TextContent](data)
 		case "image":
-			v := new(ImageContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContentBlock, ImageContent](data)
 		case "audio":
-			v := new(AudioContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContentBlock, AudioContent](data)
 		case "tool_use":
-			v := new(ToolUseContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContentBlock, ToolUseContent](data)
 		case "tool_result":
-			v := new(ToolResultContent)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[SamplingMessageContentBlock, ToolResultContent](data)
 		}
 	}
 	return &UnknownSamplingMessageContentBlock{Raw: cloneRaw(data)}, nil
@@ -8157,75 +7739,32 @@ func (x UnknownServerNotification) Method() string {
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerNotification",
-		}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "notifications/cancelled":
-			v := new(CancelledNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			v := new(ProgressNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			v := new(ResourceListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			v := new(ResourceUpdatedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			v := new(PromptListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			v := new(ToolListChangedNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/tasks/status":
-			v := new(TaskStatusNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, TaskStatusNotification](data)
 		case "notifications/message":
-			v := new(LoggingMessageNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, LoggingMessageNotification](data)
 		case "notifications/elicitation/complete":
-			v := new(ElicitationCompleteNotification)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerNotification, ElicitationCompleteNotification](data)
 		}
 	}
 	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
@@ -8279,69 +7818,30 @@ func (x UnknownServerRequest) Method() string {
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
 	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{
-			Err:    errMissing,
-			Member: "method",
-			Type:   "ServerRequest",
-		}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
 	}
 	if isString {
 		switch tag {
 		case "ping":
-			v := new(PingRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, PingRequest](data)
 		case "tasks/get":
-			v := new(GetTaskRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, GetTaskRequest](data)
 		case "tasks/result":
-			v := new(GetTaskPayloadRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, GetTaskPayloadRequest](data)
 		case "tasks/cancel":
-			v := new(CancelTaskRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, CancelTaskRequest](data)
 		case "tasks/list":
-			v := new(ListTasksRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ListTasksRequest](data)
 		case "sampling/createMessage":
-			v := new(CreateMessageRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			v := new(ListRootsRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ListRootsRequest](data)
 		case "elicitation/create":
-			v := new(ElicitRequest)
-			if err := v.UnmarshalJSON(data); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return decodePointer[ServerRequest, ElicitRequest](data)
 		}
 	}
 	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
@@ -8377,10 +7877,7 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{
-			Err:  fmt.Errorf("want a JSON object, got %s", kindName(k)),
-			Type: "ServerResult",
-		}
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
 	}
 	x.Raw = cloneRaw(data)
 	return nil
@@ -8658,29 +8155,15 @@ func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 func DecodeSingleSelectEnumSchema(data []byte) (SingleSelectEnumSchema, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: "SingleSelectEnumSchema",
-		}
+		return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: err}
 	}
 	if _, ok := m["enum"]; ok {
-		v := new(UntitledSingleSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
 	}
 	if _, ok := m["oneOf"]; ok {
-		v := new(TitledSingleSelectEnumSchema)
-		if err := v.UnmarshalJSON(data); err != nil {
-			return nil, err
-		}
-		return v, nil
+		return decodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
 	}
-	return nil, &DecodeError{
-		Err:  errors.New("none of the members \"enum\", \"oneOf\" is present"),
-		Type: "SingleSelectEnumSchema",
-	}
+	return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: errors.New("none of the members \"enum\", \"oneOf\" is present")}
 }
 
 // StringSchema is the schema definition "StringSchema".

@@ -115,10 +115,7 @@ type objDecoder struct {
 func newObjDecoder(typ string, data []byte) (*objDecoder, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{
-			Err:  err,
-			Type: typ,
-		}
+		return nil, &DecodeError{Type: typ, Err: err}
 	}
 	return &objDecoder{
 		m:   m,
@@ -394,6 +391,39 @@ func memberString(m map[string]json.RawMessage, name string) (value string, pres
 		return "", true, false
 	}
 	return value, true, true
+}
+
+// decodePointer decodes data into a new T with (*T).UnmarshalJSON and returns it
+// as the union U (never a typed nil).
+func decodePointer[U any, T any, P interface {
+	*T
+	UnmarshalJSON([]byte) error
+}](data []byte) (U, error) {
+	var zero U
+	p := P(new(T))
+	if err := p.UnmarshalJSON(data); err != nil {
+		return zero, err
+	}
+	u, ok := any(p).(U)
+	if !ok {
+		return zero, fmt.Errorf("%T is not a %T", p, (*U)(nil))
+	}
+	return u, nil
+}
+
+// decodeValue decodes data into a T with encoding/json and returns it as the
+// union U.
+func decodeValue[U any, T any](data []byte) (U, error) {
+	var zero U
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return zero, err
+	}
+	u, ok := any(v).(U)
+	if !ok {
+		return zero, fmt.Errorf("%T is not a %T", v, (*U)(nil))
+	}
+	return u, nil
 }
 
 // cloneRaw copies data so a kept raw value does not alias the caller's buffer.
