@@ -86,6 +86,12 @@ func DecodeMessage(data []byte) (*Message, *Error) {
 	default:
 		return nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: no method, result or error member"}
 	}
+	if f.id == nil && m.Kind == KindResponse {
+		// Only an error response may go without a usable id (JSON-RPC: null
+		// when the request's id could not be read); a result must say
+		// which request it answers.
+		return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: response without id"}
+	}
 	if f.id != nil {
 		id, err := ParseRequestID(f.id)
 		if err != nil {

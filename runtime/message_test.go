@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 )
@@ -30,6 +31,9 @@ func TestDecodeMessageKinds(t *testing.T) {
 		{`{"jsonrpc":"2.0","ID":4,"method":"x"}`, KindNotification, 0, `null`}, // keys are case-sensitive
 		{`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, KindInvalid, CodeInvalidRequest, `null`},
 		{`{"jsonrpc":"2.0"}`, KindInvalid, CodeInvalidRequest, `null`},
+		{`{"jsonrpc":"2.0","result":{}}`, KindResponse, CodeInvalidRequest, `null`}, // found by FuzzDecodeMessage
+		{`{"jsonrpc":"2.0","id":null,"result":{}}`, KindResponse, CodeInvalidRequest, `null`},
+		{`{"jsonrpc":"2.0","error":{"code":-32700,"message":"x"}}`, KindErrorResponse, 0, `null`},
 		{`{"jsonrpc":"2.0","id":1,"method":"ping"`, KindInvalid, CodeParseError, `null`},
 		{`not json`, KindInvalid, CodeParseError, `null`},
 	}
@@ -119,5 +123,25 @@ func FuzzDecodeMessage(f *testing.F) {
 		if back.Kind != m.Kind || back.ID != m.ID || back.Method != m.Method {
 			t.Fatalf("round trip changed the message: %s -> %s", data, b)
 		}
+	})
+}
+
+// FuzzConnRoute feeds arbitrary input to a Conn's router, as if read from
+// the transport: whatever arrives, the read loop must not panic, and the
+// Conn must still shut down cleanly.
+func FuzzConnRoute(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","result":{}}`))
+	f.Add([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"x"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, b := NewPipe()
+		c := NewConn(a, WithLogger(quietLogger()), WithPolicy(policy20251125(SideAny)))
+		c.Handle("echo", func(ctx context.Context, req *Request) (any, error) { return req.Params, nil })
+		c.Start()
+		c.route(data)
+		c.Close(context.Background())
+		b.Close()
 	})
 }

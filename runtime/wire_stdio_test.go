@@ -120,3 +120,22 @@ func TestStdioTransportFraming(t *testing.T) {
 		t.Fatalf("oversized write: %v", err)
 	}
 }
+
+// Responses the Conn cannot match are dropped without an answer (JSON-RPC
+// never answers a response) and without disturbing the session.
+func TestWireStrayResponsesIgnored(t *testing.T) {
+	p := newRawPeer(t)
+	for _, l := range []string{
+		`{"jsonrpc":"2.0","result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"result":{}}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error"}}`,
+		`{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}`,
+		`{"jsonrpc":"2.0","id":424242,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1.5,"result":{}}`,
+	} {
+		p.send(l)
+	}
+	if rest := p.sync("s"); len(rest) != 0 {
+		t.Fatalf("answered a response: %q", rest)
+	}
+}
