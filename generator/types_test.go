@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/schema"
@@ -24,17 +25,34 @@ var revisions = []struct {
 
 func schemaPath(rev string) string { return "../../shared/schemas/" + rev + "/schema.json" }
 
+var generated sync.Map // rev → *generatedRev
+
+type generatedRev struct {
+	once  sync.Once
+	m     *schema.Model
+	files map[string][]byte
+	err   error
+}
+
+// generateRev generates a revision once per test process.
 func generateRev(t *testing.T, rev string) (*schema.Model, map[string][]byte) {
 	t.Helper()
+	v, _ := generated.LoadOrStore(rev, &generatedRev{})
+	g := v.(*generatedRev)
+	g.once.Do(func() { g.m, g.files, g.err = generateFresh(rev) })
+	if g.err != nil {
+		t.Fatal(g.err)
+	}
+	return g.m, g.files
+}
+
+func generateFresh(rev string) (*schema.Model, map[string][]byte, error) {
 	m, err := schema.Load(schemaPath(rev), schema.Options{})
 	if err != nil {
-		t.Fatal(err)
+		return nil, nil, err
 	}
 	files, err := Generate(m, Options{Package: "mcp" + strings.ReplaceAll(rev, "-", ""), SchemaFile: "schema.json"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, files
+	return m, files, err
 }
 
 func parseGo(t *testing.T, name string, src []byte) *ast.File {
@@ -109,8 +127,11 @@ func TestNames(t *testing.T) {
 // TestDeterministic: two runs in one process give identical bytes.
 func TestDeterministic(t *testing.T) {
 	for _, r := range revisions {
-		_, a := generateRev(t, r.rev)
-		_, b := generateRev(t, r.rev)
+		_, a, errA := generateFresh(r.rev)
+		_, b, errB := generateFresh(r.rev)
+		if errA != nil || errB != nil {
+			t.Fatal(errA, errB)
+		}
 		for _, name := range []string{"types.go", "codec.go"} {
 			if !bytes.Equal(a[name], b[name]) {
 				t.Errorf("%s %s differs between two runs", r.rev, name)
