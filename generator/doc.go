@@ -1,7 +1,7 @@
 // Package generator turns a schema.Model into the Go source of one package
 // of MCP bindings.
 //
-// This comment records the choices types.go and codec.go are built on; the
+// This comment records the choices types.go and types_json.go are built on; the
 // other output files document themselves.
 //
 // # Names
@@ -124,7 +124,8 @@
 //
 // # Other output
 //
-// codec.go holds the unexported helpers the methods call and DecodeError.
+// types_json.go holds DecodeError and the unexported helpers the methods
+// call (only those used).
 // DecodeDefinition(name, data) decodes any definition by its schema name.
 // Doc comments are the schema's descriptions line by line; {@link X}
 // becomes the Go doc link [X], and the TypeScript glitch {@link Xlabel}

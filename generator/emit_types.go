@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dave/jennifer/jen"
 
@@ -65,7 +66,26 @@ type tgen struct {
 	markers map[string]bool
 	// decodable lists, in order, the definitions DecodeDefinition knows.
 	decodable []decodable
+	// uses records the codec helpers the emitted code calls, so
+	// types_json.go declares only those.
+	uses map[string]bool
 }
+
+// use returns the identifier of codec helper name and records its use.
+func (t *tgen) use(name string) *jen.Statement {
+	t.uses[name] = true
+	return jen.Id(name)
+}
+
+// useName records the use of codec method name and returns it.
+func (t *tgen) useName(name string) string {
+	t.uses[name] = true
+	return name
+}
+
+// codecUsage hands the helpers types.go uses to the types_json.go emitter,
+// which runs next (emitters run in file name order).
+var codecUsage sync.Map // *gen → map[string]bool
 
 type decodable struct {
 	def   string
@@ -79,7 +99,7 @@ func emitTypes(g *gen, f *jen.File) (bool, error) {
 		names = append(names, d.Name)
 	}
 	t := &tgen{gen: g, f: f, link: newDocLinker(names), used: map[string]string{},
-		named: map[*schema.Type]string{}, markers: map[string]bool{}}
+		named: map[*schema.Type]string{}, markers: map[string]bool{}, uses: map[string]bool{}}
 	for _, n := range []string{"DecodeError", "DecodeDefinition"} {
 		t.used[n] = "package helper"
 	}
@@ -102,6 +122,7 @@ func emitTypes(g *gen, f *jen.File) (bool, error) {
 		}
 	}
 	t.emitDecodeDefinition()
+	codecUsage.Store(g, t.uses)
 	return true, nil
 }
 
@@ -191,7 +212,7 @@ func (t *tgen) info(ty *schema.Type, hint string, parentDoc string) (tinfo, erro
 		}
 		out := tinfo{cat: catMap, typ: func() *jen.Statement { return jen.Map(jen.String()).Add(vi.typ()) }}
 		if vi.dec != nil {
-			out.dec = func() *jen.Statement { return jen.Id("mapOf").Call(vi.dec()) }
+			out.dec = func() *jen.Statement { return t.use("mapOf").Call(vi.dec()) }
 		}
 		return out, nil
 	case schema.KindArray:
@@ -201,7 +222,7 @@ func (t *tgen) info(ty *schema.Type, hint string, parentDoc string) (tinfo, erro
 		}
 		out := tinfo{cat: catSlice, typ: func() *jen.Statement { return jen.Index().Add(ii.typ()) }}
 		if ii.dec != nil {
-			out.dec = func() *jen.Statement { return jen.Id("sliceOf").Call(ii.dec()) }
+			out.dec = func() *jen.Statement { return t.use("sliceOf").Call(ii.dec()) }
 		}
 		return out, nil
 	case schema.KindUnion:
@@ -337,7 +358,7 @@ func (t *tgen) emitNamed(name string, ty *schema.Type, doc []string) error {
 		}
 		t.f.Add(comment(doc)).Type().Id(name).Map(jen.String()).Add(vi.typ())
 		if vi.dec != nil {
-			t.emitContainerUnmarshal(name, jen.Id("mapOf").Call(vi.dec()))
+			t.emitContainerUnmarshal(name, t.use("mapOf").Call(vi.dec()))
 		}
 		return nil
 	case schema.KindArray:
@@ -347,7 +368,7 @@ func (t *tgen) emitNamed(name string, ty *schema.Type, doc []string) error {
 		}
 		t.f.Add(comment(doc)).Type().Id(name).Index().Add(ii.typ())
 		if ii.dec != nil {
-			t.emitContainerUnmarshal(name, jen.Id("sliceOf").Call(ii.dec()))
+			t.emitContainerUnmarshal(name, t.use("sliceOf").Call(ii.dec()))
 		}
 		return nil
 	case schema.KindUnion:
@@ -526,11 +547,11 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		case !m.required:
 			enc = append(enc, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("e").Dot("value").Call(jen.Lit(m.json), f.Clone())))
 		case m.info.cat == catSlice:
-			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), jen.Id("nonNilSlice").Call(f.Clone())))
+			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), t.use("nonNilSlice").Call(f.Clone())))
 		case m.info.cat == catMap:
-			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), jen.Id("nonNilMap").Call(f.Clone())))
+			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), t.use("nonNilMap").Call(f.Clone())))
 		case m.info.cat == catIface:
-			enc = append(enc, jen.If(f.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("missing").Call(jen.Lit(m.json))).Else().Block(
+			enc = append(enc, jen.If(f.Clone().Op("==").Nil()).Block(jen.Id("e").Dot(t.useName("missing")).Call(jen.Lit(m.json))).Else().Block(
 				jen.Id("e").Dot("value").Call(jen.Lit(m.json), f.Clone())))
 		default:
 			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), f.Clone()))
@@ -549,13 +570,13 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 	for _, m := range members {
 		switch {
 		case m.constant != "" && m.required:
-			dec = append(dec, jen.Id("d").Dot("constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
+			dec = append(dec, jen.Id("d").Dot(t.useName("constant")).Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
 		case m.constant != "":
-			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot("constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
+			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot(t.useName("constant")).Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
 		case m.info.dec != nil:
-			dec = append(dec, jen.Id("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
+			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
 		default:
-			dec = append(dec, jen.Id("d").Dot("field").Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
+			dec = append(dec, jen.Id("d").Dot(t.useName("field")).Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
 		}
 	}
 	dec = append(dec,

@@ -100,12 +100,12 @@ func (t *tgen) variants(name string, u *schema.Union) ([]variant, error) {
 }
 
 // retVariant decodes data as v and returns it as the union.
-func retVariant(union string, v variant) []jen.Code {
+func (t *tgen) retVariant(union string, v variant) []jen.Code {
 	fn := "decodeValue"
 	if v.ptr {
 		fn = "decodePointer"
 	}
-	return []jen.Code{jen.Return(jen.Id(fn).Types(jen.Id(union), jen.Id(v.goName)).Call(jen.Id("data")))}
+	return []jen.Code{jen.Return(t.use(fn).Types(jen.Id(union), jen.Id(v.goName)).Call(jen.Id("data")))}
 }
 
 func decodeErr(name string, member string, err jen.Code) *jen.Statement {
@@ -211,10 +211,10 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 				continue
 			}
 			keys = append(keys, fmt.Sprintf("%q", vals[0]))
-			body = append(body, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit(vals[0])), jen.Id("ok")).Block(retVariant(name, vs[i])...))
+			body = append(body, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit(vals[0])), jen.Id("ok")).Block(t.retVariant(name, vs[i])...))
 		}
 		if u.DefaultBranch >= 0 {
-			body = append(body, retVariant(name, vs[u.DefaultBranch])...)
+			body = append(body, t.retVariant(name, vs[u.DefaultBranch])...)
 		} else {
 			body = append(body, jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("none of the members "+strings.Join(keys, ", ")+" is present")))))
 		}
@@ -237,14 +237,14 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 				continue
 			}
 			kinds = append(kinds, kindArticle(k))
-			cases = append(cases, jen.Case(jen.LitByte(kindBytes[k])).Block(retVariant(name, vs[i])...))
+			cases = append(cases, jen.Case(jen.LitByte(kindBytes[k])).Block(t.retVariant(name, vs[i])...))
 		}
 		if len(objects) > 0 {
 			kinds = append(kinds, "an object")
 			var ob []jen.Code
 			switch {
 			case len(objects) == 1:
-				ob = retVariant(name, vs[objects[0]])
+				ob = t.retVariant(name, vs[objects[0]])
 			case u.Discriminator != "":
 				ob = append(t.objectPrelude(name), t.discriminate(name, u, vs, unknown, catchAll)...)
 			default:
@@ -317,7 +317,7 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 	disc := u.Discriminator
 	var absent []jen.Code
 	if u.DefaultBranch >= 0 {
-		absent = retVariant(name, vs[u.DefaultBranch])
+		absent = t.retVariant(name, vs[u.DefaultBranch])
 	} else {
 		absent = []jen.Code{jen.Return(jen.Nil(), decodeErr(name, disc, jen.Id("errMissing")))}
 	}
@@ -330,17 +330,17 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 		for _, v := range vals {
 			lits = append(lits, jen.Lit(v))
 		}
-		cases = append(cases, jen.Case(lits...).Block(retVariant(name, vs[i])...))
+		cases = append(cases, jen.Case(lits...).Block(t.retVariant(name, vs[i])...))
 	}
 	out := []jen.Code{
-		jen.List(jen.Id("tag"), jen.Id("present"), jen.Id("isString")).Op(":=").Id("memberString").Call(jen.Id("m"), jen.Lit(disc)),
+		jen.List(jen.Id("tag"), jen.Id("present"), jen.Id("isString")).Op(":=").Add(t.use("memberString")).Call(jen.Id("m"), jen.Lit(disc)),
 		jen.If(jen.Op("!").Id("present")).Block(absent...),
 		jen.If(jen.Id("isString")).Block(jen.Switch(jen.Id("tag")).Block(cases...)),
 	}
 	if catchAll {
-		return append(out, retVariant(name, vs[u.DefaultBranch])...)
+		return append(out, t.retVariant(name, vs[u.DefaultBranch])...)
 	}
-	return append(out, jen.Return(jen.Op("&").Id(unknown).Values(jen.Dict{jen.Id("Raw"): jen.Id("cloneRaw").Call(jen.Id("data"))}), jen.Nil()))
+	return append(out, jen.Return(jen.Op("&").Id(unknown).Values(jen.Dict{jen.Id("Raw"): t.use("cloneRaw").Call(jen.Id("data"))}), jen.Nil()))
 }
 
 // structural picks the best-matching shape among the branches idx.
@@ -349,13 +349,13 @@ func (t *tgen) structural(name string, vs []variant, idx []int) []jen.Code {
 	var cases []jen.Code
 	for k, i := range idx {
 		shapes = append(shapes, t.shapeLit(vs[i].obj, 2))
-		cases = append(cases, jen.Case(jen.Lit(k)).Block(retVariant(name, vs[i])...))
+		cases = append(cases, jen.Case(jen.Lit(k)).Block(t.retVariant(name, vs[i])...))
 	}
 	sv := "shapes" + name
 	t.f.Comment(fmt.Sprintf("%s are the shapes of %s's branches, in the order they are tried.", sv, name))
 	t.f.Var().Id(sv).Op("=").Index().Op("*").Id("shape").Values(shapes...)
 	return []jen.Code{
-		jen.Switch(jen.Id("bestShape").Call(jen.Id("data"), jen.Id(sv))).Block(cases...),
+		jen.Switch(t.use("bestShape").Call(jen.Id("data"), jen.Id(sv))).Block(cases...),
 		jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("the value matches none of the branches")))),
 	}
 }
@@ -465,16 +465,16 @@ func (t *tgen) envelope(name string, u *schema.Union, vs []variant) ([]jen.Code,
 	}
 	var cases []jen.Code
 	if rq {
-		cases = append(cases, jen.Case(jen.Id("hasMethod").Op("&&").Id("hasID")).Block(retVariant(name, vs[role["request"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasMethod").Op("&&").Id("hasID")).Block(t.retVariant(name, vs[role["request"]])...))
 	}
 	if nt {
-		cases = append(cases, jen.Case(jen.Id("hasMethod")).Block(retVariant(name, vs[role["notification"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasMethod")).Block(t.retVariant(name, vs[role["notification"]])...))
 	}
 	if rs {
-		cases = append(cases, jen.Case(jen.Id("hasResult")).Block(retVariant(name, vs[role["result"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasResult")).Block(t.retVariant(name, vs[role["result"]])...))
 	}
 	if er {
-		cases = append(cases, jen.Case(jen.Id("hasError")).Block(retVariant(name, vs[role["error"]])...))
+		cases = append(cases, jen.Case(jen.Id("hasError")).Block(t.retVariant(name, vs[role["error"]])...))
 	}
 	obj = append(obj, jen.Switch().Block(cases...),
 		jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("a JSON-RPC message needs a method, a result or an error member")))))
@@ -532,7 +532,7 @@ func (t *tgen) emitByMethod(name string, u *schema.Union, doc []string) error {
 		jen.If(jen.Id("k").Op(":=").Id("jsonKind").Call(jen.Id("data")), jen.Id("k").Op("!=").LitByte('{')).Block(
 			jen.Return(decodeErr(name, "", jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("want a JSON object, got %s"), jen.Id("kindName").Call(jen.Id("k"))))),
 		),
-		jen.Id("x").Dot("Raw").Op("=").Id("cloneRaw").Call(jen.Id("data")),
+		jen.Id("x").Dot("Raw").Op("=").Add(t.use("cloneRaw")).Call(jen.Id("data")),
 		jen.Return(jen.Nil()),
 	)
 	done := map[string]bool{}

@@ -132,7 +132,7 @@ func TestDeterministic(t *testing.T) {
 		if errA != nil || errB != nil {
 			t.Fatal(errA, errB)
 		}
-		for _, name := range []string{"types.go", "codec.go"} {
+		for _, name := range []string{"types.go", "types_json.go"} {
 			if !bytes.Equal(a[name], b[name]) {
 				t.Errorf("%s %s differs between two runs", r.rev, name)
 			}
@@ -141,11 +141,11 @@ func TestDeterministic(t *testing.T) {
 }
 
 // TestEveryExportedIdentifierHasADoc: types, fields, constants,
-// functions and methods of types.go and codec.go all carry a doc comment.
+// functions and methods of types.go and types_json.go all carry a doc comment.
 func TestEveryExportedIdentifierHasADoc(t *testing.T) {
 	for _, r := range revisions {
 		_, files := generateRev(t, r.rev)
-		for _, name := range []string{"types.go", "codec.go"} {
+		for _, name := range []string{"types.go", "types_json.go"} {
 			f := parseGo(t, name, files[name])
 			missing := 0
 			report := func(what string) {
