@@ -27,7 +27,18 @@ const maxDepth = 8
 // members; so looping variant over 0..MaxBranches(m)-1 reaches every
 // branch of every union at least once.
 func Instance(m *schema.Model, def string, variant int) ([]byte, error) {
-	b := &builder{defs: map[string]*schema.Definition{}, variant: variant}
+	return build(m, def, &builder{variant: variant})
+}
+
+// MinimalInstance is like Instance but with the required members only and
+// no undeclared ones, so a round trip proves that absent members stay
+// absent (no invented {}, [], false or 0).
+func MinimalInstance(m *schema.Model, def string, variant int) ([]byte, error) {
+	return build(m, def, &builder{variant: variant, minimal: true})
+}
+
+func build(m *schema.Model, def string, b *builder) ([]byte, error) {
+	b.defs = map[string]*schema.Definition{}
 	for _, d := range m.Definitions {
 		b.defs[d.Name] = d
 	}
@@ -56,6 +67,7 @@ func MaxBranches(m *schema.Model) int {
 type builder struct {
 	defs    map[string]*schema.Definition
 	variant int
+	minimal bool
 }
 
 func (b *builder) resolve(t *schema.Type) *schema.Type {
@@ -117,6 +129,9 @@ func (b *builder) value(t *schema.Type, depth int) (any, error) {
 		if t.Items == nil || depth > maxDepth {
 			return out, nil
 		}
+		if b.minimal && b.variant%2 == 0 {
+			return out, nil
+		}
 		n := 2
 		if t.MaxItems != nil && *t.MaxItems < n {
 			n = *t.MaxItems
@@ -132,7 +147,7 @@ func (b *builder) value(t *schema.Type, depth int) (any, error) {
 	case schema.KindObject:
 		out := map[string]any{}
 		for _, p := range t.Properties {
-			if depth > maxDepth && !p.Required {
+			if (b.minimal || depth > maxDepth) && !p.Required {
 				continue
 			}
 			v, err := b.value(p.Type, depth+1)
@@ -141,7 +156,7 @@ func (b *builder) value(t *schema.Type, depth int) (any, error) {
 			}
 			out[p.Name] = v
 		}
-		if depth <= maxDepth {
+		if depth <= maxDepth && !b.minimal {
 			switch {
 			case t.Additional != nil && t.Additional.Kind != schema.KindAny:
 				v, err := b.value(t.Additional, depth+1)
