@@ -153,11 +153,19 @@ func TestCloseWaitsForHandlersUntilDeadline(t *testing.T) {
 		<-release // keeps running after cancellation
 		return nil, nil
 	})
+	rootsStarted := make(chan struct{})
+	client.Handle("roots/list", func(ctx context.Context, req *Request) (any, error) {
+		close(rootsStarted)
+		<-ctx.Done()
+		return nil, nil
+	})
 	server.Start()
 	client.Start()
+	defer close(release) // lets the stubborn handler end even if the test fails early
 	errc := callAsync(client, context.Background(), "stubborn", nil)
 	within(t, started, "handler")
 	pending := callAsync(server, context.Background(), "roots/list", nil) // an outgoing call of the server
+	within(t, rootsStarted, "the server's call to reach the client")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
@@ -174,7 +182,7 @@ func TestCloseWaitsForHandlersUntilDeadline(t *testing.T) {
 	if err := <-errc; !errors.As(err, &ce) || ce.Source != SourceTransportClosed {
 		t.Fatalf("client call: %v", err)
 	}
-	close(release)
+	release <- struct{}{}
 	if err := server.Close(context.Background()); err != nil {
 		t.Fatalf("second Close = %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -211,18 +212,20 @@ func TestWireCallTimeout(t *testing.T) {
 // whatever the progress.
 func TestWireProgressResetAndMaximum(t *testing.T) {
 	p := newRawPeer(t)
-	const timeout = 150 * time.Millisecond
 
-	// 1. Progress every 30ms for 10 rounds (300ms > timeout), then the answer.
-	var got []float64
-	var mu sync.Mutex
+	// 1. Progress paced at half the timeout, six times (three timeouts in
+	// all), then the answer: only the reset keeps the call alive. Each
+	// progress is sent after the previous one reached the callback, so a
+	// slow machine stretches the pacing but not the ratio.
+	const resetTimeout = 400 * time.Millisecond
+	seen := make(chan float64, 16)
 	resc := make(chan error, 1)
 	go func() {
 		var out map[string]any
 		resc <- p.conn.Call(context.Background(), "tools/call",
 			json.RawMessage(`{"name":"x","_meta":{"keep":"me"}}`), &out,
-			WithTimeout(timeout), WithProgressReset(), WithMaxTimeout(10*time.Second),
-			WithProgress(func(pp ProgressParams) { mu.Lock(); got = append(got, pp.Progress); mu.Unlock() }))
+			WithTimeout(resetTimeout), WithProgressReset(), WithMaxTimeout(time.Minute),
+			WithProgress(func(pp ProgressParams) { seen <- pp.Progress }))
 	}()
 	req := p.nextJSON()
 	meta := req["params"].(map[string]any)["_meta"].(map[string]any)
@@ -230,21 +233,17 @@ func TestWireProgressResetAndMaximum(t *testing.T) {
 		t.Fatalf("params._meta = %v, want the kept member and progressToken = id %v", meta, req["id"])
 	}
 	tok := string(meta["progressToken"].(json.Number))
-	tick := time.NewTicker(30 * time.Millisecond)
-	for i := 1; i <= 10; i++ {
-		<-tick.C
-		p.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok + `,"progress":` + string(rune('0'+i%10)) + `}}`)
+	for i := 1; i <= 6; i++ {
+		<-time.After(resetTimeout / 2)
+		p.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":` + tok + `,"progress":` + strconv.Itoa(i) + `}}`)
+		if got := <-seen; got != float64(i) {
+			t.Fatalf("progress callback got %v, want %d", got, i)
+		}
 	}
-	tick.Stop()
 	p.send(`{"jsonrpc":"2.0","id":` + tok + `,"result":{"ok":true}}`)
 	if err := <-resc; err != nil {
 		t.Fatalf("call with steady progress failed: %v", err)
 	}
-	mu.Lock()
-	if len(got) != 10 {
-		t.Errorf("progress callback saw %v", got)
-	}
-	mu.Unlock()
 
 	// 2. No progress: the reset timeout fires.
 	errc := callAsync(p.conn, context.Background(), "tools/call", nil, WithTimeout(40*time.Millisecond), WithProgressReset())
@@ -258,7 +257,8 @@ func TestWireProgressResetAndMaximum(t *testing.T) {
 	}
 
 	// 3. Progress keeps coming but the maximum fires.
-	errc = callAsync(p.conn, context.Background(), "tools/call", nil, WithTimeout(timeout), WithProgressReset(), WithMaxTimeout(200*time.Millisecond))
+	// The reset timeout is long so that only the maximum can fire.
+	errc = callAsync(p.conn, context.Background(), "tools/call", nil, WithTimeout(time.Minute), WithProgressReset(), WithMaxTimeout(200*time.Millisecond))
 	req = p.nextJSON()
 	tok = string(req["id"].(json.Number))
 	stop := make(chan struct{})
