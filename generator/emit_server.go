@@ -223,6 +223,7 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 		f.Commentf("with notifications/cancelled). Without it, %s handles the request and the", methodBase(me))
 		f.Comment("task member is ignored.")
 		f.Type().Id(name).Interface(
+			jen.Commentf("%sAsTask starts %q as a task and answers with its CreateTaskResult.", methodBase(me), me.Name),
 			jen.Id(methodBase(me)+"AsTask").Params(params...).Params(jen.Op("*").Id(TypeName(createTaskDef)), jen.Error()),
 		)
 	}

@@ -67,15 +67,15 @@ func TestCancelledDifferential(t *testing.T) {
 // the offending value.
 func TestCancelledErrorPointers(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`:         "/params/requestId: must be a string or an integer",
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":true}}`:        "/params/requestId: must be a string or an integer",
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`:          "/params/requestId: must be a string or an integer",
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":true}}`:         "/params/requestId: must be a string or an integer",
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":5}}`: "/params/reason: must be a string",
-		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":1}}`:            `/method: must be "notifications/cancelled"`,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled"}`:                                    `(root): missing required member "params"`,
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[]}`:                        "/params: must be an object",
-		`[]`:                   "(root): must be an object",
-		`{"jsonrpc":"2.0",`:    "(root): not valid JSON",
-		`{"a":1} {"a":2}`:      "(root): not valid JSON",
+		`{"jsonrpc":"2.0","method":"notifications/progress","params":{"requestId":1}}`:             `/method: must be "notifications/cancelled"`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled"}`:                                     `(root): missing required member "params"`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":[]}`:                         "/params: must be an object",
+		`[]`:                "(root): must be an object",
+		`{"jsonrpc":"2.0",`: "(root): not valid JSON",
+		`{"a":1} {"a":2}`:   "(root): not valid JSON",
 	} {
 		err := ValidateCancelledNotification([]byte(in))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
@@ -97,6 +97,27 @@ func TestCancelledExamples(t *testing.T) {
 	for _, ex := range canceltest.Examples(t, canceltest.Params) {
 		if _, err := DecodeCancelledNotificationParams(ex); err != nil {
 			t.Errorf("%s: %v", ex, err)
+		}
+	}
+}
+
+// TestCancelledIntegerForms: numbers JSON Schema counts as integers (1e2,
+// 7.0) are accepted, as jsonschema/v5 does, and decoded as the integer they
+// denote; strings stay strings, and -0 stays as written.
+func TestCancelledIntegerForms(t *testing.T) {
+	for in, want := range map[string]string{
+		`1e2`: `100`, `7.0`: `7`, `-0.5e1`: `-5`, `100e-2`: `1`, `0.0`: `0`, `1E+3`: `1000`,
+		`12345678901234567890123`: `12345678901234567890123`, `"7"`: `"7"`, `-0`: `-0`,
+		`1e40`: `1` + strings.Repeat("0", 40),
+	} {
+		p, err := DecodeCancelledNotificationParams([]byte(`{"requestId":` + in + `}`))
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		out, err := json.Marshal(p)
+		if err != nil || !bytes.Contains(out, []byte(`"requestId":`+want)) {
+			t.Errorf("%s: decoded as %s (%v), want requestId %s", in, out, err, want)
 		}
 	}
 }

@@ -137,6 +137,7 @@ func (UnimplementedClient) ToolListChanged(_ context.Context, _ *NotificationPar
 // with notifications/cancelled). Without it, Elicit handles the request and the
 // task member is ignored.
 type ElicitTaskHandler interface {
+	// ElicitAsTask starts "elicitation/create" as a task and answers with its CreateTaskResult.
 	ElicitAsTask(ctx context.Context, params ElicitRequestParams) (*CreateTaskResult, error)
 }
 
@@ -146,6 +147,7 @@ type ElicitTaskHandler interface {
 // with notifications/cancelled). Without it, CreateMessage handles the request and the
 // task member is ignored.
 type CreateMessageTaskHandler interface {
+	// CreateMessageAsTask starts "sampling/createMessage" as a task and answers with its CreateTaskResult.
 	CreateMessageAsTask(ctx context.Context, params *CreateMessageRequestParams) (*CreateTaskResult, error)
 }
 

@@ -172,6 +172,7 @@ func (UnimplementedServer) TaskStatus(_ context.Context, _ *TaskStatusNotificati
 // with notifications/cancelled). Without it, CallTool handles the request and the
 // task member is ignored.
 type CallToolTaskHandler interface {
+	// CallToolAsTask starts "tools/call" as a task and answers with its CreateTaskResult.
 	CallToolAsTask(ctx context.Context, params *CallToolRequestParams) (*CreateTaskResult, error)
 }
 

@@ -213,3 +213,23 @@ func Corpus(tb testing.TB, def string) [][]byte {
 // ValidateValue runs jsonschema/v5 alone on an already decoded document (for
 // benchmarks that separate decoding from validation).
 func (r *Reference) ValidateValue(doc any) error { return r.schema.Validate(doc) }
+
+// Seeds returns a few hundred inputs of the corpus for a fuzz target: the
+// examples, the hand-made cases and an even sample of the mutations (the
+// fuzzer's baseline pass over all of Corpus would take most of a minute).
+func Seeds(tb testing.TB, def string) [][]byte {
+	tb.Helper()
+	var out [][]byte
+	out = append(out, Examples(tb, def)...)
+	for _, s := range handMade(def) {
+		out = append(out, []byte(s))
+	}
+	all := Corpus(tb, def)
+	step := len(all)/300 + 1
+	for i := 0; i < len(all); i += step {
+		if len(all[i]) < 4096 {
+			out = append(out, all[i])
+		}
+	}
+	return out
+}
