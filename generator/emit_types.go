@@ -512,6 +512,24 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 	fields = append(fields, jen.Id("Extra").Add(rawMap()).Tag(map[string]string{"json": "-"}))
 	t.f.Add(comment(doc)).Type().Id(name).Struct(fields...)
 
+	// Constants for the values of inline string enums.
+	for i, m := range members {
+		pt := ty.Properties[i].Type
+		if m.constant != "" || pt.Kind != schema.KindString || len(pt.Enum) == 0 {
+			continue
+		}
+		var defs []jen.Code
+		for _, v := range pt.Enum {
+			cn := name + m.goName + FieldName(strings.ReplaceAll(v, "/", "_"))
+			if err := t.claim(cn, pt.Pointer); err != nil {
+				return err
+			}
+			defs = append(defs, jen.Comment(fmt.Sprintf("%s is %q.", cn, v)), jen.Id(cn).Op("=").Lit(v))
+		}
+		t.f.Comment(fmt.Sprintf("The values the schema lists for [%s].%s (others may appear and are kept).", name, m.goName))
+		t.f.Const().Defs(defs...)
+	}
+
 	// Const accessors.
 	for _, m := range members {
 		if m.constant == "" {

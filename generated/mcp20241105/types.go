@@ -1077,6 +1077,16 @@ type CreateMessageRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "CreateMessageRequestParams"}

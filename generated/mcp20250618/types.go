@@ -1289,6 +1289,16 @@ type CreateMessageRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "CreateMessageRequestParams"}
@@ -1612,6 +1622,16 @@ type ElicitResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ElicitResult].Action (others may appear and are kept).
+const (
+	// ElicitResultActionAccept is "accept".
+	ElicitResultActionAccept = "accept"
+	// ElicitResultActionCancel is "cancel".
+	ElicitResultActionCancel = "cancel"
+	// ElicitResultActionDecline is "decline".
+	ElicitResultActionDecline = "decline"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
@@ -3701,6 +3721,14 @@ type NumberSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [NumberSchema].Type (others may appear and are kept).
+const (
+	// NumberSchemaTypeInteger is "integer".
+	NumberSchemaTypeInteger = "integer"
+	// NumberSchemaTypeNumber is "number".
+	NumberSchemaTypeNumber = "number"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
@@ -6031,6 +6059,18 @@ type StringSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [StringSchema].Format (others may appear and are kept).
+const (
+	// StringSchemaFormatDate is "date".
+	StringSchemaFormatDate = "date"
+	// StringSchemaFormatDateTime is "date-time".
+	StringSchemaFormatDateTime = "date-time"
+	// StringSchemaFormatEmail is "email".
+	StringSchemaFormatEmail = "email"
+	// StringSchemaFormatURI is "uri".
+	StringSchemaFormatURI = "uri"
+)
 
 // Type returns "string", the constant "type" member: always written on encode, checked on decode.
 func (StringSchema) Type() string {

@@ -1929,6 +1929,16 @@ type CreateMessageRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "CreateMessageRequestParams"}
@@ -2633,6 +2643,16 @@ type ElicitResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ElicitResult].Action (others may appear and are kept).
+const (
+	// ElicitResultActionAccept is "accept".
+	ElicitResultActionAccept = "accept"
+	// ElicitResultActionCancel is "cancel".
+	ElicitResultActionCancel = "cancel"
+	// ElicitResultActionDecline is "decline".
+	ElicitResultActionDecline = "decline"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
@@ -3493,6 +3513,14 @@ type Icon struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [Icon].Theme (others may appear and are kept).
+const (
+	// IconThemeDark is "dark".
+	IconThemeDark = "dark"
+	// IconThemeLight is "light".
+	IconThemeLight = "light"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
@@ -5298,6 +5326,14 @@ type NumberSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [NumberSchema].Type (others may appear and are kept).
+const (
+	// NumberSchemaTypeInteger is "integer".
+	NumberSchemaTypeInteger = "integer"
+	// NumberSchemaTypeNumber is "number".
+	NumberSchemaTypeNumber = "number"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
@@ -8185,6 +8221,18 @@ type StringSchema struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [StringSchema].Format (others may appear and are kept).
+const (
+	// StringSchemaFormatDate is "date".
+	StringSchemaFormatDate = "date"
+	// StringSchemaFormatDateTime is "date-time".
+	StringSchemaFormatDateTime = "date-time"
+	// StringSchemaFormatEmail is "email".
+	StringSchemaFormatEmail = "email"
+	// StringSchemaFormatURI is "uri".
+	StringSchemaFormatURI = "uri"
+)
+
 // Type returns "string", the constant "type" member: always written on encode, checked on decode.
 func (StringSchema) Type() string {
 	return "string"
@@ -9365,6 +9413,16 @@ type ToolChoice struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [ToolChoice].Mode (others may appear and are kept).
+const (
+	// ToolChoiceModeAuto is "auto".
+	ToolChoiceModeAuto = "auto"
+	// ToolChoiceModeNone is "none".
+	ToolChoiceModeNone = "none"
+	// ToolChoiceModeRequired is "required".
+	ToolChoiceModeRequired = "required"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "ToolChoice"}
@@ -9409,6 +9467,16 @@ type ToolExecution struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ToolExecution].TaskSupport (others may appear and are kept).
+const (
+	// ToolExecutionTaskSupportForbidden is "forbidden".
+	ToolExecutionTaskSupportForbidden = "forbidden"
+	// ToolExecutionTaskSupportOptional is "optional".
+	ToolExecutionTaskSupportOptional = "optional"
+	// ToolExecutionTaskSupportRequired is "required".
+	ToolExecutionTaskSupportRequired = "required"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {

@@ -318,6 +318,14 @@ type CacheableResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [CacheableResult].CacheScope (others may appear and are kept).
+const (
+	// CacheableResultCacheScopePrivate is "private".
+	CacheableResultCacheScopePrivate = "private"
+	// CacheableResultCacheScopePublic is "public".
+	CacheableResultCacheScopePublic = "public"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "CacheableResult"}
@@ -1551,6 +1559,16 @@ type CreateMessageRequestParams struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "CreateMessageRequestParams"}
@@ -1874,6 +1892,14 @@ type DiscoverResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [DiscoverResult].CacheScope (others may appear and are kept).
+const (
+	// DiscoverResultCacheScopePrivate is "private".
+	DiscoverResultCacheScopePrivate = "private"
+	// DiscoverResultCacheScopePublic is "public".
+	DiscoverResultCacheScopePublic = "public"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
@@ -2236,6 +2262,16 @@ type ElicitResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ElicitResult].Action (others may appear and are kept).
+const (
+	// ElicitResultActionAccept is "accept".
+	ElicitResultActionAccept = "accept"
+	// ElicitResultActionCancel is "cancel".
+	ElicitResultActionCancel = "cancel"
+	// ElicitResultActionDecline is "decline".
+	ElicitResultActionDecline = "decline"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
@@ -2882,6 +2918,14 @@ type Icon struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [Icon].Theme (others may appear and are kept).
+const (
+	// IconThemeDark is "dark".
+	IconThemeDark = "dark"
+	// IconThemeLight is "light".
+	IconThemeLight = "light"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
@@ -3921,6 +3965,14 @@ type ListPromptsResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [ListPromptsResult].CacheScope (others may appear and are kept).
+const (
+	// ListPromptsResultCacheScopePrivate is "private".
+	ListPromptsResultCacheScopePrivate = "private"
+	// ListPromptsResultCacheScopePublic is "public".
+	ListPromptsResultCacheScopePublic = "public"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "ListPromptsResult"}
@@ -4102,6 +4154,14 @@ type ListResourceTemplatesResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [ListResourceTemplatesResult].CacheScope (others may appear and are kept).
+const (
+	// ListResourceTemplatesResultCacheScopePrivate is "private".
+	ListResourceTemplatesResultCacheScopePrivate = "private"
+	// ListResourceTemplatesResultCacheScopePublic is "public".
+	ListResourceTemplatesResultCacheScopePublic = "public"
+)
+
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	e := objEncoder{typ: "ListResourceTemplatesResult"}
@@ -4282,6 +4342,14 @@ type ListResourcesResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ListResourcesResult].CacheScope (others may appear and are kept).
+const (
+	// ListResourcesResultCacheScopePrivate is "private".
+	ListResourcesResultCacheScopePrivate = "private"
+	// ListResourcesResultCacheScopePublic is "public".
+	ListResourcesResultCacheScopePublic = "public"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
@@ -4587,6 +4655,14 @@ type ListToolsResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ListToolsResult].CacheScope (others may appear and are kept).
+const (
+	// ListToolsResultCacheScopePrivate is "private".
+	ListToolsResultCacheScopePrivate = "private"
+	// ListToolsResultCacheScopePublic is "public".
+	ListToolsResultCacheScopePublic = "public"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
@@ -5309,6 +5385,14 @@ type NumberSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [NumberSchema].Type (others may appear and are kept).
+const (
+	// NumberSchemaTypeInteger is "integer".
+	NumberSchemaTypeInteger = "integer"
+	// NumberSchemaTypeNumber is "number".
+	NumberSchemaTypeNumber = "number"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
@@ -6177,6 +6261,14 @@ type ReadResourceResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ReadResourceResult].CacheScope (others may appear and are kept).
+const (
+	// ReadResourceResultCacheScopePrivate is "private".
+	ReadResourceResultCacheScopePrivate = "private"
+	// ReadResourceResultCacheScopePublic is "public".
+	ReadResourceResultCacheScopePublic = "public"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
@@ -7875,6 +7967,18 @@ type StringSchema struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// The values the schema lists for [StringSchema].Format (others may appear and are kept).
+const (
+	// StringSchemaFormatDate is "date".
+	StringSchemaFormatDate = "date"
+	// StringSchemaFormatDateTime is "date-time".
+	StringSchemaFormatDateTime = "date-time"
+	// StringSchemaFormatEmail is "email".
+	StringSchemaFormatEmail = "email"
+	// StringSchemaFormatURI is "uri".
+	StringSchemaFormatURI = "uri"
+)
+
 // Type returns "string", the constant "type" member: always written on encode, checked on decode.
 func (StringSchema) Type() string {
 	return "string"
@@ -8991,6 +9095,16 @@ type ToolChoice struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// The values the schema lists for [ToolChoice].Mode (others may appear and are kept).
+const (
+	// ToolChoiceModeAuto is "auto".
+	ToolChoiceModeAuto = "auto"
+	// ToolChoiceModeNone is "none".
+	ToolChoiceModeNone = "none"
+	// ToolChoiceModeRequired is "required".
+	ToolChoiceModeRequired = "required"
+)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
