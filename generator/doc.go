@@ -33,7 +33,9 @@
 //
 //	schema                              Go
 //	string (also enum, format)          string (a definition with an enum
-//	                                    gets a named type and constants)
+//	                                    gets a named type and constants, an
+//	                                    inline enum untyped constants named
+//	                                    <Type><Field><Value>)
 //	integer                             int64
 //	number                              float64
 //	boolean                             bool
@@ -52,6 +54,10 @@
 //	JSONValue (2026-07-28)              json.RawMessage: the schema drops the
 //	                                    null and fractions the TypeScript
 //	                                    admits, and the type is recursive
+//
+// integer is int64 even where the TypeScript said number (schema-notes
+// H8): a fraction where the schema says integer is a decode error, as
+// jsonschema/v5 would report it.
 //
 // A required member is a value; a nullable required member
 // (["integer","null"], 2025-11-25 Task.ttl) is a pointer without omitempty,
