@@ -257,3 +257,60 @@ func TestUnsupportedIsAnError(t *testing.T) {
 		})
 	}
 }
+
+// TestDescriptionsBecomeDocComments: every line of every definition's
+// description is a // line of types.go (after link rewriting).
+func TestDescriptionsBecomeDocComments(t *testing.T) {
+	for _, r := range revisions {
+		m, files := generateRev(t, r.rev)
+		src := string(files["types.go"])
+		names := make([]string, 0, len(m.Definitions))
+		for _, d := range m.Definitions {
+			names = append(names, d.Name)
+		}
+		l := newDocLinker(names)
+		missing := 0
+		for _, d := range m.Definitions {
+			lines := l.lines(d.Description)
+			if len(lines) == 0 {
+				continue
+			}
+			// The whole description, as consecutive comment lines.
+			var block strings.Builder
+			for _, ln := range lines {
+				if ln == "" {
+					block.WriteString("//\n")
+					continue
+				}
+				block.WriteString("// " + ln + "\n")
+			}
+			if !strings.Contains(src, block.String()) {
+				missing++
+				if missing <= 5 {
+					t.Errorf("%s: the description of %s is not a doc comment:\n%s", r.rev, d.Name, block.String())
+				}
+			}
+		}
+	}
+}
+
+// TestInlineNameCollision: an inline type whose name is a definition's
+// gets the suffix "Inline".
+func TestInlineNameCollision(t *testing.T) {
+	src := `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{
+		"A":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"string"}}}}},
+		"AB":{"type":"object","properties":{"d":{"type":"integer"}}}}}`
+	m, err := schema.LoadBytes("test.json", []byte(src), schema.Options{Revision: "2099-01-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(m, Options{Package: "x", SchemaFile: "test.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"type AB struct", "type ABInline struct", "B *ABInline `json:\"b,omitempty\"`"} {
+		if !bytes.Contains(files["types.go"], []byte(want)) {
+			t.Errorf("types.go lacks %q:\n%s", want, files["types.go"])
+		}
+	}
+}
