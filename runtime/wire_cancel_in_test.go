@@ -12,7 +12,8 @@ import (
 // the handler's late result is not written.
 func TestWirePeerCancelStopsHandler(t *testing.T) {
 	logs := &logCapture{}
-	p := newRawPeer(t, WithLogger(slogOf(logs)))
+	events := newEventLog()
+	p := newRawPeer(t, WithLogger(slogOf(logs)), WithObserver(events.observe))
 	causes := make(chan error, 1)
 	started := make(chan struct{})
 	p.conn.Handle("tools/call", func(ctx context.Context, req *Request) (any, error) {
@@ -35,6 +36,9 @@ func TestWirePeerCancelStopsHandler(t *testing.T) {
 	if ce.ID != Int64ID(7) || ce.Method != "tools/call" || ce.Reason != "User requested cancellation" || ce.Source != SourcePeer {
 		t.Errorf("cause %+v", ce)
 	}
+	// The handler's context ends first; the log line and the observer event
+	// follow (cancelling is not delayed by logging).
+	events.waitFor(t, func(e Event) bool { return e.Kind == EventApplied })
 	if !logs.contains("request cancelled by peer", "id=7", "reason=User requested cancellation") {
 		t.Errorf("reason not logged: %q", logs.records)
 	}
