@@ -1,0 +1,215 @@
+// Command stdio-client is a small MCP client on the stdio transport, built on
+// the generated bindings of revision 2025-11-25 (generated/mcp20251125) and
+// the mcpgen runtime. It shows what cancelling a call looks like from the
+// client side:
+//
+//  1. it starts the server command given as its arguments, with the server's
+//     stdin and stdout as the transport (its stderr is passed through);
+//  2. initializes (asking for 2025-11-25, accepting any revision it knows that
+//     the server answers with) and sends notifications/initialized;
+//  3. calls the sleep tool with ms=10000 and cancels the call after 200 ms by
+//     cancelling its context: the call returns at once and the runtime sends
+//     notifications/cancelled with the cancellation cause as the reason;
+//  4. calls echo once, to show the session carries on;
+//  5. shuts down as basic/lifecycle.mdx says for stdio: closes the server's
+//     stdin, waits for it to exit, and only then resorts to SIGTERM and
+//     SIGKILL.
+//
+// Usage:
+//
+//	stdio-client [flags] -- server-command [args...]
+//	go run ./examples/stdio-client -- go run ./examples/stdio-server
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// supportedVersions are the revisions this client can talk, latest first.
+var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+func main() {
+	sleepMS := flag.Int("ms", 10000, "how long to ask the sleep tool to sleep, in milliseconds")
+	cancelAfter := flag.Duration("cancel-after", 200*time.Millisecond, "cancel the sleep call after this long")
+	timeout := flag.Duration("timeout", 30*time.Second, "timeout for every request (the spec says senders SHOULD have one)")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: stdio-client [flags] -- server-command [args...]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(flag.Args(), *sleepMS, *cancelAfter, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "stdio-client:", err)
+		os.Exit(1)
+	}
+}
+
+func run(command []string, sleepMS int, cancelAfter, timeout time.Duration) error {
+	// 1. Start the server. Its stdout is our input, its stdin our output.
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Stderr = os.Stderr // the server's logs; stderr is not an error channel
+	toServer, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	fromServer, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting the server: %w", err)
+	}
+
+	// The transport closes what it is given when the Conn closes. Hiding
+	// Close on the server's stdout means closing the Conn closes only the
+	// server's stdin and then waits for the server to close its stdout by
+	// exiting, which is the shutdown the spec asks for (and spares the
+	// server a SIGPIPE for writing to a pipe we closed).
+	transport := runtime.NewStdioTransport(struct{ io.Reader }{fromServer}, toServer, runtime.StdioOptions{})
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "stdio-client")
+	conn := runtime.NewConn(transport,
+		runtime.WithPolicy(mcp.Policy(runtime.SideClient)),
+		runtime.WithLogger(log), // logs the cancellations we send, with their reasons
+		runtime.WithDefaultTimeout(timeout),
+	)
+	// Requests the server may send us: only ping is served; the rest get
+	// -32601 from UnimplementedClient, matching the empty capabilities below.
+	mcp.RegisterClient(conn, client{})
+	conn.Start()
+	srv := mcp.NewServerCaller(conn) // implements mcp.Server over the connection
+
+	err = session(srv, sleepMS, cancelAfter)
+	if serr := shutdown(conn, cmd); err == nil {
+		err = serr
+	}
+	return err
+}
+
+// session is the conversation with the server once it runs.
+func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) error {
+	ctx := context.Background()
+
+	// 2. Initialize. initialize is never cancelled (the runtime refuses to),
+	// so its ctx only bounds how long we wait.
+	init, err := srv.Initialize(ctx, &mcp.InitializeRequestParams{
+		ProtocolVersion: supportedVersions[0],
+		ClientInfo:      mcp.Implementation{Name: "mcpgen-stdio-client", Version: "0.1.0"},
+		Capabilities:    mcp.ClientCapabilities{},
+	})
+	if err != nil {
+		return fmt.Errorf("initialize: %w", err)
+	}
+	if !slices.Contains(supportedVersions, init.ProtocolVersion) {
+		// lifecycle.mdx: the client SHOULD disconnect.
+		return fmt.Errorf("server wants protocol %q, which this client does not support", init.ProtocolVersion)
+	}
+	fmt.Printf("initialized: %s %s, protocol %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion)
+	if err := srv.Initialized(ctx, nil); err != nil {
+		return fmt.Errorf("notifications/initialized: %w", err)
+	}
+
+	// 3. Call sleep and give up after cancelAfter. Cancelling the call's
+	// context is all it takes: CallTool returns context.Canceled at once,
+	// and the runtime sends notifications/cancelled with the cause as its
+	// reason, then drops the response if the server sends one anyway.
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopTimer := time.AfterFunc(cancelAfter, func() {
+		cancel(fmt.Errorf("stdio-client gave up after %v", cancelAfter))
+	})
+	defer stopTimer.Stop()
+	start := time.Now()
+	res, err := srv.CallTool(callCtx, &mcp.CallToolRequestParams{
+		Name:      "sleep",
+		Arguments: map[string]json.RawMessage{"ms": json.RawMessage(fmt.Sprint(sleepMS))},
+	})
+	elapsed := time.Since(start).Round(time.Millisecond)
+	switch {
+	case errors.Is(err, context.Canceled) && callCtx.Err() != nil:
+		fmt.Printf("sleep cancelled after %v: %v\n", elapsed, context.Cause(callCtx))
+	case err != nil:
+		return fmt.Errorf("sleep: %w", err)
+	default:
+		fmt.Printf("sleep finished after %v, before the cancel: %s\n", elapsed, text(res))
+	}
+
+	// 4. The session goes on after a cancellation.
+	res, err = srv.CallTool(ctx, &mcp.CallToolRequestParams{
+		Name:      "echo",
+		Arguments: map[string]json.RawMessage{"text": json.RawMessage(`"hello from stdio-client"`)},
+	})
+	if err != nil {
+		return fmt.Errorf("echo: %w", err)
+	}
+	fmt.Printf("echo: %s\n", text(res))
+	return nil
+}
+
+// shutdown ends the session the way basic/lifecycle.mdx describes for stdio.
+func shutdown(conn *runtime.Conn, cmd *exec.Cmd) error {
+	// Close sends anything still queued (a cancellation issued just before
+	// is not lost), closes the server's stdin, and waits for the server to
+	// close its stdout, i.e. to exit.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := conn.Close(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "stdio-client: server still running after stdin was closed; sending SIGTERM")
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(5 * time.Second):
+		fmt.Fprintln(os.Stderr, "stdio-client: server ignored SIGTERM; killing it")
+		_ = cmd.Process.Kill()
+		err = <-exited
+	}
+	if err != nil {
+		return fmt.Errorf("server exited: %w", err)
+	}
+	fmt.Println("server exited cleanly")
+	return nil
+}
+
+// client serves the requests a server may send to its client. ping MUST be
+// answered; everything else is left to UnimplementedClient (-32601).
+type client struct{ mcp.UnimplementedClient }
+
+func (client) Ping(ctx context.Context, _ *mcp.RequestParams) (*mcp.EmptyResult, error) {
+	return &mcp.EmptyResult{}, nil
+}
+
+// text joins the text blocks of a tool result.
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	s := strings.Join(parts, " ")
+	if res.IsError != nil && *res.IsError {
+		s = "tool error: " + s
+	}
+	return s
+}
