@@ -95,7 +95,9 @@
 // # Unions
 //
 // A union is a sealed interface (an unexported marker method, implemented
-// by pointers to the branch structs), decoded by Decode<Union> and by the
+// by pointers to the branch structs; a discriminated union's interface also
+// has the discriminator's accessor, so ContentBlock.Type() and
+// ClientRequest.Method() need no type switch), decoded by Decode<Union> and by the
 // UnmarshalJSON of every struct, slice type and map type that holds one,
 // with the strategy the Model chose (schema.Strategy):
 //

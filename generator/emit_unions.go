@@ -149,7 +149,13 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 	}
 	doc = append(doc, "//", fmt.Sprintf("%s is a union: its values are %s.", name, strings.Join(impl, ", ")),
 		fmt.Sprintf("[Decode%s] tells them apart %s.", name, strategyProse(u)))
-	t.f.Add(comment(doc)).Type().Id(name).Interface(jen.Id(marker).Params())
+	methods := []jen.Code{jen.Id(marker).Params()}
+	if acc := t.sharedAccessor(u, vs); acc != "" {
+		methods = append(methods,
+			jen.Comment(fmt.Sprintf("%s returns the %q member that tells the branches apart.", acc, u.Discriminator)),
+			jen.Id(acc).Params().String())
+	}
+	t.f.Add(comment(doc)).Type().Id(name).Interface(methods...)
 
 	// Variant types declared for non-reference branches.
 	for i, b := range u.Branches {
@@ -570,4 +576,28 @@ func (t *tgen) emitByMethod(name string, u *schema.Union, doc []string) error {
 // kindErr is fmt.Errorf(format, kindName(jsonKind(data))).
 func kindErr(format string) *jen.Statement {
 	return jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(format), jen.Id("kindName").Call(jen.Id("jsonKind").Call(jen.Id("data"))))
+}
+
+// sharedAccessor is the name of the const accessor every branch of a
+// discriminated union has (TextContent.Type, CallToolRequest.Method), so
+// the interface can offer it; "" when some branch lacks it.
+func (t *tgen) sharedAccessor(u *schema.Union, vs []variant) string {
+	if u.Strategy != schema.StrategyDiscriminator || u.Discriminator == "" {
+		return ""
+	}
+	for _, v := range vs {
+		if v.obj == nil || !v.ptr {
+			return ""
+		}
+		found := false
+		for _, p := range v.obj.Properties {
+			if _, ok := p.Type.Const.(string); ok && p.Name == u.Discriminator {
+				found = true
+			}
+		}
+		if !found {
+			return ""
+		}
+	}
+	return FieldName(u.Discriminator)
 }

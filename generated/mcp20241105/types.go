@@ -288,6 +288,8 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 // [DecodeCallToolResultContentItem] tells them apart by the value of its "type" member.
 type CallToolResultContentItem interface {
 	isCallToolResultContentItem()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isCallToolResultContentItem()      {}
@@ -527,6 +529,8 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 // [DecodeClientNotification] tells them apart by the value of its "method" member.
 type ClientNotification interface {
 	isClientNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isClientNotification()        {}
@@ -592,6 +596,8 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
 	isClientRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*InitializeRequest) isClientRequest()            {}
@@ -871,6 +877,8 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()   {}
@@ -1204,6 +1212,8 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 // [DecodeCreateMessageResultContent] tells them apart by the value of its "type" member.
 type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isCreateMessageResultContent()  {}
@@ -3841,6 +3851,8 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 // [DecodePromptMessageContent] tells them apart by the value of its "type" member.
 type PromptMessageContent interface {
 	isPromptMessageContent()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isPromptMessageContent()      {}
@@ -4899,6 +4911,8 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 // [DecodeSamplingMessageContent] tells them apart by the value of its "type" member.
 type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isSamplingMessageContent()  {}
@@ -5136,6 +5150,8 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
 	isServerNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isServerNotification()           {}
@@ -5210,6 +5226,8 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 // [DecodeServerRequest] tells them apart by the value of its "method" member.
 type ServerRequest interface {
 	isServerRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*PingRequest) isServerRequest()          {}

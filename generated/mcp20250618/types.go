@@ -617,6 +617,8 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 // [DecodeClientNotification] tells them apart by the value of its "method" member.
 type ClientNotification interface {
 	isClientNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isClientNotification()        {}
@@ -682,6 +684,8 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
 	isClientRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*InitializeRequest) isClientRequest()            {}
@@ -1013,6 +1017,8 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()           {}
@@ -1160,6 +1166,8 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 // [DecodeContentBlock] tells them apart by the value of its "type" member.
 type ContentBlock interface {
 	isContentBlock()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isContentBlock()      {}
@@ -1416,6 +1424,8 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 // [DecodeCreateMessageResultContent] tells them apart by the value of its "type" member.
 type CreateMessageResultContent interface {
 	isCreateMessageResultContent()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isCreateMessageResultContent()  {}
@@ -5461,6 +5471,8 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 // [DecodeSamplingMessageContent] tells them apart by the value of its "type" member.
 type SamplingMessageContent interface {
 	isSamplingMessageContent()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isSamplingMessageContent()  {}
@@ -5707,6 +5719,8 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
 	isServerNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isServerNotification()           {}
@@ -5781,6 +5795,8 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 // [DecodeServerRequest] tells them apart by the value of its "method" member.
 type ServerRequest interface {
 	isServerRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*PingRequest) isServerRequest()          {}

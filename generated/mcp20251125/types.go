@@ -1121,6 +1121,8 @@ func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) err
 // [DecodeClientNotification] tells them apart by the value of its "method" member.
 type ClientNotification interface {
 	isClientNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isClientNotification()        {}
@@ -1189,6 +1191,8 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
 	isClientRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*InitializeRequest) isClientRequest()            {}
@@ -1622,6 +1626,8 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()           {}
@@ -1769,6 +1775,8 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 // [DecodeContentBlock] tells them apart by the value of its "type" member.
 type ContentBlock interface {
 	isContentBlock()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isContentBlock()      {}
@@ -2468,6 +2476,8 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 // [DecodeElicitRequestParams] tells them apart by the value of its "mode" member (see the schema note: mode is optional in branch 1, which is chosen when it is absent).
 type ElicitRequestParams interface {
 	isElicitRequestParams()
+	// Mode returns the "mode" member that tells the branches apart.
+	Mode() string
 }
 
 func (*ElicitRequestURLParams) isElicitRequestParams()  {}
@@ -7351,6 +7361,8 @@ func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 // [DecodeSamplingMessageContentBlock] tells them apart by the value of its "type" member.
 type SamplingMessageContentBlock interface {
 	isSamplingMessageContentBlock()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isSamplingMessageContentBlock()       {}
@@ -7732,6 +7744,8 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
 	isServerNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isServerNotification()           {}
@@ -7812,6 +7826,8 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 // [DecodeServerRequest] tells them apart by the value of its "method" member.
 type ServerRequest interface {
 	isServerRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*PingRequest) isServerRequest()           {}

@@ -945,6 +945,8 @@ func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
 	isClientRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*DiscoverRequest) isClientRequest()              {}
@@ -1215,6 +1217,8 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
 	isCompleteRequestParamsRef()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()           {}
@@ -1418,6 +1422,8 @@ func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
 // [DecodeContentBlock] tells them apart by the value of its "type" member.
 type ContentBlock interface {
 	isContentBlock()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isContentBlock()      {}
@@ -2148,6 +2154,8 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 // [DecodeElicitRequestParams] tells them apart by the value of its "mode" member (see the schema note: mode is optional in branch 0, which is chosen when it is absent).
 type ElicitRequestParams interface {
 	isElicitRequestParams()
+	// Mode returns the "mode" member that tells the branches apart.
+	Mode() string
 }
 
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
@@ -3154,6 +3162,8 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 // [DecodeInputRequest] tells them apart by the value of its "method" member.
 type InputRequest interface {
 	isInputRequest()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CreateMessageRequest) isInputRequest() {}
@@ -7444,6 +7454,8 @@ func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 // [DecodeSamplingMessageContentBlock] tells them apart by the value of its "type" member.
 type SamplingMessageContentBlock interface {
 	isSamplingMessageContentBlock()
+	// Type returns the "type" member that tells the branches apart.
+	Type() string
 }
 
 func (*TextContent) isSamplingMessageContentBlock()       {}
@@ -7707,6 +7719,8 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
 	isServerNotification()
+	// Method returns the "method" member that tells the branches apart.
+	Method() string
 }
 
 func (*CancelledNotification) isServerNotification()                 {}

@@ -45,6 +45,9 @@ func TestDiscriminatedUnions(t *testing.T) {
 		if reflect.TypeOf(v) != reflect.TypeOf(want) {
 			t.Errorf("%s decoded to %T, want %T", in, v, want)
 		}
+		if tag := in[len(`{"type":"`):strings.Index(in, `",`)]; v.Type() != tag {
+			t.Errorf("%s: Type() = %q", in, v.Type())
+		}
 		assertJSONEqual(t, []byte(in), mustJSON(t, v))
 	}
 
@@ -154,7 +157,7 @@ func TestUnknownDiscriminatorKeptRaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := req.(*UnknownClientRequest); !ok {
+	if _, ok := req.(*UnknownClientRequest); !ok || req.Method() != "future/thing" {
 		t.Errorf("future/thing decoded to %T", req)
 	}
 	// A missing discriminator is an error naming it.
