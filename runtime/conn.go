@@ -53,16 +53,17 @@ type Conn struct {
 	handlers map[string]Handler
 	notes    map[string]NotificationHandler
 
-	mu       sync.Mutex
-	incoming map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
-	outgoing map[RequestID]*call     // our calls awaiting a response
-	progress map[ProgressToken]*call // our calls by progress token
-	started  bool
-	closing  bool
-	cause    *CancelError // why the Conn shut down; set with closing
-	active   int          // handler goroutines not yet returned
-	idle     chan struct{}
-	idleDone bool
+	mu          sync.Mutex
+	incoming    map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
+	outgoing    map[RequestID]*call     // our calls awaiting a response
+	progress    map[ProgressToken]*call // our calls by progress token
+	started     bool
+	closing     bool
+	cause       *CancelError // why the Conn shut down; set with closing
+	active      int          // handlers not yet finished
+	workersLive int          // worker goroutines alive (running or parked)
+	idle        chan struct{}
+	idleDone    bool
 
 	nextID atomic.Int64
 
@@ -72,6 +73,7 @@ type Conn struct {
 	sender   *serialQueue // writes replies produced by the read loop, and cancellations
 	notifier *serialQueue // runs notification handlers in order
 	sem      chan struct{}
+	workers  *workerPool
 	done     chan struct{}
 	doneOnce sync.Once
 }
@@ -116,6 +118,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		idle:     make(chan struct{}),
 		sender:   newSerialQueue(),
 		notifier: newSerialQueue(),
+		workers:  newWorkerPool(),
 		done:     make(chan struct{}),
 	}
 	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
@@ -265,6 +268,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
 	}
 	c.connCancel(cause)
+	close(c.workers.stop)
 	for _, cl := range outs {
 		cl.err = cause.forRequest(cl.id, cl.method)
 		close(cl.done)
@@ -277,7 +281,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 }
 
 func (c *Conn) checkIdleLocked() {
-	if c.closing && c.active == 0 && !c.idleDone {
+	if c.closing && c.active == 0 && c.workersLive == 0 && !c.idleDone {
 		c.idleDone = true
 		close(c.idle)
 	}

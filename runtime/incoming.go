@@ -38,8 +38,11 @@ func (c *Conn) onRequest(m *Message) {
 	}
 	c.incoming[m.ID] = f
 	c.active++
+	spawn := c.dispatchLocked(f)
 	c.mu.Unlock()
-	go c.serve(f)
+	if spawn {
+		go c.worker(f)
+	}
 }
 
 // serve runs one request's handler and answers it, unless it was cancelled.
