@@ -594,7 +594,10 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		case m.info.dec != nil:
 			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
 		default:
-			dec = append(dec, jen.Id("d").Dot(t.useName("field")).Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
+			// A raw member (any JSON value, or JSONValue) keeps null as
+			// the bytes "null".
+			nullable := m.nullable || m.info.cat == catRaw
+			dec = append(dec, jen.Id("d").Dot(t.useName("field")).Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(nullable), jen.Op("&").Id("v").Dot(m.goName)))
 		}
 	}
 	dec = append(dec,

@@ -1977,7 +1977,7 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 	}
 	var v JSONRPCErrorError
 	d.field("code", true, false, &v.Code)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -3161,7 +3161,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v LoggingMessageNotificationParams
-	d.field("data", true, false, &v.Data)
+	d.field("data", true, true, &v.Data)
 	d.field("level", true, false, &v.Level)
 	d.field("logger", false, false, &v.Logger)
 	v.Extra = d.rest()

@@ -3012,7 +3012,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	}
 	var v Error
 	d.field("code", true, false, &v.Code)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -5062,7 +5062,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	var v LoggingMessageNotificationParams
 	d.field("_meta", false, false, &v.Meta)
-	d.field("data", true, false, &v.Data)
+	d.field("data", true, true, &v.Data)
 	d.field("level", true, false, &v.Level)
 	d.field("logger", false, false, &v.Logger)
 	v.Extra = d.rest()

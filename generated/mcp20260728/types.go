@@ -538,7 +538,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
 	d.field("resultType", true, false, &v.ResultType)
-	d.field("structuredContent", false, false, &v.StructuredContent)
+	d.field("structuredContent", false, true, &v.StructuredContent)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -2541,7 +2541,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	}
 	var v Error
 	d.field("code", true, false, &v.Code)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -2887,7 +2887,7 @@ func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
 	}
 	var v HeaderMismatchErrorError
 	d.constant("code", "-32020", true)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -3426,7 +3426,7 @@ func (x *InternalError) UnmarshalJSON(data []byte) error {
 	}
 	var v InternalError
 	d.constant("code", "-32603", true)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -3483,7 +3483,7 @@ func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 	}
 	var v InvalidParamsError
 	d.constant("code", "-32602", true)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -3531,7 +3531,7 @@ func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
 	}
 	var v InvalidRequestError
 	d.constant("code", "-32600", true)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -4875,7 +4875,7 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	var v LoggingMessageNotificationParams
 	d.field("_meta", false, false, &v.Meta)
-	d.field("data", true, false, &v.Data)
+	d.field("data", true, true, &v.Data)
 	d.field("level", true, false, &v.Level)
 	d.field("logger", false, false, &v.Logger)
 	v.Extra = d.rest()
@@ -4945,7 +4945,7 @@ func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 	}
 	var v MethodNotFoundError
 	d.constant("code", "-32601", true)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -5634,7 +5634,7 @@ func (x *ParseError) UnmarshalJSON(data []byte) error {
 	}
 	var v ParseError
 	d.constant("code", "-32700", true)
-	d.field("data", false, false, &v.Data)
+	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -9264,7 +9264,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	d.field("_meta", false, false, &v.Meta)
 	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
-	d.field("structuredContent", false, false, &v.StructuredContent)
+	d.field("structuredContent", false, true, &v.StructuredContent)
 	d.field("toolUseId", true, false, &v.ToolUseID)
 	d.constant("type", "\"tool_result\"", true)
 	v.Extra = d.rest()
