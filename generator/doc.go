@@ -57,7 +57,9 @@
 //
 // integer is int64 even where the TypeScript said number (schema-notes
 // H8): a fraction where the schema says integer is a decode error, as
-// jsonschema/v5 would report it.
+// jsonschema/v5 would report it, while 100.0 and 1e2, which JSON Schema
+// counts as integers, decode (and re-encode as 100). Ids stay strict: the
+// runtime's RequestID accepts integer literals only, as JSON-RPC expects.
 //
 // A required member is a value; a nullable required member
 // (["integer","null"], 2025-11-25 Task.ttl) is a pointer without omitempty,

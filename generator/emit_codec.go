@@ -1,6 +1,8 @@
 package generator
 
 import (
+	"strconv"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -25,6 +27,10 @@ const (
 func rawMessage() *jen.Statement { return jen.Qual(jsonPkg, "RawMessage") }
 
 func rawMap() *jen.Statement { return jen.Map(jen.String()).Qual(jsonPkg, "RawMessage") }
+
+// charLit renders a byte as a Go character literal ('{'), which jennifer's
+// LitByte would render as byte(0x7b).
+func charLit(c byte) *jen.Statement { return jen.Id(strconv.QuoteRune(rune(c))) }
 
 // errIf is `if err != nil { return <ret...> }`.
 func errIf(ret ...jen.Code) *jen.Statement {
@@ -76,10 +82,10 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	f.Func().Id("jsonKind").Params(jen.Id("data").Index().Byte()).Byte().Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("data")).Block(
 			jen.Switch(jen.Id("c")).Block(
-				jen.Case(jen.LitByte(' '), jen.LitByte('\t'), jen.LitByte('\n'), jen.LitByte('\r')).Block(jen.Continue()),
-				jen.Case(jen.LitByte('t'), jen.LitByte('f')).Block(jen.Return(jen.LitByte('b'))),
-				jen.Case(jen.LitByte('-'), jen.LitByte('0'), jen.LitByte('1'), jen.LitByte('2'), jen.LitByte('3'), jen.LitByte('4'),
-					jen.LitByte('5'), jen.LitByte('6'), jen.LitByte('7'), jen.LitByte('8'), jen.LitByte('9')).Block(jen.Return(jen.LitByte('0'))),
+				jen.Case(charLit(' '), charLit('\t'), charLit('\n'), charLit('\r')).Block(jen.Continue()),
+				jen.Case(charLit('t'), charLit('f')).Block(jen.Return(charLit('b'))),
+				jen.Case(charLit('-'), charLit('0'), charLit('1'), charLit('2'), charLit('3'), charLit('4'),
+					charLit('5'), charLit('6'), charLit('7'), charLit('8'), charLit('9')).Block(jen.Return(charLit('0'))),
 			),
 			jen.Return(jen.Id("c")),
 		),
@@ -87,12 +93,12 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	)
 	f.Func().Id("kindName").Params(jen.Id("k").Byte()).String().Block(
 		jen.Switch(jen.Id("k")).Block(
-			jen.Case(jen.LitByte('{')).Block(jen.Return(jen.Lit("an object"))),
-			jen.Case(jen.LitByte('[')).Block(jen.Return(jen.Lit("an array"))),
-			jen.Case(jen.LitByte('"')).Block(jen.Return(jen.Lit("a string"))),
-			jen.Case(jen.LitByte('b')).Block(jen.Return(jen.Lit("a boolean"))),
-			jen.Case(jen.LitByte('0')).Block(jen.Return(jen.Lit("a number"))),
-			jen.Case(jen.LitByte('n')).Block(jen.Return(jen.Lit("null"))),
+			jen.Case(charLit('{')).Block(jen.Return(jen.Lit("an object"))),
+			jen.Case(charLit('[')).Block(jen.Return(jen.Lit("an array"))),
+			jen.Case(charLit('"')).Block(jen.Return(jen.Lit("a string"))),
+			jen.Case(charLit('b')).Block(jen.Return(jen.Lit("a boolean"))),
+			jen.Case(charLit('0')).Block(jen.Return(jen.Lit("a number"))),
+			jen.Case(charLit('n')).Block(jen.Return(jen.Lit("null"))),
 		),
 		jen.Return(jen.Lit("not JSON")),
 	)
@@ -190,16 +196,49 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	)
 	if used("fieldFunc") {
 		f.Comment("fieldFunc decodes member name into dst with dec (for members whose type")
-		f.Comment("contains a union, which encoding/json cannot decode on its own).")
+		f.Comment("contains a union, which encoding/json cannot decode on its own, and for")
+		f.Comment("integers, which JSON Schema lets be written 1.0). An allowed null leaves dst")
+		f.Comment("zero.")
 		f.Func().Id("fieldFunc").Types(jen.Id("T").Any()).Params(
-			jen.Id("d").Op("*").Id("objDecoder"), jen.Id("name").String(), jen.Id("required").Bool(), jen.Id("dst").Op("*").Id("T"),
+			jen.Id("d").Op("*").Id("objDecoder"), jen.Id("name").String(), jen.List(jen.Id("required"), jen.Id("nullable")).Bool(), jen.Id("dst").Op("*").Id("T"),
 			jen.Id("dec").Func().Params(jen.Index().Byte()).Params(jen.Id("T"), jen.Error()),
 		).Block(
-			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("d").Dot("take").Call(jen.Id("name"), jen.Id("required"), jen.False()), jen.Id("ok")).Block(
+			jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Id("d").Dot("take").Call(jen.Id("name"), jen.Id("required"), jen.Id("nullable")), jen.Id("ok")).Block(
+				jen.If(jen.Id("jsonKind").Call(jen.Id("v")).Op("==").LitByte('n')).Block(jen.Return()),
 				jen.List(jen.Id("x"), jen.Err()).Op(":=").Id("dec").Call(jen.Id("v")),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Id("d").Dot("fail").Call(jen.Id("name"), jen.Err()), jen.Return()),
 				jen.Op("*").Id("dst").Op("=").Id("x"),
 			),
+		)
+	}
+	if used("parseInteger") {
+		f.Comment("parseInteger decodes a JSON integer. As in JSON Schema, a number with a")
+		f.Comment("zero fractional part (1.0, 1e3) is an integer too; 1.5 is not.")
+		f.Func().Id("parseInteger").Params(jen.Id("data").Index().Byte()).Params(jen.Int64(), jen.Error()).Block(
+			jen.Var().Id("n").Qual(jsonPkg, "Number"),
+			jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("n")), jen.Err().Op("!=").Nil().Op("||").Id("jsonKind").Call(jen.Id("data")).Op("!=").LitByte('0')).Block(
+				jen.Return(jen.Lit(0), jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("want an integer, got %s"), jen.Id("kindName").Call(jen.Id("jsonKind").Call(jen.Id("data"))))),
+			),
+			jen.If(jen.List(jen.Id("i"), jen.Err()).Op(":=").Qual(strconvPkg, "ParseInt").Call(jen.String().Parens(jen.Id("n")), jen.Lit(10), jen.Lit(64)), jen.Err().Op("==").Nil()).Block(
+				jen.Return(jen.Id("i"), jen.Nil()),
+			),
+			jen.List(jen.Id("f"), jen.Err()).Op(":=").Qual(strconvPkg, "ParseFloat").Call(jen.String().Parens(jen.Id("n")), jen.Lit(64)),
+			jen.If(jen.Err().Op("!=").Nil().Op("||").Id("f").Op("!=").Qual("math", "Trunc").Call(jen.Id("f")).Op("||").Qual("math", "Abs").Call(jen.Id("f")).Op(">=").Lit(float64(1<<63))).Block(
+				jen.Return(jen.Lit(0), jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("%s is not an int64 integer"), jen.Id("n"))),
+			),
+			jen.Return(jen.Int64().Parens(jen.Id("f")), jen.Nil()),
+		)
+	}
+	if used("pointerTo") {
+		f.Comment("pointerTo lifts a decoder to one that returns a pointer.")
+		f.Func().Id("pointerTo").Types(jen.Id("T").Any()).Params(
+			jen.Id("dec").Func().Params(jen.Index().Byte()).Params(jen.Id("T"), jen.Error()),
+		).Func().Params(jen.Index().Byte()).Params(jen.Op("*").Id("T"), jen.Error()).Block(
+			jen.Return(jen.Func().Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id("T"), jen.Error()).Block(
+				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("dec").Call(jen.Id("data")),
+				errIf(jen.Nil(), jen.Err()),
+				jen.Return(jen.Op("&").Id("v"), jen.Nil()),
+			)),
 		)
 	}
 	if used("sliceOf") {
@@ -277,13 +316,13 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	eRecv := func() *jen.Statement { return jen.Params(jen.Id("e").Op("*").Id("objEncoder")) }
 	f.Func().Add(eRecv()).Id("raw").Params(jen.Id("name").String(), jen.Id("value").Index().Byte()).Block(
 		jen.If(jen.Len(jen.Id("e").Dot("keys")).Op("==").Lit(0)).Block(
-			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitByte('{')),
+			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), charLit('{')),
 		).Else().Block(
-			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitByte(',')),
+			jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), charLit(',')),
 		),
 		jen.List(jen.Id("k"), jen.Id("_")).Op(":=").Qual(jsonPkg, "Marshal").Call(jen.Id("name")),
 		jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.Id("k").Op("...")),
-		jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.LitByte(':')),
+		jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), charLit(':')),
 		jen.Id("e").Dot("buf").Op("=").Append(jen.Id("e").Dot("buf"), jen.Id("value").Op("...")),
 		jen.Id("e").Dot("keys").Op("=").Append(jen.Id("e").Dot("keys"), jen.Id("name")),
 	)
@@ -318,7 +357,7 @@ func emitCodec(g *gen, f *jen.File) (bool, error) {
 	f.Func().Add(eRecv()).Id("bytes").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.If(jen.Id("e").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("e").Dot("err"))),
 		jen.If(jen.Len(jen.Id("e").Dot("keys")).Op("==").Lit(0)).Block(jen.Return(jen.Index().Byte().Parens(jen.Lit("{}")), jen.Nil())),
-		jen.Return(jen.Append(jen.Id("e").Dot("buf"), jen.LitByte('}')), jen.Nil()),
+		jen.Return(jen.Append(jen.Id("e").Dot("buf"), charLit('}')), jen.Nil()),
 	)
 
 	if used("bestShape") {

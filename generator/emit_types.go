@@ -422,6 +422,7 @@ type member struct {
 	constGo  *jen.Statement
 	info     tinfo
 	pointer  bool
+	integer  bool // a plain JSON Schema integer (int64)
 }
 
 // emitStruct declares a struct with its MarshalJSON, UnmarshalJSON and
@@ -458,6 +459,7 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 				return err
 			}
 			m.info = in
+			m.integer = pt.Kind == schema.KindInteger
 			switch in.cat {
 			case catStruct, catScalar, catID, catByMethod:
 				m.pointer = !p.Required || pt.Nullable
@@ -592,7 +594,14 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		case m.constant != "":
 			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot(t.useName("constant")).Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
 		case m.info.dec != nil:
-			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
+			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.False(), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
+		case m.integer:
+			// JSON Schema's integer admits 1.0; encoding/json's int64 does not.
+			d := t.use("parseInteger")
+			if m.pointer {
+				d = t.use("pointerTo").Call(d)
+			}
+			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName), d))
 		default:
 			// A raw member (any JSON value, or JSONValue) keeps null as
 			// the bytes "null".

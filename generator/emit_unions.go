@@ -243,7 +243,7 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 				continue
 			}
 			kinds = append(kinds, kindArticle(k))
-			cases = append(cases, jen.Case(jen.LitByte(kindBytes[k])).Block(t.retVariant(name, vs[i])...))
+			cases = append(cases, jen.Case(charLit(kindBytes[k])).Block(t.retVariant(name, vs[i])...))
 		}
 		if len(objects) > 0 {
 			kinds = append(kinds, "an object")
@@ -260,7 +260,7 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 				}
 				ob = t.structural(name, vs, order)
 			}
-			cases = append(cases, jen.Case(jen.LitByte('{')).Block(ob...))
+			cases = append(cases, jen.Case(charLit('{')).Block(ob...))
 		}
 		body = append(body, jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...),
 			jen.Return(jen.Nil(), decodeErr(name, "", kindErr("want "+strings.Join(kinds, ", ")+"; got %s"))))
@@ -484,7 +484,7 @@ func (t *tgen) envelope(name string, u *schema.Union, vs []variant) ([]jen.Code,
 	}
 	obj = append(obj, jen.Switch().Block(cases...),
 		jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("a JSON-RPC message needs a method, a result or an error member")))))
-	top := []jen.Code{jen.Case(jen.LitByte('{')).Block(obj...)}
+	top := []jen.Code{jen.Case(charLit('{')).Block(obj...)}
 	if len(arrays) > 0 {
 		var arr []jen.Code
 		for k, i := range arrays {
@@ -497,7 +497,7 @@ func (t *tgen) envelope(name string, u *schema.Union, vs []variant) ([]jen.Code,
 			)
 		}
 		arr = append(arr, jen.Return(jen.Nil(), decodeErr(name, "", jen.Id("err0"))))
-		top = append(top, jen.Case(jen.LitByte('[')).Block(arr...))
+		top = append(top, jen.Case(charLit('[')).Block(arr...))
 	}
 	return []jen.Code{
 		jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(top...),

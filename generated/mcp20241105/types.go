@@ -272,7 +272,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CallToolResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeCallToolResultContentItem))
+	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeCallToolResultContentItem))
 	d.field("isError", false, false, &v.IsError)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -823,7 +823,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	var v CompleteRequestParams
 	d.field("argument", true, false, &v.Argument)
-	fieldFunc(d, "ref", true, &v.Ref, DecodeCompleteRequestParamsRef)
+	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1010,7 +1010,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	}
 	var v CompleteResultCompletion
 	d.field("hasMore", false, false, &v.HasMore)
-	d.field("total", false, false, &v.Total)
+	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
 	d.field("values", true, false, &v.Values)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -1132,7 +1132,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageRequestParams
 	d.field("includeContext", false, false, &v.IncludeContext)
-	d.field("maxTokens", true, false, &v.MaxTokens)
+	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
 	d.field("messages", true, false, &v.Messages)
 	d.field("metadata", false, false, &v.Metadata)
 	d.field("modelPreferences", false, false, &v.ModelPreferences)
@@ -1194,7 +1194,7 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, DecodeCreateMessageResultContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.field("model", true, false, &v.Model)
 	d.field("role", true, false, &v.Role)
 	d.field("stopReason", false, false, &v.StopReason)
@@ -1315,7 +1315,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	}
 	var v EmbeddedResource
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -1978,7 +1978,7 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v JSONRPCErrorError
-	d.field("code", true, false, &v.Code)
+	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
 	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
@@ -2005,7 +2005,7 @@ func (*JSONRPCError) isJSONRPCMessage()        {}
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	switch jsonKind(data) {
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
@@ -3835,7 +3835,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v PromptMessage
-	fieldFunc(d, "content", true, &v.Content, DecodePromptMessageContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodePromptMessageContent)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -4060,7 +4060,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	}
 	var v ReadResourceResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "contents", true, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
+	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -4276,7 +4276,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.field("description", false, false, &v.Description)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("uri", true, false, &v.URI)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -4895,7 +4895,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v SamplingMessage
-	fieldFunc(d, "content", true, &v.Content, DecodeSamplingMessageContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {

@@ -417,7 +417,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CallToolResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
+	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
 	d.field("structuredContent", false, false, &v.StructuredContent)
 	v.Extra = d.rest()
@@ -926,7 +926,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	var v CompleteRequestParams
 	d.field("argument", true, false, &v.Argument)
 	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, &v.Ref, DecodeCompleteRequestParamsRef)
+	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1150,7 +1150,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	}
 	var v CompleteResultCompletion
 	d.field("hasMore", false, false, &v.HasMore)
-	d.field("total", false, false, &v.Total)
+	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
 	d.field("values", true, false, &v.Values)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -1344,7 +1344,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageRequestParams
 	d.field("includeContext", false, false, &v.IncludeContext)
-	d.field("maxTokens", true, false, &v.MaxTokens)
+	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
 	d.field("messages", true, false, &v.Messages)
 	d.field("metadata", false, false, &v.Metadata)
 	d.field("modelPreferences", false, false, &v.ModelPreferences)
@@ -1406,7 +1406,7 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, DecodeCreateMessageResultContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.field("model", true, false, &v.Model)
 	d.field("role", true, false, &v.Role)
 	d.field("stopReason", false, false, &v.StopReason)
@@ -1605,7 +1605,7 @@ func (x *ElicitRequestParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v ElicitRequestParamsRequestedSchema
-	fieldFunc(d, "properties", true, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
+	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
 	d.field("required", false, false, &v.Required)
 	d.constant("type", "\"object\"", true)
 	v.Extra = d.rest()
@@ -1668,7 +1668,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	var v ElicitResult
 	d.field("_meta", false, false, &v.Meta)
 	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, &v.Content, mapOf(DecodeElicitResultContentValue))
+	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1701,11 +1701,11 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
 	switch jsonKind(data) {
-	case byte(0x22):
+	case '"':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
-	case byte(0x30):
+	case '0':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
-	case byte(0x62):
+	case 'b':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
 	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
@@ -1762,7 +1762,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var v EmbeddedResource
 	d.field("_meta", false, false, &v.Meta)
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -2404,7 +2404,7 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v JSONRPCErrorError
-	d.field("code", true, false, &v.Code)
+	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
 	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
@@ -2431,7 +2431,7 @@ func (*JSONRPCError) isJSONRPCMessage()        {}
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	switch jsonKind(data) {
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
@@ -4411,7 +4411,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v PromptMessage
-	fieldFunc(d, "content", true, &v.Content, DecodeContentBlock)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -4583,7 +4583,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	}
 	var v ReadResourceResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "contents", true, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
+	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -4813,7 +4813,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.field("description", false, false, &v.Description)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.field("uri", true, false, &v.URI)
 	v.Extra = d.rest()
@@ -4952,7 +4952,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.field("description", false, false, &v.Description)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"resource_link\"", true)
 	d.field("uri", true, false, &v.URI)
@@ -5455,7 +5455,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v SamplingMessage
-	fieldFunc(d, "content", true, &v.Content, DecodeSamplingMessageContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -6127,8 +6127,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	var v StringSchema
 	d.field("description", false, false, &v.Description)
 	d.field("format", false, false, &v.Format)
-	d.field("maxLength", false, false, &v.MaxLength)
-	d.field("minLength", false, false, &v.MinLength)
+	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
+	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"string\"", true)
 	v.Extra = d.rest()

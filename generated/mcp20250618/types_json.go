@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -52,12 +53,12 @@ var (
 func jsonKind(data []byte) byte {
 	for _, c := range data {
 		switch c {
-		case byte(0x20), byte(0x9), byte(0xa), byte(0xd):
+		case ' ', '\t', '\n', '\r':
 			continue
-		case byte(0x74), byte(0x66):
-			return byte(0x62)
-		case byte(0x2d), byte(0x30), byte(0x31), byte(0x32), byte(0x33), byte(0x34), byte(0x35), byte(0x36), byte(0x37), byte(0x38), byte(0x39):
-			return byte(0x30)
+		case 't', 'f':
+			return 'b'
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			return '0'
 		}
 		return c
 	}
@@ -65,17 +66,17 @@ func jsonKind(data []byte) byte {
 }
 func kindName(k byte) string {
 	switch k {
-	case byte(0x7b):
+	case '{':
 		return "an object"
-	case byte(0x5b):
+	case '[':
 		return "an array"
-	case byte(0x22):
+	case '"':
 		return "a string"
-	case byte(0x62):
+	case 'b':
 		return "a boolean"
-	case byte(0x30):
+	case '0':
 		return "a number"
-	case byte(0x6e):
+	case 'n':
 		return "null"
 	}
 	return "not JSON"
@@ -181,15 +182,48 @@ func (d *objDecoder) rest() map[string]json.RawMessage {
 }
 
 // fieldFunc decodes member name into dst with dec (for members whose type
-// contains a union, which encoding/json cannot decode on its own).
-func fieldFunc[T any](d *objDecoder, name string, required bool, dst *T, dec func([]byte) (T, error)) {
-	if v, ok := d.take(name, required, false); ok {
+// contains a union, which encoding/json cannot decode on its own, and for
+// integers, which JSON Schema lets be written 1.0). An allowed null leaves dst
+// zero.
+func fieldFunc[T any](d *objDecoder, name string, required, nullable bool, dst *T, dec func([]byte) (T, error)) {
+	if v, ok := d.take(name, required, nullable); ok {
+		if jsonKind(v) == byte(0x6e) {
+			return
+		}
 		x, err := dec(v)
 		if err != nil {
 			d.fail(name, err)
 			return
 		}
 		*dst = x
+	}
+}
+
+// parseInteger decodes a JSON integer. As in JSON Schema, a number with a
+// zero fractional part (1.0, 1e3) is an integer too; 1.5 is not.
+func parseInteger(data []byte) (int64, error) {
+	var n json.Number
+	if err := json.Unmarshal(data, &n); err != nil || jsonKind(data) != byte(0x30) {
+		return 0, fmt.Errorf("want an integer, got %s", kindName(jsonKind(data)))
+	}
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return i, nil
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) >= 9.223372036854776e+18 {
+		return 0, fmt.Errorf("%s is not an int64 integer", n)
+	}
+	return int64(f), nil
+}
+
+// pointerTo lifts a decoder to one that returns a pointer.
+func pointerTo[T any](dec func([]byte) (T, error)) func([]byte) (*T, error) {
+	return func(data []byte) (*T, error) {
+		v, err := dec(data)
+		if err != nil {
+			return nil, err
+		}
+		return &v, nil
 	}
 }
 
@@ -269,13 +303,13 @@ type objEncoder struct {
 
 func (e *objEncoder) raw(name string, value []byte) {
 	if len(e.keys) == 0 {
-		e.buf = append(e.buf, byte(0x7b))
+		e.buf = append(e.buf, '{')
 	} else {
-		e.buf = append(e.buf, byte(0x2c))
+		e.buf = append(e.buf, ',')
 	}
 	k, _ := json.Marshal(name)
 	e.buf = append(e.buf, k...)
-	e.buf = append(e.buf, byte(0x3a))
+	e.buf = append(e.buf, ':')
 	e.buf = append(e.buf, value...)
 	e.keys = append(e.keys, name)
 }
@@ -314,7 +348,7 @@ func (e *objEncoder) bytes() ([]byte, error) {
 	if len(e.keys) == 0 {
 		return []byte("{}"), nil
 	}
-	return append(e.buf, byte(0x7d)), nil
+	return append(e.buf, '}'), nil
 }
 
 // shape is what a structural union branch demands of a value: required

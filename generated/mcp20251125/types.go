@@ -482,7 +482,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CallToolResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
+	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
 	d.field("structuredContent", false, false, &v.StructuredContent)
 	v.Extra = d.rest()
@@ -641,11 +641,11 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	d.field("_meta", false, false, &v.Meta)
 	d.field("createdAt", true, false, &v.CreatedAt)
 	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	d.field("pollInterval", false, false, &v.PollInterval)
+	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
 	d.field("status", true, false, &v.Status)
 	d.field("statusMessage", false, false, &v.StatusMessage)
 	d.field("taskId", true, false, &v.TaskID)
-	d.field("ttl", true, true, &v.TTL)
+	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1498,7 +1498,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	d.field("_meta", false, false, &v.Meta)
 	d.field("argument", true, false, &v.Argument)
 	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, &v.Ref, DecodeCompleteRequestParamsRef)
+	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1759,7 +1759,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	}
 	var v CompleteResultCompletion
 	d.field("hasMore", false, false, &v.HasMore)
-	d.field("total", false, false, &v.Total)
+	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
 	d.field("values", true, false, &v.Values)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -1997,7 +1997,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	var v CreateMessageRequestParams
 	d.field("_meta", false, false, &v.Meta)
 	d.field("includeContext", false, false, &v.IncludeContext)
-	d.field("maxTokens", true, false, &v.MaxTokens)
+	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
 	d.field("messages", true, false, &v.Messages)
 	d.field("metadata", false, false, &v.Metadata)
 	d.field("modelPreferences", false, false, &v.ModelPreferences)
@@ -2109,7 +2109,7 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, DecodeCreateMessageResultContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.field("model", true, false, &v.Model)
 	d.field("role", true, false, &v.Role)
 	d.field("stopReason", false, false, &v.StopReason)
@@ -2178,9 +2178,9 @@ func (x UnknownCreateMessageResultContent) Type() string {
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by its JSON kind, objects by their "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
 	switch jsonKind(data) {
-	case byte(0x5b):
+	case '[':
 		return decodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
@@ -2300,7 +2300,7 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	d.field("id", true, false, &v.ID)
 	d.constant("jsonrpc", "\"2.0\"", true)
 	d.constant("method", "\"elicitation/create\"", true)
-	fieldFunc(d, "params", true, &v.Params, DecodeElicitRequestParams)
+	fieldFunc(d, "params", true, false, &v.Params, DecodeElicitRequestParams)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -2459,7 +2459,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	}
 	var v ElicitRequestFormParamsRequestedSchema
 	d.field("$schema", false, false, &v.Schema)
-	fieldFunc(d, "properties", true, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
+	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
 	d.field("required", false, false, &v.Required)
 	d.constant("type", "\"object\"", true)
 	v.Extra = d.rest()
@@ -2689,7 +2689,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	var v ElicitResult
 	d.field("_meta", false, false, &v.Meta)
 	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, &v.Content, mapOf(DecodeElicitResultContentValue))
+	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -2726,13 +2726,13 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
 	switch jsonKind(data) {
-	case byte(0x5b):
+	case '[':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
-	case byte(0x22):
+	case '"':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
-	case byte(0x30):
+	case '0':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
-	case byte(0x62):
+	case 'b':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
 	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
@@ -2873,7 +2873,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var v EmbeddedResource
 	d.field("_meta", false, false, &v.Meta)
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -3011,7 +3011,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v Error
-	d.field("code", true, false, &v.Code)
+	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
 	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
@@ -3481,11 +3481,11 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	d.field("_meta", false, false, &v.Meta)
 	d.field("createdAt", true, false, &v.CreatedAt)
 	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	d.field("pollInterval", false, false, &v.PollInterval)
+	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
 	d.field("status", true, false, &v.Status)
 	d.field("statusMessage", false, false, &v.StatusMessage)
 	d.field("taskId", true, false, &v.TaskID)
-	d.field("ttl", true, true, &v.TTL)
+	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -4064,7 +4064,7 @@ func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	switch jsonKind(data) {
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
@@ -6045,7 +6045,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v PromptMessage
-	fieldFunc(d, "content", true, &v.Content, DecodeContentBlock)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -6271,7 +6271,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	}
 	var v ReadResourceResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "contents", true, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
+	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -6551,7 +6551,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.field("icons", false, false, &v.Icons)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.field("uri", true, false, &v.URI)
 	v.Extra = d.rest()
@@ -6704,7 +6704,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.field("icons", false, false, &v.Icons)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"resource_link\"", true)
 	d.field("uri", true, false, &v.URI)
@@ -7258,7 +7258,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	}
 	var v SamplingMessage
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, DecodeSamplingMessageContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -7325,9 +7325,9 @@ func (x UnknownSamplingMessageContent) Type() string {
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by its JSON kind, objects by their "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 	switch jsonKind(data) {
-	case byte(0x5b):
+	case '[':
 		return decodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
@@ -8292,8 +8292,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	d.field("default", false, false, &v.Default)
 	d.field("description", false, false, &v.Description)
 	d.field("format", false, false, &v.Format)
-	d.field("maxLength", false, false, &v.MaxLength)
-	d.field("minLength", false, false, &v.MinLength)
+	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
+	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"string\"", true)
 	v.Extra = d.rest()
@@ -8489,11 +8489,11 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	var v Task
 	d.field("createdAt", true, false, &v.CreatedAt)
 	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	d.field("pollInterval", false, false, &v.PollInterval)
+	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
 	d.field("status", true, false, &v.Status)
 	d.field("statusMessage", false, false, &v.StatusMessage)
 	d.field("taskId", true, false, &v.TaskID)
-	d.field("ttl", true, true, &v.TTL)
+	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -8616,7 +8616,7 @@ func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v TaskMetadata
-	d.field("ttl", false, false, &v.TTL)
+	fieldFunc(d, "ttl", false, false, &v.TTL, pointerTo(parseInteger))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -8751,11 +8751,11 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	d.field("_meta", false, false, &v.Meta)
 	d.field("createdAt", true, false, &v.CreatedAt)
 	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	d.field("pollInterval", false, false, &v.PollInterval)
+	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
 	d.field("status", true, false, &v.Status)
 	d.field("statusMessage", false, false, &v.StatusMessage)
 	d.field("taskId", true, false, &v.TaskID)
-	d.field("ttl", true, true, &v.TTL)
+	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -8929,8 +8929,8 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.field("default", false, false, &v.Default)
 	d.field("description", false, false, &v.Description)
 	d.field("items", true, false, &v.Items)
-	d.field("maxItems", false, false, &v.MaxItems)
-	d.field("minItems", false, false, &v.MinItems)
+	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
+	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"array\"", true)
 	v.Extra = d.rest()
@@ -9637,7 +9637,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	}
 	var v ToolResultContent
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
+	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
 	d.field("structuredContent", false, false, &v.StructuredContent)
 	d.field("toolUseId", true, false, &v.ToolUseID)
@@ -10031,8 +10031,8 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.field("default", false, false, &v.Default)
 	d.field("description", false, false, &v.Description)
 	d.field("items", true, false, &v.Items)
-	d.field("maxItems", false, false, &v.MaxItems)
-	d.field("minItems", false, false, &v.MinItems)
+	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
+	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"array\"", true)
 	v.Extra = d.rest()

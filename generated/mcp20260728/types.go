@@ -351,7 +351,7 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	d.field("_meta", false, false, &v.Meta)
 	d.field("cacheScope", true, false, &v.CacheScope)
 	d.field("resultType", true, false, &v.ResultType)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -535,7 +535,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CallToolResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
+	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
 	d.field("resultType", true, false, &v.ResultType)
 	d.field("structuredContent", false, true, &v.StructuredContent)
@@ -588,7 +588,7 @@ func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
 	var v CallToolResultResponse
 	d.field("id", true, false, &v.ID)
 	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, &v.Result, DecodeCallToolResultResponseResult)
+	fieldFunc(d, "result", true, false, &v.Result, DecodeCallToolResultResponseResult)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1126,7 +1126,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	d.field("_meta", true, false, &v.Meta)
 	d.field("argument", true, false, &v.Argument)
 	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, &v.Ref, DecodeCompleteRequestParamsRef)
+	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -1360,7 +1360,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	}
 	var v CompleteResultCompletion
 	d.field("hasMore", false, false, &v.HasMore)
-	d.field("total", false, false, &v.Total)
+	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
 	d.field("values", true, false, &v.Values)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -1618,7 +1618,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageRequestParams
 	d.field("includeContext", false, false, &v.IncludeContext)
-	d.field("maxTokens", true, false, &v.MaxTokens)
+	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
 	d.field("messages", true, false, &v.Messages)
 	d.field("metadata", false, false, &v.Metadata)
 	d.field("modelPreferences", false, false, &v.ModelPreferences)
@@ -1692,7 +1692,7 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	}
 	var v CreateMessageResult
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, DecodeCreateMessageResultContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.field("model", true, false, &v.Model)
 	d.field("role", true, false, &v.Role)
 	d.field("stopReason", false, false, &v.StopReason)
@@ -1761,9 +1761,9 @@ func (x UnknownCreateMessageResultContent) Type() string {
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by its JSON kind, objects by their "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
 	switch jsonKind(data) {
-	case byte(0x5b):
+	case '[':
 		return decodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
@@ -1940,7 +1940,7 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	d.field("instructions", false, false, &v.Instructions)
 	d.field("resultType", true, false, &v.ResultType)
 	d.field("supportedVersions", true, false, &v.SupportedVersions)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -2032,7 +2032,7 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	}
 	var v ElicitRequest
 	d.constant("method", "\"elicitation/create\"", true)
-	fieldFunc(d, "params", true, &v.Params, DecodeElicitRequestParams)
+	fieldFunc(d, "params", true, false, &v.Params, DecodeElicitRequestParams)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -2137,7 +2137,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	}
 	var v ElicitRequestFormParamsRequestedSchema
 	d.field("$schema", false, false, &v.Schema)
-	fieldFunc(d, "properties", true, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
+	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
 	d.field("required", false, false, &v.Required)
 	d.constant("type", "\"object\"", true)
 	v.Extra = d.rest()
@@ -2302,7 +2302,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	}
 	var v ElicitResult
 	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, &v.Content, mapOf(DecodeElicitResultContentValue))
+	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -2339,13 +2339,13 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
 	switch jsonKind(data) {
-	case byte(0x5b):
+	case '[':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
-	case byte(0x22):
+	case '"':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
-	case byte(0x30):
+	case '0':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
-	case byte(0x62):
+	case 'b':
 		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
 	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
@@ -2402,7 +2402,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var v EmbeddedResource
 	d.field("_meta", false, false, &v.Meta)
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -2540,7 +2540,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v Error
-	d.field("code", true, false, &v.Code)
+	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
 	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
 	v.Extra = d.rest()
@@ -2759,7 +2759,7 @@ func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
 	var v GetPromptResultResponse
 	d.field("id", true, false, &v.ID)
 	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, &v.Result, DecodeGetPromptResultResponseResult)
+	fieldFunc(d, "result", true, false, &v.Result, DecodeGetPromptResultResponseResult)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -3611,7 +3611,7 @@ func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 	switch jsonKind(data) {
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
@@ -4014,7 +4014,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	d.field("nextCursor", false, false, &v.NextCursor)
 	d.field("prompts", true, false, &v.Prompts)
 	d.field("resultType", true, false, &v.ResultType)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -4203,7 +4203,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	d.field("nextCursor", false, false, &v.NextCursor)
 	d.field("resourceTemplates", true, false, &v.ResourceTemplates)
 	d.field("resultType", true, false, &v.ResultType)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -4392,7 +4392,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	d.field("nextCursor", false, false, &v.NextCursor)
 	d.field("resources", true, false, &v.Resources)
 	d.field("resultType", true, false, &v.ResultType)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -4705,7 +4705,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	d.field("nextCursor", false, false, &v.NextCursor)
 	d.field("resultType", true, false, &v.ResultType)
 	d.field("tools", true, false, &v.Tools)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -6066,7 +6066,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	var v PromptMessage
-	fieldFunc(d, "content", true, &v.Content, DecodeContentBlock)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -6305,9 +6305,9 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	var v ReadResourceResult
 	d.field("_meta", false, false, &v.Meta)
 	d.field("cacheScope", true, false, &v.CacheScope)
-	fieldFunc(d, "contents", true, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
+	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
 	d.field("resultType", true, false, &v.ResultType)
-	d.field("ttlMs", true, false, &v.TTLMs)
+	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -6383,7 +6383,7 @@ func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
 	var v ReadResourceResultResponse
 	d.field("id", true, false, &v.ID)
 	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, &v.Result, DecodeReadResourceResultResponseResult)
+	fieldFunc(d, "result", true, false, &v.Result, DecodeReadResourceResultResponseResult)
 	v.Extra = d.rest()
 	if d.err != nil {
 		return d.err
@@ -6672,7 +6672,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.field("icons", false, false, &v.Icons)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.field("uri", true, false, &v.URI)
 	v.Extra = d.rest()
@@ -6825,7 +6825,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.field("icons", false, false, &v.Icons)
 	d.field("mimeType", false, false, &v.MIMEType)
 	d.field("name", true, false, &v.Name)
-	d.field("size", false, false, &v.Size)
+	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"resource_link\"", true)
 	d.field("uri", true, false, &v.URI)
@@ -7351,7 +7351,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	}
 	var v SamplingMessage
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, DecodeSamplingMessageContent)
+	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.field("role", true, false, &v.Role)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -7418,9 +7418,9 @@ func (x UnknownSamplingMessageContent) Type() string {
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by its JSON kind, objects by their "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 	switch jsonKind(data) {
-	case byte(0x5b):
+	case '[':
 		return decodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
-	case byte(0x7b):
+	case '{':
 		m, err := decodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
@@ -8036,8 +8036,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	d.field("default", false, false, &v.Default)
 	d.field("description", false, false, &v.Description)
 	d.field("format", false, false, &v.Format)
-	d.field("maxLength", false, false, &v.MaxLength)
-	d.field("minLength", false, false, &v.MinLength)
+	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
+	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"string\"", true)
 	v.Extra = d.rest()
@@ -8623,8 +8623,8 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.field("default", false, false, &v.Default)
 	d.field("description", false, false, &v.Description)
 	d.field("items", true, false, &v.Items)
-	d.field("maxItems", false, false, &v.MaxItems)
-	d.field("minItems", false, false, &v.MinItems)
+	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
+	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"array\"", true)
 	v.Extra = d.rest()
@@ -9262,7 +9262,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	}
 	var v ToolResultContent
 	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, &v.Content, sliceOf(DecodeContentBlock))
+	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
 	d.field("isError", false, false, &v.IsError)
 	d.field("structuredContent", false, true, &v.StructuredContent)
 	d.field("toolUseId", true, false, &v.ToolUseID)
@@ -9531,8 +9531,8 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.field("default", false, false, &v.Default)
 	d.field("description", false, false, &v.Description)
 	d.field("items", true, false, &v.Items)
-	d.field("maxItems", false, false, &v.MaxItems)
-	d.field("minItems", false, false, &v.MinItems)
+	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
+	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
 	d.field("title", false, false, &v.Title)
 	d.constant("type", "\"array\"", true)
 	v.Extra = d.rest()

@@ -351,3 +351,27 @@ func TestExplicitZeros(t *testing.T) {
 		assertJSONEqual(t, []byte(in), mustJSON(t, v))
 	}
 }
+
+// TestIntegers: JSON Schema's integer admits 100.0 and 1e2; a fraction is
+// an error naming the member; an id stays strict (JSON-RPC).
+func TestIntegers(t *testing.T) {
+	for _, in := range []string{`100`, `100.0`, `1e2`} {
+		var p CreateMessageRequestParams
+		doc := `{"messages":[],"maxTokens":` + in + `}`
+		if err := json.Unmarshal([]byte(doc), &p); err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		if p.MaxTokens != 100 {
+			t.Errorf("%s: maxTokens = %d", doc, p.MaxTokens)
+		}
+		assertJSONEqual(t, []byte(doc), mustJSON(t, p))
+	}
+	for _, in := range []string{`100.5`, `"100"`, `1e30`, `null`} {
+		var p CreateMessageRequestParams
+		err := json.Unmarshal([]byte(`{"messages":[],"maxTokens":`+in+`}`), &p)
+		var de *DecodeError
+		if !errors.As(err, &de) || de.Member != "maxTokens" {
+			t.Errorf("maxTokens %s: %v", in, err)
+		}
+	}
+}
