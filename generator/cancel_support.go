@@ -67,6 +67,45 @@ func (s *svState) integer(v []byte) bool {
 	return true
 }
 
+// span returns v, with the integers recorded inside it rewritten as
+// literals, for decoding with encoding/json.
+func (s *svState) span(v []byte) []byte {
+	start := cap(s.base) - cap(v)
+	end := start + len(v)
+	var fix [][2]int
+	for _, f := range s.fix {
+		if f[0] >= start && f[1] <= end {
+			fix = append(fix, [2]int{f[0] - start, f[1] - start})
+		}
+	}
+	if len(fix) == 0 {
+		return v
+	}
+	sub := svState{base: v[:len(v):len(v)], fix: fix}
+	out, e := sub.rewrite()
+	if e != nil {
+		return v // encoding/json then reports the same problem
+	}
+	return out
+}
+
+// requestID decodes a validated string or integer as a runtime.RequestID,
+// writing integers such as 1e2 as the literal they denote.
+func (s *svState) requestID(v []byte) (RequestId, error) {
+	if v[0] != '"' {
+		for _, c := range v {
+			if c == '.' || c == 'e' || c == 'E' {
+				lit, ok := svIntegerLiteral(v)
+				if !ok {
+					return RequestId{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
+				}
+				return svIntegerID(string(lit))
+			}
+		}
+	}
+	return svParseID(v)
+}
+
 // svMaxZeros bounds the zeros an exponent may add when an integer such as
 // 1e400 is rewritten as a literal (jsonschema/v5 itself refuses exponents
 // beyond 10^6).

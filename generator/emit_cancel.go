@@ -43,7 +43,16 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 		return false, err
 	}
 
-	decoder := func(typeName, checkFn, what, pointer string) {
+	b := &builderGen{g: g, done: map[string]bool{}}
+	decoder := func(typeName, checkFn, what, pointer string, t *schema.Type) error {
+		st := t
+		if t.Kind == schema.KindRef {
+			st = g.resolve(t)
+		}
+		buildFn, err := b.builder(typeName, st)
+		if err != nil {
+			return err
+		}
 		validate := "Validate" + typeName
 		run := func(decode bool) []jen.Code {
 			ret := func(e jen.Code) jen.Code {
@@ -65,12 +74,8 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 				return append(body, jen.Return(jen.Nil()))
 			}
 			return append(body,
-				jen.If(jen.Len(jen.Id("s").Dot("fix")).Op(">").Lit(0)).Block(
-					jen.Var().Id("e").Op("*").Id("ValidationError"),
-					jen.If(jen.List(jen.Id("data"), jen.Id("e")).Op("=").Id("s").Dot("rewrite").Call(), jen.Id("e").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("e"))),
-				),
 				jen.Id("out").Op(":=").New(jen.Id(typeName)),
-				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("data"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
+				jen.If(jen.Err().Op(":=").Id("s").Dot(buildFn).Call(jen.Id("svTrim").Call(jen.Id("data")), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
 					jen.Return(jen.Nil(), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()})),
 				),
 				jen.Return(jen.Id("out"), jen.Nil()),
@@ -98,13 +103,26 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 			jen.Return(jen.Nil()),
 		)
 		f.Func().Id("validate" + typeName).Params(jen.Id("data").Index().Byte()).Op("*").Id("ValidationError").Block(run(false)...)
+		return nil
 	}
-	decoder(TypeName(def.Name), rootFn, "a complete notifications/cancelled message", def.Pointer)
-	decoder(paramsName, paramsFn, "the params of a notifications/cancelled message", params.Type.Pointer)
+	if err := decoder(TypeName(def.Name), rootFn, "a complete notifications/cancelled message", def.Pointer, def.Type); err != nil {
+		return false, err
+	}
+	if err := decoder(paramsName, paramsFn, "the params of a notifications/cancelled message", params.Type.Pointer, params.Type); err != nil {
+		return false, err
+	}
+	for _, fn := range b.funcs {
+		f.Add(fn)
+	}
 
 	for _, fn := range v.funcs {
 		f.Add(fn)
 	}
+	f.Comment("The runtime's id parsers, which the scanner below uses for RequestId members.")
+	f.Var().Defs(
+		jen.Id("svParseID").Op("=").Qual(RuntimePath, "ParseRequestID"),
+		jen.Id("svIntegerID").Op("=").Qual(RuntimePath, "IntegerID"),
+	)
 	f.Add(jen.Id(strings.TrimSpace(cancelSupport)))
 	return true, nil
 }
@@ -426,4 +444,156 @@ func findProperty(t *schema.Type, name string) *schema.Property {
 		}
 	}
 	return nil
+}
+
+// builderGen writes functions that fill the typed value of a validated
+// object directly from the scan, instead of going through the types'
+// UnmarshalJSON (a map of raw members and encoding/json per member, an order
+// of magnitude slower). It follows types.go's layout: a field FieldName(member)
+// per declared member, a pointer when optional for structs, scalars and ids,
+// no field for required constants, HasX for optional ones, and Extra for the
+// undeclared members (nil when there are none). Members of any other kind are
+// decoded with encoding/json into the field, exactly as UnmarshalJSON does.
+type builderGen struct {
+	g     *gen
+	funcs []jen.Code
+	done  map[string]bool
+}
+
+// structName returns the Go struct type of an object node and whether the
+// builder knows it: a reference to a definition that is an object with
+// properties, or the inline params object named by the caller.
+func (b *builderGen) structName(t *schema.Type, inlineName string) (string, *schema.Type, bool) {
+	if t.Kind == schema.KindRef {
+		d := b.g.defs[t.Ref]
+		for i := 0; d != nil && d.Type.Kind == schema.KindRef && i < 16; i++ {
+			d = b.g.defs[d.Type.Ref]
+		}
+		if d == nil || d.Type.Kind != schema.KindObject || len(d.Type.Properties) == 0 || idDefs[d.Name] {
+			return "", nil, false
+		}
+		return TypeName(t.Ref), d.Type, true
+	}
+	if inlineName != "" && t.Kind == schema.KindObject && len(t.Properties) > 0 {
+		return inlineName, t, true
+	}
+	return "", nil, false
+}
+
+// idDefs are the definitions types.go makes aliases of runtime.RequestID.
+var idDefs = map[string]bool{"RequestId": true, "ProgressToken": true}
+
+// builder emits (once) and names the function that fills *goType from the
+// object t.
+func (b *builderGen) builder(goType string, t *schema.Type) (string, error) {
+	fn := "build" + goType
+	if b.done[fn] {
+		return fn, nil
+	}
+	b.done[fn] = true
+	if t.Additional != nil && t.Additional.Kind != schema.KindAny {
+		return "", fmt.Errorf("cancel.go: %s: typed additionalProperties", t.Pointer)
+	}
+	vars := make([]string, len(t.Properties))
+	var cases []jen.Code
+	var decl []jen.Code
+	for i, p := range t.Properties {
+		vars[i] = "m" + FieldName(p.Name)
+		for j := 0; j < i; j++ {
+			if vars[j] == vars[i] {
+				vars[i] += fmt.Sprint(i)
+			}
+		}
+		if p.Type.Const != nil && p.Required {
+			// A required constant: checked by the validator, not stored.
+			cases = append(cases, jen.Case(jen.Lit(p.Name)).Block())
+			continue
+		}
+		decl = append(decl, jen.Id(vars[i]))
+		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(jen.Id(vars[i]).Op("=").Id("o").Dot("value")))
+	}
+	cases = append(cases, jen.Default().Block(
+		jen.If(jen.Id("extra").Op("==").Nil()).Block(jen.Id("extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
+		jen.Id("extra").Index(jen.String().Parens(jen.Id("o").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("o").Dot("value").Op("...")),
+	))
+	body := []jen.Code{
+		jen.Var().Id("extra").Map(jen.String()).Qual("encoding/json", "RawMessage"),
+	}
+	if len(decl) > 0 {
+		body = append(body, jen.Var().List(decl...).Index().Byte())
+	}
+	body = append(body,
+		jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): jen.Id("v")})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
+			jen.Switch(jen.String().Parens(jen.Id("o").Dot("key"))).Block(cases...),
+		),
+	)
+	for i, p := range t.Properties {
+		field := jen.Id("out").Dot(FieldName(p.Name))
+		v := jen.Id(vars[i])
+		pt := p.Type
+		var set []jen.Code
+		switch {
+		case pt.Const != nil:
+			if p.Required {
+				continue
+			}
+			set = []jen.Code{jen.Id("out").Dot("Has" + FieldName(p.Name)).Op("=").True()}
+		case pt.Kind == schema.KindRef && idDefs[pt.Ref]:
+			set = []jen.Code{
+				jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("s").Dot("requestID").Call(v),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			}
+			if p.Required {
+				set = append(set, field.Clone().Op("=").Id("id"))
+			} else {
+				set = append(set, field.Clone().Op("=").Op("&").Id("id"))
+			}
+		case pt.Kind == schema.KindString && len(pt.Enum) == 0 && !pt.Nullable:
+			set = []jen.Code{jen.Id("x").Op(":=").Id("svStringValue").Call(v)}
+			if p.Required {
+				set = append(set, field.Clone().Op("=").Id("x"))
+			} else {
+				set = append(set, field.Clone().Op("=").Op("&").Id("x"))
+			}
+		case pt.Kind == schema.KindObject && len(pt.Properties) == 0 && (pt.Additional == nil || pt.Additional.Kind == schema.KindAny) && !pt.Nullable:
+			// A map of raw members (an open object such as _meta).
+			set = []jen.Code{
+				jen.Id("x").Op(":=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values(),
+				jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): v.Clone()})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
+					jen.Id("x").Index(jen.String().Parens(jen.Id("o").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("span").Call(jen.Id("o").Dot("value")).Op("...")),
+				),
+				field.Clone().Op("=").Id("x"),
+			}
+		default:
+			inline := InlineName(goType, p.Name)
+			if _, taken := b.g.defs[inline]; taken {
+				inline = "" // types.go adds a suffix: leave it to encoding/json
+			}
+			if name, st, ok := b.structName(pt, inline); ok && !pt.Nullable {
+				fn, err := b.builder(name, st)
+				if err != nil {
+					return "", err
+				}
+				if p.Required {
+					set = []jen.Code{jen.If(jen.Err().Op(":=").Id("s").Dot(fn).Call(v, jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
+				} else {
+					set = []jen.Code{
+						jen.Id("x").Op(":=").New(jen.Id(name)),
+						jen.If(jen.Err().Op(":=").Id("s").Dot(fn).Call(v, jen.Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+						field.Clone().Op("=").Id("x"),
+					}
+				}
+				break
+			}
+			set = []jen.Code{
+				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("s").Dot("span").Call(v), jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			}
+		}
+		body = append(body, jen.If(v.Clone().Op("!=").Nil()).Block(set...))
+	}
+	body = append(body, jen.Id("out").Dot("Extra").Op("=").Id("extra"), jen.Return(jen.Nil()))
+	b.funcs = append(b.funcs,
+		jen.Commentf("%s fills out from the validated object v (%s).", fn, t.Pointer).Line().
+			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(fn).Params(jen.Id("v").Index().Byte(), jen.Id("out").Op("*").Id(goType)).Error().Block(body...))
+	return fn, nil
 }

@@ -7,8 +7,8 @@ import (
 )
 
 // FuzzDecodeCancelledNotification checks that the generated decoder never
-// panics and never disagrees with jsonschema/v5 on a notifications/cancelled
-// message. Seeds: a sample of the differential corpus (and testdata/fuzz/).
+// panics, never disagrees with jsonschema/v5 on a notifications/cancelled
+// message and builds what UnmarshalJSON builds. Seeds: a sample of the differential corpus (and testdata/fuzz/).
 func FuzzDecodeCancelledNotification(f *testing.F) {
 	for _, in := range canceltest.Seeds(f, canceltest.Notification) {
 		f.Add(in)
@@ -16,6 +16,7 @@ func FuzzDecodeCancelledNotification(f *testing.F) {
 	ref := canceltest.NewReference(f, revision, canceltest.Notification)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		canceltest.Agree(t, data, validateNotification, decodeNotification, ref)
+		canceltest.SameAsUnmarshal(t, data, DecodeCancelledNotification)
 	})
 }
 
@@ -27,5 +28,6 @@ func FuzzDecodeCancelledNotificationParams(f *testing.F) {
 	ref := canceltest.NewReference(f, revision, canceltest.Params)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		canceltest.Agree(t, data, validateParams, decodeParams, ref)
+		canceltest.SameAsUnmarshal(t, data, DecodeCancelledNotificationParams)
 	})
 }

@@ -3,7 +3,10 @@
 
 package mcp20251125
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"github.com/mcpgen/mcpgen/runtime"
+)
 
 // DecodeCancelledNotification decodes a complete notifications/cancelled message, accepting exactly
 // what the schema of revision 2025-11-25 accepts for CancelledNotification
@@ -26,14 +29,8 @@ func decodeCancelledNotification(data []byte) (*CancelledNotification, *Validati
 	if e := s.svCancelledNotification(svTrim(data)); e != nil {
 		return nil, e
 	}
-	if len(s.fix) > 0 {
-		var e *ValidationError
-		if data, e = s.rewrite(); e != nil {
-			return nil, e
-		}
-	}
 	out := new(CancelledNotification)
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := s.buildCancelledNotification(svTrim(data), out); err != nil {
 		return nil, &ValidationError{Message: "valid, but cannot be decoded: " + err.Error()}
 	}
 	return out, nil
@@ -82,14 +79,8 @@ func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParam
 	if e := s.svCancelledNotificationParams(svTrim(data)); e != nil {
 		return nil, e
 	}
-	if len(s.fix) > 0 {
-		var e *ValidationError
-		if data, e = s.rewrite(); e != nil {
-			return nil, e
-		}
-	}
 	out := new(CancelledNotificationParams)
-	if err := json.Unmarshal(data, out); err != nil {
+	if err := s.buildCancelledNotificationParams(svTrim(data), out); err != nil {
 		return nil, &ValidationError{Message: "valid, but cannot be decoded: " + err.Error()}
 	}
 	return out, nil
@@ -114,6 +105,73 @@ func validateCancelledNotificationParams(data []byte) *ValidationError {
 	if e := s.svCancelledNotificationParams(svTrim(data)); e != nil {
 		return e
 	}
+	return nil
+}
+
+// buildCancelledNotificationParams fills out from the validated object v (#/$defs/CancelledNotificationParams).
+func (s *svState) buildCancelledNotificationParams(v []byte, out *CancelledNotificationParams) error {
+	var extra map[string]json.RawMessage
+	var mMeta, mReason, mRequestID []byte
+	for o := (svObject{data: v}); o.next(); {
+		switch string(o.key) {
+		case "_meta":
+			mMeta = o.value
+		case "reason":
+			mReason = o.value
+		case "requestId":
+			mRequestID = o.value
+		default:
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
+		}
+	}
+	if mMeta != nil {
+		x := map[string]json.RawMessage{}
+		for o := (svObject{data: mMeta}); o.next(); {
+			x[string(o.key)] = append(json.RawMessage(nil), s.span(o.value)...)
+		}
+		out.Meta = x
+	}
+	if mReason != nil {
+		x := svStringValue(mReason)
+		out.Reason = &x
+	}
+	if mRequestID != nil {
+		id, err := s.requestID(mRequestID)
+		if err != nil {
+			return err
+		}
+		out.RequestID = &id
+	}
+	out.Extra = extra
+	return nil
+}
+
+// buildCancelledNotification fills out from the validated object v (#/$defs/CancelledNotification).
+func (s *svState) buildCancelledNotification(v []byte, out *CancelledNotification) error {
+	var extra map[string]json.RawMessage
+	var mParams []byte
+	for o := (svObject{data: v}); o.next(); {
+		switch string(o.key) {
+		case "jsonrpc":
+		case "method":
+		case "params":
+			mParams = o.value
+		default:
+			if extra == nil {
+				extra = map[string]json.RawMessage{}
+			}
+			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
+		}
+	}
+	if mParams != nil {
+		if err := s.buildCancelledNotificationParams(mParams, &out.Params); err != nil {
+			return err
+		}
+	}
+	out.Extra = extra
 	return nil
 }
 
@@ -234,6 +292,12 @@ func (s *svState) svCancelledNotification(v []byte) *ValidationError {
 	return nil
 }
 
+// The runtime's id parsers, which the scanner below uses for RequestId members.
+var (
+	svParseID   = runtime.ParseRequestID
+	svIntegerID = runtime.IntegerID
+)
+
 // ValidationError says why a value does not match this revision's schema: the
 // JSON pointer (RFC 6901) of the offending value, and what is wrong with it.
 type ValidationError struct {
@@ -290,6 +354,45 @@ func (s *svState) integer(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// span returns v, with the integers recorded inside it rewritten as
+// literals, for decoding with encoding/json.
+func (s *svState) span(v []byte) []byte {
+	start := cap(s.base) - cap(v)
+	end := start + len(v)
+	var fix [][2]int
+	for _, f := range s.fix {
+		if f[0] >= start && f[1] <= end {
+			fix = append(fix, [2]int{f[0] - start, f[1] - start})
+		}
+	}
+	if len(fix) == 0 {
+		return v
+	}
+	sub := svState{base: v[:len(v):len(v)], fix: fix}
+	out, e := sub.rewrite()
+	if e != nil {
+		return v // encoding/json then reports the same problem
+	}
+	return out
+}
+
+// requestID decodes a validated string or integer as a runtime.RequestID,
+// writing integers such as 1e2 as the literal they denote.
+func (s *svState) requestID(v []byte) (RequestId, error) {
+	if v[0] != '"' {
+		for _, c := range v {
+			if c == '.' || c == 'e' || c == 'E' {
+				lit, ok := svIntegerLiteral(v)
+				if !ok {
+					return RequestId{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
+				}
+				return svIntegerID(string(lit))
+			}
+		}
+	}
+	return svParseID(v)
 }
 
 // svMaxZeros bounds the zeros an exponent may add when an integer such as

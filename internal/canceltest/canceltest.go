@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -232,4 +233,25 @@ func Seeds(tb testing.TB, def string) [][]byte {
 		}
 	}
 	return out
+}
+
+// SameAsUnmarshal checks that the generated decoder, which fills the typed
+// value straight from its scan, builds exactly what the type's own
+// UnmarshalJSON builds from the same valid input. It reports whether the
+// comparison was made (UnmarshalJSON refuses integers written as 1e2, which
+// the decoder accepts as JSON Schema does).
+func SameAsUnmarshal[T any](t testing.TB, data []byte, decode func([]byte) (*T, error)) bool {
+	t.Helper()
+	fast, err := decode(data)
+	if err != nil {
+		return false
+	}
+	slow := new(T)
+	if json.Unmarshal(data, slow) != nil {
+		return false
+	}
+	if !reflect.DeepEqual(fast, slow) {
+		t.Errorf("%s: the decoder built %+v, UnmarshalJSON %+v", clip(data), fast, slow)
+	}
+	return true
 }
