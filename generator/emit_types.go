@@ -381,6 +381,17 @@ func (t *tgen) emitNamed(name string, ty *schema.Type, doc []string) error {
 			return fmt.Errorf("%s: unsupported: a nullable named scalar", ty.Pointer)
 		}
 		t.f.Add(comment(doc)).Type().Id(name).Add(scalarType(ty.Kind))
+		if ty.Kind == schema.KindInteger {
+			t.f.Comment("UnmarshalJSON accepts an integer, also written with a zero fraction (1.0).")
+			t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+				jen.List(jen.Id("n"), jen.Err()).Op(":=").Add(t.use("parseInteger")).Call(jen.Id("data")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Lit(name), jen.Id("Err").Op(":").Err())),
+				),
+				jen.Op("*").Id("x").Op("=").Id(name).Parens(jen.Id("n")),
+				jen.Return(jen.Nil()),
+			)
+		}
 		if len(ty.Enum) > 0 {
 			var defs []jen.Code
 			for _, v := range ty.Enum {

@@ -2715,6 +2715,16 @@ type ElicitResultContentValueString string
 // ElicitResultContentValueInteger is the Integer branch of [ElicitResultContentValue].
 type ElicitResultContentValueInteger int64
 
+// UnmarshalJSON accepts an integer, also written with a zero fraction (1.0).
+func (x *ElicitResultContentValueInteger) UnmarshalJSON(data []byte) error {
+	n, err := parseInteger(data)
+	if err != nil {
+		return &DecodeError{Type: "ElicitResultContentValueInteger", Err: err}
+	}
+	*x = ElicitResultContentValueInteger(n)
+	return nil
+}
+
 // ElicitResultContentValueBoolean is the Boolean branch of [ElicitResultContentValue].
 type ElicitResultContentValueBoolean bool
 

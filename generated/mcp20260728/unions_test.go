@@ -249,11 +249,11 @@ func TestRequiredKeyAndKindUnions(t *testing.T) {
 		t.Errorf("blob decoded to %T", res)
 	}
 	var er ElicitResult
-	in := `{"action":"accept","content":{"s":"x","n":3,"b":false,"l":["a","b"]}}`
+	in := `{"action":"accept","content":{"s":"x","n":3,"m":3.0,"b":false,"l":["a","b"]}}`
 	if err := json.Unmarshal([]byte(in), &er); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"s": ElicitResultContentValueString("x"), "n": ElicitResultContentValueInteger(3),
+	want := map[string]any{"s": ElicitResultContentValueString("x"), "n": ElicitResultContentValueInteger(3), "m": ElicitResultContentValueInteger(3),
 		"b": ElicitResultContentValueBoolean(false), "l": ElicitResultContentValueArray{"a", "b"}}
 	for k, w := range want {
 		if !reflect.DeepEqual(er.Content[k], w) {
