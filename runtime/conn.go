@@ -210,7 +210,10 @@ func (c *Conn) Err() error {
 // SourceClose) and fails every pending call, then writes the cancellation
 // notifications already queued (so a cancel just before Close is not lost),
 // closes the transport and waits for handlers to return. If ctx ends first,
-// Close returns ctx.Err() and leaves the stragglers behind.
+// Close returns ctx.Err() and leaves the stragglers behind. Close is
+// idempotent; a later call waits again. Called from inside a handler or a
+// notification handler, Close cannot wait for that very handler, so give it
+// a context with a deadline there (or call it on a new goroutine).
 func (c *Conn) Close(ctx context.Context) error {
 	c.shutdown(&CancelError{Source: SourceClose, Reason: "connection closed"})
 	c.mu.Lock()
