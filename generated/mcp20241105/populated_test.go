@@ -2,9 +2,11 @@ package mcp20241105
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/modeltest"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // TestPopulated builds, from the schema Model and not by hand, a maximal
@@ -58,4 +60,45 @@ func containsBytes(list [][]byte, b []byte) bool {
 		}
 	}
 	return false
+}
+
+// TestValidMutationsDecode is differential: random mutations of the
+// populated instances that jsonschema/v5 still accepts must decode and
+// round-trip too (the decoders never refuse a valid document). Invalid
+// mutations may decode or not: the types are lenient where the schema is
+// not structural (enum values, bounds, unknown discriminators).
+func TestValidMutationsDecode(t *testing.T) {
+	m, c := modeltest.Load(t, "2024-11-05")
+	valid := 0
+	tolerated := map[string]int{}
+	for i, d := range m.Definitions {
+		for v := 0; v < 2; v++ {
+			data, err := modeltest.Instance(m, d.Name, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, mut := range modeltest.Mutations(data, int64(i*2+v), 40) {
+				if modeltest.Validate(c, d.Name, mut) != nil {
+					continue
+				}
+				valid++
+				_, err := modeltest.RoundTrip(c, DecodeDefinition, d.Name, mut)
+				switch {
+				case err == nil:
+				case errors.Is(err, runtime.ErrInvalidID):
+					// Ids are integer literals or strings only (runtime.RequestID,
+					// as JSON-RPC expects), where JSON Schema also counts 2.0.
+					tolerated["id written as a non-literal integer"]++
+				case modeltest.SpecDivergence(m, c, d.Name, mut) != "":
+					tolerated[modeltest.SpecDivergence(m, c, d.Name, mut)]++
+				default:
+					t.Errorf("%s: a valid document does not round-trip: %v", d.Name, err)
+				}
+			}
+		}
+	}
+	t.Logf("%d valid mutations", valid)
+	for why, n := range tolerated {
+		t.Logf("%d refused by design: %s", n, why)
+	}
 }
