@@ -9,6 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -243,6 +245,52 @@ func TestClientNeverCancelsInitialize(t *testing.T) {
 		}
 		if !slices.Equal(methods, []string{"initialize", "initialize"}) {
 			t.Errorf("the fake read methods %q, want two initialize and no notifications/cancelled", methods)
+		}
+	})
+}
+
+// TestClientCancelThenCloseConcurrently: the caller's ctx is cancelled and,
+// without waiting for CallTool to return, another goroutine closes the
+// connection (think: Ctrl-C cancels everything and shuts down). The call
+// returns context.Canceled, the server's handler is cancelled (by the
+// notification or by the EOF right behind it) and the server exits 0.
+//
+// Whether the notification and its reason reach the server in this race is
+// up to the runtime: today Close usually resolves the call first and the
+// notification is not sent (see /tmp/examples-requests.md). Set
+// MCPGEN_E2E_STRICT_CLOSE=1 to require it.
+func TestClientCancelThenCloseConcurrently(t *testing.T) {
+	strict := os.Getenv("MCPGEN_E2E_STRICT_CLOSE") != ""
+	forEachRevision(t, func(t *testing.T, rev revision) {
+		const runs = 5
+		lost := 0
+		for i := range runs {
+			s := startSession(t, rev, nil, serverBin)
+			s.initialize(t)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			errc := s.call(ctx, s.api, "sleep", args("ms", "600001"))
+			s.p.log.waitFor(t, "sleep to start", logHas("msg", "sleep started", "ms", "600001"))
+			cancel(errors.New("e2e: ctrl-c"))
+			s.close(t) // concurrently with the caller noticing its ctx ended
+			if err := await(t, errc, "the cancelled CallTool"); !errors.Is(err, context.Canceled) {
+				t.Fatalf("run %d: CallTool returned %v", i, err)
+			}
+			rec := logRecord(s.p.log.waitFor(t, "the handler to be cancelled", logHas("msg", "sleep interrupted")))
+			switch {
+			case rec["source"] == "peer notification" && rec["reason"] == "e2e: ctrl-c":
+			case rec["source"] == "transport closed":
+				lost++
+			default:
+				t.Errorf("run %d: handler cancelled by %s (%q)", i, rec["source"], rec["reason"])
+			}
+		}
+		if lost > 0 {
+			msg := fmt.Sprintf("%d of %d runs: Close won the race and the notification (with its reason) was not sent; the server saw only EOF", lost, runs)
+			if strict {
+				t.Error(msg)
+			} else {
+				t.Log(msg)
+			}
 		}
 	})
 }

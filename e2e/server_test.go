@@ -265,3 +265,23 @@ func TestServerEOFCancelsInFlight(t *testing.T) {
 		p.log.waitFor(t, "the server's exit log", logHas("msg", "stdio-server exiting", "source", "transport closed"))
 	})
 }
+
+// TestServerTaskMetadataWithoutTasksCapability: the example server declares
+// no tasks capability, so a tools/call carrying task metadata is processed
+// normally, the metadata ignored (2025-11-25 tasks.mdx: receivers that do
+// not declare the task capability MUST do so; before 2025-11-25 "task" is
+// just an unknown member). Being an ordinary request, it is cancelled by
+// notifications/cancelled like any other, and not answered.
+func TestServerTaskMetadataWithoutTasksCapability(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev revision) {
+		p := startServer(t, rev.version)
+		p.send(t, request("2", "tools/call", `{"name":"sleep","arguments":{"ms":600021},"task":{"ttl":60000}}`))
+		p.log.waitFor(t, "sleep 2 to start", logHas("msg", "sleep started", "ms", "600021"))
+		p.send(t, cancel("2", "stop the task-looking call"))
+		p.log.waitFor(t, "the handler's ctx to end with the reason", logHas(
+			"msg", "sleep interrupted", "id", "2", "source", "peer notification", "reason", "stop the task-looking call"))
+		p.send(t, request("3", "ping", ""))
+		p.awaitResponse(t, "3")
+		assertResponses(t, p.finish(t), "1", "3")
+	})
+}

@@ -43,11 +43,19 @@ func main() {
 	// stdout is the protocol stream; every log line goes to stderr.
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 
+	// The revision's cancellation rules: initialize is never cancelled,
+	// either side may cancel its own requests, and so on.
+	policy := mcp.Policy(runtime.SideServer)
+	// This server declares no tasks capability, so tasks.mdx says it MUST
+	// process a request carrying task metadata normally, ignoring the
+	// metadata: such a request is then an ordinary one, cancelled with
+	// notifications/cancelled. Telling the runtime that no request is
+	// task-augmented does that. (A server that runs tasks keeps the default.)
+	policy.TaskParamsMember, policy.TaskCancelMethod = "", ""
+
 	conn := runtime.NewConn(
 		runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}),
-		// The revision's cancellation rules: initialize is never cancelled,
-		// either side may cancel its own requests, and so on.
-		runtime.WithPolicy(mcp.Policy(runtime.SideServer)),
+		runtime.WithPolicy(policy),
 		// The runtime's own log, warnings only (protocol errors from the
 		// peer): cancellations are logged once each by the observer below.
 		runtime.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
