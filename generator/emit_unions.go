@@ -149,12 +149,13 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 	}
 	doc = append(doc, "//", fmt.Sprintf("%s is a union: its values are %s.", name, strings.Join(impl, ", ")),
 		fmt.Sprintf("[Decode%s] tells them apart %s.", name, strategyProse(u)))
-	methods := []jen.Code{jen.Id(marker).Params()}
+	var methods []jen.Code
 	if acc := t.sharedAccessor(u, vs); acc != "" {
 		methods = append(methods,
 			jen.Comment(fmt.Sprintf("%s returns the %q member that tells the branches apart.", acc, u.Discriminator)),
 			jen.Id(acc).Params().String())
 	}
+	methods = append(methods, jen.Id(marker).Params())
 	t.f.Add(comment(doc)).Type().Id(name).Interface(methods...)
 
 	// Variant types declared for non-reference branches.

@@ -302,9 +302,9 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 // CallToolResultContentItem is a union: its values are *TextContent, *ImageContent, *AudioContent, *EmbeddedResource, *UnknownCallToolResultContentItem (a "type" this package does not know, kept raw).
 // [DecodeCallToolResultContentItem] tells them apart by the value of its "type" member.
 type CallToolResultContentItem interface {
-	isCallToolResultContentItem()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCallToolResultContentItem()
 }
 
 func (*TextContent) isCallToolResultContentItem()      {}
@@ -546,9 +546,9 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 // ClientNotification is a union: its values are *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification, *UnknownClientNotification (a "method" this package does not know, kept raw).
 // [DecodeClientNotification] tells them apart by the value of its "method" member.
 type ClientNotification interface {
-	isClientNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientNotification()
 }
 
 func (*CancelledNotification) isClientNotification()        {}
@@ -613,9 +613,9 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 // ClientRequest is a union: its values are *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest, *UnknownClientRequest (a "method" this package does not know, kept raw).
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
-	isClientRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientRequest()
 }
 
 func (*InitializeRequest) isClientRequest()            {}
@@ -894,9 +894,9 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 // CompleteRequestParamsRef is a union: its values are *PromptReference, *ResourceReference, *UnknownCompleteRequestParamsRef (a "type" this package does not know, kept raw).
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
-	isCompleteRequestParamsRef()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCompleteRequestParamsRef()
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()   {}
@@ -1229,9 +1229,9 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 // CreateMessageResultContent is a union: its values are *TextContent, *ImageContent, *AudioContent, *UnknownCreateMessageResultContent (a "type" this package does not know, kept raw).
 // [DecodeCreateMessageResultContent] tells them apart by the value of its "type" member.
 type CreateMessageResultContent interface {
-	isCreateMessageResultContent()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCreateMessageResultContent()
 }
 
 func (*TextContent) isCreateMessageResultContent()  {}
@@ -3942,9 +3942,9 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 // PromptMessageContent is a union: its values are *TextContent, *ImageContent, *AudioContent, *EmbeddedResource, *UnknownPromptMessageContent (a "type" this package does not know, kept raw).
 // [DecodePromptMessageContent] tells them apart by the value of its "type" member.
 type PromptMessageContent interface {
-	isPromptMessageContent()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isPromptMessageContent()
 }
 
 func (*TextContent) isPromptMessageContent()      {}
@@ -4907,9 +4907,9 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 // SamplingMessageContent is a union: its values are *TextContent, *ImageContent, *AudioContent, *UnknownSamplingMessageContent (a "type" this package does not know, kept raw).
 // [DecodeSamplingMessageContent] tells them apart by the value of its "type" member.
 type SamplingMessageContent interface {
-	isSamplingMessageContent()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isSamplingMessageContent()
 }
 
 func (*TextContent) isSamplingMessageContent()  {}
@@ -5155,9 +5155,9 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 // ServerNotification is a union: its values are *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification, *UnknownServerNotification (a "method" this package does not know, kept raw).
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
-	isServerNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerNotification()
 }
 
 func (*CancelledNotification) isServerNotification()           {}
@@ -5231,9 +5231,9 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 // ServerRequest is a union: its values are *PingRequest, *CreateMessageRequest, *ListRootsRequest, *UnknownServerRequest (a "method" this package does not know, kept raw).
 // [DecodeServerRequest] tells them apart by the value of its "method" member.
 type ServerRequest interface {
-	isServerRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerRequest()
 }
 
 func (*PingRequest) isServerRequest()          {}

@@ -616,9 +616,9 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 // ClientNotification is a union: its values are *CancelledNotification, *InitializedNotification, *ProgressNotification, *RootsListChangedNotification, *UnknownClientNotification (a "method" this package does not know, kept raw).
 // [DecodeClientNotification] tells them apart by the value of its "method" member.
 type ClientNotification interface {
-	isClientNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientNotification()
 }
 
 func (*CancelledNotification) isClientNotification()        {}
@@ -683,9 +683,9 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 // ClientRequest is a union: its values are *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *SetLevelRequest, *CompleteRequest, *UnknownClientRequest (a "method" this package does not know, kept raw).
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
-	isClientRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientRequest()
 }
 
 func (*InitializeRequest) isClientRequest()            {}
@@ -1016,9 +1016,9 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 // CompleteRequestParamsRef is a union: its values are *PromptReference, *ResourceTemplateReference, *UnknownCompleteRequestParamsRef (a "type" this package does not know, kept raw).
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
-	isCompleteRequestParamsRef()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCompleteRequestParamsRef()
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()           {}
@@ -1165,9 +1165,9 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 // ContentBlock is a union: its values are *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource, *UnknownContentBlock (a "type" this package does not know, kept raw).
 // [DecodeContentBlock] tells them apart by the value of its "type" member.
 type ContentBlock interface {
-	isContentBlock()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isContentBlock()
 }
 
 func (*TextContent) isContentBlock()      {}
@@ -1423,9 +1423,9 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 // CreateMessageResultContent is a union: its values are *TextContent, *ImageContent, *AudioContent, *UnknownCreateMessageResultContent (a "type" this package does not know, kept raw).
 // [DecodeCreateMessageResultContent] tells them apart by the value of its "type" member.
 type CreateMessageResultContent interface {
-	isCreateMessageResultContent()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCreateMessageResultContent()
 }
 
 func (*TextContent) isCreateMessageResultContent()  {}
@@ -5480,9 +5480,9 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 // SamplingMessageContent is a union: its values are *TextContent, *ImageContent, *AudioContent, *UnknownSamplingMessageContent (a "type" this package does not know, kept raw).
 // [DecodeSamplingMessageContent] tells them apart by the value of its "type" member.
 type SamplingMessageContent interface {
-	isSamplingMessageContent()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isSamplingMessageContent()
 }
 
 func (*TextContent) isSamplingMessageContent()  {}
@@ -5728,9 +5728,9 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 // ServerNotification is a union: its values are *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification, *UnknownServerNotification (a "method" this package does not know, kept raw).
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
-	isServerNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerNotification()
 }
 
 func (*CancelledNotification) isServerNotification()           {}
@@ -5804,9 +5804,9 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 // ServerRequest is a union: its values are *PingRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest, *UnknownServerRequest (a "method" this package does not know, kept raw).
 // [DecodeServerRequest] tells them apart by the value of its "method" member.
 type ServerRequest interface {
-	isServerRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerRequest()
 }
 
 func (*PingRequest) isServerRequest()          {}

@@ -1120,9 +1120,9 @@ func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) err
 // ClientNotification is a union: its values are *CancelledNotification, *InitializedNotification, *ProgressNotification, *TaskStatusNotification, *RootsListChangedNotification, *UnknownClientNotification (a "method" this package does not know, kept raw).
 // [DecodeClientNotification] tells them apart by the value of its "method" member.
 type ClientNotification interface {
-	isClientNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientNotification()
 }
 
 func (*CancelledNotification) isClientNotification()        {}
@@ -1190,9 +1190,9 @@ func DecodeClientNotification(data []byte) (ClientNotification, error) {
 // ClientRequest is a union: its values are *InitializeRequest, *PingRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscribeRequest, *UnsubscribeRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *SetLevelRequest, *CompleteRequest, *UnknownClientRequest (a "method" this package does not know, kept raw).
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
-	isClientRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientRequest()
 }
 
 func (*InitializeRequest) isClientRequest()            {}
@@ -1625,9 +1625,9 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 // CompleteRequestParamsRef is a union: its values are *PromptReference, *ResourceTemplateReference, *UnknownCompleteRequestParamsRef (a "type" this package does not know, kept raw).
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
-	isCompleteRequestParamsRef()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCompleteRequestParamsRef()
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()           {}
@@ -1774,9 +1774,9 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 // ContentBlock is a union: its values are *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource, *UnknownContentBlock (a "type" this package does not know, kept raw).
 // [DecodeContentBlock] tells them apart by the value of its "type" member.
 type ContentBlock interface {
-	isContentBlock()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isContentBlock()
 }
 
 func (*TextContent) isContentBlock()      {}
@@ -2475,9 +2475,9 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 // ElicitRequestParams is a union: its values are *ElicitRequestURLParams, *ElicitRequestFormParams, *UnknownElicitRequestParams (a "mode" this package does not know, kept raw).
 // [DecodeElicitRequestParams] tells them apart by the value of its "mode" member (see the schema note: mode is optional in branch 1, which is chosen when it is absent).
 type ElicitRequestParams interface {
-	isElicitRequestParams()
 	// Mode returns the "mode" member that tells the branches apart.
 	Mode() string
+	isElicitRequestParams()
 }
 
 func (*ElicitRequestURLParams) isElicitRequestParams()  {}
@@ -7370,9 +7370,9 @@ func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 // SamplingMessageContentBlock is a union: its values are *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, *UnknownSamplingMessageContentBlock (a "type" this package does not know, kept raw).
 // [DecodeSamplingMessageContentBlock] tells them apart by the value of its "type" member.
 type SamplingMessageContentBlock interface {
-	isSamplingMessageContentBlock()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isSamplingMessageContentBlock()
 }
 
 func (*TextContent) isSamplingMessageContentBlock()       {}
@@ -7753,9 +7753,9 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 // ServerNotification is a union: its values are *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *TaskStatusNotification, *LoggingMessageNotification, *ElicitationCompleteNotification, *UnknownServerNotification (a "method" this package does not know, kept raw).
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
-	isServerNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerNotification()
 }
 
 func (*CancelledNotification) isServerNotification()           {}
@@ -7835,9 +7835,9 @@ func DecodeServerNotification(data []byte) (ServerNotification, error) {
 // ServerRequest is a union: its values are *PingRequest, *GetTaskRequest, *GetTaskPayloadRequest, *CancelTaskRequest, *ListTasksRequest, *CreateMessageRequest, *ListRootsRequest, *ElicitRequest, *UnknownServerRequest (a "method" this package does not know, kept raw).
 // [DecodeServerRequest] tells them apart by the value of its "method" member.
 type ServerRequest interface {
-	isServerRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerRequest()
 }
 
 func (*PingRequest) isServerRequest()           {}

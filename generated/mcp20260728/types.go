@@ -944,9 +944,9 @@ func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 // ClientRequest is a union: its values are *DiscoverRequest, *ListResourcesRequest, *ListResourceTemplatesRequest, *ReadResourceRequest, *SubscriptionsListenRequest, *ListPromptsRequest, *GetPromptRequest, *ListToolsRequest, *CallToolRequest, *CompleteRequest, *UnknownClientRequest (a "method" this package does not know, kept raw).
 // [DecodeClientRequest] tells them apart by the value of its "method" member.
 type ClientRequest interface {
-	isClientRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isClientRequest()
 }
 
 func (*DiscoverRequest) isClientRequest()              {}
@@ -1216,9 +1216,9 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 // CompleteRequestParamsRef is a union: its values are *PromptReference, *ResourceTemplateReference, *UnknownCompleteRequestParamsRef (a "type" this package does not know, kept raw).
 // [DecodeCompleteRequestParamsRef] tells them apart by the value of its "type" member.
 type CompleteRequestParamsRef interface {
-	isCompleteRequestParamsRef()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isCompleteRequestParamsRef()
 }
 
 func (*PromptReference) isCompleteRequestParamsRef()           {}
@@ -1421,9 +1421,9 @@ func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
 // ContentBlock is a union: its values are *TextContent, *ImageContent, *AudioContent, *ResourceLink, *EmbeddedResource, *UnknownContentBlock (a "type" this package does not know, kept raw).
 // [DecodeContentBlock] tells them apart by the value of its "type" member.
 type ContentBlock interface {
-	isContentBlock()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isContentBlock()
 }
 
 func (*TextContent) isContentBlock()      {}
@@ -2153,9 +2153,9 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 // ElicitRequestParams is a union: its values are *ElicitRequestFormParams, *ElicitRequestURLParams, *UnknownElicitRequestParams (a "mode" this package does not know, kept raw).
 // [DecodeElicitRequestParams] tells them apart by the value of its "mode" member (see the schema note: mode is optional in branch 0, which is chosen when it is absent).
 type ElicitRequestParams interface {
-	isElicitRequestParams()
 	// Mode returns the "mode" member that tells the branches apart.
 	Mode() string
+	isElicitRequestParams()
 }
 
 func (*ElicitRequestFormParams) isElicitRequestParams() {}
@@ -3171,9 +3171,9 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 // InputRequest is a union: its values are *CreateMessageRequest, *ListRootsRequest, *ElicitRequest, *UnknownInputRequest (a "method" this package does not know, kept raw).
 // [DecodeInputRequest] tells them apart by the value of its "method" member.
 type InputRequest interface {
-	isInputRequest()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isInputRequest()
 }
 
 func (*CreateMessageRequest) isInputRequest() {}
@@ -7463,9 +7463,9 @@ func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
 // SamplingMessageContentBlock is a union: its values are *TextContent, *ImageContent, *AudioContent, *ToolUseContent, *ToolResultContent, *UnknownSamplingMessageContentBlock (a "type" this package does not know, kept raw).
 // [DecodeSamplingMessageContentBlock] tells them apart by the value of its "type" member.
 type SamplingMessageContentBlock interface {
-	isSamplingMessageContentBlock()
 	// Type returns the "type" member that tells the branches apart.
 	Type() string
+	isSamplingMessageContentBlock()
 }
 
 func (*TextContent) isSamplingMessageContentBlock()       {}
@@ -7728,9 +7728,9 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 // ServerNotification is a union: its values are *CancelledNotification, *ProgressNotification, *ResourceListChangedNotification, *SubscriptionsAcknowledgedNotification, *ResourceUpdatedNotification, *PromptListChangedNotification, *ToolListChangedNotification, *LoggingMessageNotification, *UnknownServerNotification (a "method" this package does not know, kept raw).
 // [DecodeServerNotification] tells them apart by the value of its "method" member.
 type ServerNotification interface {
-	isServerNotification()
 	// Method returns the "method" member that tells the branches apart.
 	Method() string
+	isServerNotification()
 }
 
 func (*CancelledNotification) isServerNotification()                 {}
