@@ -314,3 +314,20 @@ func TestInlineNameCollision(t *testing.T) {
 		}
 	}
 }
+
+// TestImportsOnlyRuntimeAndStdlib: generated types import nothing but the
+// runtime and the standard library.
+func TestImportsOnlyRuntimeAndStdlib(t *testing.T) {
+	for _, r := range revisions {
+		_, files := generateRev(t, r.rev)
+		for _, name := range []string{"types.go", "types_json.go"} {
+			f := parseGo(t, name, files[name])
+			for _, imp := range f.Imports {
+				p := strings.Trim(imp.Path.Value, `"`)
+				if p != RuntimePath && strings.Contains(strings.Split(p, "/")[0], ".") {
+					t.Errorf("%s %s imports %s", r.rev, name, p)
+				}
+			}
+		}
+	}
+}
