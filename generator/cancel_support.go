@@ -47,8 +47,9 @@ func svInvalidJSON(data []byte) *ValidationError {
 // form a Go integer type (and runtime.RequestID) does not read, such as 1e2
 // or 7.0, which Decode rewrites as integer literals before decoding.
 type svState struct {
-	base []byte
-	fix  [][2]int // start and end offsets in base
+	base  []byte
+	fix   [][2]int // start and end offsets in base
+	depth int      // containers the validators have opened
 }
 
 // integer validates an integer and records it for rewriting when it is not
@@ -215,21 +216,23 @@ func svTrim(data []byte) []byte {
 	return data
 }
 
-// svValid reports whether data is exactly one JSON value, optionally
-// surrounded by whitespace, by the rules of encoding/json.
-func svValid(data []byte) bool {
+// skip scans the value at i, checking its syntax as encoding/json does, and
+// returns the index after it, or -1 when it is not valid JSON (or nests
+// deeper than encoding/json allows, counting the containers the validators
+// around it have opened).
+func (s *svState) skip(i int) int {
+	data := s.base
 	var small [64]byte
 	stack := small[:0] // open containers: '{' or '['
-	i := svSkipSpace(data, 0)
 	for {
 		// A value starts at i.
 		if i >= len(data) {
-			return false
+			return -1
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
-			if len(stack) >= svMaxDepth {
-				return false
+			if s.depth+len(stack) >= svMaxDepth {
+				return -1
 			}
 			stack = append(stack, c)
 			i = svSkipSpace(data, i+1)
@@ -240,7 +243,7 @@ func svValid(data []byte) bool {
 			}
 			if c == '{' {
 				if i = svScanKey(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			continue
@@ -255,19 +258,19 @@ func svValid(data []byte) bool {
 		case c == 'n':
 			i = svScanLiteral(data, i, "null")
 		default:
-			return false
+			return -1
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
 		// A value ended at i: close containers until one continues.
 		for {
-			i = svSkipSpace(data, i)
 			if len(stack) == 0 {
-				return i == len(data)
+				return i
 			}
+			i = svSkipSpace(data, i)
 			if i >= len(data) {
-				return false
+				return -1
 			}
 			top := stack[len(stack)-1]
 			if data[i] == top+2 {
@@ -276,17 +279,154 @@ func svValid(data []byte) bool {
 				continue
 			}
 			if data[i] != ',' {
-				return false
+				return -1
 			}
 			i = svSkipSpace(data, i+1)
 			if top == '{' {
 				if i = svScanKey(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			break
 		}
 	}
+}
+
+// svMembers walks the members of the object at i for a validator, checking
+// the syntax between them; the validator sets end after each value.
+type svMembers struct {
+	s     *svState
+	i     int
+	first bool
+	key   []byte // the decoded member name
+	value int    // where the member's value starts
+	end   int    // where it ends, set by the caller; -1 for invalid JSON
+	bad   bool   // the object is not valid JSON
+}
+
+// members starts walking the object whose '{' is at i.
+func (s *svState) members(i int) svMembers {
+	s.depth++
+	return svMembers{s: s, i: i + 1, first: true}
+}
+
+func (m *svMembers) next() bool {
+	d := m.s.base
+	i := m.i
+	if m.first {
+		m.first = false
+		if s := m.s; s.depth > svMaxDepth {
+			m.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i)
+		if i < len(d) && d[i] == '}' {
+			m.i = i + 1
+			m.s.depth--
+			return false
+		}
+	} else {
+		if m.end < 0 {
+			m.bad = true
+			return false
+		}
+		i = svSkipSpace(d, m.end)
+		if i < len(d) && d[i] == '}' {
+			m.i = i + 1
+			m.s.depth--
+			return false
+		}
+		if i >= len(d) || d[i] != ',' {
+			m.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i+1)
+	}
+	if i >= len(d) || d[i] != '"' {
+		m.bad = true
+		return false
+	}
+	kEnd := svScanString(d, i)
+	if kEnd < 0 {
+		m.bad = true
+		return false
+	}
+	m.key = d[i+1 : kEnd-1]
+	for _, c := range m.key {
+		if c == '\\' || c >= 0x80 {
+			m.key = []byte(svStringValue(d[i:kEnd]))
+			break
+		}
+	}
+	i = svSkipSpace(d, kEnd)
+	if i >= len(d) || d[i] != ':' {
+		m.bad = true
+		return false
+	}
+	m.value = svSkipSpace(d, i+1)
+	if m.value >= len(d) {
+		m.bad = true
+		return false
+	}
+	m.end = -1
+	return true
+}
+
+// svItems walks the elements of the array at i for a validator.
+type svItems struct {
+	s     *svState
+	i     int
+	first bool
+	value int
+	end   int
+	bad   bool
+}
+
+// items starts walking the array whose '[' is at i.
+func (s *svState) items(i int) svItems {
+	s.depth++
+	return svItems{s: s, i: i + 1, first: true}
+}
+
+func (a *svItems) next() bool {
+	d := a.s.base
+	i := a.i
+	if a.first {
+		a.first = false
+		if a.s.depth > svMaxDepth {
+			a.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i)
+		if i < len(d) && d[i] == ']' {
+			a.i = i + 1
+			a.s.depth--
+			return false
+		}
+	} else {
+		if a.end < 0 {
+			a.bad = true
+			return false
+		}
+		i = svSkipSpace(d, a.end)
+		if i < len(d) && d[i] == ']' {
+			a.i = i + 1
+			a.s.depth--
+			return false
+		}
+		if i >= len(d) || d[i] != ',' {
+			a.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i+1)
+	}
+	if i >= len(d) {
+		a.bad = true
+		return false
+	}
+	a.value = i
+	a.end = -1
+	return true
 }
 
 // svScanKey scans a member name and its colon at i and returns where the
@@ -389,7 +529,7 @@ func svScanLiteral(data []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
-// The functions below walk input that svValid accepted.
+// The functions below walk input the validators accepted.
 
 // svSkipString returns the index after the (valid) string literal at i.
 func svSkipString(data []byte, i int) int {

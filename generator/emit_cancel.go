@@ -62,14 +62,19 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 				return jen.Return(e)
 			}
 			body := []jen.Code{
-				jen.If(jen.Op("!").Id("svValid").Call(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
 				jen.Id("s").Op(":=").Id("svState").Values(jen.Dict{jen.Id("base"): jen.Id("data")}),
+				jen.Id("i").Op(":=").Id("svSkipSpace").Call(jen.Id("data"), jen.Lit(0)),
+				jen.If(jen.Id("i").Op(">=").Len(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
 			}
 			if checkFn != "" {
-				body = append(body,
-					jen.If(jen.Id("e").Op(":=").Id("s").Dot(checkFn).Call(jen.Id("svTrim").Call(jen.Id("data"))), jen.Id("e").Op("!=").Nil()).Block(ret(jen.Id("e"))),
-				)
+				body = append(body, jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(checkFn).Call(jen.Id("i")))
+			} else {
+				body = append(body, jen.Id("end").Op(",").Id("e").Op(":=").List(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Parens(jen.Op("*").Id("ValidationError")).Parens(jen.Nil())))
 			}
+			body = append(body,
+				jen.If(jen.Id("end").Op("<").Lit(0).Op("||").Id("svSkipSpace").Call(jen.Id("data"), jen.Id("end")).Op("!=").Len(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
+				jen.If(jen.Id("e").Op("!=").Nil()).Block(ret(jen.Id("e"))),
+			)
 			if !decode {
 				return append(body, jen.Return(jen.Nil()))
 			}
@@ -127,9 +132,13 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 	return true, nil
 }
 
-// validatorGen turns schema Type trees into Go functions
-// func(v []byte) *ValidationError that check one valid JSON value (without
-// surrounding whitespace) against the schema node.
+// validatorGen turns schema Type trees into validator methods
+// func (s *svState) name(i int) (end int, e *ValidationError): each consumes
+// the JSON value starting at s.base[i], checking its syntax as it goes, and
+// returns where it ends (-1 when the input is not valid JSON) and the first
+// schema violation in it. A violation does not stop the scan, so one pass
+// settles both the syntax and, for duplicated members, which occurrence
+// counts (the last, as in encoding/json).
 type validatorGen struct {
 	g     *gen
 	byDef map[string]string // definition name → its validator, "" when it accepts anything
@@ -137,7 +146,7 @@ type validatorGen struct {
 	names map[string]bool
 }
 
-// validator returns the name of the function that validates t, emitting it
+// validator returns the name of the method that validates t, emitting it
 // (and those it calls) on first use; "" means t accepts every value.
 func (v *validatorGen) validator(t *schema.Type, name string) (string, error) {
 	if t.Kind == schema.KindRef {
@@ -176,13 +185,13 @@ func (v *validatorGen) validator(t *schema.Type, name string) (string, error) {
 	}
 	var stmts []jen.Code
 	if t.Nullable {
-		stmts = append(stmts, jen.If(jen.Id("v").Index(jen.Lit(0)).Op("==").Add(chr('n'))).Block(jen.Return(jen.Nil())))
+		stmts = append(stmts, jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(
+			jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())))
 	}
 	stmts = append(stmts, body...)
-	stmts = append(stmts, jen.Return(jen.Nil()))
 	v.funcs = append(v.funcs,
-		jen.Commentf("%s validates a value against %s.", name, t.Pointer).Line().
-			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(name).Params(jen.Id("v").Index().Byte()).Op("*").Id("ValidationError").Block(stmts...))
+		jen.Commentf("%s validates the value at i against %s.", name, t.Pointer).Line().
+			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(name).Params(jen.Id("i").Int()).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(stmts...))
 	return name, nil
 }
 
@@ -193,9 +202,9 @@ func (v *validatorGen) nullableWrapper(fn, name string) (string, error) {
 	v.names[name] = true
 	v.funcs = append(v.funcs,
 		jen.Commentf("%s accepts null or what %s accepts.", name, fn).Line().
-			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(name).Params(jen.Id("v").Index().Byte()).Op("*").Id("ValidationError").Block(
-			jen.If(jen.Id("v").Index(jen.Lit(0)).Op("==").Add(chr('n'))).Block(jen.Return(jen.Nil())),
-			jen.Return(jen.Id("s").Dot(fn).Call(jen.Id("v"))),
+			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(name).Params(jen.Id("i").Int()).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(
+			jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())),
+			jen.Return(jen.Id("s").Dot(fn).Call(jen.Id("i"))),
 		))
 	return name, nil
 }
@@ -203,12 +212,13 @@ func (v *validatorGen) nullableWrapper(fn, name string) (string, error) {
 // chr is a byte literal as Go source: chr('{') renders as '{'.
 func chr(c byte) jen.Code { return jen.Id(fmt.Sprintf("%q", rune(c))) }
 
-func fail(msg string) jen.Code {
-	return jen.Return(jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(msg)}))
+// fail returns the end and a violation.
+func fail(end jen.Code, msg string) jen.Code {
+	return jen.Return(end, jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(msg)}))
 }
 
-// kindPredicate returns a Go condition that is true when v is of the plain
-// kind k, and the kind's name for messages.
+// kindPredicate returns a Go condition on the scanned value v that is true
+// when v is of the plain kind of t, and the kind's name for messages.
 func kindPredicate(t *schema.Type) (jen.Code, string, bool) {
 	v := jen.Id("v")
 	first := func() *jen.Statement { return jen.Id("v").Index(jen.Lit(0)) }
@@ -252,20 +262,30 @@ func kindPredicate(t *schema.Type) (jen.Code, string, bool) {
 	return cond, what, true
 }
 
-// body returns the statements that check v against t (t is not a ref).
+// scanned are the statements every scalar check starts with: scan the value,
+// stop on invalid JSON, and name the value v.
+func scanned() []jen.Code {
+	return []jen.Code{
+		jen.Id("end").Op(":=").Id("s").Dot("skip").Call(jen.Id("i")),
+		jen.If(jen.Id("end").Op("<").Lit(0)).Block(jen.Return(jen.Lit(-1), jen.Nil())),
+		jen.Id("v").Op(":=").Id("s").Dot("base").Index(jen.Id("i").Op(":").Id("end")),
+	}
+}
+
+// body returns the statements of the validator of t (t is not a ref).
 func (v *validatorGen) body(t *schema.Type, name string) ([]jen.Code, error) {
 	unsupported := func(what string) ([]jen.Code, error) {
 		return nil, fmt.Errorf("cancel.go: %s: the validator emitter does not support %s", t.Pointer, what)
 	}
-	first := func() *jen.Statement { return jen.Id("v").Index(jen.Lit(0)) }
+	end := jen.Id("end")
 	switch t.Kind {
 	case schema.KindString:
 		if t.Format != "" {
 			return unsupported("format " + t.Format)
 		}
-		out := []jen.Code{jen.If(first().Op("!=").Add(chr('"'))).Block(fail("must be a string"))}
+		out := append(scanned(), jen.If(jen.Id("v").Index(jen.Lit(0)).Op("!=").Add(chr('"'))).Block(fail(end, "must be a string")))
 		if c, ok := t.Const.(string); ok {
-			out = append(out, jen.If(jen.Op("!").Id("svStringIs").Call(jen.Id("v"), jen.Lit(c))).Block(fail(fmt.Sprintf("must be %q", c))))
+			out = append(out, jen.If(jen.Op("!").Id("svStringIs").Call(jen.Id("v"), jen.Lit(c))).Block(fail(end, fmt.Sprintf("must be %q", c))))
 		} else if t.Const != nil {
 			return unsupported("a non-string const on a string")
 		}
@@ -278,50 +298,72 @@ func (v *validatorGen) body(t *schema.Type, name string) ([]jen.Code, error) {
 			}
 			out = append(out, jen.Switch(jen.Id("svStringValue").Call(jen.Id("v"))).Block(
 				jen.Case(lits...),
-				jen.Default().Block(fail("must be one of "+strings.Join(quoted, ", "))),
+				jen.Default().Block(fail(end, "must be one of "+strings.Join(quoted, ", "))),
 			))
 		}
-		return out, nil
+		return append(out, jen.Return(end, jen.Nil())), nil
 	case schema.KindInteger, schema.KindNumber, schema.KindBoolean:
 		cond, what, ok := kindPredicate(&schema.Type{Kind: t.Kind})
 		if !ok || t.Const != nil || t.Minimum != nil || t.Maximum != nil {
 			return unsupported("const or bounds on a " + string(t.Kind))
 		}
-		return []jen.Code{jen.If(jen.Op("!").Parens(cond)).Block(fail("must be " + what))}, nil
+		return append(scanned(),
+			jen.If(jen.Op("!").Parens(cond)).Block(fail(end, "must be "+what)),
+			jen.Return(end, jen.Nil())), nil
 	case schema.KindArray:
-		out := []jen.Code{jen.If(first().Op("!=").Add(chr('['))).Block(fail("must be an array"))}
-		var itemFn string
-		if t.Items != nil {
-			fn, err := v.validator(t.Items, name+"Item")
-			if err != nil {
-				return nil, err
-			}
-			itemFn = fn
-		}
-		if itemFn == "" && t.MaxItems == nil {
-			return out, nil
-		}
-		loop := []jen.Code{}
-		if itemFn != "" {
-			loop = append(loop, jen.If(jen.Id("e").Op(":=").Id("s").Dot(itemFn).Call(jen.Id("a").Dot("value")), jen.Id("e").Op("!=").Nil()).Block(
-				jen.Return(jen.Id("e").Dot("in").Call(jen.Qual("strconv", "Itoa").Call(jen.Id("n")))),
-			))
-		}
-		loop = append(loop, jen.Id("n").Op("++"))
-		out = append(out,
-			jen.Id("n").Op(":=").Lit(0),
-			jen.For(jen.Id("a").Op(":=").Parens(jen.Id("svArray").Values(jen.Dict{jen.Id("data"): jen.Id("v")})), jen.Id("a").Dot("next").Call(), jen.Empty()).Block(loop...),
-		)
-		if t.MaxItems != nil {
-			out = append(out, jen.If(jen.Id("n").Op(">").Lit(*t.MaxItems)).Block(fail(fmt.Sprintf("must have at most %d items", *t.MaxItems))))
-		}
-		return out, nil
+		return v.arrayBody(t, name)
 	case schema.KindUnion:
 		return v.unionBody(t, name)
 	case schema.KindObject:
 		return v.objectBody(t, name)
 	}
 	return unsupported("kind " + string(t.Kind))
+}
+
+// wrongKind is the start of a container validator: a value of another kind
+// is scanned and reported.
+func wrongKind(open byte, msg string) jen.Code {
+	return jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("!=").Add(chr(open))).Block(
+		jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(msg)})),
+	)
+}
+
+func (v *validatorGen) arrayBody(t *schema.Type, name string) ([]jen.Code, error) {
+	out := []jen.Code{wrongKind('[', "must be an array")}
+	var itemFn string
+	if t.Items != nil {
+		fn, err := v.validator(t.Items, name+"Item")
+		if err != nil {
+			return nil, err
+		}
+		itemFn = fn
+	}
+	var loop []jen.Code
+	if itemFn != "" {
+		loop = append(loop,
+			jen.Var().Id("e").Op("*").Id("ValidationError"),
+			jen.List(jen.Id("a").Dot("end"), jen.Id("e")).Op("=").Id("s").Dot(itemFn).Call(jen.Id("a").Dot("value")),
+			jen.If(jen.Id("e").Op("!=").Nil().Op("&&").Id("first").Op("==").Nil()).Block(
+				jen.Id("first").Op("=").Id("e").Dot("in").Call(jen.Qual("strconv", "Itoa").Call(jen.Id("n"))),
+			),
+		)
+	} else {
+		loop = append(loop, jen.Id("a").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("a").Dot("value")))
+	}
+	loop = append(loop, jen.Id("n").Op("++"))
+	out = append(out,
+		jen.Var().Id("first").Op("*").Id("ValidationError"),
+		jen.Id("n").Op(":=").Lit(0),
+		jen.Id("a").Op(":=").Id("s").Dot("items").Call(jen.Id("i")),
+		jen.For(jen.Id("a").Dot("next").Call()).Block(loop...),
+		jen.If(jen.Id("a").Dot("bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
+	)
+	if t.MaxItems != nil {
+		out = append(out, jen.If(jen.Id("n").Op(">").Lit(*t.MaxItems).Op("&&").Id("first").Op("==").Nil()).Block(
+			jen.Id("first").Op("=").Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(fmt.Sprintf("must have at most %d items", *t.MaxItems))}),
+		))
+	}
+	return append(out, jen.Return(jen.Id("a").Dot("i"), jen.Id("first"))), nil
 }
 
 // unionBody accepts a value that one of the branches accepts (anyOf).
@@ -350,7 +392,9 @@ func (v *validatorGen) unionBody(t *schema.Type, name string) ([]jen.Code, error
 				all = all.Op("||").Add(c)
 			}
 		}
-		return []jen.Code{jen.If(jen.Op("!").Parens(all)).Block(fail("must be " + joinOr(whats)))}, nil
+		return append(scanned(),
+			jen.If(jen.Op("!").Parens(all)).Block(fail(jen.Id("end"), "must be "+joinOr(whats))),
+			jen.Return(jen.Id("end"), jen.Nil())), nil
 	}
 	var out []jen.Code
 	for i, b := range t.Union.Branches {
@@ -359,11 +403,15 @@ func (v *validatorGen) unionBody(t *schema.Type, name string) ([]jen.Code, error
 			return nil, err
 		}
 		if fn == "" {
-			return nil, nil // a branch that accepts anything
+			return []jen.Code{jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())}, nil
 		}
-		out = append(out, jen.If(jen.Id("s").Dot(fn).Call(jen.Id("v")).Op("==").Nil()).Block(jen.Return(jen.Nil())))
+		out = append(out,
+			jen.If(jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(fn).Call(jen.Id("i")), jen.Id("end").Op("<").Lit(0).Op("||").Id("e").Op("==").Nil()).Block(
+				jen.Return(jen.Id("end"), jen.Nil()),
+			))
 	}
-	out = append(out, fail("matches none of the alternatives of "+t.Pointer))
+	out = append(out, jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")),
+		jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit("matches none of the alternatives of " + t.Pointer)})))
 	return out, nil
 }
 
@@ -377,59 +425,70 @@ func joinOr(whats []string) string {
 	return strings.Join(whats[:len(whats)-1], ", ") + " or " + whats[len(whats)-1]
 }
 
-// objectBody checks an object's declared members (the last occurrence of a
-// duplicated member counts, as in encoding/json), required members and
-// undeclared members.
+// objectBody checks an object's members as they come (keeping, per declared
+// member, the verdict of its last occurrence, as encoding/json keeps the
+// last value), then its required members, then reports the first violation
+// in declaration order.
 func (v *validatorGen) objectBody(t *schema.Type, name string) ([]jen.Code, error) {
-	out := []jen.Code{jen.If(jen.Id("v").Index(jen.Lit(0)).Op("!=").Add(chr('{'))).Block(fail("must be an object"))}
+	out := []jen.Code{wrongKind('{', "must be an object")}
 	if t.Additional != nil && t.Additional.Kind != schema.KindAny {
 		return nil, fmt.Errorf("cancel.go: %s: the validator emitter does not support typed additionalProperties", t.Pointer)
 	}
 	if len(t.Properties) == 0 {
-		return out, nil
+		return append(out, jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())), nil
 	}
-	vars := make([]string, len(t.Properties))
-	var cases []jen.Code
+	has := make([]string, len(t.Properties))
+	errs := make([]string, len(t.Properties))
 	var decl []jen.Code
+	var cases []jen.Code
 	for i, p := range t.Properties {
-		vars[i] = "m" + FieldName(p.Name)
+		base := FieldName(p.Name)
 		for j := 0; j < i; j++ {
-			if vars[j] == vars[i] {
-				vars[i] += fmt.Sprint(i)
+			if has[j] == "h"+base {
+				base += fmt.Sprint(i)
 			}
 		}
-		decl = append(decl, jen.Id(vars[i]))
-		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(jen.Id(vars[i]).Op("=").Id("o").Dot("value")))
-	}
-	out = append(out,
-		jen.Var().List(decl...).Index().Byte(),
-		jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): jen.Id("v")})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
-			jen.Switch(jen.String().Parens(jen.Id("o").Dot("key"))).Block(cases...),
-		),
-	)
-	for i, p := range t.Properties {
-		if p.Required {
-			out = append(out, jen.If(jen.Id(vars[i]).Op("==").Nil()).Block(fail(fmt.Sprintf("missing required member %q", p.Name))))
-		}
-	}
-	for i, p := range t.Properties {
+		has[i], errs[i] = "h"+base, "e"+base
 		fn, err := v.validator(p.Type, name+FieldName(p.Name))
 		if err != nil {
 			return nil, err
 		}
-		if fn == "" {
-			continue
-		}
-		check := jen.If(jen.Id("e").Op(":=").Id("s").Dot(fn).Call(jen.Id(vars[i])), jen.Id("e").Op("!=").Nil()).Block(
-			jen.Return(jen.Id("e").Dot("in").Call(jen.Lit(pointerSegment(p.Name)))),
-		)
+		var set []jen.Code
 		if p.Required {
-			out = append(out, check)
+			set = append(set, jen.Id(has[i]).Op("=").True())
+			decl = append(decl, jen.Var().Id(has[i]).Bool())
+		}
+		if fn == "" {
+			set = append(set, jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value")))
 		} else {
-			out = append(out, jen.If(jen.Id(vars[i]).Op("!=").Nil()).Block(check))
+			decl = append(decl, jen.Var().Id(errs[i]).Op("*").Id("ValidationError"))
+			set = append(set, jen.List(jen.Id("m").Dot("end"), jen.Id(errs[i])).Op("=").Id("s").Dot(fn).Call(jen.Id("m").Dot("value")))
+			errs[i] = errs[i] + "!"
+		}
+		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(set...))
+	}
+	cases = append(cases, jen.Default().Block(jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value"))))
+	out = append(out, decl...)
+	out = append(out,
+		jen.Id("m").Op(":=").Id("s").Dot("members").Call(jen.Id("i")),
+		jen.For(jen.Id("m").Dot("next").Call()).Block(jen.Switch(jen.String().Parens(jen.Id("m").Dot("key"))).Block(cases...)),
+		jen.If(jen.Id("m").Dot("bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
+	)
+	for i, p := range t.Properties {
+		if p.Required {
+			out = append(out, jen.If(jen.Op("!").Id(has[i])).Block(fail(jen.Id("m").Dot("i"), fmt.Sprintf("missing required member %q", p.Name))))
 		}
 	}
-	return out, nil
+	for i, p := range t.Properties {
+		if !strings.HasSuffix(errs[i], "!") {
+			continue
+		}
+		e := strings.TrimSuffix(errs[i], "!")
+		out = append(out, jen.If(jen.Id(e).Op("!=").Nil()).Block(
+			jen.Return(jen.Id("m").Dot("i"), jen.Id(e).Dot("in").Call(jen.Lit(pointerSegment(p.Name)))),
+		))
+	}
+	return append(out, jen.Return(jen.Id("m").Dot("i"), jen.Nil())), nil
 }
 
 // pointerSegment escapes a member name for a JSON pointer (RFC 6901).

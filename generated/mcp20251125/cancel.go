@@ -22,11 +22,16 @@ func DecodeCancelledNotification(data []byte) (*CancelledNotification, error) {
 	return out, nil
 }
 func decodeCancelledNotification(data []byte) (*CancelledNotification, *ValidationError) {
-	if !svValid(data) {
+	s := svState{base: data}
+	i := svSkipSpace(data, 0)
+	if i >= len(data) {
 		return nil, svInvalidJSON(data)
 	}
-	s := svState{base: data}
-	if e := s.svCancelledNotification(svTrim(data)); e != nil {
+	end, e := s.svCancelledNotification(i)
+	if end < 0 || svSkipSpace(data, end) != len(data) {
+		return nil, svInvalidJSON(data)
+	}
+	if e != nil {
 		return nil, e
 	}
 	out := new(CancelledNotification)
@@ -48,11 +53,16 @@ func ValidateCancelledNotification(data []byte) error {
 	return nil
 }
 func validateCancelledNotification(data []byte) *ValidationError {
-	if !svValid(data) {
+	s := svState{base: data}
+	i := svSkipSpace(data, 0)
+	if i >= len(data) {
 		return svInvalidJSON(data)
 	}
-	s := svState{base: data}
-	if e := s.svCancelledNotification(svTrim(data)); e != nil {
+	end, e := s.svCancelledNotification(i)
+	if end < 0 || svSkipSpace(data, end) != len(data) {
+		return svInvalidJSON(data)
+	}
+	if e != nil {
 		return e
 	}
 	return nil
@@ -72,11 +82,16 @@ func DecodeCancelledNotificationParams(data []byte) (*CancelledNotificationParam
 	return out, nil
 }
 func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParams, *ValidationError) {
-	if !svValid(data) {
+	s := svState{base: data}
+	i := svSkipSpace(data, 0)
+	if i >= len(data) {
 		return nil, svInvalidJSON(data)
 	}
-	s := svState{base: data}
-	if e := s.svCancelledNotificationParams(svTrim(data)); e != nil {
+	end, e := s.svCancelledNotificationParams(i)
+	if end < 0 || svSkipSpace(data, end) != len(data) {
+		return nil, svInvalidJSON(data)
+	}
+	if e != nil {
 		return nil, e
 	}
 	out := new(CancelledNotificationParams)
@@ -98,11 +113,16 @@ func ValidateCancelledNotificationParams(data []byte) error {
 	return nil
 }
 func validateCancelledNotificationParams(data []byte) *ValidationError {
-	if !svValid(data) {
+	s := svState{base: data}
+	i := svSkipSpace(data, 0)
+	if i >= len(data) {
 		return svInvalidJSON(data)
 	}
-	s := svState{base: data}
-	if e := s.svCancelledNotificationParams(svTrim(data)); e != nil {
+	end, e := s.svCancelledNotificationParams(i)
+	if end < 0 || svSkipSpace(data, end) != len(data) {
+		return svInvalidJSON(data)
+	}
+	if e != nil {
 		return e
 	}
 	return nil
@@ -175,121 +195,157 @@ func (s *svState) buildCancelledNotification(v []byte, out *CancelledNotificatio
 	return nil
 }
 
-// svCancelledNotificationJsonrpc validates a value against #/$defs/CancelledNotification/properties/jsonrpc.
-func (s *svState) svCancelledNotificationJsonrpc(v []byte) *ValidationError {
+// svCancelledNotificationJsonrpc validates the value at i against #/$defs/CancelledNotification/properties/jsonrpc.
+func (s *svState) svCancelledNotificationJsonrpc(i int) (int, *ValidationError) {
+	end := s.skip(i)
+	if end < 0 {
+		return -1, nil
+	}
+	v := s.base[i:end]
 	if v[0] != '"' {
-		return &ValidationError{Message: "must be a string"}
+		return end, &ValidationError{Message: "must be a string"}
 	}
 	if !svStringIs(v, "2.0") {
-		return &ValidationError{Message: "must be \"2.0\""}
+		return end, &ValidationError{Message: "must be \"2.0\""}
 	}
-	return nil
+	return end, nil
 }
 
-// svCancelledNotificationMethod validates a value against #/$defs/CancelledNotification/properties/method.
-func (s *svState) svCancelledNotificationMethod(v []byte) *ValidationError {
+// svCancelledNotificationMethod validates the value at i against #/$defs/CancelledNotification/properties/method.
+func (s *svState) svCancelledNotificationMethod(i int) (int, *ValidationError) {
+	end := s.skip(i)
+	if end < 0 {
+		return -1, nil
+	}
+	v := s.base[i:end]
 	if v[0] != '"' {
-		return &ValidationError{Message: "must be a string"}
+		return end, &ValidationError{Message: "must be a string"}
 	}
 	if !svStringIs(v, "notifications/cancelled") {
-		return &ValidationError{Message: "must be \"notifications/cancelled\""}
+		return end, &ValidationError{Message: "must be \"notifications/cancelled\""}
 	}
-	return nil
+	return end, nil
 }
 
-// svCancelledNotificationParamsMeta validates a value against #/$defs/CancelledNotificationParams/properties/_meta.
-func (s *svState) svCancelledNotificationParamsMeta(v []byte) *ValidationError {
-	if v[0] != '{' {
-		return &ValidationError{Message: "must be an object"}
+// svCancelledNotificationParamsMeta validates the value at i against #/$defs/CancelledNotificationParams/properties/_meta.
+func (s *svState) svCancelledNotificationParamsMeta(i int) (int, *ValidationError) {
+	if s.base[i] != '{' {
+		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
-	return nil
+	return s.skip(i), nil
 }
 
-// svCancelledNotificationParamsReason validates a value against #/$defs/CancelledNotificationParams/properties/reason.
-func (s *svState) svCancelledNotificationParamsReason(v []byte) *ValidationError {
+// svCancelledNotificationParamsReason validates the value at i against #/$defs/CancelledNotificationParams/properties/reason.
+func (s *svState) svCancelledNotificationParamsReason(i int) (int, *ValidationError) {
+	end := s.skip(i)
+	if end < 0 {
+		return -1, nil
+	}
+	v := s.base[i:end]
 	if v[0] != '"' {
-		return &ValidationError{Message: "must be a string"}
+		return end, &ValidationError{Message: "must be a string"}
 	}
-	return nil
+	return end, nil
 }
 
-// svRequestId validates a value against #/$defs/RequestId.
-func (s *svState) svRequestId(v []byte) *ValidationError {
+// svRequestId validates the value at i against #/$defs/RequestId.
+func (s *svState) svRequestId(i int) (int, *ValidationError) {
+	end := s.skip(i)
+	if end < 0 {
+		return -1, nil
+	}
+	v := s.base[i:end]
 	if !((v[0] == '"') || (s.integer(v))) {
-		return &ValidationError{Message: "must be a string or an integer"}
+		return end, &ValidationError{Message: "must be a string or an integer"}
 	}
-	return nil
+	return end, nil
 }
 
-// svCancelledNotificationParams validates a value against #/$defs/CancelledNotificationParams.
-func (s *svState) svCancelledNotificationParams(v []byte) *ValidationError {
-	if v[0] != '{' {
-		return &ValidationError{Message: "must be an object"}
+// svCancelledNotificationParams validates the value at i against #/$defs/CancelledNotificationParams.
+func (s *svState) svCancelledNotificationParams(i int) (int, *ValidationError) {
+	if s.base[i] != '{' {
+		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
-	var mMeta, mReason, mRequestID []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
+	var eMeta *ValidationError
+	var eReason *ValidationError
+	var eRequestID *ValidationError
+	m := s.members(i)
+	for m.next() {
+		switch string(m.key) {
 		case "_meta":
-			mMeta = o.value
+			m.end, eMeta = s.svCancelledNotificationParamsMeta(m.value)
 		case "reason":
-			mReason = o.value
+			m.end, eReason = s.svCancelledNotificationParamsReason(m.value)
 		case "requestId":
-			mRequestID = o.value
+			m.end, eRequestID = s.svRequestId(m.value)
+		default:
+			m.end = s.skip(m.value)
 		}
 	}
-	if mMeta != nil {
-		if e := s.svCancelledNotificationParamsMeta(mMeta); e != nil {
-			return e.in("_meta")
-		}
+	if m.bad {
+		return -1, nil
 	}
-	if mReason != nil {
-		if e := s.svCancelledNotificationParamsReason(mReason); e != nil {
-			return e.in("reason")
-		}
+	if eMeta != nil {
+		return m.i, eMeta.in("_meta")
 	}
-	if mRequestID != nil {
-		if e := s.svRequestId(mRequestID); e != nil {
-			return e.in("requestId")
-		}
+	if eReason != nil {
+		return m.i, eReason.in("reason")
 	}
-	return nil
+	if eRequestID != nil {
+		return m.i, eRequestID.in("requestId")
+	}
+	return m.i, nil
 }
 
-// svCancelledNotification validates a value against #/$defs/CancelledNotification.
-func (s *svState) svCancelledNotification(v []byte) *ValidationError {
-	if v[0] != '{' {
-		return &ValidationError{Message: "must be an object"}
+// svCancelledNotification validates the value at i against #/$defs/CancelledNotification.
+func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
+	if s.base[i] != '{' {
+		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
-	var mJsonrpc, mMethod, mParams []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
+	var hJsonrpc bool
+	var eJsonrpc *ValidationError
+	var hMethod bool
+	var eMethod *ValidationError
+	var hParams bool
+	var eParams *ValidationError
+	m := s.members(i)
+	for m.next() {
+		switch string(m.key) {
 		case "jsonrpc":
-			mJsonrpc = o.value
+			hJsonrpc = true
+			m.end, eJsonrpc = s.svCancelledNotificationJsonrpc(m.value)
 		case "method":
-			mMethod = o.value
+			hMethod = true
+			m.end, eMethod = s.svCancelledNotificationMethod(m.value)
 		case "params":
-			mParams = o.value
+			hParams = true
+			m.end, eParams = s.svCancelledNotificationParams(m.value)
+		default:
+			m.end = s.skip(m.value)
 		}
 	}
-	if mJsonrpc == nil {
-		return &ValidationError{Message: "missing required member \"jsonrpc\""}
+	if m.bad {
+		return -1, nil
 	}
-	if mMethod == nil {
-		return &ValidationError{Message: "missing required member \"method\""}
+	if !hJsonrpc {
+		return m.i, &ValidationError{Message: "missing required member \"jsonrpc\""}
 	}
-	if mParams == nil {
-		return &ValidationError{Message: "missing required member \"params\""}
+	if !hMethod {
+		return m.i, &ValidationError{Message: "missing required member \"method\""}
 	}
-	if e := s.svCancelledNotificationJsonrpc(mJsonrpc); e != nil {
-		return e.in("jsonrpc")
+	if !hParams {
+		return m.i, &ValidationError{Message: "missing required member \"params\""}
 	}
-	if e := s.svCancelledNotificationMethod(mMethod); e != nil {
-		return e.in("method")
+	if eJsonrpc != nil {
+		return m.i, eJsonrpc.in("jsonrpc")
 	}
-	if e := s.svCancelledNotificationParams(mParams); e != nil {
-		return e.in("params")
+	if eMethod != nil {
+		return m.i, eMethod.in("method")
 	}
-	return nil
+	if eParams != nil {
+		return m.i, eParams.in("params")
+	}
+	return m.i, nil
 }
 
 // The runtime's id parsers, which the scanner below uses for RequestId members.
@@ -336,8 +392,9 @@ func svInvalidJSON(data []byte) *ValidationError {
 // form a Go integer type (and runtime.RequestID) does not read, such as 1e2
 // or 7.0, which Decode rewrites as integer literals before decoding.
 type svState struct {
-	base []byte
-	fix  [][2]int // start and end offsets in base
+	base  []byte
+	fix   [][2]int // start and end offsets in base
+	depth int      // containers the validators have opened
 }
 
 // integer validates an integer and records it for rewriting when it is not
@@ -504,21 +561,23 @@ func svTrim(data []byte) []byte {
 	return data
 }
 
-// svValid reports whether data is exactly one JSON value, optionally
-// surrounded by whitespace, by the rules of encoding/json.
-func svValid(data []byte) bool {
+// skip scans the value at i, checking its syntax as encoding/json does, and
+// returns the index after it, or -1 when it is not valid JSON (or nests
+// deeper than encoding/json allows, counting the containers the validators
+// around it have opened).
+func (s *svState) skip(i int) int {
+	data := s.base
 	var small [64]byte
 	stack := small[:0] // open containers: '{' or '['
-	i := svSkipSpace(data, 0)
 	for {
 		// A value starts at i.
 		if i >= len(data) {
-			return false
+			return -1
 		}
 		switch c := data[i]; {
 		case c == '{' || c == '[':
-			if len(stack) >= svMaxDepth {
-				return false
+			if s.depth+len(stack) >= svMaxDepth {
+				return -1
 			}
 			stack = append(stack, c)
 			i = svSkipSpace(data, i+1)
@@ -529,7 +588,7 @@ func svValid(data []byte) bool {
 			}
 			if c == '{' {
 				if i = svScanKey(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			continue
@@ -544,19 +603,19 @@ func svValid(data []byte) bool {
 		case c == 'n':
 			i = svScanLiteral(data, i, "null")
 		default:
-			return false
+			return -1
 		}
 		if i < 0 {
-			return false
+			return -1
 		}
 		// A value ended at i: close containers until one continues.
 		for {
-			i = svSkipSpace(data, i)
 			if len(stack) == 0 {
-				return i == len(data)
+				return i
 			}
+			i = svSkipSpace(data, i)
 			if i >= len(data) {
-				return false
+				return -1
 			}
 			top := stack[len(stack)-1]
 			if data[i] == top+2 {
@@ -565,17 +624,154 @@ func svValid(data []byte) bool {
 				continue
 			}
 			if data[i] != ',' {
-				return false
+				return -1
 			}
 			i = svSkipSpace(data, i+1)
 			if top == '{' {
 				if i = svScanKey(data, i); i < 0 {
-					return false
+					return -1
 				}
 			}
 			break
 		}
 	}
+}
+
+// svMembers walks the members of the object at i for a validator, checking
+// the syntax between them; the validator sets end after each value.
+type svMembers struct {
+	s     *svState
+	i     int
+	first bool
+	key   []byte // the decoded member name
+	value int    // where the member's value starts
+	end   int    // where it ends, set by the caller; -1 for invalid JSON
+	bad   bool   // the object is not valid JSON
+}
+
+// members starts walking the object whose '{' is at i.
+func (s *svState) members(i int) svMembers {
+	s.depth++
+	return svMembers{s: s, i: i + 1, first: true}
+}
+
+func (m *svMembers) next() bool {
+	d := m.s.base
+	i := m.i
+	if m.first {
+		m.first = false
+		if s := m.s; s.depth > svMaxDepth {
+			m.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i)
+		if i < len(d) && d[i] == '}' {
+			m.i = i + 1
+			m.s.depth--
+			return false
+		}
+	} else {
+		if m.end < 0 {
+			m.bad = true
+			return false
+		}
+		i = svSkipSpace(d, m.end)
+		if i < len(d) && d[i] == '}' {
+			m.i = i + 1
+			m.s.depth--
+			return false
+		}
+		if i >= len(d) || d[i] != ',' {
+			m.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i+1)
+	}
+	if i >= len(d) || d[i] != '"' {
+		m.bad = true
+		return false
+	}
+	kEnd := svScanString(d, i)
+	if kEnd < 0 {
+		m.bad = true
+		return false
+	}
+	m.key = d[i+1 : kEnd-1]
+	for _, c := range m.key {
+		if c == '\\' || c >= 0x80 {
+			m.key = []byte(svStringValue(d[i:kEnd]))
+			break
+		}
+	}
+	i = svSkipSpace(d, kEnd)
+	if i >= len(d) || d[i] != ':' {
+		m.bad = true
+		return false
+	}
+	m.value = svSkipSpace(d, i+1)
+	if m.value >= len(d) {
+		m.bad = true
+		return false
+	}
+	m.end = -1
+	return true
+}
+
+// svItems walks the elements of the array at i for a validator.
+type svItems struct {
+	s     *svState
+	i     int
+	first bool
+	value int
+	end   int
+	bad   bool
+}
+
+// items starts walking the array whose '[' is at i.
+func (s *svState) items(i int) svItems {
+	s.depth++
+	return svItems{s: s, i: i + 1, first: true}
+}
+
+func (a *svItems) next() bool {
+	d := a.s.base
+	i := a.i
+	if a.first {
+		a.first = false
+		if a.s.depth > svMaxDepth {
+			a.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i)
+		if i < len(d) && d[i] == ']' {
+			a.i = i + 1
+			a.s.depth--
+			return false
+		}
+	} else {
+		if a.end < 0 {
+			a.bad = true
+			return false
+		}
+		i = svSkipSpace(d, a.end)
+		if i < len(d) && d[i] == ']' {
+			a.i = i + 1
+			a.s.depth--
+			return false
+		}
+		if i >= len(d) || d[i] != ',' {
+			a.bad = true
+			return false
+		}
+		i = svSkipSpace(d, i+1)
+	}
+	if i >= len(d) {
+		a.bad = true
+		return false
+	}
+	a.value = i
+	a.end = -1
+	return true
 }
 
 // svScanKey scans a member name and its colon at i and returns where the
@@ -678,7 +874,7 @@ func svScanLiteral(data []byte, i int, lit string) int {
 	return i + len(lit)
 }
 
-// The functions below walk input that svValid accepted.
+// The functions below walk input the validators accepted.
 
 // svSkipString returns the index after the (valid) string literal at i.
 func svSkipString(data []byte, i int) int {
