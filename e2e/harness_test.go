@@ -35,8 +35,10 @@ func newWatch[T any]() *watch[T] { return &watch[T]{changed: make(chan struct{})
 func (w *watch[T]) add(v T) {
 	w.mu.Lock()
 	w.items = append(w.items, v)
-	close(w.changed)
-	w.changed = make(chan struct{})
+	if !w.closed { // after close, changed stays closed
+		close(w.changed)
+		w.changed = make(chan struct{})
+	}
 	w.mu.Unlock()
 }
 
@@ -459,6 +461,8 @@ func newSpyWriter(w io.WriteCloser) *spyWriter {
 
 func (s *spyWriter) Write(b []byte) (int, error) {
 	n, err := s.w.Write(b)
+	// Recorded after the write: the line may be recorded after the server
+	// reacted to it, or after Close (the watch allows that).
 	s.mu.Lock()
 	s.buf = append(s.buf, b[:n]...)
 	for {
