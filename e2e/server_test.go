@@ -8,8 +8,10 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	goruntime "runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -284,4 +286,23 @@ func TestServerTaskMetadataWithoutTasksCapability(t *testing.T) {
 		p.awaitResponse(t, "3")
 		assertResponses(t, p.finish(t), "1", "3")
 	})
+}
+
+// TestServerSIGTERM: the second step of the stdio shutdown (lifecycle.mdx)
+// is SIGTERM. The server cancels its in-flight handlers (cause: connection
+// closed), answers none of them and exits 0.
+func TestServerSIGTERM(t *testing.T) {
+	if goruntime.GOOS == "windows" {
+		t.Skip("no SIGTERM on windows")
+	}
+	t.Parallel()
+	p := startServer(t, "2025-11-25")
+	p.send(t, sleepCall("2", 600002))
+	p.log.waitFor(t, "sleep 2 to start", logHas("msg", "sleep started", "ms", "600002"))
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	p.log.waitFor(t, "sleep 2 to be cancelled by the shutdown", logHas(
+		"msg", "sleep interrupted", "id", "2", "source", "connection closed"))
+	assertResponses(t, p.finish(t), "1")
 }

@@ -42,6 +42,13 @@ var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024
 func main() {
 	// stdout is the protocol stream; every log line goes to stderr.
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(log); err != nil {
+		log.Error("stdio-server stopped", "error", err)
+		os.Exit(1)
+	}
+}
+
+func run(log *slog.Logger) error {
 
 	// The revision's cancellation rules: initialize is never cancelled,
 	// either side may cancel its own requests, and so on.
@@ -77,14 +84,14 @@ func main() {
 		log.Warn("handlers still running at exit", "error", err)
 	}
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
-		log.Error("stdio-server stopped", "error", runErr)
-		os.Exit(1)
+		return runErr // the transport failed
 	}
 	// conn.Err() says why the connection ended: EOF, a signal, ...
 	var why *runtime.CancelError
 	if errors.As(conn.Err(), &why) {
 		log.Info("stdio-server exiting", "source", why.Source.String(), "reason", why.Reason)
 	}
+	return nil
 }
 
 // logCancellations returns a runtime.Observer that logs each cancellation
