@@ -448,7 +448,7 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 	goNames := map[string]string{"Extra": "(undeclared members)"}
 	var members []*member
 	for _, p := range ty.Properties {
-		m := &member{json: p.Name, goName: FieldName(p.Name), required: p.Required, nullable: p.Type.Nullable}
+		m := &member{json: p.Name, goName: memberName(p.Name), required: p.Required, nullable: p.Type.Nullable}
 		pt := p.Type
 		if pt.Const != nil {
 			switch c := pt.Const.(type) {
@@ -457,7 +457,7 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 				m.constGo = jen.Lit(c)
 			case int64:
 				m.constant = fmt.Sprint(c)
-				m.constGo = jen.Lit(c)
+				m.constGo = jen.Lit(int(c))
 			default:
 				return fmt.Errorf("%s: unsupported const %v", pt.Pointer, pt.Const)
 			}
@@ -548,7 +548,7 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		if m.constant == "" {
 			continue
 		}
-		acc := FieldName(m.json)
+		acc := memberName(m.json)
 		if m.required {
 			if prev, ok := goNames[acc]; ok && prev != m.json {
 				return fmt.Errorf("%s/properties/%s: accessor %s collides with %s", ty.Pointer, m.json, acc, prev)
@@ -657,4 +657,13 @@ func (t *tgen) emitDecodeDefinition() {
 		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("v"), jen.Nil()),
 	)
+}
+
+// memberName is FieldName plus the initialisms naming.go does not know yet:
+// jsonrpc → JSONRPC (FieldName gives Jsonrpc, as jsonrpc is one word).
+func memberName(json string) string {
+	if strings.EqualFold(json, "jsonrpc") {
+		return "JSONRPC"
+	}
+	return FieldName(json)
 }

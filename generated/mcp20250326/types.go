@@ -1907,8 +1907,8 @@ type JSONRPCError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCError) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCError) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2126,8 +2126,8 @@ type JSONRPCNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2213,8 +2213,8 @@ type JSONRPCRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2337,8 +2337,8 @@ type JSONRPCResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCResponse) JSONRPC() string {
 	return "2.0"
 }
 

@@ -292,8 +292,8 @@ type CallToolRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CallToolRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CallToolRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -504,8 +504,8 @@ type CancelTaskRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CancelTaskRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CancelTaskRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -671,8 +671,8 @@ type CancelledNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CancelledNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CancelledNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -1410,8 +1410,8 @@ type CompleteRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CompleteRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CompleteRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -1850,8 +1850,8 @@ type CreateMessageRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CreateMessageRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CreateMessageRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2263,8 +2263,8 @@ type ElicitRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ElicitRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ElicitRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2757,8 +2757,8 @@ type ElicitationCompleteNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ElicitationCompleteNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ElicitationCompleteNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3043,8 +3043,8 @@ type GetPromptRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (GetPromptRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (GetPromptRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3227,8 +3227,8 @@ type GetTaskPayloadRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (GetTaskPayloadRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (GetTaskPayloadRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3354,8 +3354,8 @@ type GetTaskRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (GetTaskRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (GetTaskRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3774,8 +3774,8 @@ type InitializeRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (InitializeRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (InitializeRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3968,8 +3968,8 @@ type InitializedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (InitializedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (InitializedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4021,8 +4021,8 @@ type JSONRPCErrorResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCErrorResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCErrorResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4109,8 +4109,8 @@ type JSONRPCNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4159,8 +4159,8 @@ type JSONRPCRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4235,8 +4235,8 @@ type JSONRPCResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4349,8 +4349,8 @@ type ListPromptsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListPromptsRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListPromptsRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4452,8 +4452,8 @@ type ListResourceTemplatesRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListResourceTemplatesRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListResourceTemplatesRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4555,8 +4555,8 @@ type ListResourcesRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListResourcesRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListResourcesRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4664,8 +4664,8 @@ type ListRootsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListRootsRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListRootsRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4762,8 +4762,8 @@ type ListTasksRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListTasksRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListTasksRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4865,8 +4865,8 @@ type ListToolsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListToolsRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListToolsRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4992,8 +4992,8 @@ type LoggingMessageNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (LoggingMessageNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (LoggingMessageNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5414,8 +5414,8 @@ type PaginatedRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (PaginatedRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (PaginatedRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5589,8 +5589,8 @@ type PingRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (PingRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (PingRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5728,8 +5728,8 @@ type ProgressNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ProgressNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ProgressNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5977,8 +5977,8 @@ type PromptListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (PromptListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (PromptListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -6129,8 +6129,8 @@ type ReadResourceRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ReadResourceRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ReadResourceRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -6735,8 +6735,8 @@ type ResourceListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ResourceListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ResourceListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -6996,8 +6996,8 @@ type ResourceUpdatedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ResourceUpdatedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ResourceUpdatedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -7187,8 +7187,8 @@ type RootsListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (RootsListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (RootsListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -8082,8 +8082,8 @@ type SetLevelRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (SetLevelRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (SetLevelRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -8325,8 +8325,8 @@ type SubscribeRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (SubscribeRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (SubscribeRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -8661,8 +8661,8 @@ type TaskStatusNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (TaskStatusNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (TaskStatusNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -9541,8 +9541,8 @@ type ToolListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ToolListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ToolListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -9732,8 +9732,8 @@ type URLElicitationRequiredError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (URLElicitationRequiredError) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (URLElicitationRequiredError) JSONRPC() string {
 	return "2.0"
 }
 
@@ -9782,7 +9782,7 @@ type URLElicitationRequiredErrorError struct {
 
 // Code returns -32042, the constant "code" member: always written on encode, checked on decode.
 func (URLElicitationRequiredErrorError) Code() int64 {
-	return int64(-32042)
+	return -32042
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -9861,8 +9861,8 @@ type UnsubscribeRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (UnsubscribeRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (UnsubscribeRequest) JSONRPC() string {
 	return "2.0"
 }
 

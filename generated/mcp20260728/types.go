@@ -371,8 +371,8 @@ type CallToolRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CallToolRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CallToolRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -558,8 +558,8 @@ type CallToolResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CallToolResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CallToolResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -642,8 +642,8 @@ type CancelledNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CancelledNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CancelledNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -899,8 +899,8 @@ type ClientNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ClientNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ClientNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -1040,8 +1040,8 @@ type CompleteRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CompleteRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CompleteRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -1381,8 +1381,8 @@ type CompleteResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (CompleteResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (CompleteResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -1808,8 +1808,8 @@ type DiscoverRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (DiscoverRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (DiscoverRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -1960,8 +1960,8 @@ type DiscoverResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (DiscoverResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (DiscoverResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2572,8 +2572,8 @@ type GetPromptRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (GetPromptRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (GetPromptRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2739,8 +2739,8 @@ type GetPromptResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (GetPromptResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (GetPromptResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2822,8 +2822,8 @@ type HeaderMismatchError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (HeaderMismatchError) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (HeaderMismatchError) JSONRPC() string {
 	return "2.0"
 }
 
@@ -2872,7 +2872,7 @@ type HeaderMismatchErrorError struct {
 
 // Code returns -32020, the constant "code" member: always written on encode, checked on decode.
 func (HeaderMismatchErrorError) Code() int64 {
-	return int64(-32020)
+	return -32020
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -3411,7 +3411,7 @@ type InternalError struct {
 
 // Code returns -32603, the constant "code" member: always written on encode, checked on decode.
 func (InternalError) Code() int64 {
-	return int64(-32603)
+	return -32603
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -3468,7 +3468,7 @@ type InvalidParamsError struct {
 
 // Code returns -32602, the constant "code" member: always written on encode, checked on decode.
 func (InvalidParamsError) Code() int64 {
-	return int64(-32602)
+	return -32602
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -3516,7 +3516,7 @@ type InvalidRequestError struct {
 
 // Code returns -32600, the constant "code" member: always written on encode, checked on decode.
 func (InvalidRequestError) Code() int64 {
-	return int64(-32600)
+	return -32600
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -3568,8 +3568,8 @@ type JSONRPCErrorResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCErrorResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCErrorResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3656,8 +3656,8 @@ type JSONRPCNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3706,8 +3706,8 @@ type JSONRPCRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3782,8 +3782,8 @@ type JSONRPCResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (JSONRPCResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (JSONRPCResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -3901,8 +3901,8 @@ type ListPromptsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListPromptsRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListPromptsRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4044,8 +4044,8 @@ type ListPromptsResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListPromptsResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListPromptsResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4090,8 +4090,8 @@ type ListResourceTemplatesRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListResourceTemplatesRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListResourceTemplatesRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4233,8 +4233,8 @@ type ListResourceTemplatesResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListResourceTemplatesResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListResourceTemplatesResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4279,8 +4279,8 @@ type ListResourcesRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListResourcesRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListResourcesRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4422,8 +4422,8 @@ type ListResourcesResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListResourcesResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListResourcesResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4592,8 +4592,8 @@ type ListToolsRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListToolsRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListToolsRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4735,8 +4735,8 @@ type ListToolsResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ListToolsResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ListToolsResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4805,8 +4805,8 @@ type LoggingMessageNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (LoggingMessageNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (LoggingMessageNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -4930,7 +4930,7 @@ type MethodNotFoundError struct {
 
 // Code returns -32601, the constant "code" member: always written on encode, checked on decode.
 func (MethodNotFoundError) Code() int64 {
-	return int64(-32601)
+	return -32601
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -4978,8 +4978,8 @@ type MissingRequiredClientCapabilityError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (MissingRequiredClientCapabilityError) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (MissingRequiredClientCapabilityError) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5028,7 +5028,7 @@ type MissingRequiredClientCapabilityErrorError struct {
 
 // Code returns -32021, the constant "code" member: always written on encode, checked on decode.
 func (MissingRequiredClientCapabilityErrorError) Code() int64 {
-	return int64(-32021)
+	return -32021
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -5473,8 +5473,8 @@ type PaginatedRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (PaginatedRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (PaginatedRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5619,7 +5619,7 @@ type ParseError struct {
 
 // Code returns -32700, the constant "code" member: always written on encode, checked on decode.
 func (ParseError) Code() int64 {
-	return int64(-32700)
+	return -32700
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
@@ -5749,8 +5749,8 @@ type ProgressNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ProgressNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ProgressNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -5998,8 +5998,8 @@ type PromptListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (PromptListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (PromptListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -6150,8 +6150,8 @@ type ReadResourceRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ReadResourceRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ReadResourceRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -6363,8 +6363,8 @@ type ReadResourceResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ReadResourceResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ReadResourceResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -6856,8 +6856,8 @@ type ResourceListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ResourceListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ResourceListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -7078,8 +7078,8 @@ type ResourceUpdatedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ResourceUpdatedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ResourceUpdatedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -8136,8 +8136,8 @@ type SubscriptionsAcknowledgedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (SubscriptionsAcknowledgedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (SubscriptionsAcknowledgedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -8233,8 +8233,8 @@ type SubscriptionsListenRequest struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (SubscriptionsListenRequest) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (SubscriptionsListenRequest) JSONRPC() string {
 	return "2.0"
 }
 
@@ -8433,8 +8433,8 @@ type SubscriptionsListenResultResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (SubscriptionsListenResultResponse) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (SubscriptionsListenResultResponse) JSONRPC() string {
 	return "2.0"
 }
 
@@ -9167,8 +9167,8 @@ type ToolListChangedNotification struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (ToolListChangedNotification) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (ToolListChangedNotification) JSONRPC() string {
 	return "2.0"
 }
 
@@ -9358,8 +9358,8 @@ type UnsupportedProtocolVersionError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// Jsonrpc returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
-func (UnsupportedProtocolVersionError) Jsonrpc() string {
+// JSONRPC returns "2.0", the constant "jsonrpc" member: always written on encode, checked on decode.
+func (UnsupportedProtocolVersionError) JSONRPC() string {
 	return "2.0"
 }
 
@@ -9408,7 +9408,7 @@ type UnsupportedProtocolVersionErrorError struct {
 
 // Code returns -32022, the constant "code" member: always written on encode, checked on decode.
 func (UnsupportedProtocolVersionErrorError) Code() int64 {
-	return int64(-32022)
+	return -32022
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
