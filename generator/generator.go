@@ -1,6 +1,3 @@
-// Package generator turns a schema.Model into the Go source of one
-// package of MCP bindings. It returns bytes and touches no disk; output is
-// deterministic and gofmt'd.
 package generator
 
 import (
