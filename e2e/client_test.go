@@ -100,9 +100,20 @@ func TestClientCancelThroughGeneratedAPI(t *testing.T) {
 		if err != nil || got != "still here" {
 			t.Fatalf("echo after the cancellation: %q, %v", got, err)
 		}
+		// A call whose ctx ended before it was written is neither written
+		// nor cancelled on the wire.
+		dead, kill := context.WithCancel(context.Background())
+		kill()
+		if _, err := s.api.callTool(dead, "echo", args("text", `"never sent"`)); !errors.Is(err, context.Canceled) {
+			t.Errorf("call with a dead ctx returned %v", err)
+		}
 		s.close(t)
-		if notes, _, _ := s.sent.snapshot(); len(slices.DeleteFunc(notes, func(l string) bool { return !isCancelNote(l) })) != 1 {
-			t.Errorf("want exactly one notifications/cancelled, the client wrote:\n%s", dump(notes))
+		sent, _, _ := s.sent.snapshot()
+		if notes := slices.DeleteFunc(slices.Clone(sent), func(l string) bool { return !isCancelNote(l) }); len(notes) != 1 {
+			t.Errorf("want exactly one notifications/cancelled, the client wrote:\n%s", dump(sent))
+		}
+		if slices.ContainsFunc(sent, func(l string) bool { return strings.Contains(l, "never sent") }) {
+			t.Errorf("a call with a dead ctx was written:\n%s", dump(sent))
 		}
 	})
 }

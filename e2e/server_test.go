@@ -306,3 +306,46 @@ func TestServerSIGTERM(t *testing.T) {
 		"msg", "sleep interrupted", "id", "2", "source", "connection closed"))
 	assertResponses(t, p.finish(t), "1")
 }
+
+// TestServerIDsAndFraming: request ids come back exactly as sent (an
+// integer beyond 2^53, a string that looks like a number); a request whose
+// id is a fraction, boolean, null, object or array gets -32600 with id null;
+// a line that is not JSON gets -32700 and the next line is still served.
+func TestServerIDsAndFraming(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev revision) {
+		p := startServer(t, rev.version)
+		exact := []string{"9007199254740993", `"9007199254740993"`, "-0", `""`}
+		for _, id := range exact {
+			p.send(t, request(id, "ping", ""))
+			if got := string(p.awaitResponse(t, id).ID); got != id {
+				t.Errorf("ping %s answered with id %s", id, got)
+			}
+		}
+		bad := []string{"1.5", "true", "null", `{"n":1}`, "[1]"}
+		for _, id := range bad {
+			p.send(t, request(id, "ping", ""))
+		}
+		p.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"`, request("3", "ping", "")) // a truncated line, then a good one
+		p.awaitResponse(t, "3")
+		msgs := p.finish(t)
+		var codes []int
+		for _, m := range msgs {
+			if string(m.ID) == "null" {
+				if m.Error == nil {
+					t.Errorf("id null without an error: %s", m.line)
+					continue
+				}
+				codes = append(codes, m.Error.Code)
+			}
+		}
+		want := []int{-32600, -32600, -32600, -32600, -32600, -32700}
+		if !slices.Equal(codes, want) {
+			t.Errorf("errors with id null: %v, want %v; stdout:\n%s", codes, want, dump(msgs))
+		}
+		ids := append([]string{"1", "3"}, exact...)
+		for range want {
+			ids = append(ids, "null")
+		}
+		assertResponses(t, msgs, ids...)
+	})
+}
