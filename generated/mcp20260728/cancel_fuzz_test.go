@@ -20,8 +20,8 @@ func FuzzDecodeCancelledNotification(f *testing.F) {
 	})
 }
 
-// FuzzDecodeCancelledNotificationParams is the same for the params object.
-func FuzzDecodeCancelledNotificationParams(f *testing.F) {
+// FuzzCancelledNotificationParams is the same for the params object.
+func FuzzCancelledNotificationParams(f *testing.F) {
 	for _, in := range canceltest.Seeds(f, canceltest.Params) {
 		f.Add(in)
 	}
