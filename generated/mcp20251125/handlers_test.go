@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -256,4 +257,43 @@ func TestHandlersServerCallsClient(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("client handler ctx did not end")
 	}
+}
+
+// sleeper is a Server whose one tool waits until it is cancelled.
+type sleeper struct {
+	UnimplementedServer
+	why chan error
+}
+
+func (s sleeper) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallToolResult, error) {
+	<-ctx.Done() // the client's cancellation ends ctx
+	s.why <- context.Cause(ctx)
+	return nil, ctx.Err()
+}
+
+// ExampleNewServerCaller shows both sides over an in-memory pipe: the server
+// registers its implementation, the client calls it as a method, and
+// cancelling the call's ctx is the MCP cancellation the handler observes.
+func ExampleNewServerCaller() {
+	ct, st := runtime.NewPipe()
+	quiet := runtime.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	server := runtime.NewConn(st, runtime.WithPolicy(Policy(runtime.SideServer)), quiet)
+	impl := sleeper{why: make(chan error, 1)}
+	RegisterServer(server, impl)
+	client := runtime.NewConn(ct, runtime.WithPolicy(Policy(runtime.SideClient)), quiet)
+	server.Start()
+	client.Start()
+
+	srv := NewServerCaller(client)
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 50*time.Millisecond, errors.New("user gave up"))
+	defer cancel()
+	_, err := srv.CallTool(ctx, &CallToolRequestParams{Name: "sleep"})
+	fmt.Println("caller:", err)
+	fmt.Println("handler:", <-impl.why)
+
+	_ = client.Close(context.Background())
+	_ = server.Close(context.Background())
+	// Output:
+	// caller: context deadline exceeded
+	// handler: request 1 (tools/call) cancelled by peer notification: user gave up
 }
