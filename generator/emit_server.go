@@ -341,6 +341,9 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 	f.Comment("notification whose params do not decode is dropped) and results are encoded")
 	f.Comment("back. Create conn with runtime.WithPolicy(Policy(runtime." + s.runtimeID + ")) so the")
 	f.Comment("revision's cancellation rules apply; call it before conn.Start.")
+	if g.anyResultType() && s.name == "Server" {
+		f.Comment("A result returned with an empty ResultType is sent as \"" + completeValue + "\".")
+	}
 	if len(stmts) == 0 {
 		stmts = append(stmts, jen.Id("_").Op(",").Id("_").Op("=").List(jen.Id("conn"), jen.Id("impl")))
 	}

@@ -122,6 +122,7 @@ func (e *InputRequiredError) Error() string {
 // notification whose params do not decode is dropped) and results are encoded
 // back. Create conn with runtime.WithPolicy(Policy(runtime.SideServer)) so the
 // revision's cancellation rules apply; call it before conn.Start.
+// A result returned with an empty ResultType is sent as "complete".
 func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
