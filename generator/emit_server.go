@@ -273,7 +273,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 			if g.isInterface(pname) {
 				decode = append(decode,
 					jen.Var().Id("params").Id(TypeName(pname)),
-					withMissing(me, jen.If(jen.Op("!").Id("absentParams").Call(rawExpr)).Block(
+					withMissing(me, jen.If(jen.Op("!").Id("rpcAbsent").Call(rawExpr)).Block(
 						jen.Var().Err().Error(),
 						jen.If(jen.List(jen.Id("params"), jen.Err()).Op("=").Id("Decode"+TypeName(pname)).Call(rawExpr), jen.Err().Op("!=").Nil()).Block(
 							invalidParams(me),
@@ -283,7 +283,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 			} else {
 				decode = append(decode,
 					jen.Id("params").Op(":=").New(jen.Id(TypeName(pname))),
-					withMissing(me, jen.If(jen.Op("!").Id("absentParams").Call(rawExpr)).Block(
+					withMissing(me, jen.If(jen.Op("!").Id("rpcAbsent").Call(rawExpr)).Block(
 						jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(rawExpr, jen.Id("params")), jen.Err().Op("!=").Nil()).Block(
 							invalidParams(me),
 						),
@@ -302,9 +302,9 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		body := decode
 		if me.TaskAugmentable && hasAlternative(me, createTaskDef) {
 			body = append(body,
-				jen.If(jen.List(jen.Id("th"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id(base+"TaskHandler")), jen.Id("ok").Op("&&").Id("hasMember").Call(jen.Id("req").Dot("Params"), jen.Lit(g.m.Facts.TaskMember))).Block(
+				jen.If(jen.List(jen.Id("th"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id(base+"TaskHandler")), jen.Id("ok").Op("&&").Id("rpcHasMember").Call(jen.Id("req").Dot("Params"), jen.Lit(g.m.Facts.TaskMember))).Block(
 					jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("th").Dot(base+"AsTask").Call(args...),
-					jen.Return(jen.Id("result").Call(jen.Id("res"), jen.Err())),
+					jen.Return(jen.Id("rpcResult").Call(jen.Id("res"), jen.Err())),
 				),
 			)
 		}
@@ -328,9 +328,9 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 			)
 		}
 		if g.isInterface(me.Result) {
-			body = append(body, jen.Return(jen.Id("resultOf").Call(jen.Id("res"), jen.Err())))
+			body = append(body, jen.Return(jen.Id("rpcResultOf").Call(jen.Id("res"), jen.Err())))
 		} else {
-			body = append(body, jen.Return(jen.Id("result").Call(jen.Id("res"), jen.Err())))
+			body = append(body, jen.Return(jen.Id("rpcResult").Call(jen.Id("res"), jen.Err())))
 		}
 		stmts = append(stmts, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
@@ -378,34 +378,34 @@ func missingParams(me *schema.Method) jen.Code {
 // emitRegisterHelpers writes the unexported helpers the Register and caller
 // functions share (once per package, in server.go).
 func emitRegisterHelpers(f *jen.File) {
-	f.Comment("absentParams reports whether a params member is absent or null.")
-	f.Func().Id("absentParams").Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Bool().Block(
+	f.Comment("rpcAbsent reports whether a params member is absent or null.")
+	f.Func().Id("rpcAbsent").Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Bool().Block(
 		jen.Id("raw").Op("=").Qual("bytes", "TrimSpace").Call(jen.Id("raw")),
 		jen.Return(jen.Len(jen.Id("raw")).Op("==").Lit(0).Op("||").String().Parens(jen.Id("raw")).Op("==").Lit("null")),
 	)
-	f.Comment("result turns a typed handler result into the runtime's: a nil pointer is sent")
+	f.Comment("rpcResult turns a typed handler result into the runtime's: a nil pointer is sent")
 	f.Comment("as {} rather than null, and errors pass through.")
-	f.Func().Id("result").Types(jen.Id("T").Any()).Params(jen.Id("res").Op("*").Id("T"), jen.Err().Error()).Params(jen.Any(), jen.Error()).Block(
+	f.Func().Id("rpcResult").Types(jen.Id("T").Any()).Params(jen.Id("res").Op("*").Id("T"), jen.Err().Error()).Params(jen.Any(), jen.Error()).Block(
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Nil())),
 		jen.Return(jen.Id("res"), jen.Nil()),
 	)
-	f.Comment("resultOf is result for union results, whose Go type is an interface.")
-	f.Func().Id("resultOf").Params(jen.Id("res").Any(), jen.Err().Error()).Params(jen.Any(), jen.Error()).Block(
+	f.Comment("rpcResultOf is rpcResult for union results, whose Go type is an interface.")
+	f.Func().Id("rpcResultOf").Params(jen.Id("res").Any(), jen.Err().Error()).Params(jen.Any(), jen.Error()).Block(
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("res"), jen.Nil()),
 	)
-	f.Comment("hasMember reports whether the params object raw has a top-level member key")
+	f.Comment("rpcHasMember reports whether the params object raw has a top-level member key")
 	f.Comment("(matched exactly, unlike encoding/json's case-insensitive field matching).")
-	f.Func().Id("hasMember").Params(jen.Id("raw").Qual("encoding/json", "RawMessage"), jen.Id("key").String()).Bool().Block(
+	f.Func().Id("rpcHasMember").Params(jen.Id("raw").Qual("encoding/json", "RawMessage"), jen.Id("key").String()).Bool().Block(
 		jen.Var().Id("m").Map(jen.String()).Qual("encoding/json", "RawMessage"),
 		jen.If(jen.Qual("encoding/json", "Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("m")).Op("!=").Nil()).Block(jen.Return(jen.False())),
 		jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Id("key")),
 		jen.Return(jen.Id("ok")),
 	)
-	f.Comment("paramsArg is what a caller hands the runtime for params: nothing for a nil")
+	f.Comment("rpcParams is what a caller hands the runtime for params: nothing for a nil")
 	f.Comment("optional params, an empty object for nil required params, else params.")
-	f.Func().Id("paramsArg").Params(jen.Id("params").Any(), jen.Id("isNil").Bool(), jen.Id("required").Bool()).Any().Block(
+	f.Func().Id("rpcParams").Params(jen.Id("params").Any(), jen.Id("isNil").Bool(), jen.Id("required").Bool()).Any().Block(
 		jen.If(jen.Op("!").Id("isNil")).Block(jen.Return(jen.Id("params"))),
 		jen.If(jen.Id("required")).Block(jen.Return(jen.Qual("encoding/json", "RawMessage").Call(jen.Lit("{}")))),
 		jen.Return(jen.Nil()),
@@ -451,7 +451,7 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 		if pname != "" {
 			pt, _ := g.goType(pname)
 			params = append(params, jen.Id("params").Add(pt))
-			arg = jen.Id("paramsArg").Call(jen.Id("params"), jen.Id("params").Op("==").Nil(), jen.Lit(me.ParamsRequired))
+			arg = jen.Id("rpcParams").Call(jen.Id("params"), jen.Id("params").Op("==").Nil(), jen.Lit(me.ParamsRequired))
 		}
 		if me.Kind == schema.Notification {
 			f.Commentf("%s sends the notification %q.", base, me.Name)
@@ -474,7 +474,7 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 		case hasAlternative(me, inputRequiredDef) || g.hasResultType(me.Result) || resIface:
 			body = append(body, jen.Var().Id("raw").Add(json("RawMessage")), call(jen.Op("&").Id("raw")))
 			if g.hasResultType(me.Result) {
-				body = append(body, jen.List(jen.Id("raw"), jen.Id("kind")).Op(":=").Id("resultKind").Call(jen.Id("raw")))
+				body = append(body, jen.List(jen.Id("raw"), jen.Id("kind")).Op(":=").Id("rpcResultKind").Call(jen.Id("raw")))
 				if hasAlternative(me, inputRequiredDef) {
 					body = append(body, jen.If(jen.Id("kind").Op("==").Lit(inputRequiredValue)).Block(
 						jen.Id("ir").Op(":=").New(jen.Id(TypeName(inputRequiredDef))),
@@ -534,10 +534,10 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 	f.Var().Id("_").Id(iface).Op("=").Parens(jen.Op("*").Id(caller)).Parens(jen.Nil())
 
 	if s.name == "Server" && g.anyResultType() {
-		f.Comment("resultKind returns the resultType of a result (\"" + completeValue + "\" when absent, as the")
+		f.Comment("rpcResultKind returns the resultType of a result (\"" + completeValue + "\" when absent, as the")
 		f.Comment("revision says for results of servers of earlier revisions, in which case it")
 		f.Comment("is added to raw so that the result decodes).")
-		f.Func().Id("resultKind").Params(jen.Id("raw").Add(json("RawMessage"))).Params(json("RawMessage"), jen.String()).Block(
+		f.Func().Id("rpcResultKind").Params(jen.Id("raw").Add(json("RawMessage"))).Params(json("RawMessage"), jen.String()).Block(
 			jen.Var().Id("m").Map(jen.String()).Add(json("RawMessage")),
 			jen.If(json("Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("m")).Op("!=").Nil()).Block(jen.Return(jen.Id("raw"), jen.Lit(""))),
 			jen.If(jen.List(jen.Id("rt"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit("resultType")), jen.Id("ok")).Block(

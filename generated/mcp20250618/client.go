@@ -96,7 +96,7 @@ func (UnimplementedClient) ToolListChanged(_ context.Context, _ *ToolListChanged
 func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ElicitRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("elicitation/create: " + err.Error())
 			}
@@ -104,31 +104,31 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 			return nil, runtime.ErrInvalidParams("elicitation/create: params are required")
 		}
 		res, err := impl.Elicit(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PingRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListRootsRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListRoots(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
@@ -136,11 +136,11 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 			return nil, runtime.ErrInvalidParams("sampling/createMessage: params are required")
 		}
 		res, err := impl.CreateMessage(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -151,7 +151,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(PromptListChangedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -160,7 +160,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceListChangedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -169,7 +169,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -180,7 +180,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ToolListChangedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -225,7 +225,7 @@ func (c *ClientCaller) Conn() *runtime.Conn {
 // Elicit sends the request "elicitation/create" and returns its result.
 func (c *ClientCaller) Elicit(ctx context.Context, params *ElicitRequestParams) (*ElicitResult, error) {
 	out := new(ElicitResult)
-	if err := c.conn.Call(ctx, MethodElicit, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodElicit, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -234,7 +234,7 @@ func (c *ClientCaller) Elicit(ctx context.Context, params *ElicitRequestParams) 
 // Ping sends the request "ping" and returns its result.
 func (c *ClientCaller) Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodPing, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodPing, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -243,7 +243,7 @@ func (c *ClientCaller) Ping(ctx context.Context, params *PingRequestParams) (*Em
 // ListRoots sends the request "roots/list" and returns its result.
 func (c *ClientCaller) ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
 	out := new(ListRootsResult)
-	if err := c.conn.Call(ctx, MethodListRoots, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListRoots, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -252,7 +252,7 @@ func (c *ClientCaller) ListRoots(ctx context.Context, params *ListRootsRequestPa
 // CreateMessage sends the request "sampling/createMessage" and returns its result.
 func (c *ClientCaller) CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error) {
 	out := new(CreateMessageResult)
-	if err := c.conn.Call(ctx, MethodCreateMessage, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCreateMessage, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -260,27 +260,27 @@ func (c *ClientCaller) CreateMessage(ctx context.Context, params *CreateMessageR
 
 // LoggingMessage sends the notification "notifications/message".
 func (c *ClientCaller) LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error {
-	return c.conn.Notify(ctx, MethodLoggingMessage, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodLoggingMessage, rpcParams(params, params == nil, true))
 }
 
 // PromptListChanged sends the notification "notifications/prompts/list_changed".
 func (c *ClientCaller) PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodPromptListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodPromptListChanged, rpcParams(params, params == nil, false))
 }
 
 // ResourceListChanged sends the notification "notifications/resources/list_changed".
 func (c *ClientCaller) ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodResourceListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodResourceListChanged, rpcParams(params, params == nil, false))
 }
 
 // ResourceUpdated sends the notification "notifications/resources/updated".
 func (c *ClientCaller) ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodResourceUpdated, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodResourceUpdated, rpcParams(params, params == nil, true))
 }
 
 // ToolListChanged sends the notification "notifications/tools/list_changed".
 func (c *ClientCaller) ToolListChanged(ctx context.Context, params *ToolListChangedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodToolListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodToolListChanged, rpcParams(params, params == nil, false))
 }
 
 var _ Client = (*ClientCaller)(nil)

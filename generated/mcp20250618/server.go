@@ -139,7 +139,7 @@ func (UnimplementedServer) RootsListChanged(_ context.Context, _ *RootsListChang
 func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
 			}
@@ -147,11 +147,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("completion/complete: params are required")
 		}
 		res, err := impl.Complete(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodInitialize, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(InitializeRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("initialize: " + err.Error())
 			}
@@ -159,11 +159,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("initialize: params are required")
 		}
 		res, err := impl.Initialize(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodSetLevel, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SetLevelRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("logging/setLevel: " + err.Error())
 			}
@@ -171,21 +171,21 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("logging/setLevel: params are required")
 		}
 		res, err := impl.SetLevel(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PingRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetPromptRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
 			}
@@ -193,31 +193,31 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("prompts/get: params are required")
 		}
 		res, err := impl.GetPrompt(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListPromptsRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListPrompts(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListResourcesRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListResources(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
 			}
@@ -225,11 +225,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("resources/read: params are required")
 		}
 		res, err := impl.ReadResource(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodSubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SubscribeRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/subscribe: " + err.Error())
 			}
@@ -237,21 +237,21 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("resources/subscribe: params are required")
 		}
 		res, err := impl.Subscribe(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListResourceTemplatesRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListResourceTemplates(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(UnsubscribeRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/unsubscribe: " + err.Error())
 			}
@@ -259,11 +259,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("resources/unsubscribe: params are required")
 		}
 		res, err := impl.Unsubscribe(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
 			}
@@ -271,21 +271,21 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("tools/call: params are required")
 		}
 		res, err := impl.CallTool(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListToolsRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListTools(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *runtime.Notification) {
 		params := new(InitializedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -294,7 +294,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	})
 	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(RootsListChangedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -303,15 +303,15 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	})
 }
 
-// absentParams reports whether a params member is absent or null.
-func absentParams(raw json.RawMessage) bool {
+// rpcAbsent reports whether a params member is absent or null.
+func rpcAbsent(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-// result turns a typed handler result into the runtime's: a nil pointer is sent
+// rpcResult turns a typed handler result into the runtime's: a nil pointer is sent
 // as {} rather than null, and errors pass through.
-func result[T any](res *T, err error) (any, error) {
+func rpcResult[T any](res *T, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -321,17 +321,17 @@ func result[T any](res *T, err error) (any, error) {
 	return res, nil
 }
 
-// resultOf is result for union results, whose Go type is an interface.
-func resultOf(res any, err error) (any, error) {
+// rpcResultOf is rpcResult for union results, whose Go type is an interface.
+func rpcResultOf(res any, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// hasMember reports whether the params object raw has a top-level member key
+// rpcHasMember reports whether the params object raw has a top-level member key
 // (matched exactly, unlike encoding/json's case-insensitive field matching).
-func hasMember(raw json.RawMessage, key string) bool {
+func rpcHasMember(raw json.RawMessage, key string) bool {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return false
@@ -340,9 +340,9 @@ func hasMember(raw json.RawMessage, key string) bool {
 	return ok
 }
 
-// paramsArg is what a caller hands the runtime for params: nothing for a nil
+// rpcParams is what a caller hands the runtime for params: nothing for a nil
 // optional params, an empty object for nil required params, else params.
-func paramsArg(params any, isNil bool, required bool) any {
+func rpcParams(params any, isNil bool, required bool) any {
 	if !isNil {
 		return params
 	}
@@ -388,7 +388,7 @@ func (c *ServerCaller) Conn() *runtime.Conn {
 // Complete sends the request "completion/complete" and returns its result.
 func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error) {
 	out := new(CompleteResult)
-	if err := c.conn.Call(ctx, MethodComplete, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodComplete, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -398,7 +398,7 @@ func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestPara
 // "initialize" is never cancelled: ending ctx only stops waiting for the answer.
 func (c *ServerCaller) Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error) {
 	out := new(InitializeResult)
-	if err := c.conn.Call(ctx, MethodInitialize, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodInitialize, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -407,7 +407,7 @@ func (c *ServerCaller) Initialize(ctx context.Context, params *InitializeRequest
 // SetLevel sends the request "logging/setLevel" and returns its result.
 func (c *ServerCaller) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodSetLevel, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodSetLevel, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -416,7 +416,7 @@ func (c *ServerCaller) SetLevel(ctx context.Context, params *SetLevelRequestPara
 // Ping sends the request "ping" and returns its result.
 func (c *ServerCaller) Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodPing, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodPing, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -425,7 +425,7 @@ func (c *ServerCaller) Ping(ctx context.Context, params *PingRequestParams) (*Em
 // GetPrompt sends the request "prompts/get" and returns its result.
 func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error) {
 	out := new(GetPromptResult)
-	if err := c.conn.Call(ctx, MethodGetPrompt, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetPrompt, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -434,7 +434,7 @@ func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestPa
 // ListPrompts sends the request "prompts/list" and returns its result.
 func (c *ServerCaller) ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error) {
 	out := new(ListPromptsResult)
-	if err := c.conn.Call(ctx, MethodListPrompts, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListPrompts, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -443,7 +443,7 @@ func (c *ServerCaller) ListPrompts(ctx context.Context, params *ListPromptsReque
 // ListResources sends the request "resources/list" and returns its result.
 func (c *ServerCaller) ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error) {
 	out := new(ListResourcesResult)
-	if err := c.conn.Call(ctx, MethodListResources, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListResources, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -452,7 +452,7 @@ func (c *ServerCaller) ListResources(ctx context.Context, params *ListResourcesR
 // ReadResource sends the request "resources/read" and returns its result.
 func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	out := new(ReadResourceResult)
-	if err := c.conn.Call(ctx, MethodReadResource, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodReadResource, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -461,7 +461,7 @@ func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceReq
 // Subscribe sends the request "resources/subscribe" and returns its result.
 func (c *ServerCaller) Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodSubscribe, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodSubscribe, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -470,7 +470,7 @@ func (c *ServerCaller) Subscribe(ctx context.Context, params *SubscribeRequestPa
 // ListResourceTemplates sends the request "resources/templates/list" and returns its result.
 func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
 	out := new(ListResourceTemplatesResult)
-	if err := c.conn.Call(ctx, MethodListResourceTemplates, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListResourceTemplates, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -479,7 +479,7 @@ func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *ListRe
 // Unsubscribe sends the request "resources/unsubscribe" and returns its result.
 func (c *ServerCaller) Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodUnsubscribe, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodUnsubscribe, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -488,7 +488,7 @@ func (c *ServerCaller) Unsubscribe(ctx context.Context, params *UnsubscribeReque
 // CallTool sends the request "tools/call" and returns its result.
 func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error) {
 	out := new(CallToolResult)
-	if err := c.conn.Call(ctx, MethodCallTool, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCallTool, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -497,7 +497,7 @@ func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestPara
 // ListTools sends the request "tools/list" and returns its result.
 func (c *ServerCaller) ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error) {
 	out := new(ListToolsResult)
-	if err := c.conn.Call(ctx, MethodListTools, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListTools, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -505,12 +505,12 @@ func (c *ServerCaller) ListTools(ctx context.Context, params *ListToolsRequestPa
 
 // Initialized sends the notification "notifications/initialized".
 func (c *ServerCaller) Initialized(ctx context.Context, params *InitializedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodInitialized, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodInitialized, rpcParams(params, params == nil, false))
 }
 
 // RootsListChanged sends the notification "notifications/roots/list_changed".
 func (c *ServerCaller) RootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodRootsListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodRootsListChanged, rpcParams(params, params == nil, false))
 }
 
 var _ Server = (*ServerCaller)(nil)

@@ -160,7 +160,7 @@ type CreateMessageTaskHandler interface {
 func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
 		var params ElicitRequestParams
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			var err error
 			if params, err = DecodeElicitRequestParams(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("elicitation/create: " + err.Error())
@@ -168,52 +168,52 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		} else {
 			return nil, runtime.ErrInvalidParams("elicitation/create: params are required")
 		}
-		if th, ok := impl.(ElicitTaskHandler); ok && hasMember(req.Params, "task") {
+		if th, ok := impl.(ElicitTaskHandler); ok && rpcHasMember(req.Params, "task") {
 			res, err := th.ElicitAsTask(ctx, params)
-			return result(res, err)
+			return rpcResult(res, err)
 		}
 		res, err := impl.Elicit(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListRoots(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
 			return nil, runtime.ErrInvalidParams("sampling/createMessage: params are required")
 		}
-		if th, ok := impl.(CreateMessageTaskHandler); ok && hasMember(req.Params, "task") {
+		if th, ok := impl.(CreateMessageTaskHandler); ok && rpcHasMember(req.Params, "task") {
 			res, err := th.CreateMessageAsTask(ctx, params)
-			return result(res, err)
+			return rpcResult(res, err)
 		}
 		res, err := impl.CreateMessage(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCancelTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CancelTaskRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/cancel: " + err.Error())
 			}
@@ -221,11 +221,11 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 			return nil, runtime.ErrInvalidParams("tasks/cancel: params are required")
 		}
 		res, err := impl.CancelTask(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/get: " + err.Error())
 			}
@@ -233,21 +233,21 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 			return nil, runtime.ErrInvalidParams("tasks/get: params are required")
 		}
 		res, err := impl.GetTask(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListTasks, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListTasks(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskPayloadRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/result: " + err.Error())
 			}
@@ -255,11 +255,11 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 			return nil, runtime.ErrInvalidParams("tasks/result: params are required")
 		}
 		res, err := impl.GetTaskPayload(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.HandleNotification(MethodElicitationComplete, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ElicitationCompleteNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -270,7 +270,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -281,7 +281,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -290,7 +290,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -299,7 +299,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -310,7 +310,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *runtime.Notification) {
 		params := new(TaskStatusNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -321,7 +321,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -367,7 +367,7 @@ func (c *ClientCaller) Conn() *runtime.Conn {
 // params must not carry the "task" member: use ElicitAsTask for a task.
 func (c *ClientCaller) Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error) {
 	out := new(ElicitResult)
-	if err := c.conn.Call(ctx, MethodElicit, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodElicit, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -380,7 +380,7 @@ func (c *ClientCaller) Elicit(ctx context.Context, params ElicitRequestParams) (
 // notifications/cancelled is sent for a task-augmented request.
 func (c *ClientCaller) ElicitAsTask(ctx context.Context, params ElicitRequestParams) (*CreateTaskResult, error) {
 	out := new(CreateTaskResult)
-	if err := c.conn.Call(ctx, MethodElicit, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodElicit, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -389,7 +389,7 @@ func (c *ClientCaller) ElicitAsTask(ctx context.Context, params ElicitRequestPar
 // Ping sends the request "ping" and returns its result.
 func (c *ClientCaller) Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodPing, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodPing, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -398,7 +398,7 @@ func (c *ClientCaller) Ping(ctx context.Context, params *RequestParams) (*EmptyR
 // ListRoots sends the request "roots/list" and returns its result.
 func (c *ClientCaller) ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error) {
 	out := new(ListRootsResult)
-	if err := c.conn.Call(ctx, MethodListRoots, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListRoots, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -408,7 +408,7 @@ func (c *ClientCaller) ListRoots(ctx context.Context, params *RequestParams) (*L
 // params must not carry the "task" member: use CreateMessageAsTask for a task.
 func (c *ClientCaller) CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error) {
 	out := new(CreateMessageResult)
-	if err := c.conn.Call(ctx, MethodCreateMessage, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCreateMessage, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -421,7 +421,7 @@ func (c *ClientCaller) CreateMessage(ctx context.Context, params *CreateMessageR
 // notifications/cancelled is sent for a task-augmented request.
 func (c *ClientCaller) CreateMessageAsTask(ctx context.Context, params *CreateMessageRequestParams) (*CreateTaskResult, error) {
 	out := new(CreateTaskResult)
-	if err := c.conn.Call(ctx, MethodCreateMessage, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCreateMessage, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -430,7 +430,7 @@ func (c *ClientCaller) CreateMessageAsTask(ctx context.Context, params *CreateMe
 // CancelTask sends the request "tasks/cancel" and returns its result.
 func (c *ClientCaller) CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error) {
 	out := new(CancelTaskResult)
-	if err := c.conn.Call(ctx, MethodCancelTask, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCancelTask, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -439,7 +439,7 @@ func (c *ClientCaller) CancelTask(ctx context.Context, params *CancelTaskRequest
 // GetTask sends the request "tasks/get" and returns its result.
 func (c *ClientCaller) GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error) {
 	out := new(GetTaskResult)
-	if err := c.conn.Call(ctx, MethodGetTask, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetTask, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -448,7 +448,7 @@ func (c *ClientCaller) GetTask(ctx context.Context, params *GetTaskRequestParams
 // ListTasks sends the request "tasks/list" and returns its result.
 func (c *ClientCaller) ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error) {
 	out := new(ListTasksResult)
-	if err := c.conn.Call(ctx, MethodListTasks, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListTasks, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -457,7 +457,7 @@ func (c *ClientCaller) ListTasks(ctx context.Context, params *PaginatedRequestPa
 // GetTaskPayload sends the request "tasks/result" and returns its result.
 func (c *ClientCaller) GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
 	out := new(GetTaskPayloadResult)
-	if err := c.conn.Call(ctx, MethodGetTaskPayload, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetTaskPayload, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -465,37 +465,37 @@ func (c *ClientCaller) GetTaskPayload(ctx context.Context, params *GetTaskPayloa
 
 // ElicitationComplete sends the notification "notifications/elicitation/complete".
 func (c *ClientCaller) ElicitationComplete(ctx context.Context, params *ElicitationCompleteNotificationParams) error {
-	return c.conn.Notify(ctx, MethodElicitationComplete, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodElicitationComplete, rpcParams(params, params == nil, true))
 }
 
 // LoggingMessage sends the notification "notifications/message".
 func (c *ClientCaller) LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error {
-	return c.conn.Notify(ctx, MethodLoggingMessage, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodLoggingMessage, rpcParams(params, params == nil, true))
 }
 
 // PromptListChanged sends the notification "notifications/prompts/list_changed".
 func (c *ClientCaller) PromptListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodPromptListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodPromptListChanged, rpcParams(params, params == nil, false))
 }
 
 // ResourceListChanged sends the notification "notifications/resources/list_changed".
 func (c *ClientCaller) ResourceListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodResourceListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodResourceListChanged, rpcParams(params, params == nil, false))
 }
 
 // ResourceUpdated sends the notification "notifications/resources/updated".
 func (c *ClientCaller) ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodResourceUpdated, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodResourceUpdated, rpcParams(params, params == nil, true))
 }
 
 // TaskStatus sends the notification "notifications/tasks/status".
 func (c *ClientCaller) TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error {
-	return c.conn.Notify(ctx, MethodTaskStatus, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodTaskStatus, rpcParams(params, params == nil, true))
 }
 
 // ToolListChanged sends the notification "notifications/tools/list_changed".
 func (c *ClientCaller) ToolListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodToolListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodToolListChanged, rpcParams(params, params == nil, false))
 }
 
 var _ Client = (*ClientCaller)(nil)

@@ -185,7 +185,7 @@ type CallToolTaskHandler interface {
 func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
 			}
@@ -193,11 +193,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("completion/complete: params are required")
 		}
 		res, err := impl.Complete(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodInitialize, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(InitializeRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("initialize: " + err.Error())
 			}
@@ -205,11 +205,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("initialize: params are required")
 		}
 		res, err := impl.Initialize(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodSetLevel, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SetLevelRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("logging/setLevel: " + err.Error())
 			}
@@ -217,21 +217,21 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("logging/setLevel: params are required")
 		}
 		res, err := impl.SetLevel(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetPromptRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
 			}
@@ -239,31 +239,31 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("prompts/get: params are required")
 		}
 		res, err := impl.GetPrompt(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListPrompts(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListResources(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
 			}
@@ -271,11 +271,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("resources/read: params are required")
 		}
 		res, err := impl.ReadResource(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodSubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SubscribeRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/subscribe: " + err.Error())
 			}
@@ -283,21 +283,21 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("resources/subscribe: params are required")
 		}
 		res, err := impl.Subscribe(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListResourceTemplates(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(UnsubscribeRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/unsubscribe: " + err.Error())
 			}
@@ -305,11 +305,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("resources/unsubscribe: params are required")
 		}
 		res, err := impl.Unsubscribe(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCancelTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CancelTaskRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/cancel: " + err.Error())
 			}
@@ -317,11 +317,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("tasks/cancel: params are required")
 		}
 		res, err := impl.CancelTask(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/get: " + err.Error())
 			}
@@ -329,21 +329,21 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("tasks/get: params are required")
 		}
 		res, err := impl.GetTask(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListTasks, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListTasks(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskPayloadRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/result: " + err.Error())
 			}
@@ -351,37 +351,37 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 			return nil, runtime.ErrInvalidParams("tasks/result: params are required")
 		}
 		res, err := impl.GetTaskPayload(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
 			}
 		} else {
 			return nil, runtime.ErrInvalidParams("tools/call: params are required")
 		}
-		if th, ok := impl.(CallToolTaskHandler); ok && hasMember(req.Params, "task") {
+		if th, ok := impl.(CallToolTaskHandler); ok && rpcHasMember(req.Params, "task") {
 			res, err := th.CallToolAsTask(ctx, params)
-			return result(res, err)
+			return rpcResult(res, err)
 		}
 		res, err := impl.CallTool(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListTools(ctx, params)
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -390,7 +390,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	})
 	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -399,7 +399,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	})
 	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *runtime.Notification) {
 		params := new(TaskStatusNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -410,15 +410,15 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	})
 }
 
-// absentParams reports whether a params member is absent or null.
-func absentParams(raw json.RawMessage) bool {
+// rpcAbsent reports whether a params member is absent or null.
+func rpcAbsent(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-// result turns a typed handler result into the runtime's: a nil pointer is sent
+// rpcResult turns a typed handler result into the runtime's: a nil pointer is sent
 // as {} rather than null, and errors pass through.
-func result[T any](res *T, err error) (any, error) {
+func rpcResult[T any](res *T, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -428,17 +428,17 @@ func result[T any](res *T, err error) (any, error) {
 	return res, nil
 }
 
-// resultOf is result for union results, whose Go type is an interface.
-func resultOf(res any, err error) (any, error) {
+// rpcResultOf is rpcResult for union results, whose Go type is an interface.
+func rpcResultOf(res any, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// hasMember reports whether the params object raw has a top-level member key
+// rpcHasMember reports whether the params object raw has a top-level member key
 // (matched exactly, unlike encoding/json's case-insensitive field matching).
-func hasMember(raw json.RawMessage, key string) bool {
+func rpcHasMember(raw json.RawMessage, key string) bool {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return false
@@ -447,9 +447,9 @@ func hasMember(raw json.RawMessage, key string) bool {
 	return ok
 }
 
-// paramsArg is what a caller hands the runtime for params: nothing for a nil
+// rpcParams is what a caller hands the runtime for params: nothing for a nil
 // optional params, an empty object for nil required params, else params.
-func paramsArg(params any, isNil bool, required bool) any {
+func rpcParams(params any, isNil bool, required bool) any {
 	if !isNil {
 		return params
 	}
@@ -495,7 +495,7 @@ func (c *ServerCaller) Conn() *runtime.Conn {
 // Complete sends the request "completion/complete" and returns its result.
 func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error) {
 	out := new(CompleteResult)
-	if err := c.conn.Call(ctx, MethodComplete, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodComplete, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -505,7 +505,7 @@ func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestPara
 // "initialize" is never cancelled: ending ctx only stops waiting for the answer.
 func (c *ServerCaller) Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error) {
 	out := new(InitializeResult)
-	if err := c.conn.Call(ctx, MethodInitialize, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodInitialize, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -514,7 +514,7 @@ func (c *ServerCaller) Initialize(ctx context.Context, params *InitializeRequest
 // SetLevel sends the request "logging/setLevel" and returns its result.
 func (c *ServerCaller) SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodSetLevel, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodSetLevel, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -523,7 +523,7 @@ func (c *ServerCaller) SetLevel(ctx context.Context, params *SetLevelRequestPara
 // Ping sends the request "ping" and returns its result.
 func (c *ServerCaller) Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodPing, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodPing, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -532,7 +532,7 @@ func (c *ServerCaller) Ping(ctx context.Context, params *RequestParams) (*EmptyR
 // GetPrompt sends the request "prompts/get" and returns its result.
 func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error) {
 	out := new(GetPromptResult)
-	if err := c.conn.Call(ctx, MethodGetPrompt, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetPrompt, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -541,7 +541,7 @@ func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestPa
 // ListPrompts sends the request "prompts/list" and returns its result.
 func (c *ServerCaller) ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error) {
 	out := new(ListPromptsResult)
-	if err := c.conn.Call(ctx, MethodListPrompts, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListPrompts, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -550,7 +550,7 @@ func (c *ServerCaller) ListPrompts(ctx context.Context, params *PaginatedRequest
 // ListResources sends the request "resources/list" and returns its result.
 func (c *ServerCaller) ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error) {
 	out := new(ListResourcesResult)
-	if err := c.conn.Call(ctx, MethodListResources, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListResources, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -559,7 +559,7 @@ func (c *ServerCaller) ListResources(ctx context.Context, params *PaginatedReque
 // ReadResource sends the request "resources/read" and returns its result.
 func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	out := new(ReadResourceResult)
-	if err := c.conn.Call(ctx, MethodReadResource, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodReadResource, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -568,7 +568,7 @@ func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceReq
 // Subscribe sends the request "resources/subscribe" and returns its result.
 func (c *ServerCaller) Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodSubscribe, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodSubscribe, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -577,7 +577,7 @@ func (c *ServerCaller) Subscribe(ctx context.Context, params *SubscribeRequestPa
 // ListResourceTemplates sends the request "resources/templates/list" and returns its result.
 func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
 	out := new(ListResourceTemplatesResult)
-	if err := c.conn.Call(ctx, MethodListResourceTemplates, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListResourceTemplates, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -586,7 +586,7 @@ func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *Pagina
 // Unsubscribe sends the request "resources/unsubscribe" and returns its result.
 func (c *ServerCaller) Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error) {
 	out := new(EmptyResult)
-	if err := c.conn.Call(ctx, MethodUnsubscribe, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodUnsubscribe, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -595,7 +595,7 @@ func (c *ServerCaller) Unsubscribe(ctx context.Context, params *UnsubscribeReque
 // CancelTask sends the request "tasks/cancel" and returns its result.
 func (c *ServerCaller) CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error) {
 	out := new(CancelTaskResult)
-	if err := c.conn.Call(ctx, MethodCancelTask, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCancelTask, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -604,7 +604,7 @@ func (c *ServerCaller) CancelTask(ctx context.Context, params *CancelTaskRequest
 // GetTask sends the request "tasks/get" and returns its result.
 func (c *ServerCaller) GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error) {
 	out := new(GetTaskResult)
-	if err := c.conn.Call(ctx, MethodGetTask, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetTask, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -613,7 +613,7 @@ func (c *ServerCaller) GetTask(ctx context.Context, params *GetTaskRequestParams
 // ListTasks sends the request "tasks/list" and returns its result.
 func (c *ServerCaller) ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error) {
 	out := new(ListTasksResult)
-	if err := c.conn.Call(ctx, MethodListTasks, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListTasks, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -622,7 +622,7 @@ func (c *ServerCaller) ListTasks(ctx context.Context, params *PaginatedRequestPa
 // GetTaskPayload sends the request "tasks/result" and returns its result.
 func (c *ServerCaller) GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
 	out := new(GetTaskPayloadResult)
-	if err := c.conn.Call(ctx, MethodGetTaskPayload, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetTaskPayload, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -632,7 +632,7 @@ func (c *ServerCaller) GetTaskPayload(ctx context.Context, params *GetTaskPayloa
 // params must not carry the "task" member: use CallToolAsTask for a task.
 func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error) {
 	out := new(CallToolResult)
-	if err := c.conn.Call(ctx, MethodCallTool, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCallTool, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -645,7 +645,7 @@ func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestPara
 // notifications/cancelled is sent for a task-augmented request.
 func (c *ServerCaller) CallToolAsTask(ctx context.Context, params *CallToolRequestParams) (*CreateTaskResult, error) {
 	out := new(CreateTaskResult)
-	if err := c.conn.Call(ctx, MethodCallTool, paramsArg(params, params == nil, true), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCallTool, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -654,7 +654,7 @@ func (c *ServerCaller) CallToolAsTask(ctx context.Context, params *CallToolReque
 // ListTools sends the request "tools/list" and returns its result.
 func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error) {
 	out := new(ListToolsResult)
-	if err := c.conn.Call(ctx, MethodListTools, paramsArg(params, params == nil, false), out, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListTools, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -662,17 +662,17 @@ func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestPa
 
 // Initialized sends the notification "notifications/initialized".
 func (c *ServerCaller) Initialized(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodInitialized, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodInitialized, rpcParams(params, params == nil, false))
 }
 
 // RootsListChanged sends the notification "notifications/roots/list_changed".
 func (c *ServerCaller) RootsListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodRootsListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodRootsListChanged, rpcParams(params, params == nil, false))
 }
 
 // TaskStatus sends the notification "notifications/tasks/status".
 func (c *ServerCaller) TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error {
-	return c.conn.Notify(ctx, MethodTaskStatus, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodTaskStatus, rpcParams(params, params == nil, true))
 }
 
 var _ Server = (*ServerCaller)(nil)

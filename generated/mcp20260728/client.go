@@ -75,7 +75,7 @@ func (UnimplementedClient) ToolListChanged(_ context.Context, _ *NotificationPar
 func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -86,7 +86,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -95,7 +95,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -104,7 +104,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -115,7 +115,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodSubscriptionsAcknowledged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(SubscriptionsAcknowledgedNotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -126,7 +126,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
-		if !absentParams(n.Params) {
+		if !rpcAbsent(n.Params) {
 			if err := json.Unmarshal(n.Params, params); err != nil {
 				return
 			}
@@ -170,32 +170,32 @@ func (c *ClientCaller) Conn() *runtime.Conn {
 
 // LoggingMessage sends the notification "notifications/message".
 func (c *ClientCaller) LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error {
-	return c.conn.Notify(ctx, MethodLoggingMessage, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodLoggingMessage, rpcParams(params, params == nil, true))
 }
 
 // PromptListChanged sends the notification "notifications/prompts/list_changed".
 func (c *ClientCaller) PromptListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodPromptListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodPromptListChanged, rpcParams(params, params == nil, false))
 }
 
 // ResourceListChanged sends the notification "notifications/resources/list_changed".
 func (c *ClientCaller) ResourceListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodResourceListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodResourceListChanged, rpcParams(params, params == nil, false))
 }
 
 // ResourceUpdated sends the notification "notifications/resources/updated".
 func (c *ClientCaller) ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodResourceUpdated, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodResourceUpdated, rpcParams(params, params == nil, true))
 }
 
 // SubscriptionsAcknowledged sends the notification "notifications/subscriptions/acknowledged".
 func (c *ClientCaller) SubscriptionsAcknowledged(ctx context.Context, params *SubscriptionsAcknowledgedNotificationParams) error {
-	return c.conn.Notify(ctx, MethodSubscriptionsAcknowledged, paramsArg(params, params == nil, true))
+	return c.conn.Notify(ctx, MethodSubscriptionsAcknowledged, rpcParams(params, params == nil, true))
 }
 
 // ToolListChanged sends the notification "notifications/tools/list_changed".
 func (c *ClientCaller) ToolListChanged(ctx context.Context, params *NotificationParams) error {
-	return c.conn.Notify(ctx, MethodToolListChanged, paramsArg(params, params == nil, false))
+	return c.conn.Notify(ctx, MethodToolListChanged, rpcParams(params, params == nil, false))
 }
 
 var _ Client = (*ClientCaller)(nil)

@@ -126,7 +126,7 @@ func (e *InputRequiredError) Error() string {
 func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
 			}
@@ -137,11 +137,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetPromptRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
 			}
@@ -159,11 +159,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
 			}
@@ -174,11 +174,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
 			}
@@ -189,11 +189,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
 			}
@@ -211,11 +211,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
@@ -226,11 +226,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodDiscover, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("server/discover: " + err.Error())
 			}
@@ -241,11 +241,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodSubscriptionsListen, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SubscriptionsListenRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("subscriptions/listen: " + err.Error())
 			}
@@ -256,11 +256,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
 			}
@@ -278,11 +278,11 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
-		if !absentParams(req.Params) {
+		if !rpcAbsent(req.Params) {
 			if err := json.Unmarshal(req.Params, params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
 			}
@@ -293,19 +293,19 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		if res != nil && res.ResultType == "" {
 			res.ResultType = "complete"
 		}
-		return result(res, err)
+		return rpcResult(res, err)
 	})
 }
 
-// absentParams reports whether a params member is absent or null.
-func absentParams(raw json.RawMessage) bool {
+// rpcAbsent reports whether a params member is absent or null.
+func rpcAbsent(raw json.RawMessage) bool {
 	raw = bytes.TrimSpace(raw)
 	return len(raw) == 0 || string(raw) == "null"
 }
 
-// result turns a typed handler result into the runtime's: a nil pointer is sent
+// rpcResult turns a typed handler result into the runtime's: a nil pointer is sent
 // as {} rather than null, and errors pass through.
-func result[T any](res *T, err error) (any, error) {
+func rpcResult[T any](res *T, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -315,17 +315,17 @@ func result[T any](res *T, err error) (any, error) {
 	return res, nil
 }
 
-// resultOf is result for union results, whose Go type is an interface.
-func resultOf(res any, err error) (any, error) {
+// rpcResultOf is rpcResult for union results, whose Go type is an interface.
+func rpcResultOf(res any, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// hasMember reports whether the params object raw has a top-level member key
+// rpcHasMember reports whether the params object raw has a top-level member key
 // (matched exactly, unlike encoding/json's case-insensitive field matching).
-func hasMember(raw json.RawMessage, key string) bool {
+func rpcHasMember(raw json.RawMessage, key string) bool {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return false
@@ -334,9 +334,9 @@ func hasMember(raw json.RawMessage, key string) bool {
 	return ok
 }
 
-// paramsArg is what a caller hands the runtime for params: nothing for a nil
+// rpcParams is what a caller hands the runtime for params: nothing for a nil
 // optional params, an empty object for nil required params, else params.
-func paramsArg(params any, isNil bool, required bool) any {
+func rpcParams(params any, isNil bool, required bool) any {
 	if !isNil {
 		return params
 	}
@@ -382,10 +382,10 @@ func (c *ServerCaller) Conn() *runtime.Conn {
 // Complete sends the request "completion/complete" and returns its result.
 func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodComplete, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodComplete, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(CompleteResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -399,10 +399,10 @@ func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestPara
 // and an *InputRequiredError holding it.
 func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodGetPrompt, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodGetPrompt, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
 		if err := json.Unmarshal(raw, ir); err != nil {
@@ -420,10 +420,10 @@ func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestPa
 // ListPrompts sends the request "prompts/list" and returns its result.
 func (c *ServerCaller) ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodListPrompts, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListPrompts, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListPromptsResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -435,10 +435,10 @@ func (c *ServerCaller) ListPrompts(ctx context.Context, params *PaginatedRequest
 // ListResources sends the request "resources/list" and returns its result.
 func (c *ServerCaller) ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodListResources, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListResources, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListResourcesResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -452,10 +452,10 @@ func (c *ServerCaller) ListResources(ctx context.Context, params *PaginatedReque
 // and an *InputRequiredError holding it.
 func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodReadResource, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodReadResource, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
 		if err := json.Unmarshal(raw, ir); err != nil {
@@ -473,10 +473,10 @@ func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceReq
 // ListResourceTemplates sends the request "resources/templates/list" and returns its result.
 func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodListResourceTemplates, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListResourceTemplates, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListResourceTemplatesResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -488,10 +488,10 @@ func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *Pagina
 // Discover sends the request "server/discover" and returns its result.
 func (c *ServerCaller) Discover(ctx context.Context, params *RequestParams) (*DiscoverResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodDiscover, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodDiscover, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(DiscoverResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -503,10 +503,10 @@ func (c *ServerCaller) Discover(ctx context.Context, params *RequestParams) (*Di
 // SubscriptionsListen sends the request "subscriptions/listen" and returns its result.
 func (c *ServerCaller) SubscriptionsListen(ctx context.Context, params *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodSubscriptionsListen, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodSubscriptionsListen, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(SubscriptionsListenResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -520,10 +520,10 @@ func (c *ServerCaller) SubscriptionsListen(ctx context.Context, params *Subscrip
 // and an *InputRequiredError holding it.
 func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodCallTool, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodCallTool, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
 		if err := json.Unmarshal(raw, ir); err != nil {
@@ -541,10 +541,10 @@ func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestPara
 // ListTools sends the request "tools/list" and returns its result.
 func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error) {
 	var raw json.RawMessage
-	if err := c.conn.Call(ctx, MethodListTools, paramsArg(params, params == nil, true), &raw, c.opts...); err != nil {
+	if err := c.conn.Call(ctx, MethodListTools, rpcParams(params, params == nil, true), &raw, c.opts...); err != nil {
 		return nil, err
 	}
-	raw, kind := resultKind(raw)
+	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListToolsResult)
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -555,10 +555,10 @@ func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestPa
 
 var _ Server = (*ServerCaller)(nil)
 
-// resultKind returns the resultType of a result ("complete" when absent, as the
+// rpcResultKind returns the resultType of a result ("complete" when absent, as the
 // revision says for results of servers of earlier revisions, in which case it
 // is added to raw so that the result decodes).
-func resultKind(raw json.RawMessage) (json.RawMessage, string) {
+func rpcResultKind(raw json.RawMessage) (json.RawMessage, string) {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return raw, ""
