@@ -58,7 +58,7 @@ func TestMain(m *testing.M) {
 func build(dir string) error {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		goTool = filepath.Join(goruntime.GOROOT(), "bin", "go")
+		return err
 	}
 	args := []string{"build", "-o", dir + string(os.PathSeparator)}
 	if raceEnabled {
