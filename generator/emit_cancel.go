@@ -12,9 +12,10 @@ import (
 func init() { register("cancel.go", emitCancel) }
 
 // emitCancel writes cancel.go: DecodeCancelledNotification and
-// DecodeCancelledNotificationParams, each backed by a validator generated
-// from the model's Type tree of the definition (so it accepts exactly what
-// the revision's schema accepts), plus the scanner they share.
+// DecodeCancelledNotificationParams (and their Validate twins), backed by
+// validators generated from the model's Type tree of the definitions, so
+// they accept exactly what the revision's schema accepts, plus the scanner
+// they share.
 func emitCancel(g *gen, f *jen.File) (bool, error) {
 	def := g.defs["CancelledNotification"]
 	if def == nil {
@@ -28,31 +29,31 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 	if params == nil {
 		return false, fmt.Errorf("cancel.go: CancelledNotification has no params member")
 	}
-	paramsName := InlineName(TypeName(def.Name), "params")
+	rootName := TypeName(def.Name)
+	paramsName := InlineName(rootName, "params")
 	if params.Type.Kind == schema.KindRef {
 		paramsName = TypeName(params.Type.Ref)
 	}
 
-	v := &validatorGen{g: g, byDef: map[string]string{}}
-	rootFn, err := v.validator(def.Type, "sv"+TypeName(def.Name))
+	v := &validatorGen{g: g, byDef: map[string]*vfn{}, names: map[string]bool{}}
+	rootFn, err := v.validator(def.Type, "sv"+rootName, rootName)
 	if err != nil {
 		return false, err
 	}
-	paramsFn, err := v.validator(params.Type, "sv"+paramsName)
+	var paramsFn *vfn
+	if params.Type.Kind == schema.KindRef {
+		paramsFn, err = v.validator(params.Type, "sv"+paramsName, "")
+	} else {
+		paramsFn = v.inline[params.Type]
+	}
 	if err != nil {
 		return false, err
+	}
+	if rootFn == nil || rootFn.out != rootName || paramsFn == nil || paramsFn.out != paramsName {
+		return false, fmt.Errorf("cancel.go: CancelledNotification or its params is not an object with properties")
 	}
 
-	b := &builderGen{g: g, done: map[string]bool{}}
-	decoder := func(typeName, checkFn, what, pointer string, t *schema.Type) error {
-		st := t
-		if t.Kind == schema.KindRef {
-			st = g.resolve(t)
-		}
-		buildFn, err := b.builder(typeName, st)
-		if err != nil {
-			return err
-		}
+	decoder := func(typeName string, fn *vfn, what, pointer string) {
 		validate := "Validate" + typeName
 		run := func(decode bool) []jen.Code {
 			ret := func(e jen.Code) jen.Code {
@@ -61,36 +62,31 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 				}
 				return jen.Return(e)
 			}
+			out := jen.Code(jen.Nil())
 			body := []jen.Code{
 				jen.Id("s").Op(":=").Id("svState").Values(jen.Dict{jen.Id("base"): jen.Id("data")}),
 				jen.Id("i").Op(":=").Id("svSkipSpace").Call(jen.Id("data"), jen.Lit(0)),
 				jen.If(jen.Id("i").Op(">=").Len(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
 			}
-			if checkFn != "" {
-				body = append(body, jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(checkFn).Call(jen.Id("i")))
-			} else {
-				body = append(body, jen.Id("end").Op(",").Id("e").Op(":=").List(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Parens(jen.Op("*").Id("ValidationError")).Parens(jen.Nil())))
+			if decode {
+				body = append(body, jen.Id("out").Op(":=").New(jen.Id(typeName)))
+				out = jen.Id("out")
 			}
 			body = append(body,
+				jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(fn.name).Call(jen.Id("i"), out),
 				jen.If(jen.Id("end").Op("<").Lit(0).Op("||").Id("svSkipSpace").Call(jen.Id("data"), jen.Id("end")).Op("!=").Len(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
 				jen.If(jen.Id("e").Op("!=").Nil()).Block(ret(jen.Id("e"))),
 			)
-			if !decode {
-				return append(body, jen.Return(jen.Nil()))
+			if decode {
+				return append(body, jen.Return(jen.Id("out"), jen.Nil()))
 			}
-			return append(body,
-				jen.Id("out").Op(":=").New(jen.Id(typeName)),
-				jen.If(jen.Err().Op(":=").Id("s").Dot(buildFn).Call(jen.Id("svTrim").Call(jen.Id("data")), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
-					jen.Return(jen.Nil(), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()})),
-				),
-				jen.Return(jen.Id("out"), jen.Nil()),
-			)
+			return append(body, jen.Return(jen.Nil()))
 		}
 		f.Commentf("Decode%s decodes %s, accepting exactly", typeName, what)
 		f.Commentf("what the schema of revision %s accepts for %s", g.m.Revision, typeName)
-		f.Commentf("(%s). It validates first, with a scanner generated from the", pointer)
-		f.Comment("schema, and reports the first violation as a *ValidationError naming its")
-		f.Comment("JSON pointer; only valid input is decoded. Integers written as 1e2 or 7.0")
+		f.Commentf("(%s). One scan generated from the schema checks the syntax", pointer)
+		f.Comment("and the schema and fills the value; the first violation is reported as a")
+		f.Comment("*ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0")
 		f.Comment("(integers to JSON Schema) are decoded as 100 and 7.")
 		f.Func().Id("Decode"+typeName).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(typeName), jen.Error()).Block(
 			jen.List(jen.Id("out"), jen.Id("e")).Op(":=").Id("decode"+typeName).Call(jen.Id("data")),
@@ -108,17 +104,9 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 			jen.Return(jen.Nil()),
 		)
 		f.Func().Id("validate" + typeName).Params(jen.Id("data").Index().Byte()).Op("*").Id("ValidationError").Block(run(false)...)
-		return nil
 	}
-	if err := decoder(TypeName(def.Name), rootFn, "a complete notifications/cancelled message", def.Pointer, def.Type); err != nil {
-		return false, err
-	}
-	if err := decoder(paramsName, paramsFn, "the params of a notifications/cancelled message", params.Type.Pointer, params.Type); err != nil {
-		return false, err
-	}
-	for _, fn := range b.funcs {
-		f.Add(fn)
-	}
+	decoder(rootName, rootFn, "a complete notifications/cancelled message", def.Pointer)
+	decoder(paramsName, paramsFn, "the params of a notifications/cancelled message", params.Type.Pointer)
 
 	for _, fn := range v.funcs {
 		f.Add(fn)
@@ -132,56 +120,159 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 	return true, nil
 }
 
-// validatorGen turns schema Type trees into validator methods
-// func (s *svState) name(i int) (end int, e *ValidationError): each consumes
-// the JSON value starting at s.base[i], checking its syntax as it goes, and
-// returns where it ends (-1 when the input is not valid JSON) and the first
-// schema violation in it. A violation does not stop the scan, so one pass
-// settles both the syntax and, for duplicated members, which occurrence
-// counts (the last, as in encoding/json).
-type validatorGen struct {
-	g     *gen
-	byDef map[string]string // definition name → its validator, "" when it accepts anything
-	funcs []jen.Code
-	names map[string]bool
+func findProperty(t *schema.Type, name string) *schema.Property {
+	for _, p := range t.Properties {
+		if p.Name == name {
+			return p
+		}
+	}
+	return nil
 }
 
-// validator returns the name of the method that validates t, emitting it
-// (and those it calls) on first use; "" means t accepts every value.
-func (v *validatorGen) validator(t *schema.Type, name string) (string, error) {
+// idDefs are the definitions types.go makes aliases of runtime.RequestID.
+var idDefs = map[string]bool{"RequestId": true, "ProgressToken": true}
+
+// vfn is a generated validator method.
+type vfn struct {
+	name string
+	// out is the Go struct type the validator fills when given a non-nil
+	// destination (objects with properties whose Go type is known), else "".
+	out string
+}
+
+// validatorGen turns schema Type trees into validator methods of svState:
+// name(i int[, out *T]) (end int, e *ValidationError). Each consumes the JSON
+// value starting at s.base[i], checking its syntax as it goes, and returns
+// where it ends (-1 when the input is not valid JSON) and the first schema
+// violation in it. A violation does not stop the scan, so one pass settles
+// both the syntax and, for duplicated members, which occurrence counts (the
+// last, as in encoding/json). Validators of objects with a Go struct type
+// also fill *out when it is not nil, following types.go's layout: a field
+// FieldName(member) per declared member (a pointer when optional, for
+// structs, scalars and ids), none for required constants, HasX for optional
+// ones, and Extra for undeclared members (nil when there are none); members
+// of other kinds are decoded with encoding/json, as UnmarshalJSON does.
+type validatorGen struct {
+	g      *gen
+	byDef  map[string]*vfn
+	inline map[*schema.Type]*vfn
+	funcs  []jen.Code
+	names  map[string]bool
+}
+
+// structType is the Go struct type of the object node t, or "": a reference
+// to a definition that is an object with properties, or an inline object
+// with properties named inline by its parent.
+func (v *validatorGen) structType(t *schema.Type, inline string) string {
+	isStruct := func(t *schema.Type) bool {
+		return t.Kind == schema.KindObject && len(t.Properties) > 0 && !t.Nullable &&
+			(t.Additional == nil || t.Additional.Kind == schema.KindAny)
+	}
+	if t.Kind == schema.KindRef {
+		d := v.g.defs[t.Ref]
+		for i := 0; d != nil && d.Type.Kind == schema.KindRef && !idDefs[d.Name] && i < 16; i++ {
+			d = v.g.defs[d.Type.Ref]
+		}
+		if d == nil || idDefs[d.Name] || t.Nullable || !isStruct(d.Type) {
+			return ""
+		}
+		return TypeName(t.Ref)
+	}
+	if inline != "" && isStruct(t) {
+		return inline
+	}
+	return ""
+}
+
+// validator returns the validator of t, emitting it (and those it calls) on
+// first use; nil means t accepts every value. goType is the Go struct type
+// of an inline object node ("" when unknown).
+func (v *validatorGen) validator(t *schema.Type, name, goType string) (*vfn, error) {
 	if t.Kind == schema.KindRef {
 		if fn, ok := v.byDef[t.Ref]; ok {
 			return fn, nil
 		}
 		d := v.g.defs[t.Ref]
 		if d == nil {
-			return "", fmt.Errorf("cancel.go: %s refers to unknown definition %s", t.Pointer, t.Ref)
+			return nil, fmt.Errorf("cancel.go: %s refers to unknown definition %s", t.Pointer, t.Ref)
 		}
-		fnName := "sv" + TypeName(d.Name)
-		v.byDef[t.Ref] = fnName // set first: recursive schemas call themselves
-		fn, err := v.validator(d.Type, fnName)
-		if err != nil {
-			return "", err
+		out := ""
+		if st := v.structType(&schema.Type{Kind: schema.KindRef, Ref: t.Ref}, ""); st != "" {
+			out = st
 		}
-		v.byDef[t.Ref] = fn
-		if fn != "" && t.Nullable && !d.Type.Nullable {
-			return v.nullableWrapper(fn, name)
+		fn := &vfn{name: "sv" + TypeName(d.Name), out: out}
+		v.byDef[t.Ref] = fn // set first: recursive schemas call themselves
+		target := d.Type
+		if target.Kind == schema.KindRef {
+			inner, err := v.validator(target, fn.name, "")
+			if err != nil {
+				return nil, err
+			}
+			v.byDef[t.Ref] = inner
+			fn = inner
+		} else if target.Kind == schema.KindAny {
+			v.byDef[t.Ref] = nil
+			return nil, nil
+		} else if err := v.emit(target, fn); err != nil {
+			return nil, err
+		}
+		if fn != nil && t.Nullable && !d.Type.Nullable {
+			return v.nullableWrapper(fn, name), nil
 		}
 		return fn, nil
 	}
 	if t.Kind == schema.KindAny {
-		return "", nil
+		return nil, nil
 	}
-	if v.names == nil {
-		v.names = map[string]bool{}
+	fn := &vfn{name: v.unique(name)}
+	if t.Kind == schema.KindObject && v.structType(t, goType) != "" {
+		fn.out = goType
+		if v.inline == nil {
+			v.inline = map[*schema.Type]*vfn{}
+		}
+		v.inline[t] = fn
 	}
+	if err := v.emit(t, fn); err != nil {
+		return nil, err
+	}
+	return fn, nil
+}
+
+func (v *validatorGen) unique(name string) string {
 	for v.names[name] {
 		name += "_"
 	}
 	v.names[name] = true
-	body, err := v.body(t, name)
+	return name
+}
+
+// signature is the parameter list of a validator.
+func signature(fn *vfn) []jen.Code {
+	ps := []jen.Code{jen.Id("i").Int()}
+	if fn.out != "" {
+		ps = append(ps, jen.Id("out").Op("*").Id(fn.out))
+	}
+	return ps
+}
+
+// call calls fn on the value at pos, filling dst when fn fills a struct
+// (dst nil: validate only).
+func call(fn *vfn, pos jen.Code, dst jen.Code) *jen.Statement {
+	args := []jen.Code{pos}
+	if fn.out != "" {
+		if dst == nil {
+			dst = jen.Nil()
+		}
+		args = append(args, dst)
+	}
+	return jen.Id("s").Dot(fn.name).Call(args...)
+}
+
+// emit writes the validator fn of t (not a reference).
+func (v *validatorGen) emit(t *schema.Type, fn *vfn) error {
+	body, err := v.body(t, fn)
 	if err != nil {
-		return "", err
+		return err
 	}
 	var stmts []jen.Code
 	if t.Nullable {
@@ -190,23 +281,24 @@ func (v *validatorGen) validator(t *schema.Type, name string) (string, error) {
 	}
 	stmts = append(stmts, body...)
 	v.funcs = append(v.funcs,
-		jen.Commentf("%s validates the value at i against %s.", name, t.Pointer).Line().
-			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(name).Params(jen.Id("i").Int()).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(stmts...))
-	return name, nil
+		jen.Commentf("%s validates the value at i against %s.", fn.name, t.Pointer).Line().
+			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(fn.name).Params(signature(fn)...).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(stmts...))
+	return nil
 }
 
-func (v *validatorGen) nullableWrapper(fn, name string) (string, error) {
-	for v.names[name] {
-		name += "_"
+func (v *validatorGen) nullableWrapper(fn *vfn, name string) *vfn {
+	w := &vfn{name: v.unique(name), out: fn.out}
+	var dst jen.Code
+	if fn.out != "" {
+		dst = jen.Id("out")
 	}
-	v.names[name] = true
 	v.funcs = append(v.funcs,
-		jen.Commentf("%s accepts null or what %s accepts.", name, fn).Line().
-			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(name).Params(jen.Id("i").Int()).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(
+		jen.Commentf("%s accepts null or what %s accepts.", w.name, fn.name).Line().
+			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(w.name).Params(signature(w)...).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(
 			jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())),
-			jen.Return(jen.Id("s").Dot(fn).Call(jen.Id("i"))),
+			jen.Return(call(fn, jen.Id("i"), dst)),
 		))
-	return name, nil
+	return w
 }
 
 // chr is a byte literal as Go source: chr('{') renders as '{'.
@@ -273,7 +365,7 @@ func scanned() []jen.Code {
 }
 
 // body returns the statements of the validator of t (t is not a ref).
-func (v *validatorGen) body(t *schema.Type, name string) ([]jen.Code, error) {
+func (v *validatorGen) body(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 	unsupported := func(what string) ([]jen.Code, error) {
 		return nil, fmt.Errorf("cancel.go: %s: the validator emitter does not support %s", t.Pointer, what)
 	}
@@ -311,11 +403,11 @@ func (v *validatorGen) body(t *schema.Type, name string) ([]jen.Code, error) {
 			jen.If(jen.Op("!").Parens(cond)).Block(fail(end, "must be "+what)),
 			jen.Return(end, jen.Nil())), nil
 	case schema.KindArray:
-		return v.arrayBody(t, name)
+		return v.arrayBody(t, fn)
 	case schema.KindUnion:
-		return v.unionBody(t, name)
+		return v.unionBody(t, fn)
 	case schema.KindObject:
-		return v.objectBody(t, name)
+		return v.objectBody(t, fn)
 	}
 	return unsupported("kind " + string(t.Kind))
 }
@@ -328,21 +420,21 @@ func wrongKind(open byte, msg string) jen.Code {
 	)
 }
 
-func (v *validatorGen) arrayBody(t *schema.Type, name string) ([]jen.Code, error) {
+func (v *validatorGen) arrayBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 	out := []jen.Code{wrongKind('[', "must be an array")}
-	var itemFn string
+	var item *vfn
 	if t.Items != nil {
-		fn, err := v.validator(t.Items, name+"Item")
+		it, err := v.validator(t.Items, fn.name+"Item", "")
 		if err != nil {
 			return nil, err
 		}
-		itemFn = fn
+		item = it
 	}
 	var loop []jen.Code
-	if itemFn != "" {
+	if item != nil {
 		loop = append(loop,
 			jen.Var().Id("e").Op("*").Id("ValidationError"),
-			jen.List(jen.Id("a").Dot("end"), jen.Id("e")).Op("=").Id("s").Dot(itemFn).Call(jen.Id("a").Dot("value")),
+			jen.List(jen.Id("a").Dot("end"), jen.Id("e")).Op("=").Add(call(item, jen.Id("a").Dot("value"), nil)),
 			jen.If(jen.Id("e").Op("!=").Nil().Op("&&").Id("first").Op("==").Nil()).Block(
 				jen.Id("first").Op("=").Id("e").Dot("in").Call(jen.Qual("strconv", "Itoa").Call(jen.Id("n"))),
 			),
@@ -367,7 +459,7 @@ func (v *validatorGen) arrayBody(t *schema.Type, name string) ([]jen.Code, error
 }
 
 // unionBody accepts a value that one of the branches accepts (anyOf).
-func (v *validatorGen) unionBody(t *schema.Type, name string) ([]jen.Code, error) {
+func (v *validatorGen) unionBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 	if t.Union == nil || len(t.Union.Branches) == 0 {
 		return nil, fmt.Errorf("cancel.go: %s: union without branches", t.Pointer)
 	}
@@ -398,15 +490,15 @@ func (v *validatorGen) unionBody(t *schema.Type, name string) ([]jen.Code, error
 	}
 	var out []jen.Code
 	for i, b := range t.Union.Branches {
-		fn, err := v.validator(b, fmt.Sprintf("%sBranch%d", name, i))
+		bf, err := v.validator(b, fmt.Sprintf("%sBranch%d", fn.name, i), "")
 		if err != nil {
 			return nil, err
 		}
-		if fn == "" {
+		if bf == nil {
 			return []jen.Code{jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())}, nil
 		}
 		out = append(out,
-			jen.If(jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(fn).Call(jen.Id("i")), jen.Id("end").Op("<").Lit(0).Op("||").Id("e").Op("==").Nil()).Block(
+			jen.If(jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Add(call(bf, jen.Id("i"), nil)), jen.Id("end").Op("<").Lit(0).Op("||").Id("e").Op("==").Nil()).Block(
 				jen.Return(jen.Id("end"), jen.Nil()),
 			))
 	}
@@ -428,8 +520,8 @@ func joinOr(whats []string) string {
 // objectBody checks an object's members as they come (keeping, per declared
 // member, the verdict of its last occurrence, as encoding/json keeps the
 // last value), then its required members, then reports the first violation
-// in declaration order.
-func (v *validatorGen) objectBody(t *schema.Type, name string) ([]jen.Code, error) {
+// in declaration order; a validator with a struct type then fills *out.
+func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 	out := []jen.Code{wrongKind('{', "must be an object")}
 	if t.Additional != nil && t.Additional.Kind != schema.KindAny {
 		return nil, fmt.Errorf("cancel.go: %s: the validator emitter does not support typed additionalProperties", t.Pointer)
@@ -437,222 +529,176 @@ func (v *validatorGen) objectBody(t *schema.Type, name string) ([]jen.Code, erro
 	if len(t.Properties) == 0 {
 		return append(out, jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())), nil
 	}
-	has := make([]string, len(t.Properties))
-	errs := make([]string, len(t.Properties))
-	var decl []jen.Code
-	var cases []jen.Code
-	for i, p := range t.Properties {
+	build := fn.out != ""
+	type member struct {
+		p          *schema.Property
+		base       string // suffix of the local names
+		fn         *vfn
+		structType string // Go struct type the member's validator fills
+	}
+	var ms []member
+	used := map[string]bool{}
+	for _, p := range t.Properties {
 		base := FieldName(p.Name)
-		for j := 0; j < i; j++ {
-			if has[j] == "h"+base {
-				base += fmt.Sprint(i)
+		for used[base] {
+			base += "_"
+		}
+		used[base] = true
+		inline := ""
+		if build {
+			inline = InlineName(fn.out, p.Name)
+			if _, taken := v.g.defs[inline]; taken {
+				inline = "" // types.go adds a suffix: leave the member to encoding/json
 			}
 		}
-		has[i], errs[i] = "h"+base, "e"+base
-		fn, err := v.validator(p.Type, name+FieldName(p.Name))
+		mf, err := v.validator(p.Type, fn.name+FieldName(p.Name), inline)
 		if err != nil {
 			return nil, err
 		}
-		var set []jen.Code
-		if p.Required {
-			set = append(set, jen.Id(has[i]).Op("=").True())
-			decl = append(decl, jen.Var().Id(has[i]).Bool())
+		m := member{p: p, base: base, fn: mf}
+		if build && mf != nil && mf.out != "" && p.Type.Const == nil {
+			m.structType = mf.out
 		}
-		if fn == "" {
-			set = append(set, jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value")))
-		} else {
-			decl = append(decl, jen.Var().Id(errs[i]).Op("*").Id("ValidationError"))
-			set = append(set, jen.List(jen.Id("m").Dot("end"), jen.Id(errs[i])).Op("=").Id("s").Dot(fn).Call(jen.Id("m").Dot("value")))
-			errs[i] = errs[i] + "!"
-		}
-		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(set...))
+		ms = append(ms, m)
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value"))))
+
+	var decl []jen.Code
+	if build {
+		decl = append(decl, jen.Var().Id("extra").Map(jen.String()).Qual("encoding/json", "RawMessage"))
+	}
+	var cases []jen.Code
+	for _, m := range ms {
+		var set []jen.Code
+		if m.p.Required {
+			decl = append(decl, jen.Var().Id("h"+m.base).Bool())
+			set = append(set, jen.Id("h"+m.base).Op("=").True())
+		}
+		switch {
+		case m.fn == nil:
+			set = append(set, jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value")))
+		case m.structType != "":
+			// Filled in place: the field for a required member, a fresh
+			// value for an optional one (the last occurrence wins).
+			decl = append(decl, jen.Var().Id("e"+m.base).Op("*").Id("ValidationError"))
+			field := jen.Id("out").Dot(FieldName(m.p.Name))
+			if m.p.Required {
+				set = append(set,
+					jen.Var().Id("dst").Op("*").Id(m.structType),
+					jen.If(jen.Id("out").Op("!=").Nil()).Block(
+						jen.Id("dst").Op("=").Op("&").Add(field.Clone()),
+						jen.Op("*").Id("dst").Op("=").Id(m.structType).Values(),
+					),
+				)
+			} else {
+				set = append(set,
+					jen.Var().Id("dst").Op("*").Id(m.structType),
+					jen.If(jen.Id("out").Op("!=").Nil()).Block(
+						jen.Id("dst").Op("=").New(jen.Id(m.structType)),
+						field.Clone().Op("=").Id("dst"),
+					),
+				)
+			}
+			set = append(set, jen.List(jen.Id("m").Dot("end"), jen.Id("e"+m.base)).Op("=").Add(call(m.fn, jen.Id("m").Dot("value"), jen.Id("dst"))))
+		default:
+			decl = append(decl, jen.Var().Id("e"+m.base).Op("*").Id("ValidationError"))
+			set = append(set, jen.List(jen.Id("m").Dot("end"), jen.Id("e"+m.base)).Op("=").Add(call(m.fn, jen.Id("m").Dot("value"), nil)))
+		}
+		if build && m.structType == "" && !(m.p.Type.Const != nil && m.p.Required) {
+			decl = append(decl, jen.Var().Id("v"+m.base).Index().Byte())
+			set = append(set, jen.If(jen.Id("m").Dot("end").Op(">=").Lit(0)).Block(
+				jen.Id("v"+m.base).Op("=").Id("s").Dot("base").Index(jen.Id("m").Dot("value").Op(":").Id("m").Dot("end")),
+			))
+		}
+		cases = append(cases, jen.Case(jen.Lit(m.p.Name)).Block(set...))
+	}
+	def := []jen.Code{jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value"))}
+	if build {
+		def = append(def, jen.If(jen.Id("out").Op("!=").Nil().Op("&&").Id("m").Dot("end").Op(">=").Lit(0)).Block(
+			jen.If(jen.Id("extra").Op("==").Nil()).Block(jen.Id("extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
+			jen.Id("extra").Index(jen.String().Parens(jen.Id("m").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("base").Index(jen.Id("m").Dot("value").Op(":").Id("m").Dot("end")).Op("...")),
+		))
+	}
+	cases = append(cases, jen.Default().Block(def...))
 	out = append(out, decl...)
 	out = append(out,
 		jen.Id("m").Op(":=").Id("s").Dot("members").Call(jen.Id("i")),
 		jen.For(jen.Id("m").Dot("next").Call()).Block(jen.Switch(jen.String().Parens(jen.Id("m").Dot("key"))).Block(cases...)),
 		jen.If(jen.Id("m").Dot("bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
 	)
-	for i, p := range t.Properties {
-		if p.Required {
-			out = append(out, jen.If(jen.Op("!").Id(has[i])).Block(fail(jen.Id("m").Dot("i"), fmt.Sprintf("missing required member %q", p.Name))))
+	for _, m := range ms {
+		if m.p.Required {
+			out = append(out, jen.If(jen.Op("!").Id("h"+m.base)).Block(fail(jen.Id("m").Dot("i"), fmt.Sprintf("missing required member %q", m.p.Name))))
 		}
 	}
-	for i, p := range t.Properties {
-		if !strings.HasSuffix(errs[i], "!") {
+	for _, m := range ms {
+		if m.fn == nil {
 			continue
 		}
-		e := strings.TrimSuffix(errs[i], "!")
+		e := "e" + m.base
 		out = append(out, jen.If(jen.Id(e).Op("!=").Nil()).Block(
-			jen.Return(jen.Id("m").Dot("i"), jen.Id(e).Dot("in").Call(jen.Lit(pointerSegment(p.Name)))),
+			jen.Return(jen.Id("m").Dot("i"), jen.Id(e).Dot("in").Call(jen.Lit(pointerSegment(m.p.Name)))),
 		))
 	}
+	if build {
+		var fill []jen.Code
+		for _, m := range ms {
+			if m.structType != "" || (m.p.Type.Const != nil && m.p.Required) {
+				continue
+			}
+			set, err := v.fill(m.p, jen.Id("v"+m.base))
+			if err != nil {
+				return nil, err
+			}
+			fill = append(fill, jen.If(jen.Id("v"+m.base).Op("!=").Nil()).Block(set...))
+		}
+		fill = append(fill, jen.Id("out").Dot("Extra").Op("=").Id("extra"))
+		out = append(out, jen.If(jen.Id("out").Op("!=").Nil()).Block(fill...))
+	}
 	return append(out, jen.Return(jen.Id("m").Dot("i"), jen.Nil())), nil
+}
+
+// fill returns the statements that set the field of member p from its
+// validated value v (in a func returning (int, *ValidationError)).
+func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code, error) {
+	field := jen.Id("out").Dot(FieldName(p.Name))
+	pt := p.Type
+	fail := func() jen.Code {
+		return jen.Return(jen.Id("m").Dot("i"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()}))
+	}
+	switch {
+	case pt.Const != nil:
+		return []jen.Code{jen.Id("out").Dot("Has" + FieldName(p.Name)).Op("=").True()}, nil
+	case pt.Kind == schema.KindRef && idDefs[pt.Ref] && !pt.Nullable:
+		set := []jen.Code{
+			jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("s").Dot("requestID").Call(val.Clone()),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail()),
+		}
+		if p.Required {
+			return append(set, field.Clone().Op("=").Id("id")), nil
+		}
+		return append(set, field.Clone().Op("=").Op("&").Id("id")), nil
+	case pt.Kind == schema.KindString && len(pt.Enum) == 0 && !pt.Nullable:
+		set := []jen.Code{jen.Id("x").Op(":=").Id("svStringValue").Call(val.Clone())}
+		if p.Required {
+			return append(set, field.Clone().Op("=").Id("x")), nil
+		}
+		return append(set, field.Clone().Op("=").Op("&").Id("x")), nil
+	case pt.Kind == schema.KindObject && len(pt.Properties) == 0 && (pt.Additional == nil || pt.Additional.Kind == schema.KindAny) && !pt.Nullable:
+		// A map of raw members (an open object such as _meta).
+		return []jen.Code{
+			jen.Id("x").Op(":=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values(),
+			jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): val.Clone()})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
+				jen.Id("x").Index(jen.String().Parens(jen.Id("o").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("span").Call(jen.Id("o").Dot("value")).Op("...")),
+			),
+			field.Clone().Op("=").Id("x"),
+		}, nil
+	}
+	return []jen.Code{
+		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("s").Dot("span").Call(val.Clone()), jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(fail()),
+	}, nil
 }
 
 // pointerSegment escapes a member name for a JSON pointer (RFC 6901).
 func pointerSegment(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
-
-func findProperty(t *schema.Type, name string) *schema.Property {
-	for _, p := range t.Properties {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
-}
-
-// builderGen writes functions that fill the typed value of a validated
-// object directly from the scan, instead of going through the types'
-// UnmarshalJSON (a map of raw members and encoding/json per member, an order
-// of magnitude slower). It follows types.go's layout: a field FieldName(member)
-// per declared member, a pointer when optional for structs, scalars and ids,
-// no field for required constants, HasX for optional ones, and Extra for the
-// undeclared members (nil when there are none). Members of any other kind are
-// decoded with encoding/json into the field, exactly as UnmarshalJSON does.
-type builderGen struct {
-	g     *gen
-	funcs []jen.Code
-	done  map[string]bool
-}
-
-// structName returns the Go struct type of an object node and whether the
-// builder knows it: a reference to a definition that is an object with
-// properties, or the inline params object named by the caller.
-func (b *builderGen) structName(t *schema.Type, inlineName string) (string, *schema.Type, bool) {
-	if t.Kind == schema.KindRef {
-		d := b.g.defs[t.Ref]
-		for i := 0; d != nil && d.Type.Kind == schema.KindRef && i < 16; i++ {
-			d = b.g.defs[d.Type.Ref]
-		}
-		if d == nil || d.Type.Kind != schema.KindObject || len(d.Type.Properties) == 0 || idDefs[d.Name] {
-			return "", nil, false
-		}
-		return TypeName(t.Ref), d.Type, true
-	}
-	if inlineName != "" && t.Kind == schema.KindObject && len(t.Properties) > 0 {
-		return inlineName, t, true
-	}
-	return "", nil, false
-}
-
-// idDefs are the definitions types.go makes aliases of runtime.RequestID.
-var idDefs = map[string]bool{"RequestId": true, "ProgressToken": true}
-
-// builder emits (once) and names the function that fills *goType from the
-// object t.
-func (b *builderGen) builder(goType string, t *schema.Type) (string, error) {
-	fn := "build" + goType
-	if b.done[fn] {
-		return fn, nil
-	}
-	b.done[fn] = true
-	if t.Additional != nil && t.Additional.Kind != schema.KindAny {
-		return "", fmt.Errorf("cancel.go: %s: typed additionalProperties", t.Pointer)
-	}
-	vars := make([]string, len(t.Properties))
-	var cases []jen.Code
-	var decl []jen.Code
-	for i, p := range t.Properties {
-		vars[i] = "m" + FieldName(p.Name)
-		for j := 0; j < i; j++ {
-			if vars[j] == vars[i] {
-				vars[i] += fmt.Sprint(i)
-			}
-		}
-		if p.Type.Const != nil && p.Required {
-			// A required constant: checked by the validator, not stored.
-			cases = append(cases, jen.Case(jen.Lit(p.Name)).Block())
-			continue
-		}
-		decl = append(decl, jen.Id(vars[i]))
-		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(jen.Id(vars[i]).Op("=").Id("o").Dot("value")))
-	}
-	cases = append(cases, jen.Default().Block(
-		jen.If(jen.Id("extra").Op("==").Nil()).Block(jen.Id("extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
-		jen.Id("extra").Index(jen.String().Parens(jen.Id("o").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("o").Dot("value").Op("...")),
-	))
-	body := []jen.Code{
-		jen.Var().Id("extra").Map(jen.String()).Qual("encoding/json", "RawMessage"),
-	}
-	if len(decl) > 0 {
-		body = append(body, jen.Var().List(decl...).Index().Byte())
-	}
-	body = append(body,
-		jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): jen.Id("v")})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
-			jen.Switch(jen.String().Parens(jen.Id("o").Dot("key"))).Block(cases...),
-		),
-	)
-	for i, p := range t.Properties {
-		field := jen.Id("out").Dot(FieldName(p.Name))
-		v := jen.Id(vars[i])
-		pt := p.Type
-		var set []jen.Code
-		switch {
-		case pt.Const != nil:
-			if p.Required {
-				continue
-			}
-			set = []jen.Code{jen.Id("out").Dot("Has" + FieldName(p.Name)).Op("=").True()}
-		case pt.Kind == schema.KindRef && idDefs[pt.Ref]:
-			set = []jen.Code{
-				jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("s").Dot("requestID").Call(v),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			}
-			if p.Required {
-				set = append(set, field.Clone().Op("=").Id("id"))
-			} else {
-				set = append(set, field.Clone().Op("=").Op("&").Id("id"))
-			}
-		case pt.Kind == schema.KindString && len(pt.Enum) == 0 && !pt.Nullable:
-			set = []jen.Code{jen.Id("x").Op(":=").Id("svStringValue").Call(v)}
-			if p.Required {
-				set = append(set, field.Clone().Op("=").Id("x"))
-			} else {
-				set = append(set, field.Clone().Op("=").Op("&").Id("x"))
-			}
-		case pt.Kind == schema.KindObject && len(pt.Properties) == 0 && (pt.Additional == nil || pt.Additional.Kind == schema.KindAny) && !pt.Nullable:
-			// A map of raw members (an open object such as _meta).
-			set = []jen.Code{
-				jen.Id("x").Op(":=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values(),
-				jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): v.Clone()})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
-					jen.Id("x").Index(jen.String().Parens(jen.Id("o").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("span").Call(jen.Id("o").Dot("value")).Op("...")),
-				),
-				field.Clone().Op("=").Id("x"),
-			}
-		default:
-			inline := InlineName(goType, p.Name)
-			if _, taken := b.g.defs[inline]; taken {
-				inline = "" // types.go adds a suffix: leave it to encoding/json
-			}
-			if name, st, ok := b.structName(pt, inline); ok && !pt.Nullable {
-				fn, err := b.builder(name, st)
-				if err != nil {
-					return "", err
-				}
-				if p.Required {
-					set = []jen.Code{jen.If(jen.Err().Op(":=").Id("s").Dot(fn).Call(v, jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
-				} else {
-					set = []jen.Code{
-						jen.Id("x").Op(":=").New(jen.Id(name)),
-						jen.If(jen.Err().Op(":=").Id("s").Dot(fn).Call(v, jen.Id("x")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-						field.Clone().Op("=").Id("x"),
-					}
-				}
-				break
-			}
-			set = []jen.Code{
-				jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("s").Dot("span").Call(v), jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			}
-		}
-		body = append(body, jen.If(v.Clone().Op("!=").Nil()).Block(set...))
-	}
-	body = append(body, jen.Id("out").Dot("Extra").Op("=").Id("extra"), jen.Return(jen.Nil()))
-	b.funcs = append(b.funcs,
-		jen.Commentf("%s fills out from the validated object v (%s).", fn, t.Pointer).Line().
-			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(fn).Params(jen.Id("v").Index().Byte(), jen.Id("out").Op("*").Id(goType)).Error().Block(body...))
-	return fn, nil
 }

@@ -10,9 +10,9 @@ import (
 
 // DecodeCancelledNotification decodes a complete notifications/cancelled message, accepting exactly
 // what the schema of revision 2025-03-26 accepts for CancelledNotification
-// (#/definitions/CancelledNotification). It validates first, with a scanner generated from the
-// schema, and reports the first violation as a *ValidationError naming its
-// JSON pointer; only valid input is decoded. Integers written as 1e2 or 7.0
+// (#/definitions/CancelledNotification). One scan generated from the schema checks the syntax
+// and the schema and fills the value; the first violation is reported as a
+// *ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0
 // (integers to JSON Schema) are decoded as 100 and 7.
 func DecodeCancelledNotification(data []byte) (*CancelledNotification, error) {
 	out, e := decodeCancelledNotification(data)
@@ -27,16 +27,13 @@ func decodeCancelledNotification(data []byte) (*CancelledNotification, *Validati
 	if i >= len(data) {
 		return nil, svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotification(i)
+	out := new(CancelledNotification)
+	end, e := s.svCancelledNotification(i, out)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return nil, svInvalidJSON(data)
 	}
 	if e != nil {
 		return nil, e
-	}
-	out := new(CancelledNotification)
-	if err := s.buildCancelledNotification(svTrim(data), out); err != nil {
-		return nil, &ValidationError{Message: "valid, but cannot be decoded: " + err.Error()}
 	}
 	return out, nil
 }
@@ -58,7 +55,7 @@ func validateCancelledNotification(data []byte) *ValidationError {
 	if i >= len(data) {
 		return svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotification(i)
+	end, e := s.svCancelledNotification(i, nil)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return svInvalidJSON(data)
 	}
@@ -70,9 +67,9 @@ func validateCancelledNotification(data []byte) *ValidationError {
 
 // DecodeCancelledNotificationParams decodes the params of a notifications/cancelled message, accepting exactly
 // what the schema of revision 2025-03-26 accepts for CancelledNotificationParams
-// (#/definitions/CancelledNotification/properties/params). It validates first, with a scanner generated from the
-// schema, and reports the first violation as a *ValidationError naming its
-// JSON pointer; only valid input is decoded. Integers written as 1e2 or 7.0
+// (#/definitions/CancelledNotification/properties/params). One scan generated from the schema checks the syntax
+// and the schema and fills the value; the first violation is reported as a
+// *ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0
 // (integers to JSON Schema) are decoded as 100 and 7.
 func DecodeCancelledNotificationParams(data []byte) (*CancelledNotificationParams, error) {
 	out, e := decodeCancelledNotificationParams(data)
@@ -87,16 +84,13 @@ func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParam
 	if i >= len(data) {
 		return nil, svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotificationParams_(i)
+	out := new(CancelledNotificationParams)
+	end, e := s.svCancelledNotificationParams(i, out)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return nil, svInvalidJSON(data)
 	}
 	if e != nil {
 		return nil, e
-	}
-	out := new(CancelledNotificationParams)
-	if err := s.buildCancelledNotificationParams(svTrim(data), out); err != nil {
-		return nil, &ValidationError{Message: "valid, but cannot be decoded: " + err.Error()}
 	}
 	return out, nil
 }
@@ -118,70 +112,13 @@ func validateCancelledNotificationParams(data []byte) *ValidationError {
 	if i >= len(data) {
 		return svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotificationParams_(i)
+	end, e := s.svCancelledNotificationParams(i, nil)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return svInvalidJSON(data)
 	}
 	if e != nil {
 		return e
 	}
-	return nil
-}
-
-// buildCancelledNotificationParams fills out from the validated object v (#/definitions/CancelledNotification/properties/params).
-func (s *svState) buildCancelledNotificationParams(v []byte, out *CancelledNotificationParams) error {
-	var extra map[string]json.RawMessage
-	var mReason, mRequestID []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
-		case "reason":
-			mReason = o.value
-		case "requestId":
-			mRequestID = o.value
-		default:
-			if extra == nil {
-				extra = map[string]json.RawMessage{}
-			}
-			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
-		}
-	}
-	if mReason != nil {
-		x := svStringValue(mReason)
-		out.Reason = &x
-	}
-	if mRequestID != nil {
-		id, err := s.requestID(mRequestID)
-		if err != nil {
-			return err
-		}
-		out.RequestID = id
-	}
-	out.Extra = extra
-	return nil
-}
-
-// buildCancelledNotification fills out from the validated object v (#/definitions/CancelledNotification).
-func (s *svState) buildCancelledNotification(v []byte, out *CancelledNotification) error {
-	var extra map[string]json.RawMessage
-	var mParams []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
-		case "method":
-		case "params":
-			mParams = o.value
-		default:
-			if extra == nil {
-				extra = map[string]json.RawMessage{}
-			}
-			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
-		}
-	}
-	if mParams != nil {
-		if err := s.buildCancelledNotificationParams(mParams, &out.Params); err != nil {
-			return err
-		}
-	}
-	out.Extra = extra
 	return nil
 }
 
@@ -228,23 +165,38 @@ func (s *svState) svRequestId(i int) (int, *ValidationError) {
 }
 
 // svCancelledNotificationParams validates the value at i against #/definitions/CancelledNotification/properties/params.
-func (s *svState) svCancelledNotificationParams(i int) (int, *ValidationError) {
+func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificationParams) (int, *ValidationError) {
 	if s.base[i] != '{' {
 		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
+	var extra map[string]json.RawMessage
 	var eReason *ValidationError
+	var vReason []byte
 	var hRequestID bool
 	var eRequestID *ValidationError
+	var vRequestID []byte
 	m := s.members(i)
 	for m.next() {
 		switch string(m.key) {
 		case "reason":
 			m.end, eReason = s.svCancelledNotificationParamsReason(m.value)
+			if m.end >= 0 {
+				vReason = s.base[m.value:m.end]
+			}
 		case "requestId":
 			hRequestID = true
 			m.end, eRequestID = s.svRequestId(m.value)
+			if m.end >= 0 {
+				vRequestID = s.base[m.value:m.end]
+			}
 		default:
 			m.end = s.skip(m.value)
+			if out != nil && m.end >= 0 {
+				if extra == nil {
+					extra = map[string]json.RawMessage{}
+				}
+				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+			}
 		}
 	}
 	if m.bad {
@@ -259,14 +211,32 @@ func (s *svState) svCancelledNotificationParams(i int) (int, *ValidationError) {
 	if eRequestID != nil {
 		return m.i, eRequestID.in("requestId")
 	}
+	if out != nil {
+		if vReason != nil {
+			x := svStringValue(vReason)
+			out.Reason = &x
+		}
+		if vRequestID != nil {
+			id, err := s.requestID(vRequestID)
+			if err != nil {
+				return m.i, &ValidationError{
+					Message: "valid, but cannot be decoded: " + err.Error(),
+					Pointer: "/requestId",
+				}
+			}
+			out.RequestID = id
+		}
+		out.Extra = extra
+	}
 	return m.i, nil
 }
 
 // svCancelledNotification validates the value at i against #/definitions/CancelledNotification.
-func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
+func (s *svState) svCancelledNotification(i int, out *CancelledNotification) (int, *ValidationError) {
 	if s.base[i] != '{' {
 		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
+	var extra map[string]json.RawMessage
 	var hMethod bool
 	var eMethod *ValidationError
 	var hParams bool
@@ -279,9 +249,20 @@ func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
 			m.end, eMethod = s.svCancelledNotificationMethod(m.value)
 		case "params":
 			hParams = true
-			m.end, eParams = s.svCancelledNotificationParams(m.value)
+			var dst *CancelledNotificationParams
+			if out != nil {
+				dst = &out.Params
+				*dst = CancelledNotificationParams{}
+			}
+			m.end, eParams = s.svCancelledNotificationParams(m.value, dst)
 		default:
 			m.end = s.skip(m.value)
+			if out != nil && m.end >= 0 {
+				if extra == nil {
+					extra = map[string]json.RawMessage{}
+				}
+				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+			}
 		}
 	}
 	if m.bad {
@@ -299,53 +280,8 @@ func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
 	if eParams != nil {
 		return m.i, eParams.in("params")
 	}
-	return m.i, nil
-}
-
-// svCancelledNotificationParams_Reason validates the value at i against #/definitions/CancelledNotification/properties/params/properties/reason.
-func (s *svState) svCancelledNotificationParams_Reason(i int) (int, *ValidationError) {
-	end := s.skip(i)
-	if end < 0 {
-		return -1, nil
-	}
-	v := s.base[i:end]
-	if v[0] != '"' {
-		return end, &ValidationError{Message: "must be a string"}
-	}
-	return end, nil
-}
-
-// svCancelledNotificationParams_ validates the value at i against #/definitions/CancelledNotification/properties/params.
-func (s *svState) svCancelledNotificationParams_(i int) (int, *ValidationError) {
-	if s.base[i] != '{' {
-		return s.skip(i), &ValidationError{Message: "must be an object"}
-	}
-	var eReason *ValidationError
-	var hRequestID bool
-	var eRequestID *ValidationError
-	m := s.members(i)
-	for m.next() {
-		switch string(m.key) {
-		case "reason":
-			m.end, eReason = s.svCancelledNotificationParams_Reason(m.value)
-		case "requestId":
-			hRequestID = true
-			m.end, eRequestID = s.svRequestId(m.value)
-		default:
-			m.end = s.skip(m.value)
-		}
-	}
-	if m.bad {
-		return -1, nil
-	}
-	if !hRequestID {
-		return m.i, &ValidationError{Message: "missing required member \"requestId\""}
-	}
-	if eReason != nil {
-		return m.i, eReason.in("reason")
-	}
-	if eRequestID != nil {
-		return m.i, eRequestID.in("requestId")
+	if out != nil {
+		out.Extra = extra
 	}
 	return m.i, nil
 }

@@ -10,9 +10,9 @@ import (
 
 // DecodeCancelledNotification decodes a complete notifications/cancelled message, accepting exactly
 // what the schema of revision 2026-07-28 accepts for CancelledNotification
-// (#/$defs/CancelledNotification). It validates first, with a scanner generated from the
-// schema, and reports the first violation as a *ValidationError naming its
-// JSON pointer; only valid input is decoded. Integers written as 1e2 or 7.0
+// (#/$defs/CancelledNotification). One scan generated from the schema checks the syntax
+// and the schema and fills the value; the first violation is reported as a
+// *ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0
 // (integers to JSON Schema) are decoded as 100 and 7.
 func DecodeCancelledNotification(data []byte) (*CancelledNotification, error) {
 	out, e := decodeCancelledNotification(data)
@@ -27,16 +27,13 @@ func decodeCancelledNotification(data []byte) (*CancelledNotification, *Validati
 	if i >= len(data) {
 		return nil, svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotification(i)
+	out := new(CancelledNotification)
+	end, e := s.svCancelledNotification(i, out)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return nil, svInvalidJSON(data)
 	}
 	if e != nil {
 		return nil, e
-	}
-	out := new(CancelledNotification)
-	if err := s.buildCancelledNotification(svTrim(data), out); err != nil {
-		return nil, &ValidationError{Message: "valid, but cannot be decoded: " + err.Error()}
 	}
 	return out, nil
 }
@@ -58,7 +55,7 @@ func validateCancelledNotification(data []byte) *ValidationError {
 	if i >= len(data) {
 		return svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotification(i)
+	end, e := s.svCancelledNotification(i, nil)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return svInvalidJSON(data)
 	}
@@ -70,9 +67,9 @@ func validateCancelledNotification(data []byte) *ValidationError {
 
 // DecodeCancelledNotificationParams decodes the params of a notifications/cancelled message, accepting exactly
 // what the schema of revision 2026-07-28 accepts for CancelledNotificationParams
-// (#/$defs/CancelledNotification/properties/params). It validates first, with a scanner generated from the
-// schema, and reports the first violation as a *ValidationError naming its
-// JSON pointer; only valid input is decoded. Integers written as 1e2 or 7.0
+// (#/$defs/CancelledNotification/properties/params). One scan generated from the schema checks the syntax
+// and the schema and fills the value; the first violation is reported as a
+// *ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0
 // (integers to JSON Schema) are decoded as 100 and 7.
 func DecodeCancelledNotificationParams(data []byte) (*CancelledNotificationParams, error) {
 	out, e := decodeCancelledNotificationParams(data)
@@ -87,16 +84,13 @@ func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParam
 	if i >= len(data) {
 		return nil, svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotificationParams(i)
+	out := new(CancelledNotificationParams)
+	end, e := s.svCancelledNotificationParams(i, out)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return nil, svInvalidJSON(data)
 	}
 	if e != nil {
 		return nil, e
-	}
-	out := new(CancelledNotificationParams)
-	if err := s.buildCancelledNotificationParams(svTrim(data), out); err != nil {
-		return nil, &ValidationError{Message: "valid, but cannot be decoded: " + err.Error()}
 	}
 	return out, nil
 }
@@ -118,106 +112,13 @@ func validateCancelledNotificationParams(data []byte) *ValidationError {
 	if i >= len(data) {
 		return svInvalidJSON(data)
 	}
-	end, e := s.svCancelledNotificationParams(i)
+	end, e := s.svCancelledNotificationParams(i, nil)
 	if end < 0 || svSkipSpace(data, end) != len(data) {
 		return svInvalidJSON(data)
 	}
 	if e != nil {
 		return e
 	}
-	return nil
-}
-
-// buildNotificationMetaObject fills out from the validated object v (#/$defs/NotificationMetaObject).
-func (s *svState) buildNotificationMetaObject(v []byte, out *NotificationMetaObject) error {
-	var extra map[string]json.RawMessage
-	var mSubscriptionID []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
-		case "io.modelcontextprotocol/subscriptionId":
-			mSubscriptionID = o.value
-		default:
-			if extra == nil {
-				extra = map[string]json.RawMessage{}
-			}
-			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
-		}
-	}
-	if mSubscriptionID != nil {
-		id, err := s.requestID(mSubscriptionID)
-		if err != nil {
-			return err
-		}
-		out.SubscriptionID = &id
-	}
-	out.Extra = extra
-	return nil
-}
-
-// buildCancelledNotificationParams fills out from the validated object v (#/$defs/CancelledNotificationParams).
-func (s *svState) buildCancelledNotificationParams(v []byte, out *CancelledNotificationParams) error {
-	var extra map[string]json.RawMessage
-	var mMeta, mReason, mRequestID []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
-		case "_meta":
-			mMeta = o.value
-		case "reason":
-			mReason = o.value
-		case "requestId":
-			mRequestID = o.value
-		default:
-			if extra == nil {
-				extra = map[string]json.RawMessage{}
-			}
-			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
-		}
-	}
-	if mMeta != nil {
-		x := new(NotificationMetaObject)
-		if err := s.buildNotificationMetaObject(mMeta, x); err != nil {
-			return err
-		}
-		out.Meta = x
-	}
-	if mReason != nil {
-		x := svStringValue(mReason)
-		out.Reason = &x
-	}
-	if mRequestID != nil {
-		id, err := s.requestID(mRequestID)
-		if err != nil {
-			return err
-		}
-		out.RequestID = id
-	}
-	out.Extra = extra
-	return nil
-}
-
-// buildCancelledNotification fills out from the validated object v (#/$defs/CancelledNotification).
-func (s *svState) buildCancelledNotification(v []byte, out *CancelledNotification) error {
-	var extra map[string]json.RawMessage
-	var mParams []byte
-	for o := (svObject{data: v}); o.next(); {
-		switch string(o.key) {
-		case "jsonrpc":
-		case "method":
-		case "params":
-			mParams = o.value
-		default:
-			if extra == nil {
-				extra = map[string]json.RawMessage{}
-			}
-			extra[string(o.key)] = append(json.RawMessage(nil), o.value...)
-		}
-	}
-	if mParams != nil {
-		if err := s.buildCancelledNotificationParams(mParams, &out.Params); err != nil {
-			return err
-		}
-	}
-	out.Extra = extra
 	return nil
 }
 
@@ -267,18 +168,29 @@ func (s *svState) svRequestId(i int) (int, *ValidationError) {
 }
 
 // svNotificationMetaObject validates the value at i against #/$defs/NotificationMetaObject.
-func (s *svState) svNotificationMetaObject(i int) (int, *ValidationError) {
+func (s *svState) svNotificationMetaObject(i int, out *NotificationMetaObject) (int, *ValidationError) {
 	if s.base[i] != '{' {
 		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
+	var extra map[string]json.RawMessage
 	var eSubscriptionID *ValidationError
+	var vSubscriptionID []byte
 	m := s.members(i)
 	for m.next() {
 		switch string(m.key) {
 		case "io.modelcontextprotocol/subscriptionId":
 			m.end, eSubscriptionID = s.svRequestId(m.value)
+			if m.end >= 0 {
+				vSubscriptionID = s.base[m.value:m.end]
+			}
 		default:
 			m.end = s.skip(m.value)
+			if out != nil && m.end >= 0 {
+				if extra == nil {
+					extra = map[string]json.RawMessage{}
+				}
+				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+			}
 		}
 	}
 	if m.bad {
@@ -286,6 +198,19 @@ func (s *svState) svNotificationMetaObject(i int) (int, *ValidationError) {
 	}
 	if eSubscriptionID != nil {
 		return m.i, eSubscriptionID.in("io.modelcontextprotocol~1subscriptionId")
+	}
+	if out != nil {
+		if vSubscriptionID != nil {
+			id, err := s.requestID(vSubscriptionID)
+			if err != nil {
+				return m.i, &ValidationError{
+					Message: "valid, but cannot be decoded: " + err.Error(),
+					Pointer: "/io.modelcontextprotocol~1subscriptionId",
+				}
+			}
+			out.SubscriptionID = &id
+		}
+		out.Extra = extra
 	}
 	return m.i, nil
 }
@@ -304,26 +229,46 @@ func (s *svState) svCancelledNotificationParamsReason(i int) (int, *ValidationEr
 }
 
 // svCancelledNotificationParams validates the value at i against #/$defs/CancelledNotificationParams.
-func (s *svState) svCancelledNotificationParams(i int) (int, *ValidationError) {
+func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificationParams) (int, *ValidationError) {
 	if s.base[i] != '{' {
 		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
+	var extra map[string]json.RawMessage
 	var eMeta *ValidationError
 	var eReason *ValidationError
+	var vReason []byte
 	var hRequestID bool
 	var eRequestID *ValidationError
+	var vRequestID []byte
 	m := s.members(i)
 	for m.next() {
 		switch string(m.key) {
 		case "_meta":
-			m.end, eMeta = s.svNotificationMetaObject(m.value)
+			var dst *NotificationMetaObject
+			if out != nil {
+				dst = new(NotificationMetaObject)
+				out.Meta = dst
+			}
+			m.end, eMeta = s.svNotificationMetaObject(m.value, dst)
 		case "reason":
 			m.end, eReason = s.svCancelledNotificationParamsReason(m.value)
+			if m.end >= 0 {
+				vReason = s.base[m.value:m.end]
+			}
 		case "requestId":
 			hRequestID = true
 			m.end, eRequestID = s.svRequestId(m.value)
+			if m.end >= 0 {
+				vRequestID = s.base[m.value:m.end]
+			}
 		default:
 			m.end = s.skip(m.value)
+			if out != nil && m.end >= 0 {
+				if extra == nil {
+					extra = map[string]json.RawMessage{}
+				}
+				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+			}
 		}
 	}
 	if m.bad {
@@ -341,14 +286,32 @@ func (s *svState) svCancelledNotificationParams(i int) (int, *ValidationError) {
 	if eRequestID != nil {
 		return m.i, eRequestID.in("requestId")
 	}
+	if out != nil {
+		if vReason != nil {
+			x := svStringValue(vReason)
+			out.Reason = &x
+		}
+		if vRequestID != nil {
+			id, err := s.requestID(vRequestID)
+			if err != nil {
+				return m.i, &ValidationError{
+					Message: "valid, but cannot be decoded: " + err.Error(),
+					Pointer: "/requestId",
+				}
+			}
+			out.RequestID = id
+		}
+		out.Extra = extra
+	}
 	return m.i, nil
 }
 
 // svCancelledNotification validates the value at i against #/$defs/CancelledNotification.
-func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
+func (s *svState) svCancelledNotification(i int, out *CancelledNotification) (int, *ValidationError) {
 	if s.base[i] != '{' {
 		return s.skip(i), &ValidationError{Message: "must be an object"}
 	}
+	var extra map[string]json.RawMessage
 	var hJsonrpc bool
 	var eJsonrpc *ValidationError
 	var hMethod bool
@@ -366,9 +329,20 @@ func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
 			m.end, eMethod = s.svCancelledNotificationMethod(m.value)
 		case "params":
 			hParams = true
-			m.end, eParams = s.svCancelledNotificationParams(m.value)
+			var dst *CancelledNotificationParams
+			if out != nil {
+				dst = &out.Params
+				*dst = CancelledNotificationParams{}
+			}
+			m.end, eParams = s.svCancelledNotificationParams(m.value, dst)
 		default:
 			m.end = s.skip(m.value)
+			if out != nil && m.end >= 0 {
+				if extra == nil {
+					extra = map[string]json.RawMessage{}
+				}
+				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+			}
 		}
 	}
 	if m.bad {
@@ -391,6 +365,9 @@ func (s *svState) svCancelledNotification(i int) (int, *ValidationError) {
 	}
 	if eParams != nil {
 		return m.i, eParams.in("params")
+	}
+	if out != nil {
+		out.Extra = extra
 	}
 	return m.i, nil
 }
