@@ -11,6 +11,7 @@ import (
 
 // call is one outgoing request awaiting its response.
 type call struct {
+	ctx    context.Context // the caller's: its cause is the reason when Close abandons the call
 	id     RequestID
 	method string
 	task   bool // task-augmented: never cancelled by notification
@@ -55,7 +56,7 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 	if err != nil {
 		return fmt.Errorf("runtime: encoding %s params: %w", method, err)
 	}
-	cl := &call{method: method, done: make(chan struct{})}
+	cl := &call{ctx: ctx, method: method, done: make(chan struct{})}
 	cl.id = Int64ID(c.nextID.Add(1))
 	if cc.resetProgress || cc.onProgress != nil {
 		raw, cl.token, err = injectProgressToken(raw, cl.id)
@@ -122,10 +123,18 @@ func (cl *call) finish(result any) error {
 
 // forget removes cl from the tables. It reports whether cl was still there,
 // i.e. whether the caller now owns its outcome (no response, no shutdown).
-func (c *Conn) forget(cl *call) bool {
+func (c *Conn) forget(cl *call) bool { return c.take(cl, false) }
+
+// take is forget; with cancelling set it also registers, in the same step,
+// a cancellation about to be queued, which Close waits for before flushing
+// (see Conn.abandoning).
+func (c *Conn) take(cl *call, cancelling bool) bool {
 	c.mu.Lock()
 	owned := c.outgoing[cl.id] == cl
 	if owned {
+		if cancelling {
+			c.abandoning.Add(1)
+		}
 		delete(c.outgoing, cl.id)
 		if cl.hasToken {
 			delete(c.progress, cl.token)
@@ -142,9 +151,19 @@ func (c *Conn) forget(cl *call) bool {
 // It reports whether the caller owned the call's outcome; false means the
 // response or the shutdown resolved it first.
 func (c *Conn) abandon(cl *call, reason string, src CancelSource) bool {
-	if !c.forget(cl) {
+	if !c.take(cl, true) {
 		return false
 	}
+	defer c.abandoning.Done()
+	c.cancelOnWire(cl, reason, src)
+	return true
+}
+
+// cancelOnWire tells the peer that a written call is abandoned, as the
+// Policy allows: notifications/cancelled, or closing the request's stream
+// where that is the cancellation. The caller has already removed cl from
+// the outgoing table, so this happens at most once per call.
+func (c *Conn) cancelOnWire(cl *call, reason string, src CancelSource) {
 	c.event(Event{Kind: EventRequested, Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src})
 	var why IgnoreReason
 	switch {
@@ -157,17 +176,16 @@ func (c *Conn) abandon(cl *call, reason string, src CancelSource) bool {
 	}
 	if why != IgnoreNone {
 		c.ignored(Event{Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src, Why: why})
-		return true
+		return
 	}
 	if sc, ok := c.t.(RequestStreamCanceller); ok && c.pol.DisconnectIsCancellation {
 		err := sc.CloseRequestStream(cl.id)
 		c.info("cancelled call by closing its stream", slog.String("id", cl.id.String()),
 			slog.String("method", cl.method), slog.String("reason", reason), slog.Any("error", err))
 		c.event(Event{Kind: EventSent, Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src})
-		return true
+		return
 	}
 	c.sendCancelled(cl.id, cl.method, reason, Outgoing, src)
-	return true
 }
 
 // sendCancelled queues notifications/cancelled on the sender goroutine, so

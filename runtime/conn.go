@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Request is an incoming request as a Handler sees it.
@@ -49,8 +50,17 @@ type Conn struct {
 	obs Observer
 	cfg config
 
+	// abandoning counts cancellations being queued: by a caller that took
+	// back its abandoned call, and by the shutdown for the calls Close
+	// abandons. Close waits for them before it flushes, so a cancel racing
+	// Close (or a second Close) is written, not dropped with the queue.
+	// Every Add happens under mu before shutdown has finished with the
+	// tables, and every Wait after a shutdown: Wait never races an Add.
+	abandoning sync.WaitGroup
+
 	hmu      sync.RWMutex
 	handlers map[string]Handler
+	tasks    map[string]bool // methods whose task-augmented requests this side runs as tasks
 	notes    map[string]NotificationHandler
 
 	mu          sync.Mutex
@@ -143,6 +153,30 @@ func (c *Conn) Handle(method string, h Handler) {
 	c.hmu.Unlock()
 }
 
+// AcceptTasks declares that this side runs task-augmented requests of
+// method as tasks (2025-11-25 tasks.mdx): such a request is then cancelled
+// only with the Policy's TaskCancelMethod, and notifications/cancelled for
+// it is ignored. A request that carries the task member for a method not
+// declared here is an ordinary request, cancellable as any other, because
+// "receivers that do not declare the task capability for a request type
+// MUST process requests of that type normally". The generated Register
+// functions call it for the methods whose implementation has a task
+// handler.
+func (c *Conn) AcceptTasks(method string) {
+	c.hmu.Lock()
+	if c.tasks == nil {
+		c.tasks = map[string]bool{}
+	}
+	c.tasks[method] = true
+	c.hmu.Unlock()
+}
+
+func (c *Conn) acceptsTasks(method string) bool {
+	c.hmu.RLock()
+	defer c.hmu.RUnlock()
+	return c.tasks[method]
+}
+
 // HandleNotification registers h for notifications of method. The
 // cancellation notification is handled by the runtime and never reaches a
 // handler; progress notifications reach one after the runtime has used them.
@@ -227,6 +261,7 @@ func (c *Conn) Close(ctx context.Context) error {
 		c.closeDone()
 		return nil
 	}
+	c.abandoning.Wait()
 	flushErr := c.sender.flush(ctx)
 	c.t.Close()
 	c.sender.stop()
@@ -262,6 +297,10 @@ func (c *Conn) shutdown(cause *CancelError) {
 	for _, f := range ins {
 		f.cancelled = true
 	}
+	wire := cause.Source == SourceClose && len(outs) > 0
+	if wire {
+		c.abandoning.Add(1) // a concurrent Close must not flush before these are queued
+	}
 	c.checkIdleLocked()
 	c.mu.Unlock()
 
@@ -272,6 +311,21 @@ func (c *Conn) shutdown(cause *CancelError) {
 	}
 	c.connCancel(cause)
 	close(c.workers.stop)
+	if wire {
+		// The transport still works and Close flushes the sender next, so
+		// tell the peer about every call we abandon. A caller whose ctx
+		// ended just before Close, and whose Call had not yet taken the
+		// call back, is covered here too, with its own reason: the cancel
+		// is not lost to the race.
+		for _, cl := range outs {
+			reason, src := cause.Reason, SourceClose
+			if cl.ctx.Err() != nil {
+				reason, src = reasonOf(cl.ctx), SourceCaller
+			}
+			c.cancelOnWire(cl, reason, src)
+		}
+		c.abandoning.Done()
+	}
 	for _, cl := range outs {
 		cl.err = cause.forRequest(cl.id, cl.method)
 		close(cl.done)
@@ -289,6 +343,10 @@ func (c *Conn) checkIdleLocked() {
 		close(c.idle)
 	}
 }
+
+// eofFlushTimeout bounds how long the read loop, having met EOF, waits to
+// write the replies it already queued.
+const eofFlushTimeout = 2 * time.Second
 
 // readLoop reads and routes messages until the transport fails or closes.
 func (c *Conn) readLoop() {
@@ -316,6 +374,14 @@ func (c *Conn) readLoop() {
 		break
 	}
 	c.shutdown(cause) // no effect if Close got there first
+	if cause.Source == SourceTransportClosed {
+		// EOF only says the peer stopped writing; on stdio it still reads
+		// our stdout until we exit, so error replies already queued are
+		// delivered (bounded, in case it does not read).
+		ctx, cancel := context.WithTimeout(context.Background(), eofFlushTimeout)
+		c.sender.flush(ctx)
+		cancel()
+	}
 	c.t.Close()
 	c.sender.stop()
 	c.notifier.stop()

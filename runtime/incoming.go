@@ -13,13 +13,12 @@ import (
 // is what lets a cancellation reach work that is queued behind
 // WithMaxConcurrentHandlers or has not been scheduled yet.
 func (c *Conn) onRequest(m *Message) {
-	ctx, cancel := context.WithCancelCause(c.connCtx)
 	f := &inflight{
-		req:    Request{ID: m.ID, Method: m.Method, Params: m.Params},
-		ctx:    ctx,
-		cancel: cancel,
-		task:   c.pol.isTask(m.Params),
+		req: Request{ID: m.ID, Method: m.Method, Params: m.Params},
 	}
+	f.task = c.pol.isTask(m.Params) && c.acceptsTasks(m.Method)
+	ctx, cancel := context.WithCancelCause(context.WithValue(c.connCtx, requestKey{}, &f.req))
+	f.ctx, f.cancel = ctx, cancel
 	c.mu.Lock()
 	if c.closing {
 		cause := c.cause
@@ -43,6 +42,17 @@ func (c *Conn) onRequest(m *Message) {
 	if spawn {
 		go c.worker(f)
 	}
+}
+
+// requestKey is the context key of the Request a handler serves.
+type requestKey struct{}
+
+// RequestFromContext returns the incoming request whose handler ctx belongs
+// to (its id, method and raw params), so typed handlers, which receive only
+// the decoded params, can log or correlate by request id.
+func RequestFromContext(ctx context.Context) (*Request, bool) {
+	r, ok := ctx.Value(requestKey{}).(*Request)
+	return r, ok
 }
 
 // serve runs one request's handler and answers it, unless it was cancelled.

@@ -46,6 +46,7 @@ func TestWirePolicy20251125Tasks(t *testing.T) {
 	p := newRawPeer(t, WithPolicy(policy20251125(SideServer)), WithObserver(events.observe))
 	release := make(chan struct{})
 	started := make(chan struct{})
+	p.conn.AcceptTasks("tools/call")
 	p.conn.Handle("tools/call", func(ctx context.Context, req *Request) (any, error) {
 		close(started)
 		select {
@@ -68,6 +69,36 @@ func TestWirePolicy20251125Tasks(t *testing.T) {
 	close(release)
 	if l := p.next(); !strings.Contains(l, `"id":5,"result":{"task"`) {
 		t.Fatalf("task-augmented request answered with %s", l)
+	}
+}
+
+// 2025-11-25 tasks.mdx: a receiver that does not run a method's requests as
+// tasks processes them normally, ignoring the task metadata, so such a
+// request is cancelled with the notification like any other.
+func TestWirePolicy20251125TaskMemberWithoutTaskSupport(t *testing.T) {
+	events := newEventLog()
+	p := newRawPeer(t, WithPolicy(policy20251125(SideServer)), WithObserver(events.observe))
+	started := make(chan struct{})
+	causes := make(chan error, 1)
+	p.conn.Handle("tools/call", func(ctx context.Context, req *Request) (any, error) {
+		close(started)
+		<-ctx.Done()
+		causes <- context.Cause(ctx)
+		return map[string]any{"content": []any{}}, nil
+	})
+	p.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"x","task":{"ttl":60000}}}`)
+	<-started
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"no tasks here"}}`)
+	var ce *CancelError
+	if err := <-causes; !errors.As(err, &ce) || ce.Source != SourcePeer || ce.Reason != "no tasks here" {
+		t.Fatalf("cause %v", err)
+	}
+	if ev := events.waitFor(t, func(e Event) bool { return e.Kind == EventApplied || e.Kind == EventIgnored }); ev.Kind != EventApplied {
+		t.Fatalf("event %+v", ev)
+	}
+	p.send(`{"jsonrpc":"2.0","id":6,"method":"ping"}`)
+	if l := p.next(); !strings.Contains(l, `"id":6`) {
+		t.Fatalf("after the cancelled request the peer got %s, want only the answer to 6", l)
 	}
 }
 
