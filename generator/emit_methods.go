@@ -105,6 +105,13 @@ func emitMethods(g *gen, f *jen.File) (bool, error) {
 			jen.Id(name).Op("=").Lit(me.Name),
 		)
 	}
+	if err := g.checkNames("methods.go", "ProtocolVersion"); err != nil {
+		return false, err
+	}
+	f.Commentf("ProtocolVersion is the revision these bindings implement, as it is written in")
+	f.Comment("protocolVersion fields and the MCP-Protocol-Version header.")
+	f.Const().Id("ProtocolVersion").Op("=").Lit(g.m.Revision)
+
 	f.Comment("The method names of revision " + g.m.Revision + ", one constant per request and notification.")
 	f.Const().Defs(consts...)
 

@@ -8,6 +8,10 @@ import (
 	"reflect"
 )
 
+// ProtocolVersion is the revision these bindings implement, as it is written in
+// protocolVersion fields and the MCP-Protocol-Version header.
+const ProtocolVersion = "2024-11-05"
+
 // The method names of revision 2024-11-05, one constant per request and notification.
 const (
 	// MethodComplete is the request "completion/complete" (CompleteRequest, client to server).
