@@ -156,20 +156,29 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 	}
 
 	// The interface.
+	var names []string
+	for _, d := range g.m.Definitions {
+		names = append(names, d.Name)
+	}
+	linker := newDocLinker(names)
 	var ifaceMethods []jen.Code
 	for _, me := range methods {
 		params, results := signature(me)
-		desc := firstSentence(g.defs[me.Definition].Description)
+		desc := firstSentence(strings.Join(linker.lines(g.defs[me.Definition].Description), " "))
+		var doc string
 		if me.Kind == schema.Request {
-			ifaceMethods = append(ifaceMethods, jen.Commentf("%s handles the request %q (%s). %s", methodBase(me), me.Name, me.Definition, desc))
+			doc = fmt.Sprintf("%s handles the request %q (%s). %s", methodBase(me), me.Name, me.Definition, desc)
 			if hasAlternative(me, inputRequiredDef) {
-				ifaceMethods = append(ifaceMethods, jen.Comment("To answer with an InputRequiredResult instead, return an *InputRequiredError."))
+				doc += " To answer with an InputRequiredResult instead, return an *InputRequiredError."
 			}
 			if me.TaskAugmentable {
-				ifaceMethods = append(ifaceMethods, jen.Commentf("A task-augmented request goes to %sAsTask when the implementation has it (%sTaskHandler).", methodBase(me), methodBase(me)))
+				doc += fmt.Sprintf(" A task-augmented request goes to %sAsTask when the implementation has it (%sTaskHandler).", methodBase(me), methodBase(me))
 			}
 		} else {
-			ifaceMethods = append(ifaceMethods, jen.Commentf("%s handles the notification %q (%s); its error is dropped, as notifications have no response. %s", methodBase(me), me.Name, me.Definition, desc))
+			doc = fmt.Sprintf("%s handles the notification %q (%s); its error is dropped, as notifications have no response. %s", methodBase(me), me.Name, me.Definition, desc)
+		}
+		for _, line := range strings.Split(wrapComment(doc), "\n") {
+			ifaceMethods = append(ifaceMethods, jen.Comment(line))
 		}
 		ifaceMethods = append(ifaceMethods, jen.Id(methodBase(me)).Params(params...).Params(results...))
 	}

@@ -17,21 +17,41 @@ import (
 // is then a *runtime.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedClient to keep compiling when a revision adds methods.
 type Client interface {
-	// Ping handles the request "ping" (PingRequest). A ping, issued by either the server or the client, to check that the other party is still alive.
+	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
+	// server or the client, to check that the other party is still alive.
 	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
-	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the server to request a list of root URIs from the client.
+	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
+	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
-	// CreateMessage handles the request "sampling/createMessage" (CreateMessageRequest). A request from the server to sample an LLM via the client.
+	// CreateMessage handles the request "sampling/createMessage"
+	// (CreateMessageRequest). A request from the server to sample an LLM via the
+	// client.
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
-	// LoggingMessage handles the notification "notifications/message" (LoggingMessageNotification); its error is dropped, as notifications have no response. Notification of a log message passed from server to client.
+	// LoggingMessage handles the notification "notifications/message"
+	// (LoggingMessageNotification); its error is dropped, as notifications have no
+	// response. Notification of a log message passed from server to client.
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
-	// PromptListChanged handles the notification "notifications/prompts/list_changed" (PromptListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of prompts it offers has changed.
+	// PromptListChanged handles the notification
+	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
+	// error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it that the list of
+	// prompts it offers has changed.
 	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
-	// ResourceListChanged handles the notification "notifications/resources/list_changed" (ResourceListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of resources it can read from has changed.
+	// ResourceListChanged handles the notification
+	// "notifications/resources/list_changed" (ResourceListChangedNotification);
+	// its error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it that the list of
+	// resources it can read from has changed.
 	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
-	// ResourceUpdated handles the notification "notifications/resources/updated" (ResourceUpdatedNotification); its error is dropped, as notifications have no response. A notification from the server to the client, informing it that a resource has changed and may need to be read again.
+	// ResourceUpdated handles the notification "notifications/resources/updated"
+	// (ResourceUpdatedNotification); its error is dropped, as notifications have
+	// no response. A notification from the server to the client, informing it that
+	// a resource has changed and may need to be read again.
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
-	// ToolListChanged handles the notification "notifications/tools/list_changed" (ToolListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of tools it offers has changed.
+	// ToolListChanged handles the notification "notifications/tools/list_changed"
+	// (ToolListChangedNotification); its error is dropped, as notifications have
+	// no response. An optional notification from the server to the client,
+	// informing it that the list of tools it offers has changed.
 	ToolListChanged(ctx context.Context, params *ToolListChangedNotificationParams) error
 }
 

@@ -17,37 +17,70 @@ import (
 // is then a *runtime.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedClient to keep compiling when a revision adds methods.
 type Client interface {
-	// Elicit handles the request "elicitation/create" (ElicitRequest). A request from the server to elicit additional information from the user via the client.
-	// A task-augmented request goes to ElicitAsTask when the implementation has it (ElicitTaskHandler).
+	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
+	// from the server to elicit additional information from the user via the
+	// client. A task-augmented request goes to ElicitAsTask when the
+	// implementation has it (ElicitTaskHandler).
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
-	// Ping handles the request "ping" (PingRequest). A ping, issued by either the server or the client, to check that the other party is still alive.
+	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
+	// server or the client, to check that the other party is still alive.
 	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
-	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the server to request a list of root URIs from the client.
+	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
+	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error)
-	// CreateMessage handles the request "sampling/createMessage" (CreateMessageRequest). A request from the server to sample an LLM via the client.
-	// A task-augmented request goes to CreateMessageAsTask when the implementation has it (CreateMessageTaskHandler).
+	// CreateMessage handles the request "sampling/createMessage"
+	// (CreateMessageRequest). A request from the server to sample an LLM via the
+	// client. A task-augmented request goes to CreateMessageAsTask when the
+	// implementation has it (CreateMessageTaskHandler).
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
-	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest). A request to cancel a task.
+	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest). A request
+	// to cancel a task.
 	CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error)
-	// GetTask handles the request "tasks/get" (GetTaskRequest). A request to retrieve the state of a task.
+	// GetTask handles the request "tasks/get" (GetTaskRequest). A request to
+	// retrieve the state of a task.
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
-	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to retrieve a list of tasks.
+	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to
+	// retrieve a list of tasks.
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
-	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A request to retrieve the result of a completed task.
+	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A
+	// request to retrieve the result of a completed task.
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
-	// ElicitationComplete handles the notification "notifications/elicitation/complete" (ElicitationCompleteNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
+	// ElicitationComplete handles the notification
+	// "notifications/elicitation/complete" (ElicitationCompleteNotification); its
+	// error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it of a completion of
+	// a out-of-band elicitation request.
 	ElicitationComplete(ctx context.Context, params *ElicitationCompleteNotificationParams) error
-	// LoggingMessage handles the notification "notifications/message" (LoggingMessageNotification); its error is dropped, as notifications have no response. JSONRPCNotification of a log message passed from server to client.
+	// LoggingMessage handles the notification "notifications/message"
+	// (LoggingMessageNotification); its error is dropped, as notifications have no
+	// response. JSONRPCNotification of a log message passed from server to client.
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
-	// PromptListChanged handles the notification "notifications/prompts/list_changed" (PromptListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of prompts it offers has changed.
+	// PromptListChanged handles the notification
+	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
+	// error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it that the list of
+	// prompts it offers has changed.
 	PromptListChanged(ctx context.Context, params *NotificationParams) error
-	// ResourceListChanged handles the notification "notifications/resources/list_changed" (ResourceListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of resources it can read from has changed.
+	// ResourceListChanged handles the notification
+	// "notifications/resources/list_changed" (ResourceListChangedNotification);
+	// its error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it that the list of
+	// resources it can read from has changed.
 	ResourceListChanged(ctx context.Context, params *NotificationParams) error
-	// ResourceUpdated handles the notification "notifications/resources/updated" (ResourceUpdatedNotification); its error is dropped, as notifications have no response. A notification from the server to the client, informing it that a resource has changed and may need to be read again.
+	// ResourceUpdated handles the notification "notifications/resources/updated"
+	// (ResourceUpdatedNotification); its error is dropped, as notifications have
+	// no response. A notification from the server to the client, informing it that
+	// a resource has changed and may need to be read again.
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
-	// TaskStatus handles the notification "notifications/tasks/status" (TaskStatusNotification); its error is dropped, as notifications have no response. An optional notification from the receiver to the requestor, informing them that a task's status has changed.
+	// TaskStatus handles the notification "notifications/tasks/status"
+	// (TaskStatusNotification); its error is dropped, as notifications have no
+	// response. An optional notification from the receiver to the requestor,
+	// informing them that a task's status has changed.
 	TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
-	// ToolListChanged handles the notification "notifications/tools/list_changed" (ToolListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of tools it offers has changed.
+	// ToolListChanged handles the notification "notifications/tools/list_changed"
+	// (ToolListChangedNotification); its error is dropped, as notifications have
+	// no response. An optional notification from the server to the client,
+	// informing it that the list of tools it offers has changed.
 	ToolListChanged(ctx context.Context, params *NotificationParams) error
 }
 

@@ -18,46 +18,77 @@ import (
 // is then a *runtime.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedServer to keep compiling when a revision adds methods.
 type Server interface {
-	// Complete handles the request "completion/complete" (CompleteRequest). A request from the client to the server, to ask for completion options.
+	// Complete handles the request "completion/complete" (CompleteRequest). A
+	// request from the client to the server, to ask for completion options.
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
-	// Initialize handles the request "initialize" (InitializeRequest). This request is sent from the client to the server when it first connects, asking it to begin initialization.
+	// Initialize handles the request "initialize" (InitializeRequest). This
+	// request is sent from the client to the server when it first connects, asking
+	// it to begin initialization.
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
-	// SetLevel handles the request "logging/setLevel" (SetLevelRequest). A request from the client to the server, to enable or adjust logging.
+	// SetLevel handles the request "logging/setLevel" (SetLevelRequest). A request
+	// from the client to the server, to enable or adjust logging.
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
-	// Ping handles the request "ping" (PingRequest). A ping, issued by either the server or the client, to check that the other party is still alive.
+	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
+	// server or the client, to check that the other party is still alive.
 	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
-	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the client to get a prompt provided by the server.
+	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
+	// client to get a prompt provided by the server.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
-	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent from the client to request a list of prompts and prompt templates the server has.
+	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
+	// from the client to request a list of prompts and prompt templates the server
+	// has.
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
-	// ListResources handles the request "resources/list" (ListResourcesRequest). Sent from the client to request a list of resources the server has.
+	// ListResources handles the request "resources/list" (ListResourcesRequest).
+	// Sent from the client to request a list of resources the server has.
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
-	// ReadResource handles the request "resources/read" (ReadResourceRequest). Sent from the client to the server, to read a specific resource URI.
+	// ReadResource handles the request "resources/read" (ReadResourceRequest).
+	// Sent from the client to the server, to read a specific resource URI.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
-	// Subscribe handles the request "resources/subscribe" (SubscribeRequest). Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
+	// Subscribe handles the request "resources/subscribe" (SubscribeRequest). Sent
+	// from the client to request resources/updated notifications from the server
+	// whenever a particular resource changes.
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
-	// ListResourceTemplates handles the request "resources/templates/list" (ListResourceTemplatesRequest). Sent from the client to request a list of resource templates the server has.
+	// ListResourceTemplates handles the request "resources/templates/list"
+	// (ListResourceTemplatesRequest). Sent from the client to request a list of
+	// resource templates the server has.
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
-	// Unsubscribe handles the request "resources/unsubscribe" (UnsubscribeRequest). Sent from the client to request cancellation of resources/updated notifications from the server.
+	// Unsubscribe handles the request "resources/unsubscribe"
+	// (UnsubscribeRequest). Sent from the client to request cancellation of
+	// resources/updated notifications from the server.
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
-	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest). A request to cancel a task.
+	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest). A request
+	// to cancel a task.
 	CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error)
-	// GetTask handles the request "tasks/get" (GetTaskRequest). A request to retrieve the state of a task.
+	// GetTask handles the request "tasks/get" (GetTaskRequest). A request to
+	// retrieve the state of a task.
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
-	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to retrieve a list of tasks.
+	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to
+	// retrieve a list of tasks.
 	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
-	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A request to retrieve the result of a completed task.
+	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A
+	// request to retrieve the result of a completed task.
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
-	// CallTool handles the request "tools/call" (CallToolRequest). Used by the client to invoke a tool provided by the server.
-	// A task-augmented request goes to CallToolAsTask when the implementation has it (CallToolTaskHandler).
+	// CallTool handles the request "tools/call" (CallToolRequest). Used by the
+	// client to invoke a tool provided by the server. A task-augmented request
+	// goes to CallToolAsTask when the implementation has it (CallToolTaskHandler).
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
-	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the client to request a list of tools the server has.
+	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
+	// client to request a list of tools the server has.
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
-	// Initialized handles the notification "notifications/initialized" (InitializedNotification); its error is dropped, as notifications have no response. This notification is sent from the client to the server after initialization has finished.
+	// Initialized handles the notification "notifications/initialized"
+	// (InitializedNotification); its error is dropped, as notifications have no
+	// response. This notification is sent from the client to the server after
+	// initialization has finished.
 	Initialized(ctx context.Context, params *NotificationParams) error
-	// RootsListChanged handles the notification "notifications/roots/list_changed" (RootsListChangedNotification); its error is dropped, as notifications have no response. A notification from the client to the server, informing it that the list of roots has changed.
+	// RootsListChanged handles the notification "notifications/roots/list_changed"
+	// (RootsListChangedNotification); its error is dropped, as notifications have
+	// no response. A notification from the client to the server, informing it that
+	// the list of roots has changed.
 	RootsListChanged(ctx context.Context, params *NotificationParams) error
-	// TaskStatus handles the notification "notifications/tasks/status" (TaskStatusNotification); its error is dropped, as notifications have no response. An optional notification from the receiver to the requestor, informing them that a task's status has changed.
+	// TaskStatus handles the notification "notifications/tasks/status"
+	// (TaskStatusNotification); its error is dropped, as notifications have no
+	// response. An optional notification from the receiver to the requestor,
+	// informing them that a task's status has changed.
 	TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
 }
 

@@ -17,17 +17,38 @@ import (
 // is then a *runtime.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedClient to keep compiling when a revision adds methods.
 type Client interface {
-	// LoggingMessage handles the notification "notifications/message" (LoggingMessageNotification); its error is dropped, as notifications have no response. JSONRPCNotification of a log message passed from server to client.
+	// LoggingMessage handles the notification "notifications/message"
+	// (LoggingMessageNotification); its error is dropped, as notifications have no
+	// response. JSONRPCNotification of a log message passed from server to client.
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
-	// PromptListChanged handles the notification "notifications/prompts/list_changed" (PromptListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of prompts it offers has changed.
+	// PromptListChanged handles the notification
+	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
+	// error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it that the list of
+	// prompts it offers has changed.
 	PromptListChanged(ctx context.Context, params *NotificationParams) error
-	// ResourceListChanged handles the notification "notifications/resources/list_changed" (ResourceListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of resources it can read from has changed.
+	// ResourceListChanged handles the notification
+	// "notifications/resources/list_changed" (ResourceListChangedNotification);
+	// its error is dropped, as notifications have no response. An optional
+	// notification from the server to the client, informing it that the list of
+	// resources it can read from has changed.
 	ResourceListChanged(ctx context.Context, params *NotificationParams) error
-	// ResourceUpdated handles the notification "notifications/resources/updated" (ResourceUpdatedNotification); its error is dropped, as notifications have no response. A notification from the server to the client, informing it that a resource has changed and may need to be read again.
+	// ResourceUpdated handles the notification "notifications/resources/updated"
+	// (ResourceUpdatedNotification); its error is dropped, as notifications have
+	// no response. A notification from the server to the client, informing it that
+	// a resource has changed and may need to be read again.
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
-	// SubscriptionsAcknowledged handles the notification "notifications/subscriptions/acknowledged" (SubscriptionsAcknowledgedNotification); its error is dropped, as notifications have no response. Sent by the server to acknowledge that a {@link SubscriptionsListenRequestsubscriptions/listen} subscription has been established and to report which notification types it agreed to honor.
+	// SubscriptionsAcknowledged handles the notification
+	// "notifications/subscriptions/acknowledged"
+	// (SubscriptionsAcknowledgedNotification); its error is dropped, as
+	// notifications have no response. Sent by the server to acknowledge that a
+	// [SubscriptionsListenRequest] (subscriptions/listen) subscription has been
+	// established and to report which notification types it agreed to honor.
 	SubscriptionsAcknowledged(ctx context.Context, params *SubscriptionsAcknowledgedNotificationParams) error
-	// ToolListChanged handles the notification "notifications/tools/list_changed" (ToolListChangedNotification); its error is dropped, as notifications have no response. An optional notification from the server to the client, informing it that the list of tools it offers has changed.
+	// ToolListChanged handles the notification "notifications/tools/list_changed"
+	// (ToolListChangedNotification); its error is dropped, as notifications have
+	// no response. An optional notification from the server to the client,
+	// informing it that the list of tools it offers has changed.
 	ToolListChanged(ctx context.Context, params *NotificationParams) error
 }
 

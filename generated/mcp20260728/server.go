@@ -20,28 +20,43 @@ import (
 // is then a *runtime.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedServer to keep compiling when a revision adds methods.
 type Server interface {
-	// Complete handles the request "completion/complete" (CompleteRequest). A request from the client to the server, to ask for completion options.
+	// Complete handles the request "completion/complete" (CompleteRequest). A
+	// request from the client to the server, to ask for completion options.
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
-	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the client to get a prompt provided by the server.
-	// To answer with an InputRequiredResult instead, return an *InputRequiredError.
+	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
+	// client to get a prompt provided by the server. To answer with an
+	// InputRequiredResult instead, return an *InputRequiredError.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
-	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent from the client to request a list of prompts and prompt templates the server has.
+	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
+	// from the client to request a list of prompts and prompt templates the server
+	// has.
 	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
-	// ListResources handles the request "resources/list" (ListResourcesRequest). Sent from the client to request a list of resources the server has.
+	// ListResources handles the request "resources/list" (ListResourcesRequest).
+	// Sent from the client to request a list of resources the server has.
 	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
-	// ReadResource handles the request "resources/read" (ReadResourceRequest). Sent from the client to the server, to read a specific resource URI.
-	// To answer with an InputRequiredResult instead, return an *InputRequiredError.
+	// ReadResource handles the request "resources/read" (ReadResourceRequest).
+	// Sent from the client to the server, to read a specific resource URI. To
+	// answer with an InputRequiredResult instead, return an *InputRequiredError.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
-	// ListResourceTemplates handles the request "resources/templates/list" (ListResourceTemplatesRequest). Sent from the client to request a list of resource templates the server has.
+	// ListResourceTemplates handles the request "resources/templates/list"
+	// (ListResourceTemplatesRequest). Sent from the client to request a list of
+	// resource templates the server has.
 	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
-	// Discover handles the request "server/discover" (DiscoverRequest). A request from the client asking the server to advertise its supported protocol versions, capabilities, and other metadata.
+	// Discover handles the request "server/discover" (DiscoverRequest). A request
+	// from the client asking the server to advertise its supported protocol
+	// versions, capabilities, and other metadata.
 	Discover(ctx context.Context, params *RequestParams) (*DiscoverResult, error)
-	// SubscriptionsListen handles the request "subscriptions/listen" (SubscriptionsListenRequest). Sent from the client to open a long-lived channel for receiving notifications outside the context of a specific request.
+	// SubscriptionsListen handles the request "subscriptions/listen"
+	// (SubscriptionsListenRequest). Sent from the client to open a long-lived
+	// channel for receiving notifications outside the context of a specific
+	// request.
 	SubscriptionsListen(ctx context.Context, params *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error)
-	// CallTool handles the request "tools/call" (CallToolRequest). Used by the client to invoke a tool provided by the server.
-	// To answer with an InputRequiredResult instead, return an *InputRequiredError.
+	// CallTool handles the request "tools/call" (CallToolRequest). Used by the
+	// client to invoke a tool provided by the server. To answer with an
+	// InputRequiredResult instead, return an *InputRequiredError.
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
-	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the client to request a list of tools the server has.
+	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
+	// client to request a list of tools the server has.
 	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
 }
 
