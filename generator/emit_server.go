@@ -341,6 +341,15 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		} else {
 			body = append(body, jen.Return(jen.Id("rpcResult").Call(jen.Id("res"), jen.Err())))
 		}
+		if me.TaskAugmentable && hasAlternative(me, createTaskDef) {
+			// Only an implementation that runs the method as a task makes
+			// its task-augmented requests tasks; for any other, tasks.mdx
+			// says the task member is ignored, so the request stays
+			// cancellable with the notification.
+			stmts = append(stmts, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id(base+"TaskHandler")), jen.Id("ok")).Block(
+				jen.Id("conn").Dot("AcceptTasks").Call(jen.Id(methodConstName(me))),
+			))
+		}
 		stmts = append(stmts, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
 	}

@@ -52,13 +52,11 @@ func run(log *slog.Logger) error {
 
 	// The revision's cancellation rules: initialize is never cancelled,
 	// either side may cancel its own requests, and so on.
+	// A request carrying task metadata stays an ordinary, cancellable one
+	// here: this server implements no CallToolTaskHandler, so RegisterServer
+	// does not declare tools/call as run-as-task (tasks.mdx: a receiver
+	// without the task capability processes such requests normally).
 	policy := mcp.Policy(runtime.SideServer)
-	// This server declares no tasks capability, so tasks.mdx says it MUST
-	// process a request carrying task metadata normally, ignoring the
-	// metadata: such a request is then an ordinary one, cancelled with
-	// notifications/cancelled. Telling the runtime that no request is
-	// task-augmented does that. (A server that runs tasks keeps the default.)
-	policy.TaskParamsMember, policy.TaskCancelMethod = "", ""
 
 	conn := runtime.NewConn(
 		runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}),

@@ -191,6 +191,9 @@ type CreateMessageTaskHandler interface {
 // back. Create conn with runtime.WithPolicy(Policy(runtime.SideClient)) so the
 // revision's cancellation rules apply; call it before conn.Start.
 func RegisterClient(conn *runtime.Conn, impl Client) {
+	if _, ok := impl.(ElicitTaskHandler); ok {
+		conn.AcceptTasks(MethodElicit)
+	}
 	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
 		var params ElicitRequestParams
 		if !rpcAbsent(req.Params) {
@@ -228,6 +231,9 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		res, err := impl.ListRoots(ctx, params)
 		return rpcResult(res, err)
 	})
+	if _, ok := impl.(CreateMessageTaskHandler); ok {
+		conn.AcceptTasks(MethodCreateMessage)
+	}
 	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {

@@ -384,6 +384,9 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		res, err := impl.GetTaskPayload(ctx, params)
 		return rpcResult(res, err)
 	})
+	if _, ok := impl.(CallToolTaskHandler); ok {
+		conn.AcceptTasks(MethodCallTool)
+	}
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
 		if !rpcAbsent(req.Params) {
