@@ -50,6 +50,26 @@ type svState struct {
 	base  []byte
 	fix   [][2]int // start and end offsets in base
 	depth int      // containers the validators have opened
+	str   string   // base as a string, made for the first plain string decoded
+}
+
+// text decodes the (valid) string literal v. A literal without escapes or
+// non-ASCII bytes, which is nearly every one, is a substring of one string
+// copy of the input, so a message's strings cost one allocation in all.
+func (s *svState) text(v []byte) string {
+	start := cap(s.base) - cap(v)
+	if len(v) < 2 || start < 0 || start+len(v) > len(s.base) || &s.base[start] != &v[0] {
+		return svStringValue(v)
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c >= 0x80 {
+			return svStringValue(v)
+		}
+	}
+	if s.str == "" {
+		s.str = string(s.base)
+	}
+	return s.str[start+1 : start+len(v)-1]
 }
 
 // integer validates an integer and records it for rewriting when it is not
@@ -103,8 +123,9 @@ func (s *svState) requestID(v []byte) (RequestId, error) {
 				return svIntegerID(string(lit))
 			}
 		}
+		return svParseID(v)
 	}
-	return svParseID(v)
+	return svStringID(s.text(v)), nil
 }
 
 // svMaxZeros bounds the zeros an exponent may add when an integer such as

@@ -115,6 +115,7 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 	f.Var().Defs(
 		jen.Id("svParseID").Op("=").Qual(RuntimePath, "ParseRequestID"),
 		jen.Id("svIntegerID").Op("=").Qual(RuntimePath, "IntegerID"),
+		jen.Id("svStringID").Op("=").Qual(RuntimePath, "StringID"),
 	)
 	f.Add(jen.Id(strings.TrimSpace(cancelSupport)))
 	return true, nil
@@ -678,7 +679,7 @@ func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code,
 		}
 		return append(set, field.Clone().Op("=").Op("&").Id("id")), nil
 	case pt.Kind == schema.KindString && len(pt.Enum) == 0 && !pt.Nullable:
-		set := []jen.Code{jen.Id("x").Op(":=").Id("svStringValue").Call(val.Clone())}
+		set := []jen.Code{jen.Id("x").Op(":=").Id("s").Dot("text").Call(val.Clone())}
 		if p.Required {
 			return append(set, field.Clone().Op("=").Id("x")), nil
 		}

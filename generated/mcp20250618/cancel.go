@@ -213,7 +213,7 @@ func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificatio
 	}
 	if out != nil {
 		if vReason != nil {
-			x := svStringValue(vReason)
+			x := s.text(vReason)
 			out.Reason = &x
 		}
 		if vRequestID != nil {
@@ -290,6 +290,7 @@ func (s *svState) svCancelledNotification(i int, out *CancelledNotification) (in
 var (
 	svParseID   = runtime.ParseRequestID
 	svIntegerID = runtime.IntegerID
+	svStringID  = runtime.StringID
 )
 
 // ValidationError says why a value does not match this revision's schema: the
@@ -333,6 +334,26 @@ type svState struct {
 	base  []byte
 	fix   [][2]int // start and end offsets in base
 	depth int      // containers the validators have opened
+	str   string   // base as a string, made for the first plain string decoded
+}
+
+// text decodes the (valid) string literal v. A literal without escapes or
+// non-ASCII bytes, which is nearly every one, is a substring of one string
+// copy of the input, so a message's strings cost one allocation in all.
+func (s *svState) text(v []byte) string {
+	start := cap(s.base) - cap(v)
+	if len(v) < 2 || start < 0 || start+len(v) > len(s.base) || &s.base[start] != &v[0] {
+		return svStringValue(v)
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c >= 0x80 {
+			return svStringValue(v)
+		}
+	}
+	if s.str == "" {
+		s.str = string(s.base)
+	}
+	return s.str[start+1 : start+len(v)-1]
 }
 
 // integer validates an integer and records it for rewriting when it is not
@@ -386,8 +407,9 @@ func (s *svState) requestID(v []byte) (RequestId, error) {
 				return svIntegerID(string(lit))
 			}
 		}
+		return svParseID(v)
 	}
-	return svParseID(v)
+	return svStringID(s.text(v)), nil
 }
 
 // svMaxZeros bounds the zeros an exponent may add when an integer such as
