@@ -1,104 +1,18 @@
 package mcp20241105
 
 import (
-	"bytes"
-	"errors"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/modeltest"
-	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// TestPopulated builds, from the schema Model and not by hand, a maximal
-// valid instance of every definition (every request, notification and
-// result type among them) in as many variants as the largest union has
-// branches, so every union branch, enum value, explicit false/0 and null
-// is reached, and again with the required members only (absent members
-// must stay absent). Each must decode into its Go type and re-encode to
-// JSON that is equal to it and valid against the definition (jsonschema/v5).
-func TestPopulated(t *testing.T) {
-	m, c := modeltest.Load(t, "2024-11-05")
-	variants := modeltest.MaxBranches(m)
-	messages := 0
-	for _, d := range m.Definitions {
-		if modeltest.IsMessageType(d.Name) {
-			messages++
-		}
-		t.Run(d.Name, func(t *testing.T) {
-			var seen [][]byte
-			for v := 0; v < 2*variants; v++ {
-				build := modeltest.Instance
-				if v >= variants {
-					build = modeltest.MinimalInstance
-				}
-				data, err := build(m, d.Name, v%variants)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if containsBytes(seen, data) {
-					continue
-				}
-				seen = append(seen, data)
-				if err := modeltest.Validate(c, d.Name, data); err != nil {
-					t.Fatalf("variant %d: the instance built from the model is not valid (a modeltest bug): %v\n%s", v, err, data)
-				}
-				if _, err := modeltest.RoundTrip(c, DecodeDefinition, d.Name, data); err != nil {
-					t.Errorf("variant %d: %v", v, err)
-				}
-			}
-		})
-	}
-	if messages == 0 {
-		t.Fatal("no request, notification or result definitions found")
-	}
-}
+// TestPopulated: a maximal and a minimal valid instance of every
+// definition, built from the schema Model in every union branch, decodes
+// into its Go type and re-encodes to equal, schema-valid JSON.
+func TestPopulated(t *testing.T) { modeltest.Populated(t, revision, DecodeDefinition) }
 
-func containsBytes(list [][]byte, b []byte) bool {
-	for _, x := range list {
-		if bytes.Equal(x, b) {
-			return true
-		}
-	}
-	return false
-}
-
-// TestValidMutationsDecode is differential: random mutations of the
-// populated instances that jsonschema/v5 still accepts must decode and
-// round-trip too (the decoders never refuse a valid document). Invalid
-// mutations may decode or not: the types are lenient where the schema is
-// not structural (enum values, bounds, unknown discriminators).
+// TestValidMutationsDecode: random mutations jsonschema/v5 still accepts
+// decode and round-trip too.
 func TestValidMutationsDecode(t *testing.T) {
-	m, c := modeltest.Load(t, "2024-11-05")
-	valid := 0
-	tolerated := map[string]int{}
-	for i, d := range m.Definitions {
-		for v := 0; v < 2; v++ {
-			data, err := modeltest.Instance(m, d.Name, v)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, mut := range modeltest.Mutations(data, int64(i*2+v), 40) {
-				if modeltest.Validate(c, d.Name, mut) != nil {
-					continue
-				}
-				valid++
-				_, err := modeltest.RoundTrip(c, DecodeDefinition, d.Name, mut)
-				switch {
-				case err == nil:
-				case errors.Is(err, runtime.ErrInvalidID):
-					// Ids are integer literals or strings only (runtime.RequestID,
-					// as JSON-RPC expects), where JSON Schema also counts 2.0.
-					tolerated["id written as a non-literal integer"]++
-				case modeltest.SpecDivergence(m, c, d.Name, mut) != "":
-					tolerated[modeltest.SpecDivergence(m, c, d.Name, mut)]++
-				default:
-					t.Errorf("%s: a valid document does not round-trip: %v", d.Name, err)
-				}
-			}
-		}
-	}
-	t.Logf("%d valid mutations", valid)
-	for why, n := range tolerated {
-		t.Logf("%d refused by design: %s", n, why)
-	}
+	modeltest.ValidMutationsDecode(t, revision, DecodeDefinition)
 }
