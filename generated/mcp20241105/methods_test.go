@@ -1,149 +1,38 @@
 package mcp20241105
 
 import (
-	"path/filepath"
 	"reflect"
-	"slices"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/generator"
-	"github.com/mcpgen/mcpgen/internal/canceltest"
-	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/schema"
+	"github.com/mcpgen/mcpgen/internal/modeltest"
 )
 
-func loadModel(t *testing.T) *schema.Model {
-	t.Helper()
-	m, err := schema.Load(filepath.Join(canceltest.SharedDir(t), "schemas", revision, "schema.json"), schema.Options{})
-	if err != nil {
-		t.Fatal(err)
+// methodTable is Methods as the shared checks of internal/modeltest see it.
+func methodTable() []modeltest.Method {
+	out := make([]modeltest.Method, len(Methods))
+	for i, m := range Methods {
+		out[i] = modeltest.Method(m)
 	}
-	return m
+	return out
 }
 
-// TestMethodTable checks the generated table against the model it came from:
-// every method, its Go params and result types, directions, cancellability
-// and task augmentation.
-func TestMethodTable(t *testing.T) {
-	m := loadModel(t)
-	if len(Methods) != len(m.Methods) {
-		t.Fatalf("%d methods in the table, %d in the model", len(Methods), len(m.Methods))
+func lookupMethod(name string) (modeltest.Method, bool) {
+	m, ok := LookupMethod(name)
+	if !ok {
+		return modeltest.Method{}, false
 	}
-	for _, me := range m.Methods {
-		info, ok := LookupMethod(me.Name)
-		if !ok {
-			t.Errorf("%s: not in the table", me.Name)
-			continue
-		}
-		if info.Name != me.Name || info.Definition != me.Definition || info.Notification != (me.Kind == schema.Notification) {
-			t.Errorf("%s: %+v", me.Name, info)
-		}
-		if info.Cancellable != me.Cancellable || info.TaskAugmentable != me.TaskAugmentable || info.ParamsRequired != me.ParamsRequired {
-			t.Errorf("%s: cancellable %v, task %v, params required %v; model says %v, %v, %v", me.Name,
-				info.Cancellable, info.TaskAugmentable, info.ParamsRequired, me.Cancellable, me.TaskAugmentable, me.ParamsRequired)
-		}
-		dirs := map[schema.Direction]bool{}
-		for _, d := range me.Directions {
-			dirs[d] = true
-		}
-		if info.FromClient != dirs[schema.ClientToServer] || info.FromServer != dirs[schema.ServerToClient] || info.Embedded != dirs[schema.ServerToClientEmbedded] {
-			t.Errorf("%s: directions %v %v %v, model %v", me.Name, info.FromClient, info.FromServer, info.Embedded, me.Directions)
-		}
-		wantParams := ""
-		if me.Params != nil {
-			if me.Params.Kind == schema.KindRef {
-				wantParams = generator.TypeName(me.Params.Ref)
-			} else {
-				wantParams = generator.InlineName(generator.TypeName(me.Definition), "params")
-			}
-		}
-		if info.Params == nil || info.Params.Name() != wantParams {
-			t.Errorf("%s: params type %v, want %s", me.Name, info.Params, wantParams)
-		}
-		if me.Kind == schema.Request {
-			if info.Result == nil || info.Result.PkgPath() != reflect.TypeFor[MethodInfo]().PkgPath() {
-				t.Errorf("%s: result type %v", me.Name, info.Result)
-			}
-			if len(info.ResultAlternatives) != len(me.ResultAlternatives) {
-				t.Errorf("%s: %d result alternatives, model %d", me.Name, len(info.ResultAlternatives), len(me.ResultAlternatives))
-			}
-		} else if info.Result != nil {
-			t.Errorf("%s: a notification with a result type", me.Name)
-		}
-	}
-	if _, ok := LookupMethod("no/such/method"); ok {
-		t.Error("LookupMethod found an unknown method")
-	}
-	if !slices.IsSortedFunc(Methods, func(a, b MethodInfo) int {
-		if a.Notification != b.Notification {
-			if a.Notification {
-				return 1
-			}
-			return -1
-		}
-		if a.Name < b.Name {
-			return -1
-		}
-		return 1
-	}) {
-		t.Error("Methods is not sorted (requests, then notifications, by name)")
-	}
+	return modeltest.Method(*m), true
 }
+
+// TestMethodTable checks the generated table against the model it came from.
+func TestMethodTable(t *testing.T) { modeltest.MethodTable(t, revision, methodTable(), lookupMethod) }
 
 // TestPolicy checks that Policy carries the revision's facts and that the
 // runtime takes it.
-func TestPolicy(t *testing.T) {
-	f := loadModel(t).Facts
-	for _, side := range []runtime.Side{runtime.SideClient, runtime.SideServer} {
-		p := Policy(side)
-		if p.Side != side || p.CancelledMethod != f.CancelledMethod || p.ProgressMethod != f.ProgressMethod {
-			t.Errorf("%v: %+v", side, p)
-		}
-		if p.ClientCancels.OwnRequests.All != f.ClientMayCancel || p.ServerCancels.OwnRequests.All != f.ServerMayCancel {
-			t.Errorf("%v: who may cancel: %+v / %+v, facts %v / %v", side, p.ClientCancels, p.ServerCancels, f.ClientMayCancel, f.ServerMayCancel)
-		}
-		for _, m := range f.ServerCancelsOnly {
-			if !p.ServerCancels.PeerRequests.Has(m) {
-				t.Errorf("%v: the server may not end %s", side, m)
-			}
-		}
-		if !slices.Equal(p.NeverCancellable, f.NeverCancellable) || p.RequestIDOptional == f.CancelRequestIDRequired ||
-			p.TaskCancelMethod != f.TaskCancelMethod || p.TaskParamsMember != f.TaskMember || p.DisconnectIsCancellation != f.HTTPDisconnectCancels {
-			t.Errorf("%v: %+v does not match the facts %+v", side, p, f)
-		}
-		if !reflect.DeepEqual(Policy(side), p) {
-			t.Errorf("%v: Policy is not deterministic", side)
-		}
-		a, b := runtime.NewPipe()
-		c := runtime.NewConn(a, runtime.WithPolicy(p))
-		if !reflect.DeepEqual(c.Policy(), p) {
-			t.Errorf("%v: the Conn holds %+v", side, c.Policy())
-		}
-		_ = a.Close()
-		_ = b.Close()
-	}
-}
+func TestPolicy(t *testing.T) { modeltest.Policy(t, revision, Policy) }
 
 // TestInterfacesCoverTable: every request and notification a side receives
-// has a method on that side's interface (and the caller implements it).
+// has a method on that side's interface.
 func TestInterfacesCoverTable(t *testing.T) {
-	server := reflect.TypeFor[Server]()
-	client := reflect.TypeFor[Client]()
-	for _, info := range Methods {
-		if info.Name == MethodCancelled || info.Name == "notifications/progress" {
-			continue
-		}
-		name := info.Definition
-		if info.Notification {
-			name = name[:len(name)-len("Notification")]
-		} else {
-			name = name[:len(name)-len("Request")]
-		}
-		if _, ok := server.MethodByName(name); ok != info.FromClient {
-			t.Errorf("%s: on Server %v, sent by the client %v", info.Name, ok, info.FromClient)
-		}
-		if _, ok := client.MethodByName(name); ok != info.FromServer {
-			t.Errorf("%s: on Client %v, sent by the server %v", info.Name, ok, info.FromServer)
-		}
-	}
+	modeltest.InterfacesCoverTable(t, methodTable(), reflect.TypeFor[Server](), reflect.TypeFor[Client]())
 }
