@@ -17,7 +17,7 @@ func init() { register("cancel.go", emitCancel) }
 // they accept exactly what the revision's schema accepts, plus the scanner
 // they share.
 func emitCancel(g *gen, f *jen.File) (bool, error) {
-	def := g.defs["CancelledNotification"]
+	def := g.m.Definition("CancelledNotification")
 	if def == nil {
 		return false, nil
 	}
@@ -170,9 +170,9 @@ func (v *validatorGen) structType(t *schema.Type, inline string) string {
 			(t.Additional == nil || t.Additional.Kind == schema.KindAny)
 	}
 	if t.Kind == schema.KindRef {
-		d := v.g.defs[t.Ref]
+		d := v.g.m.Definition(t.Ref)
 		for i := 0; d != nil && d.Type.Kind == schema.KindRef && !idDefs[d.Name] && i < 16; i++ {
-			d = v.g.defs[d.Type.Ref]
+			d = v.g.m.Definition(d.Type.Ref)
 		}
 		if d == nil || idDefs[d.Name] || t.Nullable || !isStruct(d.Type) {
 			return ""
@@ -193,7 +193,7 @@ func (v *validatorGen) validator(t *schema.Type, name, goType string) (*vfn, err
 		if fn, ok := v.byDef[t.Ref]; ok {
 			return fn, nil
 		}
-		d := v.g.defs[t.Ref]
+		d := v.g.m.Definition(t.Ref)
 		if d == nil {
 			return nil, fmt.Errorf("cancel.go: %s refers to unknown definition %s", t.Pointer, t.Ref)
 		}
@@ -548,7 +548,7 @@ func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 		inline := ""
 		if build {
 			inline = InlineName(fn.out, p.Name)
-			if _, taken := v.g.defs[inline]; taken {
+			if v.g.m.Definition(inline) != nil {
 				inline = "" // types.go adds a suffix: leave the member to encoding/json
 			}
 		}

@@ -58,7 +58,7 @@ func (g *gen) runtimeHandled(me *schema.Method) bool {
 // collides with a definition's type name.
 func (g *gen) checkNames(file string, names ...string) error {
 	for _, n := range names {
-		if _, ok := g.defs[n]; ok {
+		if g.m.Definition(n) != nil {
 			return fmt.Errorf("%s declares %s, which is also the name of a schema definition", file, n)
 		}
 	}

@@ -61,24 +61,18 @@ func (g *gen) goType(name string) (jen.Code, bool) {
 // named name) is emitted as a sealed interface: a union decoded by a
 // strategy other than the method.
 func (g *gen) isInterface(name string) bool {
-	d := g.defs[name]
+	d := g.m.Definition(name)
 	if d == nil {
 		return false
 	}
-	t := d.Type
-	for i := 0; t != nil && t.Kind == schema.KindRef && i < 16; i++ {
-		if d = g.defs[t.Ref]; d == nil {
-			return false
-		}
-		t = d.Type
-	}
+	t := g.resolve(d.Type)
 	return t != nil && t.Kind == schema.KindUnion && t.Union != nil && t.Union.Strategy != schema.StrategyByMethod
 }
 
 // hasResultType reports whether the result definition declares a required
 // string member resultType (2026-07-28), which the generated code fills in.
 func (g *gen) hasResultType(name string) bool {
-	d := g.defs[name]
+	d := g.m.Definition(name)
 	if d == nil || d.Type.Kind != schema.KindObject {
 		return false
 	}
@@ -164,7 +158,7 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 	var ifaceMethods []jen.Code
 	for _, me := range methods {
 		params, results := signature(me)
-		desc := firstSentence(strings.Join(linker.lines(g.defs[me.Definition].Description), " "))
+		desc := firstSentence(strings.Join(linker.lines(g.m.Definition(me.Definition).Description), " "))
 		var doc string
 		if me.Kind == schema.Request {
 			doc = fmt.Sprintf("%s handles the request %q (%s). %s", methodBase(me), me.Name, me.Definition, desc)

@@ -154,8 +154,8 @@ func (t *tgen) inline(ty *schema.Type, name string, doc []string) (string, error
 
 // def returns the definition a reference names.
 func (t *tgen) def(ty *schema.Type) (*schema.Definition, error) {
-	d, ok := t.defs[ty.Ref]
-	if !ok {
+	d := t.m.Definition(ty.Ref)
+	if d == nil {
 		return nil, fmt.Errorf("%s: reference to unknown definition %q", ty.Pointer, ty.Ref)
 	}
 	return d, nil

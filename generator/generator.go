@@ -66,25 +66,14 @@ func register(file string, fn func(g *gen, f *jen.File) (bool, error)) {
 	sort.SliceStable(emitters, func(i, j int) bool { return emitters[i].file < emitters[j].file })
 }
 
-// gen carries what every emitter needs: the model and quick lookups.
+// gen carries what every emitter needs: the model (whose Definition and
+// Resolve do the lookups) and the options.
 type gen struct {
 	m    *schema.Model
 	opts Options
-	defs map[string]*schema.Definition
 }
 
-func newGen(m *schema.Model, opts Options) *gen {
-	g := &gen{m: m, opts: opts, defs: map[string]*schema.Definition{}}
-	for _, d := range m.Definitions {
-		g.defs[d.Name] = d
-	}
-	return g
-}
+func newGen(m *schema.Model, opts Options) *gen { return &gen{m: m, opts: opts} }
 
 // resolve follows references to the schema they name.
-func (g *gen) resolve(t *schema.Type) *schema.Type {
-	for i := 0; t != nil && t.Kind == schema.KindRef && i < 16; i++ {
-		t = g.defs[t.Ref].Type
-	}
-	return t
-}
+func (g *gen) resolve(t *schema.Type) *schema.Type { return g.m.Resolve(t) }

@@ -10,15 +10,12 @@ import (
 type analyser struct {
 	m    *Model
 	file string
-	defs map[string]*Definition
+	defs map[string]*Definition // the model's index
 }
 
 func newAnalyser(m *Model, file string) *analyser {
-	a := &analyser{m: m, file: file, defs: map[string]*Definition{}}
-	for _, d := range m.Definitions {
-		a.defs[d.Name] = d
-	}
-	return a
+	m.index()
+	return &analyser{m: m, file: file, defs: m.byName}
 }
 
 func (a *analyser) run() error {
@@ -34,16 +31,7 @@ func (a *analyser) run() error {
 }
 
 // resolve follows references (and alias chains) to the schema they name.
-func (a *analyser) resolve(t *Type) *Type {
-	for i := 0; t != nil && t.Kind == KindRef && i < 16; i++ {
-		d := a.defs[t.Ref]
-		if d == nil {
-			return t
-		}
-		t = d.Type
-	}
-	return t
-}
+func (a *analyser) resolve(t *Type) *Type { return a.m.Resolve(t) }
 
 func (a *analyser) collectUnions() {
 	var walk func(t *Type, def string)

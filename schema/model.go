@@ -30,6 +30,8 @@ type Model struct {
 	// Omitted lists definitions that deliberately get no type of their own,
 	// with the reason. It is empty for every official revision.
 	Omitted []Omission `json:"omitted,omitempty"`
+
+	byName map[string]*Definition // see Definition
 }
 
 // Omission names a definition left out of the generated package and why.

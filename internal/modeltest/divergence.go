@@ -25,20 +25,17 @@ import (
 // they occur, and reports the first place where the branch the rule
 // selects does not validate.
 func SpecDivergence(m *schema.Model, c *schema.Compiled, def string, data []byte) string {
-	defs := map[string]*schema.Definition{}
-	for _, d := range m.Definitions {
-		defs[d.Name] = d
-	}
+	d := m.Definition(def)
 	v, err := decodeAny(data)
-	if err != nil {
+	if err != nil || d == nil {
 		return ""
 	}
-	w := &walker{defs: defs, c: c}
-	return w.walk(defs[def].Type, v, "")
+	w := &walker{m: m, c: c}
+	return w.walk(d.Type, v, "")
 }
 
 type walker struct {
-	defs  map[string]*schema.Definition
+	m     *schema.Model
 	c     *schema.Compiled
 	depth int
 }
@@ -51,7 +48,7 @@ func (w *walker) walk(t *schema.Type, v any, path string) string {
 	defer func() { w.depth-- }()
 	switch t.Kind {
 	case schema.KindRef:
-		return w.walk(w.defs[t.Ref].Type, v, path)
+		return w.walk(w.m.Resolve(t), v, path)
 	case schema.KindObject:
 		obj, ok := v.(map[string]any)
 		if !ok {
@@ -147,9 +144,4 @@ func (w *walker) union(u *schema.Union, v any, path string) string {
 	return w.walk(b, v, path)
 }
 
-func (w *walker) resolve(t *schema.Type) *schema.Type {
-	for i := 0; t != nil && t.Kind == schema.KindRef && i < 16; i++ {
-		t = w.defs[t.Ref].Type
-	}
-	return t
-}
+func (w *walker) resolve(t *schema.Type) *schema.Type { return w.m.Resolve(t) }

@@ -38,12 +38,9 @@ func MinimalInstance(m *schema.Model, def string, variant int) ([]byte, error) {
 }
 
 func build(m *schema.Model, def string, b *builder) ([]byte, error) {
-	b.defs = map[string]*schema.Definition{}
-	for _, d := range m.Definitions {
-		b.defs[d.Name] = d
-	}
-	d, ok := b.defs[def]
-	if !ok {
+	b.m = m
+	d := m.Definition(def)
+	if d == nil {
 		return nil, fmt.Errorf("no definition %q", def)
 	}
 	v, err := b.value(d.Type, 0)
@@ -65,17 +62,12 @@ func MaxBranches(m *schema.Model) int {
 }
 
 type builder struct {
-	defs    map[string]*schema.Definition
+	m       *schema.Model
 	variant int
 	minimal bool
 }
 
-func (b *builder) resolve(t *schema.Type) *schema.Type {
-	for i := 0; t != nil && t.Kind == schema.KindRef && i < 16; i++ {
-		t = b.defs[t.Ref].Type
-	}
-	return t
-}
+func (b *builder) resolve(t *schema.Type) *schema.Type { return b.m.Resolve(t) }
 
 func (b *builder) value(t *schema.Type, depth int) (any, error) {
 	if t.Nullable && b.variant%2 == 1 {
@@ -83,8 +75,8 @@ func (b *builder) value(t *schema.Type, depth int) (any, error) {
 	}
 	switch t.Kind {
 	case schema.KindRef:
-		d, ok := b.defs[t.Ref]
-		if !ok {
+		d := b.m.Definition(t.Ref)
+		if d == nil {
 			return nil, fmt.Errorf("%s: unknown reference %q", t.Pointer, t.Ref)
 		}
 		return b.value(d.Type, depth+1)
