@@ -25,22 +25,58 @@ type Compiled struct {
 // jsonschema/v5, so a schema that does not compile is refused before any
 // code is generated. file names the schema in errors.
 func Compile(file string, data []byte) (*Compiled, error) {
+	obj, err := parseRoot(file, data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := dialectOf(file, obj)
+	if err != nil {
+		return nil, err
+	}
+	return compile(file, data, obj, d)
+}
+
+// dialect is one JSON Schema dialect mcpgen reads.
+type dialect struct {
+	name    string // as the Model names it
+	defsKey string // where its definitions are
+	draft   *jsonschema.Draft
+}
+
+// dialects maps a $schema URL (without a trailing #) to its dialect.
+var dialects = map[string]dialect{
+	"http://json-schema.org/draft-07/schema":       {"draft-07", "definitions", jsonschema.Draft7},
+	"https://json-schema.org/draft/2020-12/schema": {"2020-12", "$defs", jsonschema.Draft2020},
+}
+
+// parseRoot decodes the schema file, which must be one JSON object.
+func parseRoot(file string, data []byte) (map[string]any, error) {
 	root, err := decodeJSON(data)
 	if err != nil {
 		return nil, &Error{File: file, Msg: "invalid JSON", Err: err}
 	}
-	obj, _ := root.(map[string]any)
-	c := jsonschema.NewCompiler()
-	defsKey := "definitions"
-	switch s, _ := obj["$schema"].(string); strings.TrimSuffix(s, "#") {
-	case "http://json-schema.org/draft-07/schema":
-		c.Draft = jsonschema.Draft7
-	case "https://json-schema.org/draft/2020-12/schema":
-		c.Draft = jsonschema.Draft2020
-		defsKey = "$defs"
-	default:
-		return nil, errAt(file, "#/$schema", "unsupported JSON Schema dialect %q (want draft-07 or 2020-12)", s)
+	obj, ok := root.(map[string]any)
+	if !ok {
+		return nil, errAt(file, "#", "the schema is not a JSON object")
 	}
+	return obj, nil
+}
+
+// dialectOf reads the root's $schema.
+func dialectOf(file string, obj map[string]any) (dialect, error) {
+	s, _ := obj["$schema"].(string)
+	d, ok := dialects[strings.TrimSuffix(s, "#")]
+	if !ok {
+		return dialect{}, errAt(file, "#/$schema", "unsupported JSON Schema dialect %q (want draft-07 or 2020-12)", s)
+	}
+	return d, nil
+}
+
+// compile is Compile for a schema already parsed.
+func compile(file string, data []byte, obj map[string]any, d dialect) (*Compiled, error) {
+	c := jsonschema.NewCompiler()
+	c.Draft = d.draft
+	defsKey := d.defsKey
 	url := "mcpgen:///schema.json"
 	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
 		return nil, &Error{File: file, Pointer: "#", Msg: "jsonschema/v5 cannot load the schema", Err: err}

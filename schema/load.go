@@ -57,13 +57,9 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	sum := sha256.Sum256(data)
 	digest := hex.EncodeToString(sum[:])
 
-	root, err := decodeJSON(data)
+	obj, err := parseRoot(file, data)
 	if err != nil {
-		return nil, &Error{File: file, Msg: "invalid JSON", Err: err}
-	}
-	obj, ok := root.(map[string]any)
-	if !ok {
-		return nil, errAt(file, "#", "the schema is not a JSON object")
+		return nil, err
 	}
 
 	revision := opts.Revision
@@ -82,15 +78,11 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 		return nil, errAt(file, "", "revision %q is not of the form YYYY-MM-DD", revision)
 	}
 
-	m := &Model{Revision: revision, SHA256: digest}
-	switch s, _ := obj["$schema"].(string); strings.TrimSuffix(s, "#") {
-	case "http://json-schema.org/draft-07/schema":
-		m.Dialect = "draft-07"
-	case "https://json-schema.org/draft/2020-12/schema":
-		m.Dialect = "2020-12"
-	default:
-		return nil, errAt(file, "#/$schema", "unsupported JSON Schema dialect %q (want draft-07 or 2020-12)", s)
+	d, err := dialectOf(file, obj)
+	if err != nil {
+		return nil, err
 	}
+	m := &Model{Revision: revision, SHA256: digest, Dialect: d.name, DefsKey: d.defsKey}
 	for key := range obj {
 		switch key {
 		case "$schema", "definitions", "$defs", "$id", "$comment", "description", "title":
@@ -98,17 +90,12 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 			return nil, errAt(file, "#/"+escapePointer(key), "unsupported keyword %q at the root (mcpgen reads the definitions only)", key)
 		}
 	}
-	defsKey := "$defs"
-	if m.Dialect == "draft-07" {
-		defsKey = "definitions"
-	}
+	defsKey := d.defsKey
 	rawDefs, ok := obj[defsKey].(map[string]any)
 	if !ok {
 		return nil, errAt(file, "#/"+defsKey, "missing or not an object")
 	}
-	m.DefsKey = defsKey
-
-	if _, err := Compile(file, data); err != nil {
+	if _, err := compile(file, data, obj, d); err != nil {
 		return nil, err
 	}
 
