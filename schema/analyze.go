@@ -10,12 +10,11 @@ import (
 type analyser struct {
 	m    *Model
 	file string
-	defs map[string]*Definition // the model's index
 }
 
 func newAnalyser(m *Model, file string) *analyser {
-	m.index()
-	return &analyser{m: m, file: file, defs: m.byName}
+	m.index() // once, here, so the finished Model is safe for concurrent readers
+	return &analyser{m: m, file: file}
 }
 
 func (a *analyser) run() error {
@@ -77,12 +76,12 @@ var directionUnions = []struct {
 func (a *analyser) collectMethods() error {
 	byName := map[string]*Method{}
 	for _, du := range directionUnions {
-		d := a.defs[du.name]
+		d := a.m.Definition(du.name)
 		if d == nil {
 			continue
 		}
 		for _, member := range a.unionMembers(d) {
-			md := a.defs[member]
+			md := a.m.Definition(member)
 			name, ok := methodConst(md.Type)
 			if !ok {
 				return errAt(a.file, md.Pointer, "member of %s has no method constant", du.name)
@@ -181,7 +180,7 @@ var resultExceptions = map[string]resultException{
 
 func (a *analyser) findResult(me *Method) error {
 	base := strings.TrimSuffix(me.Definition, "Request")
-	if rr := a.defs[base+"ResultResponse"]; rr != nil {
+	if rr := a.m.Definition(base+"ResultResponse"); rr != nil {
 		if p := rr.Type.property("result"); p != nil {
 			me.ResultRule = "response-envelope"
 			switch p.Type.Kind {
@@ -201,23 +200,23 @@ func (a *analyser) findResult(me *Method) error {
 			}
 		}
 	}
-	if me.Result == "" && a.defs[base+"Result"] != nil {
+	if me.Result == "" && a.m.Definition(base+"Result") != nil {
 		me.Result, me.ResultRule = base+"Result", "naming"
 	}
-	if ex, ok := resultExceptions[me.Name]; ok && a.defs[ex.result] != nil {
+	if ex, ok := resultExceptions[me.Name]; ok && a.m.Definition(ex.result) != nil {
 		if me.Result == "" || me.Result == ex.result {
 			me.Result, me.ResultRule = ex.result, "exception: "+ex.why
 		}
 	}
 	if me.Result == "" {
-		return errAt(a.file, a.defs[me.Definition].Pointer, "cannot find the result of %q: no %sResult, no %sResultResponse and no entry in the exception table", me.Name, base, base)
+		return errAt(a.file, a.m.Definition(me.Definition).Pointer, "cannot find the result of %q: no %sResult, no %sResultResponse and no entry in the exception table", me.Name, base, base)
 	}
 	for _, params := range a.leafObjects(me.Params) {
 		if params.property("task") != nil {
 			me.TaskAugmentable = true
 		}
 	}
-	if me.TaskAugmentable && a.defs["CreateTaskResult"] != nil {
+	if me.TaskAugmentable && a.m.Definition("CreateTaskResult") != nil {
 		me.ResultAlternatives = append(me.ResultAlternatives, "CreateTaskResult")
 	}
 	return nil
@@ -271,7 +270,7 @@ func (a *analyser) deriveFacts() {
 	if has["tasks/cancel"] {
 		f.TaskCancelMethod = "tasks/cancel"
 	}
-	if cn := a.defs["CancelledNotification"]; cn != nil {
+	if cn := a.m.Definition("CancelledNotification"); cn != nil {
 		if p := cn.Type.property("params"); p != nil {
 			if rid := a.resolve(p.Type).property("requestId"); rid != nil {
 				f.CancelRequestIDRequired = rid.Required
