@@ -180,7 +180,7 @@ var resultExceptions = map[string]resultException{
 
 func (a *analyser) findResult(me *Method) error {
 	base := strings.TrimSuffix(me.Definition, "Request")
-	if rr := a.m.Definition(base+"ResultResponse"); rr != nil {
+	if rr := a.m.Definition(base + "ResultResponse"); rr != nil {
 		if p := rr.Type.property("result"); p != nil {
 			me.ResultRule = "response-envelope"
 			switch p.Type.Kind {
