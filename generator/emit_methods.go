@@ -39,6 +39,44 @@ func paramsTypeName(me *schema.Method) string {
 	return InlineName(TypeName(me.Definition), "params")
 }
 
+// stableParamsName is the name every revision gives a method's params type:
+// the definition's name + "Params" (PingRequestParams, ListToolsRequestParams).
+// Revisions that share a params definition between methods (RequestParams,
+// PaginatedRequestParams) get an alias under this name, so user code that
+// names a method's params keeps compiling across revisions.
+func stableParamsName(me *schema.Method) string {
+	if me.Params == nil {
+		return ""
+	}
+	return InlineName(TypeName(me.Definition), "params")
+}
+
+// emitParamsAliases declares stableParamsName as an alias of the shared params
+// definition wherever the two differ.
+func emitParamsAliases(g *gen, f *jen.File) error {
+	var defs []jen.Code
+	for _, me := range g.m.Methods {
+		stable, actual := stableParamsName(me), paramsTypeName(me)
+		if stable == actual {
+			continue
+		}
+		if g.m.Definition(stable) != nil {
+			return fmt.Errorf("methods.go: the params of %s are %s, but the schema also defines %s as another type", me.Name, actual, stable)
+		}
+		defs = append(defs,
+			jen.Commentf("%s are the params of %q; the schema shares %s between methods.", stable, me.Name, actual),
+			jen.Id(stable).Op("=").Id(actual),
+		)
+	}
+	if len(defs) == 0 {
+		return nil
+	}
+	f.Comment("Every request and notification has a params type named after it, in every revision,")
+	f.Comment("so code that names one keeps compiling when a later revision shares or splits the definition.")
+	f.Type().Defs(defs...)
+	return nil
+}
+
 func hasDirection(me *schema.Method, d schema.Direction) bool {
 	for _, x := range me.Directions {
 		if x == d {
@@ -114,6 +152,10 @@ func emitMethods(g *gen, f *jen.File) (bool, error) {
 
 	f.Comment("The method names of revision " + g.m.Revision + ", one constant per request and notification.")
 	f.Const().Defs(consts...)
+
+	if err := emitParamsAliases(g, f); err != nil {
+		return false, err
+	}
 
 	f.Comment("MethodInfo describes one JSON-RPC method of this revision as the schema defines it.")
 	f.Comment("The runtime and applications use the table (Methods, LookupMethod) to route,")

@@ -137,7 +137,12 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 	signature := func(me *schema.Method) (params []jen.Code, results []jen.Code) {
 		params = []jen.Code{ctx()}
 		if p := paramsTypeName(me); p != "" {
-			pt, _ := g.goType(p)
+			// Spelled with the stable name (an alias where the schema shares
+			// the type), so signatures read the same in every revision.
+			pt := jen.Op("*").Id(stableParamsName(me))
+			if g.isInterface(p) {
+				pt = jen.Id(stableParamsName(me))
+			}
 			params = append(params, jen.Id("params").Add(pt))
 		}
 		if me.Kind == schema.Request {

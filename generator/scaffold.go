@@ -63,7 +63,11 @@ func Scaffold(m *schema.Model, opts ScaffoldOptions) ([]byte, error) {
 	for _, me := range g.handled(s) {
 		mm := method{Name: methodBase(me), Method: me.Name, Request: me.Kind == schema.Request}
 		if p := paramsTypeName(me); p != "" {
-			mm.Params = qualify(p)
+			// The stable name, so the scaffold builds against later revisions.
+			mm.Params = bindings + "." + stableParamsName(me)
+			if !g.isInterface(p) {
+				mm.Params = "*" + mm.Params
+			}
 		}
 		if mm.Request {
 			mm.Result = qualify(me.Result)

@@ -24,10 +24,10 @@ type Client interface {
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
 	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
 	// server or the client, to check that the other party is still alive.
-	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
+	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
 	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
 	// server to request a list of root URIs from the client.
-	ListRoots(ctx context.Context, params *RequestParams) (*ListRootsResult, error)
+	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
 	// CreateMessage handles the request "sampling/createMessage"
 	// (CreateMessageRequest). A request from the server to sample an LLM via the
 	// client. A task-augmented request goes to CreateMessageAsTask when the
@@ -41,7 +41,7 @@ type Client interface {
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
 	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to
 	// retrieve a list of tasks.
-	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
+	ListTasks(ctx context.Context, params *ListTasksRequestParams) (*ListTasksResult, error)
 	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A
 	// request to retrieve the result of a completed task.
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
@@ -60,13 +60,13 @@ type Client interface {
 	// error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it that the list of
 	// prompts it offers has changed.
-	PromptListChanged(ctx context.Context, params *NotificationParams) error
+	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
 	// ResourceListChanged handles the notification
 	// "notifications/resources/list_changed" (ResourceListChangedNotification);
 	// its error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it that the list of
 	// resources it can read from has changed.
-	ResourceListChanged(ctx context.Context, params *NotificationParams) error
+	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
 	// ResourceUpdated handles the notification "notifications/resources/updated"
 	// (ResourceUpdatedNotification); its error is dropped, as notifications have
 	// no response. A notification from the server to the client, informing it that
@@ -81,7 +81,7 @@ type Client interface {
 	// (ToolListChangedNotification); its error is dropped, as notifications have
 	// no response. An optional notification from the server to the client,
 	// informing it that the list of tools it offers has changed.
-	ToolListChanged(ctx context.Context, params *NotificationParams) error
+	ToolListChanged(ctx context.Context, params *ToolListChangedNotificationParams) error
 }
 
 // UnimplementedClient answers every request with -32601 (method not found) and ignores

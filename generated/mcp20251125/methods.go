@@ -78,6 +78,35 @@ const (
 	MethodToolListChanged = "notifications/tools/list_changed"
 )
 
+// Every request and notification has a params type named after it, in every revision,
+// so code that names one keeps compiling when a later revision shares or splits the definition.
+type (
+	// PingRequestParams are the params of "ping"; the schema shares RequestParams between methods.
+	PingRequestParams = RequestParams
+	// ListPromptsRequestParams are the params of "prompts/list"; the schema shares PaginatedRequestParams between methods.
+	ListPromptsRequestParams = PaginatedRequestParams
+	// ListResourcesRequestParams are the params of "resources/list"; the schema shares PaginatedRequestParams between methods.
+	ListResourcesRequestParams = PaginatedRequestParams
+	// ListResourceTemplatesRequestParams are the params of "resources/templates/list"; the schema shares PaginatedRequestParams between methods.
+	ListResourceTemplatesRequestParams = PaginatedRequestParams
+	// ListRootsRequestParams are the params of "roots/list"; the schema shares RequestParams between methods.
+	ListRootsRequestParams = RequestParams
+	// ListTasksRequestParams are the params of "tasks/list"; the schema shares PaginatedRequestParams between methods.
+	ListTasksRequestParams = PaginatedRequestParams
+	// ListToolsRequestParams are the params of "tools/list"; the schema shares PaginatedRequestParams between methods.
+	ListToolsRequestParams = PaginatedRequestParams
+	// InitializedNotificationParams are the params of "notifications/initialized"; the schema shares NotificationParams between methods.
+	InitializedNotificationParams = NotificationParams
+	// PromptListChangedNotificationParams are the params of "notifications/prompts/list_changed"; the schema shares NotificationParams between methods.
+	PromptListChangedNotificationParams = NotificationParams
+	// ResourceListChangedNotificationParams are the params of "notifications/resources/list_changed"; the schema shares NotificationParams between methods.
+	ResourceListChangedNotificationParams = NotificationParams
+	// RootsListChangedNotificationParams are the params of "notifications/roots/list_changed"; the schema shares NotificationParams between methods.
+	RootsListChangedNotificationParams = NotificationParams
+	// ToolListChangedNotificationParams are the params of "notifications/tools/list_changed"; the schema shares NotificationParams between methods.
+	ToolListChangedNotificationParams = NotificationParams
+)
+
 // MethodInfo describes one JSON-RPC method of this revision as the schema defines it.
 // The runtime and applications use the table (Methods, LookupMethod) to route,
 // decode and decide about cancellation without knowing the revision.

@@ -30,17 +30,17 @@ type Server interface {
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
 	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
 	// server or the client, to check that the other party is still alive.
-	Ping(ctx context.Context, params *RequestParams) (*EmptyResult, error)
+	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
 	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
 	// client to get a prompt provided by the server.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
 	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
 	// from the client to request a list of prompts and prompt templates the server
 	// has.
-	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
+	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
 	// ListResources handles the request "resources/list" (ListResourcesRequest).
 	// Sent from the client to request a list of resources the server has.
-	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
+	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
 	// ReadResource handles the request "resources/read" (ReadResourceRequest).
 	// Sent from the client to the server, to read a specific resource URI.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
@@ -51,7 +51,7 @@ type Server interface {
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// (ListResourceTemplatesRequest). Sent from the client to request a list of
 	// resource templates the server has.
-	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
+	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
 	// Unsubscribe handles the request "resources/unsubscribe"
 	// (UnsubscribeRequest). Sent from the client to request cancellation of
 	// resources/updated notifications from the server.
@@ -64,7 +64,7 @@ type Server interface {
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
 	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to
 	// retrieve a list of tasks.
-	ListTasks(ctx context.Context, params *PaginatedRequestParams) (*ListTasksResult, error)
+	ListTasks(ctx context.Context, params *ListTasksRequestParams) (*ListTasksResult, error)
 	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A
 	// request to retrieve the result of a completed task.
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
@@ -74,17 +74,17 @@ type Server interface {
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
 	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
 	// client to request a list of tools the server has.
-	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
+	ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error)
 	// Initialized handles the notification "notifications/initialized"
 	// (InitializedNotification); its error is dropped, as notifications have no
 	// response. This notification is sent from the client to the server after
 	// initialization has finished.
-	Initialized(ctx context.Context, params *NotificationParams) error
+	Initialized(ctx context.Context, params *InitializedNotificationParams) error
 	// RootsListChanged handles the notification "notifications/roots/list_changed"
 	// (RootsListChangedNotification); its error is dropped, as notifications have
 	// no response. A notification from the client to the server, informing it that
 	// the list of roots has changed.
-	RootsListChanged(ctx context.Context, params *NotificationParams) error
+	RootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error
 	// TaskStatus handles the notification "notifications/tasks/status"
 	// (TaskStatusNotification); its error is dropped, as notifications have no
 	// response. An optional notification from the receiver to the requestor,

@@ -26,13 +26,13 @@ type Client interface {
 	// error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it that the list of
 	// prompts it offers has changed.
-	PromptListChanged(ctx context.Context, params *NotificationParams) error
+	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
 	// ResourceListChanged handles the notification
 	// "notifications/resources/list_changed" (ResourceListChangedNotification);
 	// its error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it that the list of
 	// resources it can read from has changed.
-	ResourceListChanged(ctx context.Context, params *NotificationParams) error
+	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
 	// ResourceUpdated handles the notification "notifications/resources/updated"
 	// (ResourceUpdatedNotification); its error is dropped, as notifications have
 	// no response. A notification from the server to the client, informing it that
@@ -49,7 +49,7 @@ type Client interface {
 	// (ToolListChangedNotification); its error is dropped, as notifications have
 	// no response. An optional notification from the server to the client,
 	// informing it that the list of tools it offers has changed.
-	ToolListChanged(ctx context.Context, params *NotificationParams) error
+	ToolListChanged(ctx context.Context, params *ToolListChangedNotificationParams) error
 }
 
 // UnimplementedClient answers every request with -32601 (method not found) and ignores

@@ -58,6 +58,27 @@ const (
 	MethodToolListChanged = "notifications/tools/list_changed"
 )
 
+// Every request and notification has a params type named after it, in every revision,
+// so code that names one keeps compiling when a later revision shares or splits the definition.
+type (
+	// ListPromptsRequestParams are the params of "prompts/list"; the schema shares PaginatedRequestParams between methods.
+	ListPromptsRequestParams = PaginatedRequestParams
+	// ListResourcesRequestParams are the params of "resources/list"; the schema shares PaginatedRequestParams between methods.
+	ListResourcesRequestParams = PaginatedRequestParams
+	// ListResourceTemplatesRequestParams are the params of "resources/templates/list"; the schema shares PaginatedRequestParams between methods.
+	ListResourceTemplatesRequestParams = PaginatedRequestParams
+	// DiscoverRequestParams are the params of "server/discover"; the schema shares RequestParams between methods.
+	DiscoverRequestParams = RequestParams
+	// ListToolsRequestParams are the params of "tools/list"; the schema shares PaginatedRequestParams between methods.
+	ListToolsRequestParams = PaginatedRequestParams
+	// PromptListChangedNotificationParams are the params of "notifications/prompts/list_changed"; the schema shares NotificationParams between methods.
+	PromptListChangedNotificationParams = NotificationParams
+	// ResourceListChangedNotificationParams are the params of "notifications/resources/list_changed"; the schema shares NotificationParams between methods.
+	ResourceListChangedNotificationParams = NotificationParams
+	// ToolListChangedNotificationParams are the params of "notifications/tools/list_changed"; the schema shares NotificationParams between methods.
+	ToolListChangedNotificationParams = NotificationParams
+)
+
 // MethodInfo describes one JSON-RPC method of this revision as the schema defines it.
 // The runtime and applications use the table (Methods, LookupMethod) to route,
 // decode and decide about cancellation without knowing the revision.

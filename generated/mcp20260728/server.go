@@ -30,10 +30,10 @@ type Server interface {
 	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
 	// from the client to request a list of prompts and prompt templates the server
 	// has.
-	ListPrompts(ctx context.Context, params *PaginatedRequestParams) (*ListPromptsResult, error)
+	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
 	// ListResources handles the request "resources/list" (ListResourcesRequest).
 	// Sent from the client to request a list of resources the server has.
-	ListResources(ctx context.Context, params *PaginatedRequestParams) (*ListResourcesResult, error)
+	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
 	// ReadResource handles the request "resources/read" (ReadResourceRequest).
 	// Sent from the client to the server, to read a specific resource URI. To
 	// answer with an InputRequiredResult instead, return an *InputRequiredError.
@@ -41,11 +41,11 @@ type Server interface {
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// (ListResourceTemplatesRequest). Sent from the client to request a list of
 	// resource templates the server has.
-	ListResourceTemplates(ctx context.Context, params *PaginatedRequestParams) (*ListResourceTemplatesResult, error)
+	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
 	// Discover handles the request "server/discover" (DiscoverRequest). A request
 	// from the client asking the server to advertise its supported protocol
 	// versions, capabilities, and other metadata.
-	Discover(ctx context.Context, params *RequestParams) (*DiscoverResult, error)
+	Discover(ctx context.Context, params *DiscoverRequestParams) (*DiscoverResult, error)
 	// SubscriptionsListen handles the request "subscriptions/listen"
 	// (SubscriptionsListenRequest). Sent from the client to open a long-lived
 	// channel for receiving notifications outside the context of a specific
@@ -57,7 +57,7 @@ type Server interface {
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
 	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
 	// client to request a list of tools the server has.
-	ListTools(ctx context.Context, params *PaginatedRequestParams) (*ListToolsResult, error)
+	ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error)
 }
 
 // UnimplementedServer answers every request with -32601 (method not found) and ignores
