@@ -3,7 +3,9 @@ package generator
 import (
 	"fmt"
 	"go/format"
+	"go/token"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/schema"
@@ -14,9 +16,12 @@ import (
 type ScaffoldOptions struct {
 	// Side is "server" or "client": which interface to implement.
 	Side string
-	// ImportPath is the import path of the generated bindings package; its
-	// last element must be the package name.
+	// ImportPath is the import path of the generated bindings package.
 	ImportPath string
+	// Alias is the name the scaffold gives the bindings package. Default: the
+	// bindings' package name; it is written into the import only when it
+	// differs from the path's last element (example.com/my-mcp, …/mcp/v2).
+	Alias string
 	// Package is the package of the scaffold file (default "main").
 	Package string
 	// Type is the name of the implementing type (default "Server" or
@@ -27,8 +32,53 @@ type ScaffoldOptions struct {
 // Scaffold returns a user-owned Go file with a type that implements one
 // side's generated interface, every method stubbed and documented with how
 // to honour ctx. It uses the same method list and names as server.go and
-// client.go, so the stub always compiles against the bindings.
+// client.go, so the stub always compiles against the bindings generated from
+// m. The bindings' package name is taken from ImportPath (its last element
+// that is not a major version).
 func Scaffold(m *schema.Model, opts ScaffoldOptions) ([]byte, error) {
+	pkg := PackageFromImportPath(opts.ImportPath)
+	g := newGen(m, Options{Package: pkg})
+	b := &Bindings{Package: pkg, Revision: m.Revision, Interfaces: map[string][]BindingMethod{}}
+	for _, s := range []side{serverSide, clientSide} {
+		var ms []BindingMethod
+		for _, me := range g.handled(s) {
+			bm := BindingMethod{Name: methodBase(me), Method: me.Name, Request: me.Kind == schema.Request}
+			if p := paramsTypeName(me); p != "" {
+				// The stable name, so the scaffold builds against later revisions.
+				bm.Params = stableParamsName(me)
+				if !g.isInterface(p) {
+					bm.Params = "*" + bm.Params
+				}
+			}
+			if bm.Request {
+				bm.Result = TypeName(me.Result)
+				if !g.isInterface(me.Result) {
+					bm.Result = "*" + bm.Result
+				}
+			}
+			ms = append(ms, bm)
+		}
+		b.Interfaces[s.name] = ms
+	}
+	return ScaffoldBindings(b, opts)
+}
+
+// PackageFromImportPath is the package name Go tooling assumes for an import
+// path: its last element, or the one before a major-version suffix (/v2).
+func PackageFromImportPath(importPath string) string {
+	base := path.Base(importPath)
+	if majorVersion.MatchString(base) {
+		base = path.Base(path.Dir(importPath))
+	}
+	return base
+}
+
+var majorVersion = regexp.MustCompile(`^v[0-9]+$`)
+
+// ScaffoldBindings is Scaffold for bindings read from their Go source
+// (ReadBindings): the file implements exactly the interface it will be
+// compiled with.
+func ScaffoldBindings(b *Bindings, opts ScaffoldOptions) ([]byte, error) {
 	var s side
 	switch opts.Side {
 	case "server":
@@ -47,50 +97,68 @@ func Scaffold(m *schema.Model, opts ScaffoldOptions) ([]byte, error) {
 	if opts.Type == "" {
 		opts.Type = s.name
 	}
-	g := newGen(m, Options{Package: path.Base(opts.ImportPath)})
-	bindings := path.Base(opts.ImportPath)
-	qualify := func(name string) string {
-		if g.isInterface(name) {
-			return bindings + "." + TypeName(name)
-		}
-		return "*" + bindings + "." + TypeName(name)
+	alias := opts.Alias
+	if alias == "" {
+		alias = b.Package
+	}
+	if !token.IsIdentifier(alias) || alias == "_" {
+		return nil, fmt.Errorf("scaffold: the bindings' package name %q is not a Go identifier: give an alias", alias)
+	}
+	methods, ok := b.Interfaces[s.name]
+	if !ok {
+		return nil, fmt.Errorf("scaffold: the bindings have no %s interface", s.name)
 	}
 	type method struct {
 		Name, Method, Params, Result string
 		Request                      bool
 	}
-	var methods []method
-	for _, me := range g.handled(s) {
-		mm := method{Name: methodBase(me), Method: me.Name, Request: me.Kind == schema.Request}
-		if p := paramsTypeName(me); p != "" {
-			// The stable name, so the scaffold builds against later revisions.
-			mm.Params = bindings + "." + stableParamsName(me)
-			if !g.isInterface(p) {
-				mm.Params = "*" + mm.Params
-			}
-		}
-		if mm.Request {
-			mm.Result = qualify(me.Result)
-		}
-		methods = append(methods, mm)
+	var out []method
+	for _, me := range methods {
+		out = append(out, method{Name: me.Name, Method: me.Method, Request: me.Request,
+			Params: qualifyType(alias, me.Params), Result: qualifyType(alias, me.Result)})
+	}
+	importAlias := ""
+	if alias != path.Base(opts.ImportPath) {
+		importAlias = alias
 	}
 	src, err := templates.Render("scaffold.tmpl", map[string]any{
-		"Package":    opts.Package,
-		"ImportPath": opts.ImportPath,
-		"Bindings":   bindings,
-		"Interface":  s.name,
-		"Type":       opts.Type,
-		"Receiver":   strings.ToLower(opts.Type[:1]),
-		"Peer":       s.peer,
-		"Revision":   m.Revision,
-		"Methods":    methods,
+		"Package":     opts.Package,
+		"ImportPath":  opts.ImportPath,
+		"ImportAlias": importAlias,
+		"Bindings":    alias,
+		"Interface":   s.name,
+		"Type":        opts.Type,
+		"Receiver":    strings.ToLower(opts.Type[:1]),
+		"Peer":        s.peer,
+		"Revision":    b.Revision,
+		"Methods":     out,
 	})
 	if err != nil {
 		return nil, err
 	}
-	out, err := format.Source(src)
+	formatted, err := format.Source(src)
 	if err != nil {
 		return nil, fmt.Errorf("scaffold: the template produced invalid Go: %w", err)
 	}
-	return out, nil
+	return formatted, nil
+}
+
+// qualifyType prefixes the bindings' exported type in a generated parameter
+// type ("*CallToolResult" → "*mcp.CallToolResult").
+func qualifyType(alias, t string) string {
+	if t == "" {
+		return ""
+	}
+	i := 0
+	for strings.HasPrefix(t[i:], "*") || strings.HasPrefix(t[i:], "[]") {
+		if t[i] == '*' {
+			i++
+		} else {
+			i += 2
+		}
+	}
+	if rest := t[i:]; token.IsExported(rest) && token.IsIdentifier(rest) {
+		return t[:i] + alias + "." + rest
+	}
+	return t
 }

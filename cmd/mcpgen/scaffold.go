@@ -6,29 +6,32 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/mcpgen/mcpgen/generator"
-	"github.com/mcpgen/mcpgen/schema"
 )
 
 func runScaffold(args []string, stdout, stderr io.Writer) int {
 	flags := pflag.NewFlagSet("scaffold", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
-	schemaPath := flags.String("schema", "", "path of the MCP `schema.json` the bindings were generated from (required)")
+	dir := flags.String("dir", "", "`directory` of the generated bindings to implement (required); scaffold reads their interfaces")
 	side := flags.String("side", "server", "which interface to implement: `server` or client")
-	importPath := flags.String("import", "", "import `path` of the generated bindings package (required)")
+	importPath := flags.String("import", "", "import `path` of the bindings (default: from the go.mod above --dir)")
+	alias := flags.String("alias", "", "`name` for the bindings package in the written file (default: its package name)")
 	out := flags.String("out", "", "`file` to write (required)")
 	pkg := flags.String("package", "main", "Go package `name` of the written file")
 	typ := flags.String("type", "", "name of the implementing `type` (default Server or Client)")
-	revision := flags.String("revision", "", "protocol `revision` (YYYY-MM-DD); default: recognised from the file or its directory")
 	force := flags.Bool("force", false, "overwrite --out if it exists")
 	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), "usage: mcpgen scaffold --schema FILE --import PATH --out FILE [--side server|client] [--package NAME] [--type NAME] [--force]\n\n"+
+		fmt.Fprint(flags.Output(), "usage: mcpgen scaffold --dir BINDINGS --out FILE [--import PATH] [--alias NAME] [--side server|client] [--package NAME] [--type NAME] [--force]\n\n"+
 			"Scaffold writes a user-owned file with a type that implements the server (or\n"+
-			"client) interface of generated bindings: every method stubbed, with a comment\n"+
-			"showing how to honour ctx. It never overwrites a file without --force.\n\nFlags:\n")
+			"client) interface of the generated bindings in --dir: every method stubbed,\n"+
+			"with a comment showing how to honour ctx. It reads the bindings themselves, so\n"+
+			"the file compiles with them; it creates --out's directory and never overwrites\n"+
+			"a file without --force.\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	if code, done := parseFlags(flags, args, stdout); done {
@@ -38,8 +41,11 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	case flags.NArg() > 0:
 		fmt.Fprintf(stderr, "mcpgen scaffold: unexpected argument %q\n", flags.Arg(0))
 		return 2
-	case *schemaPath == "" || *importPath == "" || *out == "":
-		fmt.Fprintln(stderr, "mcpgen scaffold: --schema, --import and --out are required")
+	case *dir == "" || *out == "":
+		fmt.Fprintln(stderr, "mcpgen scaffold: --dir and --out are required")
+		return 2
+	case *alias != "" && !isIdentifier(*alias):
+		fmt.Fprintf(stderr, "mcpgen scaffold: --alias %q is not a Go identifier\n", *alias)
 		return 2
 	case *side != "server" && *side != "client":
 		fmt.Fprintf(stderr, "mcpgen scaffold: --side must be server or client, not %q\n", *side)
@@ -55,14 +61,24 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *out, unwrapPath(err))
 		return 1
 	}
-	m, err := schema.Load(*schemaPath, schema.Options{Revision: *revision})
+	b, err := generator.ReadBindings(*dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", unwrapPath(err))
+		return 1
+	}
+	if *importPath == "" {
+		if *importPath, err = importPathOf(*dir); err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v (give --import)\n", err)
+			return 1
+		}
+	}
+	src, err := generator.ScaffoldBindings(b, generator.ScaffoldOptions{Side: *side, ImportPath: *importPath, Alias: *alias, Package: *pkg, Type: *typ})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
-	src, err := generator.Scaffold(m, generator.ScaffoldOptions{Side: *side, ImportPath: *importPath, Package: *pkg, Type: *typ})
-	if err != nil {
-		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %s: cannot create its directory: %v\n", *out, unwrapPath(err))
 		return 1
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
@@ -70,4 +86,35 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// importPathOf is the import path of dir: the module path of the nearest
+// go.mod above it joined with dir's path inside that module.
+func importPathOf(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for root := abs; ; root = filepath.Dir(root) {
+		data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+		if err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+					rel, err := filepath.Rel(root, abs)
+					if err != nil {
+						return "", err
+					}
+					mod := strings.Trim(f[1], `"`)
+					if rel == "." {
+						return mod, nil
+					}
+					return mod + "/" + filepath.ToSlash(rel), nil
+				}
+			}
+			return "", fmt.Errorf("%s: no module line", filepath.Join(root, "go.mod"))
+		}
+		if filepath.Dir(root) == root {
+			return "", fmt.Errorf("%s: not inside a Go module", dir)
+		}
+	}
 }

@@ -25,8 +25,8 @@ func TestScaffoldCompiles(t *testing.T) {
 		for _, side := range []string{"server", "client"} {
 			out := filepath.Join(dir, pkg+"_"+side+".go")
 			typ := "My" + strings.ToUpper(side[:1]) + side[1:] + strings.ReplaceAll(rev, "-", "")
-			code, _, errs := runCLI("scaffold", "--schema", filepath.Join(shared, rev, "schema.json"), "--side", side,
-				"--import", "github.com/mcpgen/mcpgen/generated/"+pkg, "--out", out, "--package", "scaffoldcheck", "--type", typ)
+			code, _, errs := runCLI("scaffold", "--dir", filepath.Join("..", "..", "generated", pkg), "--side", side,
+				"--out", out, "--package", "scaffoldcheck", "--type", typ)
 			if code != 0 {
 				t.Fatalf("%s %s: exit %d: %s", rev, side, code, errs)
 			}
@@ -42,10 +42,41 @@ func TestScaffoldCompiles(t *testing.T) {
 	}
 }
 
+// TestScaffoldImportPaths: an import path whose last element is not the
+// package name gets an alias in the import, and the stubs use it; the output
+// directory is created.
+func TestScaffoldImportPaths(t *testing.T) {
+	for _, tc := range []struct{ importPath, alias, wantImport, wantUse string }{
+		{"example.com/my-mcp", "", `mcp20251125 "example.com/my-mcp"`, "mcp20251125.UnimplementedServer"},
+		{"example.com/mcp/v2", "", `mcp20251125 "example.com/mcp/v2"`, "mcp20251125.UnimplementedServer"},
+		{"example.com/mcp/v2", "mcp", `mcp "example.com/mcp/v2"`, "mcp.UnimplementedServer"},
+		{"example.com/mcp20251125", "", `"example.com/mcp20251125"`, "*mcp20251125.CallToolRequestParams"},
+	} {
+		out := filepath.Join(t.TempDir(), "new", "dir", "impl.go")
+		args := []string{"scaffold", "--dir", "../../generated/mcp20251125", "--import", tc.importPath, "--out", out}
+		if tc.alias != "" {
+			args = append(args, "--alias", tc.alias)
+		}
+		if code, _, errs := runCLI(args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		src, _ := os.ReadFile(out)
+		if !strings.Contains(string(src), "\t"+tc.wantImport+"\n") || !strings.Contains(string(src), tc.wantUse) {
+			t.Errorf("%s alias %q: want import %s and %s in\n%s", tc.importPath, tc.alias, tc.wantImport, tc.wantUse, src)
+		}
+	}
+	if code, _, errs := runCLI("scaffold", "--dir", "../../generated/mcp20251125", "--out", filepath.Join(t.TempDir(), "x.go"), "--alias", "my-mcp"); code != 2 {
+		t.Errorf("--alias my-mcp: exit %d (%s), want 2", code, errs)
+	}
+	if code, _, errs := runCLI("scaffold", "--dir", t.TempDir(), "--out", filepath.Join(t.TempDir(), "x.go")); code != 1 || !strings.Contains(errs, "not a directory of mcpgen bindings") {
+		t.Errorf("empty --dir: exit %d (%s), want 1 naming the problem", code, errs)
+	}
+}
+
 func TestScaffoldRefusesToOverwrite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "impl.go")
 	os.WriteFile(out, []byte("package main // mine\n"), 0o644)
-	args := []string{"scaffold", "--schema", filepath.Join(shared, "2025-11-25", "schema.json"), "--import", "example.com/mcp", "--out", out}
+	args := []string{"scaffold", "--dir", "../../generated/mcp20251125", "--import", "example.com/mcp", "--out", out}
 	code, _, errs := runCLI(args...)
 	if code != 1 || !strings.Contains(errs, "--force") {
 		t.Fatalf("exit %d, stderr %q: want 1 and a hint about --force", code, errs)

@@ -1,0 +1,129 @@
+package generator
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Bindings is what Scaffold needs to know about a generated package, read
+// from its Go source: the scaffold is written against the code it must
+// compile with, not against a schema that may have moved on since.
+type Bindings struct {
+	// Package is the package clause of the bindings.
+	Package string
+	// Revision is the value of the ProtocolVersion constant.
+	Revision string
+	// Interfaces maps "Server" and "Client" to their methods, in source order.
+	Interfaces map[string][]BindingMethod
+}
+
+// BindingMethod is one method of a generated Server or Client interface.
+type BindingMethod struct {
+	// Name is the Go method name, e.g. "CallTool".
+	Name string
+	// Method is the wire name from the matching Method constant, e.g. "tools/call".
+	Method string
+	// Params and Result are the Go types as written in the bindings
+	// (unqualified, e.g. "*CallToolRequestParams"); empty when absent.
+	Params, Result string
+	// Request is false for notifications (a method that returns only error).
+	Request bool
+}
+
+// ReadBindings parses the generated package in dir. It fails naming the
+// directory when dir does not hold mcpgen bindings.
+func ReadBindings(dir string) (*Bindings, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	b := &Bindings{Interfaces: map[string][]BindingMethod{}}
+	consts := map[string]string{}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		b.Package = f.Name.Name
+		for _, decl := range f.Decls {
+			gd, ok := decl.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				switch s := spec.(type) {
+				case *ast.ValueSpec:
+					for i, n := range s.Names {
+						if i < len(s.Values) {
+							if lit, ok := s.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+								consts[n.Name], _ = strconv.Unquote(lit.Value)
+							}
+						}
+					}
+				case *ast.TypeSpec:
+					it, ok := s.Type.(*ast.InterfaceType)
+					if !ok || (s.Name.Name != "Server" && s.Name.Name != "Client") {
+						continue
+					}
+					var ms []BindingMethod
+					for _, field := range it.Methods.List {
+						ft, ok := field.Type.(*ast.FuncType)
+						if !ok || len(field.Names) == 0 {
+							continue
+						}
+						m := BindingMethod{Name: field.Names[0].Name}
+						if ft.Params != nil && len(ft.Params.List) > 1 {
+							m.Params = exprString(ft.Params.List[1].Type)
+						}
+						if ft.Results != nil && len(ft.Results.List) == 2 {
+							m.Request = true
+							m.Result = exprString(ft.Results.List[0].Type)
+						}
+						ms = append(ms, m)
+					}
+					b.Interfaces[s.Name.Name] = ms
+				}
+			}
+		}
+	}
+	if len(b.Interfaces) == 0 {
+		return nil, fmt.Errorf("%s: no generated Server or Client interface: not a directory of mcpgen bindings", dir)
+	}
+	b.Revision = consts["ProtocolVersion"]
+	for side, ms := range b.Interfaces {
+		for i := range ms {
+			ms[i].Method = consts["Method"+ms[i].Name]
+		}
+		b.Interfaces[side] = ms
+	}
+	return b, nil
+}
+
+// exprString spells a parameter type of the bindings; generated signatures
+// use only identifiers, pointers, slices and maps of them.
+func exprString(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.StarExpr:
+		return "*" + exprString(t.X)
+	case *ast.ArrayType:
+		return "[]" + exprString(t.Elt)
+	case *ast.MapType:
+		return "map[" + exprString(t.Key) + "]" + exprString(t.Value)
+	case *ast.SelectorExpr:
+		return exprString(t.X) + "." + t.Sel.Name
+	}
+	return "any"
+}
