@@ -6,7 +6,7 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-const schema20260728 = "../../shared/schemas/2026-07-28/schema.json"
+var schema20260728 = schemaPath("2026-07-28")
 
 // BenchmarkGenerate20260728 measures model → Go source for the largest
 // revision.

@@ -32,6 +32,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"generate", "write Go bindings for a schema.json", runGenerate},
+		{"revisions", "list the official schemas embedded in mcpgen", runRevisions},
 		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
 		{"version", "print the mcpgen version", runVersion},
 	}

@@ -11,7 +11,13 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-const shared = "../../../shared/schemas"
+// officialSchemas is the module's copy of the official schemas
+// (official/schemas/<revision>/schema.json).
+const officialSchemas = "../../official/schemas"
+
+// shared is the old name of officialSchemas, kept for tests written
+// before the schemas moved into the module.
+const shared = officialSchemas
 
 var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
@@ -24,7 +30,7 @@ func runCLI(args ...string) (code int, stdout, stderr string) {
 func TestDumpModelGolden(t *testing.T) {
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
-			code, out, errs := runCLI("generate", "--schema", filepath.Join(shared, rev, "schema.json"), "--dump-model")
+			code, out, errs := runCLI("generate", "--schema", filepath.Join(officialSchemas, rev, "schema.json"), "--dump-model")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
@@ -47,7 +53,7 @@ func TestDumpModelGolden(t *testing.T) {
 
 func TestGenerateWritesPackage(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mcp")
-	code, _, errs := runCLI("generate", "--schema", filepath.Join(shared, "2025-06-18", "schema.json"), "--out", dir)
+	code, _, errs := runCLI("generate", "--schema", filepath.Join(officialSchemas, "2025-06-18", "schema.json"), "--out", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -55,7 +61,7 @@ func TestGenerateWritesPackage(t *testing.T) {
 	os.WriteFile(stale, []byte(generatedHeader+"\n\npackage mcp\n"), 0o644)
 	mine := filepath.Join(dir, "mine.go")
 	os.WriteFile(mine, []byte("package mcp\n"), 0o644)
-	if code, _, errs := runCLI("generate", "--schema", filepath.Join(shared, "2025-06-18", "schema.json"), "--out", dir); code != 0 {
+	if code, _, errs := runCLI("generate", "--schema", filepath.Join(officialSchemas, "2025-06-18", "schema.json"), "--out", dir); code != 0 {
 		t.Fatalf("second run: exit %d: %s", code, errs)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
@@ -85,7 +91,7 @@ func TestBadInput(t *testing.T) {
 	}
 	const draft7 = `"$schema": "http://json-schema.org/draft-07/schema#"`
 	aFile := write("plain-file", "x")
-	official := filepath.Join(shared, "2024-11-05", "schema.json")
+	official := filepath.Join(officialSchemas, "2024-11-05", "schema.json")
 	cases := []struct {
 		name     string
 		args     []string
@@ -109,7 +115,8 @@ func TestBadInput(t *testing.T) {
 		{"unwritable output", []string{"generate", "--schema", official, "--out", filepath.Join(aFile, "sub")}, 1,
 			[]string{"plain-file", "cannot create output directory"}},
 		{"unknown flag", []string{"generate", "--bogus"}, 2, []string{"unknown flag: --bogus"}},
-		{"missing --schema", []string{"generate", "--out", dir}, 2, []string{"--schema is required"}},
+		{"missing --schema", []string{"generate", "--out", dir}, 2, []string{"--schema or --revision is required"}},
+		{"unknown embedded revision", []string{"generate", "--revision", "2025-11-24", "--out", dir}, 2, []string{`"2025-11-24"`, "2025-11-25", "--schema"}},
 		{"missing --out", []string{"generate", "--schema", official}, 2, []string{"--out is required"}},
 		{"bad package", []string{"generate", "--schema", official, "--out", dir, "--package", "9x"}, 2, []string{`"9x"`}},
 		{"unknown command", []string{"frobnicate"}, 2, []string{"unknown command"}},

@@ -25,7 +25,7 @@ func TestScaffoldCompiles(t *testing.T) {
 		for _, side := range []string{"server", "client"} {
 			out := filepath.Join(dir, pkg+"_"+side+".go")
 			typ := "My" + strings.ToUpper(side[:1]) + side[1:] + strings.ReplaceAll(rev, "-", "")
-			code, _, errs := runCLI("scaffold", "--schema", filepath.Join(shared, rev, "schema.json"), "--side", side,
+			code, _, errs := runCLI("scaffold", "--schema", filepath.Join(officialSchemas, rev, "schema.json"), "--side", side,
 				"--import", "github.com/mcpgen/mcpgen/generated/"+pkg, "--out", out, "--package", "scaffoldcheck", "--type", typ)
 			if code != 0 {
 				t.Fatalf("%s %s: exit %d: %s", rev, side, code, errs)
@@ -45,7 +45,7 @@ func TestScaffoldCompiles(t *testing.T) {
 func TestScaffoldRefusesToOverwrite(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "impl.go")
 	os.WriteFile(out, []byte("package main // mine\n"), 0o644)
-	args := []string{"scaffold", "--schema", filepath.Join(shared, "2025-11-25", "schema.json"), "--import", "example.com/mcp", "--out", out}
+	args := []string{"scaffold", "--schema", filepath.Join(officialSchemas, "2025-11-25", "schema.json"), "--import", "example.com/mcp", "--out", out}
 	code, _, errs := runCLI(args...)
 	if code != 1 || !strings.Contains(errs, "--force") {
 		t.Fatalf("exit %d, stderr %q: want 1 and a hint about --force", code, errs)

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/mcpgen/mcpgen/official"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// stdin is what --schema - reads; tests replace it.
+var stdin io.Reader = os.Stdin
+
+// stdinName names standard input in errors and generated headers.
+const stdinName = "<stdin>"
+
+// schemaInput is where a command's schema comes from: the --schema and
+// --revision flags, which every command that reads a schema shares.
+type schemaInput struct {
+	// path is --schema: a file, "-" for standard input, or empty for the
+	// embedded official schema of revision.
+	path string
+	// revision is --revision: which embedded schema to read when path is
+	// empty, else the declared revision of the file.
+	revision string
+}
+
+// officialName is how an embedded schema is named in errors and headers.
+func officialName(rev string) string { return "official schema " + rev }
+
+// usageError reports a combination of flags that names no schema, or ""
+// when the input is well specified.
+func (in schemaInput) usageError() string {
+	if in.path == "" && in.revision == "" {
+		return "--schema or --revision is required"
+	}
+	return ""
+}
+
+// load reads and builds the model. An error is about the input (status 1),
+// except for an unknown embedded revision, which is a bad flag value and
+// comes back as a *usageErr (status 2).
+func (in schemaInput) load() (*schema.Model, error) {
+	opts := schema.Options{Revision: in.revision}
+	switch in.path {
+	case "":
+		data, err := official.Schema(in.revision)
+		if err != nil {
+			return nil, &usageErr{fmt.Sprintf("--revision: %v; pass --schema for any other schema", err)}
+		}
+		return schema.LoadBytes(officialName(in.revision), data, opts)
+	case "-":
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, &schema.Error{File: stdinName, Msg: "cannot read schema", Err: err}
+		}
+		return schema.LoadBytes(stdinName, data, opts)
+	default:
+		return schema.Load(in.path, opts)
+	}
+}
+
+// name is how errors name the schema: as the user gave it.
+func (in schemaInput) name() string {
+	switch in.path {
+	case "":
+		return officialName(in.revision)
+	case "-":
+		return stdinName
+	}
+	return in.path
+}
+
+// reportLoadError prints a load error as one line and returns the exit
+// status: 2 when the flags were wrong, 1 when the input was.
+func reportLoadError(stderr io.Writer, cmd string, err error) int {
+	var ue *usageErr
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "mcpgen %s: %v\n", cmd, err)
+		return 2
+	}
+	fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+	return 1
+}
+
+// sourceName is how a generated header names the schema: "official schema
+// R", "<stdin>", or the file's path relative to the output directory, so
+// the header reads the same wherever the generator ran from.
+func (in schemaInput) sourceName(outDir string) string {
+	if in.path == "" || in.path == "-" {
+		return in.name()
+	}
+	absFile, err1 := filepath.Abs(in.path)
+	absOut, err2 := filepath.Abs(outDir)
+	if err1 == nil && err2 == nil {
+		if rel, err := filepath.Rel(absOut, absFile); err == nil {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.ToSlash(in.path)
+}
+
+// usageErr is an error that is the user's invocation, not the input: the
+// command exits with status 2.
+type usageErr struct{ msg string }
+
+func (e *usageErr) Error() string { return e.msg }
