@@ -155,3 +155,35 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("version: exit %d, %q", code, out)
 	}
 }
+
+// TestGenerateRefusesUserFile: a hand-written file with the name of a
+// generated one stops generation (status 1, one line naming it) and is
+// left as it was; --force overwrites it.
+func TestGenerateRefusesUserFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mcp")
+	if code, _, errs := runCLI("generate", "--revision", "2025-06-18", "--out", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	server := filepath.Join(dir, "server.go")
+	mine := []byte("package mcp\n\n// My server, written by hand.\n")
+	if err := os.WriteFile(server, mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	types, _ := os.ReadFile(filepath.Join(dir, "types.go"))
+	code, _, errs := runCLI("generate", "--revision", "2025-11-25", "--out", dir)
+	if code != 1 || !strings.Contains(errs, server) || !strings.Contains(errs, "--force") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q: want 1 and one line naming %s and --force", code, errs, server)
+	}
+	if got, _ := os.ReadFile(server); !bytes.Equal(got, mine) {
+		t.Errorf("the user's server.go was changed:\n%s", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "types.go")); !bytes.Equal(got, types) {
+		t.Errorf("a refused run changed types.go")
+	}
+	if code, _, errs := runCLI("generate", "--revision", "2025-11-25", "--out", dir, "--force"); code != 0 {
+		t.Fatalf("--force: exit %d: %s", code, errs)
+	}
+	if got, _ := os.ReadFile(server); !bytes.HasPrefix(got, []byte(generatedHeader)) {
+		t.Errorf("--force did not overwrite server.go")
+	}
+}
