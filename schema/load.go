@@ -117,6 +117,9 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	if err := a.run(); err != nil {
 		return nil, err
 	}
+	if err := checkRequiredCycles(m, file); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -58,6 +59,29 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcpgen generate: --out is required (or --dump-model)")
 		return 2
 	}
+	if *dump && (*out != "" || *pkg != "" || *force) {
+		fmt.Fprintln(stderr, "mcpgen generate: --dump-model prints the model to standard output; it takes no --out, --package or --force")
+		return 2
+	}
+	name := *pkg
+	if !*dump {
+		if name == "" {
+			abs, err := filepath.Abs(*out)
+			if err != nil {
+				fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *out, err)
+				return 1
+			}
+			name = filepath.Base(abs)
+		}
+		if err := checkIdentifier(name); err != nil {
+			if *pkg != "" {
+				fmt.Fprintf(stderr, "mcpgen generate: --package: %v, so it cannot name a Go package\n", err)
+			} else {
+				fmt.Fprintf(stderr, "mcpgen generate: the package is named after --out by default, but %v: pass --package\n", err)
+			}
+			return 2
+		}
+	}
 
 	m, err := in.load()
 	if err != nil {
@@ -73,22 +97,11 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	name := *pkg
-	if name == "" {
-		abs, err := filepath.Abs(*out)
-		if err != nil {
-			fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *out, err)
-			return 1
-		}
-		name = filepath.Base(abs)
-	}
-	if !isIdentifier(name) {
-		fmt.Fprintf(stderr, "mcpgen generate: package name %q is not a Go identifier; pass --package\n", name)
-		return 2
-	}
 	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*out)})
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpgen: %s: %v\n", in.name(), err)
+		// One line: a formatting error would otherwise carry the whole
+		// unformatted source with it.
+		fmt.Fprintf(stderr, "mcpgen: %s: %s\n", in.name(), firstLine(err.Error()))
 		return 1
 	}
 	if err := outdir.Write(*out, files, outdir.Options{Force: *force}); err != nil {
@@ -96,6 +109,12 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// firstLine is s up to its first line break.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimRight(line, "\r :")
 }
 
 // DumpModel renders the model as indented JSON, the format of
@@ -116,19 +135,6 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }
 
 // parseFlags parses args. An explicit --help prints the usage to stdout

@@ -50,6 +50,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "-h", "--help", "-help":
 		usage(stdout)
 		return 0
+	case "--version", "-version", "-v":
+		return runVersion(nil, stdout, stderr)
 	case "help":
 		if len(args) == 1 {
 			usage(stdout)

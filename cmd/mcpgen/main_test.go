@@ -90,35 +90,53 @@ func TestBadInput(t *testing.T) {
 		return p
 	}
 	const draft7 = `"$schema": "http://json-schema.org/draft-07/schema#"`
+	// ping makes a test schema an MCP schema: one notification the client sends.
+	const ping = `"PingNotification": {"type": "object", "properties": {"method": {"const": "notifications/ping", "type": "string"}}, "required": ["method"]},
+		"ClientNotification": {"anyOf": [{"$ref": "#/definitions/PingNotification"}]}`
 	aFile := write("plain-file", "x")
 	official := filepath.Join(officialSchemas, "2024-11-05", "schema.json")
+	out := filepath.Join(dir, "mcp")
 	cases := []struct {
 		name     string
 		args     []string
 		code     int
 		contains []string
 	}{
-		{"missing file", []string{"generate", "--schema", filepath.Join(dir, "nope.json"), "--out", dir}, 1,
+		{"missing file", []string{"generate", "--schema", filepath.Join(dir, "nope.json"), "--out", out}, 1,
 			[]string{"nope.json", "cannot read schema", "no such file"}},
-		{"invalid JSON", []string{"generate", "--schema", write("bad.json", `{"$schema": `), "--out", dir}, 1,
+		{"invalid JSON", []string{"generate", "--schema", write("bad.json", `{"$schema": `), "--out", out}, 1,
 			[]string{"bad.json", "invalid JSON"}},
-		{"not an object", []string{"generate", "--schema", write("2024-11-05/arr.json", `[]`), "--out", dir}, 1,
+		{"not an object", []string{"generate", "--schema", write("2024-11-05/arr.json", `[]`), "--out", out}, 1,
 			[]string{"arr.json", "#", "not a JSON object"}},
-		{"does not compile", []string{"generate", "--schema", write("2024-11-05/nocompile.json", `{`+draft7+`, "definitions": {"X": {"type": 5}}}`), "--out", dir}, 1,
+		{"does not compile", []string{"generate", "--schema", write("2024-11-05/nocompile.json", `{`+draft7+`, "definitions": {"X": {"type": 5}}}`), "--out", out}, 1,
 			[]string{"nocompile.json", "#/definitions/X", "does not compile"}},
-		{"unsupported keyword", []string{"generate", "--schema", write("2024-11-05/oneof.json", `{`+draft7+`, "definitions": {"X": {"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}}}`), "--out", dir}, 1,
+		{"unsupported keyword", []string{"generate", "--schema", write("2024-11-05/oneof.json", `{`+draft7+`, "definitions": {"X": {"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}}}`), "--out", out}, 1,
 			[]string{"oneof.json", "#/definitions/X/properties/a/oneOf", `unsupported keyword "oneOf"`}},
-		{"unsupported dialect", []string{"generate", "--schema", write("2024-11-05/d4.json", `{"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {}}`), "--out", dir}, 1,
+		{"unsupported dialect", []string{"generate", "--schema", write("2024-11-05/d4.json", `{"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {}}`), "--out", out}, 1,
 			[]string{"d4.json", "#/$schema", "unsupported JSON Schema dialect"}},
-		{"unknown revision", []string{"generate", "--schema", write("x.json", `{`+draft7+`, "definitions": {}}`), "--out", dir}, 1,
+		{"unknown revision", []string{"generate", "--schema", write("x.json", `{`+draft7+`, "definitions": {}}`), "--out", out}, 1,
 			[]string{"x.json", "--revision"}},
 		{"unwritable output", []string{"generate", "--schema", official, "--out", filepath.Join(aFile, "sub")}, 1,
 			[]string{"plain-file", "cannot create output directory"}},
 		{"unknown flag", []string{"generate", "--bogus"}, 2, []string{"unknown flag: --bogus"}},
-		{"missing --schema", []string{"generate", "--out", dir}, 2, []string{"--schema or --revision is required"}},
-		{"unknown embedded revision", []string{"generate", "--revision", "2025-11-24", "--out", dir}, 2, []string{`"2025-11-24"`, "2025-11-25", "--schema"}},
+		{"missing --schema", []string{"generate", "--out", out}, 2, []string{"--schema or --revision is required"}},
+		{"unknown embedded revision", []string{"generate", "--revision", "2025-11-24", "--out", out}, 2, []string{`"2025-11-24"`, "2025-11-25", "--schema"}},
 		{"missing --out", []string{"generate", "--schema", official}, 2, []string{"--out is required"}},
-		{"bad package", []string{"generate", "--schema", official, "--out", dir, "--package", "9x"}, 2, []string{`"9x"`}},
+		{"bad package", []string{"generate", "--schema", official, "--out", out, "--package", "9x"}, 2, []string{`"9x"`}},
+		{"keyword package", []string{"generate", "--revision", "2025-11-25", "--out", out, "--package", "type"}, 2, []string{`--package: "type" is a Go keyword`}},
+		{"blank package", []string{"generate", "--revision", "2025-11-25", "--out", out, "--package", "_"}, 2, []string{`"_" is the blank identifier`}},
+		{"package from --out", []string{"generate", "--revision", "2025-11-25", "--out", filepath.Join(dir, "my-mcp")}, 2, []string{`"my-mcp" is not a Go identifier`, "pass --package"}},
+		{"dump-model with --out", []string{"generate", "--revision", "2025-11-25", "--dump-model", "--out", out}, 2, []string{"--dump-model", "--out"}},
+		{"empty 2020-12 schema", []string{"generate", "--schema", write("2025-11-25/empty.json", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {}}`), "--out", out}, 1,
+			[]string{"empty.json", "#/$defs", "not an MCP schema"}},
+		{"no methods", []string{"generate", "--schema", write("2024-11-05/nomethods.json", `{`+draft7+`, "definitions": {"X": {"type": "object", "properties": {"a": {"type": "string"}}}}}`), "--dump-model"}, 1,
+			[]string{"nomethods.json", "#/definitions", "not an MCP schema"}},
+		{"required self-reference", []string{"generate", "--schema", write("2024-11-05/selfref.json", `{`+draft7+`, "definitions": {`+ping+`, "X": {"type": "object", "properties": {"next": {"$ref": "#/definitions/X"}}, "required": ["next"]}}}`), "--out", out}, 1,
+			[]string{"selfref.json", "#/definitions/X/properties/next", "contain itself"}},
+		{"unrepresentable construct", []string{"generate", "--schema", write("2024-11-05/nullable.json", `{`+draft7+`, "definitions": {`+ping+`, "X": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}}}`), "--out", out}, 1,
+			[]string{"nullable.json", "#/definitions/X/properties/n"}},
+		{"scaffold bad import path", []string{"scaffold", "--revision", "2025-11-25", "--import", "example.com//mcp", "--out", filepath.Join(dir, "impl.go")}, 2, []string{"--import", "double slash"}},
+		{"scaffold blank package", []string{"scaffold", "--revision", "2025-11-25", "--import", "example.com/mcp", "--package", "_", "--out", filepath.Join(dir, "impl.go")}, 2, []string{"--package", "blank identifier"}},
 		{"unknown command", []string{"frobnicate"}, 2, []string{"unknown command"}},
 		{"no command", nil, 2, []string{"Usage:"}},
 	}
@@ -150,9 +168,11 @@ func TestHelpAndVersion(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
 		}
 	}
-	code, out, _ := runCLI("version")
-	if code != 0 || !strings.HasPrefix(out, "mcpgen v") || !strings.Contains(out, "go1.") {
-		t.Errorf("version: exit %d, %q", code, out)
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-v"}} {
+		code, out, _ := runCLI(args...)
+		if code != 0 || !strings.HasPrefix(out, "mcpgen v") || !strings.Contains(out, "go1.") {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
 	}
 }
 
@@ -185,5 +205,16 @@ func TestGenerateRefusesUserFile(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(server); !bytes.HasPrefix(got, []byte(generatedHeader)) {
 		t.Errorf("--force did not overwrite server.go")
+	}
+}
+
+// TestNonASCIIPackageName: Go identifiers may use any Unicode letter.
+func TestNonASCIIPackageName(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mcpé")
+	if code, _, errs := runCLI("generate", "--revision", "2024-11-05", "--out", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if doc, _ := os.ReadFile(filepath.Join(dir, "doc.go")); !bytes.Contains(doc, []byte("\npackage mcpé\n")) {
+		t.Errorf("doc.go does not declare package mcpé")
 	}
 }

@@ -43,8 +43,17 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	case *side != "server" && *side != "client":
 		fmt.Fprintf(stderr, "mcpgen scaffold: --side must be server or client, not %q\n", *side)
 		return 2
-	case !isIdentifier(*pkg) || *typ != "" && !isIdentifier(*typ):
-		fmt.Fprintln(stderr, "mcpgen scaffold: --package and --type must be Go identifiers")
+	}
+	if err := checkIdentifier(*pkg); err != nil {
+		fmt.Fprintf(stderr, "mcpgen scaffold: --package %v\n", err)
+		return 2
+	}
+	if err := checkIdentifier(*typ); *typ != "" && err != nil {
+		fmt.Fprintf(stderr, "mcpgen scaffold: --type %v\n", err)
+		return 2
+	}
+	if err := checkImportPath(*importPath); err != nil {
+		fmt.Fprintf(stderr, "mcpgen scaffold: --import: %v\n", err)
 		return 2
 	}
 	if _, err := os.Stat(*out); err == nil && !*force {

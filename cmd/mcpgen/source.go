@@ -45,22 +45,34 @@ func (in schemaInput) usageError() string {
 // comes back as a *usageErr (status 2).
 func (in schemaInput) load() (*schema.Model, error) {
 	opts := schema.Options{Revision: in.revision}
+	var m *schema.Model
+	var err error
 	switch in.path {
 	case "":
-		data, err := official.Schema(in.revision)
-		if err != nil {
-			return nil, &usageErr{fmt.Sprintf("--revision: %v; pass --schema for any other schema", err)}
+		data, rerr := official.Schema(in.revision)
+		if rerr != nil {
+			return nil, &usageErr{fmt.Sprintf("--revision: %v; pass --schema for any other schema", rerr)}
 		}
-		return schema.LoadBytes(officialName(in.revision), data, opts)
+		m, err = schema.LoadBytes(officialName(in.revision), data, opts)
 	case "-":
-		data, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, &schema.Error{File: stdinName, Msg: "cannot read schema", Err: err}
+		data, rerr := io.ReadAll(stdin)
+		if rerr != nil {
+			return nil, &schema.Error{File: stdinName, Msg: "cannot read schema", Err: rerr}
 		}
-		return schema.LoadBytes(stdinName, data, opts)
+		m, err = schema.LoadBytes(stdinName, data, opts)
 	default:
-		return schema.Load(in.path, opts)
+		m, err = schema.Load(in.path, opts)
 	}
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Methods) == 0 {
+		// A valid JSON Schema that describes no MCP message would give an
+		// empty package that builds and does nothing.
+		return nil, &schema.Error{File: in.name(), Pointer: "#/" + m.DefsKey,
+			Msg: "not an MCP schema: it defines no request or notification (no ClientRequest, ServerRequest, ClientNotification or ServerNotification union)"}
+	}
+	return m, nil
 }
 
 // name is how errors name the schema: as the user gave it.
