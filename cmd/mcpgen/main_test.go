@@ -123,6 +123,8 @@ func TestBadInput(t *testing.T) {
 		{"unknown embedded revision", []string{"generate", "--revision", "2025-11-24", "--out", out}, 2, []string{`"2025-11-24"`, "2025-11-25", "--schema"}},
 		{"missing --out", []string{"generate", "--schema", official}, 2, []string{"--out is required"}},
 		{"bad package", []string{"generate", "--schema", official, "--out", out, "--package", "9x"}, 2, []string{`"9x"`}},
+		{"revision contradicts the content", []string{"generate", "--schema", official, "--revision", "2025-11-25", "--out", out}, 1,
+			[]string{"2024-11-05", "revision 2025-11-25 was given", "official schema of revision 2024-11-05"}},
 		{"keyword package", []string{"generate", "--revision", "2025-11-25", "--out", out, "--package", "type"}, 2, []string{`--package: "type" is a Go keyword`}},
 		{"blank package", []string{"generate", "--revision", "2025-11-25", "--out", out, "--package", "_"}, 2, []string{`"_" is the blank identifier`}},
 		{"package from --out", []string{"generate", "--revision", "2025-11-25", "--out", filepath.Join(dir, "my-mcp")}, 2, []string{`"my-mcp" is not a Go identifier`, "pass --package"}},
