@@ -50,4 +50,3 @@ func canonicalDigest(v any) (string, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
-
