@@ -138,6 +138,7 @@ func TestBadInput(t *testing.T) {
 		{"unrepresentable construct", []string{"generate", "--schema", write("2024-11-05/nullable.json", `{`+draft7+`, "definitions": {`+ping+`, "X": {"type": "object", "properties": {"n": {"type": ["integer", "null"]}}}}}`), "--out", out}, 1,
 			[]string{"nullable.json", "#/definitions/X/properties/n"}},
 		{"scaffold bad import path", []string{"scaffold", "--revision", "2025-11-25", "--import", "example.com//mcp", "--out", filepath.Join(dir, "impl.go")}, 2, []string{"--import", "double slash"}},
+		{"scaffold import not a package name", []string{"scaffold", "--revision", "2025-11-25", "--import", "example.com/my-mcp", "--out", filepath.Join(dir, "impl.go")}, 2, []string{"--import", `"my-mcp" is not a Go identifier`}},
 		{"scaffold blank package", []string{"scaffold", "--revision", "2025-11-25", "--import", "example.com/mcp", "--package", "_", "--out", filepath.Join(dir, "impl.go")}, 2, []string{"--package", "blank identifier"}},
 		{"unknown command", []string{"frobnicate"}, 2, []string{"unknown command"}},
 		{"no command", nil, 2, []string{"Usage:"}},
@@ -164,7 +165,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHelpAndVersion(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "generate"}, {"generate", "--help"}, {"version", "-h"}, {"scaffold", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "generate"}, {"generate", "--help"}, {"version", "-h"}, {"scaffold", "--help"}, {"revisions", "--help"}, {"help", "revisions"}} {
 		code, out, errs := runCLI(args...)
 		if code != 0 || out == "" || errs != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 
 	"github.com/spf13/pflag"
 
@@ -56,6 +57,11 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen scaffold: --import: %v\n", err)
 		return 2
 	}
+	if err := checkIdentifier(path.Base(*importPath)); err != nil {
+		// The stub qualifies the bindings by the path's last element.
+		fmt.Fprintf(stderr, "mcpgen scaffold: --import %q: its last element %v, so it cannot name the bindings' package\n", *importPath, err)
+		return 2
+	}
 	if _, err := os.Stat(*out); err == nil && !*force {
 		fmt.Fprintf(stderr, "mcpgen: %s: exists; it is yours, so scaffold will not overwrite it (use --force)\n", *out)
 		return 1
@@ -69,7 +75,7 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	}
 	src, err := generator.Scaffold(m, generator.ScaffoldOptions{Side: *side, ImportPath: *importPath, Package: *pkg, Type: *typ})
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		fmt.Fprintf(stderr, "mcpgen: %s\n", firstLine(err.Error()))
 		return 1
 	}
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
