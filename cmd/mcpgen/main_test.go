@@ -125,6 +125,7 @@ func TestBadInput(t *testing.T) {
 		{"bad package", []string{"generate", "--schema", official, "--out", out, "--package", "9x"}, 2, []string{`"9x"`}},
 		{"revision contradicts the content", []string{"generate", "--schema", official, "--revision", "2025-11-25", "--out", out}, 1,
 			[]string{"2024-11-05", "revision 2025-11-25 was given", "official schema of revision 2024-11-05"}},
+		{"malformed revision", []string{"generate", "--schema", official, "--revision", "2024-11-5", "--out", out}, 2, []string{`--revision "2024-11-5"`, "YYYY-MM-DD"}},
 		{"keyword package", []string{"generate", "--revision", "2025-11-25", "--out", out, "--package", "type"}, 2, []string{`--package: "type" is a Go keyword`}},
 		{"blank package", []string{"generate", "--revision", "2025-11-25", "--out", out, "--package", "_"}, 2, []string{`"_" is the blank identifier`}},
 		{"package from --out", []string{"generate", "--revision", "2025-11-25", "--out", filepath.Join(dir, "my-mcp")}, 2, []string{`"my-mcp" is not a Go identifier`, "pass --package"}},

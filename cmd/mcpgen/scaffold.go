@@ -45,6 +45,11 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen scaffold: --side must be server or client, not %q\n", *side)
 		return 2
 	}
+	in := schemaInput{path: *schemaPath, revision: *revision}
+	if msg := in.usageError(); msg != "" {
+		fmt.Fprintf(stderr, "mcpgen scaffold: %s\n", msg)
+		return 2
+	}
 	if err := checkIdentifier(*pkg); err != nil {
 		fmt.Fprintf(stderr, "mcpgen scaffold: --package %v\n", err)
 		return 2
@@ -69,7 +74,7 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *out, unwrapPath(err))
 		return 1
 	}
-	m, err := schemaInput{path: *schemaPath, revision: *revision}.load()
+	m, err := in.load()
 	if err != nil {
 		return reportLoadError(stderr, "scaffold", err)
 	}

@@ -28,6 +28,24 @@ type schemaInput struct {
 	revision string
 }
 
+// isRevision reports whether s has the form of a protocol revision, a
+// date: YYYY-MM-DD.
+func isRevision(s string) bool {
+	if len(s) != len("2006-01-02") {
+		return false
+	}
+	for i, c := range []byte(s) {
+		if i == 4 || i == 7 {
+			if c != '-' {
+				return false
+			}
+		} else if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // officialName is how an embedded schema is named in errors and headers.
 func officialName(rev string) string { return "official schema " + rev }
 
@@ -36,6 +54,9 @@ func officialName(rev string) string { return "official schema " + rev }
 func (in schemaInput) usageError() string {
 	if in.path == "" && in.revision == "" {
 		return "--schema or --revision is required"
+	}
+	if in.revision != "" && !isRevision(in.revision) {
+		return fmt.Sprintf("--revision %q is not a protocol revision (YYYY-MM-DD)", in.revision)
 	}
 	return ""
 }
