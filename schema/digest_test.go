@@ -116,3 +116,32 @@ func TestCanonicalDigest(t *testing.T) {
 		t.Error("invalid JSON has a digest")
 	}
 }
+
+// FuzzCanonicalDigest: any JSON document has the digest of its re-indented
+// and compacted forms, and nothing panics.
+func FuzzCanonicalDigest(f *testing.F) {
+	for _, rev := range []string{"2024-11-05", "2026-07-28"} {
+		data, _ := official.Schema(rev)
+		f.Add(data[:min(len(data), 2000)])
+	}
+	for _, s := range []string{`{}`, `[]`, `"\u00e9\/<>&"`, `{"b":1,"a":[1.50,-0,1e3,{"z":null}]}`, `{"a":1,"a":2}`, `{`, `1 2`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := schema.CanonicalDigest(data)
+		if err != nil {
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("invalid JSON %q has a digest", data)
+		}
+		var indented, compact bytes.Buffer
+		json.Indent(&indented, data, "\r\n", "  ")
+		json.Compact(&compact, data)
+		for name, b := range map[string][]byte{"indented": indented.Bytes(), "compact": compact.Bytes()} {
+			if d2, err := schema.CanonicalDigest(b); err != nil || d2 != d {
+				t.Errorf("%s form of %q: digest %s, %v; want %s", name, data, d2, err, d)
+			}
+		}
+	})
+}
