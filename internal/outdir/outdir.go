@@ -129,13 +129,18 @@ func (o ops) write(dir string, files map[string][]byte, opts Options) (err error
 	if len(conflicts) > 0 {
 		return &NotGeneratedError{Paths: conflicts}
 	}
-	var stale []string
+	var stale, litter []string
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, unwrapPath(err))
 	}
 	for _, e := range entries {
 		n := e.Name()
+		if isLeftoverTemp(n, files) && e.Type().IsRegular() {
+			// A run that was killed between writing and renaming left it.
+			litter = append(litter, filepath.Join(dir, n))
+			continue
+		}
 		if _, produced := files[n]; produced || !e.Type().IsRegular() || !strings.HasSuffix(n, ".go") {
 			continue
 		}
@@ -204,12 +209,36 @@ func (o ops) write(dir string, files map[string][]byte, opts Options) (err error
 		}
 		done = append(done, step{path: path, old: before[n]})
 	}
+	for _, path := range litter {
+		os.Remove(path) // best effort: it is hidden and never built
+	}
 	return nil
+}
+
+// tempInfix marks mcpgen's temporary files: "." + name + tempInfix + digits.
+const tempInfix = ".mcpgen-"
+
+// isLeftoverTemp reports whether n is a temporary file of an earlier run
+// for one of the files being written.
+func isLeftoverTemp(n string, files map[string][]byte) bool {
+	rest, ok := strings.CutPrefix(n, ".")
+	if !ok {
+		return false
+	}
+	i := strings.LastIndex(rest, tempInfix)
+	if i <= 0 {
+		return false
+	}
+	if _, ours := files[rest[:i]]; !ours {
+		return false
+	}
+	digits := rest[i+len(tempInfix):]
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // writeTemp writes data to a new hidden file in dir and returns its path.
 func (o ops) writeTemp(dir, name string, data []byte, mode fs.FileMode) (string, error) {
-	f, err := o.createTemp(dir, "."+name+".mcpgen-*")
+	f, err := o.createTemp(dir, "."+name+tempInfix+"*")
 	if err != nil {
 		return "", fmt.Errorf("%s: cannot write: %w", filepath.Join(dir, name), unwrapPath(err))
 	}

@@ -266,3 +266,28 @@ func TestRefusesOddTargets(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovesLeftoverTemporaryFiles: the hidden temporary files of a run
+// that was killed before renaming are removed by the next run; other
+// hidden files are not.
+func TestRemovesLeftoverTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeAll(t, dir, map[string][]byte{
+		".types.go.mcpgen-123456": gen("half"),
+		".types.go.mcpgen-abc":    []byte("not ours"),
+		".other.go.mcpgen-1":      []byte("not a file we write"),
+		".envrc":                  []byte("mine"),
+	})
+	if err := Write(dir, map[string][]byte{"types.go": gen("types")}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	got := snapshot(t, dir)
+	if _, ok := got[".types.go.mcpgen-123456"]; ok {
+		t.Error("leftover temporary file kept")
+	}
+	for _, kept := range []string{".types.go.mcpgen-abc", ".other.go.mcpgen-1", ".envrc", "types.go"} {
+		if _, ok := got[kept]; !ok {
+			t.Errorf("%s removed", kept)
+		}
+	}
+}
