@@ -19,6 +19,7 @@ import (
 )
 
 func main() {
+	budgetMemory = setMemoryLimit
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -66,24 +66,26 @@ func (in schemaInput) usageError() string {
 // comes back as a *usageErr (status 2).
 func (in schemaInput) load() (*schema.Model, error) {
 	opts := schema.Options{Revision: in.revision}
-	var m *schema.Model
-	var err error
+	var data []byte
+	var rerr error
 	switch in.path {
 	case "":
-		data, rerr := official.Schema(in.revision)
-		if rerr != nil {
+		if data, rerr = official.Schema(in.revision); rerr != nil {
 			return nil, &usageErr{fmt.Sprintf("--revision: %v; pass --schema for any other schema", rerr)}
 		}
-		m, err = schema.LoadBytes(officialName(in.revision), data, opts)
 	case "-":
-		data, rerr := io.ReadAll(stdin)
-		if rerr != nil {
+		if data, rerr = io.ReadAll(stdin); rerr != nil {
 			return nil, &schema.Error{File: stdinName, Msg: "cannot read schema", Err: rerr}
 		}
-		m, err = schema.LoadBytes(stdinName, data, opts)
 	default:
-		m, err = schema.Load(in.path, opts)
+		if data, rerr = os.ReadFile(in.path); rerr != nil {
+			return nil, &schema.Error{File: in.path, Msg: "cannot read schema", Err: unwrapPath(rerr)}
+		}
 	}
+	if budgetMemory != nil {
+		budgetMemory(len(data))
+	}
+	m, err := schema.LoadBytes(in.name(), data, opts)
 	if err != nil {
 		return nil, err
 	}
