@@ -112,3 +112,24 @@ func firstLines(b []byte, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// endless is an input that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestSchemaSizeBounded: an endless standard input (or /dev/zero) is
+// refused once it passes the limit, instead of exhausting memory.
+func TestSchemaSizeBounded(t *testing.T) {
+	defer func(r io.Reader, n int64) { stdin, maxSchemaBytes = r, n }(stdin, maxSchemaBytes)
+	stdin, maxSchemaBytes = endless{}, 1<<20
+	code, _, errs := runCLI("generate", "--schema", "-", "--revision", "2025-11-25", "--dump-model")
+	if code != 1 || !strings.Contains(errs, "<stdin>: cannot read schema: larger than 1 MiB") {
+		t.Errorf("exit %d, stderr %q; want 1 and the limit named", code, errs)
+	}
+}

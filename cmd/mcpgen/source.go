@@ -74,11 +74,17 @@ func (in schemaInput) load() (*schema.Model, error) {
 			return nil, &usageErr{fmt.Sprintf("--revision: %v; pass --schema for any other schema", rerr)}
 		}
 	case "-":
-		if data, rerr = io.ReadAll(stdin); rerr != nil {
+		if data, rerr = readSchema(stdin); rerr != nil {
 			return nil, &schema.Error{File: stdinName, Msg: "cannot read schema", Err: rerr}
 		}
 	default:
-		if data, rerr = os.ReadFile(in.path); rerr != nil {
+		f, err := os.Open(in.path)
+		if err != nil {
+			return nil, &schema.Error{File: in.path, Msg: "cannot read schema", Err: unwrapPath(err)}
+		}
+		data, rerr = readSchema(f)
+		f.Close()
+		if rerr != nil {
 			return nil, &schema.Error{File: in.path, Msg: "cannot read schema", Err: unwrapPath(rerr)}
 		}
 	}
@@ -119,6 +125,23 @@ func reportLoadError(stderr io.Writer, cmd string, err error) int {
 	}
 	fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 	return 1
+}
+
+// maxSchemaBytes bounds what mcpgen reads: building a schema takes some
+// 35 times its size in memory, so a larger input (or /dev/zero, or an
+// endless pipe) is refused rather than exhaust the machine.
+var maxSchemaBytes int64 = 256 << 20
+
+// readSchema reads all of r, up to maxSchemaBytes.
+func readSchema(r io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxSchemaBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxSchemaBytes {
+		return nil, fmt.Errorf("larger than %d MiB, the most mcpgen reads", maxSchemaBytes>>20)
+	}
+	return data, nil
 }
 
 // sourceName is how a generated header names the schema: "official schema
