@@ -222,3 +222,51 @@ func TestNonASCIIPackageName(t *testing.T) {
 		t.Errorf("doc.go does not declare package mcpé")
 	}
 }
+
+// TestFailedRunKeepsPreviousBindings: runs that fail (a bad schema, a
+// directory where a generated file goes) leave the bindings of the
+// previous run byte-identical. internal/outdir's tests inject a failure at
+// every file-system step.
+func TestFailedRunKeepsPreviousBindings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mcp")
+	if code, _, errs := runCLI("generate", "--revision", "2025-06-18", "--out", dir); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			out[e.Name()] = string(b)
+		}
+		return out
+	}
+	before := snapshot()
+	bad := filepath.Join(t.TempDir(), "2025-11-25", "schema.json")
+	os.MkdirAll(filepath.Dir(bad), 0o755)
+	os.WriteFile(bad, []byte(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": {"X": {"type": 5}}}`), 0o644)
+	if code, _, _ := runCLI("generate", "--schema", bad, "--out", dir); code != 1 {
+		t.Errorf("bad schema: exit %d, want 1", code)
+	}
+	// A directory where a generated file goes: found after the other
+	// files' new contents are ready, before any is written.
+	os.Remove(filepath.Join(dir, "types_json.go"))
+	delete(before, "types_json.go")
+	if err := os.Mkdir(filepath.Join(dir, "types_json.go"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before["types_json.go"] = ""
+	code, _, errs := runCLI("generate", "--revision", "2025-11-25", "--out", dir)
+	if code != 1 || !strings.Contains(errs, "types_json.go") {
+		t.Errorf("directory in the way: exit %d, stderr %q", code, errs)
+	}
+	after := snapshot()
+	if len(after) != len(before) {
+		t.Errorf("files: %d before, %d after", len(before), len(after))
+	}
+	for name, want := range before {
+		if after[name] != want {
+			t.Errorf("%s changed by a failed run", name)
+		}
+	}
+}
