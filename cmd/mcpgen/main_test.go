@@ -248,8 +248,8 @@ func TestFailedRunKeepsPreviousBindings(t *testing.T) {
 	if code, _, _ := runCLI("generate", "--schema", bad, "--out", dir); code != 1 {
 		t.Errorf("bad schema: exit %d, want 1", code)
 	}
-	// A directory where a generated file goes: found after the other
-	// files' new contents are ready, before any is written.
+	// A directory where a generated file goes: found before anything is
+	// written.
 	os.Remove(filepath.Join(dir, "types_json.go"))
 	delete(before, "types_json.go")
 	if err := os.Mkdir(filepath.Join(dir, "types_json.go"), 0o755); err != nil {
