@@ -13,12 +13,13 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator"
+	"github.com/mcpgen/mcpgen/official"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
 // generateLine is what a generate.go file's directive looks like.
 type generateLine struct {
-	schema, pkg, out string
+	schema, revision, pkg, out string
 }
 
 // readGenerateLine parses the //go:generate directive of dir/generate.go,
@@ -42,14 +43,16 @@ func readGenerateLine(t *testing.T, dir string) generateLine {
 			switch fields[i] {
 			case "--schema":
 				g.schema = fields[i+1]
+			case "--revision":
+				g.revision = fields[i+1]
 			case "--package":
 				g.pkg = fields[i+1]
 			case "--out":
 				g.out = fields[i+1]
 			}
 		}
-		if g.schema == "" || g.pkg == "" || g.out != "." {
-			t.Fatalf("%s/generate.go: directive %q lacks --schema, --package or --out .", dir, line)
+		if g.schema != "" || g.revision == "" || g.pkg == "" || g.out != "." {
+			t.Fatalf("%s/generate.go: directive %q: want --revision (the embedded official schema, no file), --package and --out .", dir, line)
 		}
 		return g
 	}
@@ -68,11 +71,16 @@ func TestNoDrift(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(dir, func(t *testing.T) {
 			g := readGenerateLine(t, dir)
-			m, err := schema.Load(filepath.Join(dir, g.schema), schema.Options{})
+			data, err := official.Schema(g.revision)
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := generator.Options{Package: g.pkg, SchemaFile: g.schema}
+			source := "official schema " + g.revision
+			m, err := schema.LoadBytes(source, data, schema.Options{Revision: g.revision})
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := generator.Options{Package: g.pkg, SchemaFile: source}
 			files, err := generator.Generate(m, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -20,7 +20,7 @@ var allRevisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-2
 
 func generateOne(t *testing.T, rev string) (*schema.Model, map[string][]byte) {
 	t.Helper()
-	m, err := schema.Load("../../shared/schemas/"+rev+"/schema.json", schema.Options{})
+	m, err := schema.Load(schemaPath(rev), schema.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

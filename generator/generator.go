@@ -17,8 +17,10 @@ const RuntimePath = "github.com/mcpgen/mcpgen/runtime"
 type Options struct {
 	// Package is the Go package name of the output, e.g. "mcp20251125".
 	Package string
-	// SchemaFile is how the schema is named in the header comment (the
-	// path as the user gave it, or a stable relative one).
+	// SchemaFile is how the schema is named in the header comment and the
+	// package documentation: "official schema 2025-11-25" for an embedded
+	// one, else the file's path relative to the output directory, so the
+	// header does not depend on where mcpgen ran.
 	SchemaFile string
 }
 

@@ -23,7 +23,8 @@ var revisions = []struct {
 	{"2026-07-28", 155},
 }
 
-func schemaPath(rev string) string { return "../../shared/schemas/" + rev + "/schema.json" }
+// schemaPath is the module's copy of the official schema of rev.
+func schemaPath(rev string) string { return "../official/schemas/" + rev + "/schema.json" }
 
 var generated sync.Map // rev → *generatedRev
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
@@ -17,13 +18,16 @@ type Compiled struct {
 	file     string
 	url      string
 	defsKey  string
-	compiler *jsonschema.Compiler
 	names    []string
+	mu       sync.Mutex // jsonschema/v5 compiles lazily, into shared state
+	compiler *jsonschema.Compiler
 }
 
-// Compile compiles every definition of the schema in data with
-// jsonschema/v5, so a schema that does not compile is refused before any
-// code is generated. file names the schema in errors.
+// Compile compiles the schema in data with jsonschema/v5, so a schema that
+// does not compile is refused before any code is generated: the whole
+// document is validated against its dialect's meta-schema, once. The
+// validator of each definition is compiled when Definition first asks for
+// it. file names the schema in errors.
 func Compile(file string, data []byte) (*Compiled, error) {
 	obj, err := parseRoot(file, data)
 	if err != nil {
@@ -73,6 +77,16 @@ func dialectOf(file string, obj map[string]any) (dialect, error) {
 }
 
 // compile is Compile for a schema already parsed.
+//
+// It compiles the root once, which makes jsonschema/v5 validate every
+// definition against the meta-schema, and leaves the definitions to
+// Definition. Compiling each definition here made loading quadratic in the
+// size of the schema: for 2020-12, jsonschema/v5 scans every subschema of
+// the document for $dynamicAnchor each time it compiles one subschema
+// (Compiler.compileDynamicAnchors), so compiling them all costs
+// subschemas². Generation needs only the verdict that the schema is valid;
+// the Model is built by the normaliser, which refuses every keyword it
+// cannot map and every $ref that names no definition.
 func compile(file string, data []byte, obj map[string]any, d dialect) (*Compiled, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = d.draft
@@ -87,18 +101,38 @@ func compile(file string, data []byte, obj map[string]any, d dialect) (*Compiled
 		cs.names = append(cs.names, name)
 	}
 	sort.Strings(cs.names)
-	for _, name := range cs.names {
-		if _, err := cs.Definition(name); err != nil {
-			return nil, err
-		}
+	if _, err := c.Compile(url); err != nil {
+		ptr, msg := cs.explain(err)
+		return nil, &Error{File: file, Pointer: ptr, Msg: "does not compile", Err: fmt.Errorf("%s", msg)}
 	}
 	return cs, nil
 }
 
-// Definition returns the compiled validator of the named definition.
+// explain turns a jsonschema/v5 error into the JSON pointer of the
+// offending node and a message without the internal URL. A meta-schema
+// violation is reported at its deepest cause, the most precise place.
+func (c *Compiled) explain(err error) (ptr, msg string) {
+	var se *jsonschema.SchemaError
+	if errors.As(err, &se) && se.Err != nil {
+		err = se.Err
+	}
+	var ve *jsonschema.ValidationError
+	if errors.As(err, &ve) {
+		for len(ve.Causes) > 0 {
+			ve = ve.Causes[0]
+		}
+		return "#" + ve.InstanceLocation, ve.Message
+	}
+	return "#", strings.ReplaceAll(err.Error(), c.url, "")
+}
+
+// Definition returns the compiled validator of the named definition,
+// compiling it on first use. It is safe for concurrent use.
 func (c *Compiled) Definition(name string) (*jsonschema.Schema, error) {
 	ptr := "#/" + c.defsKey + "/" + escapePointer(name)
+	c.mu.Lock()
 	s, err := c.compiler.Compile(c.url + ptr)
+	c.mu.Unlock()
 	if err != nil {
 		var se *jsonschema.SchemaError
 		msg := err.Error()

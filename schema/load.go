@@ -18,8 +18,10 @@ import (
 // Options tune Load.
 type Options struct {
 	// Revision names the protocol revision ("2025-11-25"). When empty it is
-	// taken from the file's digest if the file is an official one, else
-	// from the name of the directory that holds it.
+	// taken from the content if it is an official schema (recognised by
+	// CanonicalDigest, so formatting does not matter), else from the name
+	// of the directory that holds the file. A Revision that contradicts an
+	// official schema's own is an error.
 	Revision string
 }
 
@@ -39,16 +41,6 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-// officialDigests maps the sha256 of each official schema.json to its
-// revision, so a vendored copy under any name is recognised.
-var officialDigests = map[string]string{
-	"61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce": "2024-11-05",
-	"e720669548c8100a4282c49e580efd6ddf7f28899ea786fc8db251dbdb356131": "2025-03-26",
-	"af845e7e5b9d27107d1690f0936022546177a1403e63ffb11470135b296a2e01": "2025-06-18",
-	"268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7": "2025-11-25",
-	"ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203": "2026-07-28",
-}
-
 var revisionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // LoadBytes builds the Model of a schema held in memory; file names it in
@@ -62,9 +54,17 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 		return nil, err
 	}
 
+	canonical, err := canonicalDigest(obj)
+	if err != nil {
+		return nil, &Error{File: file, Msg: "cannot digest the schema", Err: err}
+	}
+	officialRev := officialCanonical[canonical]
 	revision := opts.Revision
+	if revision != "" && officialRev != "" && revision != officialRev {
+		return nil, errAt(file, "", "revision %s was given, but this is the official schema of revision %s", revision, officialRev)
+	}
 	if revision == "" {
-		revision = officialDigests[digest]
+		revision = officialRev
 	}
 	if revision == "" {
 		if dir := filepath.Base(filepath.Dir(file)); revisionPattern.MatchString(dir) {
@@ -115,6 +115,9 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	}
 	a := newAnalyser(m, file)
 	if err := a.run(); err != nil {
+		return nil, err
+	}
+	if err := checkRequiredCycles(m, file); err != nil {
 		return nil, err
 	}
 	return m, nil

@@ -19,6 +19,7 @@ import (
 )
 
 func main() {
+	budgetMemory = setMemoryLimit
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -32,6 +33,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"generate", "write Go bindings for a schema.json", runGenerate},
+		{"revisions", "list the official schemas embedded in mcpgen", runRevisions},
 		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
 		{"version", "print the mcpgen version", runVersion},
 	}
@@ -49,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "-h", "--help", "-help":
 		usage(stdout)
 		return 0
+	case "--version", "-version", "-v":
+		return runVersion(nil, stdout, stderr)
 	case "help":
 		if len(args) == 1 {
 			usage(stdout)

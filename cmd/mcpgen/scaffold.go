@@ -44,14 +44,23 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	case *dir == "" || *out == "":
 		fmt.Fprintln(stderr, "mcpgen scaffold: --dir and --out are required")
 		return 2
-	case *alias != "" && !isIdentifier(*alias):
-		fmt.Fprintf(stderr, "mcpgen scaffold: --alias %q is not a Go identifier\n", *alias)
+	case *alias != "" && checkIdentifier(*alias) != nil:
+		fmt.Fprintf(stderr, "mcpgen scaffold: --alias %v\n", checkIdentifier(*alias))
 		return 2
 	case *side != "server" && *side != "client":
 		fmt.Fprintf(stderr, "mcpgen scaffold: --side must be server or client, not %q\n", *side)
 		return 2
-	case !isIdentifier(*pkg) || *typ != "" && !isIdentifier(*typ):
-		fmt.Fprintln(stderr, "mcpgen scaffold: --package and --type must be Go identifiers")
+	}
+	if err := checkIdentifier(*pkg); err != nil {
+		fmt.Fprintf(stderr, "mcpgen scaffold: --package %v\n", err)
+		return 2
+	}
+	if err := checkIdentifier(*typ); *typ != "" && err != nil {
+		fmt.Fprintf(stderr, "mcpgen scaffold: --type %v\n", err)
+		return 2
+	}
+	if err := checkImportPath(*importPath); *importPath != "" && err != nil {
+		fmt.Fprintf(stderr, "mcpgen scaffold: --import: %v\n", err)
 		return 2
 	}
 	if _, err := os.Stat(*out); err == nil && !*force {

@@ -3,4 +3,4 @@ package mcp20241105
 // The bindings in this directory are generated from the official schema of
 // MCP revision 2024-11-05; regenerate them with "go generate ./generated/...".
 
-//go:generate go run ../../cmd/mcpgen generate --schema ../../../shared/schemas/2024-11-05/schema.json --package mcp20241105 --out .
+//go:generate go run ../../cmd/mcpgen generate --revision 2024-11-05 --package mcp20241105 --out .

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,6 +18,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/mcpgen/mcpgen/official"
 )
 
 // Definitions the decoders are checked against.
@@ -25,9 +28,12 @@ const (
 	Params       = "CancelledNotificationParams"
 )
 
-// SharedDir returns ../shared relative to the module root (the directory
-// holding go.mod), found by walking up from the working directory;
-// $MCPGEN_SHARED overrides it.
+// SharedDir returns the module's official/ directory, which holds the
+// official schemas and examples as schemas/<revision>/... (the layout the
+// shared folder beside the module had before they moved in), found by walking
+// up from the working directory to go.mod. $MCPGEN_SHARED overrides it.
+// NewReference and Examples read the embedded copies instead; this is for
+// tests that need the files on disk.
 func SharedDir(tb testing.TB) string {
 	tb.Helper()
 	if d := os.Getenv("MCPGEN_SHARED"); d != "" {
@@ -39,7 +45,7 @@ func SharedDir(tb testing.TB) string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
+			return filepath.Join(dir, "official")
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -59,8 +65,7 @@ type Reference struct {
 // the params object, the params member of CancelledNotification).
 func NewReference(tb testing.TB, revision, def string) *Reference {
 	tb.Helper()
-	path := filepath.Join(SharedDir(tb), "schemas", revision, "schema.json")
-	data, err := os.ReadFile(path)
+	data, err := official.Schema(revision)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -156,14 +161,14 @@ func clip(b []byte) string {
 // only; they are valid instances in every revision that has jsonrpc).
 func Examples(tb testing.TB, def string) [][]byte {
 	tb.Helper()
-	dir := filepath.Join(SharedDir(tb), "schemas", "2026-07-28", "examples", def)
-	entries, err := os.ReadDir(dir)
+	examples := official.Examples()
+	entries, err := fs.ReadDir(examples, def)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var out [][]byte
 	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := fs.ReadFile(examples, def+"/"+e.Name())
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -19,10 +19,12 @@ import (
 	"github.com/mcpgen/mcpgen/schema"
 )
 
-// SchemaPath is the schema file of rev relative to a generated package's
-// directory (generated/mcpYYYYMMDD).
+// SchemaPath is the module's copy of the official schema file of rev
+// (official/schemas), relative to a generated package's directory
+// (generated/mcpYYYYMMDD). The official examples are beside it in
+// examples/ for 2026-07-28.
 func SchemaPath(rev string) string {
-	return filepath.Join("..", "..", "..", "shared", "schemas", rev, "schema.json")
+	return filepath.Join("..", "..", "official", "schemas", rev, "schema.json")
 }
 
 // Load loads and compiles the schema of rev, failing the test when it
