@@ -34,6 +34,7 @@ func commands() []command {
 	return []command{
 		{"generate", "write Go bindings for a schema.json", runGenerate},
 		{"revisions", "list the official schemas embedded in mcpgen", runRevisions},
+		{"check", "exit 1 when a directory's bindings differ from what generate writes now", runCheck},
 		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
 		{"version", "print the mcpgen version", runVersion},
 	}
