@@ -1,0 +1,105 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/official"
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+func validator(t *testing.T, rev string) *Validator {
+	t.Helper()
+	data, err := official.Schema(rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := schema.LoadBytes(rev, data, schema.Options{Revision: rev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := schema.Compile(rev, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return New(m, c)
+}
+
+const session = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}
+{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"s","version":"1"}}}
+
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}
+{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"gave up"}}
+{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"nope"}}
+`
+
+func TestValidSession(t *testing.T) {
+	n, problems, err := validator(t, "2025-11-25").Stream(strings.NewReader(session))
+	if err != nil || n != 6 || len(problems) != 0 {
+		t.Fatalf("Stream = %d, %v, %v; want 6 messages and no problem", n, problems, err)
+	}
+}
+
+// TestProblemsNameLineAndPointer: each kind of mistake is reported at its
+// line and JSON pointer.
+func TestProblemsNameLineAndPointer(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{}}}
+{"jsonrpc":"2.0","id":2,"method":"tools/frobnicate"}
+{"jsonrpc":"1.0","id":3,"method":"ping"}
+{"jsonrpc":"2.0","method":"ping"}
+{"jsonrpc":"2.0","id":4,"method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":5,"method":"tools/list"}
+{"jsonrpc":"2.0","id":5,"result":{}}
+not json
+`
+	_, problems, err := validator(t, "2025-11-25").Stream(strings.NewReader(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"line 1: /params: missing properties: 'name'",
+		`line 2: /method: unknown method "tools/frobnicate"`,
+		`line 3: /jsonrpc: must be "2.0"`,
+		`line 4: (message): "ping" is a request in revision 2025-11-25: it needs an id`,
+		`line 5: /id: "notifications/initialized" is a notification`,
+		"line 7: /result: missing properties: 'tools' (ListToolsResult)",
+		"line 8: (message): not a JSON-RPC message",
+	}
+	var got []string
+	for _, p := range problems {
+		got = append(got, p.String())
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("problem %d = %q, want it to start with %q", i, got[i], want[i])
+		}
+	}
+}
+
+// TestDocument: a JSON document spread over lines (an array of messages)
+// names the line where the bad element starts and its index.
+func TestDocument(t *testing.T) {
+	input := "[\n  {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"},\n  {\n    \"jsonrpc\": \"2.0\",\n    \"method\": \"ping\"\n  }\n]\n"
+	n, problems, err := validator(t, "2025-11-25").Stream(strings.NewReader(input))
+	if err != nil || n != 2 || len(problems) != 1 {
+		t.Fatalf("Stream = %d, %v, %v; want 2 messages, 1 problem", n, problems, err)
+	}
+	if p := problems[0]; p.Line != 3 || p.Pointer != "/1" {
+		t.Fatalf("problem %v: want line 3, pointer /1", p)
+	}
+}
+
+// TestRevisionMatters: a method of one revision is unknown in an older one.
+func TestRevisionMatters(t *testing.T) {
+	msg := `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{}}}}`
+	if _, p, _ := validator(t, "2025-06-18").Stream(strings.NewReader(msg)); len(p) != 0 {
+		t.Fatalf("2025-06-18: %v", p)
+	}
+	if _, p, _ := validator(t, "2025-03-26").Stream(strings.NewReader(msg)); len(p) != 1 || !strings.Contains(p[0].Msg, "unknown method") {
+		t.Fatalf("2025-03-26: %v, want unknown method", p)
+	}
+}
