@@ -35,6 +35,7 @@ func commands() []command {
 		{"generate", "write Go bindings for a schema.json", runGenerate},
 		{"revisions", "list the official schemas embedded in mcpgen", runRevisions},
 		{"check", "exit 1 when a directory's bindings differ from what generate writes now", runCheck},
+		{"diff", "print the API-level changes between two revisions or schema files", runDiff},
 		{"validate", "check JSON-RPC messages against a revision's schema", runValidate},
 		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
 		{"version", "print the mcpgen version", runVersion},

@@ -166,7 +166,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestHelpAndVersion(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "generate"}, {"generate", "--help"}, {"version", "-h"}, {"scaffold", "--help"}, {"revisions", "--help"}, {"help", "revisions"}, {"check", "--help"}, {"validate", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"help"}, {"help", "generate"}, {"generate", "--help"}, {"version", "-h"}, {"scaffold", "--help"}, {"revisions", "--help"}, {"help", "revisions"}, {"check", "--help"}, {"validate", "--help"}, {"diff", "--help"}} {
 		code, out, errs := runCLI(args...)
 		if code != 0 || out == "" || errs != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errs)
