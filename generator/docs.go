@@ -11,6 +11,24 @@ import (
 // linkRE matches a TSDoc inline link: {@link X} or {@link X | label}.
 var linkRE = regexp.MustCompile(`\{@link\s+([^}]*)\}`)
 
+// mdLinkRE matches a markdown link, [text](url), which Go doc comments do
+// not render.
+var mdLinkRE = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
+
+// specSite is where the spec's site-relative links (/specification/...) live.
+const specSite = "https://modelcontextprotocol.io"
+
+// plainLink turns a markdown link into its text followed by the absolute
+// URL in parentheses, which go doc shows as a link.
+func plainLink(m string) string {
+	sub := mdLinkRE.FindStringSubmatch(m)
+	text, url := sub[1], sub[2]
+	if strings.HasPrefix(url, "/") {
+		url = specSite + url
+	}
+	return text + " (" + url + ")"
+}
+
 // docLinker rewrites TSDoc links into Go doc links. It knows the
 // definition names so it can repair the TypeScript-to-JSON glitch that
 // glues a link's label onto its target ({@link X | label} arrives as
@@ -74,6 +92,7 @@ func (l *docLinker) lines(desc string) []string {
 	desc = linkRE.ReplaceAllStringFunc(desc, func(m string) string {
 		return l.link(linkRE.FindStringSubmatch(m)[1])
 	})
+	desc = mdLinkRE.ReplaceAllStringFunc(desc, plainLink)
 	desc = strings.ReplaceAll(desc, "\r\n", "\n")
 	var out []string
 	for _, ln := range strings.Split(desc, "\n") {

@@ -503,7 +503,14 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 			fields = append(fields, jen.Id(m.goName).Bool().Tag(map[string]string{"json": "-"}))
 			continue
 		}
-		fd := t.link.docFor(p.Type.Description, fmt.Sprintf("%s is the %q member.", m.goName, m.json))
+		// Without a description, say the one thing the Go type may not show:
+		// whether the schema requires the member (a sentence restating its
+		// name would say nothing).
+		presence := "optional"
+		if m.required {
+			presence = "required"
+		}
+		fd := t.link.docFor(p.Type.Description, fmt.Sprintf("%s is %s in the schema.", m.goName, presence))
 		typ := m.info.typ()
 		if m.pointer {
 			typ = jen.Op("*").Add(typ)

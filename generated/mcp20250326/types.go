@@ -158,7 +158,7 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 
 // Used by the client to invoke a tool provided by the server.
 type CallToolRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -200,9 +200,9 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [CallToolRequest].
 type CallToolRequestParams struct {
-	// Arguments is the "arguments" member.
+	// Arguments is optional in the schema.
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
-	// Name is the "name" member.
+	// Name is required in the schema.
 	Name string `json:"name"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -252,7 +252,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 type CallToolResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content []CallToolResultContentItem `json:"content"`
 	// Whether the tool call ended in an error.
 	//
@@ -372,7 +372,7 @@ func DecodeCallToolResultContentItem(data []byte) (CallToolResultContentItem, er
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
 type CancelledNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -767,7 +767,7 @@ func (x ClientResult) ListRootsResult() (*ListRootsResult, error) {
 
 // A request from the client to the server, to ask for completion options.
 type CompleteRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -811,7 +811,7 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 type CompleteRequestParams struct {
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
-	// Ref is the "ref" member.
+	// Ref is required in the schema.
 	Ref CompleteRequestParamsRef `json:"ref"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -954,7 +954,7 @@ func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, erro
 type CompleteResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Completion is the "completion" member.
+	// Completion is required in the schema.
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1040,7 +1040,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 type CreateMessageRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1086,17 +1086,17 @@ type CreateMessageRequestParams struct {
 	IncludeContext *string `json:"includeContext,omitempty"`
 	// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
 	MaxTokens int64 `json:"maxTokens"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []SamplingMessage `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
-	// StopSequences is the "stopSequences" member.
+	// StopSequences is optional in the schema.
 	StopSequences []string `json:"stopSequences,omitzero"`
 	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
-	// Temperature is the "temperature" member.
+	// Temperature is optional in the schema.
 	Temperature *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1169,11 +1169,11 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 type CreateMessageResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
 	Model string `json:"model"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// The reason why sampling stopped, if known.
 	StopReason *string `json:"stopReason,omitempty"`
@@ -1298,7 +1298,7 @@ type Cursor string
 type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
-	// Resource is the "resource" member.
+	// Resource is required in the schema.
 	Resource EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1379,7 +1379,7 @@ type EmptyResult = Result
 
 // Used by the client to get a prompt provided by the server.
 type GetPromptRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1466,7 +1466,7 @@ type GetPromptResult struct {
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional description for the prompt.
 	Description *string `json:"description,omitempty"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1561,9 +1561,9 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 
 // Describes the name and version of an MCP implementation.
 type Implementation struct {
-	// Name is the "name" member.
+	// Name is required in the schema.
 	Name string `json:"name"`
-	// Version is the "version" member.
+	// Version is required in the schema.
 	Version string `json:"version"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1600,7 +1600,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
 type InitializeRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1642,9 +1642,9 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [InitializeRequest].
 type InitializeRequestParams struct {
-	// Capabilities is the "capabilities" member.
+	// Capabilities is required in the schema.
 	Capabilities ClientCapabilities `json:"capabilities"`
-	// ClientInfo is the "clientInfo" member.
+	// ClientInfo is required in the schema.
 	ClientInfo Implementation `json:"clientInfo"`
 	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
@@ -1687,7 +1687,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 type InitializeResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Capabilities is the "capabilities" member.
+	// Capabilities is required in the schema.
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Instructions describing how to use the server and its features.
 	//
@@ -1695,7 +1695,7 @@ type InitializeResult struct {
 	Instructions *string `json:"instructions,omitempty"`
 	// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
 	ProtocolVersion string `json:"protocolVersion"`
-	// ServerInfo is the "serverInfo" member.
+	// ServerInfo is required in the schema.
 	ServerInfo Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1742,7 +1742,7 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 
 // This notification is sent from the client to the server after initialization has finished.
 type InitializedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *InitializedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1898,9 +1898,9 @@ func DecodeJSONRPCBatchResponseItem(data []byte) (JSONRPCBatchResponseItem, erro
 
 // A response to a request that indicates an error occurred.
 type JSONRPCError struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error JSONRPCErrorError `json:"error"`
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2117,9 +2117,9 @@ func DecodeJSONRPCMessageArray2Item(data []byte) (JSONRPCMessageArray2Item, erro
 
 // A notification which does not expect a response.
 type JSONRPCNotification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2202,11 +2202,11 @@ func (x *JSONRPCNotificationParams) UnmarshalJSON(data []byte) error {
 
 // A request that expects a response.
 type JSONRPCRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2254,7 +2254,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [JSONRPCRequest].
 type JSONRPCRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2328,9 +2328,9 @@ func (x *JSONRPCRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // A successful (non-error) response to a request.
 type JSONRPCResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result Result `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2374,7 +2374,7 @@ func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
 type ListPromptsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2461,7 +2461,7 @@ type ListPromptsResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Prompts is the "prompts" member.
+	// Prompts is required in the schema.
 	Prompts []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2504,7 +2504,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resource templates the server has.
 type ListResourceTemplatesRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2591,7 +2591,7 @@ type ListResourceTemplatesResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// ResourceTemplates is the "resourceTemplates" member.
+	// ResourceTemplates is required in the schema.
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2634,7 +2634,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resources the server has.
 type ListResourcesRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2721,7 +2721,7 @@ type ListResourcesResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Resources is the "resources" member.
+	// Resources is required in the schema.
 	Resources []Resource `json:"resources"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2770,7 +2770,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
 type ListRootsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2814,7 +2814,7 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [ListRootsRequest].
 type ListRootsRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2892,7 +2892,7 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 type ListRootsResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Roots is the "roots" member.
+	// Roots is required in the schema.
 	Roots []Root `json:"roots"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2931,7 +2931,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of tools the server has.
 type ListToolsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListToolsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3018,7 +3018,7 @@ type ListToolsResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Tools is the "tools" member.
+	// Tools is required in the schema.
 	Tools []Tool `json:"tools"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3087,7 +3087,7 @@ const (
 
 // Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 type LoggingMessageNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3299,9 +3299,9 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 
 // Notification is the schema definition "Notification".
 type Notification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3377,9 +3377,9 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3500,7 +3500,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 type PingRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PingRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3544,7 +3544,7 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [PingRequest].
 type PingRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3618,7 +3618,7 @@ func (x *PingRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 type ProgressNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3812,7 +3812,7 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 type PromptListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3896,9 +3896,9 @@ func (x *PromptListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 // This is similar to `SamplingMessage`, but also supports the embedding of
 // resources from the MCP server.
 type PromptMessage struct {
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content PromptMessageContent `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4048,7 +4048,7 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to the server, to read a specific resource URI.
 type ReadResourceRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4127,7 +4127,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 type ReadResourceResult struct {
 	// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Contents is the "contents" member.
+	// Contents is required in the schema.
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4192,9 +4192,9 @@ func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultConten
 
 // Request is the schema definition "Request".
 type Request struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4233,7 +4233,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [Request].
 type RequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4424,7 +4424,7 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 type ResourceListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4608,7 +4608,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 type ResourceUpdatedNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4780,7 +4780,7 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
 type RootsListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4861,9 +4861,9 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content SamplingMessageContent `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5418,7 +5418,7 @@ func (x ServerResult) CompleteResult() (*CompleteResult, error) {
 
 // A request from the client to the server, to enable or adjust logging.
 type SetLevelRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5495,7 +5495,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 type SubscribeRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5718,9 +5718,9 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 
 // A JSON Schema object defining the expected parameters for the tool.
 type ToolInputSchema struct {
-	// Properties is the "properties" member.
+	// Properties is optional in the schema.
 	Properties map[string]map[string]json.RawMessage `json:"properties,omitzero"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5853,7 +5853,7 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 type ToolListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5934,7 +5934,7 @@ func (x *ToolListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 type UnsubscribeRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.

@@ -72,7 +72,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 
 // Audio provided to or from an LLM.
 type AudioContent struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -176,7 +176,7 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
 type BlobResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A base64-encoded string representing the binary data of the item.
 	Blob string `json:"blob"`
@@ -227,11 +227,11 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 
 // BooleanSchema is the schema definition "BooleanSchema".
 type BooleanSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *bool `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -283,7 +283,7 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 
 // Used by the client to invoke a tool provided by the server.
 type CallToolRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -325,9 +325,9 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [CallToolRequest].
 type CallToolRequestParams struct {
-	// Arguments is the "arguments" member.
+	// Arguments is optional in the schema.
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
-	// Name is the "name" member.
+	// Name is required in the schema.
 	Name string `json:"name"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -366,7 +366,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a tool call.
 type CallToolResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A list of content objects that represent the unstructured result of the tool call.
 	Content []ContentBlock `json:"content"`
@@ -436,7 +436,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 //
 // A client MUST NOT attempt to cancel its `initialize` request.
 type CancelledNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -846,7 +846,7 @@ func (x ClientResult) ElicitResult() (*ElicitResult, error) {
 
 // A request from the client to the server, to ask for completion options.
 type CompleteRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -892,7 +892,7 @@ type CompleteRequestParams struct {
 	Argument CompleteRequestParamsArgument `json:"argument"`
 	// Additional, optional context for completions
 	Context *CompleteRequestParamsContext `json:"context,omitempty"`
-	// Ref is the "ref" member.
+	// Ref is required in the schema.
 	Ref CompleteRequestParamsRef `json:"ref"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1074,9 +1074,9 @@ func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, erro
 
 // The server's response to a completion/complete request
 type CompleteResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Completion is the "completion" member.
+	// Completion is required in the schema.
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1232,7 +1232,7 @@ func DecodeContentBlock(data []byte) (ContentBlock, error) {
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 type CreateMessageRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1280,17 +1280,17 @@ type CreateMessageRequestParams struct {
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
 	MaxTokens int64 `json:"maxTokens"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []SamplingMessage `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
-	// StopSequences is the "stopSequences" member.
+	// StopSequences is optional in the schema.
 	StopSequences []string `json:"stopSequences,omitzero"`
 	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
-	// Temperature is the "temperature" member.
+	// Temperature is optional in the schema.
 	Temperature *float64 `json:"temperature,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1361,13 +1361,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 
 // The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
 	Model string `json:"model"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// The reason why sampling stopped, if known.
 	StopReason *string `json:"stopReason,omitempty"`
@@ -1487,7 +1487,7 @@ type Cursor string
 
 // A request from the server to elicit additional information from the user via the client.
 type ElicitRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1570,9 +1570,9 @@ func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 // A restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
 type ElicitRequestParamsRequestedSchema struct {
-	// Properties is the "properties" member.
+	// Properties is required in the schema.
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1618,7 +1618,7 @@ func (x *ElicitRequestParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 
 // The client's response to an elicitation request.
 type ElicitResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The user action in response to the elicitation.
 	// - "accept": User submitted the form/confirmed the action
@@ -1726,11 +1726,11 @@ func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, erro
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
 type EmbeddedResource struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
-	// Resource is the "resource" member.
+	// Resource is required in the schema.
 	Resource EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1815,13 +1815,13 @@ type EmptyResult = Result
 
 // EnumSchema is the schema definition "EnumSchema".
 type EnumSchema struct {
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Enum is the "enum" member.
+	// Enum is required in the schema.
 	Enum []string `json:"enum"`
-	// EnumNames is the "enumNames" member.
+	// EnumNames is optional in the schema.
 	EnumNames []string `json:"enumNames,omitzero"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1875,7 +1875,7 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 
 // Used by the client to get a prompt provided by the server.
 type GetPromptRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1958,11 +1958,11 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a prompts/get request from the client.
 type GetPromptResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional description for the prompt.
 	Description *string `json:"description,omitempty"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2005,7 +2005,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 
 // An image provided to or from an LLM.
 type ImageContent struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -2072,7 +2072,7 @@ type Implementation struct {
 	// where `annotations.title` should be given precedence over using `name`,
 	// if present).
 	Title *string `json:"title,omitempty"`
-	// Version is the "version" member.
+	// Version is required in the schema.
 	Version string `json:"version"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2113,7 +2113,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
 type InitializeRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2155,9 +2155,9 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [InitializeRequest].
 type InitializeRequestParams struct {
-	// Capabilities is the "capabilities" member.
+	// Capabilities is required in the schema.
 	Capabilities ClientCapabilities `json:"capabilities"`
-	// ClientInfo is the "clientInfo" member.
+	// ClientInfo is required in the schema.
 	ClientInfo Implementation `json:"clientInfo"`
 	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
@@ -2198,9 +2198,9 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Capabilities is the "capabilities" member.
+	// Capabilities is required in the schema.
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Instructions describing how to use the server and its features.
 	//
@@ -2208,7 +2208,7 @@ type InitializeResult struct {
 	Instructions *string `json:"instructions,omitempty"`
 	// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
 	ProtocolVersion string `json:"protocolVersion"`
-	// ServerInfo is the "serverInfo" member.
+	// ServerInfo is required in the schema.
 	ServerInfo Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2255,7 +2255,7 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 
 // This notification is sent from the client to the server after initialization has finished.
 type InitializedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *InitializedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2299,7 +2299,7 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [InitializedNotification].
 type InitializedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2336,9 +2336,9 @@ func (x *InitializedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // A response to a request that indicates an error occurred.
 type JSONRPCError struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error JSONRPCErrorError `json:"error"`
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2467,9 +2467,9 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 
 // A notification which does not expect a response.
 type JSONRPCNotification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *JSONRPCNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2515,7 +2515,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [JSONRPCNotification].
 type JSONRPCNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2552,11 +2552,11 @@ func (x *JSONRPCNotificationParams) UnmarshalJSON(data []byte) error {
 
 // A request that expects a response.
 type JSONRPCRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *JSONRPCRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2604,7 +2604,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [JSONRPCRequest].
 type JSONRPCRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta *JSONRPCRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2639,7 +2639,7 @@ func (x *JSONRPCRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 type JSONRPCRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -2678,9 +2678,9 @@ func (x *JSONRPCRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // A successful (non-error) response to a request.
 type JSONRPCResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result Result `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2724,7 +2724,7 @@ func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
 type ListPromptsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListPromptsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2806,12 +2806,12 @@ func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a prompts/list request from the client.
 type ListPromptsResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Prompts is the "prompts" member.
+	// Prompts is required in the schema.
 	Prompts []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2854,7 +2854,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resource templates the server has.
 type ListResourceTemplatesRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListResourceTemplatesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2936,12 +2936,12 @@ func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a resources/templates/list request from the client.
 type ListResourceTemplatesResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// ResourceTemplates is the "resourceTemplates" member.
+	// ResourceTemplates is required in the schema.
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2984,7 +2984,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resources the server has.
 type ListResourcesRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListResourcesRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3066,12 +3066,12 @@ func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a resources/list request from the client.
 type ListResourcesResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Resources is the "resources" member.
+	// Resources is required in the schema.
 	Resources []Resource `json:"resources"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3120,7 +3120,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
 type ListRootsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3164,7 +3164,7 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [ListRootsRequest].
 type ListRootsRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta *ListRootsRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3199,7 +3199,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 type ListRootsRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -3240,9 +3240,9 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 // This result contains an array of Root objects, each representing a root directory
 // or file that the server can operate on.
 type ListRootsResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Roots is the "roots" member.
+	// Roots is required in the schema.
 	Roots []Root `json:"roots"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3281,7 +3281,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of tools the server has.
 type ListToolsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListToolsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3363,12 +3363,12 @@ func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a tools/list request from the client.
 type ListToolsResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Tools is the "tools" member.
+	// Tools is required in the schema.
 	Tools []Tool `json:"tools"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3437,7 +3437,7 @@ const (
 
 // Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 type LoggingMessageNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3649,9 +3649,9 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 
 // Notification is the schema definition "Notification".
 type Notification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3690,7 +3690,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [Notification].
 type NotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3727,15 +3727,15 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 
 // NumberSchema is the schema definition "NumberSchema".
 type NumberSchema struct {
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Maximum is the "maximum" member.
+	// Maximum is optional in the schema.
 	Maximum *float64 `json:"maximum,omitempty"`
-	// Minimum is the "minimum" member.
+	// Minimum is optional in the schema.
 	Minimum *float64 `json:"minimum,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
-	// Type is the "type" member.
+	// Type is required in the schema.
 	Type string `json:"type"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3794,9 +3794,9 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3873,7 +3873,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 
 // PaginatedResult is the schema definition "PaginatedResult".
 type PaginatedResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
@@ -3917,7 +3917,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 type PingRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PingRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3961,7 +3961,7 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [PingRequest].
 type PingRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta *PingRequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3996,7 +3996,7 @@ func (x *PingRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 type PingRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -4084,7 +4084,7 @@ func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, er
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 type ProgressNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4184,7 +4184,7 @@ type ProgressToken = runtime.RequestID
 
 // A prompt or prompt template that the server offers.
 type Prompt struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A list of arguments to use for templating the prompt.
 	Arguments []PromptArgument `json:"arguments,omitzero"`
@@ -4306,7 +4306,7 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 type PromptListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PromptListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4350,7 +4350,7 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [PromptListChangedNotification].
 type PromptListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4390,9 +4390,9 @@ func (x *PromptListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 // This is similar to `SamplingMessage`, but also supports the embedding of
 // resources from the MCP server.
 type PromptMessage struct {
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content ContentBlock `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4486,7 +4486,7 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to the server, to read a specific resource URI.
 type ReadResourceRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4563,9 +4563,9 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 
 // The server's response to a resources/read request from the client.
 type ReadResourceResult struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Contents is the "contents" member.
+	// Contents is required in the schema.
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4630,9 +4630,9 @@ func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultConten
 
 // Request is the schema definition "Request".
 type Request struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4671,7 +4671,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [Request].
 type RequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4706,7 +4706,7 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 type RequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -4752,7 +4752,7 @@ type RequestId = runtime.RequestID
 
 // A known resource that the server is capable of reading.
 type Resource struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -4836,7 +4836,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 
 // The contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -4885,7 +4885,7 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
 type ResourceLink struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -4976,7 +4976,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 type ResourceListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ResourceListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5020,7 +5020,7 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [ResourceListChangedNotification].
 type ResourceListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5057,7 +5057,7 @@ func (x *ResourceListChangedNotificationParams) UnmarshalJSON(data []byte) error
 
 // A template description for resources available on the server.
 type ResourceTemplate struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -5175,7 +5175,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 type ResourceUpdatedNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5252,7 +5252,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Result is the schema definition "Result".
 type Result struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5300,7 +5300,7 @@ const (
 
 // Represents a root directory or file that the server can operate on.
 type Root struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional name for the root. This can be used to provide a human-readable
 	// identifier for the root, which may be useful for display purposes or for
@@ -5353,7 +5353,7 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
 type RootsListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *RootsListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5397,7 +5397,7 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [RootsListChangedNotification].
 type RootsListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5434,9 +5434,9 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content SamplingMessageContent `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5994,7 +5994,7 @@ func (x ServerResult) CompleteResult() (*CompleteResult, error) {
 
 // A request from the client to the server, to enable or adjust logging.
 type SetLevelRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6071,15 +6071,15 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 
 // StringSchema is the schema definition "StringSchema".
 type StringSchema struct {
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Format is the "format" member.
+	// Format is optional in the schema.
 	Format *string `json:"format,omitempty"`
-	// MaxLength is the "maxLength" member.
+	// MaxLength is optional in the schema.
 	MaxLength *int64 `json:"maxLength,omitempty"`
-	// MinLength is the "minLength" member.
+	// MinLength is optional in the schema.
 	MinLength *int64 `json:"minLength,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6151,7 +6151,7 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 type SubscribeRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6228,7 +6228,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 
 // Text provided to or from an LLM.
 type TextContent struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -6282,7 +6282,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 
 // TextResourceContents is the schema definition "TextResourceContents".
 type TextResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -6333,7 +6333,7 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 
 // Definition for a tool the client can call.
 type Tool struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional additional tool information.
 	//
@@ -6412,9 +6412,9 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 
 // A JSON Schema object defining the expected parameters for the tool.
 type ToolInputSchema struct {
-	// Properties is the "properties" member.
+	// Properties is optional in the schema.
 	Properties map[string]map[string]json.RawMessage `json:"properties,omitzero"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6463,9 +6463,9 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 // An optional JSON Schema object defining the structure of the tool's output returned in
 // the structuredContent field of a CallToolResult.
 type ToolOutputSchema struct {
-	// Properties is the "properties" member.
+	// Properties is optional in the schema.
 	Properties map[string]map[string]json.RawMessage `json:"properties,omitzero"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6598,7 +6598,7 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 type ToolListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ToolListChangedNotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6642,7 +6642,7 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [ToolListChangedNotification].
 type ToolListChangedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6679,7 +6679,7 @@ func (x *ToolListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 type UnsubscribeRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.

@@ -72,7 +72,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 
 // Audio provided to or from an LLM.
 type AudioContent struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -176,7 +176,7 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
 type BlobResourceContents struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// A base64-encoded string representing the binary data of the item.
 	Blob string `json:"blob"`
@@ -227,11 +227,11 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 
 // BooleanSchema is the schema definition "BooleanSchema".
 type BooleanSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *bool `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -283,7 +283,7 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 
 // A result that supports a time-to-live (TTL) hint for client-side caching.
 type CacheableResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -362,9 +362,9 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 
 // Used by the client to invoke a tool provided by the server.
 type CallToolRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -415,15 +415,15 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `tools/call` request.
 type CallToolRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// Arguments to use for the tool call.
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
-	// InputResponses is the "inputResponses" member.
+	// InputResponses is optional in the schema.
 	InputResponses InputResponses `json:"inputResponses,omitzero"`
 	// The name of the tool.
 	Name string `json:"name"`
-	// RequestState is the "requestState" member.
+	// RequestState is optional in the schema.
 	RequestState *string `json:"requestState,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -472,7 +472,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [CallToolRequest] (tools/call) request.
 type CallToolResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// A list of content objects that represent the unstructured result of the tool call.
 	Content []ContentBlock `json:"content"`
@@ -549,9 +549,9 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [CallToolRequest] (tools/call) request.
 type CallToolResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result CallToolResultResponseResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -635,7 +635,7 @@ func DecodeCallToolResultResponseResult(data []byte) (CallToolResultResponseResu
 //
 // This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 type CancelledNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -684,7 +684,7 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
 	Reason *string `json:"reason,omitempty"`
@@ -799,9 +799,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
-	// Form is the "form" member.
+	// Form is optional in the schema.
 	Form JSONObject `json:"form,omitzero"`
-	// URL is the "url" member.
+	// URL is optional in the schema.
 	URL JSONObject `json:"url,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -892,7 +892,7 @@ func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 //
 // This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 type ClientNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1031,9 +1031,9 @@ type ClientResult = Result
 
 // A request from the client to the server, to ask for completion options.
 type CompleteRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1084,13 +1084,13 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
 	// Additional, optional context for completions
 	Context *CompleteRequestParamsContext `json:"context,omitempty"`
-	// Ref is the "ref" member.
+	// Ref is required in the schema.
 	Ref CompleteRequestParamsRef `json:"ref"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1274,9 +1274,9 @@ func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, erro
 
 // The result returned by the server for a [CompleteRequest] (completion/complete) request.
 type CompleteResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// Completion is the "completion" member.
+	// Completion is required in the schema.
 	Completion CompleteResultCompletion `json:"completion"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -1372,9 +1372,9 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [CompleteRequest] (completion/complete) request.
 type CompleteResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result CompleteResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1488,7 +1488,7 @@ func DecodeContentBlock(data []byte) (ContentBlock, error) {
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 type CreateMessageRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1541,17 +1541,17 @@ type CreateMessageRequestParams struct {
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
 	MaxTokens int64 `json:"maxTokens"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []SamplingMessage `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata JSONObject `json:"metadata,omitzero"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
-	// StopSequences is the "stopSequences" member.
+	// StopSequences is optional in the schema.
 	StopSequences []string `json:"stopSequences,omitzero"`
 	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
-	// Temperature is the "temperature" member.
+	// Temperature is optional in the schema.
 	Temperature *float64 `json:"temperature,omitempty"`
 	// Controls how the model uses tools.
 	// The client MUST return an error if this field is provided but [ClientCapabilities].sampling.tools is not declared.
@@ -1639,13 +1639,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 // The client should inform the user before returning the sampled message, to allow them
 // to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
 	Model string `json:"model"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// The reason why sampling stopped, if known.
 	//
@@ -1799,9 +1799,9 @@ type Cursor string
 // implement `server/discover`. Clients **MAY** call it but are not required
 // to — version negotiation can also happen inline via per-request `_meta`.
 type DiscoverRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params RequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1852,7 +1852,7 @@ func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [DiscoverRequest] (server/discover) request.
 type DiscoverResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -1951,9 +1951,9 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [DiscoverRequest] (server/discover) request.
 type DiscoverResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result DiscoverResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1997,7 +1997,7 @@ func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
 
 // A request from the server to elicit additional information from the user via the client.
 type ElicitRequest struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2096,11 +2096,11 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 // A restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
 type ElicitRequestFormParamsRequestedSchema struct {
-	// Schema is the "$schema" member.
+	// Schema is optional in the schema.
 	Schema *string `json:"$schema,omitempty"`
-	// Properties is the "properties" member.
+	// Properties is required in the schema.
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2366,11 +2366,11 @@ func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, erro
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
 type EmbeddedResource struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
-	// Resource is the "resource" member.
+	// Resource is required in the schema.
 	Resource EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2563,9 +2563,9 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 
 // Used by the client to get a prompt provided by the server.
 type GetPromptRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2616,15 +2616,15 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitzero"`
-	// InputResponses is the "inputResponses" member.
+	// InputResponses is optional in the schema.
 	InputResponses InputResponses `json:"inputResponses,omitzero"`
 	// The name of the prompt or prompt template.
 	Name string `json:"name"`
-	// RequestState is the "requestState" member.
+	// RequestState is optional in the schema.
 	RequestState *string `json:"requestState,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2673,11 +2673,11 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [GetPromptRequest] (prompts/get) request.
 type GetPromptResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// An optional description for the prompt.
 	Description *string `json:"description,omitempty"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []PromptMessage `json:"messages"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -2730,9 +2730,9 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [GetPromptRequest] (prompts/get) request.
 type GetPromptResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result GetPromptResultResponseResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2813,9 +2813,9 @@ func DecodeGetPromptResultResponseResult(data []byte) (GetPromptResultResponseRe
 // because required headers are missing or malformed. For HTTP, the response
 // status code MUST be `400 Bad Request`.
 type HeaderMismatchError struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error HeaderMismatchErrorError `json:"error"`
-	// ID is the "id" member.
+	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3030,7 +3030,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 
 // An image provided to or from an LLM.
 type ImageContent struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -3249,11 +3249,11 @@ func (x *InputRequests) UnmarshalJSON(data []byte) error {
 //
 // At least one of `inputRequests` or `requestState` MUST be present.
 type InputRequiredResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
-	// InputRequests is the "inputRequests" member.
+	// InputRequests is optional in the schema.
 	InputRequests InputRequests `json:"inputRequests,omitzero"`
-	// RequestState is the "requestState" member.
+	// RequestState is optional in the schema.
 	RequestState *string `json:"requestState,omitempty"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -3338,11 +3338,11 @@ func DecodeInputResponse(data []byte) (InputResponse, error) {
 
 // InputResponseRequestParams is the schema definition "InputResponseRequestParams".
 type InputResponseRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
-	// InputResponses is the "inputResponses" member.
+	// InputResponses is optional in the schema.
 	InputResponses InputResponses `json:"inputResponses,omitzero"`
-	// RequestState is the "requestState" member.
+	// RequestState is optional in the schema.
 	RequestState *string `json:"requestState,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3559,9 +3559,9 @@ type JSONObject map[string]JSONValue
 
 // A response to a request that indicates an error occurred.
 type JSONRPCErrorResponse struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error Error `json:"error"`
-	// ID is the "id" member.
+	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3647,9 +3647,9 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 
 // A notification which does not expect a response.
 type JSONRPCNotification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3695,11 +3695,11 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 
 // A request that expects a response.
 type JSONRPCRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3773,9 +3773,9 @@ func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
 
 // A successful (non-error) response to a request.
 type JSONRPCResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result Result `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3825,16 +3825,16 @@ type JSONValue = json.RawMessage
 // Use [TitledSingleSelectEnumSchema] instead.
 // This interface will be removed in a future version.
 type LegacyTitledEnumSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *string `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Enum is the "enum" member.
+	// Enum is required in the schema.
 	Enum []string `json:"enum"`
 	// (Legacy) Display names for enum values.
 	// Non-standard according to JSON schema 2020-12.
 	EnumNames []string `json:"enumNames,omitzero"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3892,9 +3892,9 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
 type ListPromptsRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3945,7 +3945,7 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [ListPromptsRequest] (prompts/list) request.
 type ListPromptsResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -3961,7 +3961,7 @@ type ListPromptsResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Prompts is the "prompts" member.
+	// Prompts is required in the schema.
 	Prompts []Prompt `json:"prompts"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -4035,9 +4035,9 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [ListPromptsRequest] (prompts/list) request.
 type ListPromptsResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result ListPromptsResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4081,9 +4081,9 @@ func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resource templates the server has.
 type ListResourceTemplatesRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4134,7 +4134,7 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [ListResourceTemplatesRequest] (resources/templates/list) request.
 type ListResourceTemplatesResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4150,7 +4150,7 @@ type ListResourceTemplatesResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// ResourceTemplates is the "resourceTemplates" member.
+	// ResourceTemplates is required in the schema.
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -4224,9 +4224,9 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [ListResourceTemplatesRequest] (resources/templates/list) request.
 type ListResourceTemplatesResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result ListResourceTemplatesResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4270,9 +4270,9 @@ func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resources the server has.
 type ListResourcesRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4323,7 +4323,7 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [ListResourcesRequest] (resources/list) request.
 type ListResourcesResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4339,7 +4339,7 @@ type ListResourcesResult struct {
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Resources is the "resources" member.
+	// Resources is required in the schema.
 	Resources []Resource `json:"resources"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -4413,9 +4413,9 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [ListResourcesRequest] (resources/list) request.
 type ListResourcesResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result ListResourcesResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4465,7 +4465,7 @@ func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
 type ListRootsRequest struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *ListRootsRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4509,7 +4509,7 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 
 // The "params" member of [ListRootsRequest].
 type ListRootsRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4548,7 +4548,7 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 // This result contains an array of [Root] objects, each representing a root directory
 // or file that the server can operate on.
 type ListRootsResult struct {
-	// Roots is the "roots" member.
+	// Roots is required in the schema.
 	Roots []Root `json:"roots"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4583,9 +4583,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of tools the server has.
 type ListToolsRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4636,7 +4636,7 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [ListToolsRequest] (tools/list) request.
 type ListToolsResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -4660,7 +4660,7 @@ type ListToolsResult struct {
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
 	ResultType string `json:"resultType"`
-	// Tools is the "tools" member.
+	// Tools is required in the schema.
 	Tools []Tool `json:"tools"`
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
@@ -4726,9 +4726,9 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 
 // A successful response from the server for a [ListToolsRequest] (tools/list) request.
 type ListToolsResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result ListToolsResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4798,7 +4798,7 @@ const (
 
 // JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 type LoggingMessageNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4847,7 +4847,7 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/message` notification.
 type LoggingMessageNotificationParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
 	Data json.RawMessage `json:"data"`
@@ -4969,9 +4969,9 @@ func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 // declare in `clientCapabilities`. For HTTP, the response status code MUST be
 // `400 Bad Request`.
 type MissingRequiredClientCapabilityError struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error MissingRequiredClientCapabilityErrorError `json:"error"`
-	// ID is the "id" member.
+	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5265,9 +5265,9 @@ func DecodeMultiSelectEnumSchema(data []byte) (MultiSelectEnumSchema, error) {
 
 // Notification is the schema definition "Notification".
 type Notification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5352,7 +5352,7 @@ func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
 
 // Common params for any notification.
 type NotificationParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5389,17 +5389,17 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 
 // NumberSchema is the schema definition "NumberSchema".
 type NumberSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *float64 `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Maximum is the "maximum" member.
+	// Maximum is optional in the schema.
 	Maximum *float64 `json:"maximum,omitempty"`
-	// Minimum is the "minimum" member.
+	// Minimum is optional in the schema.
 	Minimum *float64 `json:"minimum,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
-	// Type is the "type" member.
+	// Type is required in the schema.
 	Type string `json:"type"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5462,11 +5462,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params PaginatedRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5512,7 +5512,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 
 // Common params for paginated requests.
 type PaginatedRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -5554,7 +5554,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 
 // PaginatedResult is the schema definition "PaginatedResult".
 type PaginatedResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
@@ -5742,7 +5742,7 @@ func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, er
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 type ProgressNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5791,7 +5791,7 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a [ProgressNotification] (notifications/progress) notification.
 type ProgressNotificationParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
@@ -5855,7 +5855,7 @@ type ProgressToken = runtime.RequestID
 
 // A prompt or prompt template that the server offers.
 type Prompt struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// A list of arguments to use for templating the prompt.
 	Arguments []PromptArgument `json:"arguments,omitzero"`
@@ -5991,7 +5991,7 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `promptsListChanged` filter field.
 type PromptListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6045,9 +6045,9 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 // This is similar to [SamplingMessage], but also supports the embedding of
 // resources from the MCP server.
 type PromptMessage struct {
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content ContentBlock `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6141,9 +6141,9 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to the server, to read a specific resource URI.
 type ReadResourceRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6194,11 +6194,11 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
-	// InputResponses is the "inputResponses" member.
+	// InputResponses is optional in the schema.
 	InputResponses InputResponses `json:"inputResponses,omitzero"`
-	// RequestState is the "requestState" member.
+	// RequestState is optional in the schema.
 	RequestState *string `json:"requestState,omitempty"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	URI string `json:"uri"`
@@ -6245,7 +6245,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 
 // The result returned by the server for a [ReadResourceRequest] (resources/read) request.
 type ReadResourceResult struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the intended scope of the cached response, analogous to HTTP
 	// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6258,7 +6258,7 @@ type ReadResourceResult struct {
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
 	CacheScope string `json:"cacheScope"`
-	// Contents is the "contents" member.
+	// Contents is required in the schema.
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -6354,9 +6354,9 @@ func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultConten
 
 // A successful response from the server for a [ReadResourceRequest] (resources/read) request.
 type ReadResourceResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result ReadResourceResultResponseResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6434,9 +6434,9 @@ func DecodeReadResourceResultResponseResult(data []byte) (ReadResourceResultResp
 
 // Request is the schema definition "Request".
 type Request struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6562,7 +6562,7 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 
 // Common params for any request.
 type RequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6597,7 +6597,7 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 
 // A known resource that the server is capable of reading.
 type Resource struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -6695,7 +6695,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 
 // The contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -6744,7 +6744,7 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of [ListResourcesRequest] (resources/list) requests.
 type ResourceLink struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -6849,7 +6849,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `resourcesListChanged` filter field.
 type ResourceListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6900,7 +6900,7 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // Common params for resource-related requests.
 type ResourceRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	URI string `json:"uri"`
@@ -6939,7 +6939,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 
 // A template description for resources available on the server.
 type ResourceTemplate struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -7071,7 +7071,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [SubscriptionsListenRequest] (subscriptions/listen) request.
 type ResourceUpdatedNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -7120,7 +7120,7 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/resources/updated` notification.
 type ResourceUpdatedNotificationParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
 	URI string `json:"uri"`
@@ -7161,7 +7161,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Common result fields.
 type Result struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *ResultMetaObject `json:"_meta,omitempty"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -7273,7 +7273,7 @@ const (
 
 // Represents a root directory or file that the server can operate on.
 type Root struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// An optional name for the root. This can be used to provide a human-readable
 	// identifier for the root, which may be useful for display purposes or for
@@ -7324,11 +7324,11 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 
 // Describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content SamplingMessageContent `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -7974,17 +7974,17 @@ func DecodeSingleSelectEnumSchema(data []byte) (SingleSelectEnumSchema, error) {
 
 // StringSchema is the schema definition "StringSchema".
 type StringSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *string `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Format is the "format" member.
+	// Format is optional in the schema.
 	Format *string `json:"format,omitempty"`
-	// MaxLength is the "maxLength" member.
+	// MaxLength is optional in the schema.
 	MaxLength *int64 `json:"maxLength,omitempty"`
-	// MinLength is the "minLength" member.
+	// MinLength is optional in the schema.
 	MinLength *int64 `json:"minLength,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8129,7 +8129,7 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 // per subscription ID and not per channel: messages belonging to other
 // subscriptions MAY be interleaved before it.
 type SubscriptionsAcknowledgedNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SubscriptionsAcknowledgedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8178,7 +8178,7 @@ func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error
 
 // Parameters for a [SubscriptionsAcknowledgedNotification] (notifications/subscriptions/acknowledged) notification.
 type SubscriptionsAcknowledgedNotificationParams struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta *NotificationMetaObject `json:"_meta,omitempty"`
 	// The subset of requested notification types the server agreed to honor.
 	// Only includes notification types the server actually supports; if the
@@ -8224,9 +8224,9 @@ func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte)
 // outside the context of a specific request. Replaces the previous HTTP GET
 // endpoint and ensures consistent behavior between HTTP and STDIO.
 type SubscriptionsListenRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SubscriptionsListenRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8277,7 +8277,7 @@ func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a [SubscriptionsListenRequest] (subscriptions/listen) request.
 type SubscriptionsListenRequestParams struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta RequestMetaObject `json:"_meta"`
 	// The notifications the client opts in to on this stream. The server
 	// **MUST NOT** send notification types the client has not explicitly
@@ -8322,7 +8322,7 @@ func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
 // is sent only when the server tears the subscription down; an abrupt transport
 // close carries no response. The result body is otherwise empty.
 type SubscriptionsListenResult struct {
-	// Meta is the "_meta" member.
+	// Meta is required in the schema.
 	Meta SubscriptionsListenResultMetaObject `json:"_meta"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
@@ -8424,9 +8424,9 @@ func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
 // A successful response from the server for a [SubscriptionsListenRequest] (subscriptions/listen)
 // request, sent when the server tears the subscription down gracefully.
 type SubscriptionsListenResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result SubscriptionsListenResult `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8470,7 +8470,7 @@ func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
 
 // Text provided to or from an LLM.
 type TextContent struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -8524,7 +8524,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 
 // TextResourceContents is the schema definition "TextResourceContents".
 type TextResourceContents struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -8820,7 +8820,7 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 
 // Definition for a tool the client can call.
 type Tool struct {
-	// Meta is the "_meta" member.
+	// Meta is optional in the schema.
 	Meta MetaObject `json:"_meta,omitzero"`
 	// Optional additional tool information.
 	//
@@ -8941,7 +8941,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 //
 // Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 type ToolInputSchema struct {
-	// Schema is the "$schema" member.
+	// Schema is optional in the schema.
 	Schema *string `json:"$schema,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8988,7 +8988,7 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 //
 // Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 type ToolOutputSchema struct {
-	// Schema is the "$schema" member.
+	// Schema is optional in the schema.
 	Schema *string `json:"$schema,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9160,7 +9160,7 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `toolsListChanged` filter field.
 type ToolListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9349,9 +9349,9 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 // chosen not to implement). For HTTP, the response status code MUST be
 // `400 Bad Request`.
 type UnsupportedProtocolVersionError struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error UnsupportedProtocolVersionErrorError `json:"error"`
-	// ID is the "id" member.
+	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.

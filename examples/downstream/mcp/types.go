@@ -72,7 +72,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 
 // Audio provided to or from an LLM.
 type AudioContent struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -176,7 +176,7 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
 type BlobResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A base64-encoded string representing the binary data of the item.
 	Blob string `json:"blob"`
@@ -227,11 +227,11 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 
 // BooleanSchema is the schema definition "BooleanSchema".
 type BooleanSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *bool `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -283,9 +283,9 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 
 // Used by the client to invoke a tool provided by the server.
 type CallToolRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CallToolRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -336,7 +336,7 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `tools/call` request.
 type CallToolRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *CallToolRequestParamsMeta `json:"_meta,omitempty"`
 	// Arguments to use for the tool call.
 	Arguments map[string]json.RawMessage `json:"arguments,omitzero"`
@@ -392,7 +392,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type CallToolRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -431,7 +431,7 @@ func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // The server's response to a tool call.
 type CallToolResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A list of content objects that represent the unstructured result of the tool call.
 	Content []ContentBlock `json:"content"`
@@ -495,9 +495,9 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 
 // A request to cancel a task.
 type CancelTaskRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CancelTaskRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -583,7 +583,7 @@ func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
 
 // The response to a tasks/cancel request.
 type CancelTaskResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -664,7 +664,7 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 //
 // For task cancellation, use the `tasks/cancel` request instead of this notification.
 type CancelledNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CancelledNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -713,7 +713,7 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/cancelled` notification.
 type CancelledNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
 	Reason *string `json:"reason,omitempty"`
@@ -827,9 +827,9 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
-	// Form is the "form" member.
+	// Form is optional in the schema.
 	Form map[string]json.RawMessage `json:"form,omitzero"`
-	// URL is the "url" member.
+	// URL is optional in the schema.
 	URL map[string]json.RawMessage `json:"url,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1401,9 +1401,9 @@ func (x ClientResult) ElicitResult() (*ElicitResult, error) {
 
 // A request from the client to the server, to ask for completion options.
 type CompleteRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CompleteRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1454,13 +1454,13 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `completion/complete` request.
 type CompleteRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *CompleteRequestParamsMeta `json:"_meta,omitempty"`
 	// The argument's information
 	Argument CompleteRequestParamsArgument `json:"argument"`
 	// Additional, optional context for completions
 	Context *CompleteRequestParamsContext `json:"context,omitempty"`
-	// Ref is the "ref" member.
+	// Ref is required in the schema.
 	Ref CompleteRequestParamsRef `json:"ref"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1507,7 +1507,7 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type CompleteRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -1683,9 +1683,9 @@ func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, erro
 
 // The server's response to a completion/complete request
 type CompleteResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Completion is the "completion" member.
+	// Completion is required in the schema.
 	Completion CompleteResultCompletion `json:"completion"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1841,9 +1841,9 @@ func DecodeContentBlock(data []byte) (ContentBlock, error) {
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 type CreateMessageRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params CreateMessageRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -1894,7 +1894,7 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `sampling/createMessage` request.
 type CreateMessageRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *CreateMessageRequestParamsMeta `json:"_meta,omitempty"`
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 	// The client MAY ignore this request.
@@ -1906,13 +1906,13 @@ type CreateMessageRequestParams struct {
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
 	MaxTokens int64 `json:"maxTokens"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []SamplingMessage `json:"messages"`
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	Metadata map[string]json.RawMessage `json:"metadata,omitzero"`
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
 	ModelPreferences *ModelPreferences `json:"modelPreferences,omitempty"`
-	// StopSequences is the "stopSequences" member.
+	// StopSequences is optional in the schema.
 	StopSequences []string `json:"stopSequences,omitzero"`
 	// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
@@ -1923,7 +1923,7 @@ type CreateMessageRequestParams struct {
 	// Task augmentation is subject to capability negotiation - receivers MUST declare support
 	// for task augmentation of specific request types in their capabilities.
 	Task *TaskMetadata `json:"task,omitempty"`
-	// Temperature is the "temperature" member.
+	// Temperature is optional in the schema.
 	Temperature *float64 `json:"temperature,omitempty"`
 	// Controls how the model uses tools.
 	// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
@@ -2015,7 +2015,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type CreateMessageRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -2056,13 +2056,13 @@ func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
 // The client should inform the user before returning the sampled message, to allow them
 // to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content CreateMessageResultContent `json:"content"`
 	// The name of the model that generated the message.
 	Model string `json:"model"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// The reason why sampling stopped, if known.
 	//
@@ -2210,9 +2210,9 @@ func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, 
 
 // A response to a task-augmented request.
 type CreateTaskResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Task is the "task" member.
+	// Task is required in the schema.
 	Task Task `json:"task"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2254,9 +2254,9 @@ type Cursor string
 
 // A request from the server to elicit additional information from the user via the client.
 type ElicitRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ElicitRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2311,7 +2311,7 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 
 // The parameters for a request to elicit non-sensitive information from the user via a form in the client.
 type ElicitRequestFormParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *ElicitRequestFormParamsMeta `json:"_meta,omitempty"`
 	// The message to present to the user describing what information is being requested.
 	Message string `json:"message"`
@@ -2378,7 +2378,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type ElicitRequestFormParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -2418,11 +2418,11 @@ func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 // A restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
 type ElicitRequestFormParamsRequestedSchema struct {
-	// Schema is the "$schema" member.
+	// Schema is optional in the schema.
 	Schema *string `json:"$schema,omitempty"`
-	// Properties is the "properties" member.
+	// Properties is required in the schema.
 	Properties map[string]PrimitiveSchemaDefinition `json:"properties"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2533,7 +2533,7 @@ func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
 
 // The parameters for a request to elicit information from the user via a URL in the client.
 type ElicitRequestURLParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *ElicitRequestURLParamsMeta `json:"_meta,omitempty"`
 	// The ID of the elicitation, which must be unique within the context of the server.
 	// The client MUST treat this ID as an opaque value.
@@ -2599,7 +2599,7 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type ElicitRequestURLParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -2638,7 +2638,7 @@ func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 
 // The client's response to an elicitation request.
 type ElicitResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The user action in response to the elicitation.
 	// - "accept": User submitted the form/confirmed the action
@@ -2750,7 +2750,7 @@ func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, erro
 
 // An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 type ElicitationCompleteNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ElicitationCompleteNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -2837,11 +2837,11 @@ func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
 type EmbeddedResource struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
-	// Resource is the "resource" member.
+	// Resource is required in the schema.
 	Resource EmbeddedResourceResource `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3034,9 +3034,9 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 
 // Used by the client to get a prompt provided by the server.
 type GetPromptRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params GetPromptRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3087,7 +3087,7 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `prompts/get` request.
 type GetPromptRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *GetPromptRequestParamsMeta `json:"_meta,omitempty"`
 	// Arguments to use for templating the prompt.
 	Arguments map[string]string `json:"arguments,omitzero"`
@@ -3132,7 +3132,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type GetPromptRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -3171,11 +3171,11 @@ func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // The server's response to a prompts/get request from the client.
 type GetPromptResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional description for the prompt.
 	Description *string `json:"description,omitempty"`
-	// Messages is the "messages" member.
+	// Messages is required in the schema.
 	Messages []PromptMessage `json:"messages"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3218,9 +3218,9 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 
 // A request to retrieve the result of a completed task.
 type GetTaskPayloadRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params GetTaskPayloadRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3308,7 +3308,7 @@ func (x *GetTaskPayloadRequestParams) UnmarshalJSON(data []byte) error {
 // The structure matches the result type of the original request.
 // For example, a tools/call task would return the CallToolResult structure.
 type GetTaskPayloadResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3345,9 +3345,9 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
 
 // A request to retrieve the state of a task.
 type GetTaskRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params GetTaskRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3433,7 +3433,7 @@ func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
 
 // The response to a tasks/get request.
 type GetTaskResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -3627,7 +3627,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 
 // An image provided to or from an LLM.
 type ImageContent struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -3710,7 +3710,7 @@ type Implementation struct {
 	// where `annotations.title` should be given precedence over using `name`,
 	// if present).
 	Title *string `json:"title,omitempty"`
-	// Version is the "version" member.
+	// Version is required in the schema.
 	Version string `json:"version"`
 	// An optional URL of the website for this implementation.
 	WebsiteURL *string `json:"websiteUrl,omitempty"`
@@ -3765,9 +3765,9 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
 type InitializeRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params InitializeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3818,11 +3818,11 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for an `initialize` request.
 type InitializeRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *InitializeRequestParamsMeta `json:"_meta,omitempty"`
-	// Capabilities is the "capabilities" member.
+	// Capabilities is required in the schema.
 	Capabilities ClientCapabilities `json:"capabilities"`
-	// ClientInfo is the "clientInfo" member.
+	// ClientInfo is required in the schema.
 	ClientInfo Implementation `json:"clientInfo"`
 	// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
 	ProtocolVersion string `json:"protocolVersion"`
@@ -3865,7 +3865,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type InitializeRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -3904,9 +3904,9 @@ func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // After receiving an initialize request from the client, the server sends this response.
 type InitializeResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Capabilities is the "capabilities" member.
+	// Capabilities is required in the schema.
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Instructions describing how to use the server and its features.
 	//
@@ -3914,7 +3914,7 @@ type InitializeResult struct {
 	Instructions *string `json:"instructions,omitempty"`
 	// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
 	ProtocolVersion string `json:"protocolVersion"`
-	// ServerInfo is the "serverInfo" member.
+	// ServerInfo is required in the schema.
 	ServerInfo Implementation `json:"serverInfo"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -3961,7 +3961,7 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 
 // This notification is sent from the client to the server after initialization has finished.
 type InitializedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4012,9 +4012,9 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 
 // A response to a request that indicates an error occurred.
 type JSONRPCErrorResponse struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error Error `json:"error"`
-	// ID is the "id" member.
+	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4100,9 +4100,9 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 
 // A notification which does not expect a response.
 type JSONRPCNotification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4148,11 +4148,11 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 
 // A request that expects a response.
 type JSONRPCRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4226,9 +4226,9 @@ func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
 
 // A successful (non-error) response to a request.
 type JSONRPCResultResponse struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Result is the "result" member.
+	// Result is required in the schema.
 	Result Result `json:"result"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4273,16 +4273,16 @@ func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 // Use TitledSingleSelectEnumSchema instead.
 // This interface will be removed in a future version.
 type LegacyTitledEnumSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *string `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Enum is the "enum" member.
+	// Enum is required in the schema.
 	Enum []string `json:"enum"`
 	// (Legacy) Display names for enum values.
 	// Non-standard according to JSON schema 2020-12.
 	EnumNames []string `json:"enumNames,omitzero"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4340,9 +4340,9 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
 type ListPromptsRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4395,12 +4395,12 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 
 // The server's response to a prompts/list request from the client.
 type ListPromptsResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Prompts is the "prompts" member.
+	// Prompts is required in the schema.
 	Prompts []Prompt `json:"prompts"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4443,9 +4443,9 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resource templates the server has.
 type ListResourceTemplatesRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4498,12 +4498,12 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 
 // The server's response to a resources/templates/list request from the client.
 type ListResourceTemplatesResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// ResourceTemplates is the "resourceTemplates" member.
+	// ResourceTemplates is required in the schema.
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4546,9 +4546,9 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of resources the server has.
 type ListResourcesRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4601,12 +4601,12 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 
 // The server's response to a resources/list request from the client.
 type ListResourcesResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Resources is the "resources" member.
+	// Resources is required in the schema.
 	Resources []Resource `json:"resources"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4655,9 +4655,9 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
 type ListRootsRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4712,9 +4712,9 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 // This result contains an array of Root objects, each representing a root directory
 // or file that the server can operate on.
 type ListRootsResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Roots is the "roots" member.
+	// Roots is required in the schema.
 	Roots []Root `json:"roots"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4753,9 +4753,9 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 
 // A request to retrieve a list of tasks.
 type ListTasksRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4808,12 +4808,12 @@ func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
 
 // The response to a tasks/list request.
 type ListTasksResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Tasks is the "tasks" member.
+	// Tasks is required in the schema.
 	Tasks []Task `json:"tasks"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4856,9 +4856,9 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request a list of tools the server has.
 type ListToolsRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4911,12 +4911,12 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 
 // The server's response to a tools/list request from the client.
 type ListToolsResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// Tools is the "tools" member.
+	// Tools is required in the schema.
 	Tools []Tool `json:"tools"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -4985,7 +4985,7 @@ const (
 
 // JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 type LoggingMessageNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params LoggingMessageNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5034,7 +5034,7 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/message` notification.
 type LoggingMessageNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
 	Data json.RawMessage `json:"data"`
@@ -5252,9 +5252,9 @@ func DecodeMultiSelectEnumSchema(data []byte) (MultiSelectEnumSchema, error) {
 
 // Notification is the schema definition "Notification".
 type Notification struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5293,7 +5293,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 
 // NotificationParams is the schema definition "NotificationParams".
 type NotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5330,17 +5330,17 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 
 // NumberSchema is the schema definition "NumberSchema".
 type NumberSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *float64 `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Maximum is the "maximum" member.
+	// Maximum is optional in the schema.
 	Maximum *float64 `json:"maximum,omitempty"`
-	// Minimum is the "minimum" member.
+	// Minimum is optional in the schema.
 	Minimum *float64 `json:"minimum,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
-	// Type is the "type" member.
+	// Type is required in the schema.
 	Type string `json:"type"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5403,11 +5403,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *PaginatedRequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5455,7 +5455,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 
 // Common parameters for paginated requests.
 type PaginatedRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *PaginatedRequestParamsMeta `json:"_meta,omitempty"`
 	// An opaque token representing the current pagination position.
 	// If provided, the server should return results starting after this cursor.
@@ -5497,7 +5497,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type PaginatedRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -5536,7 +5536,7 @@ func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // PaginatedResult is the schema definition "PaginatedResult".
 type PaginatedResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
@@ -5580,9 +5580,9 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 type PingRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *RequestParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5721,7 +5721,7 @@ func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, er
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 type ProgressNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ProgressNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -5770,7 +5770,7 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/progress` notification.
 type ProgressNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional message describing the current progress.
 	Message *string `json:"message,omitempty"`
@@ -5834,7 +5834,7 @@ type ProgressToken = runtime.RequestID
 
 // A prompt or prompt template that the server offers.
 type Prompt struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A list of arguments to use for templating the prompt.
 	Arguments []PromptArgument `json:"arguments,omitzero"`
@@ -5970,7 +5970,7 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 type PromptListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6024,9 +6024,9 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 // This is similar to `SamplingMessage`, but also supports the embedding of
 // resources from the MCP server.
 type PromptMessage struct {
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content ContentBlock `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6120,9 +6120,9 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to the server, to read a specific resource URI.
 type ReadResourceRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ReadResourceRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6173,7 +6173,7 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `resources/read` request.
 type ReadResourceRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *ReadResourceRequestParamsMeta `json:"_meta,omitempty"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	URI string `json:"uri"`
@@ -6212,7 +6212,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type ReadResourceRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -6251,9 +6251,9 @@ func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // The server's response to a resources/read request from the client.
 type ReadResourceResult struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Contents is the "contents" member.
+	// Contents is required in the schema.
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6354,9 +6354,9 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
 
 // Request is the schema definition "Request".
 type Request struct {
-	// Method is the "method" member.
+	// Method is required in the schema.
 	Method string `json:"method"`
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6402,7 +6402,7 @@ type RequestId = runtime.RequestID
 
 // Common params for any request.
 type RequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *RequestParamsMeta `json:"_meta,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6437,7 +6437,7 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type RequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -6476,7 +6476,7 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // A known resource that the server is capable of reading.
 type Resource struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -6574,7 +6574,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 
 // The contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -6623,7 +6623,7 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.
 type ResourceLink struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -6728,7 +6728,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 type ResourceListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -6779,7 +6779,7 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // Common parameters when working with resources.
 type ResourceRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *ResourceRequestParamsMeta `json:"_meta,omitempty"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	URI string `json:"uri"`
@@ -6818,7 +6818,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type ResourceRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -6857,7 +6857,7 @@ func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 
 // A template description for resources available on the server.
 type ResourceTemplate struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -6989,7 +6989,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 type ResourceUpdatedNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params ResourceUpdatedNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -7038,7 +7038,7 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/resources/updated` notification.
 type ResourceUpdatedNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
 	URI string `json:"uri"`
@@ -7079,7 +7079,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Result is the schema definition "Result".
 type Result struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -7127,7 +7127,7 @@ const (
 
 // Represents a root directory or file that the server can operate on.
 type Root struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// An optional name for the root. This can be used to provide a human-readable
 	// identifier for the root, which may be useful for display purposes or for
@@ -7180,7 +7180,7 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 // This notification should be sent whenever the client adds, removes, or modifies any root.
 // The server should then request an updated list of roots using the ListRootsRequest.
 type RootsListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -7231,11 +7231,11 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 
 // Describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
-	// Content is the "content" member.
+	// Content is required in the schema.
 	Content SamplingMessageContent `json:"content"`
-	// Role is the "role" member.
+	// Role is required in the schema.
 	Role Role `json:"role"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8073,9 +8073,9 @@ func (x ServerResult) CompleteResult() (*CompleteResult, error) {
 
 // A request from the client to the server, to enable or adjust logging.
 type SetLevelRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SetLevelRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8126,7 +8126,7 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `logging/setLevel` request.
 type SetLevelRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *SetLevelRequestParamsMeta `json:"_meta,omitempty"`
 	// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
 	Level LoggingLevel `json:"level"`
@@ -8165,7 +8165,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type SetLevelRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -8230,17 +8230,17 @@ func DecodeSingleSelectEnumSchema(data []byte) (SingleSelectEnumSchema, error) {
 
 // StringSchema is the schema definition "StringSchema".
 type StringSchema struct {
-	// Default is the "default" member.
+	// Default is optional in the schema.
 	Default *string `json:"default,omitempty"`
-	// Description is the "description" member.
+	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
-	// Format is the "format" member.
+	// Format is optional in the schema.
 	Format *string `json:"format,omitempty"`
-	// MaxLength is the "maxLength" member.
+	// MaxLength is optional in the schema.
 	MaxLength *int64 `json:"maxLength,omitempty"`
-	// MinLength is the "minLength" member.
+	// MinLength is optional in the schema.
 	MinLength *int64 `json:"minLength,omitempty"`
-	// Title is the "title" member.
+	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8316,9 +8316,9 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 type SubscribeRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params SubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8369,7 +8369,7 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `resources/subscribe` request.
 type SubscribeRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *SubscribeRequestParamsMeta `json:"_meta,omitempty"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	URI string `json:"uri"`
@@ -8408,7 +8408,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type SubscribeRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -8514,7 +8514,7 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 
 // Common params for any task-augmented request.
 type TaskAugmentedRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *TaskAugmentedRequestParamsMeta `json:"_meta,omitempty"`
 	// If specified, the caller is requesting task-augmented execution for this request.
 	// The request will return a CreateTaskResult immediately, and the actual result can be
@@ -8560,7 +8560,7 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type TaskAugmentedRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
@@ -8654,7 +8654,7 @@ const (
 
 // An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
 type TaskStatusNotification struct {
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params TaskStatusNotificationParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -8703,7 +8703,7 @@ func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `notifications/tasks/status` notification.
 type TaskStatusNotificationParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string `json:"createdAt"`
@@ -8776,7 +8776,7 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 
 // Text provided to or from an LLM.
 type TextContent struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
@@ -8830,7 +8830,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 
 // TextResourceContents is the schema definition "TextResourceContents".
 type TextResourceContents struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The MIME type of this resource, if known.
 	MIMEType *string `json:"mimeType,omitempty"`
@@ -9126,7 +9126,7 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 
 // Definition for a tool the client can call.
 type Tool struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// Optional additional tool information.
 	//
@@ -9228,11 +9228,11 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 
 // A JSON Schema object defining the expected parameters for the tool.
 type ToolInputSchema struct {
-	// Schema is the "$schema" member.
+	// Schema is optional in the schema.
 	Schema *string `json:"$schema,omitempty"`
-	// Properties is the "properties" member.
+	// Properties is optional in the schema.
 	Properties map[string]map[string]json.RawMessage `json:"properties,omitzero"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9288,11 +9288,11 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 // Defaults to JSON Schema 2020-12 when no explicit $schema is provided.
 // Currently restricted to type: "object" at the root level.
 type ToolOutputSchema struct {
-	// Schema is the "$schema" member.
+	// Schema is optional in the schema.
 	Schema *string `json:"$schema,omitempty"`
-	// Properties is the "properties" member.
+	// Properties is optional in the schema.
 	Properties map[string]map[string]json.RawMessage `json:"properties,omitzero"`
-	// Required is the "required" member.
+	// Required is optional in the schema.
 	Required []string `json:"required,omitzero"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9534,7 +9534,7 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 type ToolListChangedNotification struct {
-	// Params is the "params" member.
+	// Params is optional in the schema.
 	Params *NotificationParams `json:"params,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9588,7 +9588,7 @@ type ToolResultContent struct {
 	// Optional metadata about the tool result. Clients SHOULD preserve this field when
 	// including tool results in subsequent sampling requests to enable caching optimizations.
 	//
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// The unstructured result content of the tool use.
 	//
@@ -9665,7 +9665,7 @@ type ToolUseContent struct {
 	// Optional metadata about the tool use. Clients SHOULD preserve this field when
 	// including tool uses in subsequent sampling requests to enable caching optimizations.
 	//
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta map[string]json.RawMessage `json:"_meta,omitzero"`
 	// A unique identifier for this tool use.
 	//
@@ -9723,9 +9723,9 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 
 // An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 type URLElicitationRequiredError struct {
-	// Error is the "error" member.
+	// Error is required in the schema.
 	Error URLElicitationRequiredErrorError `json:"error"`
-	// ID is the "id" member.
+	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9817,7 +9817,7 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 type URLElicitationRequiredErrorErrorData struct {
-	// Elicitations is the "elicitations" member.
+	// Elicitations is required in the schema.
 	Elicitations []ElicitRequestURLParams `json:"elicitations"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9852,9 +9852,9 @@ func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error 
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 type UnsubscribeRequest struct {
-	// ID is the "id" member.
+	// ID is required in the schema.
 	ID RequestId `json:"id"`
-	// Params is the "params" member.
+	// Params is required in the schema.
 	Params UnsubscribeRequestParams `json:"params"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
@@ -9905,7 +9905,7 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 
 // Parameters for a `resources/unsubscribe` request.
 type UnsubscribeRequestParams struct {
-	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+	// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	Meta *UnsubscribeRequestParamsMeta `json:"_meta,omitempty"`
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
 	URI string `json:"uri"`
@@ -9944,7 +9944,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
+// See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type UnsubscribeRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
 	ProgressToken *ProgressToken `json:"progressToken,omitempty"`
