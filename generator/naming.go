@@ -45,9 +45,16 @@ func FieldName(json string) string {
 }
 
 // InlineName names an anonymous object or union nested in parent at the
-// JSON member path: CallToolRequest + params → CallToolRequestParams.
+// JSON member path: CallToolRequest + params → CallToolRequestParams. When
+// parent already ends with the member's name it gets "Object" instead of a
+// stutter: JSONRPCError + error → JSONRPCErrorObject (JSON-RPC's "error
+// object"), not JSONRPCErrorError.
 func InlineName(parent string, member string) string {
-	return parent + FieldName(member)
+	f := FieldName(member)
+	if strings.HasSuffix(parent, f) {
+		return parent + "Object"
+	}
+	return parent + f
 }
 
 // words splits a JSON member name at punctuation and lower-to-upper case

@@ -1731,7 +1731,7 @@ type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// Resource is required in the schema.
-	Resource EmbeddedResourceResource `json:"resource"`
+	Resource EmbeddedResourceObject `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -1772,7 +1772,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var v EmbeddedResource
 	d.field("_meta", false, false, &v.Meta)
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -1784,28 +1784,28 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 
 // The "resource" member of [EmbeddedResource].
 //
-// EmbeddedResourceResource is a union: its values are *TextResourceContents, *BlobResourceContents.
-// [DecodeEmbeddedResourceResource] tells them apart by which of its branches' required members is present.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
+// EmbeddedResourceObject is a union: its values are *TextResourceContents, *BlobResourceContents.
+// [DecodeEmbeddedResourceObject] tells them apart by which of its branches' required members is present.
+type EmbeddedResourceObject interface {
+	isEmbeddedResourceObject()
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*TextResourceContents) isEmbeddedResourceObject() {}
+func (*BlobResourceContents) isEmbeddedResourceObject() {}
 
-// DecodeEmbeddedResourceResource decodes one EmbeddedResourceResource by which of its branches' required members is present.
-func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
+// DecodeEmbeddedResourceObject decodes one EmbeddedResourceObject by which of its branches' required members is present.
+func DecodeEmbeddedResourceObject(data []byte) (EmbeddedResourceObject, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
+		return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
+		return decodePointer[EmbeddedResourceObject, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
+		return decodePointer[EmbeddedResourceObject, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
+	return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // EmptyResult is the schema definition "EmptyResult".
@@ -2337,7 +2337,7 @@ func (x *InitializedNotificationParams) UnmarshalJSON(data []byte) error {
 // A response to a request that indicates an error occurred.
 type JSONRPCError struct {
 	// Error is required in the schema.
-	Error JSONRPCErrorError `json:"error"`
+	Error JSONRPCErrorObject `json:"error"`
 	// ID is required in the schema.
 	ID RequestId `json:"id"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -2381,7 +2381,7 @@ func (x *JSONRPCError) UnmarshalJSON(data []byte) error {
 }
 
 // The "error" member of [JSONRPCError].
-type JSONRPCErrorError struct {
+type JSONRPCErrorObject struct {
 	// The error type that occurred.
 	Code int64 `json:"code"`
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -2394,8 +2394,8 @@ type JSONRPCErrorError struct {
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCErrorError"}
+func (x JSONRPCErrorObject) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "JSONRPCErrorObject"}
 	e.value("code", x.Code)
 	if x.Data != nil {
 		e.value("data", x.Data)
@@ -2408,12 +2408,12 @@ func (x JSONRPCErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCErrorError", data)
+func (x *JSONRPCErrorObject) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("JSONRPCErrorObject", data)
 	if err != nil {
 		return err
 	}
-	var v JSONRPCErrorError
+	var v JSONRPCErrorObject
 	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
 	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)

@@ -2371,7 +2371,7 @@ type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// Resource is required in the schema.
-	Resource EmbeddedResourceResource `json:"resource"`
+	Resource EmbeddedResourceObject `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2412,7 +2412,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var v EmbeddedResource
 	d.field("_meta", false, false, &v.Meta)
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -2424,28 +2424,28 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 
 // The "resource" member of [EmbeddedResource].
 //
-// EmbeddedResourceResource is a union: its values are *TextResourceContents, *BlobResourceContents.
-// [DecodeEmbeddedResourceResource] tells them apart by which of its branches' required members is present.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
+// EmbeddedResourceObject is a union: its values are *TextResourceContents, *BlobResourceContents.
+// [DecodeEmbeddedResourceObject] tells them apart by which of its branches' required members is present.
+type EmbeddedResourceObject interface {
+	isEmbeddedResourceObject()
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*TextResourceContents) isEmbeddedResourceObject() {}
+func (*BlobResourceContents) isEmbeddedResourceObject() {}
 
-// DecodeEmbeddedResourceResource decodes one EmbeddedResourceResource by which of its branches' required members is present.
-func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
+// DecodeEmbeddedResourceObject decodes one EmbeddedResourceObject by which of its branches' required members is present.
+func DecodeEmbeddedResourceObject(data []byte) (EmbeddedResourceObject, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
+		return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
+		return decodePointer[EmbeddedResourceObject, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
+		return decodePointer[EmbeddedResourceObject, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
+	return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // Common result fields.
@@ -2814,7 +2814,7 @@ func DecodeGetPromptResultResponseResult(data []byte) (GetPromptResultResponseRe
 // status code MUST be `400 Bad Request`.
 type HeaderMismatchError struct {
 	// Error is required in the schema.
-	Error HeaderMismatchErrorError `json:"error"`
+	Error HeaderMismatchErrorObject `json:"error"`
 	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -2860,7 +2860,7 @@ func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
 }
 
 // The "error" member of [HeaderMismatchError].
-type HeaderMismatchErrorError struct {
+type HeaderMismatchErrorObject struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data json.RawMessage `json:"data,omitzero"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
@@ -2871,13 +2871,13 @@ type HeaderMismatchErrorError struct {
 }
 
 // Code returns -32020, the constant "code" member: always written on encode, checked on decode.
-func (HeaderMismatchErrorError) Code() int64 {
+func (HeaderMismatchErrorObject) Code() int64 {
 	return -32020
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "HeaderMismatchErrorError"}
+func (x HeaderMismatchErrorObject) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "HeaderMismatchErrorObject"}
 	e.raw("code", []byte("-32020"))
 	if x.Data != nil {
 		e.value("data", x.Data)
@@ -2890,12 +2890,12 @@ func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("HeaderMismatchErrorError", data)
+func (x *HeaderMismatchErrorObject) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("HeaderMismatchErrorObject", data)
 	if err != nil {
 		return err
 	}
-	var v HeaderMismatchErrorError
+	var v HeaderMismatchErrorObject
 	d.constant("code", "-32020", true)
 	d.field("data", false, true, &v.Data)
 	d.field("message", true, false, &v.Message)
@@ -4970,7 +4970,7 @@ func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 // `400 Bad Request`.
 type MissingRequiredClientCapabilityError struct {
 	// Error is required in the schema.
-	Error MissingRequiredClientCapabilityErrorError `json:"error"`
+	Error MissingRequiredClientCapabilityErrorObject `json:"error"`
 	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -5016,9 +5016,9 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 }
 
 // The "error" member of [MissingRequiredClientCapabilityError].
-type MissingRequiredClientCapabilityErrorError struct {
+type MissingRequiredClientCapabilityErrorObject struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data MissingRequiredClientCapabilityErrorErrorData `json:"data"`
+	Data MissingRequiredClientCapabilityErrorObjectData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -5027,13 +5027,13 @@ type MissingRequiredClientCapabilityErrorError struct {
 }
 
 // Code returns -32021, the constant "code" member: always written on encode, checked on decode.
-func (MissingRequiredClientCapabilityErrorError) Code() int64 {
+func (MissingRequiredClientCapabilityErrorObject) Code() int64 {
 	return -32021
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorError"}
+func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorObject"}
 	e.raw("code", []byte("-32021"))
 	e.value("data", x.Data)
 	e.value("message", x.Message)
@@ -5044,12 +5044,12 @@ func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorError", data)
+func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorObject", data)
 	if err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityErrorError
+	var v MissingRequiredClientCapabilityErrorObject
 	d.constant("code", "-32021", true)
 	d.field("data", true, false, &v.Data)
 	d.field("message", true, false, &v.Message)
@@ -5062,7 +5062,7 @@ func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) e
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-type MissingRequiredClientCapabilityErrorErrorData struct {
+type MissingRequiredClientCapabilityErrorObjectData struct {
 	// The capabilities the server requires from the client to process this request.
 	RequiredCapabilities ClientCapabilities `json:"requiredCapabilities"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -5071,8 +5071,8 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorErrorData"}
+func (x MissingRequiredClientCapabilityErrorObjectData) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorObjectData"}
 	e.value("requiredCapabilities", x.RequiredCapabilities)
 	e.extra(x.Extra)
 	return e.bytes()
@@ -5081,12 +5081,12 @@ func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorErrorData", data)
+func (x *MissingRequiredClientCapabilityErrorObjectData) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorObjectData", data)
 	if err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityErrorErrorData
+	var v MissingRequiredClientCapabilityErrorObjectData
 	d.field("requiredCapabilities", true, false, &v.RequiredCapabilities)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -9350,7 +9350,7 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 // `400 Bad Request`.
 type UnsupportedProtocolVersionError struct {
 	// Error is required in the schema.
-	Error UnsupportedProtocolVersionErrorError `json:"error"`
+	Error UnsupportedProtocolVersionErrorObject `json:"error"`
 	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -9396,9 +9396,9 @@ func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 }
 
 // The "error" member of [UnsupportedProtocolVersionError].
-type UnsupportedProtocolVersionErrorError struct {
+type UnsupportedProtocolVersionErrorObject struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data UnsupportedProtocolVersionErrorErrorData `json:"data"`
+	Data UnsupportedProtocolVersionErrorObjectData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -9407,13 +9407,13 @@ type UnsupportedProtocolVersionErrorError struct {
 }
 
 // Code returns -32022, the constant "code" member: always written on encode, checked on decode.
-func (UnsupportedProtocolVersionErrorError) Code() int64 {
+func (UnsupportedProtocolVersionErrorObject) Code() int64 {
 	return -32022
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionErrorError"}
+func (x UnsupportedProtocolVersionErrorObject) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "UnsupportedProtocolVersionErrorObject"}
 	e.raw("code", []byte("-32022"))
 	e.value("data", x.Data)
 	e.value("message", x.Message)
@@ -9424,12 +9424,12 @@ func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionErrorError", data)
+func (x *UnsupportedProtocolVersionErrorObject) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("UnsupportedProtocolVersionErrorObject", data)
 	if err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionErrorError
+	var v UnsupportedProtocolVersionErrorObject
 	d.constant("code", "-32022", true)
 	d.field("data", true, false, &v.Data)
 	d.field("message", true, false, &v.Message)
@@ -9442,7 +9442,7 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-type UnsupportedProtocolVersionErrorErrorData struct {
+type UnsupportedProtocolVersionErrorObjectData struct {
 	// The protocol version that was requested by the client.
 	Requested string `json:"requested"`
 	// Protocol versions the server supports. The client should choose a
@@ -9454,8 +9454,8 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionErrorErrorData"}
+func (x UnsupportedProtocolVersionErrorObjectData) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "UnsupportedProtocolVersionErrorObjectData"}
 	e.value("requested", x.Requested)
 	e.value("supported", nonNilSlice(x.Supported))
 	e.extra(x.Extra)
@@ -9465,12 +9465,12 @@ func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionErrorErrorData", data)
+func (x *UnsupportedProtocolVersionErrorObjectData) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("UnsupportedProtocolVersionErrorObjectData", data)
 	if err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionErrorErrorData
+	var v UnsupportedProtocolVersionErrorObjectData
 	d.field("requested", true, false, &v.Requested)
 	d.field("supported", true, false, &v.Supported)
 	v.Extra = d.rest()

@@ -241,7 +241,7 @@ func TestStructuralUnion(t *testing.T) {
 // TestRequiredKeyAndKindUnions: text vs blob by key; elicitation values by
 // JSON kind; the JSON-RPC envelope by member presence.
 func TestRequiredKeyAndKindUnions(t *testing.T) {
-	res, err := DecodeEmbeddedResourceResource([]byte(`{"uri":"file:///a","blob":"aGk="}`))
+	res, err := DecodeEmbeddedResourceObject([]byte(`{"uri":"file:///a","blob":"aGk="}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2842,7 +2842,7 @@ type EmbeddedResource struct {
 	// Optional annotations for the client.
 	Annotations *Annotations `json:"annotations,omitempty"`
 	// Resource is required in the schema.
-	Resource EmbeddedResourceResource `json:"resource"`
+	Resource EmbeddedResourceObject `json:"resource"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -2883,7 +2883,7 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	var v EmbeddedResource
 	d.field("_meta", false, false, &v.Meta)
 	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
+	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
 	d.constant("type", "\"resource\"", true)
 	v.Extra = d.rest()
 	if d.err != nil {
@@ -2895,28 +2895,28 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 
 // The "resource" member of [EmbeddedResource].
 //
-// EmbeddedResourceResource is a union: its values are *TextResourceContents, *BlobResourceContents.
-// [DecodeEmbeddedResourceResource] tells them apart by which of its branches' required members is present.
-type EmbeddedResourceResource interface {
-	isEmbeddedResourceResource()
+// EmbeddedResourceObject is a union: its values are *TextResourceContents, *BlobResourceContents.
+// [DecodeEmbeddedResourceObject] tells them apart by which of its branches' required members is present.
+type EmbeddedResourceObject interface {
+	isEmbeddedResourceObject()
 }
 
-func (*TextResourceContents) isEmbeddedResourceResource() {}
-func (*BlobResourceContents) isEmbeddedResourceResource() {}
+func (*TextResourceContents) isEmbeddedResourceObject() {}
+func (*BlobResourceContents) isEmbeddedResourceObject() {}
 
-// DecodeEmbeddedResourceResource decodes one EmbeddedResourceResource by which of its branches' required members is present.
-func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
+// DecodeEmbeddedResourceObject decodes one EmbeddedResourceObject by which of its branches' required members is present.
+func DecodeEmbeddedResourceObject(data []byte) (EmbeddedResourceObject, error) {
 	m, err := decodeObject(data)
 	if err != nil {
-		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
+		return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
+		return decodePointer[EmbeddedResourceObject, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
+		return decodePointer[EmbeddedResourceObject, BlobResourceContents](data)
 	}
-	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
+	return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
 
 // EmptyResult is the schema definition "EmptyResult".
@@ -9724,7 +9724,7 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 // An error response that indicates that the server requires the client to provide additional information via an elicitation request.
 type URLElicitationRequiredError struct {
 	// Error is required in the schema.
-	Error URLElicitationRequiredErrorError `json:"error"`
+	Error URLElicitationRequiredErrorObject `json:"error"`
 	// ID is optional in the schema.
 	ID *RequestId `json:"id,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -9770,9 +9770,9 @@ func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
 }
 
 // The "error" member of [URLElicitationRequiredError].
-type URLElicitationRequiredErrorError struct {
+type URLElicitationRequiredErrorObject struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-	Data URLElicitationRequiredErrorErrorData `json:"data"`
+	Data URLElicitationRequiredErrorObjectData `json:"data"`
 	// A short description of the error. The message SHOULD be limited to a concise single sentence.
 	Message string `json:"message"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -9781,13 +9781,13 @@ type URLElicitationRequiredErrorError struct {
 }
 
 // Code returns -32042, the constant "code" member: always written on encode, checked on decode.
-func (URLElicitationRequiredErrorError) Code() int64 {
+func (URLElicitationRequiredErrorObject) Code() int64 {
 	return -32042
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "URLElicitationRequiredErrorError"}
+func (x URLElicitationRequiredErrorObject) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "URLElicitationRequiredErrorObject"}
 	e.raw("code", []byte("-32042"))
 	e.value("data", x.Data)
 	e.value("message", x.Message)
@@ -9798,12 +9798,12 @@ func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("URLElicitationRequiredErrorError", data)
+func (x *URLElicitationRequiredErrorObject) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("URLElicitationRequiredErrorObject", data)
 	if err != nil {
 		return err
 	}
-	var v URLElicitationRequiredErrorError
+	var v URLElicitationRequiredErrorObject
 	d.constant("code", "-32042", true)
 	d.field("data", true, false, &v.Data)
 	d.field("message", true, false, &v.Message)
@@ -9816,7 +9816,7 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-type URLElicitationRequiredErrorErrorData struct {
+type URLElicitationRequiredErrorObjectData struct {
 	// Elicitations is required in the schema.
 	Elicitations []ElicitRequestURLParams `json:"elicitations"`
 	// Extra holds the members the schema does not declare, exactly as received;
@@ -9825,8 +9825,8 @@ type URLElicitationRequiredErrorErrorData struct {
 }
 
 // MarshalJSON writes the declared members (constants included), then Extra.
-func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "URLElicitationRequiredErrorErrorData"}
+func (x URLElicitationRequiredErrorObjectData) MarshalJSON() ([]byte, error) {
+	e := objEncoder{typ: "URLElicitationRequiredErrorObjectData"}
 	e.value("elicitations", nonNilSlice(x.Elicitations))
 	e.extra(x.Extra)
 	return e.bytes()
@@ -9835,12 +9835,12 @@ func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
-func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("URLElicitationRequiredErrorErrorData", data)
+func (x *URLElicitationRequiredErrorObjectData) UnmarshalJSON(data []byte) error {
+	d, err := newObjDecoder("URLElicitationRequiredErrorObjectData", data)
 	if err != nil {
 		return err
 	}
-	var v URLElicitationRequiredErrorErrorData
+	var v URLElicitationRequiredErrorObjectData
 	d.field("elicitations", true, false, &v.Elicitations)
 	v.Extra = d.rest()
 	if d.err != nil {
