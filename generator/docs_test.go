@@ -2,6 +2,7 @@ package generator
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -26,5 +27,21 @@ func TestNoMarkdownOrPlaceholderDocs(t *testing.T) {
 	want := "See General fields (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) and the site (https://example.com/x) for [Tool]."
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
+
+// TestInlineEnumIsANamedType: an inline string enum is a named string type
+// with typed constants, and the member has that type.
+func TestInlineEnumIsANamedType(t *testing.T) {
+	_, files := generateRev(t, "2025-11-25")
+	src := string(files["types.go"])
+	for _, want := range []string{
+		"\tAction ElicitResultAction `json:\"action\"`\n",
+		"\ntype ElicitResultAction string\n",
+		"\tElicitResultActionAccept ElicitResultAction = \"accept\"\n",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("types.go lacks %q", want)
+		}
 	}
 }

@@ -191,6 +191,16 @@ func (t *tgen) info(ty *schema.Type, hint string, parentDoc string) (tinfo, erro
 	case schema.KindAny:
 		return tinfo{cat: catRaw, typ: rawMessage}, nil
 	case schema.KindString:
+		if len(ty.Enum) > 0 && !ty.Nullable {
+			// An inline enum gets a named string type with typed constants,
+			// like an enum definition, so the values are discoverable and
+			// a typo in a comparison does not compile.
+			name, err := t.inline(ty, hint, t.link.docFor(ty.Description, parentDoc))
+			if err != nil {
+				return tinfo{}, err
+			}
+			return tinfo{cat: catScalar, typ: id(name)}, nil
+		}
 		return tinfo{cat: catScalar, typ: func() *jen.Statement { return jen.String() }}, nil
 	case schema.KindInteger:
 		return tinfo{cat: catScalar, typ: func() *jen.Statement { return jen.Int64() }}, nil
@@ -531,24 +541,6 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		"they are written back after the declared ones."})...)
 	fields = append(fields, jen.Id("Extra").Add(rawMap()).Tag(map[string]string{"json": "-"}))
 	t.f.Add(comment(doc)).Type().Id(name).Struct(fields...)
-
-	// Constants for the values of inline string enums.
-	for i, m := range members {
-		pt := ty.Properties[i].Type
-		if m.constant != "" || pt.Kind != schema.KindString || len(pt.Enum) == 0 {
-			continue
-		}
-		var defs []jen.Code
-		for _, v := range pt.Enum {
-			cn := name + m.goName + FieldName(strings.ReplaceAll(v, "/", "_"))
-			if err := t.claim(cn, pt.Pointer); err != nil {
-				return err
-			}
-			defs = append(defs, jen.Comment(fmt.Sprintf("%s is %q.", cn, v)), jen.Id(cn).Op("=").Lit(v))
-		}
-		t.f.Comment(fmt.Sprintf("The values the schema lists for [%s].%s (others may appear and are kept).", name, m.goName))
-		t.f.Const().Defs(defs...)
-	}
 
 	// Const accessors.
 	for _, m := range members {

@@ -3,6 +3,7 @@ package generator
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"sort"
 
 	"github.com/dave/jennifer/jen"
@@ -47,7 +48,13 @@ func Generate(m *schema.Model, opts Options) (map[string][]byte, error) {
 		if err := f.Render(&buf); err != nil {
 			return nil, fmt.Errorf("generator: %s: %w", e.file, err)
 		}
-		out[e.file] = buf.Bytes()
+		// jennifer formats, but not doc comments the way gofmt (1.19+) does
+		// (lists in a type's doc): one more pass makes the file gofmt-clean.
+		src, err := format.Source(buf.Bytes())
+		if err != nil {
+			return nil, fmt.Errorf("generator: %s: %w", e.file, err)
+		}
+		out[e.file] = src
 	}
 	return out, nil
 }

@@ -1065,7 +1065,7 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 // The "params" member of [CreateMessageRequest].
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-	IncludeContext *string `json:"includeContext,omitempty"`
+	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
 	MaxTokens int64 `json:"maxTokens"`
 	// Messages is required in the schema.
@@ -1084,16 +1084,6 @@ type CreateMessageRequestParams struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
-const (
-	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
-	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
-	// CreateMessageRequestParamsIncludeContextNone is "none".
-	CreateMessageRequestParamsIncludeContextNone = "none"
-	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
-	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
@@ -1146,6 +1136,19 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+type CreateMessageRequestParamsIncludeContext string
+
+// The values of CreateMessageRequestParamsIncludeContext the schema lists.
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers CreateMessageRequestParamsIncludeContext = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone CreateMessageRequestParamsIncludeContext = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
+)
 
 // The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {

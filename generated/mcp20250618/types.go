@@ -1275,7 +1275,7 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 // The "params" member of [CreateMessageRequest].
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
-	IncludeContext *string `json:"includeContext,omitempty"`
+	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1296,16 +1296,6 @@ type CreateMessageRequestParams struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
-const (
-	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
-	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
-	// CreateMessageRequestParamsIncludeContextNone is "none".
-	CreateMessageRequestParamsIncludeContextNone = "none"
-	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
-	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
@@ -1358,6 +1348,19 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+type CreateMessageRequestParamsIncludeContext string
+
+// The values of CreateMessageRequestParamsIncludeContext the schema lists.
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers CreateMessageRequestParamsIncludeContext = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone CreateMessageRequestParamsIncludeContext = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
+)
 
 // The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {
@@ -1624,7 +1627,7 @@ type ElicitResult struct {
 	// - "accept": User submitted the form/confirmed the action
 	// - "decline": User explicitly declined the action
 	// - "cancel": User dismissed without making an explicit choice
-	Action string `json:"action"`
+	Action ElicitResultAction `json:"action"`
 	// The submitted form data, only present when action is "accept".
 	// Contains values matching the requested schema.
 	Content map[string]ElicitResultContentValue `json:"content,omitzero"`
@@ -1632,16 +1635,6 @@ type ElicitResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ElicitResult].Action (others may appear and are kept).
-const (
-	// ElicitResultActionAccept is "accept".
-	ElicitResultActionAccept = "accept"
-	// ElicitResultActionCancel is "cancel".
-	ElicitResultActionCancel = "cancel"
-	// ElicitResultActionDecline is "decline".
-	ElicitResultActionDecline = "decline"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
@@ -1676,6 +1669,22 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The user action in response to the elicitation.
+// - "accept": User submitted the form/confirmed the action
+// - "decline": User explicitly declined the action
+// - "cancel": User dismissed without making an explicit choice
+type ElicitResultAction string
+
+// The values of ElicitResultAction the schema lists.
+const (
+	// ElicitResultActionAccept is "accept".
+	ElicitResultActionAccept ElicitResultAction = "accept"
+	// ElicitResultActionCancel is "cancel".
+	ElicitResultActionCancel ElicitResultAction = "cancel"
+	// ElicitResultActionDecline is "decline".
+	ElicitResultActionDecline ElicitResultAction = "decline"
+)
 
 // A value of The "content" member of [ElicitResult].
 //
@@ -3736,19 +3745,11 @@ type NumberSchema struct {
 	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Type is required in the schema.
-	Type string `json:"type"`
+	Type NumberSchemaType `json:"type"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [NumberSchema].Type (others may appear and are kept).
-const (
-	// NumberSchemaTypeInteger is "integer".
-	NumberSchemaTypeInteger = "integer"
-	// NumberSchemaTypeNumber is "number".
-	NumberSchemaTypeNumber = "number"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
@@ -3791,6 +3792,17 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The "type" member of [NumberSchema].
+type NumberSchemaType string
+
+// The values of NumberSchemaType the schema lists.
+const (
+	// NumberSchemaTypeInteger is "integer".
+	NumberSchemaTypeInteger NumberSchemaType = "integer"
+	// NumberSchemaTypeNumber is "number".
+	NumberSchemaTypeNumber NumberSchemaType = "number"
+)
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
@@ -6074,7 +6086,7 @@ type StringSchema struct {
 	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
 	// Format is optional in the schema.
-	Format *string `json:"format,omitempty"`
+	Format *StringSchemaFormat `json:"format,omitempty"`
 	// MaxLength is optional in the schema.
 	MaxLength *int64 `json:"maxLength,omitempty"`
 	// MinLength is optional in the schema.
@@ -6085,18 +6097,6 @@ type StringSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [StringSchema].Format (others may appear and are kept).
-const (
-	// StringSchemaFormatDate is "date".
-	StringSchemaFormatDate = "date"
-	// StringSchemaFormatDateTime is "date-time".
-	StringSchemaFormatDateTime = "date-time"
-	// StringSchemaFormatEmail is "email".
-	StringSchemaFormatEmail = "email"
-	// StringSchemaFormatURI is "uri".
-	StringSchemaFormatURI = "uri"
-)
 
 // Type returns "string", the constant "type" member: always written on encode, checked on decode.
 func (StringSchema) Type() string {
@@ -6148,6 +6148,21 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The "format" member of [StringSchema].
+type StringSchemaFormat string
+
+// The values of StringSchemaFormat the schema lists.
+const (
+	// StringSchemaFormatDate is "date".
+	StringSchemaFormatDate StringSchemaFormat = "date"
+	// StringSchemaFormatDateTime is "date-time".
+	StringSchemaFormatDateTime StringSchemaFormat = "date-time"
+	// StringSchemaFormatEmail is "email".
+	StringSchemaFormatEmail StringSchemaFormat = "email"
+	// StringSchemaFormatURI is "uri".
+	StringSchemaFormatURI StringSchemaFormat = "uri"
+)
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 type SubscribeRequest struct {

@@ -295,7 +295,7 @@ type CacheableResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope CacheableResultCacheScope `json:"cacheScope"`
 	// Indicates the type of the result, which allows the client to determine
 	// how to parse the result object.
 	//
@@ -317,14 +317,6 @@ type CacheableResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [CacheableResult].CacheScope (others may appear and are kept).
-const (
-	// CacheableResultCacheScopePrivate is "private".
-	CacheableResultCacheScopePrivate = "private"
-	// CacheableResultCacheScopePublic is "public".
-	CacheableResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
@@ -359,6 +351,26 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type CacheableResultCacheScope string
+
+// The values of CacheableResultCacheScope the schema lists.
+const (
+	// CacheableResultCacheScopePrivate is "private".
+	CacheableResultCacheScopePrivate CacheableResultCacheScope = "private"
+	// CacheableResultCacheScopePublic is "public".
+	CacheableResultCacheScopePublic CacheableResultCacheScope = "public"
+)
 
 // Used by the client to invoke a tool provided by the server.
 type CallToolRequest struct {
@@ -1536,7 +1548,7 @@ type CreateMessageRequestParams struct {
 	// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
 	// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
 	// [ClientCapabilities].sampling.context.
-	IncludeContext *string `json:"includeContext,omitempty"`
+	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1564,16 +1576,6 @@ type CreateMessageRequestParams struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
-const (
-	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
-	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
-	// CreateMessageRequestParamsIncludeContextNone is "none".
-	CreateMessageRequestParamsIncludeContextNone = "none"
-	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
-	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
@@ -1634,6 +1636,24 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
+// The client MAY ignore this request.
+//
+// Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
+// omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
+// [ClientCapabilities].sampling.context.
+type CreateMessageRequestParamsIncludeContext string
+
+// The values of CreateMessageRequestParamsIncludeContext the schema lists.
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers CreateMessageRequestParamsIncludeContext = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone CreateMessageRequestParamsIncludeContext = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
+)
 
 // The result returned by the client for a [CreateMessageRequest] (sampling/createMessage) request.
 // The client should inform the user before returning the sampled message, to allow them
@@ -1864,7 +1884,7 @@ type DiscoverResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope DiscoverResultCacheScope `json:"cacheScope"`
 	// The capabilities of the server.
 	Capabilities ServerCapabilities `json:"capabilities"`
 	// Natural-language guidance describing the server and its features.
@@ -1898,14 +1918,6 @@ type DiscoverResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [DiscoverResult].CacheScope (others may appear and are kept).
-const (
-	// DiscoverResultCacheScopePrivate is "private".
-	DiscoverResultCacheScopePrivate = "private"
-	// DiscoverResultCacheScopePublic is "public".
-	DiscoverResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
@@ -1948,6 +1960,26 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type DiscoverResultCacheScope string
+
+// The values of DiscoverResultCacheScope the schema lists.
+const (
+	// DiscoverResultCacheScopePrivate is "private".
+	DiscoverResultCacheScopePrivate DiscoverResultCacheScope = "private"
+	// DiscoverResultCacheScopePublic is "public".
+	DiscoverResultCacheScopePublic DiscoverResultCacheScope = "public"
+)
 
 // A successful response from the server for a [DiscoverRequest] (server/discover) request.
 type DiscoverResultResponse struct {
@@ -2261,7 +2293,7 @@ type ElicitResult struct {
 	// - `"accept"`: User submitted the form/confirmed the action
 	// - `"decline"`: User explicitly declined the action
 	// - `"cancel"`: User dismissed without making an explicit choice
-	Action string `json:"action"`
+	Action ElicitResultAction `json:"action"`
 	// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
 	// Contains values matching the requested schema.
 	// Omitted for out-of-band mode responses.
@@ -2270,16 +2302,6 @@ type ElicitResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ElicitResult].Action (others may appear and are kept).
-const (
-	// ElicitResultActionAccept is "accept".
-	ElicitResultActionAccept = "accept"
-	// ElicitResultActionCancel is "cancel".
-	ElicitResultActionCancel = "cancel"
-	// ElicitResultActionDecline is "decline".
-	ElicitResultActionDecline = "decline"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
@@ -2310,6 +2332,22 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The user action in response to the elicitation.
+// - `"accept"`: User submitted the form/confirmed the action
+// - `"decline"`: User explicitly declined the action
+// - `"cancel"`: User dismissed without making an explicit choice
+type ElicitResultAction string
+
+// The values of ElicitResultAction the schema lists.
+const (
+	// ElicitResultActionAccept is "accept".
+	ElicitResultActionAccept ElicitResultAction = "accept"
+	// ElicitResultActionCancel is "cancel".
+	ElicitResultActionCancel ElicitResultAction = "cancel"
+	// ElicitResultActionDecline is "decline".
+	ElicitResultActionDecline ElicitResultAction = "decline"
+)
 
 // A value of The "content" member of [ElicitResult].
 //
@@ -2931,19 +2969,11 @@ type Icon struct {
 	// the icon is designed to be used with a dark background.
 	//
 	// If not provided, the client should assume the icon can be used with any theme.
-	Theme *string `json:"theme,omitempty"`
+	Theme *IconTheme `json:"theme,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [Icon].Theme (others may appear and are kept).
-const (
-	// IconThemeDark is "dark".
-	IconThemeDark = "dark"
-	// IconThemeLight is "light".
-	IconThemeLight = "light"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
@@ -2982,6 +3012,21 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Optional specifier for the theme this icon is designed for. `"light"` indicates
+// the icon is designed to be used with a light background, and `"dark"` indicates
+// the icon is designed to be used with a dark background.
+//
+// If not provided, the client should assume the icon can be used with any theme.
+type IconTheme string
+
+// The values of IconTheme the schema lists.
+const (
+	// IconThemeDark is "dark".
+	IconThemeDark IconTheme = "dark"
+	// IconThemeLight is "light".
+	IconThemeLight IconTheme = "light"
+)
 
 // Base interface to add `icons` property.
 type Icons struct {
@@ -3957,7 +4002,7 @@ type ListPromptsResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope ListPromptsResultCacheScope `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
@@ -3984,14 +4029,6 @@ type ListPromptsResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ListPromptsResult].CacheScope (others may appear and are kept).
-const (
-	// ListPromptsResultCacheScopePrivate is "private".
-	ListPromptsResultCacheScopePrivate = "private"
-	// ListPromptsResultCacheScopePublic is "public".
-	ListPromptsResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
@@ -4032,6 +4069,26 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type ListPromptsResultCacheScope string
+
+// The values of ListPromptsResultCacheScope the schema lists.
+const (
+	// ListPromptsResultCacheScopePrivate is "private".
+	ListPromptsResultCacheScopePrivate ListPromptsResultCacheScope = "private"
+	// ListPromptsResultCacheScopePublic is "public".
+	ListPromptsResultCacheScopePublic ListPromptsResultCacheScope = "public"
+)
 
 // A successful response from the server for a [ListPromptsRequest] (prompts/list) request.
 type ListPromptsResultResponse struct {
@@ -4146,7 +4203,7 @@ type ListResourceTemplatesResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope ListResourceTemplatesResultCacheScope `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
@@ -4173,14 +4230,6 @@ type ListResourceTemplatesResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ListResourceTemplatesResult].CacheScope (others may appear and are kept).
-const (
-	// ListResourceTemplatesResultCacheScopePrivate is "private".
-	ListResourceTemplatesResultCacheScopePrivate = "private"
-	// ListResourceTemplatesResultCacheScopePublic is "public".
-	ListResourceTemplatesResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
@@ -4221,6 +4270,26 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type ListResourceTemplatesResultCacheScope string
+
+// The values of ListResourceTemplatesResultCacheScope the schema lists.
+const (
+	// ListResourceTemplatesResultCacheScopePrivate is "private".
+	ListResourceTemplatesResultCacheScopePrivate ListResourceTemplatesResultCacheScope = "private"
+	// ListResourceTemplatesResultCacheScopePublic is "public".
+	ListResourceTemplatesResultCacheScopePublic ListResourceTemplatesResultCacheScope = "public"
+)
 
 // A successful response from the server for a [ListResourceTemplatesRequest] (resources/templates/list) request.
 type ListResourceTemplatesResultResponse struct {
@@ -4335,7 +4404,7 @@ type ListResourcesResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope ListResourcesResultCacheScope `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
@@ -4362,14 +4431,6 @@ type ListResourcesResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ListResourcesResult].CacheScope (others may appear and are kept).
-const (
-	// ListResourcesResultCacheScopePrivate is "private".
-	ListResourcesResultCacheScopePrivate = "private"
-	// ListResourcesResultCacheScopePublic is "public".
-	ListResourcesResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
@@ -4410,6 +4471,26 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type ListResourcesResultCacheScope string
+
+// The values of ListResourcesResultCacheScope the schema lists.
+const (
+	// ListResourcesResultCacheScopePrivate is "private".
+	ListResourcesResultCacheScopePrivate ListResourcesResultCacheScope = "private"
+	// ListResourcesResultCacheScopePublic is "public".
+	ListResourcesResultCacheScopePublic ListResourcesResultCacheScope = "public"
+)
 
 // A successful response from the server for a [ListResourcesRequest] (resources/list) request.
 type ListResourcesResultResponse struct {
@@ -4648,7 +4729,7 @@ type ListToolsResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope ListToolsResultCacheScope `json:"cacheScope"`
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor *string `json:"nextCursor,omitempty"`
@@ -4675,14 +4756,6 @@ type ListToolsResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ListToolsResult].CacheScope (others may appear and are kept).
-const (
-	// ListToolsResultCacheScopePrivate is "private".
-	ListToolsResultCacheScopePrivate = "private"
-	// ListToolsResultCacheScopePublic is "public".
-	ListToolsResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
@@ -4723,6 +4796,26 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type ListToolsResultCacheScope string
+
+// The values of ListToolsResultCacheScope the schema lists.
+const (
+	// ListToolsResultCacheScopePrivate is "private".
+	ListToolsResultCacheScopePrivate ListToolsResultCacheScope = "private"
+	// ListToolsResultCacheScopePublic is "public".
+	ListToolsResultCacheScopePublic ListToolsResultCacheScope = "public"
+)
 
 // A successful response from the server for a [ListToolsRequest] (tools/list) request.
 type ListToolsResultResponse struct {
@@ -5400,19 +5493,11 @@ type NumberSchema struct {
 	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Type is required in the schema.
-	Type string `json:"type"`
+	Type NumberSchemaType `json:"type"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [NumberSchema].Type (others may appear and are kept).
-const (
-	// NumberSchemaTypeInteger is "integer".
-	NumberSchemaTypeInteger = "integer"
-	// NumberSchemaTypeNumber is "number".
-	NumberSchemaTypeNumber = "number"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
@@ -5459,6 +5544,17 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The "type" member of [NumberSchema].
+type NumberSchemaType string
+
+// The values of NumberSchemaType the schema lists.
+const (
+	// NumberSchemaTypeInteger is "integer".
+	NumberSchemaTypeInteger NumberSchemaType = "integer"
+	// NumberSchemaTypeNumber is "number".
+	NumberSchemaTypeNumber NumberSchemaType = "number"
+)
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
@@ -6257,7 +6353,7 @@ type ReadResourceResult struct {
 	//     same authorization context. Caches MUST NOT be shared across
 	//     authorization contexts (e.g., a different access token requires a
 	//     different cache).
-	CacheScope string `json:"cacheScope"`
+	CacheScope ReadResourceResultCacheScope `json:"cacheScope"`
 	// Contents is required in the schema.
 	Contents []ReadResourceResultContentsItem `json:"contents"`
 	// Indicates the type of the result, which allows the client to determine
@@ -6281,14 +6377,6 @@ type ReadResourceResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ReadResourceResult].CacheScope (others may appear and are kept).
-const (
-	// ReadResourceResultCacheScopePrivate is "private".
-	ReadResourceResultCacheScopePrivate = "private"
-	// ReadResourceResultCacheScopePublic is "public".
-	ReadResourceResultCacheScopePublic = "public"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
@@ -6325,6 +6413,26 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates the intended scope of the cached response, analogous to HTTP
+// `Cache-Control: public` vs `Cache-Control: private`.
+//
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
+type ReadResourceResultCacheScope string
+
+// The values of ReadResourceResultCacheScope the schema lists.
+const (
+	// ReadResourceResultCacheScopePrivate is "private".
+	ReadResourceResultCacheScopePrivate ReadResourceResultCacheScope = "private"
+	// ReadResourceResultCacheScopePublic is "public".
+	ReadResourceResultCacheScopePublic ReadResourceResultCacheScope = "public"
+)
 
 // An item of The "contents" member of [ReadResourceResult].
 //
@@ -7979,7 +8087,7 @@ type StringSchema struct {
 	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
 	// Format is optional in the schema.
-	Format *string `json:"format,omitempty"`
+	Format *StringSchemaFormat `json:"format,omitempty"`
 	// MaxLength is optional in the schema.
 	MaxLength *int64 `json:"maxLength,omitempty"`
 	// MinLength is optional in the schema.
@@ -7990,18 +8098,6 @@ type StringSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [StringSchema].Format (others may appear and are kept).
-const (
-	// StringSchemaFormatDate is "date".
-	StringSchemaFormatDate = "date"
-	// StringSchemaFormatDateTime is "date-time".
-	StringSchemaFormatDateTime = "date-time"
-	// StringSchemaFormatEmail is "email".
-	StringSchemaFormatEmail = "email"
-	// StringSchemaFormatURI is "uri".
-	StringSchemaFormatURI = "uri"
-)
 
 // Type returns "string", the constant "type" member: always written on encode, checked on decode.
 func (StringSchema) Type() string {
@@ -8057,6 +8153,21 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The "format" member of [StringSchema].
+type StringSchemaFormat string
+
+// The values of StringSchemaFormat the schema lists.
+const (
+	// StringSchemaFormatDate is "date".
+	StringSchemaFormatDate StringSchemaFormat = "date"
+	// StringSchemaFormatDateTime is "date-time".
+	StringSchemaFormatDateTime StringSchemaFormat = "date-time"
+	// StringSchemaFormatEmail is "email".
+	StringSchemaFormatEmail StringSchemaFormat = "email"
+	// StringSchemaFormatURI is "uri".
+	StringSchemaFormatURI StringSchemaFormat = "uri"
+)
 
 // The set of notification types a client may opt in to on a
 // [SubscriptionsListenRequest] (subscriptions/listen) request.
@@ -9114,21 +9225,11 @@ type ToolChoice struct {
 	// - `"auto"`: Model decides whether to use tools (default)
 	// - `"required"`: Model MUST use at least one tool before completing
 	// - `"none"`: Model MUST NOT use any tools
-	Mode *string `json:"mode,omitempty"`
+	Mode *ToolChoiceMode `json:"mode,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ToolChoice].Mode (others may appear and are kept).
-const (
-	// ToolChoiceModeAuto is "auto".
-	ToolChoiceModeAuto = "auto"
-	// ToolChoiceModeNone is "none".
-	ToolChoiceModeNone = "none"
-	// ToolChoiceModeRequired is "required".
-	ToolChoiceModeRequired = "required"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
@@ -9157,6 +9258,22 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Controls the tool use ability of the model:
+// - `"auto"`: Model decides whether to use tools (default)
+// - `"required"`: Model MUST use at least one tool before completing
+// - `"none"`: Model MUST NOT use any tools
+type ToolChoiceMode string
+
+// The values of ToolChoiceMode the schema lists.
+const (
+	// ToolChoiceModeAuto is "auto".
+	ToolChoiceModeAuto ToolChoiceMode = "auto"
+	// ToolChoiceModeNone is "none".
+	ToolChoiceModeNone ToolChoiceMode = "none"
+	// ToolChoiceModeRequired is "required".
+	ToolChoiceModeRequired ToolChoiceMode = "required"
+)
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `toolsListChanged` filter field.
 type ToolListChangedNotification struct {

@@ -1901,7 +1901,7 @@ type CreateMessageRequestParams struct {
 	//
 	// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
 	// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
-	IncludeContext *string `json:"includeContext,omitempty"`
+	IncludeContext *CreateMessageRequestParamsIncludeContext `json:"includeContext,omitempty"`
 	// The requested maximum number of tokens to sample (to prevent runaway completions).
 	//
 	// The client MAY choose to sample fewer tokens than the requested maximum.
@@ -1936,16 +1936,6 @@ type CreateMessageRequestParams struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [CreateMessageRequestParams].IncludeContext (others may appear and are kept).
-const (
-	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
-	CreateMessageRequestParamsIncludeContextAllServers = "allServers"
-	// CreateMessageRequestParamsIncludeContextNone is "none".
-	CreateMessageRequestParamsIncludeContextNone = "none"
-	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
-	CreateMessageRequestParamsIncludeContextThisServer = "thisServer"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
@@ -2051,6 +2041,23 @@ func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
+// The client MAY ignore this request.
+//
+// Default is "none". Values "thisServer" and "allServers" are soft-deprecated. Servers SHOULD only use these values if the client
+// declares ClientCapabilities.sampling.context. These values may be removed in future spec releases.
+type CreateMessageRequestParamsIncludeContext string
+
+// The values of CreateMessageRequestParamsIncludeContext the schema lists.
+const (
+	// CreateMessageRequestParamsIncludeContextAllServers is "allServers".
+	CreateMessageRequestParamsIncludeContextAllServers CreateMessageRequestParamsIncludeContext = "allServers"
+	// CreateMessageRequestParamsIncludeContextNone is "none".
+	CreateMessageRequestParamsIncludeContextNone CreateMessageRequestParamsIncludeContext = "none"
+	// CreateMessageRequestParamsIncludeContextThisServer is "thisServer".
+	CreateMessageRequestParamsIncludeContextThisServer CreateMessageRequestParamsIncludeContext = "thisServer"
+)
 
 // The client's response to a sampling/createMessage request from the server.
 // The client should inform the user before returning the sampled message, to allow them
@@ -2644,7 +2651,7 @@ type ElicitResult struct {
 	// - "accept": User submitted the form/confirmed the action
 	// - "decline": User explicitly decline the action
 	// - "cancel": User dismissed without making an explicit choice
-	Action string `json:"action"`
+	Action ElicitResultAction `json:"action"`
 	// The submitted form data, only present when action is "accept" and mode was "form".
 	// Contains values matching the requested schema.
 	// Omitted for out-of-band mode responses.
@@ -2653,16 +2660,6 @@ type ElicitResult struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ElicitResult].Action (others may appear and are kept).
-const (
-	// ElicitResultActionAccept is "accept".
-	ElicitResultActionAccept = "accept"
-	// ElicitResultActionCancel is "cancel".
-	ElicitResultActionCancel = "cancel"
-	// ElicitResultActionDecline is "decline".
-	ElicitResultActionDecline = "decline"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
@@ -2697,6 +2694,22 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The user action in response to the elicitation.
+// - "accept": User submitted the form/confirmed the action
+// - "decline": User explicitly decline the action
+// - "cancel": User dismissed without making an explicit choice
+type ElicitResultAction string
+
+// The values of ElicitResultAction the schema lists.
+const (
+	// ElicitResultActionAccept is "accept".
+	ElicitResultActionAccept ElicitResultAction = "accept"
+	// ElicitResultActionCancel is "cancel".
+	ElicitResultActionCancel ElicitResultAction = "cancel"
+	// ElicitResultActionDecline is "decline".
+	ElicitResultActionDecline ElicitResultAction = "decline"
+)
 
 // A value of The "content" member of [ElicitResult].
 //
@@ -3528,19 +3541,11 @@ type Icon struct {
 	// the icon is designed to be used with a dark background.
 	//
 	// If not provided, the client should assume the icon can be used with any theme.
-	Theme *string `json:"theme,omitempty"`
+	Theme *IconTheme `json:"theme,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [Icon].Theme (others may appear and are kept).
-const (
-	// IconThemeDark is "dark".
-	IconThemeDark = "dark"
-	// IconThemeLight is "light".
-	IconThemeLight = "light"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
@@ -3579,6 +3584,21 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Optional specifier for the theme this icon is designed for. `light` indicates
+// the icon is designed to be used with a light background, and `dark` indicates
+// the icon is designed to be used with a dark background.
+//
+// If not provided, the client should assume the icon can be used with any theme.
+type IconTheme string
+
+// The values of IconTheme the schema lists.
+const (
+	// IconThemeDark is "dark".
+	IconThemeDark IconTheme = "dark"
+	// IconThemeLight is "light".
+	IconThemeLight IconTheme = "light"
+)
 
 // Base interface to add `icons` property.
 type Icons struct {
@@ -5341,19 +5361,11 @@ type NumberSchema struct {
 	// Title is optional in the schema.
 	Title *string `json:"title,omitempty"`
 	// Type is required in the schema.
-	Type string `json:"type"`
+	Type NumberSchemaType `json:"type"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [NumberSchema].Type (others may appear and are kept).
-const (
-	// NumberSchemaTypeInteger is "integer".
-	NumberSchemaTypeInteger = "integer"
-	// NumberSchemaTypeNumber is "number".
-	NumberSchemaTypeNumber = "number"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
@@ -5400,6 +5412,17 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The "type" member of [NumberSchema].
+type NumberSchemaType string
+
+// The values of NumberSchemaType the schema lists.
+const (
+	// NumberSchemaTypeInteger is "integer".
+	NumberSchemaTypeInteger NumberSchemaType = "integer"
+	// NumberSchemaTypeNumber is "number".
+	NumberSchemaTypeNumber NumberSchemaType = "number"
+)
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
 type PaginatedRequest struct {
@@ -8235,7 +8258,7 @@ type StringSchema struct {
 	// Description is optional in the schema.
 	Description *string `json:"description,omitempty"`
 	// Format is optional in the schema.
-	Format *string `json:"format,omitempty"`
+	Format *StringSchemaFormat `json:"format,omitempty"`
 	// MaxLength is optional in the schema.
 	MaxLength *int64 `json:"maxLength,omitempty"`
 	// MinLength is optional in the schema.
@@ -8246,18 +8269,6 @@ type StringSchema struct {
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [StringSchema].Format (others may appear and are kept).
-const (
-	// StringSchemaFormatDate is "date".
-	StringSchemaFormatDate = "date"
-	// StringSchemaFormatDateTime is "date-time".
-	StringSchemaFormatDateTime = "date-time"
-	// StringSchemaFormatEmail is "email".
-	StringSchemaFormatEmail = "email"
-	// StringSchemaFormatURI is "uri".
-	StringSchemaFormatURI = "uri"
-)
 
 // Type returns "string", the constant "type" member: always written on encode, checked on decode.
 func (StringSchema) Type() string {
@@ -8313,6 +8324,21 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// The "format" member of [StringSchema].
+type StringSchemaFormat string
+
+// The values of StringSchemaFormat the schema lists.
+const (
+	// StringSchemaFormatDate is "date".
+	StringSchemaFormatDate StringSchemaFormat = "date"
+	// StringSchemaFormatDateTime is "date-time".
+	StringSchemaFormatDateTime StringSchemaFormat = "date-time"
+	// StringSchemaFormatEmail is "email".
+	StringSchemaFormatEmail StringSchemaFormat = "email"
+	// StringSchemaFormatURI is "uri".
+	StringSchemaFormatURI StringSchemaFormat = "uri"
+)
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 type SubscribeRequest struct {
@@ -9433,21 +9459,11 @@ type ToolChoice struct {
 	// - "auto": Model decides whether to use tools (default)
 	// - "required": Model MUST use at least one tool before completing
 	// - "none": Model MUST NOT use any tools
-	Mode *string `json:"mode,omitempty"`
+	Mode *ToolChoiceMode `json:"mode,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ToolChoice].Mode (others may appear and are kept).
-const (
-	// ToolChoiceModeAuto is "auto".
-	ToolChoiceModeAuto = "auto"
-	// ToolChoiceModeNone is "none".
-	ToolChoiceModeNone = "none"
-	// ToolChoiceModeRequired is "required".
-	ToolChoiceModeRequired = "required"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
@@ -9477,6 +9493,22 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// Controls the tool use ability of the model:
+// - "auto": Model decides whether to use tools (default)
+// - "required": Model MUST use at least one tool before completing
+// - "none": Model MUST NOT use any tools
+type ToolChoiceMode string
+
+// The values of ToolChoiceMode the schema lists.
+const (
+	// ToolChoiceModeAuto is "auto".
+	ToolChoiceModeAuto ToolChoiceMode = "auto"
+	// ToolChoiceModeNone is "none".
+	ToolChoiceModeNone ToolChoiceMode = "none"
+	// ToolChoiceModeRequired is "required".
+	ToolChoiceModeRequired ToolChoiceMode = "required"
+)
+
 // Execution-related properties for a tool.
 type ToolExecution struct {
 	// Indicates whether this tool supports task-augmented execution.
@@ -9488,21 +9520,11 @@ type ToolExecution struct {
 	// - "required": Tool requires task-augmented execution
 	//
 	// Default: "forbidden"
-	TaskSupport *string `json:"taskSupport,omitempty"`
+	TaskSupport *ToolExecutionTaskSupport `json:"taskSupport,omitempty"`
 	// Extra holds the members the schema does not declare, exactly as received;
 	// they are written back after the declared ones.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// The values the schema lists for [ToolExecution].TaskSupport (others may appear and are kept).
-const (
-	// ToolExecutionTaskSupportForbidden is "forbidden".
-	ToolExecutionTaskSupportForbidden = "forbidden"
-	// ToolExecutionTaskSupportOptional is "optional".
-	ToolExecutionTaskSupportOptional = "optional"
-	// ToolExecutionTaskSupportRequired is "required".
-	ToolExecutionTaskSupportRequired = "required"
-)
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
@@ -9531,6 +9553,27 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	*x = v
 	return nil
 }
+
+// Indicates whether this tool supports task-augmented execution.
+// This allows clients to handle long-running operations through polling
+// the task system.
+//
+// - "forbidden": Tool does not support task-augmented execution (default when absent)
+// - "optional": Tool may support task-augmented execution
+// - "required": Tool requires task-augmented execution
+//
+// Default: "forbidden"
+type ToolExecutionTaskSupport string
+
+// The values of ToolExecutionTaskSupport the schema lists.
+const (
+	// ToolExecutionTaskSupportForbidden is "forbidden".
+	ToolExecutionTaskSupportForbidden ToolExecutionTaskSupport = "forbidden"
+	// ToolExecutionTaskSupportOptional is "optional".
+	ToolExecutionTaskSupportOptional ToolExecutionTaskSupport = "optional"
+	// ToolExecutionTaskSupportRequired is "required".
+	ToolExecutionTaskSupportRequired ToolExecutionTaskSupport = "required"
+)
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 type ToolListChangedNotification struct {
