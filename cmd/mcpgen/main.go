@@ -5,7 +5,10 @@
 //
 //	mcpgen generate --schema path/to/schema.json --package mcp --out ./mcp
 //	mcpgen generate --schema path/to/schema.json --dump-model
-//	mcpgen scaffold --package mcp --side server --out server_impl.go
+//	mcpgen scaffold --dir ./mcp --side server --out server_impl.go
+//	mcpgen check --revision 2025-11-25 --dir ./mcp
+//	mcpgen diff 2025-06-18 2025-11-25
+//	mcpgen validate --revision 2025-11-25 messages.jsonl
 //	mcpgen version
 //
 // Run "mcpgen help <command>" for the flags of each command.
