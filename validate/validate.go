@@ -231,11 +231,44 @@ func (v *Validator) against(line int, prefix, def string, inst any) []Problem {
 			}
 			return
 		}
-		for _, c := range e.Causes {
+		for _, c := range branches(e) {
 			walk(c)
 		}
 	}
 	walk(ve)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
+}
+
+// branches are the causes of e worth reporting. For a failed anyOf or oneOf
+// they are the branches whose constants matched (the branch the message
+// meant: a text content block that lacks "text"), when there are any; the
+// others only say the discriminator has another value.
+func branches(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if !strings.HasSuffix(e.KeywordLocation, "/anyOf") && !strings.HasSuffix(e.KeywordLocation, "/oneOf") {
+		return e.Causes
+	}
+	var matched []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		if !failsConst(c) {
+			matched = append(matched, c)
+		}
+	}
+	if len(matched) == 0 {
+		return e.Causes
+	}
+	return matched
+}
+
+// failsConst reports whether e's failure includes a const mismatch.
+func failsConst(e *jsonschema.ValidationError) bool {
+	if strings.HasSuffix(e.KeywordLocation, "/const") {
+		return true
+	}
+	for _, c := range e.Causes {
+		if failsConst(c) {
+			return true
+		}
+	}
+	return false
 }

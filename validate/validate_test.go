@@ -103,3 +103,15 @@ func TestRevisionMatters(t *testing.T) {
 		t.Fatalf("2025-03-26: %v, want unknown method", p)
 	}
 }
+
+// TestUnionReportsTheMeantBranch: a content block with "type": "text" but no
+// text is reported as exactly that, not as a failure of every other kind.
+func TestUnionReportsTheMeantBranch(t *testing.T) {
+	input := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x"}}
+{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text"}]}}
+`
+	_, problems, err := validator(t, "2025-11-25").Stream(strings.NewReader(input))
+	if err != nil || len(problems) != 1 || problems[0].String() != "line 2: /result/content/0: missing properties: 'text' (CallToolResult)" {
+		t.Fatalf("problems = %v, %v; want only the missing text", problems, err)
+	}
+}
