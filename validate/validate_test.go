@@ -1,6 +1,9 @@
 package validate
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -113,5 +116,46 @@ func TestUnionReportsTheMeantBranch(t *testing.T) {
 	_, problems, err := validator(t, "2025-11-25").Stream(strings.NewReader(input))
 	if err != nil || len(problems) != 1 || problems[0].String() != "line 2: /result/content/0: missing properties: 'text' (CallToolResult)" {
 		t.Fatalf("problems = %v, %v; want only the missing text", problems, err)
+	}
+}
+
+// TestOfficialExampleMessages: every official example of a request or
+// notification definition (2026-07-28 ships them) that travels as a JSON-RPC
+// message is valid.
+func TestOfficialExampleMessages(t *testing.T) {
+	const rev = "2026-07-28"
+	v := validator(t, rev)
+	methods := map[string]bool{}
+	for _, me := range v.m.Methods {
+		// Requests only embedded in an InputRequiredResult are not
+		// JSON-RPC messages (no jsonrpc, no id).
+		if len(me.Directions) == 1 && me.Directions[0] == schema.ServerToClientEmbedded {
+			continue
+		}
+		methods[me.Definition] = true
+	}
+	dirs, err := os.ReadDir(filepath.Join("..", "official", "schemas", rev, "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, d := range dirs {
+		if !methods[d.Name()] {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join("..", "official", "schemas", rev, "examples", d.Name(), "*.json"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, problems, err := v.Stream(bytes.NewReader(data)); err != nil || len(problems) > 0 {
+				t.Errorf("%s: %v %v", f, problems, err)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked %d examples; want the request and notification examples (20 or more)", checked)
 	}
 }
