@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -79,7 +80,31 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	for _, d := range diffs {
 		fmt.Fprintf(&b, "\t%s\n", d)
 	}
+	if have, want := headerSourceOf(filepath.Join(*dir, "doc.go")), headerSource(files["doc.go"]); have != "" && have != want {
+		// The header's source line names the schema and its digest: when it
+		// differs, the schema changed, not (only) the code.
+		fmt.Fprintf(&b, "the bindings say:  %s\nmcpgen would write: %s\n", have, want)
+	}
 	b.WriteString("regenerate (go generate, or mcpgen generate with the same flags) and commit the result\n")
 	io.WriteString(stderr, b.String())
 	return 1
+}
+
+// headerSourceOf is the "// Source: ..." header line of a generated file, or "".
+func headerSourceOf(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return headerSource(data)
+}
+
+// headerSource is the second line of a generated file when it is the
+// "// Source:" header line.
+func headerSource(data []byte) string {
+	lines := strings.SplitN(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n", 3)
+	if len(lines) < 2 || !strings.HasPrefix(lines[1], "// Source: ") {
+		return ""
+	}
+	return lines[1]
 }

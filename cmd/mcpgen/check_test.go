@@ -23,8 +23,9 @@ func TestCheck(t *testing.T) {
 	if code, errs := check("--revision", "2025-06-18"); code != 0 {
 		t.Fatalf("fresh bindings: exit %d: %s", code, errs)
 	}
-	if code, errs := check("--revision", "2025-11-25"); code != 1 || !strings.Contains(errs, "types.go: changed from line 2") {
-		t.Errorf("another revision: exit %d, stderr %q: want 1 naming types.go", code, errs)
+	if code, errs := check("--revision", "2025-11-25"); code != 1 || !strings.Contains(errs, "types.go: changed from line 2") ||
+		!strings.Contains(errs, "the bindings say:  // Source: official schema 2025-06-18") || !strings.Contains(errs, "mcpgen would write: // Source: official schema 2025-11-25") {
+		t.Errorf("another revision: exit %d, stderr %q: want 1 naming types.go and both sources", code, errs)
 	}
 
 	types := filepath.Join(dir, "types.go")
