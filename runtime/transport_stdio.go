@@ -47,6 +47,8 @@ type stdioTransport struct {
 	w   io.Writer
 	max int
 
+	started bool // a line was read: a BOM is only skipped at the start
+
 	sem  chan struct{} // write lock that a ctx can give up waiting on
 	wbuf []byte        // guarded by sem
 
@@ -60,6 +62,12 @@ func (t *stdioTransport) Read(ctx context.Context) ([]byte, error) {
 		line, err := t.readLine()
 		if err != nil {
 			return nil, err
+		}
+		if !t.started {
+			// Editors and some Windows hosts start a UTF-8 stream with a
+			// byte order mark; it is not JSON, so drop it once, here.
+			t.started = true
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
 		if len(trimSpace(line)) == 0 {
 			continue // blank lines are not messages; skip rather than answer -32700
