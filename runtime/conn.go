@@ -74,6 +74,7 @@ type Conn struct {
 	workersLive int          // worker goroutines alive (running or parked)
 	idle        chan struct{}
 	idleDone    bool
+	drained     chan struct{} // after EOF: closed when no handler runs, or at shutdown
 
 	nextID atomic.Int64
 
@@ -113,6 +114,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	}
 	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
+	}
+	if cfg.eofGrace == 0 {
+		cfg.eofGrace = DefaultEOFGrace
 	}
 	c := &Conn{
 		t:        t,
@@ -292,6 +296,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 	}
 	c.closing = true
 	c.cause = cause
+	c.wakeDrainLocked()
 	ins, outs := c.incoming, c.outgoing
 	c.incoming, c.outgoing, c.progress = nil, nil, nil
 	for _, f := range ins {
@@ -367,7 +372,8 @@ func (c *Conn) readLoop() {
 			continue
 		}
 		if errors.Is(err, io.EOF) {
-			cause = &CancelError{Source: SourceTransportClosed, Reason: "peer closed the connection (EOF)", Err: err}
+			cause = &CancelError{Source: SourceTransportClosed, Reason: "input ended (EOF) and the grace period passed", Err: err}
+			c.drainAfterEOF()
 		} else {
 			cause = &CancelError{Source: SourceTransportError, Reason: "reading the transport failed: " + err.Error(), Err: err}
 		}
@@ -388,6 +394,40 @@ func (c *Conn) readLoop() {
 	<-c.sender.exited
 	<-c.notifier.exited
 	c.closeDone()
+}
+
+// drainAfterEOF lets the requests already read finish after the peer's end
+// of input, for at most the EOF grace period. On stdio EOF is how a client
+// starts shutdown (lifecycle.mdx: close stdin, wait for the server to exit,
+// then SIGTERM), while it still reads our stdout: cancelling at once would
+// throw away answers the client is waiting for, initialize's included.
+func (c *Conn) drainAfterEOF() {
+	grace := c.cfg.eofGrace
+	if grace < 0 {
+		return
+	}
+	c.mu.Lock()
+	if c.closing || c.active == 0 {
+		c.mu.Unlock()
+		return
+	}
+	ch := make(chan struct{})
+	c.drained = ch
+	c.mu.Unlock()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
+// wakeDrainLocked ends drainAfterEOF's wait. Called with mu held.
+func (c *Conn) wakeDrainLocked() {
+	if c.drained != nil {
+		close(c.drained)
+		c.drained = nil
+	}
 }
 
 // route dispatches one message without blocking on handlers or writes.

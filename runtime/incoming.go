@@ -135,6 +135,9 @@ func (c *Conn) dropCancelled(f *inflight, what string) {
 func (c *Conn) handlerExited() {
 	c.mu.Lock()
 	c.active--
+	if c.active == 0 {
+		c.wakeDrainLocked()
+	}
 	c.checkIdleLocked()
 	c.mu.Unlock()
 }

@@ -18,7 +18,21 @@ type config struct {
 	defaultTimeout time.Duration
 	defaultMax     time.Duration
 	baseCtx        context.Context
+	eofGrace       time.Duration
 }
+
+// DefaultEOFGrace is how long requests already read may keep running after
+// the peer's input ends, unless WithEOFGrace says otherwise. Five seconds lets
+// ordinary tool calls finish and still exits well before a client that
+// follows the lifecycle page (close stdin, wait, then SIGTERM) loses patience.
+const DefaultEOFGrace = 5 * time.Second
+
+// WithEOFGrace sets how long, after the transport reports EOF (the peer will
+// send nothing more), the Conn keeps running the requests it already read and
+// writes their responses before cancelling what still runs with a cause
+// saying the input ended. Zero means DefaultEOFGrace; a negative d cancels
+// at once, as before. Close and Run's context end the wait early.
+func WithEOFGrace(d time.Duration) Option { return func(c *config) { c.eofGrace = d } }
 
 // WithPolicy sets the revision's cancellation rules. Without it the Conn uses
 // DefaultPolicy().
