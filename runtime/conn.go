@@ -71,6 +71,7 @@ type Conn struct {
 	closing     bool
 	cause       *CancelError // why the Conn shut down; set with closing
 	active      int          // handlers not yet finished
+	activeBytes int          // their requests' sizes, for admission
 	workersLive int          // worker goroutines alive (running or parked)
 	idle        chan struct{}
 	idleDone    bool
@@ -95,6 +96,7 @@ type inflight struct {
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
+	size      int  // charged to Conn.activeBytes while admitted
 	cancelled bool // guarded by Conn.mu: a cancellation was applied, so no response
 }
 
@@ -115,6 +117,15 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
 	}
+	if cfg.maxInFlight <= 0 {
+		cfg.maxInFlight = DefaultMaxInFlight
+	}
+	if cfg.maxInFlightBytes <= 0 {
+		cfg.maxInFlightBytes = DefaultMaxInFlightBytes
+	}
+	if cfg.maxQueuedBytes <= 0 {
+		cfg.maxQueuedBytes = DefaultMaxQueuedBytes
+	}
 	if cfg.eofGrace == 0 {
 		cfg.eofGrace = DefaultEOFGrace
 	}
@@ -130,8 +141,8 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		outgoing: map[RequestID]*call{},
 		progress: map[ProgressToken]*call{},
 		idle:     make(chan struct{}),
-		sender:   newSerialQueue(),
-		notifier: newSerialQueue(),
+		sender:   newSerialQueue(cfg.maxQueuedBytes),
+		notifier: newSerialQueue(cfg.maxQueuedBytes),
 		workers:  newWorkerPool(),
 		done:     make(chan struct{}),
 	}
@@ -463,14 +474,20 @@ func (c *Conn) route(data []byte) {
 	}
 }
 
-// sendAsync queues msg for the sender goroutine.
+// sendAsync queues msg for the sender goroutine. It is called from the read
+// loop and waits while the sender's byte budget is spent: when the peer does
+// not read what we write, we stop reading what it writes.
 func (c *Conn) sendAsync(msg []byte) {
-	c.sender.push(func(ctx context.Context) {
+	c.sender.pushBounded(func(ctx context.Context) {
 		if err := c.t.Write(ctx, msg); err != nil {
 			c.debug("async write failed", slog.String("error", err.Error()))
 		}
-	})
+	}, len(msg)+queuedOverhead)
 }
+
+// queuedOverhead is what a queued entry costs besides its message (closure,
+// slice slot), so that a flood of tiny replies is bounded too.
+const queuedOverhead = 128
 
 func (c *Conn) onNotification(m *Message) {
 	switch {
@@ -488,14 +505,14 @@ func (c *Conn) onNotification(m *Message) {
 		return
 	}
 	n := &Notification{Method: m.Method, Params: m.Params}
-	c.notifier.push(func(context.Context) {
+	c.notifier.pushBounded(func(context.Context) {
 		defer func() {
 			if r := recover(); r != nil {
 				c.log.Error("notification handler panicked", slog.String("method", n.Method), slog.Any("panic", r))
 			}
 		}()
 		h(c.connCtx, n)
-	})
+	}, len(n.Params)+len(n.Method)+queuedOverhead)
 }
 
 func (c *Conn) onResponse(m *Message) {
