@@ -79,6 +79,8 @@ type Conn struct {
 
 	nextID atomic.Int64
 
+	ignoredLimit *logLimiter // the "cancellation ignored" log line's rate limit
+
 	connCtx    context.Context // parent of handler contexts; cancelled at shutdown
 	connCancel context.CancelCauseFunc
 
@@ -145,6 +147,8 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		notifier: newSerialQueue(cfg.maxQueuedBytes),
 		workers:  newWorkerPool(),
 		done:     make(chan struct{}),
+
+		ignoredLimit: newLogLimiter(20, 10),
 	}
 	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
 	if cfg.maxHandlers > 0 {
