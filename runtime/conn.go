@@ -387,8 +387,10 @@ func (c *Conn) readLoop() {
 			continue
 		}
 		if errors.Is(err, io.EOF) {
-			cause = &CancelError{Source: SourceTransportClosed, Reason: "input ended (EOF) and the grace period passed", Err: err}
-			c.drainAfterEOF()
+			cause = &CancelError{Source: SourceTransportClosed, Reason: "input ended (EOF)", Err: err}
+			if !c.drainAfterEOF() {
+				cause.Reason = "input ended (EOF) and the grace period passed"
+			}
 		} else {
 			cause = &CancelError{Source: SourceTransportError, Reason: "reading the transport failed: " + err.Error(), Err: err}
 		}
@@ -416,15 +418,17 @@ func (c *Conn) readLoop() {
 // starts shutdown (lifecycle.mdx: close stdin, wait for the server to exit,
 // then SIGTERM), while it still reads our stdout: cancelling at once would
 // throw away answers the client is waiting for, initialize's included.
-func (c *Conn) drainAfterEOF() {
+//
+// It reports false if handlers were still running when the grace ran out.
+func (c *Conn) drainAfterEOF() bool {
 	grace := c.cfg.eofGrace
 	if grace < 0 {
-		return
+		return true
 	}
 	c.mu.Lock()
 	if c.closing || c.active == 0 {
 		c.mu.Unlock()
-		return
+		return true
 	}
 	ch := make(chan struct{})
 	c.drained = ch
@@ -433,7 +437,9 @@ func (c *Conn) drainAfterEOF() {
 	defer t.Stop()
 	select {
 	case <-ch:
+		return true
 	case <-t.C:
+		return false
 	}
 }
 

@@ -87,7 +87,7 @@ func TestTeardownOnEOF(t *testing.T) {
 	p.next()
 	p.toC.Close() // EOF
 	var ce *CancelError
-	if err := <-causes; !errors.As(err, &ce) || ce.Source != SourceTransportClosed || ce.ID != Int64ID(1) || !errors.Is(err, io.EOF) || !strings.Contains(ce.Reason, "input ended") {
+	if err := <-causes; !errors.As(err, &ce) || ce.Source != SourceTransportClosed || ce.ID != Int64ID(1) || !errors.Is(err, io.EOF) || !strings.Contains(ce.Reason, "grace period passed") {
 		t.Fatalf("handler cause %v", err)
 	}
 	if err := <-errc; !errors.As(err, &ce) || ce.Source != SourceTransportClosed {

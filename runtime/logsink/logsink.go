@@ -9,6 +9,8 @@ package logsink
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -127,4 +129,17 @@ func (q *queue) write(e entry) {
 		_ = e.h.Handle(context.Background(), r)
 	}
 	_ = e.h.Handle(context.Background(), e.r)
+}
+
+// NewFormat returns a Handler over a slog text or JSON handler writing to w,
+// for a --log-format flag: format is "text" or "json" (one JSON record per
+// line). opts may be nil.
+func NewFormat(w io.Writer, format string, opts *slog.HandlerOptions) (*Handler, error) {
+	switch format {
+	case "text", "":
+		return NewHandler(slog.NewTextHandler(w, opts), 0), nil
+	case "json":
+		return NewHandler(slog.NewJSONHandler(w, opts), 0), nil
+	}
+	return nil, fmt.Errorf("log format %q: want text or json", format)
 }
