@@ -98,6 +98,8 @@ func (t *stdioTransport) Read(ctx context.Context) ([]byte, error) {
 		case <-t.closed:
 			return nil, ErrTransportClosed
 		}
+		first := !t.started
+		t.started = true
 		if r.err != nil {
 			if !errors.Is(r.err, ErrMessageTooLarge) {
 				t.rerr = r.err
@@ -105,10 +107,9 @@ func (t *stdioTransport) Read(ctx context.Context) ([]byte, error) {
 			return nil, r.err
 		}
 		line := r.line
-		if !t.started {
+		if first {
 			// Editors and some Windows hosts start a UTF-8 stream with a
-			// byte order mark; it is not JSON, so drop it once, here.
-			t.started = true
+			// byte order mark; it is not JSON, so drop it, but only there.
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
 		if len(trimSpace(line)) == 0 {
