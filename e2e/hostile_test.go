@@ -67,9 +67,15 @@ type child struct {
 	errMu  sync.Mutex
 	errWG  sync.WaitGroup
 	exited chan struct{}
+	onLog  func(line string) // when set, sees every stderr line
 }
 
 func startChild(t *testing.T, bin string, args ...string) *child {
+	return startChildLogs(t, nil, bin, args...)
+}
+
+// startChildLogs starts bin and calls onLog with every stderr line.
+func startChildLogs(t *testing.T, onLog func(string), bin string, args ...string) *child {
 	t.Helper()
 	inR, inW, err := os.Pipe()
 	if err != nil {
@@ -83,7 +89,7 @@ func startChild(t *testing.T, bin string, args ...string) *child {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &child{cmd: exec.Command(bin, args...), in: inW, out: outR, exited: make(chan struct{})}
+	c := &child{cmd: exec.Command(bin, args...), in: inW, out: outR, exited: make(chan struct{}), onLog: onLog}
 	c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr = inR, outW, errW
 	c.cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
 	err = c.cmd.Start()
@@ -96,6 +102,19 @@ func startChild(t *testing.T, bin string, args ...string) *child {
 	c.errWG.Add(1)
 	go func() { // stderr is always drained, keeping only a tail
 		defer c.errWG.Done()
+		if c.onLog != nil {
+			br := bufio.NewReader(errR)
+			for {
+				l, err := br.ReadString('\n')
+				if l != "" {
+					c.onLog(strings.TrimSuffix(l, "\n"))
+				}
+				if err != nil {
+					errR.Close()
+					return
+				}
+			}
+		}
 		buf := make([]byte, 32<<10)
 		for {
 			n, err := errR.Read(buf)
