@@ -97,8 +97,10 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, log 
 	transport := runtime.NewStdioTransport(struct{ io.Reader }{fromServer}, toServer, runtime.StdioOptions{})
 	conn := runtime.NewConn(transport,
 		runtime.WithPolicy(mcp.Policy(runtime.SideClient)),
-		runtime.WithLogger(log),
-		runtime.WithObserver(runtime.LogCancellations(log)), // the cancellations we send, with their reasons
+		// The runtime's own lines at Warn and above; every cancellation
+		// (the ones we send, with their reasons) is one "cancellation" record.
+		runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+		runtime.WithObserver(runtime.LogCancellations(log)),
 		runtime.WithDefaultTimeout(timeout),
 	)
 	// Requests the server may send us: only ping is served; the rest get

@@ -91,7 +91,7 @@ func run(log *slog.Logger) error {
 		runtime.WithPolicy(policy),
 		// The runtime's own log, warnings only (protocol errors from the
 		// peer): cancellations are logged once each by the observer below.
-		runtime.WithLogger(slog.New(warnOnly{log.Handler()})),
+		runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
 		runtime.WithObserver(runtime.LogCancellations(log)),
 	)
 	mcp.RegisterServer(conn, &server{log: log})
@@ -119,14 +119,6 @@ func run(log *slog.Logger) error {
 		log.Info("stdio-server exiting", "source", why.Source.String(), "reason", why.Reason)
 	}
 	return nil
-}
-
-// warnOnly passes on the runtime's own records at Warn and above (protocol
-// errors from the peer); cancellations are logged once each by the observer.
-type warnOnly struct{ slog.Handler }
-
-func (h warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
 }
 
 // server implements the MCP methods this example serves. Embedding

@@ -143,3 +143,25 @@ func NewFormat(w io.Writer, format string, opts *slog.HandlerOptions) (*Handler,
 	}
 	return nil, fmt.Errorf("log format %q: want text or json", format)
 }
+
+// AtLeast returns h restricted to records at level or above: for giving the
+// runtime's own logger only its warnings while LogCancellations reports
+// every cancellation once.
+func AtLeast(h slog.Handler, level slog.Level) slog.Handler { return atLeast{h, level} }
+
+type atLeast struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h atLeast) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h atLeast) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return atLeast{h.Handler.WithAttrs(attrs), h.min}
+}
+
+func (h atLeast) WithGroup(name string) slog.Handler {
+	return atLeast{h.Handler.WithGroup(name), h.min}
+}
