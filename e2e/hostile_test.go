@@ -406,3 +406,54 @@ func TestHostileEOFAnswersEverything(t *testing.T) {
 		t.Fatalf("exit: %v", c.cmd.ProcessState)
 	}
 }
+
+// Must-show 5: a host that never drains the server's stderr does not stall
+// the protocol: thousands of log lines (far beyond a pipe buffer) and
+// cancellation records are dropped and counted, and every request is
+// answered or cancelled.
+func TestHostileStderrNotDrained(t *testing.T) {
+	bin := plainServer(t)
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	defer errR.Close() // never read until the end
+	cmd := exec.Command(bin, "--log-format", "json")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	defer func() {
+		inW.Close()
+		select {
+		case <-exited:
+		case <-time.After(guard):
+			cmd.Process.Kill()
+			<-exited
+		}
+		outR.Close()
+	}()
+	const n = 3000
+	var b bytes.Buffer
+	b.WriteString(initLine)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":0}}}`+"\n", i)
+		// Unknown ids: each is an ignored cancellation, logged (rate-limited).
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"nope%d"}}`+"\n", i)
+	}
+	wrote := make(chan error, 1)
+	go func() { _, err := inW.Write(b.Bytes()); wrote <- err }()
+	br := bufio.NewReader(outR)
+	for i := 0; i < n+1; i++ {
+		if _, err := br.ReadBytes('\n'); err != nil {
+			t.Fatalf("after %d of %d answers: %v", i, n+1, err)
+		}
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+}
