@@ -220,12 +220,14 @@ func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 		return &MessageTooLargeError{Size: len(msg), Limit: t.max, Write: true}
 	}
 	t.writeOnce.Do(func() { go t.writer() })
-	req := writeReq{msg: msg, done: make(chan error, 1)}
+	req := writeReq{msg: msg, done: doneChans.Get().(chan error)}
 	select {
 	case t.writes <- req:
 	case <-ctx.Done():
+		doneChans.Put(req.done)
 		return ctx.Err()
 	case <-t.closed:
+		doneChans.Put(req.done)
 		return ErrTransportClosed
 	}
 	// Once handed over the message is being written: ctx no longer
@@ -233,16 +235,22 @@ func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 	// delivered"), only Close abandons the wait.
 	select {
 	case err := <-req.done:
+		doneChans.Put(req.done)
 		return err
 	case <-t.closed:
 		select {
 		case err := <-req.done:
+			doneChans.Put(req.done)
 			return err
 		default:
-			return ErrTransportClosed
+			return ErrTransportClosed // the writer may still send: req.done is not reused
 		}
 	}
 }
+
+// doneChans recycles Write's result channels (one allocation per message
+// otherwise). A channel goes back only once drained.
+var doneChans = sync.Pool{New: func() any { return make(chan error, 1) }}
 
 func (t *stdioTransport) writer() {
 	for {
