@@ -425,22 +425,73 @@ func (c *Conn) drainAfterEOF() bool {
 	if grace < 0 {
 		return true
 	}
-	c.mu.Lock()
-	if c.closing || c.active == 0 {
-		c.mu.Unlock()
-		return true
-	}
-	ch := make(chan struct{})
-	c.drained = ch
-	c.mu.Unlock()
 	t := time.NewTimer(grace)
 	defer t.Stop()
-	select {
-	case <-ch:
-		return true
-	case <-t.C:
-		return false
+	expired := false
+	for {
+		c.mu.Lock()
+		if c.closing || c.active == 0 {
+			c.mu.Unlock()
+			return true
+		}
+		if expired && !c.neverCancellableInFlightLocked() {
+			c.mu.Unlock()
+			return false
+		}
+		// Woken by every handler exit, and by shutdown.
+		ch := make(chan struct{})
+		c.drained = ch
+		c.mu.Unlock()
+		if expired {
+			<-ch
+			continue
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			expired = true
+			c.cancelAfterGrace()
+		}
 	}
+}
+
+// cancelAfterGrace cancels, when the EOF grace runs out, every request still
+// in flight except those the policy never cancels (initialize), which keep
+// running and are still answered.
+func (c *Conn) cancelAfterGrace() {
+	cause := &CancelError{Source: SourceTransportClosed, Reason: "input ended (EOF) and the grace period passed", Err: io.EOF}
+	var victims []*inflight
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	for id, f := range c.incoming {
+		if !c.pol.never[f.req.Method] {
+			f.cancelled = true
+			delete(c.incoming, id)
+			victims = append(victims, f)
+		}
+	}
+	c.mu.Unlock()
+	for _, f := range victims {
+		fc := cause.forRequest(f.req.ID, f.req.Method)
+		f.cancel(fc)
+		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
+	}
+}
+
+// neverCancellableInFlightLocked reports whether a request the policy says
+// is never cancelled (initialize) is still running: the EOF grace does not
+// end it; only Close or Run's context (bounded, see shutdownGrace in the
+// example) do. Called with mu held.
+func (c *Conn) neverCancellableInFlightLocked() bool {
+	for _, f := range c.incoming {
+		if c.pol.never[f.req.Method] {
+			return true
+		}
+	}
+	return false
 }
 
 // wakeDrainLocked ends drainAfterEOF's wait. Called with mu held.

@@ -153,9 +153,7 @@ func (c *Conn) handlerExited(f *inflight) {
 	c.mu.Lock()
 	c.active--
 	c.activeBytes -= f.size
-	if c.active == 0 {
-		c.wakeDrainLocked()
-	}
+	c.wakeDrainLocked() // after EOF, the drain re-checks what still runs
 	c.checkIdleLocked()
 	c.mu.Unlock()
 }
