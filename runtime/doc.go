@@ -59,7 +59,8 @@
 //     a handler slot and has headroom past the in-flight limit.
 //   - EOF means "no more requests", not "cancel": requests already read run
 //     for up to WithEOFGrace (DefaultEOFGrace, 5 s) and are answered; then
-//     what still runs is cancelled with a cause saying the input ended.
+//     what still runs is cancelled with a cause saying the input ended,
+//     except initialize (Policy.NeverCancellable), which is still answered.
 //   - String ids are exact: one whose decoding would lose information
 //     (invalid UTF-8, an unpaired \uD800-style escape) keeps the literal the
 //     peer sent, so such ids never collide and are echoed byte for byte.
