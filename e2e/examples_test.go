@@ -71,3 +71,15 @@ func TestExampleClientAgainstOtherServer(t *testing.T) {
 			strings.Contains(rec["line"], `"reason":"stdio-client gave up after 200ms"`)
 	})
 }
+
+// Issue 11, must-show 7: the client works with any server that has sleep:
+// when tools/list does not offer echo, it skips it and still succeeds.
+func TestExampleClientSkipsMissingEcho(t *testing.T) {
+	t.Parallel()
+	_, out := runClient(t, []string{fakeServerEnv + "=no-echo"}, "--", selfExe(t))
+	expectLines(t, out,
+		"initialized: e2e-fake 0, protocol 2025-11-25",
+		"sleep cancelled after …: stdio-client gave up after 200ms",
+		"echo: not offered by the server; skipped",
+		"server exited cleanly")
+}

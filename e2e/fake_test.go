@@ -65,6 +65,12 @@ func fakeServer() int {
 			reply(m.ID, fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"e2e-fake","version":"0"}}`, v))
 		case "ping":
 			reply(m.ID, `{}`)
+		case "tools/list":
+			tools := `{"name":"sleep","inputSchema":{"type":"object"}}`
+			if mode != "no-echo" {
+				tools += `,{"name":"echo","inputSchema":{"type":"object"}}`
+			}
+			reply(m.ID, `{"tools":[`+tools+`]}`)
 		case "tools/call":
 			switch m.Params.Name {
 			case "sleep":
@@ -77,6 +83,11 @@ func fakeServer() int {
 				reply(m.ID, fmt.Sprintf(`{"content":[{"type":"text","text":%s}]}`, b))
 			default:
 				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"unknown tool"}}`+"\n", m.ID)
+				out.Flush()
+			}
+		default:
+			if len(m.ID) > 0 { // a request we do not serve: JSON-RPC says answer it
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
 				out.Flush()
 			}
 		case "notifications/cancelled":

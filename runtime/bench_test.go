@@ -131,7 +131,7 @@ func newRawServer(b *testing.B) *rawServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := NewConn(NewStdioTransport(sr, sw, StdioOptions{}), WithLogger(quietLogger()))
+	c := NewConn(NewStdioTransport(sr, sw, StdioOptions{}), WithLogger(quietLogger()), WithMaxInFlight(1<<20)) // the mass-cancel benchmarks hold 10,000
 	return &rawServer{conn: c, w: cw, r: cr}
 }
 
@@ -185,7 +185,7 @@ func BenchmarkInFlightFootprint(b *testing.B) {
 	const n = 10000
 	for i := 0; i < b.N; i++ {
 		a, c := NewPipe()
-		server := NewConn(a, WithLogger(quietLogger()))
+		server := NewConn(a, WithLogger(quietLogger()), WithMaxInFlight(n)) // admit them all
 		var started atomic.Int64
 		all := make(chan struct{})
 		server.Handle("hold", func(ctx context.Context, req *Request) (any, error) {

@@ -77,7 +77,10 @@ func (c *Conn) onCancelled(params []byte) {
 // why a cancel did nothing.
 func (c *Conn) ignored(e Event) {
 	e.Kind = EventIgnored
-	if c.log.Enabled(context.Background(), slog.LevelInfo) {
+	// A peer can send ignored cancellations as fast as it can write, so
+	// the runtime's own line about them is rate-limited; the observer
+	// still sees every event.
+	if ok, suppressed := c.allowIgnoredLog(); ok {
 		attrs := []slog.Attr{slog.String("direction", e.Direction.String()), slog.String("why", e.Why.String())}
 		if !e.ID.IsZero() {
 			attrs = append(attrs, slog.String("id", e.ID.String()))
@@ -90,6 +93,9 @@ func (c *Conn) ignored(e Event) {
 		}
 		if e.Detail != "" {
 			attrs = append(attrs, slog.String("detail", e.Detail))
+		}
+		if suppressed > 0 {
+			attrs = append(attrs, slog.Uint64("suppressed", suppressed))
 		}
 		c.log.LogAttrs(context.Background(), slog.LevelInfo, "cancellation ignored", attrs...)
 	}
@@ -195,4 +201,13 @@ func (c *Conn) CancelIncoming(id RequestID, reason string) error {
 	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceLocal})
 	c.sendCancelled(id, f.req.Method, reason, Incoming, SourceLocal)
 	return nil
+}
+
+// allowIgnoredLog applies the ignored-cancellation log rate limit and says
+// how many lines it suppressed since the last one written.
+func (c *Conn) allowIgnoredLog() (bool, uint64) {
+	if !c.log.Enabled(context.Background(), slog.LevelInfo) {
+		return false, 0
+	}
+	return c.ignoredLimit.allow()
 }

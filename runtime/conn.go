@@ -71,11 +71,15 @@ type Conn struct {
 	closing     bool
 	cause       *CancelError // why the Conn shut down; set with closing
 	active      int          // handlers not yet finished
+	activeBytes int          // their requests' sizes, for admission
 	workersLive int          // worker goroutines alive (running or parked)
 	idle        chan struct{}
 	idleDone    bool
+	drained     chan struct{} // after EOF: closed when no handler runs, or at shutdown
 
 	nextID atomic.Int64
+
+	ignoredLimit *logLimiter // the "cancellation ignored" log line's rate limit
 
 	connCtx    context.Context // parent of handler contexts; cancelled at shutdown
 	connCancel context.CancelCauseFunc
@@ -94,6 +98,7 @@ type inflight struct {
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
+	size      int  // charged to Conn.activeBytes while admitted
 	cancelled bool // guarded by Conn.mu: a cancellation was applied, so no response
 }
 
@@ -114,6 +119,18 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
 	}
+	if cfg.maxInFlight <= 0 {
+		cfg.maxInFlight = DefaultMaxInFlight
+	}
+	if cfg.maxInFlightBytes <= 0 {
+		cfg.maxInFlightBytes = DefaultMaxInFlightBytes
+	}
+	if cfg.maxQueuedBytes <= 0 {
+		cfg.maxQueuedBytes = DefaultMaxQueuedBytes
+	}
+	if cfg.eofGrace == 0 {
+		cfg.eofGrace = DefaultEOFGrace
+	}
 	c := &Conn{
 		t:        t,
 		pol:      compilePolicy(cfg.policy),
@@ -126,10 +143,12 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		outgoing: map[RequestID]*call{},
 		progress: map[ProgressToken]*call{},
 		idle:     make(chan struct{}),
-		sender:   newSerialQueue(),
-		notifier: newSerialQueue(),
+		sender:   newSerialQueue(cfg.maxQueuedBytes),
+		notifier: newSerialQueue(cfg.maxQueuedBytes),
 		workers:  newWorkerPool(),
 		done:     make(chan struct{}),
+
+		ignoredLimit: newLogLimiter(20, 10),
 	}
 	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
 	if cfg.maxHandlers > 0 {
@@ -292,6 +311,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 	}
 	c.closing = true
 	c.cause = cause
+	c.wakeDrainLocked()
 	ins, outs := c.incoming, c.outgoing
 	c.incoming, c.outgoing, c.progress = nil, nil, nil
 	for _, f := range ins {
@@ -367,7 +387,10 @@ func (c *Conn) readLoop() {
 			continue
 		}
 		if errors.Is(err, io.EOF) {
-			cause = &CancelError{Source: SourceTransportClosed, Reason: "peer closed the connection (EOF)", Err: err}
+			cause = &CancelError{Source: SourceTransportClosed, Reason: "input ended (EOF)", Err: err}
+			if !c.drainAfterEOF() {
+				cause.Reason = "input ended (EOF) and the grace period passed"
+			}
 		} else {
 			cause = &CancelError{Source: SourceTransportError, Reason: "reading the transport failed: " + err.Error(), Err: err}
 		}
@@ -388,6 +411,95 @@ func (c *Conn) readLoop() {
 	<-c.sender.exited
 	<-c.notifier.exited
 	c.closeDone()
+}
+
+// drainAfterEOF lets the requests already read finish after the peer's end
+// of input, for at most the EOF grace period. On stdio EOF is how a client
+// starts shutdown (lifecycle.mdx: close stdin, wait for the server to exit,
+// then SIGTERM), while it still reads our stdout: cancelling at once would
+// throw away answers the client is waiting for, initialize's included.
+//
+// It reports false if handlers were still running when the grace ran out.
+func (c *Conn) drainAfterEOF() bool {
+	grace := c.cfg.eofGrace
+	if grace < 0 {
+		return true
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	expired := false
+	for {
+		c.mu.Lock()
+		if c.closing || c.active == 0 {
+			c.mu.Unlock()
+			return true
+		}
+		if expired && !c.neverCancellableInFlightLocked() {
+			c.mu.Unlock()
+			return false
+		}
+		// Woken by every handler exit, and by shutdown.
+		ch := make(chan struct{})
+		c.drained = ch
+		c.mu.Unlock()
+		if expired {
+			<-ch
+			continue
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			expired = true
+			c.cancelAfterGrace()
+		}
+	}
+}
+
+// cancelAfterGrace cancels, when the EOF grace runs out, every request still
+// in flight except those the policy never cancels (initialize), which keep
+// running and are still answered.
+func (c *Conn) cancelAfterGrace() {
+	cause := &CancelError{Source: SourceTransportClosed, Reason: "input ended (EOF) and the grace period passed", Err: io.EOF}
+	var victims []*inflight
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return
+	}
+	for id, f := range c.incoming {
+		if !c.pol.never[f.req.Method] {
+			f.cancelled = true
+			delete(c.incoming, id)
+			victims = append(victims, f)
+		}
+	}
+	c.mu.Unlock()
+	for _, f := range victims {
+		fc := cause.forRequest(f.req.ID, f.req.Method)
+		f.cancel(fc)
+		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
+	}
+}
+
+// neverCancellableInFlightLocked reports whether a request the policy says
+// is never cancelled (initialize) is still running: the EOF grace does not
+// end it; only Close or Run's context (bounded, see shutdownGrace in the
+// example) do. Called with mu held.
+func (c *Conn) neverCancellableInFlightLocked() bool {
+	for _, f := range c.incoming {
+		if c.pol.never[f.req.Method] {
+			return true
+		}
+	}
+	return false
+}
+
+// wakeDrainLocked ends drainAfterEOF's wait. Called with mu held.
+func (c *Conn) wakeDrainLocked() {
+	if c.drained != nil {
+		close(c.drained)
+		c.drained = nil
+	}
 }
 
 // route dispatches one message without blocking on handlers or writes.
@@ -423,14 +535,20 @@ func (c *Conn) route(data []byte) {
 	}
 }
 
-// sendAsync queues msg for the sender goroutine.
+// sendAsync queues msg for the sender goroutine. It is called from the read
+// loop and waits while the sender's byte budget is spent: when the peer does
+// not read what we write, we stop reading what it writes.
 func (c *Conn) sendAsync(msg []byte) {
-	c.sender.push(func(ctx context.Context) {
+	c.sender.pushBounded(func(ctx context.Context) {
 		if err := c.t.Write(ctx, msg); err != nil {
 			c.debug("async write failed", slog.String("error", err.Error()))
 		}
-	})
+	}, len(msg)+queuedOverhead)
 }
+
+// queuedOverhead is what a queued entry costs besides its message (closure,
+// slice slot), so that a flood of tiny replies is bounded too.
+const queuedOverhead = 128
 
 func (c *Conn) onNotification(m *Message) {
 	switch {
@@ -448,14 +566,14 @@ func (c *Conn) onNotification(m *Message) {
 		return
 	}
 	n := &Notification{Method: m.Method, Params: m.Params}
-	c.notifier.push(func(context.Context) {
+	c.notifier.pushBounded(func(context.Context) {
 		defer func() {
 			if r := recover(); r != nil {
 				c.log.Error("notification handler panicked", slog.String("method", n.Method), slog.Any("panic", r))
 			}
 		}()
 		h(c.connCtx, n)
-	})
+	}, len(n.Params)+len(n.Method)+queuedOverhead)
 }
 
 func (c *Conn) onResponse(m *Message) {

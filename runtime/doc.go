@@ -41,6 +41,31 @@
 //     the subscriptions page says it SHOULD answer with a success result.
 //     Conn.CancelIncoming does the former; a handler that returns does the
 //     latter.
-//   - The stdio transport cannot interrupt a blocked write to a peer that has
-//     stopped reading; Close's context bounds how long Close waits for it.
+//   - The stdio transport reads and writes on goroutines of its own that it
+//     can walk away from: Close makes a pending Read and Write return at
+//     once, even when the underlying read of os.Stdin or write to a stdout
+//     nobody reads never returns (closing os.Stdin does not interrupt a
+//     blocked read, and os.Stdin is usually a blocking fd, so file deadlines
+//     are not an option). The abandoned goroutine ends with the process.
+//   - Hostile peers: every request is admitted or refused in the read loop
+//     before any goroutine is spent on it (WithMaxInFlight,
+//     WithMaxInFlightBytes; refused requests get CodeServerBusy, -31429,
+//     outside the ranges JSON-RPC and MCP reserve). Replies the read loop
+//     produces and notifications waiting for their handler are bounded in
+//     bytes (WithMaxQueuedBytes); when that budget is spent the read loop
+//     stops reading, so a peer that does not read our output is not read
+//     either. Cancellations and responses to our calls are routed in the
+//     read loop itself and never wait behind handlers; ping never waits for
+//     a handler slot and has headroom past the in-flight limit.
+//   - EOF means "no more requests", not "cancel": requests already read run
+//     for up to WithEOFGrace (DefaultEOFGrace, 5 s) and are answered; then
+//     what still runs is cancelled with a cause saying the input ended,
+//     except initialize (Policy.NeverCancellable), which is still answered.
+//   - String ids are exact: one whose decoding would lose information
+//     (invalid UTF-8, an unpaired \uD800-style escape) keeps the literal the
+//     peer sent, so such ids never collide and are echoed byte for byte.
+//   - Logging never blocks routing when the logger does not: the runtime
+//     rate-limits its peer-triggered lines, LogCancellations rate-limits
+//     ignored cancellations, and runtime/logsink provides a bounded,
+//     dropping, asynchronous slog.Handler for stderr.
 package runtime

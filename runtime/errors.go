@@ -12,6 +12,14 @@ const (
 	CodeMethodNotFound = -32601 // no handler is registered for the method
 	CodeInvalidParams  = -32602 // params do not fit the method
 	CodeInternalError  = -32603 // the handler failed with an error that is not an *Error
+
+	// CodeServerBusy answers a request refused because WithMaxInFlight
+	// requests are already admitted; the peer may retry later. JSON-RPC
+	// has no busy code, and MCP 2026-07-28 (basic/index.mdx) says new
+	// codes SHOULD be allocated outside -32768..-32000 (-32000..-32019 is
+	// legacy, -32020..-32099 belongs to the spec), so it is an
+	// application-range code; 429 recalls HTTP's Too Many Requests.
+	CodeServerBusy = -31429
 )
 
 // Error is a JSON-RPC error object. A handler that returns an *Error (or an

@@ -35,8 +35,25 @@ func (c *Conn) onRequest(m *Message) {
 		c.warn("dropping request whose id is already in flight", slog.String("id", m.ID.String()), slog.String("method", m.Method))
 		return
 	}
+	limit := c.cfg.maxInFlight
+	if m.Method == "ping" {
+		limit += pingHeadroom
+	}
+	size := len(m.Params) + len(m.Method) + inflightOverhead
+	if c.active >= limit || (c.activeBytes+size > c.cfg.maxInFlightBytes && c.active > 0 && m.Method != "ping") {
+		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d requests (%d bytes) in flight; retry later", c.active, c.activeBytes)})
+		c.mu.Unlock()
+		cancel(nil)
+		// Admission happens here, before any goroutine or queue slot is
+		// spent on the request, so a flood costs one error reply each, and
+		// those are bounded by the sender's byte budget.
+		c.sendAsync(msg)
+		return
+	}
 	c.incoming[m.ID] = f
 	c.active++
+	f.size = size
+	c.activeBytes += size
 	spawn := c.dispatchLocked(f)
 	c.mu.Unlock()
 	if spawn {
@@ -57,8 +74,8 @@ func RequestFromContext(ctx context.Context) (*Request, bool) {
 
 // serve runs one request's handler and answers it, unless it was cancelled.
 func (c *Conn) serve(f *inflight) {
-	defer c.handlerExited()
-	if c.sem != nil {
+	defer c.handlerExited(f)
+	if c.sem != nil && f.req.Method != "ping" {
 		select {
 		case c.sem <- struct{}{}:
 			defer func() { <-c.sem }()
@@ -132,9 +149,11 @@ func (c *Conn) dropCancelled(f *inflight, what string) {
 	f.cancel(errRequestDone)
 }
 
-func (c *Conn) handlerExited() {
+func (c *Conn) handlerExited(f *inflight) {
 	c.mu.Lock()
 	c.active--
+	c.activeBytes -= f.size
+	c.wakeDrainLocked() // after EOF, the drain re-checks what still runs
 	c.checkIdleLocked()
 	c.mu.Unlock()
 }

@@ -72,7 +72,7 @@ func indexOf(s, sub string) int {
 // Must-show 8: EOF cancels every in-flight handler (cause says so) and fails
 // every outgoing call; Done closes.
 func TestTeardownOnEOF(t *testing.T) {
-	p := newRawPeer(t)
+	p := newRawPeer(t, WithEOFGrace(20*time.Millisecond)) // the handler ignores the grace: it waits for ctx
 	causes := make(chan error, 1)
 	started := make(chan struct{})
 	p.conn.Handle("work", func(ctx context.Context, req *Request) (any, error) {
@@ -87,7 +87,7 @@ func TestTeardownOnEOF(t *testing.T) {
 	p.next()
 	p.toC.Close() // EOF
 	var ce *CancelError
-	if err := <-causes; !errors.As(err, &ce) || ce.Source != SourceTransportClosed || ce.ID != Int64ID(1) || !errors.Is(err, io.EOF) {
+	if err := <-causes; !errors.As(err, &ce) || ce.Source != SourceTransportClosed || ce.ID != Int64ID(1) || !errors.Is(err, io.EOF) || !strings.Contains(ce.Reason, "grace period passed") {
 		t.Fatalf("handler cause %v", err)
 	}
 	if err := <-errc; !errors.As(err, &ce) || ce.Source != SourceTransportClosed {

@@ -10,15 +10,76 @@ import (
 type Option func(*config)
 
 type config struct {
-	policy         Policy
-	policySet      bool
-	logger         *slog.Logger
-	observer       Observer
-	maxHandlers    int
-	defaultTimeout time.Duration
-	defaultMax     time.Duration
-	baseCtx        context.Context
+	policy           Policy
+	policySet        bool
+	logger           *slog.Logger
+	observer         Observer
+	maxHandlers      int
+	defaultTimeout   time.Duration
+	defaultMax       time.Duration
+	baseCtx          context.Context
+	eofGrace         time.Duration
+	maxInFlight      int
+	maxInFlightBytes int
+	maxQueuedBytes   int
 }
+
+// Admission and buffering defaults. Together with StdioOptions.MaxMessageSize
+// they bound what a peer can make the runtime hold, whatever it sends or fails
+// to read.
+const (
+	// DefaultMaxInFlight bounds the incoming requests admitted and not yet
+	// answered (running, waiting for a handler slot, or writing their
+	// response): far more concurrency than one MCP client uses, and at a
+	// few KB of bookkeeping each, a few MB at most.
+	DefaultMaxInFlight = 1024
+	// DefaultMaxInFlightBytes bounds the total size of those requests'
+	// params. A handler typically holds its request, a decoded copy and an
+	// encoded response, so 32 MiB of requests is about 100 MB of heap at
+	// worst. One request is always admitted, whatever its size (up to the
+	// transport's message limit), so big requests are slow, never refused
+	// for good.
+	DefaultMaxInFlightBytes = 32 << 20
+	// inflightOverhead is charged per admitted request besides its params.
+	inflightOverhead = 512
+	// DefaultMaxQueuedBytes bounds the replies the read loop queues for
+	// writing (errors for bad input, busy errors) and, separately, the
+	// notifications waiting for their handler. 1 MiB is thousands of error
+	// replies: enough to absorb bursts, small next to any limit above.
+	DefaultMaxQueuedBytes = 1 << 20
+	// pingHeadroom admits this many pings beyond the in-flight limit, so a
+	// server whose every slot is busy still answers liveness checks.
+	pingHeadroom = 16
+)
+
+// WithMaxInFlight bounds the incoming requests admitted and not yet answered.
+// A request over the bound is not queued: it is answered at once with
+// CodeServerBusy. Zero means DefaultMaxInFlight.
+func WithMaxInFlight(n int) Option { return func(c *config) { c.maxInFlight = n } }
+
+// WithMaxInFlightBytes bounds the total params size of the incoming requests
+// admitted and not yet answered; over it, requests get CodeServerBusy (but one
+// request is always admitted). Zero means DefaultMaxInFlightBytes.
+func WithMaxInFlightBytes(n int) Option { return func(c *config) { c.maxInFlightBytes = n } }
+
+// WithMaxQueuedBytes bounds the bytes the read loop may queue for the sender
+// and for notification handlers. When the bound is reached the read loop
+// stops reading until the queue drains, which is how a peer that does not
+// read our output is made to stop sending. Zero means DefaultMaxQueuedBytes.
+func WithMaxQueuedBytes(n int) Option { return func(c *config) { c.maxQueuedBytes = n } }
+
+// DefaultEOFGrace is how long requests already read may keep running after
+// the peer's input ends, unless WithEOFGrace says otherwise. Five seconds lets
+// ordinary tool calls finish and still exits well before a client that
+// follows the lifecycle page (close stdin, wait, then SIGTERM) loses patience.
+const DefaultEOFGrace = 5 * time.Second
+
+// WithEOFGrace sets how long, after the transport reports EOF (the peer will
+// send nothing more), the Conn keeps running the requests it already read and
+// writes their responses before cancelling what still runs with a cause
+// saying the input ended. Zero means DefaultEOFGrace; a negative d cancels
+// at once, as before. Close and Run's context end the wait early.
+func WithEOFGrace(d time.Duration) Option { return func(c *config) { c.eofGrace = d } }
 
 // WithPolicy sets the revision's cancellation rules. Without it the Conn uses
 // DefaultPolicy().
@@ -34,7 +95,9 @@ func WithObserver(o Observer) Option { return func(c *config) { c.observer = o }
 
 // WithMaxConcurrentHandlers bounds how many handlers run at once. Requests
 // over the bound wait, already registered in the in-flight table, so a
-// cancellation still reaches them and they never start. Zero means no bound.
+// cancellation still reaches them and they never start. Zero means no bound
+// (WithMaxInFlight still bounds the requests admitted). ping never waits for
+// a slot: it is how the peer checks we are alive.
 func WithMaxConcurrentHandlers(n int) Option { return func(c *config) { c.maxHandlers = n } }
 
 // WithDefaultTimeout applies WithTimeout(d) to every Call that sets no timeout

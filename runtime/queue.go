@@ -5,14 +5,21 @@ import (
 	"sync"
 )
 
-// serialQueue runs functions one at a time, in order, on its own goroutine,
-// with an unbounded queue. The Conn uses one to write messages the read loop
+// serialQueue runs functions one at a time, in order, on its own goroutine.
+// What the read loop queues (replies to bad input, busy errors,
+// notifications) is bounded by a byte budget: pushBounded blocks while the
+// budget is spent, so a peer that does not read stops being read instead of
+// growing the queue. What local code queues (our own cancellations) uses push,
+// which never blocks: it is bounded by our own calls. The Conn uses one to write messages the read loop
 // produces (error replies, cancellation notifications), so the read loop never
 // blocks on a write, and one to run notification handlers in arrival order
 // without holding up routing.
 type serialQueue struct {
 	mu      sync.Mutex
-	q       []func(context.Context)
+	q       []queued
+	bytes   int        // budget in use by queued and running entries
+	limit   int        // pushBounded waits while bytes >= limit
+	space   *sync.Cond // on mu: bytes went down, or stopped
 	stopped bool
 	wake    chan struct{}
 	stopCh  chan struct{}
@@ -21,25 +28,43 @@ type serialQueue struct {
 	cancel  context.CancelFunc
 }
 
-func newSerialQueue() *serialQueue {
+type queued struct {
+	f func(context.Context)
+	n int // bytes charged to the budget
+}
+
+func newSerialQueue(limit int) *serialQueue {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &serialQueue{
+	s := &serialQueue{
+		limit:  limit,
 		wake:   make(chan struct{}, 1),
 		stopCh: make(chan struct{}),
 		exited: make(chan struct{}),
 		ctx:    ctx,
 		cancel: cancel,
 	}
+	s.space = sync.NewCond(&s.mu)
+	return s
 }
 
-// push queues f; it reports false (and drops f) after stop.
-func (s *serialQueue) push(f func(context.Context)) bool {
+// push queues f without waiting; it reports false (and drops f) after stop.
+func (s *serialQueue) push(f func(context.Context)) bool { return s.add(f, 0, false) }
+
+// pushBounded queues f, charging n bytes to the budget, after waiting while
+// the budget is spent. It reports false (and drops f) after stop.
+func (s *serialQueue) pushBounded(f func(context.Context), n int) bool { return s.add(f, n, true) }
+
+func (s *serialQueue) add(f func(context.Context), n int, wait bool) bool {
 	s.mu.Lock()
+	for wait && s.bytes >= s.limit && !s.stopped {
+		s.space.Wait()
+	}
 	if s.stopped {
 		s.mu.Unlock()
 		return false
 	}
-	s.q = append(s.q, f)
+	s.q = append(s.q, queued{f, n})
+	s.bytes += n
 	s.mu.Unlock()
 	select {
 	case s.wake <- struct{}{}:
@@ -71,6 +96,7 @@ func (s *serialQueue) stop() {
 	if !s.stopped {
 		s.stopped = true
 		s.q = nil
+		s.space.Broadcast()
 		close(s.stopCh)
 		s.cancel()
 	}
@@ -84,13 +110,20 @@ func (s *serialQueue) run() {
 		batch := s.q
 		s.q = nil
 		s.mu.Unlock()
-		for _, f := range batch {
+		for i, e := range batch {
 			select {
 			case <-s.stopCh:
 				return
 			default:
 			}
-			f(s.ctx)
+			e.f(s.ctx)
+			batch[i].f = nil // let the message go now, not with the batch
+			if e.n > 0 {
+				s.mu.Lock()
+				s.bytes -= e.n
+				s.space.Broadcast()
+				s.mu.Unlock()
+			}
 		}
 		if len(batch) > 0 {
 			continue

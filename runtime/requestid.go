@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -42,6 +43,11 @@ const (
 	idNone idKind = iota
 	idString
 	idInt
+	// idRawString is a string id whose decoding would lose information
+	// (invalid UTF-8, an unpaired surrogate escape): text is the JSON
+	// literal exactly as sent, quotes included, so "\ud800" and "\udbff"
+	// stay two ids and the response echoes the bytes the peer wrote.
+	idRawString
 )
 
 // StringID returns the id that is the JSON string s.
@@ -64,13 +70,27 @@ func IntegerID(text string) (RequestID, error) {
 func (id RequestID) IsZero() bool { return id.kind == idNone }
 
 // IsString reports whether id is a JSON string.
-func (id RequestID) IsString() bool { return id.kind == idString }
+func (id RequestID) IsString() bool { return id.kind == idString || id.kind == idRawString }
 
 // IsInteger reports whether id is a JSON integer.
 func (id RequestID) IsInteger() bool { return id.kind == idInt }
 
-// StringValue returns the string value of a string id.
-func (id RequestID) StringValue() (string, bool) { return id.text, id.kind == idString }
+// StringValue returns the string value of a string id. For an id the peer
+// sent with invalid UTF-8 or an unpaired surrogate the value is the lossy
+// decoding (U+FFFD replaces what Go strings cannot hold); use RawJSON or
+// String to tell such ids apart.
+func (id RequestID) StringValue() (string, bool) {
+	if id.kind == idRawString {
+		var s string
+		_ = json.Unmarshal([]byte(id.text), &s)
+		return s, true
+	}
+	return id.text, id.kind == idString
+}
+
+// RawJSON returns the id's JSON encoding; for a string id that could not be
+// decoded losslessly it is exactly the literal the peer sent.
+func (id RequestID) RawJSON() []byte { return id.appendJSON(nil) }
 
 // Int64 returns the value of an integer id that fits in an int64.
 func (id RequestID) Int64() (int64, bool) {
@@ -91,6 +111,8 @@ func (id RequestID) String() string {
 	switch id.kind {
 	case idString:
 		return strconv.Quote(id.text)
+	case idRawString:
+		return strings.ToValidUTF8(id.text, "\uFFFD")
 	case idInt:
 		return id.text
 	}
@@ -104,6 +126,8 @@ func (id RequestID) appendJSON(dst []byte) []byte {
 	switch id.kind {
 	case idString:
 		return appendJSONString(dst, id.text)
+	case idRawString:
+		return append(dst, id.text...)
 	case idInt:
 		return append(dst, id.text...)
 	}
@@ -137,6 +161,9 @@ func ParseRequestID(data []byte) (RequestID, error) {
 		s, err := decodeJSONString(data)
 		if err != nil {
 			return RequestID{}, fmt.Errorf("%w: %v", ErrInvalidID, err)
+		}
+		if lossyString(data) {
+			return RequestID{text: string(data), kind: idRawString}, nil
 		}
 		return RequestID{text: s, kind: idString}, nil
 	case c == '-' || (c >= '0' && c <= '9'):
@@ -201,6 +228,65 @@ func decodeJSONString(data []byte) (string, error) {
 		return "", err
 	}
 	return s, nil
+}
+
+// lossyString reports whether decoding the valid JSON string literal lit
+// into a Go string loses information: raw invalid UTF-8, or a \u escape of
+// a surrogate that is not part of a high-low pair. encoding/json maps both
+// to U+FFFD, which would make distinct ids collide.
+func lossyString(lit []byte) bool {
+	body := lit[1 : len(lit)-1]
+	if !utf8.Valid(body) {
+		return true
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		i++
+		if i >= len(body) || body[i] != 'u' {
+			continue
+		}
+		r := hex4(body[i+1:])
+		switch {
+		case r >= 0xD800 && r < 0xDC00:
+			// A high surrogate must be followed by an escaped low one.
+			if len(body) < i+11 || body[i+5] != '\\' || body[i+6] != 'u' {
+				return true
+			}
+			if lo := hex4(body[i+7:]); lo < 0xDC00 || lo > 0xDFFF {
+				return true
+			}
+			i += 10
+		case r >= 0xDC00 && r <= 0xDFFF:
+			return true
+		default:
+			i += 4
+		}
+	}
+	return false
+}
+
+// hex4 decodes four hex digits, or returns -1.
+func hex4(b []byte) rune {
+	if len(b) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
 
 func trimSpace(b []byte) []byte {

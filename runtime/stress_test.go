@@ -165,7 +165,7 @@ func TestScaleCancelTenThousandInFlight(t *testing.T) {
 	const n = 10000
 	a, b := NewPipe()
 	spy := newSpy(a)
-	server := NewConn(spy, WithLogger(quietLogger()))
+	server := NewConn(spy, WithLogger(quietLogger()), WithMaxInFlight(n)) // admit them all
 	var started, observed, wrongCause atomic.Int64
 	allStarted := make(chan struct{})
 	allObserved := make(chan struct{})

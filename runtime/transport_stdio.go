@@ -25,19 +25,32 @@ type StdioOptions struct {
 // NewStdioTransport returns the MCP stdio transport over r and w: one JSON
 // message per line, each line ended by '\n'. Messages containing a raw newline
 // are compacted before writing (a newline can only be insignificant whitespace
-// in valid JSON), so a message never spans two lines. Close closes r and w if
-// they implement io.Closer; that is what unblocks a pending Read.
+// in valid JSON), so a message never spans two lines. A UTF-8 byte order mark
+// at the very start of r is skipped.
+//
+// Reads and writes happen on two goroutines the transport owns, so that Read
+// and Write can be abandoned: Read returns ErrTransportClosed as soon as Close
+// is called, and Write returns when its ctx ends or Close is called, even if
+// the underlying Read or Write never returns (os.Stdin cannot be interrupted
+// by closing it, and a peer that stops reading blocks a pipe write forever).
+// Close closes r and w if they implement io.Closer; a goroutine still blocked
+// in them is left behind until they return, which for a process's stdio
+// means until it exits. Close also ends the transport's goroutines, so a
+// transport must be closed (a Conn closes its own). The reader reads at most one line ahead of the Conn,
+// so when the Conn stops reading, so does the transport.
 func NewStdioTransport(r io.Reader, w io.Writer, opts StdioOptions) Transport {
 	max := opts.MaxMessageSize
 	if max <= 0 {
 		max = DefaultMaxMessageSize
 	}
 	return &stdioTransport{
-		r:   bufio.NewReaderSize(r, 64<<10),
-		rc:  r,
-		w:   w,
-		max: max,
-		sem: make(chan struct{}, 1),
+		r:      bufio.NewReaderSize(r, 64<<10),
+		rc:     r,
+		w:      w,
+		max:    max,
+		lines:  make(chan readResult),
+		writes: make(chan writeReq),
+		closed: make(chan struct{}),
 	}
 }
 
@@ -47,24 +60,78 @@ type stdioTransport struct {
 	w   io.Writer
 	max int
 
-	sem  chan struct{} // write lock that a ctx can give up waiting on
-	wbuf []byte        // guarded by sem
+	started bool  // a line was read: a BOM is only skipped at the start; Read's goroutine only
+	rerr    error // the fatal read error, returned again by later Reads; Read's goroutine only
 
+	readOnce  sync.Once
+	lines     chan readResult
+	writeOnce sync.Once
+	writes    chan writeReq // unbuffered: a send succeeds only when the writer is idle
+	wbuf      []byte        // the writer goroutine's
+
+	closed    chan struct{}
 	closeOnce sync.Once
 	closeErr  error
 }
 
-// Read returns the next non-blank line without its line ending.
+type readResult struct {
+	line []byte
+	err  error
+}
+
+type writeReq struct {
+	msg  []byte
+	done chan error // buffered: the writer never blocks on an abandoned Write
+}
+
+// Read returns the next non-blank line without its line ending. Read must not
+// be called concurrently with itself (the Conn has one read loop).
 func (t *stdioTransport) Read(ctx context.Context) ([]byte, error) {
+	if t.rerr != nil {
+		return nil, t.rerr
+	}
+	t.readOnce.Do(func() { go t.reader() })
 	for {
-		line, err := t.readLine()
-		if err != nil {
-			return nil, err
+		var r readResult
+		select {
+		case r = <-t.lines:
+		case <-t.closed:
+			return nil, ErrTransportClosed
+		}
+		first := !t.started
+		t.started = true
+		if r.err != nil {
+			if !errors.Is(r.err, ErrMessageTooLarge) {
+				t.rerr = r.err
+			}
+			return nil, r.err
+		}
+		line := r.line
+		if first {
+			// Editors and some Windows hosts start a UTF-8 stream with a
+			// byte order mark; it is not JSON, so drop it, but only there.
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
 		if len(trimSpace(line)) == 0 {
 			continue // blank lines are not messages; skip rather than answer -32700
 		}
 		return line, nil
+	}
+}
+
+// reader reads lines one at a time and hands each to Read; it stops at the
+// first fatal error or when the transport is closed.
+func (t *stdioTransport) reader() {
+	for {
+		line, err := t.readLine()
+		select {
+		case t.lines <- readResult{line, err}:
+		case <-t.closed:
+			return
+		}
+		if err != nil && !errors.Is(err, ErrMessageTooLarge) {
+			return
+		}
 	}
 }
 
@@ -136,8 +203,11 @@ func trimEOL(b []byte) []byte {
 	return b
 }
 
-// Write writes msg and a newline as one write, under a lock so concurrent
-// messages never interleave.
+// Write writes msg and a newline as one write on the writer goroutine, so
+// concurrent messages never interleave. It gives up when ctx ends or the
+// transport is closed before the message is handed to the writer, and when
+// the transport is closed while the underlying write is blocked; the message
+// may then still be written later, whole, or not at all.
 func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 	if bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0 {
 		var buf bytes.Buffer
@@ -149,23 +219,59 @@ func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 	if len(msg) > t.max {
 		return &MessageTooLargeError{Size: len(msg), Limit: t.max, Write: true}
 	}
+	t.writeOnce.Do(func() { go t.writer() })
+	req := writeReq{msg: msg, done: doneChans.Get().(chan error)}
 	select {
-	case t.sem <- struct{}{}:
+	case t.writes <- req:
 	case <-ctx.Done():
+		doneChans.Put(req.done)
 		return ctx.Err()
+	case <-t.closed:
+		doneChans.Put(req.done)
+		return ErrTransportClosed
 	}
-	defer func() { <-t.sem }()
-	t.wbuf = append(append(t.wbuf[:0], msg...), '\n')
-	_, err := t.w.Write(t.wbuf)
-	if cap(t.wbuf) > 1<<20 {
-		t.wbuf = nil // do not pin one huge message's buffer forever
+	// Once handed over the message is being written: ctx no longer
+	// applies (the caller must be able to trust that an error means "not
+	// delivered"), only Close abandons the wait.
+	select {
+	case err := <-req.done:
+		doneChans.Put(req.done)
+		return err
+	case <-t.closed:
+		select {
+		case err := <-req.done:
+			doneChans.Put(req.done)
+			return err
+		default:
+			return ErrTransportClosed // the writer may still send: req.done is not reused
+		}
 	}
-	return err
+}
+
+// doneChans recycles Write's result channels (one allocation per message
+// otherwise). A channel goes back only once drained.
+var doneChans = sync.Pool{New: func() any { return make(chan error, 1) }}
+
+func (t *stdioTransport) writer() {
+	for {
+		select {
+		case req := <-t.writes:
+			t.wbuf = append(append(t.wbuf[:0], req.msg...), '\n')
+			_, err := t.w.Write(t.wbuf)
+			if cap(t.wbuf) > 1<<20 {
+				t.wbuf = nil // do not pin one huge message's buffer forever
+			}
+			req.done <- err
+		case <-t.closed:
+			return
+		}
+	}
 }
 
 // Close closes the reader and the writer when they can be closed.
 func (t *stdioTransport) Close() error {
 	t.closeOnce.Do(func() {
+		close(t.closed)
 		var errs []error
 		if c, ok := t.rc.(io.Closer); ok {
 			errs = append(errs, c.Close())

@@ -77,6 +77,7 @@ func TestWireNeverWritesRawNewline(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	tr := NewStdioTransport(strings.NewReader(""), &buf, StdioOptions{})
+	defer tr.Close() // ends the writer goroutine
 	if err := tr.Write(context.Background(), []byte("{\"a\":\n1}")); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,9 @@ func TestStdioTransportFraming(t *testing.T) {
 		t.Fatalf("got %v, want EOF", err)
 	}
 	// Exactly at the limit passes; one byte over is refused.
+	tr.Close()
 	tr = NewStdioTransport(strings.NewReader("12345\n123456\r\n"), io.Discard, StdioOptions{MaxMessageSize: 5})
+	defer tr.Close()
 	if got, err := tr.Read(ctx); err != nil || string(got) != "12345" {
 		t.Fatalf("at the limit: %q, %v", got, err)
 	}

@@ -38,6 +38,7 @@ import (
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/logsink"
 )
 
 // supportedVersions are the revisions this client can talk, latest first.
@@ -47,6 +48,7 @@ func main() {
 	sleepMS := flag.Int("ms", 10000, "how long to ask the sleep tool to sleep, in milliseconds")
 	cancelAfter := flag.Duration("cancel-after", 200*time.Millisecond, "cancel the sleep call after this long")
 	timeout := flag.Duration("timeout", 30*time.Second, "timeout for every request (the spec says senders SHOULD have one)")
+	logFormat := flag.String("log-format", "text", "stderr log format: text or json (one slog JSON record per line)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: stdio-client [flags] -- server-command [args...]\n")
 		flag.PrintDefaults()
@@ -56,13 +58,22 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(flag.Args(), *sleepMS, *cancelAfter, *timeout); err != nil {
+	sink, err := logsink.NewFormat(os.Stderr, *logFormat, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stdio-client:", err)
+		os.Exit(2)
+	}
+	err = run(flag.Args(), *sleepMS, *cancelAfter, *timeout, slog.New(sink).With("component", "stdio-client"))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	sink.Close(ctx) // best effort: a stuck stderr must not keep us alive
+	cancel()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "stdio-client:", err)
 		os.Exit(1)
 	}
 }
 
-func run(command []string, sleepMS int, cancelAfter, timeout time.Duration) error {
+func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, log *slog.Logger) error {
 	// 1. Start the server. Its stdout is our input, its stdin our output.
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = os.Stderr // the server's logs; stderr is not an error channel
@@ -84,10 +95,12 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration) erro
 	// exiting, which is the shutdown the spec asks for (and spares the
 	// server a SIGPIPE for writing to a pipe we closed).
 	transport := runtime.NewStdioTransport(struct{ io.Reader }{fromServer}, toServer, runtime.StdioOptions{})
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil)).With("component", "stdio-client")
 	conn := runtime.NewConn(transport,
 		runtime.WithPolicy(mcp.Policy(runtime.SideClient)),
-		runtime.WithLogger(log), // logs the cancellations we send, with their reasons
+		// The runtime's own lines at Warn and above; every cancellation
+		// (the ones we send, with their reasons) is one "cancellation" record.
+		runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+		runtime.WithObserver(runtime.LogCancellations(log)),
 		runtime.WithDefaultTimeout(timeout),
 	)
 	// Requests the server may send us: only ping is served; the rest get
@@ -147,11 +160,22 @@ func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) erro
 		fmt.Printf("sleep cancelled after %v: %v\n", elapsed, context.Cause(callCtx))
 	case err != nil:
 		return fmt.Errorf("sleep: %w", err)
+	case isToolError(res):
+		return fmt.Errorf("sleep: %s", text(res))
 	default:
 		fmt.Printf("sleep finished after %v, before the cancel: %s\n", elapsed, text(res))
 	}
 
-	// 4. The session goes on after a cancellation.
+	// 4. The session goes on after a cancellation, with echo if the server
+	// has it: this client works with any server that offers sleep.
+	tools, err := listTools(ctx, srv)
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	if !tools["echo"] {
+		fmt.Println("echo: not offered by the server; skipped")
+		return nil
+	}
 	res, err = srv.CallTool(ctx, &mcp.CallToolRequestParams{
 		Name:      "echo",
 		Arguments: map[string]json.RawMessage{"text": json.RawMessage(`"hello from stdio-client"`)},
@@ -159,9 +183,37 @@ func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) erro
 	if err != nil {
 		return fmt.Errorf("echo: %w", err)
 	}
+	if isToolError(res) {
+		return fmt.Errorf("echo: %s", text(res))
+	}
 	fmt.Printf("echo: %s\n", text(res))
 	return nil
 }
+
+// listTools returns the names of every tool the server offers, following
+// pagination (bounded, in case a server's cursors never end).
+func listTools(ctx context.Context, srv *mcp.ServerCaller) (map[string]bool, error) {
+	names := map[string]bool{}
+	var cursor *string
+	for page := 0; page < 100; page++ {
+		res, err := srv.ListTools(ctx, &mcp.PaginatedRequestParams{Cursor: cursor})
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range res.Tools {
+			names[t.Name] = true
+		}
+		if res.NextCursor == nil || *res.NextCursor == "" {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	return names, nil
+}
+
+// isToolError reports a tool result with isError set: the tool ran and
+// failed. Every tool call treats it the same way, as a failure of the run.
+func isToolError(res *mcp.CallToolResult) bool { return res.IsError != nil && *res.IsError }
 
 // shutdown ends the session the way basic/lifecycle.mdx describes for stdio.
 func shutdown(conn *runtime.Conn, cmd *exec.Cmd) error {
@@ -208,7 +260,7 @@ func text(res *mcp.CallToolResult) string {
 		}
 	}
 	s := strings.Join(parts, " ")
-	if res.IsError != nil && *res.IsError {
+	if isToolError(res) {
 		s = "tool error: " + s
 	}
 	return s

@@ -10,8 +10,14 @@
 //
 // It negotiates any protocol revision from 2024-11-05 to 2025-11-25, answers
 // ping, and logs every cancellation and its reason to stderr (stdout carries
-// only MCP messages, as the stdio transport requires). It exits when stdin
-// reaches EOF, which cancels whatever is still running.
+// only MCP messages, as the stdio transport requires; --log-format json
+// writes one slog JSON record per line, and every cancellation event is a
+// record with "msg":"cancellation"). Logging never blocks the protocol: a
+// stderr nobody drains costs dropped log records, counted, not a stall.
+//
+// When stdin reaches EOF it stops reading, lets the requests already read
+// finish (runtime.DefaultEOFGrace), writes their answers and exits. On
+// SIGTERM or SIGINT it exits within shutdownGrace whatever the client does.
 //
 // Run it under a client, for example:
 //
@@ -22,6 +28,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -32,6 +39,7 @@ import (
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/logsink"
 )
 
 // supportedVersions are the protocol revisions this server speaks, latest
@@ -39,11 +47,31 @@ import (
 // notifications/cancelled) have the same shape in all of them.
 var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
+// shutdownGrace bounds how long the server takes to exit after a signal: the
+// handlers that ignore their cancellation get this long, then are left
+// behind. The runtime's stdio transport abandons a read of a stdin that stays
+// open and a write to a stdout nobody reads, so nothing else can hold it up.
+const shutdownGrace = 1500 * time.Millisecond
+
 func main() {
-	// stdout is the protocol stream; every log line goes to stderr.
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(log); err != nil {
+	logFormat := flag.String("log-format", "text", "stderr log format: text or json (one slog JSON record per line)")
+	flag.Parse()
+	// stdout is the protocol stream; every log line goes to stderr, through
+	// a bounded queue so a stuck stderr never stalls the protocol.
+	sink, err := logsink.NewFormat(os.Stderr, *logFormat, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "stdio-server:", err)
+		os.Exit(2)
+	}
+	log := slog.New(sink)
+	err = run(log)
+	if err != nil {
 		log.Error("stdio-server stopped", "error", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	sink.Close(ctx) // best effort: a stuck stderr must not keep us alive
+	cancel()
+	if err != nil {
 		os.Exit(1)
 	}
 }
@@ -63,20 +91,21 @@ func run(log *slog.Logger) error {
 		runtime.WithPolicy(policy),
 		// The runtime's own log, warnings only (protocol errors from the
 		// peer): cancellations are logged once each by the observer below.
-		runtime.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
-		runtime.WithObserver(logCancellations(log)),
+		runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+		runtime.WithObserver(runtime.LogCancellations(log)),
 	)
 	mcp.RegisterServer(conn, &server{log: log})
 
 	// Run until stdin reaches EOF (the client's way of saying goodbye on
-	// stdio) or a signal arrives. Either way every in-flight handler's ctx
-	// is cancelled with a cause saying why.
+	// stdio; requests already read still finish, within the runtime's EOF
+	// grace) or a signal arrives. What still runs then has its ctx
+	// cancelled with a cause saying why.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	runErr := conn.Run(ctx)
 
 	// Give cancelled handlers a moment to return, then exit.
-	closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	closeCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := conn.Close(closeCtx); err != nil {
 		log.Warn("handlers still running at exit", "error", err)
@@ -90,36 +119,6 @@ func run(log *slog.Logger) error {
 		log.Info("stdio-server exiting", "source", why.Source.String(), "reason", why.Reason)
 	}
 	return nil
-}
-
-// logCancellations returns a runtime.Observer that logs each cancellation
-// the runtime applies, ignores or sends, with its reason. The spec says both
-// parties SHOULD log cancellation reasons; the observer sees every one,
-// including those that never reach a handler (unknown ids, malformed
-// notifications, a cancel naming initialize).
-func logCancellations(log *slog.Logger) runtime.Observer {
-	return func(e runtime.Event) {
-		if e.Kind == runtime.EventReceived || e.Kind == runtime.EventRequested {
-			return // an applied, ignored or sent event follows
-		}
-		attrs := []slog.Attr{
-			slog.String("event", e.Kind.String()),
-			slog.String("direction", e.Direction.String()),
-			slog.String("id", e.ID.String()), // strings quoted: "7" is not 7
-			slog.String("source", e.Source.String()),
-			slog.String("reason", e.Reason),
-		}
-		if e.Method != "" {
-			attrs = append(attrs, slog.String("method", e.Method))
-		}
-		if e.Kind == runtime.EventIgnored {
-			attrs = append(attrs, slog.String("why", e.Why.String()))
-			if e.Detail != "" {
-				attrs = append(attrs, slog.String("detail", e.Detail))
-			}
-		}
-		log.LogAttrs(context.Background(), slog.LevelInfo, "cancellation", attrs...)
-	}
 }
 
 // server implements the MCP methods this example serves. Embedding

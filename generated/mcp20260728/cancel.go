@@ -495,7 +495,7 @@ func (s *svState) requestID(v []byte) (RequestId, error) {
 		}
 		return svParseID(v)
 	}
-	return svStringID(s.text(v)), nil
+	return svParseID(v) // lossless: an id that cannot be decoded exactly keeps its literal
 }
 
 // svMaxZeros bounds the zeros an exponent may add when an integer such as

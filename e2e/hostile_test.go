@@ -1,0 +1,459 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Issue 11: the runtime under hostile peers, measured on examples/stdio-server
+// as a subprocess. Memory is the child's peak RSS (VmHWM in /proc), of a
+// binary built without -race (the race detector multiplies memory, so the
+// limits would measure it rather than the runtime).
+
+var soakLong = flag.Bool("hostile.long", false, "run the hostile tests at full size: the 16 MB invalid-line flood and a 30 s soak")
+
+var (
+	plainOnce sync.Once
+	plainBin  string
+	plainErr  error
+)
+
+// plainServer builds examples/stdio-server without -race, once.
+func plainServer(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("needs /proc to measure RSS")
+	}
+	plainOnce.Do(func() {
+		if !raceEnabled {
+			plainBin = serverBin
+			return
+		}
+		dir, err := os.MkdirTemp("", "mcpgen-hostile-")
+		if err != nil {
+			plainErr = err
+			return
+		}
+		plainBin = filepath.Join(dir, "stdio-server")
+		cmd := exec.Command("go", "build", "-o", plainBin, "github.com/mcpgen/mcpgen/examples/stdio-server")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		plainErr = cmd.Run()
+	})
+	if plainErr != nil {
+		t.Fatalf("building the server without -race: %v", plainErr)
+	}
+	return plainBin
+}
+
+// child is a server subprocess driven byte for byte.
+type child struct {
+	cmd    *exec.Cmd
+	in     *os.File // its stdin
+	out    *os.File // its stdout
+	stderr bytes.Buffer
+	errMu  sync.Mutex
+	errWG  sync.WaitGroup
+	exited chan struct{}
+	onLog  func(line string) // when set, sees every stderr line
+}
+
+func startChild(t *testing.T, bin string, args ...string) *child {
+	return startChildLogs(t, nil, bin, args...)
+}
+
+// startChildLogs starts bin and calls onLog with every stderr line.
+func startChildLogs(t *testing.T, onLog func(string), bin string, args ...string) *child {
+	t.Helper()
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &child{cmd: exec.Command(bin, args...), in: inW, out: outR, exited: make(chan struct{}), onLog: onLog}
+	c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr = inR, outW, errW
+	c.cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+	err = c.cmd.Start()
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.errWG.Add(1)
+	go func() { // stderr is always drained, keeping only a tail
+		defer c.errWG.Done()
+		if c.onLog != nil {
+			br := bufio.NewReader(errR)
+			for {
+				l, err := br.ReadString('\n')
+				if l != "" {
+					c.onLog(strings.TrimSuffix(l, "\n"))
+				}
+				if err != nil {
+					errR.Close()
+					return
+				}
+			}
+		}
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := errR.Read(buf)
+			c.errMu.Lock()
+			c.stderr.Write(buf[:n])
+			if c.stderr.Len() > 1<<20 {
+				tail := append([]byte(nil), c.stderr.Bytes()[c.stderr.Len()-64<<10:]...)
+				c.stderr.Reset()
+				c.stderr.Write(tail)
+			}
+			c.errMu.Unlock()
+			if err != nil {
+				errR.Close()
+				return
+			}
+		}
+	}()
+	go func() { c.cmd.Wait(); close(c.exited) }()
+	t.Cleanup(func() {
+		c.in.Close()
+		select {
+		case <-c.exited:
+		case <-time.After(guard):
+			t.Errorf("server did not exit; killing it")
+			c.cmd.Process.Kill()
+			<-c.exited
+		}
+		c.out.Close()
+		c.errWG.Wait()
+		if t.Failed() {
+			c.errMu.Lock()
+			t.Logf("stderr tail:\n%s", lastLines(c.stderr.String(), 20))
+			c.errMu.Unlock()
+		}
+	})
+	return c
+}
+
+func lastLines(s string, n int) string {
+	l := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(l) > n {
+		l = l[len(l)-n:]
+	}
+	return strings.Join(l, "\n")
+}
+
+// peakRSS is the child's peak resident set so far, in bytes.
+func (c *child) peakRSS(t *testing.T) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
+	if err != nil {
+		t.Fatalf("reading the child's RSS: %v", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	t.Fatal("no VmHWM in /proc status")
+	return 0
+}
+
+// writeAll writes b to the child's stdin on a goroutine: the child is
+// expected to stop reading at times. The channel yields the write's error.
+func (c *child) writeAll(b []byte) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.in.Write(b)
+		done <- err
+	}()
+	return done
+}
+
+// answers reads n lines from the child's stdout and counts the answers per
+// id (the id's JSON text), failing on anything that is not one JSON-RPC
+// response on its own line.
+func (c *child) answers(t *testing.T, n int) (byID map[string]int, results, busy, other int) {
+	t.Helper()
+	byID = map[string]int{}
+	br := bufio.NewReaderSize(c.out, 1<<20)
+	for i := 0; i < n; i++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("after %d of %d answers: %v", i, n, err)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("answer %d is not JSON: %v: %.200s", i, err, line)
+		}
+		byID[string(m.ID)]++
+		switch {
+		case m.Result != nil:
+			results++
+		case m.Error != nil && m.Error.Code == -31429:
+			busy++
+		default:
+			other++
+		}
+	}
+	return byID, results, busy, other
+}
+
+const initLine = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"hostile","version":"0"}}}` + "\n"
+
+// Must-show 1: 2,000 pipelined echo calls of 64 KB from a client that does
+// not read stdout. The server stops reading once its output side is full,
+// admits what its limits allow and refuses the rest as busy; RSS stays under
+// 256 MB, and once the client reads, every request has exactly one answer.
+func TestHostileNonReadingClientMemory(t *testing.T) {
+	c := startChild(t, plainServer(t))
+	const n = 2000
+	text := strings.Repeat("x", 64<<10)
+	var b bytes.Buffer
+	b.WriteString(initLine)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"%s"}}}`+"\n", i, text)
+	}
+	wrote := c.writeAll(b.Bytes())
+	// The client does not read for a while. There is no event for "the
+	// server has stopped reading": give it a fixed second, or less if it
+	// read everything (then nothing was held back at all).
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second):
+	}
+	held := c.peakRSS(t)
+	byID, results, busy, other := c.answers(t, n+1)
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	peak := c.peakRSS(t)
+	t.Logf("2,000 × 64 KB, not reading for 1 s: peak RSS %d MB while blocked, %d MB overall; %d results, %d busy, %d other", held>>20, peak>>20, results, busy, other)
+	if peak > 256<<20 {
+		t.Errorf("peak RSS %d MB, want < 256 MB", peak>>20)
+	}
+	for i := 0; i < n; i++ {
+		if k := byID[strconv.Itoa(i)]; k != 1 {
+			t.Fatalf("request %d answered %d times", i, k)
+		}
+	}
+	if other != 0 || results == 0 {
+		t.Errorf("%d unexpected answers, %d results", other, results)
+	}
+}
+
+// Must-show 1: 100,000 pipelined sleep 0 calls from a client that reads: all
+// answered exactly once (a result, or busy when admission is full) and RSS
+// under 128 MB.
+func TestHostilePipelinedSleepZero(t *testing.T) {
+	n := 100000
+	c := startChild(t, plainServer(t), "--log-format", "json")
+	var b bytes.Buffer
+	b.WriteString(initLine)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":0}}}`+"\n", i)
+	}
+	start := time.Now()
+	wrote := c.writeAll(b.Bytes())
+	byID, results, busy, other := c.answers(t, n+1)
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	peak := c.peakRSS(t)
+	t.Logf("100,000 pipelined sleep 0: %v, peak RSS %d MB; %d results, %d busy, %d other", time.Since(start).Round(time.Millisecond), peak>>20, results, busy, other)
+	if peak > 128<<20 {
+		t.Errorf("peak RSS %d MB, want < 128 MB", peak>>20)
+	}
+	for i := 0; i < n; i++ {
+		if k := byID[strconv.Itoa(i)]; k != 1 {
+			t.Fatalf("request %d answered %d times", i, k)
+		}
+	}
+	if other != 0 {
+		t.Errorf("%d unexpected answers", other)
+	}
+}
+
+// Must-show 1: 16 MB of two-byte invalid lines from a client that does not
+// read at first: the error replies are bounded (the read loop waits), RSS
+// stays under 64 MB, and every line is answered once the client reads.
+func TestHostileInvalidLineFlood(t *testing.T) {
+	c := startChild(t, plainServer(t))
+	// 16 MB of "x\n" takes ~30 s to answer line by line; the default run
+	// sends 2 MB, which is already 2,000 times the sender's 1 MB budget in
+	// queued replies (~100 bytes each) had it been unbounded.
+	n := 1 << 20
+	if *soakLong {
+		n = 8 << 20
+	}
+	wrote := c.writeAll(bytes.Repeat([]byte("x\n"), n))
+	select {
+	case err := <-wrote:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second):
+	}
+	br := bufio.NewReaderSize(c.out, 1<<20)
+	for i := 0; i < n; i++ {
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			t.Fatalf("after %d of %d answers: %v", i, n, err)
+		}
+		if !bytes.Contains(line, []byte("-32700")) {
+			t.Fatalf("answer %d: %s", i, line)
+		}
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+	peak := c.peakRSS(t)
+	t.Logf("%d invalid lines: peak RSS %d MB", n, peak>>20)
+	if peak > 64<<20 {
+		t.Errorf("peak RSS %d MB, want < 64 MB", peak>>20)
+	}
+}
+
+// Must-show 2: SIGTERM ends the server within its documented grace (1.5 s)
+// while the client keeps stdin open and does not read stdout (a 64 KB echo
+// reply is stuck in the pipe) and a sleep is running.
+func TestHostileSIGTERMWithStuckPeer(t *testing.T) {
+	c := startChild(t, plainServer(t))
+	var b bytes.Buffer
+	b.WriteString(initLine)
+	b.WriteString(`{"jsonrpc":"2.0","id":"s","method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000}}}` + "\n")
+	text := strings.Repeat("y", 64<<10)
+	for i := 0; i < 8; i++ { // more than a pipe buffer of replies
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"text":"%s"}}}`+"\n", i, text)
+	}
+	if _, err := c.in.Write(b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	// The sleep has started when its log line appears; poll stderr (no
+	// other event reaches the test from a blocked process).
+	for deadline := time.Now().Add(guard); ; {
+		c.errMu.Lock()
+		started := strings.Contains(c.stderr.String(), "sleep started")
+		c.errMu.Unlock()
+		if started {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("sleep never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	c.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-c.exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("server still running 5 s after SIGTERM")
+	}
+	took := time.Since(start)
+	t.Logf("exit %v after SIGTERM with stdin open and stdout unread", took.Round(time.Millisecond))
+	if took > 2*time.Second {
+		t.Errorf("exit took %v, want ≤ 2 s", took)
+	}
+}
+
+// Must-show 3: `printf '<initialize>\n<sleep>\n' | server` answers both: EOF
+// lets the requests already read finish.
+func TestHostileEOFAnswersEverything(t *testing.T) {
+	c := startChild(t, serverBin)
+	if _, err := io.WriteString(c.in, initLine+`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":200}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	c.in.Close()
+	out, err := io.ReadAll(c.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 || !strings.Contains(string(out), `"id":"init","result":{`) || !strings.Contains(string(out), `"id":1,"result":{"content":[{"text":"slept 200 ms"`) {
+		t.Fatalf("after EOF the server wrote:\n%s", out)
+	}
+	<-c.exited
+	if !c.cmd.ProcessState.Success() {
+		t.Fatalf("exit: %v", c.cmd.ProcessState)
+	}
+}
+
+// Must-show 5: a host that never drains the server's stderr does not stall
+// the protocol: thousands of log lines (far beyond a pipe buffer) and
+// cancellation records are dropped and counted, and every request is
+// answered or cancelled.
+func TestHostileStderrNotDrained(t *testing.T) {
+	bin := plainServer(t)
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	errR, errW, _ := os.Pipe()
+	defer errR.Close() // never read until the end
+	cmd := exec.Command(bin, "--log-format", "json")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	defer func() {
+		inW.Close()
+		select {
+		case <-exited:
+		case <-time.After(guard):
+			cmd.Process.Kill()
+			<-exited
+		}
+		outR.Close()
+	}()
+	const n = 3000
+	var b bytes.Buffer
+	b.WriteString(initLine)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":0}}}`+"\n", i)
+		// Unknown ids: each is an ignored cancellation, logged (rate-limited).
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"nope%d"}}`+"\n", i)
+	}
+	wrote := make(chan error, 1)
+	go func() { _, err := inW.Write(b.Bytes()); wrote <- err }()
+	br := bufio.NewReader(outR)
+	for i := 0; i < n+1; i++ {
+		if _, err := br.ReadBytes('\n'); err != nil {
+			t.Fatalf("after %d of %d answers: %v", i, n+1, err)
+		}
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+}
