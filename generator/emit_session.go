@@ -35,7 +35,9 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		}
 	}
 	clientMethods := jen.Dict{}
-	for _, me := range g.handled(clientSide) {
+	askable := g.handled(clientSide)
+	inputs := g.handled(inputSide)
+	for _, me := range append(askable, inputs...) {
 		if me.Kind == schema.Request {
 			clientMethods[jen.Lit(me.Name)] = jen.Lit(methodBase(me))
 		}
@@ -93,8 +95,9 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		jen.Op("*").Id("ServerCaller"),
 	)
 	f.Comment("Connect performs the lifecycle over t and returns the session. handler")
-	f.Comment("answers the server's requests (sampling, elicitation, roots; for a modern")
-	f.Comment("server, the input requests of MRTR); nil answers none. With")
+	f.Comment("answers the server's requests and notifications; nil answers none. Where the")
+	f.Comment("revision has an InputHandler, a handler implementing it also answers the")
+	f.Comment("input requests (sampling, elicitation, roots) of MRTR. With")
 	f.Comment("session.WithClientLegacy(…) the client detects the server's era.")
 	f.Func().Id("Connect").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
@@ -106,7 +109,16 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 			jen.Id("Revisions"): jen.Index().Add(ses("Revision")).Values(jen.Id("rev")),
 		}),
 		jen.If(jen.Id("handler").Op("!=").Nil()).Block(
-			jen.Id("cfg").Dot("Register").Op("=").Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Block(jen.Id("RegisterClient").Call(jen.Id("c"), jen.Id("handler"))),
+			jen.Id("cfg").Dot("Register").Op("=").Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Block(
+				jen.Id("RegisterClient").Call(jen.Id("c"), jen.Id("handler")),
+				jen.Do(func(st *jen.Statement) {
+					if len(inputs) > 0 {
+						st.If(jen.List(jen.Id("ih"), jen.Id("ok")).Op(":=").Id("handler").Assert(jen.Id("InputHandler")), jen.Id("ok")).Block(
+							jen.Id("RegisterInputHandler").Call(jen.Id("c"), jen.Id("ih")),
+						)
+					}
+				}),
+			),
 			jen.Id("cfg").Dot("Provided").Op("=").Add(ses("Provided")).Call(jen.Id("handler"), jen.Id("rev").Dot("ClientMethods")),
 		),
 		jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(ses("Connect")).Call(jen.Id("ctx"), jen.Id("t"), jen.Id("cfg"), jen.Id("opts").Op("...")),
@@ -133,7 +145,7 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 			jen.Return(ses("Log").Call(jen.Id("ctx"), jen.String().Parens(jen.Id("level")), jen.Lit(""), jen.Id("data"))),
 		)
 	}
-	for _, me := range g.handled(clientSide) {
+	for _, me := range append(askable, inputs...) {
 		if me.Kind != schema.Request || !strings.Contains("sampling/createMessage elicitation/create roots/list", me.Name) {
 			continue
 		}
@@ -156,8 +168,19 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 			jen.Return(jen.Id("out"), jen.Nil()),
 		)
 	}
+	if len(inputs) > 0 {
+		// The requests a modern server embeds in an InputRequiredResult:
+		// Connect registers them on the client's Conn, where MRTR finds
+		// them, and where a legacy server's ordinary requests reach them too.
+		if _, err := emitSide(g, f, inputSide); err != nil {
+			return false, err
+		}
+	}
 	return true, nil
 }
+
+// inputSide is the client answering input requests (2026-07-28 MRTR).
+var inputSide = side{name: "InputHandler", role: "client", peer: "server", handles: schema.ServerToClientEmbedded, runtimeID: "SideClient"}
 
 // capabilityOf is the capability that providing method declares: the
 // property of the capabilities definition named after the method's first

@@ -95,8 +95,9 @@ type Session struct {
 }
 
 // Connect performs the lifecycle over t and returns the session. handler
-// answers the server's requests (sampling, elicitation, roots; for a modern
-// server, the input requests of MRTR); nil answers none. With
+// answers the server's requests and notifications; nil answers none. Where the
+// revision has an InputHandler, a handler implementing it also answers the
+// input requests (sampling, elicitation, roots) of MRTR. With
 // session.WithClientLegacy(…) the client detects the server's era.
 func Connect(ctx context.Context, t runtime.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
 	rev := Revision()

@@ -5,8 +5,10 @@ package mcp20260728
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/session"
+	"slices"
 )
 
 // Revision returns revision 2026-07-28 as the data runtime/session works from: the
@@ -24,9 +26,13 @@ func Revision() session.Revision {
 			"tools/call":               "tools",
 			"tools/list":               "tools",
 		},
-		ClientMethods: map[string]string{},
-		Modern:        true,
-		Policy:        Policy,
+		ClientMethods: map[string]string{
+			"elicitation/create":     "Elicit",
+			"roots/list":             "ListRoots",
+			"sampling/createMessage": "CreateMessage",
+		},
+		Modern: true,
+		Policy: Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"prompts/get":              "GetPrompt",
@@ -72,8 +78,9 @@ type Session struct {
 }
 
 // Connect performs the lifecycle over t and returns the session. handler
-// answers the server's requests (sampling, elicitation, roots; for a modern
-// server, the input requests of MRTR); nil answers none. With
+// answers the server's requests and notifications; nil answers none. Where the
+// revision has an InputHandler, a handler implementing it also answers the
+// input requests (sampling, elicitation, roots) of MRTR. With
 // session.WithClientLegacy(…) the client detects the server's era.
 func Connect(ctx context.Context, t runtime.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
 	rev := Revision()
@@ -84,6 +91,9 @@ func Connect(ctx context.Context, t runtime.Transport, info session.Implementati
 	if handler != nil {
 		cfg.Register = func(c *runtime.Conn) {
 			RegisterClient(c, handler)
+			if ih, ok := handler.(InputHandler); ok {
+				RegisterInputHandler(c, ih)
+			}
 		}
 		cfg.Provided = session.Provided(handler, rev.ClientMethods)
 	}
@@ -110,3 +120,188 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 func Log(ctx context.Context, level LoggingLevel, data any) error {
 	return session.Log(ctx, string(level), "", data)
 }
+
+// AskElicit asks the client of the request a handler's ctx serves for "elicitation/create":
+// an ordinary request to a legacy client (cancelled with the handler's ctx);
+// for a modern client the answer of its retry, or session.ErrInputRequired,
+// which the handler returns so the client is asked (MRTR).
+func AskElicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error) {
+	out := new(ElicitResult)
+	if err := session.Input(ctx, MethodElicit, params, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AskListRoots asks the client of the request a handler's ctx serves for "roots/list":
+// an ordinary request to a legacy client (cancelled with the handler's ctx);
+// for a modern client the answer of its retry, or session.ErrInputRequired,
+// which the handler returns so the client is asked (MRTR).
+func AskListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
+	out := new(ListRootsResult)
+	if err := session.Input(ctx, MethodListRoots, params, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AskCreateMessage asks the client of the request a handler's ctx serves for "sampling/createMessage":
+// an ordinary request to a legacy client (cancelled with the handler's ctx);
+// for a modern client the answer of its retry, or session.ErrInputRequired,
+// which the handler returns so the client is asked (MRTR).
+func AskCreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error) {
+	out := new(CreateMessageResult)
+	if err := session.Input(ctx, MethodCreateMessage, params, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// InputHandler is what an MCP client of revision 2026-07-28 implements: one method per request and
+// notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
+// Every method's ctx ends when the request is cancelled, by the peer's
+// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
+// is then a *runtime.CancelError saying why, and the return values are dropped.
+// Embed UnimplementedInputHandler to keep compiling when a revision adds methods.
+type InputHandler interface {
+	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
+	// from the server to elicit additional information from the user via the
+	// client.
+	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
+	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
+	// server to request a list of root URIs from the client.
+	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+	// CreateMessage handles the request "sampling/createMessage"
+	// (CreateMessageRequest). A request from the server to sample an LLM via the
+	// client.
+	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
+}
+
+// UnimplementedInputHandler answers every request with -32601 (method not found) and ignores
+// every notification. Embed it in a InputHandler implementation so that it keeps
+// compiling when a revision adds methods; override the methods you serve.
+type UnimplementedInputHandler struct{}
+
+// Elicit answers "elicitation/create" with -32601 (method not found).
+func (UnimplementedInputHandler) Elicit(_ context.Context, _ ElicitRequestParams) (*ElicitResult, error) {
+	return nil, runtime.ErrMethodNotFound(MethodElicit)
+}
+
+// ListRoots answers "roots/list" with -32601 (method not found).
+func (UnimplementedInputHandler) ListRoots(_ context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
+	return nil, runtime.ErrMethodNotFound(MethodListRoots)
+}
+
+// CreateMessage answers "sampling/createMessage" with -32601 (method not found).
+func (UnimplementedInputHandler) CreateMessage(_ context.Context, _ *CreateMessageRequestParams) (*CreateMessageResult, error) {
+	return nil, runtime.ErrMethodNotFound(MethodCreateMessage)
+}
+
+// RegisterInputHandler registers impl on conn as the handler of every request and notification
+// the client receives in revision 2026-07-28. Params are decoded into their typed form
+// (a request whose params do not decode gets -32602 with the reason; a
+// notification whose params do not decode is dropped) and results are encoded
+// back. Create conn with runtime.WithPolicy(Policy(runtime.SideClient)) so the
+// revision's cancellation rules apply; call it before conn.Start.
+func RegisterInputHandler(conn *runtime.Conn, impl InputHandler) {
+	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
+		var params ElicitRequestParams
+		if !rpcAbsent(req.Params) {
+			var err error
+			if params, err = DecodeElicitRequestParams(req.Params); err != nil {
+				return nil, runtime.ErrInvalidParams("elicitation/create: " + err.Error())
+			}
+		} else {
+			return nil, runtime.ErrInvalidParams("elicitation/create: params are required")
+		}
+		res, err := impl.Elicit(ctx, params)
+		return rpcResult(res, err)
+	})
+	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
+		params := new(ListRootsRequestParams)
+		if !rpcAbsent(req.Params) {
+			if err := json.Unmarshal(req.Params, params); err != nil {
+				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
+			}
+		}
+		res, err := impl.ListRoots(ctx, params)
+		return rpcResult(res, err)
+	})
+	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
+		params := new(CreateMessageRequestParams)
+		if !rpcAbsent(req.Params) {
+			if err := json.Unmarshal(req.Params, params); err != nil {
+				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
+			}
+		} else {
+			return nil, runtime.ErrInvalidParams("sampling/createMessage: params are required")
+		}
+		res, err := impl.CreateMessage(ctx, params)
+		return rpcResult(res, err)
+	})
+}
+
+// InputHandlerCaller calls an MCP client of revision 2026-07-28 over a runtime.Conn. It implements
+// InputHandler, so the server's call is one method call, e.g. peer.Elicit(ctx, params), and
+// ending ctx is the MCP cancellation: the call returns ctx's error at once and
+// the runtime sends notifications/cancelled as the revision's Policy says (never
+// for initialize or a task-augmented request). A JSON-RPC error answer is
+// returned as a *runtime.Error.
+type InputHandlerCaller struct {
+	conn *runtime.Conn
+	opts []runtime.CallOption
+}
+
+// NewInputHandlerCaller returns a InputHandlerCaller over conn; opts (timeouts, progress) apply to every call.
+func NewInputHandlerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *InputHandlerCaller {
+	return &InputHandlerCaller{
+		conn: conn,
+		opts: opts,
+	}
+}
+
+// WithCallOptions returns a copy of c whose calls also use opts, e.g.
+// c.WithCallOptions(runtime.WithTimeout(time.Second)).
+func (c *InputHandlerCaller) WithCallOptions(opts ...runtime.CallOption) *InputHandlerCaller {
+	return &InputHandlerCaller{
+		conn: c.conn,
+		opts: append(slices.Clip(c.opts), opts...),
+	}
+}
+
+// Conn returns the connection the calls go over.
+func (c *InputHandlerCaller) Conn() *runtime.Conn {
+	return c.conn
+}
+
+// Elicit sends the request "elicitation/create" and returns its result.
+// "elicitation/create" is never cancelled: ending ctx only stops waiting for the answer.
+func (c *InputHandlerCaller) Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error) {
+	out := new(ElicitResult)
+	if err := c.conn.Call(ctx, MethodElicit, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ListRoots sends the request "roots/list" and returns its result.
+// "roots/list" is never cancelled: ending ctx only stops waiting for the answer.
+func (c *InputHandlerCaller) ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error) {
+	out := new(ListRootsResult)
+	if err := c.conn.Call(ctx, MethodListRoots, rpcParams(params, params == nil, false), out, c.opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// CreateMessage sends the request "sampling/createMessage" and returns its result.
+// "sampling/createMessage" is never cancelled: ending ctx only stops waiting for the answer.
+func (c *InputHandlerCaller) CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error) {
+	out := new(CreateMessageResult)
+	if err := c.conn.Call(ctx, MethodCreateMessage, rpcParams(params, params == nil, true), out, c.opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+var _ InputHandler = (*InputHandlerCaller)(nil)

@@ -34,7 +34,7 @@ type clientTransport struct {
 	modern  bool
 	version string
 	nextTry int
-	kept    [][]byte // read during the probe, before the Conn existed
+	kept    [][]byte                         // read during the probe, before the Conn existed
 	calls   map[runtime.RequestID]*roundTrip // by the Conn's id
 	retries map[runtime.RequestID]runtime.RequestID
 }

@@ -43,7 +43,9 @@ func (h levelHandler) Enabled(ctx context.Context, l slog.Level) bool {
 func (h levelHandler) WithAttrs(a []slog.Attr) slog.Handler {
 	return levelHandler{h.Handler.WithAttrs(a), h.min}
 }
-func (h levelHandler) WithGroup(n string) slog.Handler { return levelHandler{h.Handler.WithGroup(n), h.min} }
+func (h levelHandler) WithGroup(n string) slog.Handler {
+	return levelHandler{h.Handler.WithGroup(n), h.min}
+}
 
 // Provided returns the requests of methods (a Revision's ServerMethods
 // or ClientMethods) that impl really provides: those
