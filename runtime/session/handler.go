@@ -244,9 +244,10 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 			return srv.answerError(ctx, rs, method, err)
 		}
 		if rs.mapped && res != nil {
-			raw, merr := json.Marshal(res)
+			var raw json.RawMessage
+			b, merr := json.Marshal(res)
 			if merr == nil {
-				raw, merr = MapModernResult(raw)
+				raw, merr = MapModernResult(b)
 			}
 			if merr != nil {
 				return srv.answerError(ctx, rs, method, merr)
