@@ -130,6 +130,8 @@ func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
 		var p pumped
 		select {
 		case p = <-ct.in:
+		case <-ct.stop:
+			return nil, runtime.ErrTransportClosed
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -203,7 +203,7 @@ func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn
 			}
 			continue
 		case m != nil && m.Kind == runtime.KindRequest:
-			if v, ok := metaString(m.Params, MetaProtocolVersion); ok && !s.supportsModern(v) {
+			if v, ok := metaString(m.Params, MetaProtocolVersion); ok && s.base.Modern && !s.supportsModern(v) {
 				if err := t.Write(ctx, response(m.ID, nil, s.unsupported(v))); err != nil {
 					return nil, err
 				}
