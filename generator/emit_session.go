@@ -24,10 +24,13 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
 	modern := g.method("initialize") == nil
 
-	serverMethods, serverCaps := jen.Dict{}, jen.Dict{}
+	serverMethods, serverCaps, cacheable := jen.Dict{}, jen.Dict{}, jen.Dict{}
 	for _, me := range g.handled(serverSide) {
 		if me.Kind != schema.Request {
 			continue
+		}
+		if d := g.m.Definition(me.Result); d != nil && hasProperty(g.resolve(d.Type).Properties, "cacheScope") {
+			cacheable[jen.Lit(me.Name)] = jen.True()
 		}
 		serverMethods[jen.Lit(me.Name)] = jen.Lit(methodBase(me))
 		if c := g.capabilityOf(me.Name, "ServerCapabilities"); c != "" {
@@ -58,6 +61,7 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 			jen.Id("ServerMethods"): jen.Map(jen.String()).String().Values(serverMethods),
 			jen.Id("ClientMethods"): jen.Map(jen.String()).String().Values(clientMethods),
 			jen.Id("Capabilities"):  jen.Map(jen.String()).String().Values(serverCaps),
+			jen.Id("CacheableResults"): jen.Map(jen.String()).Bool().Values(cacheable),
 		})),
 	)
 

@@ -14,6 +14,7 @@ import (
 // Policy, and which Server methods declare which capability.
 func Revision() session.Revision {
 	return session.Revision{
+		CacheableResults: map[string]bool{},
 		Capabilities: map[string]string{
 			"completion/complete":      "completions",
 			"logging/setLevel":         "logging",

@@ -16,6 +16,14 @@ import (
 // Policy, and which Server methods declare which capability.
 func Revision() session.Revision {
 	return session.Revision{
+		CacheableResults: map[string]bool{
+			"prompts/list":             true,
+			"resources/list":           true,
+			"resources/read":           true,
+			"resources/templates/list": true,
+			"server/discover":          true,
+			"tools/list":               true,
+		},
 		Capabilities: map[string]string{
 			"completion/complete":      "completions",
 			"prompts/get":              "prompts",

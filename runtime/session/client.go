@@ -129,7 +129,7 @@ func Connect(ctx context.Context, t runtime.Transport, cfg ClientConfig, opts ..
 		}
 		caps = mustJSON(m)
 	}
-	ct := newClientTransport(t, base.Modern, cfg.Info, caps)
+	ct := newClientTransport(t, base, cfg.Info, caps)
 	c := &Client{}
 
 	var modern *Revision

@@ -111,6 +111,10 @@ func (legacyTools) CallTool(ctx context.Context, p *mcp20251125.CallToolRequestP
 	return mcp20251125.TextResult("legacy " + session.ProtocolVersion(ctx)), nil
 }
 
+func (legacyTools) ListTools(ctx context.Context, _ *mcp20251125.PaginatedRequestParams) (*mcp20251125.ListToolsResult, error) {
+	return &mcp20251125.ListToolsResult{Tools: []mcp20251125.Tool{{Name: "x", InputSchema: mcp20251125.ToolInputSchema{}}}}, nil
+}
+
 // TestConnectFallback: a legacy-only server answers the probe with -32601
 // and the client falls back to initialize on the same connection.
 func TestConnectFallback(t *testing.T) {
@@ -122,6 +126,11 @@ func TestConnectFallback(t *testing.T) {
 	r, err := s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "x"})
 	if err != nil || text(t, r) != "legacy 2025-11-25" {
 		t.Fatalf("call: %v %v", r, err)
+	}
+	// A legacy list result has no caching hints; the newest types need them.
+	l, err := s.ListTools(context.Background(), &mcp.PaginatedRequestParams{})
+	if err != nil || len(l.Tools) != 1 || l.CacheScope != "private" || l.TTLMs != 0 {
+		t.Fatalf("tools/list: %+v %v", l, err)
 	}
 }
 

@@ -20,7 +20,8 @@ import (
 // modern _meta members that the newest package's types carry.
 type clientTransport struct {
 	inner     runtime.Transport
-	stripMeta bool // legacy era under modern types
+	stripMeta bool            // legacy era under modern types
+	cacheable map[string]bool // the modern base's CacheableResults
 	info      json.RawMessage
 	caps      json.RawMessage
 	conn      *runtime.Conn // set before the Conn starts
@@ -36,6 +37,7 @@ type clientTransport struct {
 	nextTry int
 	kept    [][]byte                         // read during the probe, before the Conn existed
 	calls   map[runtime.RequestID]*roundTrip // by the Conn's id
+	legacy  map[runtime.RequestID]string     // legacy-era requests awaiting a cacheable result
 	retries map[runtime.RequestID]runtime.RequestID
 }
 
@@ -53,8 +55,9 @@ type pumped struct {
 	err error
 }
 
-func newClientTransport(t runtime.Transport, modernBase bool, info Implementation, caps json.RawMessage) *clientTransport {
-	return &clientTransport{inner: t, stripMeta: modernBase, info: mustJSON(info), caps: caps,
+func newClientTransport(t runtime.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
+	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
+		legacy: map[runtime.RequestID]string{},
 		in: make(chan pumped), stop: make(chan struct{}),
 		calls: map[runtime.RequestID]*roundTrip{}, retries: map[runtime.RequestID]runtime.RequestID{}}
 }
@@ -152,6 +155,18 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 		return msg, true
 	}
 	ct.mu.Lock()
+	if _, ok := ct.legacy[m.ID]; ok {
+		delete(ct.legacy, m.ID)
+		ct.mu.Unlock()
+		if m.Kind == runtime.KindResponse {
+			// A legacy result read with the newest types: add what they
+			// require and a legacy server never sends.
+			if res, err := UnmapModernResult(m.Result, true); err == nil {
+				return mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": res}), true
+			}
+		}
+		return msg, true
+	}
 	orig, isRetry := ct.retries[m.ID]
 	if !isRetry {
 		orig = m.ID
@@ -285,6 +300,22 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 			return err
 		}
 		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
+		if ct.cacheable[m.Method] {
+			ct.mu.Lock()
+			ct.legacy[m.ID] = m.Method
+			ct.mu.Unlock()
+		}
+	case m.Kind == runtime.KindNotification && m.Method == "notifications/cancelled" && !modern:
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if id, err := runtime.ParseRequestID(p.RequestID); err == nil {
+				ct.mu.Lock()
+				delete(ct.legacy, id)
+				ct.mu.Unlock()
+			}
+		}
 	case m.Kind == runtime.KindNotification && m.Method == "notifications/cancelled" && modern:
 		// The Conn cancels its own id; on the wire the request may be a
 		// retry by now, and an input round may be running locally.

@@ -247,7 +247,7 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 			var raw json.RawMessage
 			b, merr := json.Marshal(res)
 			if merr == nil {
-				raw, merr = MapModernResult(b)
+				raw, merr = MapModernResult(b, srv.base.CacheableResults[method])
 			}
 			if merr != nil {
 				return srv.answerError(ctx, rs, method, merr)

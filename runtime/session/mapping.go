@@ -48,11 +48,21 @@ func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, e
 	return removeMeta(params, modernMetaKeys, hadMeta)
 }
 
+// Members of modern results that legacy results do not have: resultType
+// on every result, and the caching hints of cacheable ones (list and read
+// results, Revision.CacheableResults).
+const (
+	memberResultType = "resultType"
+	memberCacheScope = "cacheScope"
+	memberTTL        = "ttlMs"
+)
+
 // MapModernResult maps a modern result onto the legacy shape: the
 // resultType member that modern results carry ("complete") is removed, as
-// legacy results have none. An "input_required" result cannot be mapped:
-// for a legacy client, Input sends ordinary requests instead.
-func MapModernResult(result json.RawMessage) (json.RawMessage, error) {
+// legacy results have none, and so are cacheScope and ttlMs when the
+// result is cacheable. An "input_required" result cannot be mapped: for a
+// legacy client, Input sends ordinary requests instead.
+func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, error) {
 	if len(result) == 0 {
 		return result, nil
 	}
@@ -65,14 +75,34 @@ func MapModernResult(result json.RawMessage) (json.RawMessage, error) {
 	if kind != "complete" {
 		return nil, errors.New("session: a " + kind + " result has no legacy form")
 	}
-	return withMember(result, "resultType", nil)
+	out, err := withMember(result, memberResultType, nil)
+	if err != nil || !cacheable {
+		return out, err
+	}
+	if out, err = withMember(out, memberCacheScope, nil); err != nil {
+		return nil, err
+	}
+	return withMember(out, memberTTL, nil)
 }
 
 // UnmapModernResult is MapModernResult's inverse, what a modern client
-// does with a legacy server's result: resultType "complete" is added.
-func UnmapModernResult(result json.RawMessage) (json.RawMessage, error) {
-	if member(result, "resultType") != nil {
-		return result, nil
+// does with a legacy server's result: resultType "complete" is added, and
+// for a cacheable result the most careful caching hints, "private" and
+// ttlMs 0 (do not reuse), since a legacy server said nothing about them.
+func UnmapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, error) {
+	add := map[string]json.RawMessage{memberResultType: json.RawMessage(`"complete"`)}
+	if cacheable {
+		add[memberCacheScope] = json.RawMessage(`"private"`)
+		add[memberTTL] = json.RawMessage(`0`)
 	}
-	return withMember(result, "resultType", json.RawMessage(`"complete"`))
+	m, err := members(result)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range add {
+		if _, ok := m[k]; !ok {
+			m[k] = v
+		}
+	}
+	return json.Marshal(m)
 }

@@ -20,6 +20,9 @@ type Revision struct {
 	// ClientMethods is ServerMethods for the requests a client handles
 	// ("sampling/createMessage" → "CreateMessage").
 	ClientMethods map[string]string
+	// CacheableResults lists the requests whose modern result carries the
+	// caching hints cacheScope and ttlMs, which legacy results lack.
+	CacheableResults map[string]bool
 	// Capabilities maps a server request to the server capability that
 	// providing it declares ("tools/call" → "tools").
 	Capabilities map[string]string
