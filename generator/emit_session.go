@@ -55,12 +55,12 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 	f.Comment("Policy, and which Server methods declare which capability.")
 	f.Func().Id("Revision").Params().Add(ses("Revision")).Block(
 		jen.Return(ses("Revision").Values(jen.Dict{
-			jen.Id("Version"):       jen.Lit(g.m.Revision),
-			jen.Id("Modern"):        jen.Lit(modern),
-			jen.Id("Policy"):        jen.Id("Policy"),
-			jen.Id("ServerMethods"): jen.Map(jen.String()).String().Values(serverMethods),
-			jen.Id("ClientMethods"): jen.Map(jen.String()).String().Values(clientMethods),
-			jen.Id("Capabilities"):  jen.Map(jen.String()).String().Values(serverCaps),
+			jen.Id("Version"):          jen.Lit(g.m.Revision),
+			jen.Id("Modern"):           jen.Lit(modern),
+			jen.Id("Policy"):           jen.Id("Policy"),
+			jen.Id("ServerMethods"):    jen.Map(jen.String()).String().Values(serverMethods),
+			jen.Id("ClientMethods"):    jen.Map(jen.String()).String().Values(clientMethods),
+			jen.Id("Capabilities"):     jen.Map(jen.String()).String().Values(serverCaps),
 			jen.Id("CacheableResults"): jen.Map(jen.String()).Bool().Values(cacheable),
 		})),
 	)

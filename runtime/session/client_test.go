@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -105,7 +105,9 @@ func TestConnectLegacyForced(t *testing.T) {
 }
 
 // legacyTools is a legacy-only server (2025-11-25 package).
-type legacyTools struct{ mcp20251125.UnimplementedServer }
+type legacyTools struct {
+	mcp20251125.UnimplementedServer
+}
 
 func (legacyTools) CallTool(ctx context.Context, p *mcp20251125.CallToolRequestParams) (*mcp20251125.CallToolResult, error) {
 	return mcp20251125.TextResult("legacy " + session.ProtocolVersion(ctx)), nil

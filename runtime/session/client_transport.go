@@ -58,7 +58,7 @@ type pumped struct {
 func newClientTransport(t runtime.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
 	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
 		legacy: map[runtime.RequestID]string{},
-		in: make(chan pumped), stop: make(chan struct{}),
+		in:     make(chan pumped), stop: make(chan struct{}),
 		calls: map[runtime.RequestID]*roundTrip{}, retries: map[runtime.RequestID]runtime.RequestID{}}
 }
 
