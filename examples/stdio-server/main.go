@@ -171,6 +171,7 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 // sleep waits for d, reporting progress ten times, or for the request to be
 // cancelled: select on ctx.Done() next to the real work.
 func (s *server) sleep(ctx context.Context, d time.Duration) (*mcp.CallToolResult, error) {
+	s.log.Info("sleep started", "ms", d.Milliseconds())
 	start, tick := time.Now(), time.NewTicker(max(d/10, time.Millisecond))
 	defer tick.Stop()
 	for done := time.After(d); ; {
