@@ -243,6 +243,9 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 		if err != nil {
 			return srv.answerError(ctx, rs, method, err)
 		}
+		if rs.modern && method == MethodSubscriptionsListen {
+			return withSubscriptionID(res, req.ID)
+		}
 		if rs.mapped && res != nil {
 			var raw json.RawMessage
 			b, merr := json.Marshal(res)

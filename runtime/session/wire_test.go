@@ -323,3 +323,87 @@ func TestMRTRWire(t *testing.T) {
 		}
 	})
 }
+
+// listener serves subscriptions/listen: it acknowledges, sends one
+// tools/list_changed, then ends as told ("cancel", "return") or waits
+// for the client to cancel.
+type listener struct {
+	tools
+	end     chan string
+	stopped chan error
+}
+
+func (l *listener) SubscriptionsListen(ctx context.Context, p *mcp.SubscriptionsListenRequestParams) (*mcp.SubscriptionsListenResult, error) {
+	sub, err := session.Listen(ctx, p.Notifications)
+	if err != nil {
+		return nil, err
+	}
+	if err := sub.Notify(ctx, mcp.MethodToolListChanged, nil); err != nil {
+		return nil, err
+	}
+	select {
+	case how := <-l.end:
+		if how == "cancel" {
+			_ = sub.Cancel("server shutting down")
+			<-ctx.Done()
+			l.stopped <- context.Cause(ctx)
+			return nil, context.Cause(ctx)
+		}
+		return &mcp.SubscriptionsListenResult{}, nil
+	case <-ctx.Done():
+		l.stopped <- context.Cause(ctx)
+		return nil, context.Cause(ctx)
+	}
+}
+
+// TestSubscriptionsListen: acknowledged first, notifications carry the
+// subscription id, and the stream ends each of the three ways.
+func TestSubscriptionsListen(t *testing.T) {
+	open := func(t *testing.T, l *listener) *rawPeer {
+		p := serve(t, newServer(nil, l))
+		p.send(`{"jsonrpc":"2.0","id":"sub-1","method":"subscriptions/listen","params":{%s,"notifications":{"toolsListChanged":true}}}`, modernMeta)
+		if got := str(p.recv()); got != `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub-1"},"notifications":{"toolsListChanged":true}}}` {
+			t.Fatalf("first message: %s", got)
+		}
+		if got := str(p.recv()); got != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub-1"}}}` {
+			t.Fatalf("notification: %s", got)
+		}
+		return p
+	}
+	t.Run("server returns", func(t *testing.T) {
+		l := &listener{end: make(chan string, 1), stopped: make(chan error, 1)}
+		p := open(t, l)
+		l.end <- "return"
+		if got := str(p.recv()); got != `{"id":"sub-1","jsonrpc":"2.0","result":{"_meta":{"io.modelcontextprotocol/subscriptionId":"sub-1"},"resultType":"complete"}}` {
+			t.Errorf("graceful end: %s", got)
+		}
+	})
+	t.Run("server cancels", func(t *testing.T) {
+		l := &listener{end: make(chan string, 1), stopped: make(chan error, 1)}
+		p := open(t, l)
+		l.end <- "cancel"
+		if got := str(p.recv()); got != `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"server shutting down","requestId":"sub-1"}}` {
+			t.Errorf("server teardown: %s", got)
+		}
+		if err := <-l.stopped; err == nil {
+			t.Error("handler ctx not ended")
+		}
+		p.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{%s,"name":"echo"}}`, modernMeta)
+		if got := p.recv(); got["id"] != float64(9) {
+			t.Errorf("no listen response may follow the cancellation; got %v", got)
+		}
+	})
+	t.Run("client cancels", func(t *testing.T) {
+		l := &listener{end: make(chan string, 1), stopped: make(chan error, 1)}
+		p := open(t, l)
+		p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub-1","reason":"closing the view"}}`)
+		var ce *runtime.CancelError
+		if err := <-l.stopped; !errors.As(err, &ce) || ce.Reason != "closing the view" {
+			t.Errorf("handler cause: %v", err)
+		}
+		p.send(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{%s,"name":"echo"}}`, modernMeta)
+		if got := p.recv(); got["id"] != float64(9) {
+			t.Errorf("no listen response after the client's cancel; got %v", got)
+		}
+	})
+}
