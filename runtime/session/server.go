@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"sync"
@@ -149,7 +150,7 @@ func (s *Server) Serve(ctx context.Context, t runtime.Transport) error {
 	conn, err := s.Accept(ctx, t)
 	if err != nil {
 		t.Close()
-		if errors.Is(err, runtime.ErrTransportClosed) || errors.Is(err, context.Canceled) {
+		if errors.Is(err, runtime.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 			return nil
 		}
 		return err

@@ -407,3 +407,77 @@ func TestSubscriptionsListen(t *testing.T) {
 		}
 	})
 }
+
+// discoverer provides server/discover itself: its answer replaces the
+// session's, still behind the version check.
+type discoverer struct{ tools }
+
+func (discoverer) Discover(ctx context.Context, _ *mcp.RequestParams) (*mcp.DiscoverResult, error) {
+	return &mcp.DiscoverResult{SupportedVersions: []string{"2026-07-28"}, CacheScope: "private"}, nil
+}
+
+// TestLifecycleOverrides: an implementation's own Discover and a
+// WithHandler initialize replace the session's answers.
+func TestLifecycleOverrides(t *testing.T) {
+	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &discoverer{},
+		session.WithLegacy(legacyRevisions...),
+		session.WithHandler("initialize", func(ctx context.Context, req *runtime.Request) (any, error) {
+			return json.RawMessage(`{"protocolVersion":"2025-03-26","capabilities":{"custom":{}},"serverInfo":{"name":"mine","version":"9"}}`), nil
+		}))
+	p := serve(t, srv)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{%s}}`, modernMeta)
+	if got := str(p.recv()["result"]); got != `{"cacheScope":"private","capabilities":{},"resultType":"complete","supportedVersions":["2026-07-28"],"ttlMs":0}` {
+		t.Errorf("discover: %s", got)
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	if got := str(p.recv()["result"]); got != `{"capabilities":{"custom":{}},"protocolVersion":"2025-03-26","serverInfo":{"name":"mine","version":"9"}}` {
+		t.Errorf("initialize: %s", got)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}`)
+	if got := str(p.recv()["result"]); got != `{"content":[{"text":"echo 2025-03-26","type":"text"}]}` {
+		t.Errorf("the session follows the version the override answered: %s", got)
+	}
+}
+
+// TestQuietAtInfo: by default a cancellation, which the runtime logs at
+// Info, does not reach the server's logger; handler failures do.
+func TestQuietAtInfo(t *testing.T) {
+	var buf bytes.Buffer
+	var mu sync.Mutex
+	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	impl := &tools{started: make(chan struct{})}
+	p := serve(t, newServer(log, impl))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"block"}}`, modernMeta)
+	<-impl.started
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"stop"}}`)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{%s,"name":"fail"}}`, modernMeta)
+	p.recv() // the -32603, after the cancellation was applied
+	mu.Lock()
+	logged := buf.String()
+	mu.Unlock()
+	if strings.Contains(logged, "level=INFO") || strings.Contains(logged, "level=DEBUG") {
+		t.Errorf("logged below Warn by default:\n%s", logged)
+	}
+	if !strings.Contains(logged, "secret detail") {
+		t.Errorf("the handler failure was not logged:\n%s", logged)
+	}
+}
+
+// TestLegacyInputCancelled: cancelling the handler's request cancels its
+// server-to-client request too, with notifications/cancelled.
+func TestLegacyInputCancelled(t *testing.T) {
+	p := serve(t, newServer(nil, &tools{}))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"roots"}}`)
+	req := p.recv()
+	if req["method"] != "roots/list" {
+		t.Fatalf("want roots/list, got %v", req)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"user stop"}}`)
+	got := p.recv()
+	params, _ := got["params"].(map[string]any)
+	if got["method"] != "notifications/cancelled" || str(params["requestId"]) != str(req["id"]) {
+		t.Errorf("want the roots/list request cancelled, got %s", str(got))
+	}
+}
