@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -99,4 +99,33 @@ func ExampleInput() {
 	s.Close(context.Background())
 	<-done
 	// Output: working in file:///src
+}
+
+// ExampleServer_Accept is the transport seam: Accept reads until the era
+// is known and returns the started Conn with the lifecycle and the era's
+// Policy installed. An HTTP handler calls it per legacy session or per
+// modern request, with a Transport of its own; here a raw client speaks
+// legacy over a pipe.
+func ExampleServer_Accept() {
+	srv := mcp.NewServer(session.Implementation{Name: "greeter", Version: "1.0.0"}, greeter{},
+		session.WithLegacy(mcp20251125.Revision()))
+	a, b := runtime.NewPipe()
+	ctx := context.Background()
+	go func() {
+		_ = b.Write(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`))
+		msg, _ := b.Read(ctx)
+		fmt.Println(string(msg))
+		b.Close()
+	}()
+	conn, err := srv.Accept(ctx, a)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("policy side:", conn.Policy().Side)
+	<-conn.Done()
+	conn.Close(ctx)
+	// Unordered output:
+	// policy side: server
+	// {"jsonrpc":"2.0","id":1,"result":{"capabilities":{"logging":{},"tools":{}},"protocolVersion":"2025-11-25","serverInfo":{"name":"greeter","version":"1.0.0"}}}
 }
