@@ -133,13 +133,26 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		}), jen.Nil()),
 	)
 
-	if g.m.Definition("ProgressNotificationParams") != nil || g.method("notifications/progress") != nil {
-		f.Comment("Progress sends notifications/progress for the request a handler's ctx")
-		f.Comment("serves (total 0: unknown; message \"\": none), if its client asked for")
-		f.Comment("progress; otherwise it does nothing.")
-		f.Func().Id("Progress").Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("progress"), jen.Id("total")).Float64(), jen.Id("message").String()).Error().Block(
-			jen.Return(ses("Progress").Call(jen.Id("ctx"), jen.Id("progress"), jen.Id("total"), jen.Id("message"))),
-		)
+	if me := g.method("notifications/progress"); me != nil && me.Params != nil && paramsTypeName(me) == "ProgressNotificationParams" {
+		hasMessage := hasProperty(g.resolve(me.Params).Properties, "message")
+		f.Comment("Progress sends notifications/progress, as a ProgressNotificationParams, for")
+		f.Comment("the request a handler's ctx serves (total 0: unknown; message \"\": none), if")
+		f.Comment("its client asked for progress; otherwise it does nothing.")
+		body := []jen.Code{
+			jen.List(jen.Id("tok"), jen.Id("ok")).Op(":=").Add(ses("ProgressToken")).Call(jen.Id("ctx")),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
+			jen.Id("p").Op(":=").Op("&").Id("ProgressNotificationParams").Values(jen.Dict{
+				jen.Id("Progress"): jen.Id("progress"), jen.Id("ProgressToken"): jen.Id("tok"),
+			}),
+			jen.If(jen.Id("total").Op(">").Lit(0)).Block(jen.Id("p").Dot("Total").Op("=").Op("&").Id("total")),
+		}
+		if hasMessage {
+			body = append(body, jen.If(jen.Id("message").Op("!=").Lit("")).Block(jen.Id("p").Dot("Message").Op("=").Op("&").Id("message")))
+		} else {
+			body = append(body, jen.Id("_").Op("=").Id("message").Comment("this revision's progress has no message"))
+		}
+		body = append(body, jen.Return(ses("Notify").Call(jen.Id("ctx"), jen.Id("MethodProgress"), jen.Id("p"))))
+		f.Func().Id("Progress").Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("progress"), jen.Id("total")).Float64(), jen.Id("message").String()).Error().Block(body...)
 	}
 	if g.method("notifications/message") != nil {
 		f.Comment("Log sends notifications/message for the request a handler's ctx serves, if")

@@ -122,11 +122,25 @@ func Connect(ctx context.Context, t runtime.Transport, info session.Implementati
 	}, nil
 }
 
-// Progress sends notifications/progress for the request a handler's ctx
-// serves (total 0: unknown; message "": none), if its client asked for
-// progress; otherwise it does nothing.
+// Progress sends notifications/progress, as a ProgressNotificationParams, for
+// the request a handler's ctx serves (total 0: unknown; message "": none), if
+// its client asked for progress; otherwise it does nothing.
 func Progress(ctx context.Context, progress, total float64, message string) error {
-	return session.Progress(ctx, progress, total, message)
+	tok, ok := session.ProgressToken(ctx)
+	if !ok {
+		return nil
+	}
+	p := &ProgressNotificationParams{
+		Progress:      progress,
+		ProgressToken: tok,
+	}
+	if total > 0 {
+		p.Total = &total
+	}
+	if message != "" {
+		p.Message = &message
+	}
+	return session.Notify(ctx, MethodProgress, p)
 }
 
 // Log sends notifications/message for the request a handler's ctx serves, if
