@@ -481,3 +481,15 @@ func TestLegacyInputCancelled(t *testing.T) {
 		t.Errorf("want the roots/list request cancelled, got %s", str(got))
 	}
 }
+
+// TestModernOnlyRefusesInitialize: a server without legacy revisions
+// answers initialize with an error naming the versions it speaks
+// (versioning.mdx: legacy clients have no other diagnostic).
+func TestModernOnlyRefusesInitialize(t *testing.T) {
+	p := serve(t, mcp.NewServer(session.Implementation{Name: "m", Version: "1"}, &tools{}))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	e, _ := p.recv()["error"].(map[string]any)
+	if e == nil || e["code"] != float64(-32022) || !strings.Contains(e["message"].(string), "2026-07-28") {
+		t.Errorf("initialize on a modern-only server: %v", e)
+	}
+}
