@@ -84,6 +84,11 @@ func TestConnectModern(t *testing.T) {
 	if err != nil || text(t, r) != "1 roots, first file:///client" {
 		t.Fatalf("MRTR round trip: %v %v", r, err)
 	}
+	// Two inputs in turn: the first answer travels in requestState.
+	r, err = s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "roots2"})
+	if err != nil || text(t, r) != "file:///client file:///client" {
+		t.Fatalf("two MRTR rounds: %v %v", r, err)
+	}
 }
 
 // TestConnectLegacyForced: with 2025-11-25 forced, the same newest-package

@@ -2,11 +2,13 @@ package session
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -201,10 +203,35 @@ func (rs *requestState) inputRequired() json.RawMessage {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	res := map[string]any{"resultType": "input_required", "inputRequests": rs.pending}
-	if s := member(rs.req.Params, "requestState"); s != nil {
-		res["requestState"] = s
+	if len(rs.responses) > 0 {
+		// The handler runs again from the start on the retry, so the
+		// answers it already had must come back with it: in requestState,
+		// which the client returns untouched (mrtr.mdx), not in server memory.
+		res["requestState"] = requestStatePrefix + base64.RawURLEncoding.EncodeToString(mustJSON(rs.responses))
 	}
 	return mustJSON(res)
+}
+
+// requestStatePrefix marks a requestState that carries earlier answers.
+const requestStatePrefix = "mcpgen-inputs:"
+
+// carriedResponses decodes the answers a requestState carries; anything
+// else (absent, or another server's state) carries none.
+func carriedResponses(state json.RawMessage) map[string]json.RawMessage {
+	out := map[string]json.RawMessage{}
+	var s string
+	if json.Unmarshal(state, &s) != nil || !strings.HasPrefix(s, requestStatePrefix) {
+		return out
+	}
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(s, requestStatePrefix))
+	if err != nil {
+		return out
+	}
+	_ = json.Unmarshal(b, &out)
+	if out == nil {
+		out = map[string]json.RawMessage{}
+	}
+	return out
 }
 
 // wrap runs a handler with the session's view of its request: the era and
@@ -221,7 +248,11 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 			rs.modern, rs.version = true, v
 			rs.level, _ = metaString(req.Params, MetaLogLevel)
 			rs.clientCaps = member(meta, MetaClientCapabilities)
-			rs.responses, _ = members(member(req.Params, "inputResponses"))
+			rs.responses = carriedResponses(member(req.Params, "requestState"))
+			answered, _ := members(member(req.Params, "inputResponses"))
+			for k, v := range answered {
+				rs.responses[k] = v
+			}
 		} else {
 			lc, ok := st.legacyContext()
 			if !ok && srv.base.Modern && method != MethodPing {

@@ -54,6 +54,16 @@ func (s *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 			return nil, err
 		}
 		return mcp.TextResult(fmt.Sprintf("%d roots, first %s", len(r.Roots), r.Roots[0].URI)), nil
+	case "roots2":
+		a, err := mcp.AskListRoots(ctx, &mcp.ListRootsRequestParams{})
+		if err != nil {
+			return nil, err
+		}
+		b, err := mcp.AskListRoots(ctx, &mcp.ListRootsRequestParams{})
+		if err != nil {
+			return nil, err
+		}
+		return mcp.TextResult(a.Roots[0].URI + " " + b.Roots[0].URI), nil
 	case "block":
 		close(s.started)
 		<-ctx.Done()
