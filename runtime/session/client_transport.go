@@ -48,7 +48,12 @@ type roundTrip struct {
 	current runtime.RequestID // the id on the wire now
 	ctx     context.Context   // ends when the Conn cancels the request
 	cancel  context.CancelFunc
+	rounds  int // input rounds so far; guarded by clientTransport.mu
 }
+
+// maxInputRounds bounds MRTR for one call, so a server that keeps asking
+// cannot hold a call forever.
+const maxInputRounds = 32
 
 type pumped struct {
 	msg []byte
@@ -261,6 +266,11 @@ func (ct *clientTransport) answerInputs(orig runtime.RequestID, rt *roundTrip, r
 	ct.mu.Lock()
 	if ct.calls[orig] != rt {
 		ct.mu.Unlock()
+		return
+	}
+	if rt.rounds++; rt.rounds > maxInputRounds {
+		ct.mu.Unlock()
+		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "the server kept asking for input (MRTR rounds exceeded)"})
 		return
 	}
 	ct.nextTry++
