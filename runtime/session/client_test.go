@@ -89,6 +89,10 @@ func TestConnectModern(t *testing.T) {
 	if err != nil || text(t, r) != "file:///client file:///client" {
 		t.Fatalf("two MRTR rounds: %v %v", r, err)
 	}
+	// A server that never stops asking gets an error, not a hung call.
+	if _, err := s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "greedy"}); err == nil || !strings.Contains(err.Error(), "MRTR rounds") {
+		t.Fatalf("endless MRTR: %v", err)
+	}
 }
 
 // TestConnectLegacyForced: with 2025-11-25 forced, the same newest-package

@@ -64,6 +64,12 @@ func (s *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 			return nil, err
 		}
 		return mcp.TextResult(a.Roots[0].URI + " " + b.Roots[0].URI), nil
+	case "greedy": // never satisfied
+		for {
+			if _, err := mcp.AskListRoots(ctx, &mcp.ListRootsRequestParams{}); err != nil {
+				return nil, err
+			}
+		}
 	case "block":
 		close(s.started)
 		<-ctx.Done()
