@@ -173,7 +173,7 @@ func (s *Server) Serve(ctx context.Context, t runtime.Transport) error {
 // read are replayed to the Conn. This is the seam for other transports:
 // an HTTP handler calls it per legacy session or per modern request.
 func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn, error) {
-	rt := &replayTransport{Transport: t}
+	rt := &replayTransport{}
 	var pol runtime.Policy
 	for decided := false; !decided; {
 		msg, err := t.Read(ctx)
@@ -219,7 +219,7 @@ func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn
 	}
 	opts := append([]runtime.Option{runtime.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, runtime.WithPolicy(pol))
-	conn := runtime.NewConn(rt, opts...)
+	conn := runtime.NewConn(replaying(t, rt.pending), opts...)
 	s.bind(conn)
 	conn.Start()
 	return conn, nil

@@ -17,6 +17,34 @@ type replayTransport struct {
 	pending [][]byte // only the Conn's read loop touches it after Accept
 }
 
+// replaying wraps t for the Conn, keeping the optional interfaces t has
+// (a Streamable HTTP transport's disconnect seams), which the Conn finds
+// by type assertion.
+func replaying(t runtime.Transport, pending [][]byte) runtime.Transport {
+	r := &replayTransport{Transport: t, pending: pending}
+	dn, isDN := t.(runtime.DisconnectNotifier)
+	rc, isRC := t.(runtime.RequestStreamCanceller)
+	switch {
+	case isDN && isRC:
+		return struct {
+			*replayTransport
+			runtime.DisconnectNotifier
+			runtime.RequestStreamCanceller
+		}{r, dn, rc}
+	case isDN:
+		return struct {
+			*replayTransport
+			runtime.DisconnectNotifier
+		}{r, dn}
+	case isRC:
+		return struct {
+			*replayTransport
+			runtime.RequestStreamCanceller
+		}{r, rc}
+	}
+	return r
+}
+
 func (r *replayTransport) Read(ctx context.Context) ([]byte, error) {
 	if len(r.pending) > 0 {
 		msg := r.pending[0]

@@ -509,3 +509,60 @@ func TestModernOnlyRefusesInitialize(t *testing.T) {
 		t.Errorf("initialize on a modern-only server: %v", e)
 	}
 }
+
+// disconnecting is a pipe end that, like a Streamable HTTP transport, can
+// report that the stream of an incoming request dropped.
+type disconnecting struct {
+	runtime.Transport
+	mu     sync.Mutex
+	notify func(runtime.RequestID)
+	ready  chan struct{}
+}
+
+func (d *disconnecting) OnRequestDisconnect(f func(runtime.RequestID)) {
+	d.mu.Lock()
+	d.notify = f
+	d.mu.Unlock()
+	close(d.ready)
+}
+
+// blocker's tool waits for its ctx and reports the cause.
+type blocker struct {
+	mcp.UnimplementedServer
+	started chan struct{}
+	cause   chan error
+}
+
+func (b *blocker) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	close(b.started)
+	<-ctx.Done()
+	b.cause <- context.Cause(ctx)
+	return nil, context.Cause(ctx)
+}
+
+// TestAcceptKeepsDisconnectSeam: the Conn that Accept builds still sees the
+// transport's DisconnectNotifier, so under the modern policy a dropped
+// stream cancels the handler (what the HTTP transport relies on).
+func TestAcceptKeepsDisconnectSeam(t *testing.T) {
+	a, b := runtime.NewPipe()
+	d := &disconnecting{Transport: a, ready: make(chan struct{})}
+	impl := &blocker{started: make(chan struct{}), cause: make(chan error, 1)}
+	srv := newServer(nil, impl)
+	go func() {
+		_ = b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{`+modernMeta+`,"name":"block"}}`))
+	}()
+	conn, err := srv.Accept(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { b.Close(); conn.Close(context.Background()) }()
+	<-d.ready
+	<-impl.started
+	d.mu.Lock()
+	d.notify(runtime.Int64ID(5))
+	d.mu.Unlock()
+	var ce *runtime.CancelError
+	if err := <-impl.cause; !errors.As(err, &ce) || ce.Source != runtime.SourceDisconnect {
+		t.Errorf("handler cause %v, want a disconnect", err)
+	}
+}
