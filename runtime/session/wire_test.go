@@ -562,7 +562,12 @@ func TestAcceptKeepsDisconnectSeam(t *testing.T) {
 	d.notify(runtime.Int64ID(5))
 	d.mu.Unlock()
 	var ce *runtime.CancelError
-	if err := <-impl.cause; !errors.As(err, &ce) || ce.Source != runtime.SourceDisconnect {
-		t.Errorf("handler cause %v, want a disconnect", err)
+	select {
+	case err := <-impl.cause:
+		if !errors.As(err, &ce) || ce.Source != runtime.SourceDisconnect {
+			t.Errorf("handler cause %v, want a disconnect", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the disconnect did not reach the handler")
 	}
 }
