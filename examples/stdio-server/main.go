@@ -131,13 +131,14 @@ type server struct {
 	log *slog.Logger
 }
 
-// tools are the tools/list answer: names, descriptions, input schemas.
-var tools = []mcp.Tool{
-	{Name: "sleep", Description: ptr("Waits ms milliseconds (or until cancelled), reporting progress."),
-		InputSchema: inputSchema(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0}},"required":["ms"]}`)},
-	{Name: "echo", Description: ptr("Returns its text."),
-		InputSchema: inputSchema(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)},
-}
+// tools are the tools/list answer, written as the JSON it is (the
+// generated Tool decoder checks it at start-up).
+var tools = decodeTools(`[
+	{"name": "sleep", "description": "Waits ms milliseconds (or until cancelled), reporting progress.",
+	 "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0}}, "required": ["ms"]}},
+	{"name": "echo", "description": "Returns its text.",
+	 "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}
+]`)
 
 // ListTools describes the two tools.
 func (s *server) ListTools(ctx context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
@@ -190,12 +191,10 @@ func (s *server) sleep(ctx context.Context, d time.Duration) (*mcp.CallToolResul
 	}
 }
 
-func inputSchema(schema string) mcp.ToolInputSchema {
-	var s mcp.ToolInputSchema
-	if err := json.Unmarshal([]byte(schema), &s); err != nil {
+func decodeTools(list string) []mcp.Tool {
+	var ts []mcp.Tool
+	if err := json.Unmarshal([]byte(list), &ts); err != nil {
 		panic(err)
 	}
-	return s
+	return ts
 }
-
-func ptr[T any](v T) *T { return &v }
