@@ -44,7 +44,7 @@ func TestExampleClientAgainstServer(t *testing.T) {
 	t.Parallel()
 	p, out := runClient(t, nil, "--", serverBin)
 	expectLines(t, out,
-		"initialized: mcpgen-stdio-server 0.1.0, protocol 2025-11-25",
+		"initialized: mcpgen-stdio-server 0.1.0, protocol 2026-07-28",
 		"sleep cancelled after …: stdio-client gave up after 200ms",
 		"echo: hello from stdio-client",
 		"server exited cleanly")

@@ -1,12 +1,13 @@
-// Command stdio-client is a small MCP client on the stdio transport, built on
-// the generated bindings of revision 2025-11-25 (generated/mcp20251125) and
-// the mcpgen runtime. It shows what cancelling a call looks like from the
+// Command stdio-client is a dual-era MCP client on the stdio transport, built
+// on the newest generated bindings (generated/mcp20260728) and
+// runtime/session. It shows what cancelling a call looks like from the
 // client side:
 //
 //  1. it starts the server command given as its arguments, with the server's
 //     stdin and stdout as the transport (its stderr is passed through);
-//  2. initializes (asking for 2025-11-25, accepting any revision it knows that
-//     the server answers with) and sends notifications/initialized;
+//  2. connects with one call: it probes server/discover (modern servers
+//     answer it) and falls back to initialize for legacy ones, as
+//     transports/stdio.mdx says; --version forces a version instead;
 //  3. calls the sleep tool with ms=10000 and cancels the call after 200 ms by
 //     cancelling its context: the call returns at once and the runtime sends
 //     notifications/cancelled with the cancellation cause as the reason;
@@ -31,24 +32,27 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/generated/mcp20241105"
+	"github.com/mcpgen/mcpgen/generated/mcp20250326"
+	"github.com/mcpgen/mcpgen/generated/mcp20250618"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
-
-// supportedVersions are the revisions this client can talk, latest first.
-var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 func main() {
 	sleepMS := flag.Int("ms", 10000, "how long to ask the sleep tool to sleep, in milliseconds")
 	cancelAfter := flag.Duration("cancel-after", 200*time.Millisecond, "cancel the sleep call after this long")
 	timeout := flag.Duration("timeout", 30*time.Second, "timeout for every request (the spec says senders SHOULD have one)")
 	logFormat := flag.String("log-format", "text", "stderr log format: text or json (one slog JSON record per line)")
+	version := flag.String("version", "", "force this protocol version instead of detecting the server's era")
+	probeTimeout := flag.Duration("probe-timeout", 2*time.Second, "how long a silent server/discover probe means a legacy server")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: stdio-client [flags] -- server-command [args...]\n")
 		flag.PrintDefaults()
@@ -58,12 +62,19 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+	opts := []session.ClientOption{
+		session.WithClientLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()),
+		session.WithProbeTimeout(*probeTimeout),
+	}
+	if *version != "" {
+		opts = append(opts, session.WithVersion(*version))
+	}
 	sink, err := logsink.NewFormat(os.Stderr, *logFormat, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stdio-client:", err)
 		os.Exit(2)
 	}
-	err = run(flag.Args(), *sleepMS, *cancelAfter, *timeout, slog.New(sink).With("component", "stdio-client"))
+	err = run(flag.Args(), *sleepMS, *cancelAfter, *timeout, opts, slog.New(sink).With("component", "stdio-client"))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	sink.Close(ctx) // best effort: a stuck stderr must not keep us alive
 	cancel()
@@ -73,7 +84,7 @@ func main() {
 	}
 }
 
-func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, log *slog.Logger) error {
+func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts []session.ClientOption, log *slog.Logger) error {
 	// 1. Start the server. Its stdout is our input, its stdin our output.
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = os.Stderr // the server's logs; stderr is not an error channel
@@ -95,49 +106,38 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, log 
 	// exiting, which is the shutdown the spec asks for (and spares the
 	// server a SIGPIPE for writing to a pipe we closed).
 	transport := runtime.NewStdioTransport(struct{ io.Reader }{fromServer}, toServer, runtime.StdioOptions{})
-	conn := runtime.NewConn(transport,
-		runtime.WithPolicy(mcp.Policy(runtime.SideClient)),
-		// The runtime's own lines at Warn and above; every cancellation
-		// (the ones we send, with their reasons) is one "cancellation" record.
-		runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
-		runtime.WithObserver(runtime.LogCancellations(log)),
-		runtime.WithDefaultTimeout(timeout),
-	)
-	// Requests the server may send us: only ping is served; the rest get
-	// -32601 from UnimplementedClient, matching the empty capabilities below.
-	mcp.RegisterClient(conn, client{})
-	conn.Start()
-	srv := mcp.NewServerCaller(conn) // implements mcp.Server over the connection
+	// One call performs the lifecycle of the server's era. The session's
+	// Conn gets the era's cancellation policy; the options below log the
+	// cancellations we send (with their reasons) and bound every request.
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	sess, err := mcp.Connect(ctx, transport, session.Implementation{Name: "mcpgen-stdio-client", Version: "0.1.0"}, nil,
+		append(opts, session.WithClientLogger(log), session.WithClientConnOptions(
+			// The runtime's own lines at Warn and above; every cancellation
+			// (the ones we send, with their reasons) is one "cancellation" record.
+			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+			runtime.WithObserver(runtime.LogCancellations(log)),
+			runtime.WithDefaultTimeout(timeout)))...)
+	if err != nil {
+		_ = transport.Close()
+		_ = cmd.Wait()
+		return fmt.Errorf("connect: %w", err)
+	}
+	info := sess.ServerInfo()
+	fmt.Printf("initialized: %s %s, protocol %s\n", info.Name, info.Version, sess.ProtocolVersion())
 
-	err = session(srv, sleepMS, cancelAfter)
-	if serr := shutdown(conn, cmd); err == nil {
+	err = converse(sess, sleepMS, cancelAfter)
+	if serr := shutdown(sess.RuntimeConn(), cmd); err == nil {
 		err = serr
 	}
 	return err
 }
 
-// session is the conversation with the server once it runs.
-func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) error {
+// converse is the conversation with the server once connected. sess
+// implements mcp.Server whatever the era: a legacy server's answers are
+// mapped onto the newest types.
+func converse(sess *mcp.Session, sleepMS int, cancelAfter time.Duration) error {
 	ctx := context.Background()
-
-	// 2. Initialize. initialize is never cancelled (the runtime refuses to),
-	// so its ctx only bounds how long we wait.
-	init, err := srv.Initialize(ctx, &mcp.InitializeRequestParams{
-		ProtocolVersion: supportedVersions[0],
-		ClientInfo:      mcp.Implementation{Name: "mcpgen-stdio-client", Version: "0.1.0"},
-		Capabilities:    mcp.ClientCapabilities{},
-	})
-	if err != nil {
-		return fmt.Errorf("initialize: %w", err)
-	}
-	if !slices.Contains(supportedVersions, init.ProtocolVersion) {
-		// lifecycle.mdx: the client SHOULD disconnect.
-		return fmt.Errorf("server wants protocol %q, which this client does not support", init.ProtocolVersion)
-	}
-	fmt.Printf("initialized: %s %s, protocol %s\n", init.ServerInfo.Name, init.ServerInfo.Version, init.ProtocolVersion)
-	if err := srv.Initialized(ctx, nil); err != nil {
-		return fmt.Errorf("notifications/initialized: %w", err)
-	}
 
 	// 3. Call sleep and give up after cancelAfter. Cancelling the call's
 	// context is all it takes: CallTool returns context.Canceled at once,
@@ -150,7 +150,7 @@ func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) erro
 	})
 	defer stopTimer.Stop()
 	start := time.Now()
-	res, err := srv.CallTool(callCtx, &mcp.CallToolRequestParams{
+	res, err := sess.CallTool(callCtx, &mcp.CallToolRequestParams{
 		Name:      "sleep",
 		Arguments: map[string]json.RawMessage{"ms": json.RawMessage(fmt.Sprint(sleepMS))},
 	})
@@ -168,7 +168,7 @@ func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) erro
 
 	// 4. The session goes on after a cancellation, with echo if the server
 	// has it: this client works with any server that offers sleep.
-	tools, err := listTools(ctx, srv)
+	tools, err := listTools(ctx, sess)
 	if err != nil {
 		return fmt.Errorf("tools/list: %w", err)
 	}
@@ -176,7 +176,7 @@ func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) erro
 		fmt.Println("echo: not offered by the server; skipped")
 		return nil
 	}
-	res, err = srv.CallTool(ctx, &mcp.CallToolRequestParams{
+	res, err = sess.CallTool(ctx, &mcp.CallToolRequestParams{
 		Name:      "echo",
 		Arguments: map[string]json.RawMessage{"text": json.RawMessage(`"hello from stdio-client"`)},
 	})
@@ -192,7 +192,7 @@ func session(srv *mcp.ServerCaller, sleepMS int, cancelAfter time.Duration) erro
 
 // listTools returns the names of every tool the server offers, following
 // pagination (bounded, in case a server's cursors never end).
-func listTools(ctx context.Context, srv *mcp.ServerCaller) (map[string]bool, error) {
+func listTools(ctx context.Context, srv mcp.Server) (map[string]bool, error) {
 	names := map[string]bool{}
 	var cursor *string
 	for page := 0; page < 100; page++ {
@@ -241,14 +241,6 @@ func shutdown(conn *runtime.Conn, cmd *exec.Cmd) error {
 	}
 	fmt.Println("server exited cleanly")
 	return nil
-}
-
-// client serves the requests a server may send to its client. ping MUST be
-// answered; everything else is left to UnimplementedClient (-32601).
-type client struct{ mcp.UnimplementedClient }
-
-func (client) Ping(ctx context.Context, _ *mcp.RequestParams) (*mcp.EmptyResult, error) {
-	return &mcp.EmptyResult{}, nil
 }
 
 // text joins the text blocks of a tool result.

@@ -1,19 +1,24 @@
-// Command stdio-server is a small MCP server on the stdio transport, built on
-// the generated bindings of revision 2025-11-25 (generated/mcp20251125) and
-// the mcpgen runtime.
+// Command stdio-server is a dual-era MCP server on the stdio transport: its
+// handlers are written once, against the newest generated bindings
+// (generated/mcp20260728), and runtime/session serves them to clients of
+// every revision from 2024-11-05 to 2026-07-28: legacy clients through
+// initialize, modern ones through per-request _meta and server/discover,
+// and -32022 for versions it does not speak.
 //
 // It offers two tools:
 //
-//   - sleep {"ms": integer}: waits that many milliseconds, or until the
-//     request is cancelled, then returns a text result;
+//   - sleep {"ms": integer}: waits that many milliseconds, reporting
+//     progress, or until the request is cancelled, then returns a text result;
 //   - echo {"text": string}: returns the text.
 //
-// It negotiates any protocol revision from 2024-11-05 to 2025-11-25, answers
-// ping, and logs every cancellation and its reason to stderr (stdout carries
-// only MCP messages, as the stdio transport requires; --log-format json
-// writes one slog JSON record per line, and every cancellation event is a
-// record with "msg":"cancellation"). Logging never blocks the protocol: a
-// stderr nobody drains costs dropped log records, counted, not a stall.
+// The session owns the lifecycle (initialize, ping, server/discover,
+// logging/setLevel), the capabilities (derived from the methods below) and
+// the revision's cancellation policy. It logs every cancellation and its
+// reason to stderr (stdout carries only MCP messages, as the stdio transport
+// requires; --log-format json writes one slog JSON record per line, and every
+// cancellation event is a record with "msg":"cancellation"). Logging never
+// blocks the protocol: a stderr nobody drains costs dropped log records,
+// counted, not a stall.
 //
 // When stdin reaches EOF it stops reading, lets the requests already read
 // finish (runtime.DefaultEOFGrace), writes their answers and exits. On
@@ -33,19 +38,18 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/generated/mcp20241105"
+	"github.com/mcpgen/mcpgen/generated/mcp20250326"
+	"github.com/mcpgen/mcpgen/generated/mcp20250618"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
-
-// supportedVersions are the protocol revisions this server speaks, latest
-// first. The messages it uses (initialize, ping, tools/list, tools/call,
-// notifications/cancelled) have the same shape in all of them.
-var supportedVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 
 // shutdownGrace bounds how long the server takes to exit after a signal: the
 // handlers that ignore their cancellation get this long, then are left
@@ -77,24 +81,16 @@ func main() {
 }
 
 func run(log *slog.Logger) error {
-
-	// The revision's cancellation rules: initialize is never cancelled,
-	// either side may cancel its own requests, and so on.
-	// A request carrying task metadata stays an ordinary, cancellable one
-	// here: this server implements no CallToolTaskHandler, so RegisterServer
-	// does not declare tools/call as run-as-task (tasks.mdx: a receiver
-	// without the task capability processes such requests normally).
-	policy := mcp.Policy(runtime.SideServer)
-
-	conn := runtime.NewConn(
-		runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}),
-		runtime.WithPolicy(policy),
-		// The runtime's own log, warnings only (protocol errors from the
-		// peer): cancellations are logged once each by the observer below.
-		runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
-		runtime.WithObserver(runtime.LogCancellations(log)),
-	)
-	mcp.RegisterServer(conn, &server{log: log})
+	srv := mcp.NewServer(session.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"}, &server{log: log},
+		// Legacy clients get the same handlers, through initialize.
+		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()),
+		session.WithLogger(log), // handler errors, with the detail the client never sees
+		session.WithConnOptions(
+			// The runtime's own log, warnings only (protocol errors from the
+			// peer): cancellations are logged once each by the observer below.
+			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+			runtime.WithObserver(runtime.LogCancellations(log)),
+		))
 
 	// Run until stdin reaches EOF (the client's way of saying goodbye on
 	// stdio; requests already read still finish, within the runtime's EOF
@@ -102,6 +98,11 @@ func run(log *slog.Logger) error {
 	// cancelled with a cause saying why.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	conn, err := srv.Accept(ctx, runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}))
+	if err != nil {
+		log.Info("stdio-server exiting before any request", "error", err)
+		return nil
+	}
 	runErr := conn.Run(ctx)
 
 	// Give cancelled handlers a moment to return, then exit.
@@ -121,125 +122,78 @@ func run(log *slog.Logger) error {
 	return nil
 }
 
-// server implements the MCP methods this example serves. Embedding
-// UnimplementedServer answers everything else with -32601 and keeps the type
-// compiling when a revision adds methods.
+// server implements the tools. Embedding UnimplementedServer answers every
+// other method with -32601 (and keeps them out of the capabilities); the
+// session answers the lifecycle.
 type server struct {
 	mcp.UnimplementedServer
 	log *slog.Logger
 }
 
-// Initialize negotiates the protocol version (basic/lifecycle.mdx): answer the
-// client's version if we support it, otherwise the latest one we support, and
-// let the client decide whether it can live with that.
-func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams) (*mcp.InitializeResult, error) {
-	version := supportedVersions[0]
-	if slices.Contains(supportedVersions, p.ProtocolVersion) {
-		version = p.ProtocolVersion
-	}
-	s.log.Info("initialize", "client", p.ClientInfo.Name, "requested", p.ProtocolVersion, "negotiated", version)
-	return &mcp.InitializeResult{
-		ProtocolVersion: version,
-		Capabilities:    mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}},
-		ServerInfo:      mcp.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"},
-	}, nil
-}
+// tools are the tools/list answer, written as the JSON it is (the
+// generated Tool decoder checks it at start-up).
+var tools = decodeTools(`[
+	{"name": "sleep", "description": "Waits ms milliseconds (or until cancelled), reporting progress.",
+	 "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0}}, "required": ["ms"]}},
+	{"name": "echo", "description": "Returns its text.",
+	 "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}
+]`)
 
-// Initialized is the client's notifications/initialized; nothing to do.
-func (s *server) Initialized(ctx context.Context, _ *mcp.NotificationParams) error { return nil }
-
-// Ping answers with an empty result, as the spec requires.
-func (s *server) Ping(ctx context.Context, _ *mcp.RequestParams) (*mcp.EmptyResult, error) {
-	return &mcp.EmptyResult{}, nil
-}
-
-// ListTools describes the two tools, with JSON Schemas for their input.
+// ListTools describes the two tools.
 func (s *server) ListTools(ctx context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	return &mcp.ListToolsResult{Tools: []mcp.Tool{
-		{
-			Name:        "sleep",
-			Description: ptr("Waits ms milliseconds (or until cancelled), then says so."),
-			InputSchema: mcp.ToolInputSchema{
-				Properties: map[string]map[string]json.RawMessage{
-					"ms": {"type": json.RawMessage(`"integer"`), "minimum": json.RawMessage(`0`)},
-				},
-				Required: []string{"ms"},
-			},
-		},
-		{
-			Name:        "echo",
-			Description: ptr("Returns its text."),
-			InputSchema: mcp.ToolInputSchema{
-				Properties: map[string]map[string]json.RawMessage{
-					"text": {"type": json.RawMessage(`"string"`)},
-				},
-				Required: []string{"text"},
-			},
-		},
-	}}, nil
+	return &mcp.ListToolsResult{Tools: tools, CacheScope: "public"}, nil
 }
 
-// maxSleep bounds the sleep tool, so a huge ms cannot overflow a Duration.
-const maxSleep = 24 * time.Hour
+// maxSleepMS bounds the sleep tool, so a huge ms cannot overflow a Duration.
+const maxSleepMS = int64(24 * time.Hour / time.Millisecond)
 
 // CallTool runs a tool. ctx ends when the client cancels the request (or the
-// connection goes away); context.Cause(ctx) then says who cancelled and why,
-// and whatever we return is dropped rather than sent.
+// connection goes away); whatever we return then is dropped, not sent.
 func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	switch p.Name {
 	case "sleep":
 		var ms int64 // encoding/json refuses 1.5 and "10" here
-		if err := json.Unmarshal(p.Arguments["ms"], &ms); err != nil || ms < 0 || time.Duration(ms) > maxSleep/time.Millisecond {
-			return toolError(`sleep needs {"ms": integer} between 0 and 86400000`), nil
+		if err := json.Unmarshal(p.Arguments["ms"], &ms); err != nil || ms < 0 || ms > maxSleepMS {
+			return mcp.ToolError(fmt.Errorf(`sleep needs {"ms": integer} between 0 and %d`, maxSleepMS)), nil
 		}
 		return s.sleep(ctx, time.Duration(ms)*time.Millisecond)
 	case "echo":
 		var text string
 		if err := json.Unmarshal(p.Arguments["text"], &text); err != nil {
-			return toolError(`echo needs {"text": string}`), nil
+			return mcp.ToolError(errors.New(`echo needs {"text": string}`)), nil
 		}
-		return textResult(text), nil
+		return mcp.TextResult(text), nil
 	}
 	// An unknown tool is a protocol error (server/tools.mdx), not a tool result.
 	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
 }
 
-// sleep waits for d or for the request to be cancelled, whichever is first.
-// This is the pattern every long-running handler should follow: select on
-// ctx.Done() next to the real work.
+// sleep waits for d, reporting progress ten times, or for the request to be
+// cancelled: select on ctx.Done() next to the real work.
 func (s *server) sleep(ctx context.Context, d time.Duration) (*mcp.CallToolResult, error) {
 	s.log.Info("sleep started", "ms", d.Milliseconds())
-	start := time.Now()
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		s.log.Info("sleep finished", "ms", d.Milliseconds())
-		return textResult(fmt.Sprintf("slept %d ms", d.Milliseconds())), nil
-	case <-ctx.Done():
-		// The cause is a *runtime.CancelError: the request id, the source
-		// (peer notification, EOF, ...) and the peer's reason.
-		cause := context.Cause(ctx)
-		attrs := []any{"ms", d.Milliseconds(), "after", time.Since(start).Round(time.Millisecond), "cause", cause.Error()}
-		var ce *runtime.CancelError
-		if errors.As(cause, &ce) {
-			attrs = append(attrs, "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
+	start, tick := time.Now(), time.NewTicker(max(d/10, time.Millisecond))
+	defer tick.Stop()
+	for done := time.After(d); ; {
+		select {
+		case <-tick.C:
+			_ = mcp.Progress(ctx, float64(time.Since(start).Milliseconds()), float64(d.Milliseconds()), "sleeping")
+		case <-done:
+			return mcp.TextResult(fmt.Sprintf("slept %d ms", d.Milliseconds())), nil
+		case <-ctx.Done():
+			var ce *runtime.CancelError // the cause: request id, source and the client's reason
+			if errors.As(context.Cause(ctx), &ce) {
+				s.log.Info("sleep interrupted", "ms", d.Milliseconds(), "after", time.Since(start).Round(time.Millisecond), "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
+			}
+			return nil, context.Cause(ctx) // dropped: a cancelled request gets no response
 		}
-		s.log.Info("sleep interrupted", attrs...)
-		return nil, cause // dropped by the runtime: a cancelled request gets no response
 	}
 }
 
-func textResult(s string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: s}}}
+func decodeTools(list string) []mcp.Tool {
+	var ts []mcp.Tool
+	if err := json.Unmarshal([]byte(list), &ts); err != nil {
+		panic(err)
+	}
+	return ts
 }
-
-// toolError reports a failure the model can see and correct (isError: true),
-// rather than a JSON-RPC error.
-func toolError(s string) *mcp.CallToolResult {
-	r := textResult(s)
-	r.IsError = ptr(true)
-	return r
-}
-
-func ptr[T any](v T) *T { return &v }

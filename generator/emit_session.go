@@ -1,0 +1,230 @@
+package generator
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
+)
+
+// SessionPath is the import path of the lifecycle runtime.
+const SessionPath = RuntimePath + "/session"
+
+func init() { register("session.go", emitSession) }
+
+// emitSession writes session.go: the revision as data for runtime/session
+// (Revision), and the thin one-call entry points over it: NewServer,
+// Serve, Connect with its Session, and the handler helpers that need the
+// revision's types (Progress, Ask… for input requests). Result helpers
+// are in results.go.
+func emitSession(g *gen, f *jen.File) (bool, error) {
+	f.ImportName(SessionPath, "session")
+	ses := func(n string) *jen.Statement { return jen.Qual(SessionPath, n) }
+	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
+	modern := g.method("initialize") == nil
+
+	serverMethods, serverCaps, cacheable := jen.Dict{}, jen.Dict{}, jen.Dict{}
+	for _, me := range g.handled(serverSide) {
+		if me.Kind != schema.Request {
+			continue
+		}
+		if d := g.m.Definition(me.Result); d != nil && hasProperty(g.resolve(d.Type).Properties, "cacheScope") {
+			cacheable[jen.Lit(me.Name)] = jen.True()
+		}
+		serverMethods[jen.Lit(me.Name)] = jen.Lit(methodBase(me))
+		if c := g.capabilityOf(me.Name, "ServerCapabilities"); c != "" {
+			serverCaps[jen.Lit(me.Name)] = jen.Lit(c)
+		}
+	}
+	clientMethods := jen.Dict{}
+	askable := g.handled(clientSide)
+	inputs := g.handled(inputSide)
+	for _, me := range append(askable, inputs...) {
+		if me.Kind == schema.Request {
+			clientMethods[jen.Lit(me.Name)] = jen.Lit(methodBase(me))
+		}
+	}
+
+	f.Commentf("Revision returns revision %s as the data runtime/session works from: the", g.m.Revision)
+	if modern {
+		f.Comment("version, its era (modern: no initialize, per-request _meta), the cancellation")
+	} else {
+		f.Comment("version, its era (legacy: initialize opens the session), the cancellation")
+	}
+	f.Comment("Policy, and which Server methods declare which capability.")
+	f.Func().Id("Revision").Params().Add(ses("Revision")).Block(
+		jen.Return(ses("Revision").Values(jen.Dict{
+			jen.Id("Version"):          jen.Lit(g.m.Revision),
+			jen.Id("Modern"):           jen.Lit(modern),
+			jen.Id("Policy"):           jen.Id("Policy"),
+			jen.Id("ServerMethods"):    jen.Map(jen.String()).String().Values(serverMethods),
+			jen.Id("ClientMethods"):    jen.Map(jen.String()).String().Values(clientMethods),
+			jen.Id("Capabilities"):     jen.Map(jen.String()).String().Values(serverCaps),
+			jen.Id("CacheableResults"): jen.Map(jen.String()).Bool().Values(cacheable),
+		})),
+	)
+
+	f.Comment("NewServer returns a server for impl: it answers the lifecycle (initialize,")
+	f.Comment("ping, notifications/initialized, logging/setLevel, and server/discover for")
+	f.Comment("modern revisions) unless impl provides those methods itself, declares the")
+	f.Comment("capabilities of the methods impl provides, and applies this revision's")
+	f.Comment("Policy to every connection. Add session.WithLegacy(mcp20251125.Revision(), …)")
+	f.Comment("to serve older clients with the same handlers.")
+	f.Func().Id("NewServer").Params(
+		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Id("Server"), jen.Id("opts").Op("...").Add(ses("ServerOption")),
+	).Op("*").Add(ses("Server")).Block(
+		jen.Id("rev").Op(":=").Id("Revision").Call(),
+		jen.Return(ses("NewServer").Call(jen.Id("info"), jen.Id("rev"),
+			jen.Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Block(jen.Id("RegisterServer").Call(jen.Id("c"), jen.Id("impl"))),
+			ses("Provided").Call(jen.Id("impl"), jen.Id("rev").Dot("ServerMethods")), jen.Id("opts").Op("...")),
+		),
+	)
+
+	f.Comment("Serve serves impl on one connection over t (for stdio:")
+	f.Comment("runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{})) until")
+	f.Comment("the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.")
+	f.Func().Id("Serve").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
+		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Id("Server"), jen.Id("opts").Op("...").Add(ses("ServerOption")),
+	).Error().Block(
+		jen.Return(jen.Id("NewServer").Call(jen.Id("info"), jen.Id("impl"), jen.Id("opts").Op("...")).Dot("Serve").Call(jen.Id("ctx"), jen.Id("t"))),
+	)
+
+	f.Commentf("Session is a connected client session of revision %s: the negotiated", g.m.Revision)
+	f.Comment("version, server info and capabilities (session.Client), and a ServerCaller,")
+	f.Comment("so it implements Server: session.CallTool(ctx, params) is the whole call.")
+	f.Type().Id("Session").Struct(
+		jen.Op("*").Add(ses("Client")),
+		jen.Op("*").Id("ServerCaller"),
+	)
+	f.Comment("Connect performs the lifecycle over t and returns the session. handler")
+	f.Comment("answers the server's requests and notifications; nil answers none. Where the")
+	f.Comment("revision has an InputHandler, a handler implementing it also answers the")
+	f.Comment("input requests (sampling, elicitation, roots) of MRTR. With")
+	f.Comment("session.WithClientLegacy(…) the client detects the server's era.")
+	f.Func().Id("Connect").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
+		jen.Id("info").Add(ses("Implementation")), jen.Id("handler").Id("Client"), jen.Id("opts").Op("...").Add(ses("ClientOption")),
+	).Params(jen.Op("*").Id("Session"), jen.Error()).Block(
+		jen.Id("rev").Op(":=").Id("Revision").Call(),
+		jen.Id("cfg").Op(":=").Add(ses("ClientConfig")).Values(jen.Dict{
+			jen.Id("Info"):      jen.Id("info"),
+			jen.Id("Revisions"): jen.Index().Add(ses("Revision")).Values(jen.Id("rev")),
+		}),
+		jen.If(jen.Id("handler").Op("!=").Nil()).Block(
+			jen.Id("cfg").Dot("Register").Op("=").Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Block(
+				jen.Id("RegisterClient").Call(jen.Id("c"), jen.Id("handler")),
+				jen.Do(func(st *jen.Statement) {
+					if len(inputs) > 0 {
+						st.If(jen.List(jen.Id("ih"), jen.Id("ok")).Op(":=").Id("handler").Assert(jen.Id("InputHandler")), jen.Id("ok")).Block(
+							jen.Id("RegisterInputHandler").Call(jen.Id("c"), jen.Id("ih")),
+						)
+					}
+				}),
+			),
+			jen.Id("cfg").Dot("Provided").Op("=").Add(ses("Provided")).Call(jen.Id("handler"), jen.Id("rev").Dot("ClientMethods")),
+		),
+		jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(ses("Connect")).Call(jen.Id("ctx"), jen.Id("t"), jen.Id("cfg"), jen.Id("opts").Op("...")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("Session").Values(jen.Dict{
+			jen.Id("Client"):       jen.Id("c"),
+			jen.Id("ServerCaller"): jen.Id("NewServerCaller").Call(jen.Id("c").Dot("RuntimeConn").Call()),
+		}), jen.Nil()),
+	)
+
+	if me := g.method("notifications/progress"); me != nil && me.Params != nil && paramsTypeName(me) == "ProgressNotificationParams" {
+		hasMessage := hasProperty(g.resolve(me.Params).Properties, "message")
+		f.Comment("Progress sends notifications/progress, as a ProgressNotificationParams, for")
+		f.Comment("the request a handler's ctx serves (total 0: unknown; message \"\": none), if")
+		f.Comment("its client asked for progress; otherwise it does nothing.")
+		body := []jen.Code{
+			jen.List(jen.Id("tok"), jen.Id("ok")).Op(":=").Add(ses("ProgressToken")).Call(jen.Id("ctx")),
+			jen.If(jen.Op("!").Id("ok")).Block(jen.Return(jen.Nil())),
+			jen.Id("p").Op(":=").Op("&").Id("ProgressNotificationParams").Values(jen.Dict{
+				jen.Id("Progress"): jen.Id("progress"), jen.Id("ProgressToken"): jen.Id("tok"),
+			}),
+			jen.If(jen.Id("total").Op(">").Lit(0)).Block(jen.Id("p").Dot("Total").Op("=").Op("&").Id("total")),
+		}
+		if hasMessage {
+			body = append(body, jen.If(jen.Id("message").Op("!=").Lit("")).Block(jen.Id("p").Dot("Message").Op("=").Op("&").Id("message")))
+		} else {
+			body = append(body, jen.Id("_").Op("=").Id("message").Comment("this revision's progress has no message"))
+		}
+		body = append(body, jen.Return(ses("Notify").Call(jen.Id("ctx"), jen.Id("MethodProgress"), jen.Id("p"))))
+		f.Func().Id("Progress").Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("progress"), jen.Id("total")).Float64(), jen.Id("message").String()).Error().Block(body...)
+	}
+	if g.method("notifications/message") != nil {
+		f.Comment("Log sends notifications/message for the request a handler's ctx serves, if")
+		f.Comment("the client asked for level or a lower one (logging/setLevel, or the")
+		f.Comment("request's _meta log level); data is any JSON value.")
+		f.Func().Id("Log").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("level").Id("LoggingLevel"), jen.Id("data").Any()).Error().Block(
+			jen.Return(ses("Log").Call(jen.Id("ctx"), jen.String().Parens(jen.Id("level")), jen.Lit(""), jen.Id("data"))),
+		)
+	}
+	for _, me := range append(askable, inputs...) {
+		if me.Kind != schema.Request || !strings.Contains("sampling/createMessage elicitation/create roots/list", me.Name) {
+			continue
+		}
+		pname := paramsTypeName(me)
+		resType, iface := g.goType(me.Result)
+		if iface || pname == "" {
+			continue
+		}
+		pt, _ := g.goType(pname)
+		base := methodBase(me)
+		f.Commentf("Ask%s asks the client of the request a handler's ctx serves for %q:", base, me.Name)
+		f.Comment("an ordinary request to a legacy client (cancelled with the handler's ctx);")
+		f.Comment("for a modern client the answer of its retry, or session.ErrInputRequired,")
+		f.Comment("which the handler returns so the client is asked (MRTR).")
+		f.Func().Id("Ask"+base).Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Add(pt)).Params(resType, jen.Error()).Block(
+			jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
+			jen.If(jen.Err().Op(":=").Add(ses("Input")).Call(jen.Id("ctx"), jen.Id(methodConstName(me)), jen.Id("params"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
+			),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+	}
+	if len(inputs) > 0 {
+		// The requests a modern server embeds in an InputRequiredResult:
+		// Connect registers them on the client's Conn, where MRTR finds
+		// them, and where a legacy server's ordinary requests reach them too.
+		if _, err := emitSide(g, f, inputSide); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// inputSide is the client answering input requests (2026-07-28 MRTR).
+var inputSide = side{name: "InputHandler", role: "client", peer: "server", handles: schema.ServerToClientEmbedded, runtimeID: "SideClient"}
+
+// capabilityOf is the capability that providing method declares: the
+// property of the capabilities definition named after the method's first
+// path segment ("tools/call" → tools, "completion/complete" → completions).
+func (g *gen) capabilityOf(method, capsDef string) string {
+	d := g.m.Definition(capsDef)
+	if d == nil {
+		return ""
+	}
+	seg, _, _ := strings.Cut(method, "/")
+	t := g.resolve(d.Type)
+	for _, want := range []string{seg, seg + "s"} {
+		for _, p := range t.Properties {
+			if p.Name == want {
+				return want
+			}
+		}
+	}
+	return ""
+}
+
+// method returns the model's method called name, or nil.
+func (g *gen) method(name string) *schema.Method {
+	for _, me := range g.m.Methods {
+		if me.Name == name {
+			return me
+		}
+	}
+	return nil
+}

@@ -1,0 +1,308 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Client is a connected MCP session as the client sees it: the era and
+// version in use, the server's info and capabilities, and the Conn. The
+// generated package's Connect embeds it with a ServerCaller, so the
+// session also implements the generated Server interface.
+type Client struct {
+	conn         *runtime.Conn
+	rev          Revision
+	modern       bool
+	serverInfo   Implementation
+	capabilities json.RawMessage
+	instructions string
+}
+
+// ProtocolVersion is the version the session speaks.
+func (c *Client) ProtocolVersion() string { return c.rev.Version }
+
+// Modern reports whether the server was found to be modern.
+func (c *Client) Modern() bool { return c.modern }
+
+// ServerInfo is the server's self-description (initialize's serverInfo or
+// server/discover's _meta serverInfo).
+func (c *Client) ServerInfo() Implementation { return c.serverInfo }
+
+// ServerCapabilities are the server's capabilities, as sent.
+func (c *Client) ServerCapabilities() json.RawMessage { return c.capabilities }
+
+// Instructions are the server's instructions, if any.
+func (c *Client) Instructions() string { return c.instructions }
+
+// RuntimeConn returns the connection (for Notify, Done, Err).
+func (c *Client) RuntimeConn() *runtime.Conn { return c.conn }
+
+// Close ends the session: in-flight calls are cancelled and the
+// transport closed (for stdio, the server sees EOF).
+func (c *Client) Close(ctx context.Context) error { return c.conn.Close(ctx) }
+
+// ClientConfig is what Connect needs: the revisions the client speaks
+// (the first is the one its typed calls use), how to register its
+// handlers, and which of them it provides.
+type ClientConfig struct {
+	Info      Implementation
+	Revisions []Revision
+	// Register installs the client's handlers (sampling, elicitation,
+	// roots); nil for none.
+	Register func(*runtime.Conn)
+	// Capabilities is the client's capabilities object; nil derives it
+	// from Provided.
+	Capabilities json.RawMessage
+	// Provided lists the client requests the handlers really provide.
+	Provided []string
+}
+
+// ClientOption configures Connect.
+type ClientOption func(*clientOptions)
+
+type clientOptions struct {
+	version      string
+	probeTimeout time.Duration
+	connOpts     []runtime.Option
+	logger       *slog.Logger
+	legacy       []Revision
+}
+
+// WithClientLegacy adds legacy revisions the client also speaks, so that
+// Connect detects the server's era and falls back to initialize.
+func WithClientLegacy(revs ...Revision) ClientOption {
+	return func(o *clientOptions) { o.legacy = append(o.legacy, revs...) }
+}
+
+// WithVersion forces a protocol version instead of detecting the era: a
+// legacy version sends initialize with it, the modern one skips the probe.
+func WithVersion(v string) ClientOption { return func(o *clientOptions) { o.version = v } }
+
+// WithProbeTimeout bounds how long the server/discover probe waits before
+// the server is taken for legacy (default 5s).
+func WithProbeTimeout(d time.Duration) ClientOption {
+	return func(o *clientOptions) { o.probeTimeout = d }
+}
+
+// WithClientConnOptions adds runtime options to the client's Conn.
+func WithClientConnOptions(opts ...runtime.Option) ClientOption {
+	return func(o *clientOptions) { o.connOpts = append(o.connOpts, opts...) }
+}
+
+// WithClientLogger sets the client Conn's logger (filtered at Warn).
+func WithClientLogger(l *slog.Logger) ClientOption { return func(o *clientOptions) { o.logger = l } }
+
+// probeID is the id of the server/discover probe, a string so that it
+// never collides with the Conn's integer ids.
+var probeID = runtime.StringID("mcpgen-discover-probe")
+
+// Connect performs the lifecycle over t and returns the session. With a
+// modern revision among cfg.Revisions and no WithVersion, it probes
+// server/discover and falls back to initialize on any answer that is not
+// a DiscoverResult or UnsupportedProtocolVersionError, or on silence
+// (transports/stdio.mdx). ctx bounds the lifecycle only.
+func Connect(ctx context.Context, t runtime.Transport, cfg ClientConfig, opts ...ClientOption) (*Client, error) {
+	o := clientOptions{probeTimeout: 5 * time.Second, logger: slog.Default()}
+	for _, f := range opts {
+		f(&o)
+	}
+	if len(cfg.Revisions) == 0 {
+		return nil, errors.New("session: Connect needs at least one revision")
+	}
+	revs := append(slices.Clone(cfg.Revisions), o.legacy...)
+	slices.SortStableFunc(revs, func(a, b Revision) int { return -compareVersion(a.Version, b.Version) })
+	base := cfg.Revisions[0]
+	caps := cfg.Capabilities
+	if caps == nil {
+		m := map[string]json.RawMessage{}
+		for _, method := range cfg.Provided {
+			if c, ok := inputCapabilities[method]; ok {
+				m[c] = json.RawMessage(`{}`)
+			}
+		}
+		caps = mustJSON(m)
+	}
+	ct := newClientTransport(t, base, cfg.Info, caps)
+	c := &Client{}
+
+	var modern *Revision
+	var legacyVersion string
+	switch {
+	case o.version != "":
+		r, ok := find(revs, o.version)
+		if !ok {
+			return nil, fmt.Errorf("session: version %s is not among the client's revisions", o.version)
+		}
+		if r.Modern {
+			modern = &r
+		} else {
+			legacyVersion = r.Version
+		}
+	case revs[0].Modern:
+		r, dr, err := probe(ctx, ct, revs, cfg.Info, caps, o.probeTimeout)
+		if err != nil {
+			return nil, err
+		}
+		if r.Modern {
+			modern = &r
+			c.fromDiscover(dr)
+		} else {
+			legacyVersion = r.Version
+		}
+	default:
+		legacyVersion = revs[0].Version
+	}
+
+	rev := Revision{}
+	if modern != nil {
+		rev = *modern
+	} else {
+		rev, _ = find(revs, legacyVersion)
+	}
+	ct.setMode(modern != nil, rev.Version)
+	connOpts := append([]runtime.Option{runtime.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
+	connOpts = append(connOpts, runtime.WithPolicy(rev.Policy(runtime.SideClient)))
+	conn := runtime.NewConn(ct, connOpts...)
+	ct.conn = conn
+	if cfg.Register != nil {
+		cfg.Register(conn)
+	}
+	conn.Handle(MethodPing, func(context.Context, *runtime.Request) (any, error) { return json.RawMessage(`{}`), nil })
+	conn.Start()
+	c.conn, c.rev, c.modern = conn, rev, modern != nil
+	if c.modern {
+		if c.capabilities == nil {
+			// Forced modern: discover now, through the Conn.
+			var dr json.RawMessage
+			if err := conn.Call(ctx, MethodDiscover, json.RawMessage(`{}`), &dr); err != nil {
+				conn.Close(context.WithoutCancel(ctx))
+				return nil, fmt.Errorf("session: server/discover: %w", err)
+			}
+			c.fromDiscover(dr)
+		}
+		return c, nil
+	}
+	if err := c.initialize(ctx, revs, legacyVersion, cfg.Info, caps); err != nil {
+		conn.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return c, nil
+}
+
+func find(revs []Revision, v string) (Revision, bool) {
+	for _, r := range revs {
+		if r.Version == v {
+			return r, true
+		}
+	}
+	return Revision{}, false
+}
+
+func (c *Client) fromDiscover(dr json.RawMessage) {
+	var d struct {
+		Meta struct {
+			ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
+		} `json:"_meta"`
+		Capabilities json.RawMessage `json:"capabilities"`
+		Instructions string          `json:"instructions"`
+	}
+	_ = json.Unmarshal(dr, &d)
+	c.serverInfo, c.capabilities, c.instructions = d.Meta.ServerInfo, d.Capabilities, d.Instructions
+}
+
+// initialize is the legacy handshake: initialize, a version check, then
+// notifications/initialized.
+func (c *Client) initialize(ctx context.Context, revs []Revision, version string, info Implementation, caps json.RawMessage) error {
+	var res struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      Implementation  `json:"serverInfo"`
+		Instructions    string          `json:"instructions"`
+	}
+	params := map[string]any{"protocolVersion": version, "capabilities": caps, "clientInfo": info}
+	if err := c.conn.Call(ctx, MethodInitialize, params, &res); err != nil {
+		return fmt.Errorf("session: initialize: %w", err)
+	}
+	r, ok := find(revs, res.ProtocolVersion)
+	if !ok || r.Modern {
+		return fmt.Errorf("session: the server answered initialize with protocol version %q, which this client does not speak", res.ProtocolVersion)
+	}
+	if r.Version != c.rev.Version {
+		// The server chose another legacy version; the policies of the
+		// legacy revisions agree on everything a stdio client does, so
+		// the Conn keeps the one it was built with.
+		c.rev = r
+	}
+	c.serverInfo, c.capabilities, c.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	return c.conn.Notify(ctx, MethodInitialized, nil)
+}
+
+// probe sends server/discover on the raw transport, before any Conn
+// exists, so the Conn can be built with the era's Policy. Messages other
+// than the answer are kept for the Conn.
+func probe(ctx context.Context, ct *clientTransport, revs []Revision, info Implementation, caps json.RawMessage, timeout time.Duration) (Revision, json.RawMessage, error) {
+	newestLegacy := func() (Revision, json.RawMessage, error) {
+		for _, r := range revs {
+			if !r.Modern {
+				return r, nil, nil
+			}
+		}
+		return Revision{}, nil, errors.New("session: the server is legacy and this client speaks no legacy version")
+	}
+	modern := revs[0]
+	for attempt := 0; attempt < 2; attempt++ {
+		params := mustJSON(map[string]any{"_meta": map[string]any{
+			MetaProtocolVersion: modern.Version, MetaClientInfo: info, MetaClientCapabilities: caps}})
+		msg := mustJSON(map[string]any{"jsonrpc": "2.0", "id": probeID, "method": MethodDiscover, "params": params})
+		if err := ct.inner.Write(ctx, msg); err != nil {
+			return Revision{}, nil, err
+		}
+		m, err := ct.awaitProbe(ctx, timeout)
+		if errors.Is(err, errProbeTimeout) {
+			return newestLegacy()
+		}
+		if err != nil {
+			return Revision{}, nil, err
+		}
+		if m.Kind == runtime.KindResponse {
+			var d struct {
+				SupportedVersions []string `json:"supportedVersions"`
+			}
+			if json.Unmarshal(m.Result, &d) != nil || !slices.Contains(d.SupportedVersions, modern.Version) {
+				return Revision{}, nil, fmt.Errorf("session: the server is modern but does not list %s: %s", modern.Version, m.Result)
+			}
+			return modern, m.Result, nil
+		}
+		if m.Error == nil || m.Error.Code != CodeUnsupportedProtocolVersion {
+			return newestLegacy()
+		}
+		// A modern server that does not speak our modern version: use one
+		// it lists (versioning.mdx), never falling back on guesswork.
+		var d struct {
+			Supported []string `json:"supported"`
+		}
+		_ = json.Unmarshal(m.Error.Data, &d)
+		var pick *Revision
+		for _, r := range revs {
+			if slices.Contains(d.Supported, r.Version) {
+				pick = &r
+				break
+			}
+		}
+		if pick == nil {
+			return Revision{}, nil, fmt.Errorf("session: no mutually supported version: the server speaks %v", d.Supported)
+		}
+		if !pick.Modern {
+			return *pick, nil, nil
+		}
+		modern = *pick
+	}
+	return Revision{}, nil, errors.New("session: server/discover kept refusing the version it listed")
+}

@@ -1,0 +1,400 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// clientTransport sits between a client Conn and the real transport. It
+// does what the era needs on the wire, so that the generated callers stay
+// era-agnostic: in the modern era it puts the per-request _meta on every
+// request and runs MRTR (answering input requests with the client's
+// handlers and retrying with inputResponses, under the original request's
+// id as far as the Conn can tell); in the legacy era it removes the
+// modern _meta members that the newest package's types carry.
+type clientTransport struct {
+	inner     runtime.Transport
+	stripMeta bool            // legacy era under modern types
+	cacheable map[string]bool // the modern base's CacheableResults
+	info      json.RawMessage
+	caps      json.RawMessage
+	conn      *runtime.Conn // set before the Conn starts
+
+	in       chan pumped
+	stop     chan struct{}
+	stopOnce sync.Once
+	pumpOnce sync.Once
+
+	mu      sync.Mutex
+	modern  bool
+	version string
+	nextTry int
+	kept    [][]byte                         // read during the probe, before the Conn existed
+	calls   map[runtime.RequestID]*roundTrip // by the Conn's id
+	legacy  map[runtime.RequestID]string     // legacy-era requests awaiting a cacheable result
+	retries map[runtime.RequestID]runtime.RequestID
+}
+
+// roundTrip is one MRTR request as the Conn issued it.
+type roundTrip struct {
+	params  json.RawMessage
+	method  string
+	current runtime.RequestID // the id on the wire now
+	ctx     context.Context   // ends when the Conn cancels the request
+	cancel  context.CancelFunc
+	rounds  int // input rounds so far; guarded by clientTransport.mu
+}
+
+// maxInputRounds bounds MRTR for one call, so a server that keeps asking
+// cannot hold a call forever.
+const maxInputRounds = 32
+
+type pumped struct {
+	msg []byte
+	err error
+}
+
+func newClientTransport(t runtime.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
+	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
+		legacy: map[runtime.RequestID]string{},
+		in:     make(chan pumped), stop: make(chan struct{}),
+		calls: map[runtime.RequestID]*roundTrip{}, retries: map[runtime.RequestID]runtime.RequestID{}}
+}
+
+func (ct *clientTransport) setMode(modern bool, version string) {
+	ct.mu.Lock()
+	ct.modern, ct.version = modern, version
+	ct.mu.Unlock()
+}
+
+// pump reads the inner transport on its own goroutine, so that Read can
+// also deliver what MRTR produces.
+func (ct *clientTransport) pump() {
+	for {
+		msg, err := ct.inner.Read(context.Background())
+		select {
+		case ct.in <- pumped{msg, err}:
+		case <-ct.stop:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (ct *clientTransport) start() { ct.pumpOnce.Do(func() { go ct.pump() }) }
+
+var errProbeTimeout = errors.New("session: server/discover probe timed out")
+
+// awaitProbe waits for the probe's answer, keeping every other message.
+func (ct *clientTransport) awaitProbe(ctx context.Context, timeout time.Duration) (*runtime.Message, error) {
+	ct.start()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case p := <-ct.in:
+			if p.err != nil {
+				return nil, p.err
+			}
+			m, derr := runtime.DecodeMessage(p.msg)
+			if derr == nil && (m.Kind == runtime.KindResponse || m.Kind == runtime.KindErrorResponse) && m.ID == probeID {
+				return m, nil
+			}
+			ct.keep(p.msg)
+		case <-timer.C:
+			return nil, errProbeTimeout
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// keep holds a message that arrived during the probe, for the Conn.
+func (ct *clientTransport) keep(msg []byte) {
+	ct.mu.Lock()
+	ct.kept = append(ct.kept, msg)
+	ct.mu.Unlock()
+}
+
+func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
+	ct.start()
+	ct.mu.Lock()
+	if len(ct.kept) > 0 {
+		msg := ct.kept[0]
+		ct.kept = ct.kept[1:]
+		ct.mu.Unlock()
+		return msg, nil
+	}
+	ct.mu.Unlock()
+	for {
+		var p pumped
+		select {
+		case p = <-ct.in:
+		case <-ct.stop:
+			return nil, runtime.ErrTransportClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		if out, deliver := ct.incoming(p.msg); deliver {
+			return out, nil
+		}
+	}
+}
+
+// incoming maps a response to an MRTR retry back to the Conn's id, and
+// takes input_required answers for itself.
+func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
+	m, derr := runtime.DecodeMessage(msg)
+	if derr != nil || (m.Kind != runtime.KindResponse && m.Kind != runtime.KindErrorResponse) {
+		return msg, true
+	}
+	ct.mu.Lock()
+	if _, ok := ct.legacy[m.ID]; ok {
+		delete(ct.legacy, m.ID)
+		ct.mu.Unlock()
+		if m.Kind == runtime.KindResponse {
+			// A legacy result read with the newest types: add what they
+			// require and a legacy server never sends.
+			if res, err := UnmapModernResult(m.Result, true); err == nil {
+				return mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": res}), true
+			}
+		}
+		return msg, true
+	}
+	orig, isRetry := ct.retries[m.ID]
+	if !isRetry {
+		orig = m.ID
+	}
+	rt := ct.calls[orig]
+	if rt == nil || rt.current != m.ID {
+		ct.mu.Unlock()
+		return msg, true
+	}
+	delete(ct.retries, m.ID)
+	if m.Kind == runtime.KindResponse {
+		var kind struct {
+			ResultType string `json:"resultType"`
+		}
+		_ = json.Unmarshal(m.Result, &kind)
+		if kind.ResultType == "input_required" {
+			ct.mu.Unlock()
+			go ct.answerInputs(orig, rt, m.Result)
+			return nil, false
+		}
+	}
+	delete(ct.calls, orig)
+	ct.mu.Unlock()
+	rt.cancel()
+	if !isRetry {
+		return msg, true
+	}
+	if m.Kind == runtime.KindResponse {
+		return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "result": m.Result}), true
+	}
+	return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": m.Error}), true
+}
+
+// answerInputs fulfils an InputRequiredResult with the client's handlers
+// and retries the request with inputResponses and requestState.
+func (ct *clientTransport) answerInputs(orig runtime.RequestID, rt *roundTrip, result json.RawMessage) {
+	fail := func(e *runtime.Error) {
+		ct.mu.Lock()
+		delete(ct.calls, orig)
+		ct.mu.Unlock()
+		rt.cancel()
+		select {
+		case ct.in <- pumped{msg: mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": e})}:
+		case <-ct.stop:
+		}
+	}
+	var ir struct {
+		InputRequests map[string]struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		} `json:"inputRequests"`
+		RequestState json.RawMessage `json:"requestState"`
+	}
+	if err := json.Unmarshal(result, &ir); err != nil {
+		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "malformed InputRequiredResult: " + err.Error()})
+		return
+	}
+	responses := map[string]json.RawMessage{}
+	for key, req := range ir.InputRequests {
+		h := ct.conn.Handler(req.Method)
+		if h == nil {
+			fail(&runtime.Error{Code: runtime.CodeMethodNotFound, Message: "the client cannot answer the input request " + req.Method})
+			return
+		}
+		res, err := h(rt.ctx, &runtime.Request{Method: req.Method, Params: req.Params})
+		if rt.ctx.Err() != nil {
+			return // the caller gave up; the Conn already failed the call
+		}
+		if err != nil {
+			var rpc *runtime.Error
+			if !errors.As(err, &rpc) {
+				rpc = &runtime.Error{Code: runtime.CodeInternalError, Message: err.Error()}
+			}
+			fail(rpc)
+			return
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			fail(&runtime.Error{Code: runtime.CodeInternalError, Message: err.Error()})
+			return
+		}
+		responses[key] = b
+	}
+	params, err := withMember(rt.params, "inputResponses", mustJSON(responses))
+	if err == nil {
+		params, err = withMember(params, "requestState", ir.RequestState)
+	}
+	if err != nil {
+		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: err.Error()})
+		return
+	}
+	ct.mu.Lock()
+	if ct.calls[orig] != rt {
+		ct.mu.Unlock()
+		return
+	}
+	if rt.rounds++; rt.rounds > maxInputRounds {
+		ct.mu.Unlock()
+		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "the server kept asking for input (MRTR rounds exceeded)"})
+		return
+	}
+	ct.nextTry++
+	id := runtime.StringID("mrtr-" + strconv.Itoa(ct.nextTry))
+	rt.current = id
+	ct.retries[id] = orig
+	ct.mu.Unlock()
+	msg := mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": rt.method, "params": params})
+	if err := ct.inner.Write(rt.ctx, msg); err != nil && rt.ctx.Err() == nil {
+		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "retrying: " + err.Error()})
+	}
+}
+
+func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
+	m, derr := runtime.DecodeMessage(msg)
+	if derr != nil {
+		return ct.inner.Write(ctx, msg)
+	}
+	ct.mu.Lock()
+	modern, version := ct.modern, ct.version
+	ct.mu.Unlock()
+	switch {
+	case m.Kind == runtime.KindRequest && modern:
+		params, err := ct.modernParams(m.Params, version)
+		if err != nil {
+			return err
+		}
+		rctx, cancel := context.WithCancel(context.Background())
+		ct.mu.Lock()
+		ct.calls[m.ID] = &roundTrip{params: params, method: m.Method, current: m.ID, ctx: rctx, cancel: cancel}
+		ct.mu.Unlock()
+		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
+	case m.Kind == runtime.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
+		hadMeta := member(m.Params, "_meta") != nil && !emptyModernMeta(m.Params)
+		params, err := UnmapLegacyParams(m.Params, hadMeta)
+		if err != nil {
+			return err
+		}
+		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
+		if ct.cacheable[m.Method] {
+			ct.mu.Lock()
+			ct.legacy[m.ID] = m.Method
+			ct.mu.Unlock()
+		}
+	case m.Kind == runtime.KindNotification && m.Method == "notifications/cancelled" && !modern:
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			if id, err := runtime.ParseRequestID(p.RequestID); err == nil {
+				ct.mu.Lock()
+				delete(ct.legacy, id)
+				ct.mu.Unlock()
+			}
+		}
+	case m.Kind == runtime.KindNotification && m.Method == "notifications/cancelled" && modern:
+		// The Conn cancels its own id; on the wire the request may be a
+		// retry by now, and an input round may be running locally.
+		var p map[string]json.RawMessage
+		if json.Unmarshal(m.Params, &p) == nil {
+			if id, err := runtime.ParseRequestID(p["requestId"]); err == nil {
+				ct.mu.Lock()
+				rt := ct.calls[id]
+				delete(ct.calls, id)
+				ct.mu.Unlock()
+				if rt != nil {
+					rt.cancel()
+					if rt.current != id {
+						p["requestId"] = mustJSON(rt.current)
+						msg = mustJSON(map[string]any{"jsonrpc": "2.0", "method": m.Method, "params": p})
+					}
+				}
+			}
+		}
+	}
+	return ct.inner.Write(ctx, msg)
+}
+
+// emptyModernMeta reports whether params._meta holds nothing but modern
+// members (what the newest types always write), i.e. the legacy message
+// would have had no _meta.
+func emptyModernMeta(params json.RawMessage) bool {
+	meta, err := members(member(params, "_meta"))
+	if err != nil {
+		return false
+	}
+	for k := range meta {
+		switch k {
+		case MetaProtocolVersion, MetaClientInfo, MetaClientCapabilities, MetaLogLevel:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// modernParams puts the session's version, info and capabilities into
+// _meta where the typed params left them empty.
+func (ct *clientTransport) modernParams(params json.RawMessage, version string) (json.RawMessage, error) {
+	m, err := members(params)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := members(m["_meta"])
+	if err != nil {
+		return nil, err
+	}
+	meta[MetaProtocolVersion] = mustJSON(version)
+	if v := meta[MetaClientInfo]; len(v) == 0 || string(v) == "null" {
+		meta[MetaClientInfo] = ct.info
+	}
+	if v := meta[MetaClientCapabilities]; len(v) == 0 || string(v) == "{}" || string(v) == "null" {
+		meta[MetaClientCapabilities] = ct.caps
+	}
+	m["_meta"] = mustJSON(meta)
+	return json.Marshal(m)
+}
+
+func (ct *clientTransport) Close() error {
+	ct.stopOnce.Do(func() { close(ct.stop) })
+	ct.mu.Lock()
+	for _, rt := range ct.calls {
+		rt.cancel()
+	}
+	ct.mu.Unlock()
+	return ct.inner.Close()
+}

@@ -1,0 +1,45 @@
+// Package session is the MCP lifecycle of both protocol eras, written once
+// and parametrised by per-revision data (Revision) that each generated
+// package hands it.
+//
+// A Server answers initialize, ping, notifications/initialized and
+// logging/setLevel for legacy clients (2024-11-05 … 2025-11-25) and
+// server/discover and the per-request _meta of modern clients (2026-07-28),
+// with the revision's cancellation Policy applied to the runtime.Conn it
+// builds, so the policy cannot be forgotten. Capabilities are derived from
+// the methods the implementation really provides.
+//
+// # Handlers written once for both eras
+//
+// A dual-era server implements the newest generated Server interface
+// (mcp20260728.Server). A legacy request is mapped onto it: the session
+// adds the modern _meta members the legacy client stated once in
+// initialize (protocolVersion, clientInfo, clientCapabilities) and the log
+// level it set, and removes the modern resultType from the result. The
+// mapping adds and removes only those members, so a legacy message that
+// goes through the modern types comes back equal (tested for every method
+// both eras share).
+//
+// From a handler's ctx, without holding the Conn: Progress, Log, and
+// Input (sampling, elicitation, roots). Input is an ordinary
+// server-to-client request for a legacy client, and for a modern one it
+// ends the handler with an InputRequiredResult (MRTR) and finds the
+// answer in inputResponses when the client retries.
+//
+// A handler error that is not a *runtime.Error is logged with its detail
+// and answered with a generic -32603, so internals never reach the peer.
+//
+// # Era detection
+//
+// On one transport the server picks the era from how the client opens: an
+// initialize request selects legacy semantics for the connection, a request
+// with modern _meta is served statelessly. A Client probes server/discover
+// first and falls back to initialize on any error that is not a recognised
+// modern one (versioning.mdx, transports/stdio.mdx).
+//
+// # Transport seam
+//
+// Server.Serve runs one connection over any runtime.Transport; Server.Accept
+// returns the started *runtime.Conn, which is what an HTTP handler needs
+// for a legacy session or for one stateless modern request.
+package session
