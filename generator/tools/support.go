@@ -1,0 +1,426 @@
+package tools
+
+// supportSource is the part of a generated tools package that does not
+// depend on the tools file or the bindings: the error types and the
+// helpers the generated bind functions call. It is plain text rather than
+// jennifer code because it never varies; it imports only the standard
+// library.
+const supportSource = `
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// ValidationError says where a value breaks its schema: Pointer is the JSON
+// pointer of the offending value (relative to what was decoded, "" for the
+// whole value) and Message what is wrong with it.
+type ValidationError struct {
+	Pointer string
+	Message string
+}
+
+// Error formats the pointer and the message.
+func (e *ValidationError) Error() string {
+	p := e.Pointer
+	if p == "" {
+		p = "(root)"
+	}
+	return p + ": " + e.Message
+}
+
+// ExecutionError is a tool failure the model should see: the dispatcher
+// answers it with a result whose isError is true and whose text is Message,
+// rather than with a JSON-RPC error (server/tools.mdx, "Error Handling":
+// API failures and business logic errors are tool execution errors).
+type ExecutionError struct {
+	Message string
+}
+
+// Error returns the message.
+func (e *ExecutionError) Error() string { return e.Message }
+
+// Errorf returns an *ExecutionError with the formatted message; return it
+// from a tool method to report a failure the model can correct.
+func Errorf(format string, args ...any) error {
+	return &ExecutionError{Message: fmt.Sprintf(format, args...)}
+}
+
+func tvErr(p, format string, args ...any) *ValidationError {
+	return &ValidationError{Pointer: p, Message: fmt.Sprintf(format, args...)}
+}
+
+// tvParse decodes one JSON value, keeping numbers exact.
+func tvParse(data []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, &ValidationError{Message: "not JSON: " + err.Error()}
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, &ValidationError{Message: "not JSON: data after the value"}
+	}
+	return v, nil
+}
+
+// tvArguments turns the arguments of tools/call into the value the input
+// schema checks; absent arguments are the empty object.
+func tvArguments(args map[string]json.RawMessage) (any, error) {
+	m := make(map[string]any, len(args))
+	for k, raw := range args {
+		v, err := tvParse(raw)
+		if err != nil {
+			err.(*ValidationError).Pointer = "/" + tvEsc(k)
+			return nil, err
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+func tvKind(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case json.Number:
+		return "number"
+	case bool:
+		return "boolean"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func tvObject(v any, p string) (map[string]any, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, tvErr(p, "want object, got %s", tvKind(v))
+	}
+	return m, nil
+}
+
+func tvArray(v any, p string) ([]any, error) {
+	a, ok := v.([]any)
+	if !ok {
+		return nil, tvErr(p, "want array, got %s", tvKind(v))
+	}
+	return a, nil
+}
+
+func tvString(v any, p string) (string, error) {
+	s, ok := v.(string)
+	if !ok {
+		return "", tvErr(p, "want string, got %s", tvKind(v))
+	}
+	return s, nil
+}
+
+func tvBool(v any, p string) (bool, error) {
+	b, ok := v.(bool)
+	if !ok {
+		return false, tvErr(p, "want boolean, got %s", tvKind(v))
+	}
+	return b, nil
+}
+
+// tvRat is n as an exact rational, or nil for numbers whose exponent is so
+// large that computing with them would cost more than any tool is worth.
+func tvRat(n string) *big.Rat {
+	if i := strings.IndexAny(n, "eE"); i >= 0 {
+		e, err := strconv.Atoi(strings.TrimPrefix(n[i+1:], "+"))
+		if err != nil || e > 400 || e < -400 {
+			return nil
+		}
+	}
+	r, ok := new(big.Rat).SetString(n)
+	if !ok {
+		return nil
+	}
+	return r
+}
+
+func tvNumber(v any, p string) (*big.Rat, error) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return nil, tvErr(p, "want number, got %s", tvKind(v))
+	}
+	r := tvRat(n.String())
+	if r == nil {
+		return nil, tvErr(p, "number %s is out of the supported range", n)
+	}
+	return r, nil
+}
+
+// tvInteger accepts what JSON Schema calls an integer (7, 7.0, 7e2) that
+// fits an int64.
+func tvInteger(v any, p string) (*big.Rat, int64, error) {
+	r, err := tvNumber(v, p)
+	if err != nil {
+		if _, ok := v.(json.Number); !ok {
+			err = tvErr(p, "want integer, got %s", tvKind(v))
+		}
+		return nil, 0, err
+	}
+	if !r.IsInt() {
+		return nil, 0, tvErr(p, "want integer, got %s", v)
+	}
+	if !r.Num().IsInt64() {
+		return nil, 0, tvErr(p, "integer %s does not fit in 64 bits", v)
+	}
+	return r, r.Num().Int64(), nil
+}
+
+func tvFloat(r *big.Rat) float64 {
+	f, _ := r.Float64()
+	return f
+}
+
+// tvBounds checks r against a bound given as a JSON number literal; op is
+// one of >=, <=, >, <.
+func tvBound(r *big.Rat, op, bound string, p string) error {
+	b, _ := new(big.Rat).SetString(bound)
+	c := r.Cmp(b)
+	ok := false
+	switch op {
+	case ">=":
+		ok = c >= 0
+	case "<=":
+		ok = c <= 0
+	case ">":
+		ok = c > 0
+	case "<":
+		ok = c < 0
+	}
+	if !ok {
+		return tvErr(p, "must be %s %s, got %s", op, bound, r.RatString())
+	}
+	return nil
+}
+
+func tvLength(s string, min, max int, p string) error {
+	n := utf8.RuneCountInString(s)
+	if min >= 0 && n < min {
+		return tvErr(p, "must be at least %d characters long, got %d", min, n)
+	}
+	if max >= 0 && n > max {
+		return tvErr(p, "must be at most %d characters long, got %d", max, n)
+	}
+	return nil
+}
+
+func tvItems(a []any, min, max int, p string) error {
+	if min >= 0 && len(a) < min {
+		return tvErr(p, "must have at least %d items, got %d", min, len(a))
+	}
+	if max >= 0 && len(a) > max {
+		return tvErr(p, "must have at most %d items, got %d", max, len(a))
+	}
+	return nil
+}
+
+// tvRequired reports the first missing name, in the order given (sorted by
+// the generator).
+func tvRequired(m map[string]any, p string, names ...string) error {
+	for _, n := range names {
+		if _, ok := m[n]; !ok {
+			return tvErr(p, "missing required property %q", n)
+		}
+	}
+	return nil
+}
+
+// tvClosed reports the first member, in sorted order, that allowed does not
+// name (additionalProperties: false).
+func tvClosed(m map[string]any, p string, allowed ...string) error {
+	var bad []string
+	for k := range m {
+		found := false
+		for _, a := range allowed {
+			if a == k {
+				found = true
+				break
+			}
+		}
+		if !found {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	sort.Strings(bad)
+	return tvErr(p+"/"+tvEsc(bad[0]), "property %q is not allowed", bad[0])
+}
+
+func tvEsc(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// tvRaw is v written back as JSON.
+func tvRaw(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// tvMap is an object bound to map[string]json.RawMessage (never nil, so an
+// explicit {} survives).
+func tvMap(m map[string]any) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(m))
+	for k, v := range m {
+		out[k] = tvRaw(v)
+	}
+	return out
+}
+
+// tvLits parses the literal array of an enum (or a one-element array for a
+// const) written by the generator.
+func tvLits(s string) []any {
+	v, err := tvParse([]byte(s))
+	if err != nil {
+		panic(err)
+	}
+	return v.([]any)
+}
+
+// tvOneOf checks v against enum (or const) literals with JSON equality:
+// numbers by value (1 equals 1.0), objects regardless of member order.
+func tvOneOf(v any, lits []any, p string) error {
+	for _, l := range lits {
+		if tvEqual(v, l) {
+			return nil
+		}
+	}
+	if len(lits) == 1 {
+		return tvErr(p, "must be %s", tvRaw(lits[0]))
+	}
+	return tvErr(p, "must be one of %s", tvRaw(lits))
+}
+
+func tvEqual(a, b any) bool {
+	switch a := a.(type) {
+	case json.Number:
+		b, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		ra, rb := tvRat(a.String()), tvRat(b.String())
+		if ra == nil || rb == nil {
+			return a == b
+		}
+		return ra.Cmp(rb) == 0
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			w, ok := b[k]
+			if !ok || !tvEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !tvEqual(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return a == b
+	}
+}
+
+// tvResult is the JSON of a CallToolResult: structured content (when not
+// nil) also serialised into a text block, as server/tools.mdx recommends
+// for backwards compatibility, or just text.
+func tvResult(structured []byte, text string, isError, resultType bool) []byte {
+	if structured != nil {
+		text = string(structured)
+	}
+	t, _ := json.Marshal(text)
+	var b bytes.Buffer
+	b.WriteString(` + "`" + `{"content":[{"type":"text","text":` + "`" + `)
+	b.Write(t)
+	b.WriteString("}]")
+	if structured != nil {
+		b.WriteString(` + "`" + `,"structuredContent":` + "`" + `)
+		b.Write(structured)
+	}
+	if isError {
+		b.WriteString(` + "`" + `,"isError":true` + "`" + `)
+	}
+	if resultType {
+		b.WriteString(` + "`" + `,"resultType":"complete"` + "`" + `)
+	}
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+// tvCheckResult encodes a tool's typed result and checks it against the
+// output schema with the generated bind function, so the server never sends
+// structured content its own schema rejects (server/tools.mdx: servers MUST
+// provide structured results that conform to the output schema).
+func tvCheckResult[T any](res *T, check func(any, string) (T, error)) ([]byte, error) {
+	if res == nil {
+		return nil, errors.New("nil result")
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	v, err := tvParse(b)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := check(v, ""); err != nil {
+		return nil, fmt.Errorf("result does not match the output schema: %w", err)
+	}
+	return b, nil
+}
+
+// tvBindArguments binds the arguments of tools/call with a generated bind
+// function; pointers in its errors are relative to the arguments.
+func tvBindArguments[T any](args map[string]json.RawMessage, bind func(any, string) (T, error)) (*T, error) {
+	v, err := tvArguments(args)
+	if err != nil {
+		return nil, err
+	}
+	x, err := bind(v, "")
+	if err != nil {
+		return nil, err
+	}
+	return &x, nil
+}
+
+// tvDecode decodes data and binds it with a generated bind function.
+func tvDecode[T any](data []byte, bind func(any, string) (T, error)) (*T, error) {
+	v, err := tvParse(data)
+	if err != nil {
+		return nil, err
+	}
+	x, err := bind(v, "")
+	if err != nil {
+		return nil, err
+	}
+	return &x, nil
+}
+`
