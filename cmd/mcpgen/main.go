@@ -33,6 +33,7 @@ func commands() []command {
 	return []command{
 		{"generate", "write Go bindings for a schema.json", runGenerate},
 		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
+		{"tools", "write typed tools (args, results, interface, validating dispatcher) from a tools file", runTools},
 		{"version", "print the mcpgen version", runVersion},
 	}
 }
