@@ -363,7 +363,7 @@ func TestDispatch(t *testing.T) {
 	if err != nil || res.IsError == nil || !*res.IsError {
 		t.Fatalf("invalid arguments: %+v, %v; want an isError result", res, err)
 	}
-	if got := text(t, res); !strings.Contains(got, "/arguments/limit") || !strings.Contains(got, ">= 1") {
+	if got := text(t, res); !strings.Contains(got, "/arguments/limit") || !strings.Contains(got, "at least 1") {
 		t.Errorf("message %q does not name /arguments/limit and the bound", got)
 	}
 	res, err = call(t, h, "search_items", ``)

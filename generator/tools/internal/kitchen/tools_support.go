@@ -202,7 +202,8 @@ func tvBound(r *big.Rat, op, bound string, p string) error {
 		ok = c < 0
 	}
 	if !ok {
-		return tvErr(p, "must be %s %s, got %s", op, bound, r.RatString())
+		words := map[string]string{">=": "at least", "<=": "at most", ">": "greater than", "<": "less than"}
+		return tvErr(p, "must be %s %s, got %s", words[op], bound, r.RatString())
 	}
 	return nil
 }
@@ -353,10 +354,13 @@ func tvResult(structured []byte, text string, isError, resultType bool) []byte {
 	if structured != nil {
 		text = string(structured)
 	}
-	t, _ := json.Marshal(text)
+	var t bytes.Buffer
+	enc := json.NewEncoder(&t)
+	enc.SetEscapeHTML(false) // the text is for a model, not for a browser
+	enc.Encode(text)
 	var b bytes.Buffer
 	b.WriteString(`{"content":[{"type":"text","text":`)
-	b.Write(t)
+	b.Write(bytes.TrimSuffix(t.Bytes(), []byte("\n")))
 	b.WriteString("}]")
 	if structured != nil {
 		b.WriteString(`,"structuredContent":`)
