@@ -264,7 +264,7 @@ func TestDifferential(t *testing.T) {
 		"search_items.in": s.input["search_items"], "search_items.out": s.output["search_items"], "get_time.in": s.input["get_time"],
 	}
 	seeds := map[string][]string{
-		"search_items.in": {mustJSON(full), `{"query":"x"}`, mustJSON(argValues[2])},
+		"search_items.in":  {mustJSON(full), `{"query":"x"}`, mustJSON(argValues[2])},
 		"search_items.out": {`{"count":1,"items":["a"]}`},
 		"get_time.in":      {`{}`},
 	}
