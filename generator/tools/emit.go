@@ -248,6 +248,9 @@ func (e *emitter) bind(n *node) (string, error) {
 			body = append(body, jen.Return(jen.Id("tvMap").Call(jen.Id("m")), jen.Nil()))
 			break
 		}
+		if len(req) == 0 && !n.closed && len(allowed) == 0 {
+			body = append(body, jen.Id("_").Op("=").Id("m")) // nothing to check or bind: any object
+		}
 		for _, pr := range n.props {
 			if pr.n == nil {
 				continue

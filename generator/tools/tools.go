@@ -26,6 +26,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -180,18 +181,26 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 // tools page: 2020-12 unless $schema says otherwise), that it describes an
 // object, as the Tool definition requires, and reduces it to a node.
 func schemaOf(ps *parser, raw json.RawMessage, ptr, name string) (*node, error) {
-	c := jsonschema.NewCompiler()
-	c.Draft = jsonschema.Draft2020
-	c.AssertFormat = false
-	if err := c.AddResource("tool.json", bytes.NewReader(raw)); err != nil {
-		return nil, fmt.Errorf("#%s: %v", ptr, err)
-	}
-	if _, err := c.Compile("tool.json"); err != nil {
-		return nil, fmt.Errorf("#%s: not a valid JSON Schema: %s", ptr, strings.ReplaceAll(err.Error(), "\n", " "))
-	}
+	// Our own reading first: its errors name the exact pointer.
 	n, err := ps.parse(raw, ptr, name)
 	if err != nil {
 		return nil, err
+	}
+	const url = "mcpgen:///tool.json" // in memory: nothing is fetched
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("#%s: %v", ptr, err)
+	}
+	if _, err := c.Compile(url); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			for len(ve.Causes) > 0 {
+				ve = ve.Causes[0]
+			}
+			return nil, fmt.Errorf("#%s%s: not a valid JSON Schema: %s", ptr, ve.InstanceLocation, ve.Message)
+		}
+		return nil, fmt.Errorf("#%s: not a valid JSON Schema: %s", ptr, strings.ReplaceAll(err.Error(), "\n", " "))
 	}
 	if n.kind != kindObject {
 		return nil, fmt.Errorf("#%s/type: must be \"object\"", ptr)
