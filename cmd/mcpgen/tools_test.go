@@ -112,7 +112,7 @@ func TestToolsErrors(t *testing.T) {
 
 func TestToolsHelp(t *testing.T) {
 	code, out, _ := runCLI("help", "tools")
-	if code != 0 || !strings.Contains(out, "usage: mcpgen tools --tools FILE --import PATH --out DIR") {
+	if code != 0 || !strings.Contains(out, "usage: mcpgen tools --tools FILE --import PATH") {
 		t.Fatalf("exit %d, help %q", code, out)
 	}
 	if _, out, _ := runCLI("help"); !strings.Contains(out, "tools ") {

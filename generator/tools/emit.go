@@ -17,11 +17,12 @@ const (
 
 // emitter writes the generated package for parsed tools.
 type emitter struct {
-	opts  Options
-	rev   revision
-	file  string
-	sum   string
-	tools []*tool
+	opts    Options
+	targets []target
+	t       target // the target whose Handler is being written
+	file    string
+	sum     string
+	tools   []*tool
 
 	f    *jen.File
 	next int // numbers bind functions and their package-level variables
@@ -30,20 +31,32 @@ type emitter struct {
 func (e *emitter) newFile() *jen.File {
 	f := jen.NewFile(e.opts.Package)
 	f.HeaderComment(header)
-	f.HeaderComment(fmt.Sprintf("Source: %s (sha256 %s), for the bindings %s (MCP revision %s).", e.file, e.sum, e.opts.Import, e.rev.date))
-	f.ImportAlias(e.opts.Import, "mcp")
+	f.HeaderComment(e.source())
+	for _, t := range e.targets {
+		f.ImportAlias(t.imp, t.alias)
+	}
 	f.ImportName(runtimePath, "runtime")
 	return f
 }
 
 // support renders the fixed helpers with this package's header.
 func (e *emitter) support() ([]byte, error) {
-	src := fmt.Sprintf("// %s\n// Source: %s (sha256 %s), for the bindings %s (MCP revision %s).\n\npackage %s\n%s",
-		header, e.file, e.sum, e.opts.Import, e.rev.date, e.opts.Package, supportSource)
+	src := fmt.Sprintf("// %s\n// %s\n\npackage %s\n%s", header, e.source(), e.opts.Package, supportSource)
 	return format.Source([]byte(src))
 }
 
-func (e *emitter) mcp(name string) *jen.Statement { return jen.Qual(e.opts.Import, name) }
+// source is the second header line: the tools file and the bindings.
+func (e *emitter) source() string {
+	var b []string
+	for _, t := range e.targets {
+		b = append(b, fmt.Sprintf("%s (MCP revision %s)", t.imp, t.rev.date))
+	}
+	return fmt.Sprintf("Source: %s (sha256 %s), for the bindings %s.", e.file, e.sum, strings.Join(b, ", "))
+}
+
+// mcp names a type of the bindings of the Handler being written (of the
+// primary bindings, outside a Handler).
+func (e *emitter) mcp(name string) *jen.Statement { return jen.Qual(e.t.imp, name) }
 
 // emit renders tools.go.
 func (e *emitter) emit() ([]byte, error) {
@@ -104,7 +117,12 @@ func (e *emitter) emit() ([]byte, error) {
 			)
 		}
 	}
-	e.handler()
+	e.toolsJSON()
+	for _, t := range e.targets {
+		e.t = t
+		e.handler()
+	}
+	e.t = e.targets[0]
 
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

@@ -7,12 +7,9 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// handler emits the tools/list answer and the tools/call dispatcher.
-func (e *emitter) handler() {
+// toolsJSON emits ToolsJSON, the tools as written, for tools/list.
+func (e *emitter) toolsJSON() {
 	f := e.f
-	r := e.rev
-
-	// The tools as written, for tools/list.
 	var list bytes.Buffer
 	list.WriteByte('[')
 	for i, t := range e.tools {
@@ -29,6 +26,14 @@ func (e *emitter) handler() {
 		lit = jen.Op("`" + list.String() + "`") // readable, and what users grep for
 	}
 	f.Const().Id("ToolsJSON").Op("=").Add(lit)
+}
+
+// handler emits the Handler of e.t: the tools/list answer and the
+// tools/call dispatcher for that bindings package.
+func (e *emitter) handler() {
+	f := e.f
+	r := e.t.rev
+	H := e.t.handler
 
 	fields := []jen.Code{
 		jen.Comment("UnimplementedServer answers every other method with -32601, so a"),
@@ -47,15 +52,16 @@ func (e *emitter) handler() {
 			jen.Id("CacheScope").String(),
 		)
 	}
-	f.Comment("Handler answers tools/list and tools/call for an implementation of Tools.")
+	f.Commentf("%s answers tools/list and tools/call of revision %s for an", H, r.date)
+	f.Comment("implementation of Tools.")
 	f.Comment("It validates the arguments of every call against the tool's input schema")
 	f.Comment("with generated code before calling the method, and turns a typed result")
 	f.Comment("into structuredContent plus the same JSON in a text block.")
-	f.Type().Id("Handler").Struct(fields...)
+	f.Type().Id(H).Struct(fields...)
 
-	f.Comment("NewHandler returns a Handler calling impl.")
-	f.Func().Id("NewHandler").Params(jen.Id("impl").Id("Tools")).Op("*").Id("Handler").Block(
-		jen.Return(jen.Op("&").Id("Handler").Values(jen.Dict{jen.Id("impl"): jen.Id("impl")})),
+	f.Commentf("%s returns a %s calling impl.", e.t.ctor, H)
+	f.Func().Id(e.t.ctor).Params(jen.Id("impl").Id("Tools")).Op("*").Id(H).Block(
+		jen.Return(jen.Op("&").Id(H).Values(jen.Dict{jen.Id("impl"): jen.Id("impl")})),
 	)
 
 	listBody := []jen.Code{}
@@ -82,7 +88,7 @@ func (e *emitter) handler() {
 	)
 	f.Comment("ListTools answers tools/list with every tool of the tools file, in its")
 	f.Comment("order, decoded afresh for each call so callers may keep or change it.")
-	f.Func().Params(jen.Id("h").Op("*").Id("Handler")).Id("ListTools").Params(
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("ListTools").Params(
 		jen.Id("_").Qual("context", "Context"), jen.Id("_").Op("*").Add(e.mcp(r.listParams)),
 	).Params(jen.Op("*").Add(e.mcp("ListToolsResult")), jen.Error()).Block(listBody...)
 
@@ -103,16 +109,20 @@ func (e *emitter) handler() {
 			)
 		} else {
 			stmts = append(stmts,
-				jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: nil result"), jen.Id("params").Dot("Name")))),
-				jen.Return(jen.Id("res"), jen.Nil()),
-			)
+				jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: nil result"), jen.Id("params").Dot("Name")))))
+			if e.t.imp == e.targets[0].imp {
+				stmts = append(stmts, jen.Return(jen.Id("res"), jen.Nil()))
+			} else {
+				// The method returns the primary bindings' result: carry it over as JSON.
+				stmts = append(stmts, jen.Return(jen.Id("tvConvert").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
+			}
 		}
 		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(stmts...))
 	}
 	f.Comment("CallTool validates the arguments against the named tool's input schema,")
 	f.Comment("calls its method and answers with its result. An unknown tool is a")
 	f.Comment("protocol error (-32602), as server/tools.mdx says of every revision.")
-	f.Func().Params(jen.Id("h").Op("*").Id("Handler")).Id("CallTool").Params(
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("CallTool").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Op("*").Add(e.mcp("CallToolRequestParams")),
 	).Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
 		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
@@ -149,14 +159,14 @@ func (e *emitter) handler() {
 	for _, l := range invalidDoc {
 		f.Comment(l)
 	}
-	f.Func().Params(jen.Id("h").Op("*").Id("Handler")).Id("invalid").Params(jen.Id("tool").String(), jen.Err().Error()).Params(
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("invalid").Params(jen.Id("tool").String(), jen.Err().Error()).Params(
 		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(invalidBody...)
 
 	f.Comment("failed answers an error from a tool method: an *ExecutionError becomes a")
 	f.Comment("result with isError: true; anything else goes to the runtime unchanged")
 	f.Comment("(a cancellation cause is dropped, a *runtime.Error sent as it is, other")
 	f.Comment("errors become -32603).")
-	f.Func().Params(jen.Id("h").Op("*").Id("Handler")).Id("failed").Params(jen.Err().Error()).Params(
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("failed").Params(jen.Err().Error()).Params(
 		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
 		jen.Var().Id("ee").Op("*").Id("ExecutionError"),
 		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ee"))).Block(
@@ -170,7 +180,7 @@ func (e *emitter) handler() {
 	}
 	f.Comment("result decodes the JSON tvResult writes into the bindings' CallToolResult,")
 	f.Comment("so the bindings' own decoder checks it.")
-	f.Func().Params(jen.Id("h").Op("*").Id("Handler")).Id("result").Params(
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("result").Params(
 		jen.Id("structured").Index().Byte(), jen.Id("text").String(), jen.Id("isError").Bool()).Params(
 		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
 		jen.Var().Id("res").Add(e.mcp("CallToolResult")),

@@ -16,9 +16,11 @@ var update = flag.Bool("update", false, "rewrite the golden packages under inter
 // code; this test keeps them equal to what Generate produces.
 var goldens = []struct {
 	dir, pkg, file, imp string
+	also                []string
 }{
-	{"internal/kitchen", "kitchen", "testdata/kitchen.json", "github.com/mcpgen/mcpgen/generated/mcp20251125"},
-	{"internal/kitchen0618", "kitchen0618", "testdata/kitchen.json", "github.com/mcpgen/mcpgen/generated/mcp20250618"},
+	{"internal/kitchen", "kitchen", "testdata/kitchen.json", "github.com/mcpgen/mcpgen/generated/mcp20251125",
+		[]string{"github.com/mcpgen/mcpgen/generated/mcp20260728"}},
+	{"internal/kitchen0618", "kitchen0618", "testdata/kitchen.json", "github.com/mcpgen/mcpgen/generated/mcp20250618", nil},
 }
 
 func TestGolden(t *testing.T) {
@@ -28,7 +30,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			opts := Options{Package: g.pkg, Import: g.imp, ToolsFile: g.file}
+			opts := Options{Package: g.pkg, Import: g.imp, AlsoImport: g.also, ToolsFile: g.file}
 			files, err := Generate(data, opts)
 			if err != nil {
 				t.Fatal(err)

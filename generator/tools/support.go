@@ -415,6 +415,33 @@ func tvBindArguments[T any](args map[string]json.RawMessage, bind func(any, stri
 	return &x, nil
 }
 
+// tvConvert carries a result of one bindings package over to another's type
+// through its JSON, for a Handler of a second revision: resultType is
+// required from 2026-07-28 on (modern) and unknown before.
+func tvConvert[T any](v any, modern bool) (*T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if _, ok := m["resultType"]; modern && !ok {
+		m["resultType"] = json.RawMessage(` + "`" + `"complete"` + "`" + `)
+	} else if !modern {
+		delete(m, "resultType")
+	}
+	if b, err = json.Marshal(m); err != nil {
+		return nil, err
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // tvDecode decodes data and binds it with a generated bind function.
 func tvDecode[T any](data []byte, bind func(any, string) (T, error)) (*T, error) {
 	v, err := tvParse(data)

@@ -44,8 +44,22 @@ type Options struct {
 	// Revision is the MCP revision (YYYY-MM-DD) of the bindings; empty
 	// means: read it from the last element of Import (mcpYYYYMMDD).
 	Revision string
+	// AlsoImport are further bindings packages (mcpYYYYMMDD, revision read
+	// from the name) to serve the same tools on: for each, a
+	// HandlerYYYYMMDD over the one Tools interface, so a dual-era server
+	// implements its tools once.
+	AlsoImport []string
 	// ToolsFile names the tools file in errors and in the header comment.
 	ToolsFile string
+}
+
+// target is one bindings package a Handler is generated for.
+type target struct {
+	imp     string
+	alias   string // the package identifier used in the generated code
+	rev     revision
+	handler string // Handler or HandlerYYYYMMDD
+	ctor    string
 }
 
 // revision is what the generated dispatcher must know about the bindings'
@@ -99,24 +113,44 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 	if opts.Package == "" || opts.Import == "" {
 		return nil, fmt.Errorf("tools: Package and Import are required")
 	}
-	rev := opts.Revision
-	if rev == "" {
-		m := importRevision.FindStringSubmatch(opts.Import)
-		if m == nil {
-			return nil, fmt.Errorf("tools: cannot tell the revision of %s from its name; set the revision", opts.Import)
+	var targets []target
+	seen := map[string]bool{}
+	for i, imp := range append([]string{opts.Import}, opts.AlsoImport...) {
+		rev := ""
+		if i == 0 {
+			rev = opts.Revision
 		}
-		rev = m[1] + "-" + m[2] + "-" + m[3]
+		m := importRevision.FindStringSubmatch(imp)
+		if rev == "" {
+			if m == nil {
+				return nil, fmt.Errorf("tools: cannot tell the revision of %s from its name; set the revision", imp)
+			}
+			rev = m[1] + "-" + m[2] + "-" + m[3]
+		}
+		r, ok := revisions[rev]
+		if !ok {
+			return nil, fmt.Errorf("tools: unknown MCP revision %q", rev)
+		}
+		t := target{imp: imp, alias: "mcp", rev: r, handler: "Handler", ctor: "NewHandler"}
+		if i > 0 {
+			digits := strings.ReplaceAll(rev, "-", "")
+			t.alias, t.handler, t.ctor = "mcp"+digits, "Handler"+digits, "NewHandler"+digits
+		}
+		if seen[t.handler] || seen[imp] {
+			return nil, fmt.Errorf("tools: %s: two bindings packages of revision %s", imp, rev)
+		}
+		seen[t.handler], seen[imp] = true, true
+		targets = append(targets, t)
 	}
-	r, ok := revisions[rev]
-	if !ok {
-		return nil, fmt.Errorf("tools: unknown MCP revision %q", rev)
-	}
-	tools, err := parseTools(data, r)
-	if err != nil {
-		return fail(err)
+	var tools []*tool
+	for _, t := range targets {
+		var err error
+		if tools, err = parseTools(data, t.rev); err != nil {
+			return fail(err)
+		}
 	}
 	sum := sha256.Sum256(data)
-	e := &emitter{opts: opts, rev: r, file: file, sum: hex.EncodeToString(sum[:]), tools: tools}
+	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools}
 	main, err := e.emit()
 	if err != nil {
 		return fail(err)

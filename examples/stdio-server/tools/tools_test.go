@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/examples/stdio-server/tools"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	gentools "github.com/mcpgen/mcpgen/generator/tools"
 )
@@ -38,7 +39,11 @@ func TestNoDrift(t *testing.T) {
 			case "--tools":
 				file = fields[i+1]
 			case "--import":
-				opts.Import = fields[i+1]
+				if opts.Import == "" {
+					opts.Import = fields[i+1]
+				} else {
+					opts.AlsoImport = append(opts.AlsoImport, fields[i+1])
+				}
 			case "--package":
 				opts.Package = fields[i+1]
 			case "--revision":
@@ -153,5 +158,24 @@ func TestModernResults(t *testing.T) {
 	cancel(cause)
 	if _, err := h.CallTool(ctx, &mcp.CallToolRequestParams{Name: "sleep", Arguments: map[string]json.RawMessage{"ms": json.RawMessage(`10000`)}}); err != cause {
 		t.Errorf("cancelled sleep: %v, want the cause", err)
+	}
+}
+
+// TestLegacyHandler: the same implementation served to a 2025-11-25 client:
+// no resultType, invalid arguments still an isError result (server/tools.mdx
+// of 2025-11-25).
+func TestLegacyHandler(t *testing.T) {
+	h := tools.NewHandler20251125(stdioTools{})
+	res, err := h.CallTool(context.Background(), &mcp20251125.CallToolRequestParams{Name: "echo", Arguments: map[string]json.RawMessage{"text": json.RawMessage(`"hi"`)}})
+	if err != nil || string(res.StructuredContent["text"]) != `"hi"` || res.Extra["resultType"] != nil {
+		t.Fatalf("echo: %+v, %v", res, err)
+	}
+	res, err = h.CallTool(context.Background(), &mcp20251125.CallToolRequestParams{Name: "sleep", Arguments: map[string]json.RawMessage{"ms": json.RawMessage(`1.5`)}})
+	if err != nil || res.IsError == nil || !*res.IsError {
+		t.Fatalf("sleep 1.5: %+v, %v", res, err)
+	}
+	list, err := h.ListTools(context.Background(), nil)
+	if err != nil || len(list.Tools) != 2 || list.Tools[1].Name != "echo" {
+		t.Fatalf("list: %+v, %v", list, err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -513,4 +514,34 @@ func FuzzCallTool(f *testing.F) {
 // huge exponents, which JSON Schema accepts.
 func hugeNumber(b []byte) bool {
 	return bytes.ContainsAny(b, "eE") || bytes.Contains(b, []byte("0000000000000000"))
+}
+
+// TestSecondHandler: with a second --import, one Tools implementation is
+// served for 2026-07-28 too, results carrying resultType, and a tool
+// without an output schema has its result carried over to that revision's
+// type.
+func TestSecondHandler(t *testing.T) {
+	h := NewHandler20260728(impl{})
+	p := &mcp20260728.CallToolRequestParams{Name: ToolSearchItems, Arguments: map[string]json.RawMessage{"query": json.RawMessage(`"x"`)}}
+	res, err := h.CallTool(context.Background(), p)
+	if err != nil || res.ResultType != "complete" || !bytes.Contains(res.StructuredContent, []byte(`"items":["x"]`)) {
+		t.Fatalf("search_items: %+v, %v", res, err)
+	}
+	p = &mcp20260728.CallToolRequestParams{Name: ToolGetTime, Arguments: map[string]json.RawMessage{}}
+	res, err = h.CallTool(context.Background(), p)
+	if err != nil || len(res.Content) != 1 {
+		t.Fatalf("get_time: %+v, %v", res, err)
+	}
+	if tc, ok := res.Content[0].(*mcp20260728.TextContent); !ok || tc.Text != "noon" {
+		t.Errorf("get_time content: %#v", res.Content[0])
+	}
+	p.Arguments["x"] = json.RawMessage(`1`)
+	res, err = h.CallTool(context.Background(), p)
+	if err != nil || res.IsError == nil || !*res.IsError {
+		t.Errorf("invalid get_time: %+v, %v", res, err)
+	}
+	list, err := h.ListTools(context.Background(), nil)
+	if err != nil || len(list.Tools) != 2 || list.ResultType != "complete" || list.CacheScope != "public" {
+		t.Errorf("list: %+v, %v", list, err)
+	}
 }

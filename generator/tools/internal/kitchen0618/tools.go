@@ -560,7 +560,8 @@ func DecodeGetTimeArgs(data []byte) (*GetTimeArgs, error) {
 // them, with every schema exactly as written.
 const ToolsJSON = `[{"name":"search_items","title":"Search items","description":"Searches the catalogue.","inputSchema":{"type":"object","properties":{"query":{"type":"string","minLength":1,"maxLength":64,"description":"What to look for."},"limit":{"type":"integer","minimum":1,"maximum":100},"score":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1.5},"exact":{"type":"boolean"},"order":{"type":"string","enum":["asc","desc","by-name"]},"tags":{"type":"array","items":{"type":"string","pattern":"^[a-z]+$"},"minItems":1,"maxItems":3},"filter":{"type":"object","properties":{"field":{"type":"string"},"op":{"const":"eq"},"values":{"type":"array","items":{"type":"integer","enum":[1,2,3]}}},"required":["field"],"additionalProperties":false},"extra":{"type":"object","required":["k"]},"anything":{"description":"Any JSON value."},"points":{"type":"array","items":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"]}}},"required":["query"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"count":{"type":"integer","minimum":0},"items":{"type":"array","items":{"type":"string"}}},"required":["count","items"]},"annotations":{"readOnlyHint":true}},{"name":"get_time","description":"Returns the time.","inputSchema":{"type":"object","additionalProperties":false}}]`
 
-// Handler answers tools/list and tools/call for an implementation of Tools.
+// Handler answers tools/list and tools/call of revision 2025-06-18 for an
+// implementation of Tools.
 // It validates the arguments of every call against the tool's input schema
 // with generated code before calling the method, and turns a typed result
 // into structuredContent plus the same JSON in a text block.
