@@ -171,7 +171,9 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 		case "const":
 			n.constant = compact(members[k])
 		default:
-			if !annotations[k] {
+			// x-… are extensions (x-mcp-header of 2026-07-28 mirrors a
+			// parameter into an HTTP header): they never constrain values.
+			if !annotations[k] && !strings.HasPrefix(k, "x-") {
 				return nil, fmt.Errorf("#%s: unsupported keyword %q", p, k)
 			}
 		}
@@ -360,7 +362,7 @@ func goName(s string) string {
 }
 
 var initialisms = map[string]bool{
-	"API": true, "HTTP": true, "ID": true, "JSON": true, "MS": false, "URI": true, "URL": true, "UUID": true,
+	"API": true, "HTTP": true, "ID": true, "JSON": true, "URI": true, "URL": true, "UUID": true,
 }
 
 // quote is strconv.Quote, named for what it is used for here.
