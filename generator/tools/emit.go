@@ -203,14 +203,8 @@ func (e *emitter) types(n *node, doc string) {
 		e.docs(doc)
 		e.f.Type().Id(n.goName).String()
 		var consts []jen.Code
-		seen := map[string]bool{}
 		for i, v := range n.strEnum {
-			c := n.goName + goName(v)
-			if seen[c] {
-				c = fmt.Sprintf("%s%d", n.goName, i)
-			}
-			seen[c] = true
-			consts = append(consts, jen.Id(c).Id(n.goName).Op("=").Lit(v))
+			consts = append(consts, jen.Id(n.consts[i]).Id(n.goName).Op("=").Lit(v))
 		}
 		e.f.Commentf("The values of %s.", n.goName)
 		e.f.Const().Defs(consts...)

@@ -49,6 +49,7 @@ type node struct {
 	enum     json.RawMessage // the enum array as written, nil when absent
 	constant json.RawMessage // the const value as written, nil when absent
 	strEnum  []string        // enum of a string node: a named type with constants
+	consts   []string        // the Go names of strEnum's constants
 
 	fn string // name of the generated bind function
 }
@@ -233,6 +234,16 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 				n.goName = name
 				if err := ps.claim(name, ptr); err != nil {
 					return nil, err
+				}
+				for i, v := range vals {
+					c := name + goName(v)
+					if _, taken := ps.names[c]; taken {
+						c = fmt.Sprintf("%s%d", name, i)
+					}
+					if err := ps.claim(c, fmt.Sprintf("%s/enum/%d", ptr, i)); err != nil {
+						return nil, err
+					}
+					n.consts = append(n.consts, c)
 				}
 			}
 		}

@@ -169,6 +169,9 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 		return nil, fmt.Errorf("#: want a JSON array of Tool objects: %v", err)
 	}
 	ps := &parser{names: map[string]string{}}
+	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ExecutionError", "Errorf", "ToolsJSON"} {
+		ps.names[id] = "(a name mcpgen uses)"
+	}
 	byName := map[string]string{}
 	var out []*tool
 	for i, raw := range entries {
@@ -192,6 +195,9 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 		byName[g] = *t.Name
 		if t.InputSchema == nil {
 			return nil, fmt.Errorf("#%s/inputSchema: missing", ptr)
+		}
+		if err := ps.claim("Tool"+g, ptr+"/name"); err != nil {
+			return nil, err
 		}
 		tl := &tool{name: *t.Name, goName: g, doc: t.Description, raw: compact(raw)}
 		var err error
@@ -246,6 +252,9 @@ func schemaOf(ps *parser, raw json.RawMessage, ptr, name string) (*node, error) 
 		if err := ps.claim(name, ptr); err != nil {
 			return nil, err
 		}
+	}
+	if err := ps.claim("Decode"+name, ptr); err != nil {
+		return nil, err
 	}
 	return n, nil
 }
