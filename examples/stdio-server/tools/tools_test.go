@@ -179,3 +179,39 @@ func TestLegacyHandler(t *testing.T) {
 		t.Fatalf("list: %+v, %v", list, err)
 	}
 }
+
+// roundTrip encodes v with encoding/json, decodes it with the generated
+// decoder and with encoding/json, and wants v back from both.
+func roundTrip[T comparable](t *testing.T, v T, decode func([]byte) (*T, error)) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decode(b)
+	if err != nil {
+		t.Fatalf("%s rejected: %v", b, err)
+	}
+	if *got != v {
+		t.Errorf("generated decoder: %s gave %+v", b, *got)
+	}
+	var std T
+	if err := json.Unmarshal(b, &std); err != nil || std != v {
+		t.Errorf("encoding/json: %s gave %+v, %v", b, std, err)
+	}
+}
+
+// TestRoundTrip covers every generated argument and result type.
+func TestRoundTrip(t *testing.T) {
+	roundTrip(t, tools.SleepArgs{Ms: 0}, tools.DecodeSleepArgs)
+	roundTrip(t, tools.SleepArgs{Ms: 86400000}, tools.DecodeSleepArgs)
+	roundTrip(t, tools.SleepResult{SleptMs: 12}, tools.DecodeSleepResult)
+	roundTrip(t, tools.EchoArgs{Text: "héllo <&> \u2028"}, tools.DecodeEchoArgs)
+	roundTrip(t, tools.EchoArgs{}, tools.DecodeEchoArgs)
+	roundTrip(t, tools.EchoResult{Text: "x"}, tools.DecodeEchoResult)
+	for _, bad := range []string{`{"ms":86400001}`, `{"ms":-1}`, `{"ms":1.5}`, `{}`, `{"ms":1,"x":2}`, `[]`} {
+		if _, err := tools.DecodeSleepArgs([]byte(bad)); err == nil {
+			t.Errorf("DecodeSleepArgs accepted %s", bad)
+		}
+	}
+}
