@@ -1,24 +1,47 @@
 // Package tools generates typed MCP tools from a tools file: a JSON array
 // of Tool objects, written as tools/list returns them (name, title,
-// description, inputSchema, outputSchema, annotations, and any other member,
-// which is served as written).
+// description, inputSchema, outputSchema, annotations, icons, _meta, ...).
+// Every member is served exactly as written; the generator reads name,
+// description and the two schemas.
 //
-// For a target bindings package (generated/mcpYYYYMMDD or a user's own),
-// Generate writes a Go package with an argument struct and, where the tool
-// has an output schema, a result struct per tool; a Tools interface with one
-// context-first method per tool; and a Handler that answers tools/list with
-// the schemas as written and tools/call by validating the arguments with
-// code generated from the input schema, calling the method and filling
-// structuredContent. The generated code imports only the bindings, the
-// runtime and the standard library.
+// For one or more target bindings packages (generated/mcpYYYYMMDD or a
+// user's own), Generate writes a Go package (tools.go, tools_support.go)
+// with, per tool: an argument struct from the input schema and, given an
+// output schema, a result struct (required members are values, optional
+// ones pointers, or nil-able slices and maps; nested objects are named
+// structs; string enums are named string types with constants; integer is
+// int64, number float64; a schema without "type" is json.RawMessage); a
+// DecodeXxx function for each; one Tools interface with a context-first
+// method per tool:
+//
+//	Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error)
+//
+// (a tool without an output schema returns the bindings' *CallToolResult);
+// and a Handler per target that embeds the bindings' UnimplementedServer
+// and answers tools/list with the tools as written and tools/call by
+// binding and validating the arguments with code generated from the input
+// schema, calling the method, checking the result against the output
+// schema, and answering structuredContent plus the same JSON in a text
+// block (server/tools.mdx, "Structured Content"). The generated code imports
+// only the bindings, the runtime and the standard library.
+//
+// How failures are answered, from server/tools.mdx of each revision:
+// arguments the schema rejects are a tool execution error (isError: true)
+// from 2025-11-25 on and a -32602 protocol error before, the text naming
+// the JSON pointer (/arguments/ms); an unknown tool is -32602; an
+// *ExecutionError from a method (Errorf) is an isError result; any other
+// error goes to the runtime unchanged (a *runtime.Error as it is, others
+// -32603, a cancelled call's answer dropped), because a plain Go error is a
+// server fault whose text should not reach the model by default.
 //
 // The schema keywords the generated validator implements are type (one
 // name), properties, required, additionalProperties (true or false), items,
 // enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
 // minLength, maxLength, pattern (Go regexp syntax, as jsonschema/v5 uses),
 // minItems and maxItems; annotations (title, description, default,
-// examples, $schema, $comment, ...) are ignored. Any other keyword is an
+// examples, $schema, $comment, x-...) are ignored. Any other keyword is an
 // error naming its JSON pointer, rather than a check silently skipped.
+// Numbers beyond 64 bits or with exponents beyond ±400 are rejected.
 package tools
 
 import (
