@@ -252,6 +252,9 @@ func (e *emitter) bind(n *node) (string, error) {
 		if len(req) > 0 {
 			body = append(body, check(jen.Id("tvRequired").Call(append([]jen.Code{jen.Id("m"), p}, req...)...)))
 		}
+		if n.minProps != nil || n.maxProps != nil {
+			body = append(body, check(jen.Id("tvProps").Call(jen.Id("m"), limit(n.minProps), limit(n.maxProps), p)))
+		}
 		if n.closed {
 			body = append(body, check(jen.Id("tvClosed").Call(append([]jen.Code{jen.Id("m"), p}, allowed...)...)))
 		}
@@ -287,6 +290,9 @@ func (e *emitter) bind(n *node) (string, error) {
 			jen.If(jen.Err().Op("!=").Nil()).Block(ret(zero)))
 		if n.minItems != nil || n.maxItems != nil {
 			body = append(body, check(jen.Id("tvItems").Call(jen.Id("a"), limit(n.minItems), limit(n.maxItems), p)))
+		}
+		if n.unique {
+			body = append(body, check(jen.Id("tvUnique").Call(jen.Id("a"), p)))
 		}
 		body = append(body, e.literals(n)...)
 		elem := jen.Id("tvRaw").Call(jen.Id("w"))
@@ -332,7 +338,7 @@ func (e *emitter) bind(n *node) (string, error) {
 	case kindInteger, kindNumber:
 		if n.kind == kindInteger {
 			r := jen.Id("r")
-			if n.minimum == "" && n.maximum == "" && n.exclMin == "" && n.exclMax == "" {
+			if n.minimum == "" && n.maximum == "" && n.exclMin == "" && n.exclMax == "" && n.multipleOf == "" {
 				r = jen.Id("_")
 			}
 			body = append(body, jen.List(r, jen.Id("i"), jen.Err()).Op(":=").Id("tvInteger").Call(jen.Id("v"), p))
@@ -344,6 +350,9 @@ func (e *emitter) bind(n *node) (string, error) {
 			if b.lit != "" {
 				body = append(body, check(jen.Id("tvBound").Call(jen.Id("r"), jen.Lit(b.op), jen.Lit(b.lit), p)))
 			}
+		}
+		if n.multipleOf != "" {
+			body = append(body, check(jen.Id("tvMultiple").Call(jen.Id("r"), jen.Lit(n.multipleOf), p)))
 		}
 		body = append(body, e.literals(n)...)
 		if n.kind == kindInteger {

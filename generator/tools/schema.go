@@ -44,6 +44,9 @@ type node struct {
 	minimum, maximum     string // JSON number literals, "" when absent
 	exclMin, exclMax     string
 	minItems, maxItems   *int64
+	unique               bool   // uniqueItems: true
+	multipleOf           string // JSON number literal, "" when absent
+	minProps, maxProps   *int64
 	items                *node
 
 	enum     json.RawMessage // the enum array as written, nil when absent
@@ -73,6 +76,9 @@ var annotations = map[string]bool{
 // the JSON pointer that caused them.
 type parser struct {
 	names map[string]string // Go type name → pointer that claimed it
+	// formatAsserted: the schema being read declares a draft before
+	// 2019-09, where "format" may be an assertion.
+	formatAsserted bool
 }
 
 func (ps *parser) claim(name, ptr string) error {
@@ -147,6 +153,27 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 			n.maxLength, err = count(k)
 		case "minItems":
 			n.minItems, err = count(k)
+		case "minProperties":
+			n.minProps, err = count(k)
+		case "maxProperties":
+			n.maxProps, err = count(k)
+		case "uniqueItems":
+			if e := json.Unmarshal(members[k], &n.unique); e != nil {
+				err = fmt.Errorf("#%s: must be a boolean", p)
+			}
+		case "multipleOf":
+			if n.multipleOf, err = number(k); err == nil {
+				if r, _ := new(big.Rat).SetString(n.multipleOf); r.Sign() <= 0 {
+					err = fmt.Errorf("#%s: must be greater than 0", p)
+				}
+			}
+		case "format":
+			// An annotation in JSON Schema 2020-12, the tools' default
+			// dialect (jsonschema/v5 does not assert it either); earlier
+			// drafts may assert it, which the generated code would not.
+			if ps.formatAsserted {
+				err = fmt.Errorf("#%s: \"format\" is only supported in JSON Schema 2020-12, where it is an annotation", p)
+			}
 		case "maxItems":
 			n.maxItems, err = count(k)
 		case "minimum":
@@ -201,6 +228,10 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 		{"additionalProperties", n.kind == kindObject, kindObject},
 		{"items", n.kind == kindArray, kindArray},
 		{"minItems", n.kind == kindArray, kindArray},
+		{"uniqueItems", n.kind == kindArray, kindArray},
+		{"minProperties", n.kind == kindObject, kindObject},
+		{"maxProperties", n.kind == kindObject, kindObject},
+		{"multipleOf", isNum, kindNumber},
 		{"maxItems", n.kind == kindArray, kindArray},
 		{"minLength", n.kind == kindString, kindString},
 		{"maxLength", n.kind == kindString, kindString},

@@ -232,6 +232,35 @@ func tvItems(a []any, min, max int, p string) error {
 	return nil
 }
 
+func tvProps(m map[string]any, min, max int, p string) error {
+	if min >= 0 && len(m) < min {
+		return tvErr(p, "must have at least %d properties, got %d", min, len(m))
+	}
+	if max >= 0 && len(m) > max {
+		return tvErr(p, "must have at most %d properties, got %d", max, len(m))
+	}
+	return nil
+}
+
+func tvUnique(a []any, p string) error {
+	for i := range a {
+		for j := 0; j < i; j++ {
+			if tvEqual(a[i], a[j]) {
+				return tvErr(p, "items %d and %d are equal (uniqueItems)", j, i)
+			}
+		}
+	}
+	return nil
+}
+
+func tvMultiple(r *big.Rat, m string, p string) error {
+	d, _ := new(big.Rat).SetString(m)
+	if !new(big.Rat).Quo(r, d).IsInt() {
+		return tvErr(p, "must be a multiple of %s, got %s", m, r.RatString())
+	}
+	return nil
+}
+
 // tvRequired reports the first missing name, in the order given (sorted by
 // the generator).
 func tvRequired(m map[string]any, p string, names ...string) error {

@@ -38,8 +38,9 @@
 // name), properties, required, additionalProperties (true or false), items,
 // enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
 // minLength, maxLength, pattern (Go regexp syntax, as jsonschema/v5 uses),
-// minItems and maxItems; annotations (title, description, default,
-// examples, $schema, $comment, x-...) are ignored. Any other keyword is an
+// minItems, maxItems, uniqueItems, multipleOf, minProperties and
+// maxProperties; annotations (title, description, default, examples,
+// format in 2020-12, $schema, $comment, x-...) are ignored. Any other keyword is an
 // error naming its JSON pointer, rather than a check silently skipped.
 // Numbers beyond 64 bits or with exponents beyond ±400 are rejected.
 package tools
@@ -245,6 +246,11 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 // object, as the Tool definition requires, and reduces it to a node.
 func schemaOf(ps *parser, raw json.RawMessage, ptr, name string) (*node, error) {
 	// Our own reading first: its errors name the exact pointer.
+	var dialect struct {
+		Schema string `json:"$schema"`
+	}
+	json.Unmarshal(raw, &dialect)
+	ps.formatAsserted = dialect.Schema != "" && !strings.Contains(dialect.Schema, "2020-12") && !strings.Contains(dialect.Schema, "2019-09")
 	n, err := ps.parse(raw, ptr, name)
 	if err != nil {
 		return nil, err

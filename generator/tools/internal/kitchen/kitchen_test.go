@@ -31,6 +31,9 @@ var full = SearchItemsArgs{
 	Anything: json.RawMessage(`{"any":[1,"two",null]}`),
 	Exact:    ptr(false),
 	Extra:    map[string]json.RawMessage{"k": json.RawMessage(`0`)},
+	Labels:   map[string]json.RawMessage{"a": json.RawMessage(`"b"`)},
+	Page:     ptr(int64(-6)),
+	Site:     ptr("https://example.com"),
 	Filter:   &SearchItemsArgsFilter{Field: "name", Op: json.RawMessage(`"eq"`), Values: []int64{1, 3}},
 	Limit:    ptr(int64(1)),
 	Order:    ptr(SearchItemsArgsOrderByName),
@@ -171,6 +174,14 @@ func compiled(t testing.TB) toolSchemas {
 	compile := func(name string, raw json.RawMessage) *jsonschema.Schema {
 		c := jsonschema.NewCompiler()
 		c.Draft = jsonschema.Draft2020
+		// In 2020-12, the tools' dialect, "format" is an annotation, and the
+		// generated code does not assert it; jsonschema/v5 asserts it on a
+		// schema without "$schema", so the reference is told every format
+		// holds.
+		c.Formats = map[string]func(any) bool{}
+		for f := range jsonschema.Formats {
+			c.Formats[f] = func(any) bool { return true }
+		}
 		if err := c.AddResource(name, bytes.NewReader(raw)); err != nil {
 			t.Fatal(err)
 		}
@@ -195,7 +206,8 @@ func compiled(t testing.TB) toolSchemas {
 var replacements = []string{
 	`null`, `true`, `false`, `0`, `-1`, `1`, `1.5`, `1.0`, `7e1`, `100`, `101`, `0.5`, `3`,
 	`""`, `"q"`, `"abc"`, `"ABC"`, `"asc"`, `"by-name"`, `"eq"`, `"ü"`, `"` + strings.Repeat("x", 65) + `"`,
-	`[]`, `["a"]`, `["a","b","c","d"]`, `[1]`, `[{"x":1,"y":2}]`, `[{"x":1}]`, `{}`, `{"k":1}`, `{"field":"f"}`, `{"field":"f","other":1}`,
+	`0.25`, `0.75`, `6`, `-9`, `4`,
+	`[]`, `["a"]`, `["a","a"]`, `["a","b","c","d"]`, `{"a":1,"b":2,"c":3}`, `{"k":1,"b":2,"c":3}`, `[1]`, `[{"x":1,"y":2}]`, `[{"x":1}]`, `{}`, `{"k":1}`, `{"field":"f"}`, `{"field":"f","other":1}`,
 }
 
 // mutate returns variants of v: each value replaced by each replacement,
