@@ -77,6 +77,9 @@ func (e *emitter) emit() ([]byte, error) {
 	f.Comment("(a result with isError: true); any other error is handed to the runtime")
 	f.Comment("unchanged, which answers a *runtime.Error as it is and anything else with")
 	f.Comment("-32603 (internal error); a cancelled call's answer is dropped.")
+	f.Comment("A typed result is sent as structuredContent and, in a text block, as the")
+	f.Comment("same JSON, or as its String() if you give the result type a String method")
+	f.Comment("in a file of your own in this package.")
 	var methods []jen.Code
 	for _, t := range e.tools {
 		doc := fmt.Sprintf("%s implements the tool %q.", t.goName, t.name)

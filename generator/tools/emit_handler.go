@@ -103,9 +103,9 @@ func (e *emitter) handler() {
 		}
 		if t.result != nil {
 			stmts = append(stmts,
-				jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("tvCheckResult").Call(jen.Id("res"), jen.Id(t.result.fn)),
+				jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Id("tvCheckResult").Call(jen.Id("res"), jen.Id(t.result.fn)),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
-				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Lit(""), jen.False())),
+				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
 			)
 		} else {
 			stmts = append(stmts,

@@ -26,6 +26,9 @@ const (
 // (a result with isError: true); any other error is handed to the runtime
 // unchanged, which answers a *runtime.Error as it is and anything else with
 // -32603 (internal error); a cancelled call's answer is dropped.
+// A typed result is sent as structuredContent and, in a text block, as the
+// same JSON, or as its String() if you give the result type a String method
+// in a file of your own in this package.
 type Tools interface {
 	// Sleep implements the tool "sleep". Waits ms milliseconds (or until
 	// cancelled), reporting progress, then says how long it slept.
@@ -278,11 +281,11 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, err := tvCheckResult(res, bindSleepResult)
+		out, text, err := tvCheckResult(res, bindSleepResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
-		return h.result(out, "", false)
+		return h.result(out, text, false)
 	case ToolEcho:
 		args, err := tvBindArguments(params.Arguments, bindEchoArgs)
 		if err != nil {
@@ -292,11 +295,11 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, err := tvCheckResult(res, bindEchoResult)
+		out, text, err := tvCheckResult(res, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
-		return h.result(out, "", false)
+		return h.result(out, text, false)
 	}
 	return nil, runtime.ErrInvalidParams("unknown tool: " + params.Name)
 }
@@ -379,11 +382,11 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, err := tvCheckResult(res, bindSleepResult)
+		out, text, err := tvCheckResult(res, bindSleepResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
-		return h.result(out, "", false)
+		return h.result(out, text, false)
 	case ToolEcho:
 		args, err := tvBindArguments(params.Arguments, bindEchoArgs)
 		if err != nil {
@@ -393,11 +396,11 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, err := tvCheckResult(res, bindEchoResult)
+		out, text, err := tvCheckResult(res, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
-		return h.result(out, "", false)
+		return h.result(out, text, false)
 	}
 	return nil, runtime.ErrInvalidParams("unknown tool: " + params.Name)
 }

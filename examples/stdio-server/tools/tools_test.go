@@ -124,8 +124,8 @@ func Example() {
 		enc.Encode(res)
 	}
 	// Output:
-	// {"content":[{"text":"{\"text\":\"hello\"}","type":"text"}],"resultType":"complete","structuredContent":{"text":"hello"}}
-	// {"content":[{"text":"{\"sleptMs\":1}","type":"text"}],"resultType":"complete","structuredContent":{"sleptMs":1}}
+	// {"content":[{"text":"hello","type":"text"}],"resultType":"complete","structuredContent":{"text":"hello"}}
+	// {"content":[{"text":"slept 1 ms","type":"text"}],"resultType":"complete","structuredContent":{"sleptMs":1}}
 	// {"content":[{"text":"invalid arguments for tool sleep: /arguments/ms: must be at least 0, got -5","type":"text"}],"isError":true,"resultType":"complete"}
 	// {"content":[{"text":"invalid arguments for tool echo: /arguments/loud: property \"loud\" is not allowed","type":"text"}],"isError":true,"resultType":"complete"}
 }

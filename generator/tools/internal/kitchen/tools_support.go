@@ -376,13 +376,11 @@ func tvEqual(a, b any) bool {
 	}
 }
 
-// tvResult is the JSON of a CallToolResult: structured content (when not
-// nil) also serialised into a text block, as server/tools.mdx recommends
-// for backwards compatibility, or just text.
+// tvResult is the JSON of a CallToolResult: one text block and, when not
+// nil, structured content. server/tools.mdx recommends the text be the
+// structured content's JSON, for clients that only read text; that is
+// tvCheckResult's default.
 func tvResult(structured []byte, text string, isError, resultType bool) []byte {
-	if structured != nil {
-		text = string(structured)
-	}
 	var t bytes.Buffer
 	enc := json.NewEncoder(&t)
 	enc.SetEscapeHTML(false) // the text is for a model, not for a browser
@@ -409,22 +407,28 @@ func tvResult(structured []byte, text string, isError, resultType bool) []byte {
 // output schema with the generated bind function, so the server never sends
 // structured content its own schema rejects (server/tools.mdx: servers MUST
 // provide structured results that conform to the output schema).
-func tvCheckResult[T any](res *T, check func(any, string) (T, error)) ([]byte, error) {
+//
+// text is what the text block says: the result's String method when it has
+// one (write it in a file of your own in this package), else the JSON.
+func tvCheckResult[T any](res *T, check func(any, string) (T, error)) (structured []byte, text string, err error) {
 	if res == nil {
-		return nil, errors.New("nil result")
+		return nil, "", errors.New("nil result")
 	}
 	b, err := json.Marshal(res)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	v, err := tvParse(b)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if _, err := check(v, ""); err != nil {
-		return nil, fmt.Errorf("result does not match the output schema: %w", err)
+		return nil, "", fmt.Errorf("result does not match the output schema: %w", err)
 	}
-	return b, nil
+	if s, ok := any(res).(fmt.Stringer); ok {
+		return b, s.String(), nil
+	}
+	return b, string(b), nil
 }
 
 // tvBindArguments binds the arguments of tools/call with a generated bind

@@ -27,6 +27,9 @@ const (
 // (a result with isError: true); any other error is handed to the runtime
 // unchanged, which answers a *runtime.Error as it is and anything else with
 // -32603 (internal error); a cancelled call's answer is dropped.
+// A typed result is sent as structuredContent and, in a text block, as the
+// same JSON, or as its String() if you give the result type a String method
+// in a file of your own in this package.
 type Tools interface {
 	// SearchItems implements the tool "search_items". Searches the catalogue.
 	SearchItems(ctx context.Context, args *SearchItemsArgs) (*SearchItemsResult, error)
@@ -671,11 +674,11 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, err := tvCheckResult(res, bindSearchItemsResult)
+		out, text, err := tvCheckResult(res, bindSearchItemsResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
-		return h.result(out, "", false)
+		return h.result(out, text, false)
 	case ToolGetTime:
 		args, err := tvBindArguments(params.Arguments, bindGetTimeArgs)
 		if err != nil {
