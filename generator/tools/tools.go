@@ -22,7 +22,8 @@
 // binding and validating the arguments with code generated from the input
 // schema, calling the method, checking the result against the output
 // schema, and answering structuredContent plus the same JSON in a text
-// block (server/tools.mdx, "Structured Content"). The generated code imports
+// block (server/tools.mdx, "Structured Content"), or the result's String()
+// when the user gives the type one in a file of the package. The generated code imports
 // only the bindings, the runtime and the standard library.
 //
 // How failures are answered, from server/tools.mdx of each revision:
