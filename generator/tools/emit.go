@@ -126,6 +126,7 @@ func (e *emitter) emit() ([]byte, error) {
 		e.handler()
 	}
 	e.t = e.targets[0]
+	e.caller()
 
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

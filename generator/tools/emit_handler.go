@@ -190,3 +190,47 @@ func (e *emitter) handler() {
 		jen.Return(jen.Op("&").Id("res"), jen.Nil()),
 	)
 }
+
+// caller emits Caller: the Tools interface implemented by calls to a
+// server of the primary bindings, so a client uses the same typed
+// arguments and results.
+func (e *emitter) caller() {
+	f := e.f
+	f.Comment("ToolCaller is what Caller calls: the bindings' Server (and so their")
+	f.Comment("ServerCaller, a client's view of a server), or a Handler.")
+	f.Type().Id("ToolCaller").Interface(
+		jen.Id("CallTool").Params(jen.Qual("context", "Context"), jen.Op("*").Add(e.mcp("CallToolRequestParams"))).
+			Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()),
+	)
+	f.Comment("Caller implements Tools by calling the tools of a server: a client's")
+	f.Comment("typed view. A result with isError: true is returned as an")
+	f.Comment("*ExecutionError; structured content is validated against the tool's")
+	f.Comment("output schema before it is returned.")
+	f.Type().Id("Caller").Struct(jen.Id("server").Id("ToolCaller"))
+	f.Comment("NewCaller returns a Caller calling server, e.g.")
+	f.Comment("NewCaller(mcp.NewServerCaller(conn)).")
+	f.Func().Id("NewCaller").Params(jen.Id("server").Id("ToolCaller")).Op("*").Id("Caller").Block(
+		jen.Return(jen.Op("&").Id("Caller").Values(jen.Dict{jen.Id("server"): jen.Id("server")})))
+	for _, t := range e.tools {
+		res := e.mcp("CallToolResult")
+		if t.result != nil {
+			res = jen.Id(t.result.goName)
+		}
+		body := []jen.Code{
+			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("tvArgs").Call(jen.Id("args")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
+				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		}
+		if t.result != nil {
+			body = append(body, jen.Return(jen.Id("tvTyped").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))))
+		} else {
+			body = append(body, jen.Return(jen.Id("res"), jen.Nil()))
+		}
+		f.Commentf("%s calls the tool %q.", t.goName, t.name)
+		f.Func().Params(jen.Id("c").Op("*").Id("Caller")).Id(t.goName).Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.goName),
+		).Params(jen.Op("*").Add(res), jen.Error()).Block(body...)
+	}
+}

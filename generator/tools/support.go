@@ -475,6 +475,62 @@ func tvConvert[T any](v any, modern bool) (*T, error) {
 	return &out, nil
 }
 
+// tvArgs turns typed arguments into the arguments member of tools/call.
+func tvArgs(args any) (map[string]json.RawMessage, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{} // nil arguments encode as null
+	}
+	return m, nil
+}
+
+// tvTyped reads the answer to a typed call, whatever the bindings' result
+// type: an isError result is an *ExecutionError with the text of its text
+// blocks; otherwise the structured content, decoded and validated against
+// the output schema (server/tools.mdx: clients SHOULD validate structured
+// results).
+func tvTyped[T any](tool string, res any, decode func([]byte) (*T, error)) (*T, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Content []struct {
+			Type string ` + "`" + `json:"type"` + "`" + `
+			Text string ` + "`" + `json:"text"` + "`" + `
+		} ` + "`" + `json:"content"` + "`" + `
+		IsError           bool            ` + "`" + `json:"isError"` + "`" + `
+		StructuredContent json.RawMessage ` + "`" + `json:"structuredContent"` + "`" + `
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	if r.IsError {
+		var texts []string
+		for _, c := range r.Content {
+			if c.Type == "text" {
+				texts = append(texts, c.Text)
+			}
+		}
+		return nil, &ExecutionError{Message: strings.Join(texts, "\n")}
+	}
+	if len(r.StructuredContent) == 0 || string(r.StructuredContent) == "null" {
+		return nil, fmt.Errorf("tool %s: the result has no structured content", tool)
+	}
+	x, err := decode(r.StructuredContent)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: structured content: %w", tool, err)
+	}
+	return x, nil
+}
+
 // tvDecode decodes data and binds it with a generated bind function.
 func tvDecode[T any](data []byte, bind func(any, string) (T, error)) (*T, error) {
 	v, err := tvParse(data)

@@ -194,7 +194,8 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 		return nil, fmt.Errorf("#: want a JSON array of Tool objects: %v", err)
 	}
 	ps := &parser{names: map[string]string{}}
-	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ExecutionError", "Errorf", "ToolsJSON"} {
+	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ExecutionError", "Errorf", "ToolsJSON",
+		"Caller", "NewCaller", "ToolCaller"} {
 		ps.names[id] = "(a name mcpgen uses)"
 	}
 	byName := map[string]string{}

@@ -440,3 +440,55 @@ func (h *Handler20251125) result(structured []byte, text string, isError bool) (
 	}
 	return &res, nil
 }
+
+// ToolCaller is what Caller calls: the bindings' Server (and so their
+// ServerCaller, a client's view of a server), or a Handler.
+type ToolCaller interface {
+	CallTool(context.Context, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error)
+}
+
+// Caller implements Tools by calling the tools of a server: a client's
+// typed view. A result with isError: true is returned as an
+// *ExecutionError; structured content is validated against the tool's
+// output schema before it is returned.
+type Caller struct {
+	server ToolCaller
+}
+
+// NewCaller returns a Caller calling server, e.g.
+// NewCaller(mcp.NewServerCaller(conn)).
+func NewCaller(server ToolCaller) *Caller {
+	return &Caller{server: server}
+}
+
+// Sleep calls the tool "sleep".
+func (c *Caller) Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error) {
+	a, err := tvArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      ToolSleep,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tvTyped(ToolSleep, res, DecodeSleepResult)
+}
+
+// Echo calls the tool "echo".
+func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) {
+	a, err := tvArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      ToolEcho,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tvTyped(ToolEcho, res, DecodeEchoResult)
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -213,5 +214,20 @@ func TestRoundTrip(t *testing.T) {
 		if _, err := tools.DecodeSleepArgs([]byte(bad)); err == nil {
 			t.Errorf("DecodeSleepArgs accepted %s", bad)
 		}
+	}
+}
+
+// TestCaller: a client's typed view of the tools, here in-process.
+func TestCaller(t *testing.T) {
+	c := tools.NewCaller(tools.NewHandler(stdioTools{}))
+	if got, err := c.Echo(context.Background(), &tools.EchoArgs{Text: "hi"}); err != nil || got.Text != "hi" {
+		t.Fatalf("Echo: %+v, %v", got, err)
+	}
+	if got, err := c.Sleep(context.Background(), &tools.SleepArgs{Ms: 1}); err != nil || got.SleptMs != 1 {
+		t.Fatalf("Sleep: %+v, %v", got, err)
+	}
+	var ee *tools.ExecutionError
+	if _, err := c.Sleep(context.Background(), &tools.SleepArgs{Ms: -1}); !errors.As(err, &ee) {
+		t.Fatalf("Sleep -1: %v, want an *ExecutionError", err)
 	}
 }

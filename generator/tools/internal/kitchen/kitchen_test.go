@@ -623,3 +623,45 @@ func FuzzDecodeSearchItemsArgs(f *testing.F) {
 		}
 	})
 }
+
+var _ Tools = (*Caller)(nil) // a client's typed view is the same interface
+
+// TestCaller: typed calls through the Handler and back, over the wire
+// types: results come back equal, tool errors as *ExecutionError, argument
+// errors the server reports as *ExecutionError naming the pointer.
+func TestCaller(t *testing.T) {
+	c := NewCaller(NewHandler(impl{}))
+	got, err := c.SearchItems(context.Background(), &full)
+	if err != nil || got.Count != 1 || len(got.Items) != 1 || got.Items[0] != "q" {
+		t.Fatalf("SearchItems: %+v, %v", got, err)
+	}
+	_, err = c.SearchItems(context.Background(), &SearchItemsArgs{Query: ""})
+	var ee *ExecutionError
+	if !errors.As(err, &ee) || !strings.Contains(ee.Message, "/arguments/query") {
+		t.Errorf("invalid arguments: %v, want an *ExecutionError naming /arguments/query", err)
+	}
+	c = NewCaller(NewHandler(impl{search: func(context.Context, *SearchItemsArgs) (*SearchItemsResult, error) {
+		return nil, Errorf("no index")
+	}}))
+	if _, err := c.SearchItems(context.Background(), &SearchItemsArgs{Query: "q"}); !errors.As(err, &ee) || ee.Message != "no index" {
+		t.Errorf("tool error: %v", err)
+	}
+	// A server whose structured content breaks the output schema is caught
+	// by the client too.
+	bad := callerFunc(func(context.Context, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{}, StructuredContent: map[string]json.RawMessage{"count": json.RawMessage(`"x"`), "items": json.RawMessage(`[]`)}}, nil
+	})
+	if _, err := NewCaller(bad).SearchItems(context.Background(), &SearchItemsArgs{Query: "q"}); err == nil || !strings.Contains(err.Error(), "/count") {
+		t.Errorf("bad structured content: %v", err)
+	}
+	res, err := NewCaller(NewHandler(impl{})).GetTime(context.Background(), &GetTimeArgs{})
+	if err != nil || text(t, res) != "noon" {
+		t.Errorf("GetTime: %+v, %v", res, err)
+	}
+}
+
+type callerFunc func(context.Context, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error)
+
+func (f callerFunc) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	return f(ctx, p)
+}

@@ -847,3 +847,55 @@ func (h *Handler20260728) result(structured []byte, text string, isError bool) (
 	}
 	return &res, nil
 }
+
+// ToolCaller is what Caller calls: the bindings' Server (and so their
+// ServerCaller, a client's view of a server), or a Handler.
+type ToolCaller interface {
+	CallTool(context.Context, *mcp.CallToolRequestParams) (*mcp.CallToolResult, error)
+}
+
+// Caller implements Tools by calling the tools of a server: a client's
+// typed view. A result with isError: true is returned as an
+// *ExecutionError; structured content is validated against the tool's
+// output schema before it is returned.
+type Caller struct {
+	server ToolCaller
+}
+
+// NewCaller returns a Caller calling server, e.g.
+// NewCaller(mcp.NewServerCaller(conn)).
+func NewCaller(server ToolCaller) *Caller {
+	return &Caller{server: server}
+}
+
+// SearchItems calls the tool "search_items".
+func (c *Caller) SearchItems(ctx context.Context, args *SearchItemsArgs) (*SearchItemsResult, error) {
+	a, err := tvArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      ToolSearchItems,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return tvTyped(ToolSearchItems, res, DecodeSearchItemsResult)
+}
+
+// GetTime calls the tool "get_time".
+func (c *Caller) GetTime(ctx context.Context, args *GetTimeArgs) (*mcp.CallToolResult, error) {
+	a, err := tvArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      ToolGetTime,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
