@@ -26,6 +26,11 @@
 // when the user gives the type one in a file of the package. The generated code imports
 // only the bindings, the runtime and the standard library.
 //
+// Caller is the client's side of the same interface: it implements Tools by
+// calling any CallTool (the bindings' ServerCaller, or a Handler in tests),
+// returns isError results as *ExecutionError and validates structured
+// content against the output schema (server/tools.mdx: clients SHOULD).
+//
 // How failures are answered, from server/tools.mdx of each revision:
 // arguments the schema rejects are a tool execution error (isError: true)
 // from 2025-11-25 on and a -32602 protocol error before, the text naming
