@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // kind is the JSON type a schema node admits; kindAny is a node without
@@ -327,6 +328,9 @@ func (ps *parser) object(n *node, members map[string]json.RawMessage, name strin
 	sort.Strings(names)
 	fields := map[string]string{}
 	for _, k := range names {
+		if !validTag(k) {
+			return fmt.Errorf("#%s/properties/%s: encoding/json cannot name a struct field %q (commas, quotes and backslashes are not allowed)", ptr, esc(k), k)
+		}
 		f := goName(k)
 		if prev, ok := fields[f]; ok {
 			return fmt.Errorf("#%s/properties/%s: Go field name %s is also the name of property %q", ptr, esc(k), f, prev)
@@ -409,3 +413,19 @@ var initialisms = map[string]bool{
 
 // quote is strconv.Quote, named for what it is used for here.
 func quote(s string) string { return strconv.Quote(s) }
+
+// validTag reports whether encoding/json accepts s as a field name in a
+// struct tag (its isValidTag); otherwise it would silently use the Go name.
+func validTag(s string) bool {
+	if s == "" || s == "-" { // "-" alone means: skip the field
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}

@@ -22,6 +22,8 @@ func TestErrorsNamePointer(t *testing.T) {
 			`t.json: #/0/inputSchema/properties/a/contains: unsupported keyword "contains"`},
 		{`[{"name":"x","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string","format":"email"}}}}]`,
 			`t.json: #/0/inputSchema/properties/a/format: "format" is only supported in JSON Schema 2020-12`},
+		{`[{"name":"x","inputSchema":{"type":"object","properties":{"a,b":{}}}}]`,
+			`t.json: #/0/inputSchema/properties/a,b: encoding/json cannot name a struct field "a,b"`},
 		{`[{"name":"x","inputSchema":{"type":"object","properties":{"a":{"type":"number","multipleOf":0}}}}]`,
 			`t.json: #/0/inputSchema/properties/a/multipleOf: must be greater than 0`},
 		{`[{"name":"x","inputSchema":{"type":"object","properties":{"a/b":{"type":"null"}}}}]`,
