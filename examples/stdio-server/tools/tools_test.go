@@ -83,9 +83,10 @@ func TestNoDrift(t *testing.T) {
 type stdioTools struct{}
 
 func (stdioTools) Sleep(ctx context.Context, args *tools.SleepArgs) (*tools.SleepResult, error) {
-	d := time.Duration(args.Ms) * time.Millisecond // validated: 0 ≤ ms ≤ a day
+	timer := time.NewTimer(time.Duration(args.Ms) * time.Millisecond) // validated: 0 ≤ ms ≤ a day
+	defer timer.Stop()
 	select {
-	case <-time.After(d):
+	case <-timer.C:
 		return &tools.SleepResult{SleptMs: args.Ms}, nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx) // dropped: a cancelled request gets no response
