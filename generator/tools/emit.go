@@ -242,8 +242,12 @@ func (e *emitter) bind(n *node) (string, error) {
 	p := jen.Id("p")
 	switch n.kind {
 	case kindObject:
+		// An object reports every violation among its members at once (the
+		// model corrects them all in one retry); a member stops at its first.
+		add := func(call *jen.Statement) jen.Code { return jen.Id("errs").Dot("add").Call(call) }
 		body = append(body, jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("tvObject").Call(jen.Id("v"), p),
-			jen.If(jen.Err().Op("!=").Nil()).Block(ret(zero)))
+			jen.If(jen.Err().Op("!=").Nil()).Block(ret(zero)),
+			jen.Var().Id("errs").Id("tvErrors"))
 		var req, allowed []jen.Code
 		for _, pr := range n.props {
 			if pr.required {
@@ -254,20 +258,22 @@ func (e *emitter) bind(n *node) (string, error) {
 			}
 		}
 		if len(req) > 0 {
-			body = append(body, check(jen.Id("tvRequired").Call(append([]jen.Code{jen.Id("m"), p}, req...)...)))
+			body = append(body, add(jen.Id("tvRequired").Call(append([]jen.Code{jen.Id("m"), p}, req...)...)))
 		}
 		if n.minProps != nil || n.maxProps != nil {
-			body = append(body, check(jen.Id("tvProps").Call(jen.Id("m"), limit(n.minProps), limit(n.maxProps), p)))
+			body = append(body, add(jen.Id("tvProps").Call(jen.Id("m"), limit(n.minProps), limit(n.maxProps), p)))
 		}
 		if n.closed {
-			body = append(body, check(jen.Id("tvClosed").Call(append([]jen.Code{jen.Id("m"), p}, allowed...)...)))
+			body = append(body, add(jen.Id("tvClosed").Call(append([]jen.Code{jen.Id("m"), p}, allowed...)...)))
 		}
 		body = append(body, e.literals(n)...)
 		if n.goName == "" {
-			body = append(body, jen.Return(jen.Id("tvMap").Call(jen.Id("m")), jen.Nil()))
+			body = append(body,
+				jen.If(jen.Err().Op(":=").Id("errs").Dot("err").Call(), jen.Err().Op("!=").Nil()).Block(ret(zero)),
+				jen.Return(jen.Id("tvMap").Call(jen.Id("m")), jen.Nil()))
 			break
 		}
-		if len(req) == 0 && !n.closed && len(allowed) == 0 {
+		if len(req) == 0 && !n.closed && len(allowed) == 0 && n.minProps == nil && n.maxProps == nil {
 			body = append(body, jen.Id("_").Op("=").Id("m")) // nothing to check or bind: any object
 		}
 		for _, pr := range n.props {
@@ -284,11 +290,10 @@ func (e *emitter) bind(n *node) (string, error) {
 			}
 			body = append(body, jen.If(jen.List(jen.Id("w"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit(pr.name)), jen.Id("ok")).Block(
 				jen.List(jen.Id("y"), jen.Err()).Op(":=").Id(child).Call(jen.Id("w"), jen.Id("p").Op("+").Lit("/"+esc(pr.name))),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(zero, jen.Err())),
-				jen.Id("x").Dot(pr.field).Op("=").Add(val),
+				jen.If(jen.Id("errs").Dot("add").Call(jen.Err())).Block(jen.Id("x").Dot(pr.field).Op("=").Add(val)),
 			))
 		}
-		body = append(body, jen.Return(jen.Id("x"), jen.Nil()))
+		body = append(body, jen.Return(jen.Id("x"), jen.Id("errs").Dot("err").Call()))
 	case kindArray:
 		body = append(body, jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("tvArray").Call(jen.Id("v"), p),
 			jen.If(jen.Err().Op("!=").Nil()).Block(ret(zero)))

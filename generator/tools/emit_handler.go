@@ -138,11 +138,7 @@ func (e *emitter) handler() {
 		"from the params, e.g. /arguments/ms.",
 	}
 	invalidBody := []jen.Code{
-		jen.Id("msg").Op(":=").Lit("invalid arguments for tool ").Op("+").Id("tool").Op("+").Lit(": ").Op("+").Err().Dot("Error").Call(),
-		jen.Var().Id("ve").Op("*").Id("ValidationError"),
-		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ve"))).Block(
-			jen.Id("msg").Op("=").Lit("invalid arguments for tool ").Op("+").Id("tool").Op("+").Lit(": /arguments").Op("+").Id("ve").Dot("Pointer").Op("+").Lit(": ").Op("+").Id("ve").Dot("Message"),
-		),
+		jen.Id("msg").Op(":=").Lit("invalid arguments for tool ").Op("+").Id("tool").Op("+").Lit(": ").Op("+").Id("tvArgumentsText").Call(jen.Err()),
 	}
 	if r.argsAsToolErrors {
 		invalidBody = append(invalidBody, jen.Return(jen.Id("h").Dot("result").Call(jen.Nil(), jen.Id("msg"), jen.True())))

@@ -84,20 +84,16 @@ func bindSleepArgs(v any, p string) (SleepArgs, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "ms"); err != nil {
-		return x, err
-	}
-	if err := tvClosed(m, p, "ms"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "ms"))
+	errs.add(tvClosed(m, p, "ms"))
 	if w, ok := m["ms"]; ok {
 		y, err := tvBind2(w, p+"/ms")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Ms = y
 		}
-		x.Ms = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // DecodeSleepArgs decodes data and validates it against the schema of
@@ -126,17 +122,15 @@ func bindSleepResult(v any, p string) (SleepResult, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "sleptMs"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "sleptMs"))
 	if w, ok := m["sleptMs"]; ok {
 		y, err := tvBind4(w, p+"/sleptMs")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.SleptMs = y
 		}
-		x.SleptMs = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // DecodeSleepResult decodes data and validates it against the schema of
@@ -162,20 +156,16 @@ func bindEchoArgs(v any, p string) (EchoArgs, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "text"); err != nil {
-		return x, err
-	}
-	if err := tvClosed(m, p, "text"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "text"))
+	errs.add(tvClosed(m, p, "text"))
 	if w, ok := m["text"]; ok {
 		y, err := tvBind6(w, p+"/text")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Text = y
 		}
-		x.Text = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // DecodeEchoArgs decodes data and validates it against the schema of
@@ -201,17 +191,15 @@ func bindEchoResult(v any, p string) (EchoResult, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "text"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "text"))
 	if w, ok := m["text"]; ok {
 		y, err := tvBind8(w, p+"/text")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Text = y
 		}
-		x.Text = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // DecodeEchoResult decodes data and validates it against the schema of
@@ -310,11 +298,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 // among tool execution errors (SEP-1303). The text names the JSON pointer
 // from the params, e.g. /arguments/ms.
 func (h *Handler) invalid(tool string, err error) (*mcp.CallToolResult, error) {
-	msg := "invalid arguments for tool " + tool + ": " + err.Error()
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		msg = "invalid arguments for tool " + tool + ": /arguments" + ve.Pointer + ": " + ve.Message
-	}
+	msg := "invalid arguments for tool " + tool + ": " + tvArgumentsText(err)
 	return h.result(nil, msg, true)
 }
 
@@ -411,11 +395,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 // among tool execution errors (SEP-1303). The text names the JSON pointer
 // from the params, e.g. /arguments/ms.
 func (h *Handler20251125) invalid(tool string, err error) (*mcp20251125.CallToolResult, error) {
-	msg := "invalid arguments for tool " + tool + ": " + err.Error()
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		msg = "invalid arguments for tool " + tool + ": /arguments" + ve.Pointer + ": " + ve.Message
-	}
+	msg := "invalid arguments for tool " + tool + ": " + tvArgumentsText(err)
 	return h.result(nil, msg, true)
 }
 

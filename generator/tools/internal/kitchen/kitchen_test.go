@@ -665,3 +665,31 @@ type callerFunc func(context.Context, *mcp.CallToolRequestParams) (*mcp.CallTool
 func (f callerFunc) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	return f(ctx, p)
 }
+
+// TestAllViolations: an object reports every violation among its members at
+// once, so the model can fix them in one retry.
+func TestAllViolations(t *testing.T) {
+	res, err := call(t, NewHandler(impl{}), "search_items", `{"limit":0,"tags":[],"zzz":1,"filter":{"nope":1}}`)
+	if err != nil || res.IsError == nil {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	got := text(t, res)
+	for _, want := range []string{
+		`/arguments: missing required property "query"`,
+		`/arguments/zzz: property "zzz" is not allowed`,
+		`/arguments/filter: missing required property "field"`,
+		`/arguments/filter/nope: property "nope" is not allowed`,
+		`/arguments/limit: must be at least 1, got 0`,
+		`/arguments/tags: must have at least 1 items, got 0`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("message lacks %q:\n%s", want, got)
+		}
+	}
+	_, err = DecodeSearchItemsArgs([]byte(`{"limit":0}`))
+	var ves ValidationErrors
+	var ve *ValidationError
+	if !errors.As(err, &ves) || len(ves) != 2 || !errors.As(err, &ve) || ve.Pointer != "" {
+		t.Errorf("DecodeSearchItemsArgs: %v (%#v)", err, err)
+	}
+}

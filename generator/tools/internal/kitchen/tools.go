@@ -116,10 +116,10 @@ func tvBind4(v any, p string) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "k"); err != nil {
-		return x, err
-	}
-	if err := tvProps(m, -1, 2, p); err != nil {
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "k"))
+	errs.add(tvProps(m, -1, 2, p))
+	if err := errs.err(); err != nil {
 		return x, err
 	}
 	return tvMap(m), nil
@@ -188,34 +188,28 @@ func bindSearchItemsArgsFilter(v any, p string) (SearchItemsArgsFilter, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "field"); err != nil {
-		return x, err
-	}
-	if err := tvClosed(m, p, "field", "op", "values"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "field"))
+	errs.add(tvClosed(m, p, "field", "op", "values"))
 	if w, ok := m["field"]; ok {
 		y, err := tvBind6(w, p+"/field")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Field = y
 		}
-		x.Field = y
 	}
 	if w, ok := m["op"]; ok {
 		y, err := tvBind7(w, p+"/op")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Op = y
 		}
-		x.Op = y
 	}
 	if w, ok := m["values"]; ok {
 		y, err := tvBind9(w, p+"/values")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Values = y
 		}
-		x.Values = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // tvBind12 checks and converts the value the schema at testdata/kitchen.json#/0/inputSchema/properties/labels describes.
@@ -225,7 +219,9 @@ func tvBind12(v any, p string) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvProps(m, 1, -1, p); err != nil {
+	var errs tvErrors
+	errs.add(tvProps(m, 1, -1, p))
+	if err := errs.err(); err != nil {
 		return x, err
 	}
 	return tvMap(m), nil
@@ -303,24 +299,21 @@ func bindSearchItemsArgsPointsItem(v any, p string) (SearchItemsArgsPointsItem, 
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "x", "y"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "x", "y"))
 	if w, ok := m["x"]; ok {
 		y, err := tvBind19(w, p+"/x")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.X = y
 		}
-		x.X = y
 	}
 	if w, ok := m["y"]; ok {
 		y, err := tvBind20(w, p+"/y")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Y = y
 		}
-		x.Y = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // tvBind17 checks and converts the value the schema at testdata/kitchen.json#/0/inputSchema/properties/points describes.
@@ -430,104 +423,88 @@ func bindSearchItemsArgs(v any, p string) (SearchItemsArgs, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "query"); err != nil {
-		return x, err
-	}
-	if err := tvClosed(m, p, "anything", "exact", "extra", "filter", "labels", "limit", "order", "page", "points", "query", "score", "site", "tags"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "query"))
+	errs.add(tvClosed(m, p, "anything", "exact", "extra", "filter", "labels", "limit", "order", "page", "points", "query", "score", "site", "tags"))
 	if w, ok := m["anything"]; ok {
 		y, err := tvBind2(w, p+"/anything")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Anything = y
 		}
-		x.Anything = y
 	}
 	if w, ok := m["exact"]; ok {
 		y, err := tvBind3(w, p+"/exact")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Exact = &y
 		}
-		x.Exact = &y
 	}
 	if w, ok := m["extra"]; ok {
 		y, err := tvBind4(w, p+"/extra")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Extra = y
 		}
-		x.Extra = y
 	}
 	if w, ok := m["filter"]; ok {
 		y, err := bindSearchItemsArgsFilter(w, p+"/filter")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Filter = &y
 		}
-		x.Filter = &y
 	}
 	if w, ok := m["labels"]; ok {
 		y, err := tvBind12(w, p+"/labels")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Labels = y
 		}
-		x.Labels = y
 	}
 	if w, ok := m["limit"]; ok {
 		y, err := tvBind13(w, p+"/limit")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Limit = &y
 		}
-		x.Limit = &y
 	}
 	if w, ok := m["order"]; ok {
 		y, err := bindSearchItemsArgsOrder(w, p+"/order")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Order = &y
 		}
-		x.Order = &y
 	}
 	if w, ok := m["page"]; ok {
 		y, err := tvBind16(w, p+"/page")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Page = &y
 		}
-		x.Page = &y
 	}
 	if w, ok := m["points"]; ok {
 		y, err := tvBind17(w, p+"/points")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Points = y
 		}
-		x.Points = y
 	}
 	if w, ok := m["query"]; ok {
 		y, err := tvBind21(w, p+"/query")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Query = y
 		}
-		x.Query = y
 	}
 	if w, ok := m["score"]; ok {
 		y, err := tvBind22(w, p+"/score")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Score = &y
 		}
-		x.Score = &y
 	}
 	if w, ok := m["site"]; ok {
 		y, err := tvBind23(w, p+"/site")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Site = &y
 		}
-		x.Site = &y
 	}
 	if w, ok := m["tags"]; ok {
 		y, err := tvBind24(w, p+"/tags")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Tags = y
 		}
-		x.Tags = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // DecodeSearchItemsArgs decodes data and validates it against the schema of
@@ -584,24 +561,21 @@ func bindSearchItemsResult(v any, p string) (SearchItemsResult, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvRequired(m, p, "count", "items"); err != nil {
-		return x, err
-	}
+	var errs tvErrors
+	errs.add(tvRequired(m, p, "count", "items"))
 	if w, ok := m["count"]; ok {
 		y, err := tvBind28(w, p+"/count")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Count = y
 		}
-		x.Count = y
 	}
 	if w, ok := m["items"]; ok {
 		y, err := tvBind29(w, p+"/items")
-		if err != nil {
-			return x, err
+		if errs.add(err) {
+			x.Items = y
 		}
-		x.Items = y
 	}
-	return x, nil
+	return x, errs.err()
 }
 
 // DecodeSearchItemsResult decodes data and validates it against the schema of
@@ -617,10 +591,9 @@ func bindGetTimeArgs(v any, p string) (GetTimeArgs, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := tvClosed(m, p); err != nil {
-		return x, err
-	}
-	return x, nil
+	var errs tvErrors
+	errs.add(tvClosed(m, p))
+	return x, errs.err()
 }
 
 // DecodeGetTimeArgs decodes data and validates it against the schema of
@@ -703,11 +676,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 // among tool execution errors (SEP-1303). The text names the JSON pointer
 // from the params, e.g. /arguments/ms.
 func (h *Handler) invalid(tool string, err error) (*mcp.CallToolResult, error) {
-	msg := "invalid arguments for tool " + tool + ": " + err.Error()
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		msg = "invalid arguments for tool " + tool + ": /arguments" + ve.Pointer + ": " + ve.Message
-	}
+	msg := "invalid arguments for tool " + tool + ": " + tvArgumentsText(err)
 	return h.result(nil, msg, true)
 }
 
@@ -818,11 +787,7 @@ func (h *Handler20260728) CallTool(ctx context.Context, params *mcp20260728.Call
 // among tool execution errors (SEP-1303). The text names the JSON pointer
 // from the params, e.g. /arguments/ms.
 func (h *Handler20260728) invalid(tool string, err error) (*mcp20260728.CallToolResult, error) {
-	msg := "invalid arguments for tool " + tool + ": " + err.Error()
-	var ve *ValidationError
-	if errors.As(err, &ve) {
-		msg = "invalid arguments for tool " + tool + ": /arguments" + ve.Pointer + ": " + ve.Message
-	}
+	msg := "invalid arguments for tool " + tool + ": " + tvArgumentsText(err)
 	return h.result(nil, msg, true)
 }
 

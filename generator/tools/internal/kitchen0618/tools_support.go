@@ -50,6 +50,56 @@ func Errorf(format string, args ...any) error {
 	return &ExecutionError{Message: fmt.Sprintf(format, args...)}
 }
 
+// ValidationErrors are several violations of one value, in the order of
+// its members; errors.As finds the first *ValidationError.
+type ValidationErrors []*ValidationError
+
+// Error lists the violations.
+func (e ValidationErrors) Error() string {
+	s := make([]string, len(e))
+	for i, v := range e {
+		s[i] = v.Error()
+	}
+	return strings.Join(s, "; ")
+}
+
+// Unwrap returns the violations, for errors.As and errors.Is.
+func (e ValidationErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, v := range e {
+		out[i] = v
+	}
+	return out
+}
+
+// tvErrors collects the violations of one object.
+type tvErrors []*ValidationError
+
+// add records err's violations and reports whether there were none.
+func (t *tvErrors) add(err error) bool {
+	switch err := err.(type) {
+	case nil:
+		return true
+	case *ValidationError:
+		*t = append(*t, err)
+	case ValidationErrors:
+		*t = append(*t, err...)
+	default:
+		*t = append(*t, &ValidationError{Message: err.Error()})
+	}
+	return false
+}
+
+func (t tvErrors) err() error {
+	switch len(t) {
+	case 0:
+		return nil
+	case 1:
+		return t[0]
+	}
+	return ValidationErrors(t)
+}
+
 func tvErr(p, format string, args ...any) *ValidationError {
 	return &ValidationError{Pointer: p, Message: fmt.Sprintf(format, args...)}
 }
@@ -258,18 +308,19 @@ func tvMultiple(r *big.Rat, m string, p string) error {
 	return nil
 }
 
-// tvRequired reports the first missing name, in the order given (sorted by
+// tvRequired reports every missing name, in the order given (sorted by
 // the generator).
 func tvRequired(m map[string]any, p string, names ...string) error {
+	var errs tvErrors
 	for _, n := range names {
 		if _, ok := m[n]; !ok {
-			return tvErr(p, "missing required property %q", n)
+			errs.add(tvErr(p, "missing required property %q", n))
 		}
 	}
-	return nil
+	return errs.err()
 }
 
-// tvClosed reports the first member, in sorted order, that allowed does not
+// tvClosed reports every member, in sorted order, that allowed does not
 // name (additionalProperties: false).
 func tvClosed(m map[string]any, p string, allowed ...string) error {
 	var bad []string
@@ -285,11 +336,12 @@ func tvClosed(m map[string]any, p string, allowed ...string) error {
 			bad = append(bad, k)
 		}
 	}
-	if len(bad) == 0 {
-		return nil
-	}
 	sort.Strings(bad)
-	return tvErr(p+"/"+tvEsc(bad[0]), "property %q is not allowed", bad[0])
+	var errs tvErrors
+	for _, b := range bad {
+		errs.add(tvErr(p+"/"+tvEsc(b), "property %q is not allowed", b))
+	}
+	return errs.err()
 }
 
 func tvEsc(s string) string {
@@ -429,6 +481,25 @@ func tvCheckResult[T any](res *T, check func(any, string) (T, error)) (structure
 		return b, s.String(), nil
 	}
 	return b, string(b), nil
+}
+
+// tvArgumentsText lists the violations of the arguments of tools/call with
+// pointers from the params (/arguments/ms), one per line after the first.
+func tvArgumentsText(err error) string {
+	var list []*ValidationError
+	switch e := err.(type) {
+	case *ValidationError:
+		list = []*ValidationError{e}
+	case ValidationErrors:
+		list = e
+	default:
+		return err.Error()
+	}
+	s := make([]string, len(list))
+	for i, v := range list {
+		s[i] = "/arguments" + v.Pointer + ": " + v.Message
+	}
+	return strings.Join(s, "\n")
 }
 
 // tvBindArguments binds the arguments of tools/call with a generated bind
