@@ -114,7 +114,8 @@ func (e *emitter) emit() ([]byte, error) {
 				return nil, err
 			}
 			f.Commentf("Decode%s decodes data and validates it against the schema of", n.goName)
-			f.Commentf("%s; a failure is a *ValidationError naming the JSON pointer.", n.goName)
+			f.Commentf("%s; a failure is a *ValidationError, or ValidationErrors when an", n.goName)
+			f.Comment("object breaks several rules, each naming its JSON pointer.")
 			f.Func().Id("Decode"+n.goName).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(n.goName), jen.Error()).Block(
 				jen.Return(jen.Id("tvDecode").Call(jen.Id("data"), jen.Id(fn))),
 			)

@@ -97,7 +97,8 @@ func bindSleepArgs(v any, p string) (SleepArgs, error) {
 }
 
 // DecodeSleepArgs decodes data and validates it against the schema of
-// SleepArgs; a failure is a *ValidationError naming the JSON pointer.
+// SleepArgs; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeSleepArgs(data []byte) (*SleepArgs, error) {
 	return tvDecode(data, bindSleepArgs)
 }
@@ -134,7 +135,8 @@ func bindSleepResult(v any, p string) (SleepResult, error) {
 }
 
 // DecodeSleepResult decodes data and validates it against the schema of
-// SleepResult; a failure is a *ValidationError naming the JSON pointer.
+// SleepResult; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeSleepResult(data []byte) (*SleepResult, error) {
 	return tvDecode(data, bindSleepResult)
 }
@@ -169,7 +171,8 @@ func bindEchoArgs(v any, p string) (EchoArgs, error) {
 }
 
 // DecodeEchoArgs decodes data and validates it against the schema of
-// EchoArgs; a failure is a *ValidationError naming the JSON pointer.
+// EchoArgs; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeEchoArgs(data []byte) (*EchoArgs, error) {
 	return tvDecode(data, bindEchoArgs)
 }
@@ -203,7 +206,8 @@ func bindEchoResult(v any, p string) (EchoResult, error) {
 }
 
 // DecodeEchoResult decodes data and validates it against the schema of
-// EchoResult; a failure is a *ValidationError naming the JSON pointer.
+// EchoResult; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeEchoResult(data []byte) (*EchoResult, error) {
 	return tvDecode(data, bindEchoResult)
 }

@@ -507,7 +507,8 @@ func bindSearchItemsArgs(v any, p string) (SearchItemsArgs, error) {
 }
 
 // DecodeSearchItemsArgs decodes data and validates it against the schema of
-// SearchItemsArgs; a failure is a *ValidationError naming the JSON pointer.
+// SearchItemsArgs; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeSearchItemsArgs(data []byte) (*SearchItemsArgs, error) {
 	return tvDecode(data, bindSearchItemsArgs)
 }
@@ -578,7 +579,8 @@ func bindSearchItemsResult(v any, p string) (SearchItemsResult, error) {
 }
 
 // DecodeSearchItemsResult decodes data and validates it against the schema of
-// SearchItemsResult; a failure is a *ValidationError naming the JSON pointer.
+// SearchItemsResult; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeSearchItemsResult(data []byte) (*SearchItemsResult, error) {
 	return tvDecode(data, bindSearchItemsResult)
 }
@@ -596,7 +598,8 @@ func bindGetTimeArgs(v any, p string) (GetTimeArgs, error) {
 }
 
 // DecodeGetTimeArgs decodes data and validates it against the schema of
-// GetTimeArgs; a failure is a *ValidationError naming the JSON pointer.
+// GetTimeArgs; a failure is a *ValidationError, or ValidationErrors when an
+// object breaks several rules, each naming its JSON pointer.
 func DecodeGetTimeArgs(data []byte) (*GetTimeArgs, error) {
 	return tvDecode(data, bindGetTimeArgs)
 }
