@@ -41,6 +41,7 @@ func commands() []command {
 		{"diff", "print the API-level changes between two revisions or schema files", runDiff},
 		{"validate", "check JSON-RPC messages against a revision's schema", runValidate},
 		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
+		{"tools", "write typed tools (args, results, interface, validating dispatcher) from a tools file", runTools},
 		{"version", "print the mcpgen version", runVersion},
 	}
 }

@@ -1,0 +1,232 @@
+package tools
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// toolsJSON emits ToolsJSON, the tools as written, for tools/list.
+func (e *emitter) toolsJSON() {
+	f := e.f
+	var list bytes.Buffer
+	list.WriteByte('[')
+	for i, t := range e.tools {
+		if i > 0 {
+			list.WriteByte(',')
+		}
+		list.Write(t.raw)
+	}
+	list.WriteByte(']')
+	f.Comment("ToolsJSON is the tools file, compacted: the tools as tools/list announces")
+	f.Comment("them, with every schema exactly as written.")
+	lit := jen.Lit(list.String())
+	if !strings.Contains(list.String(), "`") {
+		lit = jen.Op("`" + list.String() + "`") // readable, and what users grep for
+	}
+	f.Const().Id("ToolsJSON").Op("=").Add(lit)
+}
+
+// handler emits the Handler of e.t: the tools/list answer and the
+// tools/call dispatcher for that bindings package.
+func (e *emitter) handler() {
+	f := e.f
+	r := e.t.rev
+	H := e.t.handler
+
+	fields := []jen.Code{
+		jen.Comment("UnimplementedServer answers every other method with -32601, so a"),
+		jen.Comment("*Handler is a complete server that only has tools; embed *Handler in"),
+		jen.Comment("a server type (instead of UnimplementedServer) to add the rest."),
+		e.mcp("UnimplementedServer"),
+		jen.Id("impl").Id("Tools"),
+	}
+	if r.modern {
+		fields = append(fields,
+			jen.Line(),
+			jen.Comment("TTLMs and CacheScope are the CacheableResult hints of tools/list"),
+			jen.Comment("(ttlMs, cacheScope). The list never changes, so any ttl is correct;"),
+			jen.Comment("CacheScope defaults to \"public\": it holds nothing user-specific."),
+			jen.Id("TTLMs").Int64(),
+			jen.Id("CacheScope").String(),
+		)
+	}
+	f.Commentf("%s answers tools/list and tools/call of revision %s for an", H, r.date)
+	f.Comment("implementation of Tools.")
+	f.Comment("It validates the arguments of every call against the tool's input schema")
+	f.Comment("with generated code before calling the method, and turns a typed result")
+	f.Comment("into structuredContent plus the same JSON in a text block.")
+	f.Type().Id(H).Struct(fields...)
+
+	f.Commentf("%s returns a %s calling impl.", e.t.ctor, H)
+	f.Func().Id(e.t.ctor).Params(jen.Id("impl").Id("Tools")).Op("*").Id(H).Block(
+		jen.Return(jen.Op("&").Id(H).Values(jen.Dict{jen.Id("impl"): jen.Id("impl")})),
+	)
+
+	listBody := []jen.Code{}
+	listJSON := jen.Lit(`{"tools":`).Op("+").Id("ToolsJSON").Op("+").Lit("}")
+	if r.modern {
+		listBody = append(listBody,
+			jen.Id("scope").Op(":=").Id("h").Dot("CacheScope"),
+			jen.If(jen.Id("scope").Op("==").Lit("")).Block(jen.Id("scope").Op("=").Lit("public")),
+			jen.List(jen.Id("hints"), jen.Id("_")).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Map(jen.String()).Any().Values(jen.Dict{
+				jen.Lit("ttlMs"):      jen.Id("h").Dot("TTLMs"),
+				jen.Lit("cacheScope"): jen.Id("scope"),
+				jen.Lit("resultType"): jen.Lit("complete"),
+			})),
+		)
+		listJSON = jen.Append(jen.Index().Byte().Call(jen.Lit(`{"tools":`).Op("+").Id("ToolsJSON").Op("+").Lit(",")), jen.Id("hints").Index(jen.Lit(1), jen.Empty()).Op("..."))
+	} else {
+		listJSON = jen.Index().Byte().Call(listJSON)
+	}
+	listBody = append(listBody,
+		jen.Var().Id("res").Add(e.mcp("ListToolsResult")),
+		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(listJSON, jen.Op("&").Id("res")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("res"), jen.Nil()),
+	)
+	f.Comment("ListTools answers tools/list with every tool of the tools file, in its")
+	f.Comment("order, decoded afresh for each call so callers may keep or change it.")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("ListTools").Params(
+		jen.Id("_").Qual("context", "Context"), jen.Id("_").Op("*").Add(e.mcp(r.listParams)),
+	).Params(jen.Op("*").Add(e.mcp("ListToolsResult")), jen.Error()).Block(listBody...)
+
+	// CallTool.
+	var cases []jen.Code
+	for _, t := range e.tools {
+		stmts := []jen.Code{
+			jen.List(jen.Id("args"), jen.Err()).Op(":=").Id("tvBindArguments").Call(jen.Id("params").Dot("Arguments"), jen.Id(t.args.fn)),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("invalid").Call(jen.Id("params").Dot("Name"), jen.Err()))),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
+		}
+		if t.result != nil {
+			stmts = append(stmts,
+				jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Id("tvCheckResult").Call(jen.Id("res"), jen.Id(t.result.fn)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
+				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
+			)
+		} else {
+			stmts = append(stmts,
+				jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: nil result"), jen.Id("params").Dot("Name")))))
+			if e.t.imp == e.targets[0].imp {
+				stmts = append(stmts, jen.Return(jen.Id("res"), jen.Nil()))
+			} else {
+				// The method returns the primary bindings' result: carry it over as JSON.
+				stmts = append(stmts, jen.Return(jen.Id("tvConvert").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
+			}
+		}
+		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(stmts...))
+	}
+	f.Comment("CallTool validates the arguments against the named tool's input schema,")
+	f.Comment("calls its method and answers with its result. An unknown tool is a")
+	f.Comment("protocol error (-32602), as server/tools.mdx says of every revision.")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("CallTool").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Op("*").Add(e.mcp("CallToolRequestParams")),
+	).Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
+		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual(runtimePath, "ErrInvalidParams").Call(jen.Lit("unknown tool: ").Op("+").Id("params").Dot("Name"))),
+	)
+
+	// invalid: how this revision reports arguments its schema rejects.
+	invalidDoc := []string{
+		"invalid reports arguments the input schema rejects as a tool execution",
+		"error (isError: true), so the model can correct them: server/tools.mdx of",
+		"revision " + r.date + ", \"Error Handling\", lists input validation errors",
+		"among tool execution errors (SEP-1303). The text names the JSON pointer",
+		"from the params, e.g. /arguments/ms.",
+	}
+	invalidBody := []jen.Code{
+		jen.Id("msg").Op(":=").Lit("invalid arguments for tool ").Op("+").Id("tool").Op("+").Lit(": ").Op("+").Id("tvArgumentsText").Call(jen.Err()),
+	}
+	if r.argsAsToolErrors {
+		invalidBody = append(invalidBody, jen.Return(jen.Id("h").Dot("result").Call(jen.Nil(), jen.Id("msg"), jen.True())))
+	} else {
+		invalidDoc = []string{
+			"invalid reports arguments the input schema rejects as a protocol error",
+			"(-32602, invalid params): server/tools.mdx of revision " + r.date + ",",
+			"\"Error Handling\", lists invalid arguments among protocol errors (from",
+			"2025-11-25 on they are tool execution errors). The message names the",
+			"JSON pointer from the params, e.g. /arguments/ms.",
+		}
+		invalidBody = append(invalidBody, jen.Return(jen.Nil(), jen.Qual(runtimePath, "ErrInvalidParams").Call(jen.Id("msg"))))
+	}
+	for _, l := range invalidDoc {
+		f.Comment(l)
+	}
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("invalid").Params(jen.Id("tool").String(), jen.Err().Error()).Params(
+		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(invalidBody...)
+
+	f.Comment("failed answers an error from a tool method: an *ExecutionError becomes a")
+	f.Comment("result with isError: true; anything else goes to the runtime unchanged")
+	f.Comment("(a cancellation cause is dropped, a *runtime.Error sent as it is, other")
+	f.Comment("errors become -32603).")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("failed").Params(jen.Err().Error()).Params(
+		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
+		jen.Var().Id("ee").Op("*").Id("ExecutionError"),
+		jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ee"))).Block(
+			jen.Return(jen.Id("h").Dot("result").Call(jen.Nil(), jen.Id("ee").Dot("Message"), jen.True()))),
+		jen.Return(jen.Nil(), jen.Err()),
+	)
+
+	resultType := "false"
+	if r.modern {
+		resultType = "true"
+	}
+	f.Comment("result decodes the JSON tvResult writes into the bindings' CallToolResult,")
+	f.Comment("so the bindings' own decoder checks it.")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("result").Params(
+		jen.Id("structured").Index().Byte(), jen.Id("text").String(), jen.Id("isError").Bool()).Params(
+		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
+		jen.Var().Id("res").Add(e.mcp("CallToolResult")),
+		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(
+			jen.Id("tvResult").Call(jen.Id("structured"), jen.Id("text"), jen.Id("isError"), jen.Id(resultType)), jen.Op("&").Id("res")),
+			jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Op("&").Id("res"), jen.Nil()),
+	)
+}
+
+// caller emits Caller: the Tools interface implemented by calls to a
+// server of the primary bindings, so a client uses the same typed
+// arguments and results.
+func (e *emitter) caller() {
+	f := e.f
+	f.Comment("ToolCaller is what Caller calls: the bindings' Server (and so their")
+	f.Comment("ServerCaller, a client's view of a server), or a Handler.")
+	f.Type().Id("ToolCaller").Interface(
+		jen.Id("CallTool").Params(jen.Qual("context", "Context"), jen.Op("*").Add(e.mcp("CallToolRequestParams"))).
+			Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()),
+	)
+	f.Comment("Caller implements Tools by calling the tools of a server: a client's")
+	f.Comment("typed view. A result with isError: true is returned as an")
+	f.Comment("*ExecutionError; structured content is validated against the tool's")
+	f.Comment("output schema before it is returned.")
+	f.Type().Id("Caller").Struct(jen.Id("server").Id("ToolCaller"))
+	f.Comment("NewCaller returns a Caller calling server, e.g.")
+	f.Comment("NewCaller(mcp.NewServerCaller(conn)).")
+	f.Func().Id("NewCaller").Params(jen.Id("server").Id("ToolCaller")).Op("*").Id("Caller").Block(
+		jen.Return(jen.Op("&").Id("Caller").Values(jen.Dict{jen.Id("server"): jen.Id("server")})))
+	for _, t := range e.tools {
+		res := e.mcp("CallToolResult")
+		if t.result != nil {
+			res = jen.Id(t.result.goName)
+		}
+		body := []jen.Code{
+			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("tvArgs").Call(jen.Id("args")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
+				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		}
+		if t.result != nil {
+			body = append(body, jen.Return(jen.Id("tvTyped").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))))
+		} else {
+			body = append(body, jen.Return(jen.Id("res"), jen.Nil()))
+		}
+		f.Commentf("%s calls the tool %q.", t.goName, t.name)
+		f.Func().Params(jen.Id("c").Op("*").Id("Caller")).Id(t.goName).Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.goName),
+		).Params(jen.Op("*").Add(res), jen.Error()).Block(body...)
+	}
+}

@@ -1,0 +1,296 @@
+// Package tools generates typed MCP tools from a tools file: a JSON array
+// of Tool objects, written as tools/list returns them (name, title,
+// description, inputSchema, outputSchema, annotations, icons, _meta, ...).
+// Every member is served exactly as written; the generator reads name,
+// description and the two schemas.
+//
+// For one or more target bindings packages (generated/mcpYYYYMMDD or a
+// user's own), Generate writes a Go package (tools.go, tools_support.go)
+// with, per tool: an argument struct from the input schema and, given an
+// output schema, a result struct (required members are values, optional
+// ones pointers, or nil-able slices and maps; nested objects are named
+// structs; string enums are named string types with constants; integer is
+// int64, number float64; a schema without "type" is json.RawMessage); a
+// DecodeXxx function for each; one Tools interface with a context-first
+// method per tool:
+//
+//	Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error)
+//
+// (a tool without an output schema returns the bindings' *CallToolResult);
+// and a Handler per target that embeds the bindings' UnimplementedServer
+// and answers tools/list with the tools as written and tools/call by
+// binding and validating the arguments with code generated from the input
+// schema, calling the method, checking the result against the output
+// schema, and answering structuredContent plus the same JSON in a text
+// block (server/tools.mdx, "Structured Content"), or the result's String()
+// when the user gives the type one in a file of the package. The generated code imports
+// only the bindings, the runtime and the standard library.
+//
+// Caller is the client's side of the same interface: it implements Tools by
+// calling any CallTool (the bindings' ServerCaller, or a Handler in tests),
+// returns isError results as *ExecutionError and validates structured
+// content against the output schema (server/tools.mdx: clients SHOULD).
+//
+// How failures are answered, from server/tools.mdx of each revision:
+// arguments the schema rejects are a tool execution error (isError: true)
+// from 2025-11-25 on and a -32602 protocol error before, the text naming
+// the JSON pointer (/arguments/ms); an unknown tool is -32602; an
+// *ExecutionError from a method (Errorf) is an isError result; any other
+// error goes to the runtime unchanged (a *runtime.Error as it is, others
+// -32603, a cancelled call's answer dropped), because a plain Go error is a
+// server fault whose text should not reach the model by default.
+//
+// The schema keywords the generated validator implements are type (one
+// name), properties, required, additionalProperties (true or false), items,
+// enum, const, minimum, maximum, exclusiveMinimum, exclusiveMaximum,
+// minLength, maxLength, pattern (Go regexp syntax, as jsonschema/v5 uses),
+// minItems, maxItems, uniqueItems, multipleOf, minProperties and
+// maxProperties; annotations (title, description, default, examples,
+// format in 2020-12, $schema, $comment, x-...) are ignored. Any other keyword is an
+// error naming its JSON pointer, rather than a check silently skipped.
+// Numbers beyond 64 bits or with exponents beyond ±400 are rejected.
+package tools
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+)
+
+// Options tune Generate.
+type Options struct {
+	// Package is the Go package name of the output.
+	Package string
+	// Import is the import path of the bindings package the generated code
+	// uses, e.g. github.com/mcpgen/mcpgen/generated/mcp20260728.
+	Import string
+	// Revision is the MCP revision (YYYY-MM-DD) of the bindings; empty
+	// means: read it from the last element of Import (mcpYYYYMMDD).
+	Revision string
+	// AlsoImport are further bindings packages (mcpYYYYMMDD, revision read
+	// from the name) to serve the same tools on: for each, a
+	// HandlerYYYYMMDD over the one Tools interface, so a dual-era server
+	// implements its tools once.
+	AlsoImport []string
+	// ToolsFile names the tools file in errors and in the header comment.
+	ToolsFile string
+}
+
+// target is one bindings package a Handler is generated for.
+type target struct {
+	imp     string
+	alias   string // the package identifier used in the generated code
+	rev     revision
+	handler string // Handler or HandlerYYYYMMDD
+	ctor    string
+}
+
+// revision is what the generated dispatcher must know about the bindings'
+// revision and cannot read from the tools file.
+type revision struct {
+	date string
+	// listParams is the Go name of the tools/list params type.
+	listParams string
+	// structured: Tool.outputSchema and CallToolResult.structuredContent
+	// exist (2025-06-18 and later).
+	structured bool
+	// argsAsToolErrors: input validation errors are tool execution errors
+	// (isError: true) rather than -32602 protocol errors, as
+	// server/tools.mdx says from 2025-11-25 on (SEP-1303; changelog.mdx of
+	// 2025-11-25). Earlier pages list "invalid arguments" among protocol
+	// errors.
+	argsAsToolErrors bool
+	// modern: results carry resultType, and tools/list is a CacheableResult
+	// with ttlMs and cacheScope (2026-07-28).
+	modern bool
+}
+
+var revisions = map[string]revision{
+	"2024-11-05": {date: "2024-11-05", listParams: "ListToolsRequestParams"},
+	"2025-03-26": {date: "2025-03-26", listParams: "ListToolsRequestParams"},
+	"2025-06-18": {date: "2025-06-18", listParams: "ListToolsRequestParams", structured: true},
+	"2025-11-25": {date: "2025-11-25", listParams: "PaginatedRequestParams", structured: true, argsAsToolErrors: true},
+	"2026-07-28": {date: "2026-07-28", listParams: "PaginatedRequestParams", structured: true, argsAsToolErrors: true, modern: true},
+}
+
+var importRevision = regexp.MustCompile(`mcp(\d{4})(\d{2})(\d{2})$`)
+
+// tool is one entry of the tools file.
+type tool struct {
+	name   string
+	goName string
+	doc    string
+	raw    json.RawMessage // the entry as written, compacted
+	args   *node
+	result *node // nil without an output schema
+}
+
+// Generate returns the files of the tools package for the tools file data,
+// keyed by file name. Errors name the tools file and a JSON pointer into it.
+func Generate(data []byte, opts Options) (map[string][]byte, error) {
+	file := opts.ToolsFile
+	if file == "" {
+		file = "tools.json"
+	}
+	fail := func(err error) (map[string][]byte, error) { return nil, fmt.Errorf("%s: %w", file, err) }
+	if opts.Package == "" || opts.Import == "" {
+		return nil, fmt.Errorf("tools: Package and Import are required")
+	}
+	var targets []target
+	seen := map[string]bool{}
+	for i, imp := range append([]string{opts.Import}, opts.AlsoImport...) {
+		rev := ""
+		if i == 0 {
+			rev = opts.Revision
+		}
+		m := importRevision.FindStringSubmatch(imp)
+		if rev == "" {
+			if m == nil {
+				return nil, fmt.Errorf("tools: cannot tell the revision of %s from its name; set the revision", imp)
+			}
+			rev = m[1] + "-" + m[2] + "-" + m[3]
+		}
+		r, ok := revisions[rev]
+		if !ok {
+			return nil, fmt.Errorf("tools: unknown MCP revision %q", rev)
+		}
+		t := target{imp: imp, alias: "mcp", rev: r, handler: "Handler", ctor: "NewHandler"}
+		if i > 0 {
+			digits := strings.ReplaceAll(rev, "-", "")
+			t.alias, t.handler, t.ctor = "mcp"+digits, "Handler"+digits, "NewHandler"+digits
+		}
+		if seen[t.handler] || seen[imp] {
+			return nil, fmt.Errorf("tools: %s: two bindings packages of revision %s", imp, rev)
+		}
+		seen[t.handler], seen[imp] = true, true
+		targets = append(targets, t)
+	}
+	var tools []*tool
+	for _, t := range targets {
+		var err error
+		if tools, err = parseTools(data, t.rev); err != nil {
+			return fail(err)
+		}
+	}
+	sum := sha256.Sum256(data)
+	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools}
+	main, err := e.emit()
+	if err != nil {
+		return fail(err)
+	}
+	support, err := e.support()
+	if err != nil {
+		return fail(err)
+	}
+	return map[string][]byte{"tools.go": main, "tools_support.go": support}, nil
+}
+
+// parseTools reads the array of tools and the schemas in it.
+func parseTools(data []byte, r revision) ([]*tool, error) {
+	var entries []json.RawMessage
+	if err := json.Unmarshal(data, &entries); err != nil {
+		return nil, fmt.Errorf("#: want a JSON array of Tool objects: %v", err)
+	}
+	ps := &parser{names: map[string]string{}}
+	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ExecutionError", "Errorf", "ToolsJSON",
+		"Caller", "NewCaller", "ToolCaller"} {
+		ps.names[id] = "(a name mcpgen uses)"
+	}
+	byName := map[string]string{}
+	var out []*tool
+	for i, raw := range entries {
+		ptr := fmt.Sprintf("/%d", i)
+		var t struct {
+			Name         *string         `json:"name"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return nil, fmt.Errorf("#%s: want a Tool object: %v", ptr, err)
+		}
+		if t.Name == nil || *t.Name == "" {
+			return nil, fmt.Errorf("#%s/name: missing", ptr)
+		}
+		g := goName(*t.Name)
+		if prev, ok := byName[g]; ok {
+			return nil, fmt.Errorf("#%s/name: %q and %q both become the Go name %s", ptr, prev, *t.Name, g)
+		}
+		byName[g] = *t.Name
+		if t.InputSchema == nil {
+			return nil, fmt.Errorf("#%s/inputSchema: missing", ptr)
+		}
+		if err := ps.claim("Tool"+g, ptr+"/name"); err != nil {
+			return nil, err
+		}
+		tl := &tool{name: *t.Name, goName: g, doc: t.Description, raw: compact(raw)}
+		var err error
+		if tl.args, err = schemaOf(ps, t.InputSchema, ptr+"/inputSchema", g+"Args"); err != nil {
+			return nil, err
+		}
+		if t.OutputSchema != nil {
+			if !r.structured {
+				return nil, fmt.Errorf("#%s/outputSchema: revision %s has no structured tool output", ptr, r.date)
+			}
+			if tl.result, err = schemaOf(ps, t.OutputSchema, ptr+"/outputSchema", g+"Result"); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, tl)
+	}
+	return out, nil
+}
+
+// schemaOf checks that raw is a JSON Schema jsonschema/v5 compiles (the
+// tools page: 2020-12 unless $schema says otherwise), that it describes an
+// object, as the Tool definition requires, and reduces it to a node.
+func schemaOf(ps *parser, raw json.RawMessage, ptr, name string) (*node, error) {
+	// Our own reading first: its errors name the exact pointer.
+	var dialect struct {
+		Schema string `json:"$schema"`
+	}
+	json.Unmarshal(raw, &dialect)
+	ps.formatAsserted = dialect.Schema != "" && !strings.Contains(dialect.Schema, "2020-12") && !strings.Contains(dialect.Schema, "2019-09")
+	n, err := ps.parse(raw, ptr, name)
+	if err != nil {
+		return nil, err
+	}
+	const url = "mcpgen:///tool.json" // in memory: nothing is fetched
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
+		return nil, fmt.Errorf("#%s: %v", ptr, err)
+	}
+	if _, err := c.Compile(url); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			for len(ve.Causes) > 0 {
+				ve = ve.Causes[0]
+			}
+			return nil, fmt.Errorf("#%s%s: not a valid JSON Schema: %s", ptr, ve.InstanceLocation, ve.Message)
+		}
+		return nil, fmt.Errorf("#%s: not a valid JSON Schema: %s", ptr, strings.ReplaceAll(err.Error(), "\n", " "))
+	}
+	if n.kind != kindObject {
+		return nil, fmt.Errorf("#%s/type: must be \"object\"", ptr)
+	}
+	if n.goName == "" {
+		// An object without properties is still a struct at the root, so
+		// every tool has named argument and result types.
+		n.goName = name
+		if err := ps.claim(name, ptr); err != nil {
+			return nil, err
+		}
+	}
+	if err := ps.claim("Decode"+name, ptr); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
