@@ -31,9 +31,9 @@ type stream struct {
 	allowJSON bool
 	closed    bool
 	done      chan struct{}
-	header    http.Header                // extra response headers (session id)
-	status    func(final []byte) int     // JSON status for a final message; nil means 200
-	timeout   time.Duration              // per-write deadline, so a client that stops reading cannot block the Conn
+	header    http.Header            // extra response headers (session id)
+	status    func(final []byte) int // JSON status for a final message; nil means 200
+	timeout   time.Duration          // per-write deadline, so a client that stops reading cannot block the Conn
 	closeOnce sync.Once
 }
 
