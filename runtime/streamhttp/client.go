@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net/http"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -532,8 +531,8 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 	case e.Error.Code == CodeUnsupportedProtocolVersion:
 		d.Supported = e.Error.Data.Supported
 		d.Era = EraModern
-		if !slices.ContainsFunc(d.Supported, func(v string) bool { return v >= "2026-" || strings.HasPrefix(v, "2026") }) &&
-			len(d.Supported) > 0 {
+		// Versions are dates; the modern era starts with 2026-07-28.
+		if len(d.Supported) > 0 && !slices.ContainsFunc(d.Supported, func(v string) bool { return v >= "2026-07-28" }) {
 			d.Era = EraLegacy
 		}
 	case isModernCode(e.Error.Code), resp.StatusCode == http.StatusNotFound && e.Error.Code == runtime.CodeMethodNotFound:

@@ -118,7 +118,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 		}
 		if st == nil {
 			s.h.log.Debug("notification dropped: no open stream", "session", s.id, "method", m.Method)
-			return nil
+			return errStreamClosed
 		}
 		return st.send(msg, false)
 	}
@@ -126,7 +126,9 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 }
 
 // streamFor picks the stream for a server-initiated message: the stream of
-// the client request whose handler sent it, while open, else the GET stream.
+// the client request whose handler sent it; the GET stream for messages not
+// made by a handler. A handler whose stream has ended (answered, cancelled
+// or dropped) gets nil: what it sends then must not appear anywhere.
 func (s *session) streamFor(ctx context.Context) *stream {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -134,6 +136,7 @@ func (s *session) streamFor(ctx context.Context) *stream {
 		if st := s.reqStreams[req.ID]; st != nil && !st.finished() {
 			return st
 		}
+		return nil
 	}
 	if s.get != nil && !s.get.finished() {
 		return s.get
@@ -163,6 +166,32 @@ func (s *session) outStreamOf(params json.RawMessage) *stream {
 		}
 	}
 	return st
+}
+
+// endCancelledStream ends the POST stream of a request the client has just
+// cancelled. The Conn writes no response for a cancelled request, so without
+// this the stream would stay open until the session ends; the client has
+// given up on the answer, so ending it is safe even in the rare case the Conn
+// ignores the cancellation (a cancel naming initialize, which the client must
+// never send).
+func (s *session) endCancelledStream(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	id, err := runtime.ParseRequestID(p.RequestID)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	st := s.reqStreams[id]
+	delete(s.reqStreams, id)
+	s.mu.Unlock()
+	if st != nil {
+		st.abort()
+	}
 }
 
 // deliver hands a client message to the Conn.
@@ -243,6 +272,9 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 		if !s.deliver(r.Context(), data) {
 			writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session ended", nil)
 			return
+		}
+		if m.Method == "notifications/cancelled" {
+			s.endCancelledStream(m.Params)
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
