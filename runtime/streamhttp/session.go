@@ -268,13 +268,15 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 			s.mu.Unlock()
 		}
 		// notifications/cancelled included: the session's own Conn applies
-		// it to its own requests, so another session's ids never match.
+		// it to its own requests, so another session's ids never match. The
+		// stream ends first, so nothing the handler sends once cancelled can
+		// reach the wire.
+		if m.Method == "notifications/cancelled" {
+			s.endCancelledStream(m.Params)
+		}
 		if !s.deliver(r.Context(), data) {
 			writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session ended", nil)
 			return
-		}
-		if m.Method == "notifications/cancelled" {
-			s.endCancelledStream(m.Params)
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
