@@ -225,6 +225,26 @@ func (w *lateWriter) Write(b []byte) (int, error) {
 
 func (w *lateWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
+// postAsync sends a POST on a goroutine; the channel gets the response, or
+// nil when the request failed (e.g. the test cut the connection).
+func postAsync(ctx context.Context, url string, hdr map[string]string, body string) <-chan *http.Response {
+	ch := make(chan *http.Response, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			resp = nil
+		}
+		ch <- resp
+	}()
+	return ch
+}
+
 // post sends one raw POST and returns the response.
 func post(t *testing.T, ctx context.Context, url string, hdr map[string]string, body string) *http.Response {
 	t.Helper()

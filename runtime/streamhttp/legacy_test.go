@@ -112,10 +112,7 @@ func TestLegacyDisconnectIsNotCancellation(t *testing.T) {
 func TestLegacyCancelFromOtherSessionIgnored(t *testing.T) {
 	f := newFixture(t, Options{})
 	a, b := f.initSession(t), f.initSession(t)
-	resp := make(chan *http.Response, 1)
-	go func() {
-		resp <- post(t, context.Background(), f.url, legacyHdr(a), `{"jsonrpc":"2.0","id":5,"method":"sleep"}`)
-	}()
+	resp := postAsync(context.Background(), f.url, legacyHdr(a), `{"jsonrpc":"2.0","id":5,"method":"sleep"}`)
 	waitFor(t, f.started, "sleep start")
 	r := post(t, context.Background(), f.url, legacyHdr(b), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"hijack"}}`)
 	if readAll(t, r); r.StatusCode != 202 {
