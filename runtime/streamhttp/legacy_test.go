@@ -252,7 +252,9 @@ func TestLegacyGetStream(t *testing.T) {
 	second.Body.Close()
 	conn := waitFor(t, f.conns, "conn") // first session's Conn
 	got := make(chan error, 1)
-	go func() { got <- conn.Notify(context.Background(), "notifications/message", map[string]any{"level": "info", "data": "hi"}) }()
+	go func() {
+		got <- conn.Notify(context.Background(), "notifications/message", map[string]any{"level": "info", "data": "hi"})
+	}()
 	s := newSSE(resp.Body)
 	if e := s.next(t); !strings.Contains(e, "notifications/message") {
 		t.Fatalf("GET event %s", e)
