@@ -531,8 +531,11 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 	case e.Error.Code == CodeUnsupportedProtocolVersion:
 		d.Supported = e.Error.Data.Supported
 		d.Era = EraModern
-		// Versions are dates; the modern era starts with 2026-07-28.
-		if len(d.Supported) > 0 && !slices.ContainsFunc(d.Supported, func(v string) bool { return v >= "2026-07-28" }) {
+		// A modern server that speaks none of our modern versions but one of
+		// the legacy ones is served best in the legacy era.
+		if !slices.Contains(d.Supported, c.opts.ModernVersion) && slices.ContainsFunc(d.Supported, func(v string) bool {
+			return slices.Contains(DefaultLegacyVersions, v)
+		}) {
 			d.Era = EraLegacy
 		}
 	case isModernCode(e.Error.Code), resp.StatusCode == http.StatusNotFound && e.Error.Code == runtime.CodeMethodNotFound:

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -192,11 +193,23 @@ type lateWrites struct {
 	next http.Handler
 	mu   sync.Mutex
 	n    int
+	reqs []string // "METHOD body" of every request, for wire assertions
+}
+
+func (l *lateWrites) requests() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.reqs)
 }
 
 func (l *lateWrites) count() int { l.mu.Lock(); defer l.mu.Unlock(); return l.n }
 
 func (l *lateWrites) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	l.mu.Lock()
+	l.reqs = append(l.reqs, r.Method+" "+string(body))
+	l.mu.Unlock()
 	lw := &lateWriter{ResponseWriter: w, l: l}
 	l.next.ServeHTTP(lw, r)
 	lw.mu.Lock()

@@ -142,16 +142,14 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 		// stream is already marked closed, so nothing is written after.
 		t.onDisc(m.ID)
 	}
-	h.bg.Add(1)
-	go func() {
-		defer h.bg.Done()
+	h.background(func() {
 		t.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
 		defer cancel()
 		if err := conn.Close(ctx); err != nil {
 			h.log.Warn("request handler still running after close", "id", m.ID.String(), "error", err)
 		}
-	}()
+	})
 }
 
 // validateModern applies streamable-http.mdx's server validation. It returns

@@ -118,6 +118,7 @@ type Handler struct {
 	mu       sync.Mutex
 	sessions map[string]*session
 	closed   bool
+	waiting  bool // Close is in bg.Wait: no more bg.Add
 	janitor  bool
 
 	bg sync.WaitGroup // Conn closes and the janitor
@@ -174,6 +175,9 @@ func (h *Handler) Close(ctx context.Context) error {
 		h.endSession(s, "server closing")
 	}
 	h.cancel()
+	h.mu.Lock()
+	h.waiting = true
+	h.mu.Unlock()
 	done := make(chan struct{})
 	go func() { h.bg.Wait(); close(done) }()
 	select {
@@ -206,6 +210,24 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, POST, DELETE")
 		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "method not allowed", nil)
 	}
+}
+
+// background runs f on a goroutine that Close waits for; once Close has
+// started waiting, f runs on the caller's goroutine instead, since a
+// WaitGroup must not grow during Wait.
+func (h *Handler) background(f func()) {
+	h.mu.Lock()
+	if h.waiting {
+		h.mu.Unlock()
+		f()
+		return
+	}
+	h.bg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.bg.Done()
+		f()
+	}()
 }
 
 func (h *Handler) isClosed() bool {

@@ -389,18 +389,16 @@ func (h *Handler) endSession(s *session, why string) {
 		return
 	}
 	delete(h.sessions, s.id)
-	h.bg.Add(1)
 	h.mu.Unlock()
 	h.log.Debug("session ended", "session", s.id, "why", why)
 	s.Close()
-	go func() {
-		defer h.bg.Done()
+	h.background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
 		defer cancel()
 		if err := s.conn.Close(ctx); err != nil {
 			h.log.Warn("session handlers still running after close", "session", s.id, "error", err)
 		}
-	}()
+	})
 }
 
 // runJanitor ends sessions idle for SessionIdleTimeout.
