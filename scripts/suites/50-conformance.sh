@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite (@modelcontextprotocol/conformance
+# 0.1.16) against examples/conformance-server: every server scenario.
+# Node 22 comes from npm's node@22 package (the machine's node may be
+# older); both land in the gitignored .cache/. Loopback only.
+#
+# Exits non-zero if any scenario fails other than those listed in
+# scripts/suites/conformance-expected-failures.yaml (with the reason).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+cache=$root/.cache
+version=0.1.16
+node=$cache/node22/node_modules/node/bin/node
+cli=$cache/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js
+
+if [[ ! -x $node ]]; then
+	timeout 300 npm install --silent --no-audit --no-fund --prefix "$cache/node22" node@22
+fi
+if [[ ! -f $cli ]] || ! grep -q "\"version\": \"$version\"" "$(dirname "$cli")/../package.json"; then
+	timeout 300 npm install --silent --no-audit --no-fund --prefix "$cache/conformance" "@modelcontextprotocol/conformance@$version"
+fi
+
+bin=$(mktemp -d)
+trap 'kill "${pid:-}" 2>/dev/null || true; wait "${pid:-}" 2>/dev/null || true; rm -rf "$bin"' EXIT
+go build -o "$bin/conformance-server" ./examples/conformance-server
+port=${MCPGEN_CONFORMANCE_PORT:-39217}
+"$bin/conformance-server" --addr "127.0.0.1:$port" 2>"$bin/server.log" &
+pid=$!
+for _ in $(seq 100); do
+	if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+	sleep 0.1
+done
+
+out=$bin/results
+set +e
+timeout 240 "$node" "$cli" server --url "http://127.0.0.1:$port/mcp" \
+	--expected-failures "$root/scripts/suites/conformance-expected-failures.yaml" \
+	-o "$out" >"$bin/run.log" 2>&1
+rc=$?
+set -e
+tail -n 60 "$bin/run.log"
+exit $rc
