@@ -123,7 +123,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 		return
 	}
 	defer h.releaseStream()
-	st := newStream(w, true, h.opts.WriteTimeout)
+	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.status = modernStatus
 	t := &requestTransport{msg: data, id: m.ID, st: st, closed: make(chan struct{})}
 	conn := h.newConn(t, EraModern)

@@ -203,3 +203,15 @@ func TestModernSSEResponse(t *testing.T) {
 		t.Errorf("GET without session: %d", g.StatusCode)
 	}
 }
+
+func TestSSEResponsesOption(t *testing.T) {
+	f := newFixture(t, Options{SSEResponses: true})
+	resp := post(t, context.Background(), f.url, modernHdr("echo"), `{"jsonrpc":"2.0","id":2,"method":"echo","params":{`+modernMeta+`}}`)
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
+	}
+	if e := newSSE(resp.Body).next(t); !strings.Contains(e, `"id":2,"result"`) {
+		t.Fatal(e)
+	}
+}

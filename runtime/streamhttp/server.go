@@ -67,6 +67,10 @@ type Options struct {
 	// Mcp-Param-* validation of modern tools/call requests. Nil skips that
 	// check (no tool then has custom headers).
 	ParamHeaders func(tool string) []ParamHeader
+	// SSEResponses answers every request with an SSE stream, even one with
+	// nothing before its response (by default such a response is plain
+	// JSON). Useful behind proxies that treat the two differently.
+	SSEResponses bool
 	// Logger receives transport-level logs (default slog.Default()).
 	Logger *slog.Logger
 }

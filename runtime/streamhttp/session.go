@@ -285,7 +285,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 		return
 	}
 	defer h.releaseStream()
-	st := newStream(w, true, h.opts.WriteTimeout)
+	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.header = http.Header{HeaderSessionID: {s.id}}
 	s.mu.Lock()
 	if _, dup := s.reqStreams[m.ID]; dup {
