@@ -32,9 +32,10 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:3000", "address to listen on")
+	sse := flag.Bool("sse", false, "answer every request with an SSE stream (default: JSON unless something precedes the response)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	h := streamhttp.NewHandler(factory(log), streamhttp.Options{Logger: log})
+	h := streamhttp.NewHandler(factory(log), streamhttp.Options{Logger: log, SSEResponses: *sse})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := streamhttp.NewServer(*addr, mux)

@@ -22,22 +22,37 @@ if [[ ! -f $cli ]] || ! grep -q "\"version\": \"$version\"" "$(dirname "$cli")/.
 fi
 
 bin=$(mktemp -d)
-trap 'kill "${pid:-}" 2>/dev/null || true; wait "${pid:-}" 2>/dev/null || true; rm -rf "$bin"' EXIT
+pid=
+trap 'kill $pid 2>/dev/null || true; rm -rf "$bin"' EXIT
 go build -o "$bin/conformance-server" ./examples/conformance-server
-port=${MCPGEN_CONFORMANCE_PORT:-39217}
-"$bin/conformance-server" --addr "127.0.0.1:$port" 2>"$bin/server.log" &
-pid=$!
-for _ in $(seq 100); do
-	if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-	sleep 0.1
+# Two runs: responses as JSON where possible (the default) and always SSE.
+rc=0
+for mode in json sse; do
+	port=${MCPGEN_CONFORMANCE_PORT:-39217}
+	flags=()
+	if [[ $mode == sse ]]; then
+		port=$((port + 1))
+		flags=(--sse)
+	fi
+	"$bin/conformance-server" --addr "127.0.0.1:$port" "${flags[@]}" 2>"$bin/server-$mode.log" &
+	pid=$!
+	for _ in $(seq 100); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+		sleep 0.1
+	done
+	set +e
+	timeout 120 "$node" "$cli" server --url "http://127.0.0.1:$port/mcp" \
+		--expected-failures "$root/scripts/suites/conformance-expected-failures.yaml" \
+		-o "$bin/results-$mode" >"$bin/run-$mode.log" 2>&1
+	r=$?
+	set -e
+	echo "== conformance $version, server scenarios, responses: $mode (exit $r)"
+	sed -n '/SUMMARY/,$p' "$bin/run-$mode.log"
+	if [[ $r -ne 0 ]]; then
+		rc=$r
+		tail -n 80 "$bin/run-$mode.log"
+	fi
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
 done
-
-out=$bin/results
-set +e
-timeout 240 "$node" "$cli" server --url "http://127.0.0.1:$port/mcp" \
-	--expected-failures "$root/scripts/suites/conformance-expected-failures.yaml" \
-	-o "$out" >"$bin/run.log" 2>&1
-rc=$?
-set -e
-tail -n 60 "$bin/run.log"
 exit $rc
