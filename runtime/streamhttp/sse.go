@@ -20,14 +20,16 @@ func readEvents(r io.Reader, max int, fn func(data []byte) error) error {
 	for {
 		line, err := readLine(br, max)
 		if err != nil {
-			if err == io.EOF && have {
+			if err == io.EOF && have && len(data) > 0 {
 				return fn(data) // a last event without its blank line
 			}
 			return err
 		}
 		switch {
 		case len(line) == 0:
-			if have {
+			// An event with empty data (a "priming" event that carries only
+			// id and retry) is no message.
+			if have && len(data) > 0 {
 				if err := fn(data); err != nil {
 					return err
 				}

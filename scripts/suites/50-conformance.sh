@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance
-# 0.1.16) against examples/conformance-server: every server scenario.
+# 0.1.16): every server scenario against examples/conformance-server, and
+# the client scenarios without OAuth against examples/conformance-client.
 # Node 22 comes from npm's node@22 package (the machine's node may be
 # older); both land in the gitignored .cache/. Loopback only.
 #
@@ -25,6 +26,7 @@ bin=$(mktemp -d)
 pid=
 trap 'kill $pid 2>/dev/null || true; rm -rf "$bin"' EXIT
 go build -o "$bin/conformance-server" ./examples/conformance-server
+go build -o "$bin/conformance-client" ./examples/conformance-client
 # Two runs: responses as JSON where possible (the default) and always SSE.
 rc=0
 for mode in json sse; do
@@ -54,5 +56,18 @@ for mode in json sse; do
 	fi
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
+done
+# The client scenarios that need no OAuth, against examples/conformance-client.
+for scenario in initialize tools_call elicitation-sep1034-client-defaults sse-retry; do
+	set +e
+	timeout 60 "$node" "$cli" client --command "$bin/conformance-client" --scenario "$scenario" \
+		--expected-failures "$root/scripts/suites/conformance-expected-failures.yaml" >"$bin/client-$scenario.log" 2>&1
+	r=$?
+	set -e
+	echo "== conformance $version, client scenario $scenario (exit $r): $(grep -E '^Passed:' "$bin/client-$scenario.log" | tail -1)"
+	if [[ $r -ne 0 ]]; then
+		rc=$r
+		tail -n 40 "$bin/client-$scenario.log"
+	fi
 done
 exit $rc
