@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -81,9 +82,14 @@ func run(addr string, log *slog.Logger) error {
 	srv := streamhttp.NewServer(addr, mux)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ListenAndServe() }()
-	log.Info("listening", "url", "http://"+addr+"/mcp")
+	go func() { errc <- srv.Serve(ln) }()
+	// The bound address, so --addr 127.0.0.1:0 is usable (tests do that).
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/mcp")
 	select {
 	case err := <-errc:
 		return err
