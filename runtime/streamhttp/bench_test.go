@@ -23,7 +23,9 @@ func benchServer(b *testing.B, opts Options) (*httptest.Server, func()) {
 			pol = modernPolicy(runtime.SideServer)
 		}
 		c := runtime.NewConn(t, runtime.WithPolicy(pol), runtime.WithLogger(quiet()))
-		c.Handle("initialize", func(context.Context, *runtime.Request) (any, error) { return map[string]string{"protocolVersion": "2025-11-25"}, nil })
+		c.Handle("initialize", func(context.Context, *runtime.Request) (any, error) {
+			return map[string]string{"protocolVersion": "2025-11-25"}, nil
+		})
 		c.Handle("echo", func(context.Context, *runtime.Request) (any, error) { return map[string]bool{"ok": true}, nil })
 		return c
 	}, opts)

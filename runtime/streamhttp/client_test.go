@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -161,3 +162,54 @@ func TestClientLegacyServerRequest(t *testing.T) {
 }
 
 var _ = slog.Default
+
+// SSE responses reach the caller: the progress notification first, then
+// the result, in both eras.
+func TestClientSSEResponse(t *testing.T) {
+	for _, era := range []Era{EraLegacy, EraModern} {
+		t.Run(era.String(), func(t *testing.T) {
+			opts := Options{}
+			if era == EraLegacy {
+				opts.ModernVersions = []string{}
+			}
+			f := newFixture(t, opts)
+			conn, _ := clientConn(t, f, era)
+			if era == EraLegacy {
+				if err := conn.Call(context.Background(), "initialize", map[string]any{}, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := make(chan struct{}, 1)
+			conn.HandleNotification("notifications/progress", func(context.Context, *runtime.Notification) { got <- struct{}{} })
+			var out json.RawMessage
+			if err := conn.Call(context.Background(), "progress", map[string]any{}, &out); err != nil || string(out) != `{"done":"yes"}` {
+				t.Fatalf("progress: %s %v", out, err)
+			}
+			waitFor(t, got, "progress notification")
+		})
+	}
+}
+
+// A legacy session the server has ended answers 404; the call fails at
+// once instead of waiting for a response that cannot come.
+func TestClientLegacySessionGone(t *testing.T) {
+	f := newFixture(t, Options{ModernVersions: []string{}})
+	conn, c := clientConn(t, f, EraLegacy)
+	if err := conn.Call(context.Background(), "initialize", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodDelete, f.url, nil)
+	req.Header.Set(HeaderSessionID, c.SessionID())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = conn.Call(ctx, "echo", map[string]any{}, nil)
+	var re *runtime.Error
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "session not found") {
+		t.Fatalf("call on an ended session: %v", err)
+	}
+}
