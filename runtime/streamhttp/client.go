@@ -40,6 +40,10 @@ type ClientOptions struct {
 	// NoGetStream stops a legacy client from opening the GET stream for
 	// server-initiated messages after initialization.
 	NoGetStream bool
+	// ParamHeaders returns the x-mcp-header annotations of a tool (see
+	// ParamHeadersFromSchema, fed from tools/list), so a modern tools/call
+	// carries the Mcp-Param-* headers the server validates. Nil sends none.
+	ParamHeaders func(tool string) []ParamHeader
 	// Logger receives transport-level logs (default slog.Default()).
 	Logger *slog.Logger
 }
@@ -272,6 +276,15 @@ func (c *Client) newPost(ctx context.Context, m *runtime.Message, body []byte) (
 			switch {
 			case (m.Method == "tools/call" || m.Method == "prompts/get") && p.Name != nil:
 				h.Set(HeaderName, EncodeHeaderValue(*p.Name))
+				if m.Method == "tools/call" && c.opts.ParamHeaders != nil {
+					var args map[string]json.RawMessage
+					_ = json.Unmarshal(p.Arguments, &args)
+					for _, ph := range c.opts.ParamHeaders(*p.Name) {
+						if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
+							h.Set(HeaderParamPrefix+ph.Name, v)
+						}
+					}
+				}
 			case m.Method == "resources/read" && p.URI != nil:
 				h.Set(HeaderName, EncodeHeaderValue(*p.URI))
 			}

@@ -13,6 +13,19 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
+// clientOn starts a modern client Conn on c, closed with the test.
+func clientOn(t *testing.T, c *Client) *runtime.Conn {
+	t.Helper()
+	conn := runtime.NewConn(c, runtime.WithPolicy(modernPolicy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	conn.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		conn.Close(ctx)
+	})
+	return conn
+}
+
 func clientConn(t *testing.T, f *fixture, era Era) (*runtime.Conn, *Client) {
 	t.Helper()
 	c, err := Dial(context.Background(), f.url, ClientOptions{Logger: quiet()})
