@@ -215,3 +215,32 @@ func TestSSEResponsesOption(t *testing.T) {
 		t.Fatal(e)
 	}
 }
+
+// The server ending a listen stream (the one notifications/cancelled a
+// modern server may send): the notification is the stream's last event,
+// then the stream ends.
+func TestModernListenEndedByServer(t *testing.T) {
+	f := newFixture(t, Options{})
+	resp := post(t, context.Background(), f.url, modernHdr("subscriptions/listen"), `{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{`+modernMeta+`}}`)
+	defer resp.Body.Close()
+	s := newSSE(resp.Body)
+	if e := s.next(t); !strings.Contains(e, "list_changed") {
+		t.Fatal(e)
+	}
+	conn := waitFor(t, f.conns, "listen conn")
+	waitFor(t, f.started, "listen handler")
+	if err := conn.CancelIncoming(runtime.StringID("L"), "subscription torn down"); err != nil {
+		t.Fatal(err)
+	}
+	if e := s.next(t); !strings.Contains(e, `"method":"notifications/cancelled"`) || !strings.Contains(e, `"requestId":"L"`) {
+		t.Fatalf("got %s", e)
+	}
+	if _, more := <-s.ch; more {
+		t.Fatal("an event followed the cancellation")
+	}
+	e := waitFor(t, f.ended, "listen handler end")
+	var ce *runtime.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceLocal {
+		t.Fatalf("cause %v", e.cause)
+	}
+}
