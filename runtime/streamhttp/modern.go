@@ -46,7 +46,10 @@ func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
 }
 
 // Write implements runtime.Transport.
-func (t *requestTransport) Write(_ context.Context, msg []byte) error {
+func (t *requestTransport) Write(ctx context.Context, msg []byte) error {
+	if handlerDone(ctx) {
+		return errStreamClosed
+	}
 	m, derr := runtime.DecodeMessage(msg)
 	if derr != nil {
 		return derr
@@ -201,4 +204,14 @@ func (h *Handler) validateModern(hd http.Header, m *runtime.Message, version, me
 		}
 	}
 	return "", 0, nil
+}
+
+// handlerDone reports whether ctx is the context of a handler that has been
+// cancelled or has answered. Whatever such a handler still sends (a late
+// progress notification) must not reach the wire: it could otherwise slip
+// in before the runtime's own notifications/cancelled, or after the stream
+// was meant to end.
+func handlerDone(ctx context.Context) bool {
+	_, ok := runtime.RequestFromContext(ctx)
+	return ok && ctx.Err() != nil
 }

@@ -76,6 +76,9 @@ func (s *session) OnRequestDisconnect(f func(runtime.RequestID)) { s.onDisc = f 
 
 // Write implements runtime.Transport by routing msg to its stream.
 func (s *session) Write(ctx context.Context, msg []byte) error {
+	if handlerDone(ctx) {
+		return errStreamClosed
+	}
 	m, derr := runtime.DecodeMessage(msg)
 	if derr != nil {
 		return derr
