@@ -52,12 +52,21 @@ func newSession(h *Handler) *session {
 }
 
 // Read implements runtime.Transport.
+//
+// Messages accepted before Close (their POST got 202) are still returned
+// before io.EOF: a notifications/cancelled followed at once by DELETE must
+// cancel with the client's reason, not be lost to the session's end.
 func (s *session) Read(ctx context.Context) ([]byte, error) {
 	select {
 	case m := <-s.in:
 		return m, nil
 	case <-s.closed:
-		return nil, io.EOF
+		select {
+		case m := <-s.in:
+			return m, nil
+		default:
+			return nil, io.EOF
+		}
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -199,6 +208,11 @@ func (s *session) endCancelledStream(params json.RawMessage) {
 
 // deliver hands a client message to the Conn.
 func (s *session) deliver(ctx context.Context, data []byte) bool {
+	select {
+	case <-s.closed:
+		return false // checked first: a message queued after EOF would be lost
+	default:
+	}
 	select {
 	case s.in <- data:
 		return true
@@ -398,6 +412,12 @@ func (h *Handler) endSession(s *session, why string) {
 	h.background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
 		defer cancel()
+		// Let the Conn read what was accepted before the end (it sees EOF
+		// after that), so handlers end for the reason the client gave.
+		select {
+		case <-s.conn.Done():
+		case <-ctx.Done():
+		}
 		if err := s.conn.Close(ctx); err != nil {
 			h.log.Warn("session handlers still running after close", "session", s.id, "error", err)
 		}
