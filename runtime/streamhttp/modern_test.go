@@ -244,3 +244,48 @@ func TestModernListenEndedByServer(t *testing.T) {
 		t.Fatalf("cause %v", e.cause)
 	}
 }
+
+// A modern-only handler answers GET and DELETE with 405 and never mints a
+// session, whatever the request says.
+func TestModernOnlyRefusesLegacyTraffic(t *testing.T) {
+	f := newFixture(t, Options{LegacyVersions: []string{}})
+	for _, m := range []string{http.MethodGet, http.MethodDelete} {
+		req, _ := http.NewRequest(m, f.url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set(HeaderSessionID, "whatever")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("%s: %d, want 405", m, resp.StatusCode)
+		}
+	}
+	hdr := modernHdr("echo")
+	hdr[HeaderSessionID] = "ignored"
+	resp := post(t, context.Background(), f.url, hdr, `{"jsonrpc":"2.0","id":1,"method":"echo","params":{`+modernMeta+`}}`)
+	if body := readAll(t, resp); resp.StatusCode != 200 || resp.Header.Get(HeaderSessionID) != "" {
+		t.Fatalf("%d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	// A legacy initialize gets a 400 with a non-modern error body, which is
+	// what makes a dual-era client fall back... to nothing here.
+	resp = post(t, context.Background(), f.url, nil, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	if readAll(t, resp); resp.StatusCode != 400 {
+		t.Fatalf("initialize on a modern-only server: %d", resp.StatusCode)
+	}
+}
+
+// A modern handler cannot send a request to the client (MRTR replaces
+// that); the call fails at once instead of hanging.
+func TestModernRefusesServerRequests(t *testing.T) {
+	f := newFixture(t, Options{})
+	resp := post(t, context.Background(), f.url, modernHdr("ask"), `{"jsonrpc":"2.0","id":1,"method":"ask","params":{`+modernMeta+`}}`)
+	body := readAll(t, resp)
+	if err := waitFor(t, f.answers, "ask outcome"); err == nil || !strings.Contains(err.Error(), "MRTR") && !strings.Contains(err.Error(), "InputRequiredResult") {
+		t.Fatalf("server call: %v", err)
+	}
+	if !strings.Contains(body, `"error"`) {
+		t.Fatalf("body %s", body)
+	}
+}
