@@ -39,4 +39,19 @@
 //   - A legacy response whose POST stream is gone is dropped (resumability
 //     is out of scope), and its handler keeps running: the disconnect is
 //     not a cancellation in that era.
+//   - A legacy notifications/cancelled ends the named request's POST stream
+//     (202 to the cancel, then the stream closes empty) before the Conn
+//     sees it: the request gets no response, so the stream would otherwise
+//     stay open until the session ends.
+//   - Nothing a handler sends after its context ended (cancelled, or
+//     answered) reaches the wire, in either era.
+//   - Ending a legacy session (DELETE, idle expiry, Close) lets its Conn
+//     read every message accepted before (a cancel POSTed just before the
+//     DELETE still cancels with the client's reason).
+//   - Server-to-client requests in the modern era fail at once: 2026-07-28
+//     replaces them with InputRequiredResult (MRTR).
+//   - The cancel source of a closed modern stream is runtime.SourceDisconnect
+//     (named "stream disconnect"; its reason says the peer closed the
+//     request's stream). No new CancelSource was added: that one means
+//     exactly this, and cancel.go is being extended by other work.
 package streamhttp
