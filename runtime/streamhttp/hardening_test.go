@@ -37,6 +37,38 @@ func TestOrigin(t *testing.T) {
 	}
 }
 
+// DNS rebinding without Origin: a loopback server refuses a foreign Host.
+func TestHostCheck(t *testing.T) {
+	f := newFixture(t, Options{})
+	for host, want := range map[string]int{"evil.example.com": 403, "localhost:1234": 200, "127.0.0.1": 200, "[::1]:80": 200} {
+		req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`))
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+	g := newFixture(t, Options{AllowAnyHost: true})
+	req, _ := http.NewRequest(http.MethodPost, g.url, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`))
+	req.Host = "evil.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("AllowAnyHost: %d", resp.StatusCode)
+	}
+}
+
 func TestBodyLimit(t *testing.T) {
 	f := newFixture(t, Options{MaxBodyBytes: 1024})
 	big := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 2048) + `"}}`

@@ -39,6 +39,11 @@ type Options struct {
 	// against DNS rebinding. Requests without Origin are always accepted
 	// (they do not come from a browser). Others get 403.
 	AllowedOrigins []string
+	// AllowAnyHost turns off the DNS-rebinding check on Host: by default a
+	// request that reached a loopback address with a Host header that is
+	// not a loopback name or address gets 403 (a browser tricked by DNS
+	// rebinding sends the attacker's host name).
+	AllowAnyHost bool
 	// MaxBodyBytes bounds one POST body (default 4 MiB); larger gets 413.
 	MaxBodyBytes int64
 	// MaxSessions bounds live legacy sessions (default 1024); initialize
@@ -199,6 +204,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, runtime.RequestID{}, runtime.CodeInvalidRequest, "Forbidden: origin not allowed", nil)
 		return
 	}
+	if !h.opts.AllowAnyHost && !hostOK(r) {
+		h.log.Warn("request with a non-loopback Host on a loopback address refused", "host", r.Host)
+		writeError(w, http.StatusForbidden, runtime.RequestID{}, runtime.CodeInvalidRequest, "Forbidden: host not allowed", nil)
+		return
+	}
 	if h.isClosed() {
 		writeError(w, http.StatusServiceUnavailable, runtime.RequestID{}, runtime.CodeInternalError, "server is shutting down", nil)
 		return
@@ -255,6 +265,33 @@ func (h *Handler) originOK(origin string) bool {
 		return false
 	}
 	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostOK applies the Host check: only for requests that arrived on a
+// loopback address, where any legitimate client names a loopback host.
+func hostOK(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return true
+	}
+	tcp, ok := local.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsLoopback() {
+		return true
+	}
+	return isLoopbackHost(r.Host)
+}
+
+func isLoopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
 	if strings.EqualFold(host, "localhost") {
 		return true
 	}
