@@ -15,6 +15,10 @@ version=0.1.16
 node=$cache/node22/node_modules/node/bin/node
 cli=$cache/conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
+if ! command -v npm >/dev/null; then
+	echo "50-conformance: SKIPPED: npm not found (the suite and Node 22 come from npm)" >&2
+	exit 0
+fi
 if [[ ! -x $node ]]; then
 	timeout 300 npm install --silent --no-audit --no-fund --prefix "$cache/node22" node@22
 fi
