@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/mcpgen/mcpgen/internal/outdir"
 	"io"
 	"os"
 	"path/filepath"
@@ -59,8 +60,8 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		}
 		name = filepath.Base(abs)
 	}
-	if !isIdentifier(name) {
-		fmt.Fprintf(stderr, "mcpgen tools: package name %q is not a Go identifier; pass --package\n", name)
+	if err := checkIdentifier(name); err != nil {
+		fmt.Fprintf(stderr, "mcpgen tools: package name %q: %v; pass --package\n", name, err)
 		return 2
 	}
 	data, err := os.ReadFile(*toolsPath)
@@ -75,7 +76,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
-	if err := writeFiles(*out, files); err != nil {
+	if err := outdir.Write(*out, files, outdir.Options{}); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}

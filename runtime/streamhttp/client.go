@@ -1,0 +1,558 @@
+package streamhttp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// ClientOptions configures a Client.
+type ClientOptions struct {
+	// HTTPClient sends the requests (default: a client of its own without an
+	// overall timeout, since response streams are long-lived; per-call
+	// timeouts belong to the runtime's CallOptions).
+	HTTPClient *http.Client
+	// Era is the server's era. Zero means: detect it with Detect in Dial.
+	Era Era
+	// ModernVersion is the version sent to a modern server (default
+	// "2026-07-28").
+	ModernVersion string
+	// ClientInfo and Capabilities fill params._meta of modern requests that
+	// do not carry them yet (defaults: {"name":"mcpgen","version":"0"}
+	// and {}).
+	ClientInfo   any
+	Capabilities any
+	// Header is added to every request (e.g. Authorization).
+	Header http.Header
+	// MaxMessageBytes bounds one incoming message (default 16 MiB).
+	MaxMessageBytes int
+	// NoGetStream stops a legacy client from opening the GET stream for
+	// server-initiated messages after initialization.
+	NoGetStream bool
+	// ParamHeaders returns the x-mcp-header annotations of a tool (see
+	// ParamHeadersFromSchema, fed from tools/list), so a modern tools/call
+	// carries the Mcp-Param-* headers the server validates. Nil sends none.
+	ParamHeaders func(tool string) []ParamHeader
+	// Logger receives transport-level logs (default slog.Default()).
+	Logger *slog.Logger
+}
+
+func (o ClientOptions) withDefaults() ClientOptions {
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{}
+	}
+	if o.ModernVersion == "" {
+		o.ModernVersion = DefaultModernVersions[0]
+	}
+	if o.ClientInfo == nil {
+		o.ClientInfo = map[string]string{"name": "mcpgen", "version": "0"}
+	}
+	if o.Capabilities == nil {
+		o.Capabilities = map[string]any{}
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = 16 << 20
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Client is the client side of Streamable HTTP as a runtime.Transport. Each
+// outgoing request is its own POST whose response (JSON or SSE) feeds Read.
+// In the modern era it implements runtime.RequestStreamCanceller, so a
+// cancelled call closes its own stream and sends nothing; in the legacy era
+// the Conn POSTs notifications/cancelled instead and the stream stays open.
+type Client struct {
+	endpoint string
+	opts     ClientOptions
+	era      Era
+	log      *slog.Logger
+
+	base       context.Context
+	cancelBase context.CancelFunc
+	in         chan []byte
+	closed     chan struct{}
+	closeOnce  sync.Once
+	wg         sync.WaitGroup
+
+	mu        sync.Mutex
+	isClosed  bool
+	session   string
+	version   string // legacy: negotiated, sent once known
+	initID    runtime.RequestID
+	streams   map[runtime.RequestID]context.CancelFunc
+	getOpened bool
+}
+
+// NewClient returns a Client for the given era (EraModern when opts.Era is
+// zero; use Dial to detect it).
+func NewClient(endpoint string, opts ClientOptions) *Client {
+	opts = opts.withDefaults()
+	era := opts.Era
+	if era == 0 {
+		era = EraModern
+	}
+	base, cancel := context.WithCancel(context.Background())
+	return &Client{
+		endpoint: endpoint, opts: opts, era: era, log: opts.Logger,
+		base: base, cancelBase: cancel,
+		in: make(chan []byte, 64), closed: make(chan struct{}),
+		streams: map[runtime.RequestID]context.CancelFunc{},
+	}
+}
+
+// Dial detects the server's era (unless opts.Era is set) and returns a
+// Client for it. Build the Conn with the Policy of Era().
+func Dial(ctx context.Context, endpoint string, opts ClientOptions) (*Client, error) {
+	if opts.Era == 0 {
+		d, err := Detect(ctx, endpoint, opts)
+		if err != nil {
+			return nil, err
+		}
+		opts.Era = d.Era
+	}
+	return NewClient(endpoint, opts), nil
+}
+
+// Era returns the era this client speaks.
+func (c *Client) Era() Era { return c.era }
+
+// SessionID returns the legacy session id, empty before initialize.
+func (c *Client) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
+
+// Read implements runtime.Transport.
+func (c *Client) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case m := <-c.in:
+		return m, nil
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Write implements runtime.Transport. A request returns once its POST is
+// under way; its answer (or an error response made from an HTTP failure)
+// arrives through Read. Notifications and responses are POSTed before Write
+// returns, so a notifications/cancelled written before Close is delivered.
+func (c *Client) Write(ctx context.Context, msg []byte) error {
+	m, derr := runtime.DecodeMessage(msg)
+	if derr != nil {
+		return derr
+	}
+	body := msg
+	if c.era == EraModern && m.Kind == runtime.KindRequest {
+		var err error
+		if body, err = c.withMeta(m); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	if c.isClosed {
+		c.mu.Unlock()
+		return runtime.ErrTransportClosed
+	}
+	if m.Kind != runtime.KindRequest {
+		c.mu.Unlock()
+		return c.postSync(ctx, m, body)
+	}
+	if m.Method == "initialize" {
+		c.initID = m.ID
+	}
+	rctx, cancel := context.WithCancel(c.base)
+	c.streams[m.ID] = cancel
+	c.wg.Add(1)
+	c.mu.Unlock()
+	req, err := c.newPost(rctx, m, body)
+	if err != nil {
+		c.dropStream(m.ID)
+		cancel()
+		c.wg.Done()
+		return err
+	}
+	go c.roundTrip(rctx, cancel, req, m.ID)
+	return nil
+}
+
+// CloseRequestStream implements runtime.RequestStreamCanceller: the modern
+// cancellation. The POST's context is cancelled, which closes the
+// connection's stream; nothing else is sent.
+func (c *Client) CloseRequestStream(id runtime.RequestID) error {
+	if c.era != EraModern {
+		return errors.New("streamhttp: legacy streams are not closed to cancel")
+	}
+	c.mu.Lock()
+	cancel := c.streams[id]
+	delete(c.streams, id)
+	c.mu.Unlock()
+	if cancel == nil {
+		return fmt.Errorf("streamhttp: no open stream for request %s", id)
+	}
+	cancel()
+	return nil
+}
+
+// Close ends every stream and, in a legacy session, DELETEs it.
+func (c *Client) Close() error {
+	var err error
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.isClosed = true
+		sid := c.session
+		c.mu.Unlock()
+		if sid != "" && c.era == EraLegacy {
+			ctx, cancel := context.WithTimeout(c.base, 5*time.Second)
+			req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, c.endpoint, nil)
+			c.setCommon(req.Header)
+			if resp, derr := c.opts.HTTPClient.Do(req); derr == nil {
+				_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+				resp.Body.Close()
+			} else {
+				err = derr
+			}
+			cancel()
+		}
+		c.cancelBase()
+		close(c.closed)
+		c.wg.Wait()
+	})
+	return err
+}
+
+func (c *Client) dropStream(id runtime.RequestID) {
+	c.mu.Lock()
+	delete(c.streams, id)
+	c.mu.Unlock()
+}
+
+func (c *Client) setCommon(h http.Header) {
+	for k, v := range c.opts.Header {
+		h[k] = v
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.era == EraModern {
+		h.Set(HeaderProtocolVersion, c.opts.ModernVersion)
+		return
+	}
+	if c.session != "" {
+		h.Set(HeaderSessionID, c.session)
+	}
+	if c.version != "" {
+		h.Set(HeaderProtocolVersion, c.version)
+	}
+}
+
+func (c *Client) newPost(ctx context.Context, m *runtime.Message, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	h := req.Header
+	c.setCommon(h)
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if c.era == EraModern && m.Kind == runtime.KindRequest {
+		h.Set(HeaderMethod, m.Method)
+		if p, ok := peekParams(m.Params); ok {
+			switch {
+			case (m.Method == "tools/call" || m.Method == "prompts/get") && p.Name != nil:
+				h.Set(HeaderName, EncodeHeaderValue(*p.Name))
+				if m.Method == "tools/call" && c.opts.ParamHeaders != nil {
+					var args map[string]json.RawMessage
+					_ = json.Unmarshal(p.Arguments, &args)
+					for _, ph := range c.opts.ParamHeaders(*p.Name) {
+						if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
+							h.Set(HeaderParamPrefix+ph.Name, v)
+						}
+					}
+				}
+			case m.Method == "resources/read" && p.URI != nil:
+				h.Set(HeaderName, EncodeHeaderValue(*p.URI))
+			}
+		}
+	}
+	return req, nil
+}
+
+// withMeta adds the modern per-request metadata to a request that lacks it.
+func (c *Client) withMeta(m *runtime.Message) ([]byte, error) {
+	params := map[string]json.RawMessage{}
+	if len(m.Params) > 0 {
+		if err := json.Unmarshal(m.Params, &params); err != nil {
+			return nil, fmt.Errorf("streamhttp: modern request params must be an object: %w", err)
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if raw, ok := params["_meta"]; ok {
+		if err := json.Unmarshal(raw, &meta); err != nil {
+			return nil, fmt.Errorf("streamhttp: params._meta must be an object: %w", err)
+		}
+	}
+	set := func(k string, v any) {
+		if _, ok := meta[k]; !ok {
+			b, _ := json.Marshal(v)
+			meta[k] = b
+		}
+	}
+	set(metaProtocolVersion, c.opts.ModernVersion)
+	set(metaClientInfo, c.opts.ClientInfo)
+	set(metaClientCapabilities, c.opts.Capabilities)
+	params["_meta"], _ = json.Marshal(meta)
+	return json.Marshal(struct {
+		JSONRPC string                     `json:"jsonrpc"`
+		ID      runtime.RequestID          `json:"id"`
+		Method  string                     `json:"method"`
+		Params  map[string]json.RawMessage `json:"params"`
+	}{"2.0", m.ID, m.Method, params})
+}
+
+// postSync POSTs a notification or response and expects 202 (or 200).
+func (c *Client) postSync(ctx context.Context, m *runtime.Message, body []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	req, err := c.newPost(ctx, m, body)
+	if err != nil {
+		return err
+	}
+	resp, err := c.opts.HTTPClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode/100 != 2 {
+		return fmt.Errorf("streamhttp: POST %s: HTTP %d", m.Method, resp.StatusCode)
+	}
+	if c.era == EraLegacy && m.Method == "notifications/initialized" && !c.opts.NoGetStream {
+		c.openGet()
+	}
+	return nil
+}
+
+// roundTrip runs one request's POST and feeds its answer to Read.
+func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id runtime.RequestID) {
+	defer c.wg.Done()
+	defer cancel()
+	defer c.dropStream(id)
+	answered := false
+	deliver := func(data []byte) error {
+		if m, derr := runtime.DecodeMessage(data); derr == nil && (m.Kind == runtime.KindResponse || m.Kind == runtime.KindErrorResponse) && m.ID == id {
+			answered = true
+			c.noteResult(m)
+		}
+		return c.deliver(data)
+	}
+	resp, err := c.opts.HTTPClient.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.fail(id, "POST failed: "+err.Error())
+		}
+		return
+	}
+	defer resp.Body.Close()
+	if sid := resp.Header.Get(HeaderSessionID); sid != "" && c.era == EraLegacy {
+		c.mu.Lock()
+		if c.session == "" {
+			c.session = sid
+		}
+		c.mu.Unlock()
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
+		err = readEvents(resp.Body, c.opts.MaxMessageBytes, deliver)
+	case ct == "application/json":
+		var data []byte
+		data, err = io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageBytes)+1))
+		if err == nil && len(data) > c.opts.MaxMessageBytes {
+			err = &runtime.MessageTooLargeError{Size: len(data), Limit: c.opts.MaxMessageBytes}
+		}
+		if err == nil {
+			data = withID(data, id)
+			err = deliver(data)
+		}
+	case resp.StatusCode == http.StatusAccepted:
+	}
+	if answered || ctx.Err() != nil {
+		return
+	}
+	why := fmt.Sprintf("HTTP %d without a response", resp.StatusCode)
+	if err != nil {
+		why = fmt.Sprintf("HTTP %d: reading the response: %v", resp.StatusCode, err)
+	}
+	c.fail(id, why)
+}
+
+// withID fills in the id of an error response that a server sent with id
+// null (an HTTP-level rejection), so the Conn can match it to the call.
+func withID(data []byte, id runtime.RequestID) []byte {
+	m, derr := runtime.DecodeMessage(data)
+	if derr != nil || m.Kind != runtime.KindErrorResponse || !m.ID.IsZero() {
+		return data
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string            `json:"jsonrpc"`
+		ID      runtime.RequestID `json:"id"`
+		Error   *runtime.Error    `json:"error"`
+	}{"2.0", id, m.Error})
+	return b
+}
+
+// noteResult learns the negotiated version from initialize's result.
+func (c *Client) noteResult(m *runtime.Message) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.initID.IsZero() || m.ID != c.initID || m.Kind != runtime.KindResponse {
+		return
+	}
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(m.Result, &r) == nil {
+		c.version = r.ProtocolVersion
+	}
+}
+
+// fail answers a request locally with an error, so its Call returns rather
+// than waiting for a response that will not come.
+func (c *Client) fail(id runtime.RequestID, why string) {
+	c.log.Debug("request failed at the transport", "id", id.String(), "why", why)
+	_ = c.deliver(errorBody(id, runtime.CodeInternalError, "streamhttp: "+why, nil))
+}
+
+func (c *Client) deliver(data []byte) error {
+	select {
+	case c.in <- data:
+		return nil
+	case <-c.closed:
+		return runtime.ErrTransportClosed
+	case <-c.base.Done():
+		return runtime.ErrTransportClosed
+	}
+}
+
+// openGet opens the legacy GET stream once, for server-initiated requests
+// and notifications; a 405 means the server offers none.
+func (c *Client) openGet() {
+	c.mu.Lock()
+	if c.getOpened || c.isClosed {
+		c.mu.Unlock()
+		return
+	}
+	c.getOpened = true
+	c.wg.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.wg.Done()
+		req, err := http.NewRequestWithContext(c.base, http.MethodGet, c.endpoint, nil)
+		if err != nil {
+			return
+		}
+		c.setCommon(req.Header)
+		req.Header.Set("Accept", "text/event-stream")
+		resp, err := c.opts.HTTPClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
+			c.log.Debug("no GET stream", "status", resp.StatusCode)
+			return
+		}
+		_ = readEvents(resp.Body, c.opts.MaxMessageBytes, c.deliver)
+	}()
+}
+
+// Detection is what Detect learned about a server.
+type Detection struct {
+	Era Era
+	// Supported lists the versions a modern server advertised in an
+	// UnsupportedProtocolVersionError, if it sent one.
+	Supported []string
+	// Status is the HTTP status of the probe.
+	Status int
+}
+
+// Detect finds a server's era as versioning.mdx describes for HTTP: a modern
+// request (server/discover) first; a success or a recognised modern error
+// means modern, anything else (after reading a 4xx body) means legacy. A
+// modern server that supports none of our modern versions but a legacy one
+// is reported as legacy.
+func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection, error) {
+	c := NewClient(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
+		ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
+	defer c.Close()
+	probe := &runtime.Message{Kind: runtime.KindRequest, ID: runtime.StringID("mcpgen-era-probe"), Method: "server/discover"}
+	body, err := c.withMeta(probe)
+	if err != nil {
+		return Detection{}, err
+	}
+	req, err := c.newPost(ctx, probe, body)
+	if err != nil {
+		return Detection{}, err
+	}
+	resp, err := c.opts.HTTPClient.Do(req)
+	if err != nil {
+		return Detection{}, fmt.Errorf("streamhttp: probing %s: %w", endpoint, err)
+	}
+	defer resp.Body.Close()
+	d := Detection{Era: EraLegacy, Status: resp.StatusCode}
+	if resp.StatusCode/100 == 2 {
+		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+		if ct == "text/event-stream" {
+			d.Era = EraModern
+			return d, nil
+		}
+	}
+	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	var e struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Code int `json:"code"`
+			Data struct {
+				Supported []string `json:"supported"`
+			} `json:"data"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(data, &e) != nil {
+		return d, nil
+	}
+	switch {
+	case resp.StatusCode/100 == 2 && e.Result != nil:
+		d.Era = EraModern
+	case e.Error == nil:
+	case e.Error.Code == CodeUnsupportedProtocolVersion:
+		d.Supported = e.Error.Data.Supported
+		d.Era = EraModern
+		// A modern server that speaks none of our modern versions but one of
+		// the legacy ones is served best in the legacy era.
+		if !slices.Contains(d.Supported, c.opts.ModernVersion) && slices.ContainsFunc(d.Supported, func(v string) bool {
+			return slices.Contains(DefaultLegacyVersions, v)
+		}) {
+			d.Era = EraLegacy
+		}
+	case isModernCode(e.Error.Code), resp.StatusCode == http.StatusNotFound && e.Error.Code == runtime.CodeMethodNotFound:
+		d.Era = EraModern
+	}
+	return d, nil
+}

@@ -1,0 +1,57 @@
+// Package streamhttp is MCP's Streamable HTTP transport for both protocol
+// eras, on the standard library only: a server http.Handler and a client
+// runtime.Transport.
+//
+// The two eras differ in exactly the ways that matter for cancellation:
+//
+//   - Legacy (2025-03-26 … 2025-11-25): a session (Mcp-Session-Id) owns one
+//     runtime.Conn. Each client message is its own POST; a request is
+//     answered on that POST, as JSON or as an SSE stream. A dropped stream is
+//     not a cancellation: the client cancels by POSTing
+//     notifications/cancelled, which reaches only its own session's Conn.
+//   - Modern (2026-07-28): no sessions. Every POST carries its version in the
+//     MCP-Protocol-Version header and in params._meta, and is served by a
+//     runtime.Conn of its own, so ids of different clients never meet.
+//     Closing the response stream is the cancellation: the transport reports
+//     it through runtime.DisconnectNotifier and the revision's Policy
+//     (DisconnectIsCancellation) makes the Conn cancel the handler with
+//     runtime.SourceDisconnect. Nothing is written to a closed stream and no
+//     notifications/cancelled is sent for it.
+//
+// The handler never decides revision semantics itself beyond what HTTP needs
+// (headers, the version peek, the status codes): the Conn it builds through
+// the ConnFactory carries the revision's Policy and handlers, which is where
+// the lifecycle layer plugs in.
+//
+// Decisions worth knowing (the spec is silent or the pages disagree):
+//
+//   - A response is JSON unless something precedes it on its stream (a
+//     progress notification, a server request), in which case the stream
+//     turns into SSE at that moment; a stream with nothing to say for
+//     KeepAlive also turns into SSE to send a keep-alive comment, so proxies
+//     do not cut long calls. subscriptions/listen is SSE from the start.
+//   - Modern errors that reject a request before it runs are 400 (header
+//     mismatch -32020, unsupported version -32022); a modern -32601 answered
+//     as JSON is 404, as streamable-http.mdx requires.
+//   - A legacy server-to-client request goes on the stream of the client
+//     request whose handler made it, else on the session's GET stream; a
+//     server's notifications/cancelled follows the request it names.
+//   - A legacy response whose POST stream is gone is dropped (resumability
+//     is out of scope), and its handler keeps running: the disconnect is
+//     not a cancellation in that era.
+//   - A legacy notifications/cancelled ends the named request's POST stream
+//     (202 to the cancel, then the stream closes empty) before the Conn
+//     sees it: the request gets no response, so the stream would otherwise
+//     stay open until the session ends.
+//   - Nothing a handler sends after its context ended (cancelled, or
+//     answered) reaches the wire, in either era.
+//   - Ending a legacy session (DELETE, idle expiry, Close) lets its Conn
+//     read every message accepted before (a cancel POSTed just before the
+//     DELETE still cancels with the client's reason).
+//   - Server-to-client requests in the modern era fail at once: 2026-07-28
+//     replaces them with InputRequiredResult (MRTR).
+//   - The cancel source of a closed modern stream is runtime.SourceDisconnect
+//     (named "stream disconnect"; its reason says the peer closed the
+//     request's stream). No new CancelSource was added: that one means
+//     exactly this, and cancel.go is being extended by other work.
+package streamhttp

@@ -1,0 +1,192 @@
+package streamhttp
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestOrigin(t *testing.T) {
+	f := newFixture(t, Options{})
+	for origin, want := range map[string]int{
+		"http://evil.example":     403,
+		"http://localhost:3000":   200,
+		"http://127.0.0.1:8080":   200,
+		"http://[::1]":            200,
+		"null":                    403,
+		"http://localhost.evil":   403,
+		"http://127.0.0.1.nip.io": 403,
+	} {
+		resp := post(t, context.Background(), f.url, map[string]string{"Origin": origin}, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+		body := readAll(t, resp)
+		if resp.StatusCode != want {
+			t.Errorf("Origin %s: %d %s, want %d", origin, resp.StatusCode, body, want)
+		}
+	}
+	g := newFixture(t, Options{AllowedOrigins: []string{"https://app.example"}})
+	for origin, want := range map[string]int{"https://app.example": 200, "http://localhost": 403} {
+		resp := post(t, context.Background(), g.url, map[string]string{"Origin": origin}, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+		if readAll(t, resp); resp.StatusCode != want {
+			t.Errorf("allow-list, Origin %s: %d, want %d", origin, resp.StatusCode, want)
+		}
+	}
+}
+
+// DNS rebinding without Origin: a loopback server refuses a foreign Host.
+func TestHostCheck(t *testing.T) {
+	f := newFixture(t, Options{})
+	for host, want := range map[string]int{"evil.example.com": 403, "localhost:1234": 200, "127.0.0.1": 200, "[::1]:80": 200} {
+		req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`))
+		req.Host = host
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, resp.StatusCode, want)
+		}
+	}
+	g := newFixture(t, Options{AllowAnyHost: true})
+	req, _ := http.NewRequest(http.MethodPost, g.url, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`))
+	req.Host = "evil.example.com"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("AllowAnyHost: %d", resp.StatusCode)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	f := newFixture(t, Options{MaxBodyBytes: 1024})
+	big := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 2048) + `"}}`
+	resp := post(t, context.Background(), f.url, nil, big)
+	if body := readAll(t, resp); resp.StatusCode != 413 || !strings.Contains(body, `"error"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+}
+
+func TestSessionAndStreamLimits(t *testing.T) {
+	f := newFixture(t, Options{MaxSessions: 1, MaxStreams: 1})
+	sid := f.initSession(t)
+	resp := post(t, context.Background(), f.url, nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	if readAll(t, resp); resp.StatusCode != 503 {
+		t.Fatalf("second session: %d, want 503", resp.StatusCode)
+	}
+	ctx, drop := context.WithCancel(context.Background())
+	defer drop()
+	running := postAsync(ctx, f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
+	waitFor(t, f.started, "sleep start")
+	resp = post(t, context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	if readAll(t, resp); resp.StatusCode != 503 {
+		t.Fatalf("second stream: %d, want 503", resp.StatusCode)
+	}
+	drop()
+	if r := <-running; r != nil {
+		r.Body.Close()
+	}
+}
+
+// An idle session ends by itself: its Conn shuts down (event, not sleep) and
+// its id then gets 404.
+func TestIdleSessionExpiry(t *testing.T) {
+	f := newFixture(t, Options{SessionIdleTimeout: 30 * time.Millisecond})
+	sid := f.initSession(t)
+	conn := waitFor(t, f.conns, "conn")
+	waitFor(t, conn.Done(), "session expiry")
+	resp := post(t, context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"echo"}`)
+	if readAll(t, resp); resp.StatusCode != 404 {
+		t.Fatalf("expired session: %d, want 404", resp.StatusCode)
+	}
+}
+
+func TestNewServerTimeouts(t *testing.T) {
+	s := NewServer("127.0.0.1:0", http.NotFoundHandler())
+	if s.ReadHeaderTimeout <= 0 || s.MaxHeaderBytes <= 0 {
+		t.Fatalf("ReadHeaderTimeout %v, MaxHeaderBytes %d", s.ReadHeaderTimeout, s.MaxHeaderBytes)
+	}
+}
+
+// Real TCP: raw clients of both eras start long requests and vanish in the
+// middle (after the headers, before them, half-way through the body). Every
+// modern handler must be cancelled by the disconnect, every legacy one must
+// survive it until its session is deleted, and nothing may leak (goleak in
+// TestMain, after Handler.Close).
+func TestRealTCPVanishingClients(t *testing.T) {
+	f := newFixture(t, Options{})
+	addr := f.srv.Listener.Addr().String()
+	sid := f.initSession(t)
+	const n = 8
+	raw := func(body string, hdr string) net.Conn {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%sContent-Length: %d\r\n\r\n%s", addr, hdr, len(body), body)
+		return c
+	}
+	var conns []net.Conn
+	for i := 0; i < n; i++ {
+		conns = append(conns, raw(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"sleep","params":{%s}}`, i, modernMeta),
+			"Mcp-Protocol-Version: 2026-07-28\r\nMcp-Method: sleep\r\n"))
+		conns = append(conns, raw(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"sleep"}`, 100+i),
+			"Mcp-Session-Id: "+sid+"\r\nMcp-Protocol-Version: 2025-11-25\r\n"))
+	}
+	for i := 0; i < 2*n; i++ {
+		waitFor(t, f.started, "sleep start")
+	}
+	// A client that sends half a body and one that sends only headers, then
+	// vanish: the server must not hang on them.
+	half, _ := net.Dial("tcp", addr)
+	fmt.Fprintf(half, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
+	headersOnly, _ := net.Dial("tcp", addr)
+	fmt.Fprintf(headersOnly, "POST /mcp HTTP/1.1\r\nHost: x\r\n")
+	half.Close()
+	headersOnly.Close()
+	for _, c := range conns {
+		c.(*net.TCPConn).SetLinger(0) // RST: the harshest way to vanish
+		c.Close()
+	}
+	modern := 0
+	for i := 0; i < n; i++ {
+		e := waitFor(t, f.ended, "modern handler end")
+		if !strings.Contains(e.cause.Error(), "stream disconnect") {
+			t.Errorf("handler %s ended by %v", e.id, e.cause)
+		}
+		modern++
+	}
+	select {
+	case e := <-f.ended:
+		t.Fatalf("a legacy handler ended on disconnect: %s %v", e.id, e.cause)
+	default:
+	}
+	// Deleting the session ends the legacy handlers.
+	req, _ := http.NewRequest(http.MethodDelete, f.url, nil)
+	req.Header.Set(HeaderSessionID, sid)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for i := 0; i < n; i++ {
+		e := waitFor(t, f.ended, "legacy handler end")
+		// The session's transport closing or its Conn closing, whichever
+		// the Conn sees first: both say the session ended.
+		if msg := e.cause.Error(); !strings.Contains(msg, "transport closed") && !strings.Contains(msg, "connection closed") {
+			t.Errorf("legacy handler %s ended by %v", e.id, e.cause)
+		}
+	}
+	_ = bufio.NewReader
+}

@@ -1,0 +1,236 @@
+package streamhttp
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+)
+
+// ParamHeader is one x-mcp-header annotation of a tool's inputSchema: the
+// header Mcp-Param-{Name} mirrors the argument at Path (a chain of
+// properties keys from the arguments object).
+type ParamHeader struct {
+	Name string
+	Path []string
+}
+
+const (
+	b64Prefix = "=?base64?"
+	b64Suffix = "?="
+)
+
+// EncodeHeaderValue encodes a value for Mcp-Name or Mcp-Param-*: as is when
+// it is plain header-safe ASCII, else in the Base64 sentinel form
+// (streamable-http.mdx "Value Encoding").
+func EncodeHeaderValue(v string) string {
+	safe := v == strings.TrimSpace(v) && !(strings.HasPrefix(v, b64Prefix) && strings.HasSuffix(v, b64Suffix))
+	for i := 0; safe && i < len(v); i++ {
+		c := v[i]
+		safe = (c >= 0x20 && c <= 0x7e) || c == '\t'
+	}
+	if safe {
+		return v
+	}
+	return b64Prefix + base64.StdEncoding.EncodeToString([]byte(v)) + b64Suffix
+}
+
+// decodeHeaderValue undoes EncodeHeaderValue; ok is false for characters a
+// header value may not carry or a broken Base64 form.
+func decodeHeaderValue(v string) (string, bool) {
+	if strings.HasPrefix(v, b64Prefix) && strings.HasSuffix(v, b64Suffix) && len(v) >= len(b64Prefix)+len(b64Suffix) {
+		b, err := base64.StdEncoding.DecodeString(v[len(b64Prefix) : len(v)-len(b64Suffix)])
+		if err != nil || !utf8.Valid(b) {
+			return "", false
+		}
+		return string(b), true
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !((c >= 0x20 && c <= 0x7e) || c == '\t') {
+			return "", false
+		}
+	}
+	return v, true
+}
+
+// checkParamHeaders validates Mcp-Param-* headers against the arguments:
+// a present non-null value needs its header, equal after decoding (integers
+// compared numerically); an absent or null value must have no header.
+func checkParamHeaders(hd http.Header, params []ParamHeader, args json.RawMessage) string {
+	var obj map[string]json.RawMessage
+	_ = json.Unmarshal(args, &obj)
+	for _, ph := range params {
+		name := HeaderParamPrefix + ph.Name
+		got := hd.Values(name)
+		val := lookupPath(obj, ph.Path)
+		if val == nil || bytes.Equal(val, []byte("null")) {
+			if len(got) > 0 {
+				return name + " header present but the argument is absent"
+			}
+			continue
+		}
+		if len(got) != 1 {
+			return name + " header is required when the argument is present"
+		}
+		hv, ok := decodeHeaderValue(got[0])
+		if !ok {
+			return name + " header value has invalid characters"
+		}
+		if !valueMatches(val, hv) {
+			return name + " header value does not match the body"
+		}
+	}
+	return ""
+}
+
+func lookupPath(obj map[string]json.RawMessage, path []string) json.RawMessage {
+	for i, k := range path {
+		v, ok := obj[k]
+		if !ok {
+			return nil
+		}
+		if i == len(path)-1 {
+			return v
+		}
+		obj = nil
+		if json.Unmarshal(v, &obj) != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+func valueMatches(val json.RawMessage, header string) bool {
+	switch {
+	case len(val) > 0 && val[0] == '"':
+		var s string
+		return json.Unmarshal(val, &s) == nil && s == header
+	case bytes.Equal(val, []byte("true")), bytes.Equal(val, []byte("false")):
+		return string(val) == header
+	default:
+		a, ok1 := new(big.Rat).SetString(string(val))
+		b, ok2 := new(big.Rat).SetString(header)
+		return ok1 && ok2 && a.Cmp(b) == 0
+	}
+}
+
+// ParamHeadersFromSchema reads the x-mcp-header annotations of a tool's
+// inputSchema, applying the constraints of streamable-http.mdx: a
+// non-empty token name, unique case-insensitively, only on string, integer
+// or boolean properties reachable through properties keys alone. An
+// annotation anywhere else makes the whole tool invalid (the error says
+// why); a client must then leave the tool out of its tools/list.
+func ParamHeadersFromSchema(inputSchema json.RawMessage) ([]ParamHeader, error) {
+	var out []ParamHeader
+	seen := map[string]bool{}
+	var walk func(schema json.RawMessage, path []string, reachable bool) error
+	walk = func(schema json.RawMessage, path []string, reachable bool) error {
+		var node map[string]json.RawMessage
+		if json.Unmarshal(schema, &node) != nil {
+			return nil // booleans and other non-objects carry no annotations
+		}
+		if raw, ok := node["x-mcp-header"]; ok {
+			var name string
+			if json.Unmarshal(raw, &name) != nil || !isToken(name) {
+				return fmt.Errorf("x-mcp-header at %s is not an HTTP token", strings.Join(path, "."))
+			}
+			if !reachable || len(path) == 0 {
+				return fmt.Errorf("x-mcp-header %q is not reachable through properties alone", name)
+			}
+			var typ string
+			_ = json.Unmarshal(node["type"], &typ)
+			if typ != "string" && typ != "integer" && typ != "boolean" {
+				return fmt.Errorf("x-mcp-header %q is on a %q property (string, integer or boolean only)", name, typ)
+			}
+			key := strings.ToLower(name)
+			if seen[key] {
+				return fmt.Errorf("x-mcp-header %q is used twice", name)
+			}
+			seen[key] = true
+			out = append(out, ParamHeader{Name: name, Path: append([]string(nil), path...)})
+		}
+		for k, v := range node {
+			switch k {
+			case "properties":
+				var props map[string]json.RawMessage
+				if json.Unmarshal(v, &props) == nil {
+					for name, sub := range props {
+						if err := walk(sub, append(path, name), reachable); err != nil {
+							return err
+						}
+					}
+				}
+			case "items", "prefixItems", "additionalProperties", "oneOf", "anyOf", "allOf", "not",
+				"if", "then", "else", "$defs", "definitions", "patternProperties", "contains":
+				// Annotations under these are never valid; find them to refuse.
+				var list []json.RawMessage
+				if json.Unmarshal(v, &list) == nil {
+					for _, sub := range list {
+						if err := walk(sub, path, false); err != nil {
+							return err
+						}
+					}
+					continue
+				}
+				var m map[string]json.RawMessage
+				if k == "$defs" || k == "definitions" || k == "patternProperties" {
+					if json.Unmarshal(v, &m) == nil {
+						for _, sub := range m {
+							if err := walk(sub, path, false); err != nil {
+								return err
+							}
+						}
+					}
+					continue
+				}
+				if err := walk(v, path, false); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(inputSchema, nil, true); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func isToken(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// paramHeaderValue renders an argument for its Mcp-Param-* header; ok is
+// false when the value is absent, null or not a primitive.
+func paramHeaderValue(v json.RawMessage) (string, bool) {
+	if len(v) == 0 || bytes.Equal(v, []byte("null")) {
+		return "", false
+	}
+	switch v[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return "", false
+		}
+		return EncodeHeaderValue(s), true
+	case 't', 'f':
+		return string(v), true
+	case '{', '[':
+		return "", false
+	}
+	return string(v), true // an integer, as written
+}

@@ -1,0 +1,217 @@
+package streamhttp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// errNoServerRequests refuses a server-to-client request on a modern
+// stream: 2026-07-28 embeds them in results (MRTR) instead.
+var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
+
+// requestTransport is the runtime.Transport of the Conn serving one modern
+// request: Read yields that request once, Write puts messages on its
+// response stream.
+type requestTransport struct {
+	msg    []byte
+	id     runtime.RequestID
+	st     *stream
+	read   bool
+	closed chan struct{}
+	once   sync.Once
+	onDisc func(runtime.RequestID)
+}
+
+// Read implements runtime.Transport: the request, then nothing until Close.
+// It must not report EOF earlier, since EOF shuts the Conn down and would
+// cancel the handler for the wrong reason.
+func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
+	if !t.read {
+		t.read = true
+		return t.msg, nil
+	}
+	select {
+	case <-t.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Write implements runtime.Transport.
+func (t *requestTransport) Write(ctx context.Context, msg []byte) error {
+	if handlerDone(ctx) {
+		return errStreamClosed
+	}
+	m, derr := runtime.DecodeMessage(msg)
+	if derr != nil {
+		return derr
+	}
+	switch m.Kind {
+	case runtime.KindResponse, runtime.KindErrorResponse:
+		if m.ID != t.id {
+			return errStreamClosed
+		}
+		return t.st.send(msg, true)
+	case runtime.KindNotification:
+		if m.Method == "notifications/cancelled" {
+			// The one notifications/cancelled a modern server sends: ending
+			// a subscriptions/listen stream. Nothing may follow it.
+			return t.st.send(msg, true)
+		}
+		return t.st.send(msg, false)
+	case runtime.KindRequest:
+		return errNoServerRequests
+	}
+	return errors.New("streamhttp: refusing to write an invalid message")
+}
+
+// Close implements runtime.Transport.
+func (t *requestTransport) Close() error {
+	t.once.Do(func() { close(t.closed) })
+	return nil
+}
+
+// OnRequestDisconnect implements runtime.DisconnectNotifier.
+func (t *requestTransport) OnRequestDisconnect(f func(runtime.RequestID)) { t.onDisc = f }
+
+// modernStatus maps a final message written as plain JSON to its HTTP
+// status: the modern errors that reject a request are 400, an unknown method
+// is 404 (streamable-http.mdx), everything else 200.
+func modernStatus(msg []byte) int {
+	var e struct {
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(msg, &e) != nil || e.Error == nil {
+		return http.StatusOK
+	}
+	switch {
+	case e.Error.Code == runtime.CodeMethodNotFound:
+		return http.StatusNotFound
+	case isModernCode(e.Error.Code):
+		return http.StatusBadRequest
+	}
+	return http.StatusOK
+}
+
+func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.Message, data []byte,
+	version, metaVersion string, hasMeta bool, p peek, paramsOK bool) {
+	switch m.Kind {
+	case runtime.KindNotification:
+		// 2026-07-28 defines no client notifications over HTTP. A stray
+		// notifications/cancelled in particular names no request we could
+		// find (every request has its own Conn) and must not cancel one of
+		// another client's: accept it and drop it.
+		h.log.Debug("modern notification ignored", "method", m.Method)
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case runtime.KindResponse, runtime.KindErrorResponse:
+		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeInvalidRequest, "clients must not send responses in 2026-07-28", nil)
+		return
+	}
+	if msg, code, data := h.validateModern(r.Header, m, version, metaVersion, hasMeta, p, paramsOK); msg != "" {
+		writeError(w, http.StatusBadRequest, m.ID, code, msg, data)
+		return
+	}
+	if !h.acceptStream(w, m.ID) {
+		return
+	}
+	defer h.releaseStream()
+	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
+	st.status = modernStatus
+	t := &requestTransport{msg: data, id: m.ID, st: st, closed: make(chan struct{})}
+	conn := h.newConn(t, EraModern)
+	if conn == nil {
+		writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "request refused", nil)
+		return
+	}
+	if m.Method == "subscriptions/listen" {
+		_ = st.openSSE() // long-lived: headers (and X-Accel-Buffering) now
+	}
+	conn.Start()
+	gone := h.wait(r, st, nil)
+	if gone && t.onDisc != nil {
+		// The cancellation itself: the Policy (DisconnectIsCancellation)
+		// makes the Conn cancel the handler with SourceDisconnect. The
+		// stream is already marked closed, so nothing is written after.
+		t.onDisc(m.ID)
+	}
+	h.background(func() {
+		t.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
+		defer cancel()
+		if err := conn.Close(ctx); err != nil {
+			h.log.Warn("request handler still running after close", "id", m.ID.String(), "error", err)
+		}
+	})
+}
+
+// validateModern applies streamable-http.mdx's server validation. It returns
+// an empty message when the request may proceed.
+func (h *Handler) validateModern(hd http.Header, m *runtime.Message, version, metaVersion string, hasMeta bool, p peek, paramsOK bool) (string, int, any) {
+	if version == "" {
+		return "Header mismatch: MCP-Protocol-Version header is required", CodeHeaderMismatch, nil
+	}
+	if !slices.Contains(h.opts.ModernVersions, version) {
+		supported := append(slices.Clone(h.opts.ModernVersions), h.opts.LegacyVersions...)
+		return "Unsupported protocol version", CodeUnsupportedProtocolVersion,
+			map[string]any{"supported": supported, "requested": version}
+	}
+	if !paramsOK {
+		return "Invalid params: params must be an object with string name/uri", runtime.CodeInvalidParams, nil
+	}
+	if !hasMeta {
+		return "Header mismatch: params._meta is missing " + metaProtocolVersion, CodeHeaderMismatch, nil
+	}
+	if metaVersion != version {
+		return "Header mismatch: MCP-Protocol-Version header value '" + version + "' does not match body value '" + metaVersion + "'", CodeHeaderMismatch, nil
+	}
+	if got := hd.Values(HeaderMethod); len(got) != 1 || got[0] != m.Method {
+		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", CodeHeaderMismatch, nil
+	}
+	var want *string
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		want = p.Name
+	case "resources/read":
+		want = p.URI
+	}
+	if want != nil || slices.Contains([]string{"tools/call", "prompts/get", "resources/read"}, m.Method) {
+		got := hd.Values(HeaderName)
+		if len(got) != 1 {
+			return "Header mismatch: Mcp-Name header is required for " + m.Method, CodeHeaderMismatch, nil
+		}
+		v, ok := decodeHeaderValue(got[0])
+		if !ok {
+			return "Header mismatch: Mcp-Name header value is malformed", CodeHeaderMismatch, nil
+		}
+		if want == nil || v != *want {
+			return "Header mismatch: Mcp-Name header value does not match the body", CodeHeaderMismatch, nil
+		}
+	}
+	if m.Method == "tools/call" && h.opts.ParamHeaders != nil && p.Name != nil {
+		if msg := checkParamHeaders(hd, h.opts.ParamHeaders(*p.Name), p.Arguments); msg != "" {
+			return "Header mismatch: " + msg, CodeHeaderMismatch, nil
+		}
+	}
+	return "", 0, nil
+}
+
+// handlerDone reports whether ctx is the context of a handler that has been
+// cancelled or has answered. Whatever such a handler still sends (a late
+// progress notification) must not reach the wire: it could otherwise slip
+// in before the runtime's own notifications/cancelled, or after the stream
+// was meant to end.
+func handlerDone(ctx context.Context) bool {
+	_, ok := runtime.RequestFromContext(ctx)
+	return ok && ctx.Err() != nil
+}

@@ -1,0 +1,438 @@
+package streamhttp
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// ConnFactory builds the runtime.Conn that serves t: one per legacy session,
+// one per modern request. It must give the Conn the Policy of the era's
+// revision (mcp20260728.Policy for EraModern, so that a closed stream
+// cancels the handler) and register the handlers; the Handler starts and
+// closes it. Returning nil refuses the session or request with 500.
+//
+// This is the seam for the lifecycle layer (initialize negotiation,
+// server/discover, per-request _meta): it lives in the Conn the factory
+// builds, not in the transport.
+type ConnFactory func(t runtime.Transport, era Era) *runtime.Conn
+
+// Options configures a Handler. The zero value is usable: every limit then
+// has the default documented on its field.
+type Options struct {
+	// AllowedOrigins lists the Origin header values accepted (exact match,
+	// "*" for any). When empty, only loopback origins (localhost, 127.0.0.0/8,
+	// [::1], any port) are accepted, which is what a local server needs
+	// against DNS rebinding. Requests without Origin are always accepted
+	// (they do not come from a browser). Others get 403.
+	AllowedOrigins []string
+	// AllowAnyHost turns off the DNS-rebinding check on Host: by default a
+	// request that reached a loopback address with a Host header that is
+	// not a loopback name or address gets 403 (a browser tricked by DNS
+	// rebinding sends the attacker's host name).
+	AllowAnyHost bool
+	// MaxBodyBytes bounds one POST body (default 4 MiB); larger gets 413.
+	MaxBodyBytes int64
+	// MaxSessions bounds live legacy sessions (default 1024); initialize
+	// beyond it gets 503.
+	MaxSessions int
+	// MaxStreams bounds open response and GET streams, over all sessions and
+	// modern requests (default 4096); beyond it a request gets 503.
+	MaxStreams int
+	// SessionIdleTimeout ends a legacy session with no open stream and no
+	// request for this long (default 30 minutes; negative disables).
+	SessionIdleTimeout time.Duration
+	// KeepAlive is the interval of SSE comment lines on quiet streams
+	// (default 15 s; negative disables).
+	KeepAlive time.Duration
+	// WriteTimeout bounds each write to a client, so a client that stops
+	// reading cannot stall a session (default 30 s; negative disables).
+	WriteTimeout time.Duration
+	// ShutdownTimeout bounds how long a finished request's or session's
+	// Conn.Close waits for handlers that ignore their context (default 10 s).
+	ShutdownTimeout time.Duration
+	// ModernVersions and LegacyVersions are the revisions served, latest
+	// first. Nil means the defaults; an empty non-nil slice disables the era.
+	ModernVersions []string
+	LegacyVersions []string
+	// ParamHeaders returns the x-mcp-header annotations of a tool, for the
+	// Mcp-Param-* validation of modern tools/call requests. Nil skips that
+	// check (no tool then has custom headers).
+	ParamHeaders func(tool string) []ParamHeader
+	// SSEResponses answers every request with an SSE stream, even one with
+	// nothing before its response (by default such a response is plain
+	// JSON). Useful behind proxies that treat the two differently.
+	SSEResponses bool
+	// Logger receives transport-level logs (default slog.Default()).
+	Logger *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 4 << 20
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = 1024
+	}
+	if o.MaxStreams <= 0 {
+		o.MaxStreams = 4096
+	}
+	if o.SessionIdleTimeout == 0 {
+		o.SessionIdleTimeout = 30 * time.Minute
+	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = 15 * time.Second
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = 30 * time.Second
+	}
+	if o.ShutdownTimeout <= 0 {
+		o.ShutdownTimeout = 10 * time.Second
+	}
+	if o.ModernVersions == nil {
+		o.ModernVersions = DefaultModernVersions
+	}
+	if o.LegacyVersions == nil {
+		o.LegacyVersions = DefaultLegacyVersions
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}
+
+// Handler serves MCP's Streamable HTTP on one endpoint, both eras at once.
+// Close it to end every session and wait for the Conns it started.
+type Handler struct {
+	newConn ConnFactory
+	opts    Options
+	log     *slog.Logger
+	ctx     context.Context
+	cancel  context.CancelFunc
+	streams chan struct{} // semaphore of open streams
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+	waiting  bool // Close is in bg.Wait: no more bg.Add
+	janitor  bool
+
+	bg sync.WaitGroup // Conn closes and the janitor
+}
+
+// NewHandler returns a Handler whose Conns newConn builds.
+func NewHandler(newConn ConnFactory, opts Options) *Handler {
+	opts = opts.withDefaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Handler{
+		newConn:  newConn,
+		opts:     opts,
+		log:      opts.Logger,
+		ctx:      ctx,
+		cancel:   cancel,
+		streams:  make(chan struct{}, opts.MaxStreams),
+		sessions: map[string]*session{},
+	}
+}
+
+// NewServer returns an http.Server for h with the timeouts a public-facing
+// MCP endpoint needs: ReadHeaderTimeout against slow-header clients, and no
+// WriteTimeout (SSE streams are long; Options.WriteTimeout bounds each write
+// instead).
+func NewServer(addr string, h http.Handler) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+}
+
+// Sessions returns the number of live legacy sessions.
+func (h *Handler) Sessions() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.sessions)
+}
+
+// Close ends every session and open stream, then waits (until ctx ends) for
+// the Conns to close. Requests arriving afterwards get 503.
+func (h *Handler) Close(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	all := make([]*session, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		all = append(all, s)
+	}
+	h.mu.Unlock()
+	for _, s := range all {
+		h.endSession(s, "server closing")
+	}
+	h.cancel()
+	h.mu.Lock()
+	h.waiting = true
+	h.mu.Unlock()
+	done := make(chan struct{})
+	go func() { h.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// ServeHTTP implements http.Handler.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !h.originOK(r.Header.Get("Origin")) {
+		h.log.Warn("request from a disallowed origin refused", "origin", r.Header.Get("Origin"))
+		writeError(w, http.StatusForbidden, runtime.RequestID{}, runtime.CodeInvalidRequest, "Forbidden: origin not allowed", nil)
+		return
+	}
+	if !h.opts.AllowAnyHost && !hostOK(r) {
+		h.log.Warn("request with a non-loopback Host on a loopback address refused", "host", r.Host)
+		writeError(w, http.StatusForbidden, runtime.RequestID{}, runtime.CodeInvalidRequest, "Forbidden: host not allowed", nil)
+		return
+	}
+	if h.isClosed() {
+		writeError(w, http.StatusServiceUnavailable, runtime.RequestID{}, runtime.CodeInternalError, "server is shutting down", nil)
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "method not allowed", nil)
+	}
+}
+
+// background runs f on a goroutine that Close waits for; once Close has
+// started waiting, f runs on the caller's goroutine instead, since a
+// WaitGroup must not grow during Wait.
+func (h *Handler) background(f func()) {
+	h.mu.Lock()
+	if h.waiting {
+		h.mu.Unlock()
+		f()
+		return
+	}
+	h.bg.Add(1)
+	h.mu.Unlock()
+	go func() {
+		defer h.bg.Done()
+		f()
+	}()
+}
+
+func (h *Handler) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+func (h *Handler) legacyEnabled() bool { return len(h.opts.LegacyVersions) > 0 }
+func (h *Handler) modernEnabled() bool { return len(h.opts.ModernVersions) > 0 }
+
+func (h *Handler) originOK(origin string) bool {
+	if origin == "" {
+		return true
+	}
+	if len(h.opts.AllowedOrigins) > 0 {
+		return slices.Contains(h.opts.AllowedOrigins, origin) || slices.Contains(h.opts.AllowedOrigins, "*")
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostOK applies the Host check: only for requests that arrived on a
+// loopback address, where any legitimate client names a loopback host.
+func hostOK(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return true
+	}
+	tcp, ok := local.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsLoopback() {
+		return true
+	}
+	return isLoopbackHost(r.Host)
+}
+
+func isLoopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
+	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
+		writeError(w, http.StatusUnsupportedMediaType, runtime.RequestID{}, runtime.CodeInvalidRequest, "Content-Type must be application/json", nil)
+		return
+	}
+	if json, sse := accepts(r.Header.Values("Accept")); !json || !sse {
+		writeError(w, http.StatusNotAcceptable, runtime.RequestID{}, runtime.CodeInvalidRequest, "Accept must list application/json and text/event-stream", nil)
+		return
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeError(w, http.StatusRequestEntityTooLarge, runtime.RequestID{}, runtime.CodeInvalidRequest, "message exceeds the body size limit", nil)
+			return
+		}
+		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeParseError, "reading the body failed", nil)
+		return
+	}
+	m, derr := runtime.DecodeMessage(data)
+	if derr != nil {
+		var id runtime.RequestID
+		if m != nil && m.Kind == runtime.KindRequest {
+			id = m.ID
+		}
+		writeError(w, http.StatusBadRequest, id, derr.Code, derr.Message, nil)
+		return
+	}
+	version := r.Header.Get(HeaderProtocolVersion)
+	p, paramsOK := peekParams(m.Params)
+	metaVersion, hasMeta := p.metaVersion()
+	modern := h.modernEnabled() && (slices.Contains(h.opts.ModernVersions, version) || hasMeta ||
+		(version != "" && !slices.Contains(h.opts.LegacyVersions, version) && m.Method != "initialize"))
+	if !modern && h.legacyEnabled() {
+		sid := r.Header.Get(HeaderSessionID)
+		switch {
+		case sid != "":
+			s := h.lookup(sid)
+			if s == nil {
+				writeError(w, http.StatusNotFound, requestID(m), runtime.CodeInvalidRequest, "session not found", nil)
+				return
+			}
+			h.legacyPost(w, r, s, m, data)
+		case m.Kind == runtime.KindRequest && m.Method == "initialize":
+			h.legacyInit(w, r, m, data)
+		default:
+			writeError(w, http.StatusBadRequest, requestID(m), runtime.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+		}
+		return
+	}
+	if !h.modernEnabled() {
+		writeError(w, http.StatusBadRequest, requestID(m), runtime.CodeInvalidRequest, "unsupported protocol version", nil)
+		return
+	}
+	h.modernPost(w, r, m, data, version, metaVersion, hasMeta, p, paramsOK)
+}
+
+func requestID(m *runtime.Message) runtime.RequestID {
+	if m.Kind == runtime.KindRequest {
+		return m.ID
+	}
+	return runtime.RequestID{}
+}
+
+// acceptStream takes a slot of the stream semaphore, or answers 503.
+func (h *Handler) acceptStream(w http.ResponseWriter, id runtime.RequestID) bool {
+	select {
+	case h.streams <- struct{}{}:
+		return true
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, id, runtime.CodeInternalError, "too many open streams", nil)
+		return false
+	}
+}
+
+func (h *Handler) releaseStream() { <-h.streams }
+
+// wait keeps ServeHTTP alive while st is open, sending keep-alives. It
+// reports whether the client went away while the stream was still open.
+func (h *Handler) wait(r *http.Request, st *stream, ended <-chan struct{}) (clientGone bool) {
+	var tick <-chan time.Time
+	if h.opts.KeepAlive > 0 {
+		t := time.NewTicker(h.opts.KeepAlive)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-st.done:
+			return false
+		case <-r.Context().Done():
+			return st.abort()
+		case <-h.ctx.Done():
+			st.abort()
+			return false
+		case <-ended:
+			st.abort()
+			return false
+		case <-tick:
+			st.keepAlive()
+		}
+	}
+}
+
+// accepts reports whether an Accept header admits JSON and SSE.
+func accepts(values []string) (json, sse bool) {
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil {
+				continue
+			}
+			switch mt {
+			case "*/*":
+				json, sse = true, true
+			case "application/json", "application/*":
+				json = true
+			case "text/event-stream", "text/*":
+				sse = true
+			}
+		}
+	}
+	return json, sse
+}
+
+func writeError(w http.ResponseWriter, status int, id runtime.RequestID, code int, msg string, data any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(errorBody(id, code, msg, data))
+}
+
+func newSessionID() string {
+	var b [24]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24)
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,454 @@
+package streamhttp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// errNoStream is returned for a server-to-client request when the session
+// has no open stream to carry it.
+var errNoStream = errors.New("streamhttp: no open stream to the client (no request stream and no GET stream)")
+
+// session is one legacy session: the runtime.Transport of its Conn. Client
+// messages arrive from POST handlers through in; the Conn's writes are
+// routed to the stream each message belongs on, so each message goes on
+// exactly one stream.
+type session struct {
+	id   string
+	h    *Handler
+	conn *runtime.Conn
+	in   chan []byte
+
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	mu         sync.Mutex
+	reqStreams map[runtime.RequestID]*stream // client requests awaiting their response
+	outStreams map[runtime.RequestID]*stream // our requests, by the stream they went on
+	get        *stream
+	open       int // streams open now; a session with one is never idle
+	lastActive time.Time
+	onDisc     func(runtime.RequestID)
+}
+
+func newSession(h *Handler) *session {
+	return &session{
+		id:         newSessionID(),
+		h:          h,
+		in:         make(chan []byte, 16),
+		closed:     make(chan struct{}),
+		reqStreams: map[runtime.RequestID]*stream{},
+		outStreams: map[runtime.RequestID]*stream{},
+		lastActive: time.Now(),
+	}
+}
+
+// Read implements runtime.Transport.
+//
+// Messages accepted before Close (their POST got 202) are still returned
+// before io.EOF: a notifications/cancelled followed at once by DELETE must
+// cancel with the client's reason, not be lost to the session's end.
+func (s *session) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case m := <-s.in:
+		return m, nil
+	case <-s.closed:
+		select {
+		case m := <-s.in:
+			return m, nil
+		default:
+			return nil, io.EOF
+		}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close implements runtime.Transport: it ends the session's streams (their
+// ServeHTTP calls return) and makes Read return io.EOF.
+func (s *session) Close() error {
+	s.closeOnce.Do(func() { close(s.closed) })
+	return nil
+}
+
+// OnRequestDisconnect implements runtime.DisconnectNotifier. Under a legacy
+// Policy the Conn only logs the disconnect: it is not a cancellation.
+func (s *session) OnRequestDisconnect(f func(runtime.RequestID)) { s.onDisc = f }
+
+// Write implements runtime.Transport by routing msg to its stream.
+func (s *session) Write(ctx context.Context, msg []byte) error {
+	if handlerDone(ctx) {
+		return errStreamClosed
+	}
+	m, derr := runtime.DecodeMessage(msg)
+	if derr != nil {
+		return derr
+	}
+	switch m.Kind {
+	case runtime.KindResponse, runtime.KindErrorResponse:
+		s.mu.Lock()
+		st := s.reqStreams[m.ID]
+		delete(s.reqStreams, m.ID)
+		s.mu.Unlock()
+		if st == nil {
+			s.h.log.Debug("response dropped: its request's stream is gone", "session", s.id, "id", m.ID.String())
+			return errStreamClosed
+		}
+		return st.send(msg, true)
+	case runtime.KindRequest:
+		st := s.streamFor(ctx)
+		if st == nil {
+			return errNoStream
+		}
+		s.mu.Lock()
+		s.outStreams[m.ID] = st
+		s.mu.Unlock()
+		if err := st.send(msg, false); err != nil {
+			s.mu.Lock()
+			delete(s.outStreams, m.ID)
+			s.mu.Unlock()
+			return err
+		}
+		return nil
+	case runtime.KindNotification:
+		var st *stream
+		if m.Method == "notifications/cancelled" {
+			// The cancellation follows the request it names, so the client
+			// sees it on the stream where that request arrived.
+			st = s.outStreamOf(m.Params)
+		}
+		if st == nil {
+			st = s.streamFor(ctx)
+		}
+		if st == nil {
+			s.h.log.Debug("notification dropped: no open stream", "session", s.id, "method", m.Method)
+			return errStreamClosed
+		}
+		return st.send(msg, false)
+	}
+	return errors.New("streamhttp: refusing to write an invalid message")
+}
+
+// streamFor picks the stream for a server-initiated message: the stream of
+// the client request whose handler sent it; the GET stream for messages not
+// made by a handler. A handler whose stream has ended (answered, cancelled
+// or dropped) gets nil: what it sends then must not appear anywhere.
+func (s *session) streamFor(ctx context.Context) *stream {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if req, ok := runtime.RequestFromContext(ctx); ok {
+		if st := s.reqStreams[req.ID]; st != nil && !st.finished() {
+			return st
+		}
+		return nil
+	}
+	if s.get != nil && !s.get.finished() {
+		return s.get
+	}
+	return nil
+}
+
+func (s *session) outStreamOf(params json.RawMessage) *stream {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return nil
+	}
+	id, err := runtime.ParseRequestID(p.RequestID)
+	if err != nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.outStreams[id]
+	delete(s.outStreams, id)
+	if st != nil && st.finished() {
+		st = s.get
+		if st != nil && st.finished() {
+			st = nil
+		}
+	}
+	return st
+}
+
+// endCancelledStream ends the POST stream of a request the client has just
+// cancelled. The Conn writes no response for a cancelled request, so without
+// this the stream would stay open until the session ends; the client has
+// given up on the answer, so ending it is safe even in the rare case the Conn
+// ignores the cancellation (a cancel naming initialize, which the client must
+// never send).
+func (s *session) endCancelledStream(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return
+	}
+	id, err := runtime.ParseRequestID(p.RequestID)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	st := s.reqStreams[id]
+	delete(s.reqStreams, id)
+	s.mu.Unlock()
+	if st != nil {
+		st.abort()
+	}
+}
+
+// deliver hands a client message to the Conn.
+func (s *session) deliver(ctx context.Context, data []byte) bool {
+	select {
+	case <-s.closed:
+		return false // checked first: a message queued after EOF would be lost
+	default:
+	}
+	select {
+	case s.in <- data:
+		return true
+	case <-s.closed:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *session) touch(delta int) {
+	s.mu.Lock()
+	s.open += delta
+	s.lastActive = time.Now()
+	s.mu.Unlock()
+}
+
+func (s *session) idleSince() (time.Time, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastActive, s.open == 0
+}
+
+func (h *Handler) lookup(id string) *session {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.sessions[id]
+}
+
+func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *runtime.Message, data []byte) {
+	s := newSession(h)
+	h.mu.Lock()
+	if h.closed || len(h.sessions) >= h.opts.MaxSessions {
+		h.mu.Unlock()
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, m.ID, runtime.CodeInternalError, "too many sessions", nil)
+		return
+	}
+	h.sessions[s.id] = s
+	startJanitor := !h.janitor && h.opts.SessionIdleTimeout > 0
+	h.janitor = h.janitor || startJanitor
+	h.mu.Unlock()
+	if startJanitor {
+		h.bg.Add(1)
+		go h.runJanitor()
+	}
+	s.conn = h.newConn(s, EraLegacy)
+	if s.conn == nil {
+		h.mu.Lock()
+		delete(h.sessions, s.id)
+		h.mu.Unlock()
+		writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "session refused", nil)
+		return
+	}
+	s.conn.Start()
+	h.log.Debug("session started", "session", s.id)
+	h.legacyPost(w, r, s, m, data)
+}
+
+func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session, m *runtime.Message, data []byte) {
+	s.touch(0)
+	if v := r.Header.Get(HeaderProtocolVersion); v != "" && m.Method != "initialize" && !slices.Contains(h.opts.LegacyVersions, v) {
+		writeError(w, http.StatusBadRequest, requestID(m), runtime.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version "+v, nil)
+		return
+	}
+	if m.Kind != runtime.KindRequest {
+		if m.Kind == runtime.KindResponse || m.Kind == runtime.KindErrorResponse {
+			s.mu.Lock()
+			delete(s.outStreams, m.ID)
+			s.mu.Unlock()
+		}
+		// notifications/cancelled included: the session's own Conn applies
+		// it to its own requests, so another session's ids never match. The
+		// stream ends first, so nothing the handler sends once cancelled can
+		// reach the wire.
+		if m.Method == "notifications/cancelled" {
+			s.endCancelledStream(m.Params)
+		}
+		if !s.deliver(r.Context(), data) {
+			writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session ended", nil)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if !h.acceptStream(w, m.ID) {
+		return
+	}
+	defer h.releaseStream()
+	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
+	st.header = http.Header{HeaderSessionID: {s.id}}
+	s.mu.Lock()
+	if _, dup := s.reqStreams[m.ID]; dup {
+		s.mu.Unlock()
+		writeError(w, http.StatusBadRequest, m.ID, runtime.CodeInvalidRequest, "request id "+m.ID.String()+" is already in flight in this session", nil)
+		return
+	}
+	s.reqStreams[m.ID] = st
+	s.mu.Unlock()
+	s.touch(1)
+	defer s.touch(-1)
+	if !s.deliver(r.Context(), data) {
+		st.abort()
+	}
+	gone := h.wait(r, st, s.closed)
+	s.mu.Lock()
+	if s.reqStreams[m.ID] == st {
+		delete(s.reqStreams, m.ID)
+	}
+	s.mu.Unlock()
+	if gone && s.onDisc != nil {
+		// The Conn decides: under a legacy Policy this is logged, not a
+		// cancellation, and the handler keeps running.
+		s.onDisc(m.ID)
+	}
+}
+
+func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
+	if !h.legacyEnabled() {
+		w.Header().Set("Allow", "POST")
+		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "GET is not supported: no sessions in this protocol version", nil)
+		return
+	}
+	if _, sse := accepts(r.Header.Values("Accept")); !sse {
+		writeError(w, http.StatusNotAcceptable, runtime.RequestID{}, runtime.CodeInvalidRequest, "Accept must list text/event-stream", nil)
+		return
+	}
+	sid := r.Header.Get(HeaderSessionID)
+	if sid == "" {
+		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+		return
+	}
+	s := h.lookup(sid)
+	if s == nil {
+		writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session not found", nil)
+		return
+	}
+	if !h.acceptStream(w, runtime.RequestID{}) {
+		return
+	}
+	defer h.releaseStream()
+	st := newStream(w, false, h.opts.WriteTimeout)
+	st.header = http.Header{HeaderSessionID: {s.id}}
+	s.mu.Lock()
+	if s.get != nil && !s.get.finished() {
+		s.mu.Unlock()
+		writeError(w, http.StatusConflict, runtime.RequestID{}, runtime.CodeInvalidRequest, "Conflict: only one GET stream per session", nil)
+		return
+	}
+	s.get = st
+	s.mu.Unlock()
+	s.touch(1)
+	defer s.touch(-1)
+	if st.openSSE() == nil {
+		h.wait(r, st, s.closed)
+	}
+	s.mu.Lock()
+	if s.get == st {
+		s.get = nil
+	}
+	s.mu.Unlock()
+}
+
+func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
+	if !h.legacyEnabled() {
+		w.Header().Set("Allow", "POST")
+		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "DELETE is not supported: no sessions in this protocol version", nil)
+		return
+	}
+	sid := r.Header.Get(HeaderSessionID)
+	if sid == "" {
+		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+		return
+	}
+	s := h.lookup(sid)
+	if s == nil {
+		writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session not found", nil)
+		return
+	}
+	h.endSession(s, "session deleted by the client")
+	w.WriteHeader(http.StatusOK)
+}
+
+// endSession forgets s (later requests get 404), ends its streams and
+// closes its Conn in the background: handlers still running are cancelled
+// with the transport-closed source.
+func (h *Handler) endSession(s *session, why string) {
+	h.mu.Lock()
+	if h.sessions[s.id] != s {
+		h.mu.Unlock()
+		return
+	}
+	delete(h.sessions, s.id)
+	h.mu.Unlock()
+	h.log.Debug("session ended", "session", s.id, "why", why)
+	s.Close()
+	h.background(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
+		defer cancel()
+		// Let the Conn read what was accepted before the end (it sees EOF
+		// after that), so handlers end for the reason the client gave.
+		select {
+		case <-s.conn.Done():
+		case <-ctx.Done():
+		}
+		if err := s.conn.Close(ctx); err != nil {
+			h.log.Warn("session handlers still running after close", "session", s.id, "error", err)
+		}
+	})
+}
+
+// runJanitor ends sessions idle for SessionIdleTimeout.
+func (h *Handler) runJanitor() {
+	defer h.bg.Done()
+	every := h.opts.SessionIdleTimeout / 4
+	if every < 10*time.Millisecond {
+		every = 10 * time.Millisecond
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.ctx.Done():
+			return
+		case now := <-t.C:
+			h.mu.Lock()
+			var idle []*session
+			for _, s := range h.sessions {
+				if last, quiet := s.idleSince(); quiet && now.Sub(last) >= h.opts.SessionIdleTimeout {
+					idle = append(idle, s)
+				}
+			}
+			h.mu.Unlock()
+			for _, s := range idle {
+				h.endSession(s, "idle")
+			}
+		}
+	}
+}

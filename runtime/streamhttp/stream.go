@@ -1,0 +1,190 @@
+package streamhttp
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// errStreamClosed is returned for a write to a stream that has finished or
+// whose client went away.
+var errStreamClosed = errors.New("streamhttp: response stream closed")
+
+type streamMode uint8
+
+const (
+	modePending streamMode = iota // headers not written yet: JSON or SSE still open
+	modeJSON
+	modeSSE
+)
+
+// stream is one HTTP response that carries messages: a POST's response or a
+// GET stream. All writes go through mu, and abort marks it closed under mu,
+// so nothing touches the ResponseWriter after ServeHTTP has returned.
+type stream struct {
+	mu        sync.Mutex
+	w         http.ResponseWriter
+	rc        *http.ResponseController
+	mode      streamMode
+	allowJSON bool
+	closed    bool
+	done      chan struct{}
+	header    http.Header            // extra response headers (session id)
+	status    func(final []byte) int // JSON status for a final message; nil means 200
+	timeout   time.Duration          // per-write deadline, so a client that stops reading cannot block the Conn
+	closeOnce sync.Once
+}
+
+func newStream(w http.ResponseWriter, allowJSON bool, writeTimeout time.Duration) *stream {
+	return &stream{w: w, rc: http.NewResponseController(w), allowJSON: allowJSON, done: make(chan struct{}), timeout: writeTimeout}
+}
+
+// send writes one message. A final message ends the stream: in pending mode
+// it is written as a plain JSON body.
+func (s *stream) send(msg []byte, final bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errStreamClosed
+	}
+	s.deadline()
+	var err error
+	if s.mode == modePending && final && s.allowJSON {
+		h := s.w.Header()
+		s.copyHeader(h)
+		h.Set("Content-Type", "application/json")
+		status := http.StatusOK
+		if s.status != nil {
+			status = s.status(msg)
+		}
+		s.w.WriteHeader(status)
+		_, err = s.w.Write(msg)
+	} else {
+		s.openSSELocked()
+		err = writeEvent(s.w, msg)
+		if err == nil {
+			err = s.rc.Flush()
+		}
+	}
+	if err != nil || final {
+		s.finishLocked()
+	}
+	if err != nil {
+		return errStreamClosed
+	}
+	return nil
+}
+
+// openSSE commits the stream to SSE now (listen and GET streams, keep-alive).
+func (s *stream) openSSE() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return errStreamClosed
+	}
+	s.deadline()
+	s.openSSELocked()
+	if err := s.rc.Flush(); err != nil {
+		s.finishLocked()
+		return errStreamClosed
+	}
+	return nil
+}
+
+// keepAlive writes an SSE comment, committing a pending stream to SSE.
+func (s *stream) keepAlive() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
+	s.deadline()
+	s.openSSELocked()
+	if _, err := s.w.Write([]byte(":\n\n")); err != nil || s.rc.Flush() != nil {
+		s.finishLocked()
+	}
+}
+
+func (s *stream) openSSELocked() {
+	if s.mode != modePending {
+		return
+	}
+	s.mode = modeSSE
+	h := s.w.Header()
+	s.copyHeader(h)
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	s.w.WriteHeader(http.StatusOK)
+}
+
+func (s *stream) copyHeader(h http.Header) {
+	for k, v := range s.header {
+		h[k] = v
+	}
+}
+
+func (s *stream) deadline() {
+	if s.timeout > 0 {
+		_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+	}
+}
+
+// abort closes the stream without writing: the client left, or the server
+// is ending it. It reports whether the stream was still open.
+func (s *stream) abort() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.finishLocked()
+	return true
+}
+
+// finished reports whether nothing more can be written.
+func (s *stream) finished() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// written reports whether any response bytes were committed.
+func (s *stream) written() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode != modePending
+}
+
+func (s *stream) finishLocked() {
+	s.closed = true
+	s.closeOnce.Do(func() {
+		close(s.done)
+	})
+}
+
+// writeEvent writes one SSE message event. Messages from the runtime are
+// compact JSON, but a newline inside one would end the data field early, so
+// it is split over several data lines, which SSE joins back with "\n".
+func writeEvent(w http.ResponseWriter, msg []byte) error {
+	var buf bytes.Buffer
+	buf.Grow(len(msg) + 24)
+	buf.WriteString("event: message\n")
+	for {
+		i := bytes.IndexByte(msg, '\n')
+		buf.WriteString("data: ")
+		if i < 0 {
+			buf.Write(bytes.TrimSuffix(msg, []byte("\r")))
+			buf.WriteString("\n")
+			break
+		}
+		buf.Write(bytes.TrimSuffix(msg[:i], []byte("\r")))
+		buf.WriteString("\n")
+		msg = msg[i+1:]
+	}
+	buf.WriteString("\n")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
