@@ -100,15 +100,18 @@ func addMeta(params any, id string) (json.RawMessage, error) {
 // _meta, if any.
 func relatedTaskOf(raw json.RawMessage) (string, bool) {
 	var v struct {
-		Meta map[string]struct {
-			TaskID string `json:"taskId"`
-		} `json:"_meta"`
+		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	if json.Unmarshal(raw, &v) != nil {
 		return "", false
 	}
-	rt, ok := v.Meta[RelatedTaskKey]
-	return rt.TaskID, ok && rt.TaskID != ""
+	var rt struct {
+		TaskID string `json:"taskId"`
+	}
+	if json.Unmarshal(v.Meta[RelatedTaskKey], &rt) != nil {
+		return "", false
+	}
+	return rt.TaskID, rt.TaskID != ""
 }
 
 // AnswerRelated wraps the handlers of methods on conn (the requestor's
