@@ -61,6 +61,15 @@ type Config struct {
 	// what tools/list reports.
 	ToolSupport func(tool string) Support
 
+	// Enabled, if set, says per request whether tasks are on for the
+	// requestor: false where the negotiated revision has no tasks (before
+	// 2025-11-25) or the capability was not declared. Such requests are
+	// processed normally, the task member ignored, as the page requires of
+	// receivers without the capability. With Enabled set, Serve leaves
+	// Conn.AcceptTasks to the first request it enables, so a task-augmented
+	// request that arrives before then stays cancellable by notification.
+	Enabled func(ctx context.Context) bool
+
 	// Store keeps the records; nil means NewMemoryStore().
 	Store Store
 	// Now is the clock (ttl, expiry, timestamps, rate limit); nil means
@@ -205,7 +214,9 @@ func (m *Manager) Serve(conn *runtime.Conn) error {
 		if h == nil {
 			return fmt.Errorf("tasks: no handler registered for %s", method)
 		}
-		conn.AcceptTasks(method)
+		if m.cfg.Enabled == nil {
+			conn.AcceptTasks(method)
+		}
 		conn.Handle(method, m.wrap(conn, session, method, h))
 	}
 	conn.Handle(MethodGet, func(ctx context.Context, req *runtime.Request) (any, error) {
@@ -312,6 +323,12 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 			}
 		}
 		rawTask, augmented := members["task"]
+		if m.cfg.Enabled != nil {
+			if !m.cfg.Enabled(ctx) {
+				return h(ctx, req) // no tasks here: the task member is ignored
+			}
+			conn.AcceptTasks(method)
+		}
 		support := Optional
 		if method == toolsCall && m.cfg.ToolSupport != nil {
 			var name string

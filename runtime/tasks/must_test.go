@@ -602,3 +602,18 @@ func TestUnboundHasNoListAndIsRateLimited(t *testing.T) {
 	decodeTask(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID)))
 	g.release <- gateOutcome{result: textResult("ok")}
 }
+
+// With Enabled false (the revision or session has no tasks), a
+// task-augmented request is processed normally: answered with the handler's
+// result, and cancellable by notification.
+func TestDisabledTasksProcessRequestsNormally(t *testing.T) {
+	e, g := gateEnv(t, Config{Enabled: func(context.Context) bool { return false }})
+	id := e.peer.send("tools/call", `{"name":"t","arguments":{},"task":{}}`)
+	if tid := g.waitStart(t); tid != "" {
+		t.Fatal("ran as a task")
+	}
+	g.release <- gateOutcome{result: textResult("direct")}
+	if m := e.peer.response(id); m.Error != nil || !strings.Contains(string(m.Result), "direct") {
+		t.Fatalf("%+v", m)
+	}
+}
