@@ -493,7 +493,9 @@ func isToolError(raw json.RawMessage) bool {
 // errTerminal is returned by transition for a task already terminal.
 type errTerminal struct{ status Status }
 
-func (e errTerminal) Error() string { return "task already in terminal status '" + string(e.status) + "'" }
+func (e errTerminal) Error() string {
+	return "task already in terminal status '" + string(e.status) + "'"
+}
 
 // transition moves a task to status in one atomic store update, if the page
 // allows it; mut (if any) changes the record in the same step.

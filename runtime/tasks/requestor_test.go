@@ -126,7 +126,10 @@ func TestHandleResultHonoursPollInterval(t *testing.T) {
 		if i == 1 {
 			g.release <- gateOutcome{result: textResult("slept")}
 			// The task is terminal before the next poll.
-			waitFor(t, func() bool { rec, _ := d.mgr.store.Get(context.Background(), h.ID()); return rec.Task.Status.Terminal() })
+			waitFor(t, func() bool {
+				rec, _ := d.mgr.store.Get(context.Background(), h.ID())
+				return rec.Task.Status.Terminal()
+			})
 		}
 		ft.fire <- time.Time{}
 	}
