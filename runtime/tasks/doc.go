@@ -38,7 +38,8 @@
 //   - The 2026-07-28 revision moved tasks into the io.modelcontextprotocol/tasks
 //     extension, whose wire format (tasks/update, no tasks/list, no
 //     tasks/result) is not in the 2026-07-28 schema or spec pages; this
-//     package implements 2025-11-25 only. The seam is Config.Methods and the
-//     method names in Config (GetMethod, …), which an extension binding can
-//     set once its schema is published.
+//     package implements 2025-11-25 only. The seams are the Store (task
+//     records and their outcome, which the extension keeps), Config.Methods
+//     and Config.Enabled (which a 2026-07-28 session would turn on when both
+//     sides list the extension in capabilities.extensions).
 package tasks

@@ -236,10 +236,9 @@ func (m *Manager) Serve(conn *runtime.Conn) error {
 		return m.list(ctx, session, req)
 	})
 	if session != "" {
-		// Nobody can reach a session's tasks once its Conn is gone.
-		m.wg.Add(1)
+		// Nobody can reach a session's tasks once its Conn is gone. Not in
+		// m.wg: Close waits for task work, not for Conns to end.
 		go func() {
-			defer m.wg.Done()
 			<-conn.Done()
 			m.endSession(session)
 		}()
@@ -632,17 +631,22 @@ func (m *Manager) result(ctx context.Context, session string, req *runtime.Reque
 		ch := m.waiters[rec.Task.TaskID]
 		m.mu.Unlock()
 		var tick <-chan time.Time
+		var timer *time.Timer
 		if ch == nil {
 			// No in-process waiter (a store shared with another process):
 			// fall back to polling it.
-			t := time.NewTimer(m.cfg.PollInterval)
-			defer t.Stop()
-			tick = t.C
+			timer = time.NewTimer(m.cfg.PollInterval)
+			tick = timer.C
 		}
 		select {
 		case <-ch:
 		case <-tick:
 		case <-ctx.Done():
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
 		if rec, err = m.lookup(ctx, rec.Owner, rec.Task.TaskID); err != nil {

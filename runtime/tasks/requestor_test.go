@@ -310,3 +310,49 @@ func TestClientSideElicitationTask(t *testing.T) {
 		t.Fatalf("%v %v", err, r)
 	}
 }
+
+// If the ctx given to Start ends before the CreateTaskResult arrives, Start
+// returns at once, and the task is cancelled with tasks/cancel as soon as
+// its id is known; no notifications/cancelled is ever written.
+func TestStartCtxEndsBeforeCreateTaskResult(t *testing.T) {
+	a, b := runtime.NewPipe()
+	client := runtime.NewConn(b, runtime.WithPolicy(taskPolicy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	client.Start()
+	peer := newRawPeer(t, a)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		client.Close(ctx)
+		a.Close()
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := Start[result](ctx, client, "tools/call", map[string]any{"name": "t"})
+		errc <- err
+	}()
+	req := peer.request("tools/call")
+	if !strings.Contains(string(req.Params), `"task":{`) {
+		t.Fatalf("params %s", req.Params)
+	}
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Start: %v", err)
+	}
+	peer.write(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"task":{"taskId":"T1","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":null}}}`)
+	c := peer.request("tasks/cancel")
+	if string(c.Params) != `{"taskId":"T1"}` {
+		t.Fatalf("tasks/cancel params %s", c.Params)
+	}
+	peer.write(`{"jsonrpc":"2.0","id":` + string(c.ID) + `,"result":{"taskId":"T1","status":"cancelled","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":null}}`)
+	// Flush: a ping round trip after which any notification would be here.
+	peer.write(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	peer.next("ping answer", func(m msg) bool { return string(m.ID) == `"p"` })
+	peer.mu.Lock()
+	defer peer.mu.Unlock()
+	for _, m := range peer.stash {
+		if m.Method == "notifications/cancelled" {
+			t.Fatalf("sent %s", m.Params)
+		}
+	}
+}
