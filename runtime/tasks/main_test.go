@@ -324,3 +324,10 @@ func wantCode(t *testing.T, m msg, code int, contains string) {
 		t.Fatalf("want error %d containing %q, got %d %q", code, contains, m.Error.Code, m.Error.Message)
 	}
 }
+
+// activeAll counts running tasks of every requestor.
+func (m *Manager) activeAll() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.live)
+}

@@ -98,6 +98,10 @@ type Config struct {
 	// RateLimit limits task operations per requestor; zero means the
 	// default above, a negative PerSecond means no limit.
 	RateLimit RateLimit
+	// MaxActive bounds the tasks of one requestor whose work is running;
+	// zero means 256, negative means no bound. Beyond it task creation
+	// fails with CodeRateLimited.
+	MaxActive int
 
 	// StatusNotifications sends notifications/tasks/status on every
 	// transition (optional in the spec; requestors must not rely on it).
@@ -130,6 +134,7 @@ type run struct {
 	cancel  context.CancelCauseFunc
 	conn    *runtime.Conn
 	session string
+	owner   string
 	asking  int // outstanding input requests (Ask)
 }
 
@@ -151,6 +156,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if m.cfg.PageSize <= 0 {
 		m.cfg.PageSize = 50
+	}
+	if m.cfg.MaxActive == 0 {
+		m.cfg.MaxActive = 256
 	}
 	rl := cfg.RateLimit
 	if rl.PerSecond == 0 && rl.Burst == 0 {
@@ -354,6 +362,9 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 		if err := m.allow(owner); err != nil {
 			return nil, err
 		}
+		if m.cfg.MaxActive > 0 && m.active(owner) >= m.cfg.MaxActive {
+			return nil, &runtime.Error{Code: CodeRateLimited, Message: "too many running tasks for this requestor"}
+		}
 		rec, err := m.create(ctx, owner, method, tm.TTL)
 		if err != nil {
 			return nil, err
@@ -377,13 +388,36 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 			m.store.Delete(ctx, rec.Task.TaskID)
 			return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "task manager closed"}
 		}
-		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session}
+		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner}
 		m.wg.Add(1)
 		m.mu.Unlock()
 		go m.work(wctx, cancel, rec.Task.TaskID, method, h, work)
-		m.log.Info("task created", slog.String("task", rec.Task.TaskID), slog.String("method", method), slog.String("request", req.ID.String()))
+		m.log.Info("task created", slog.String("task", rec.Task.TaskID), slog.String("method", method),
+			slog.String("request", req.ID.String()), slog.String("owner", auditOwner(owner)))
 		return createResult{Task: rec.Task}, nil
 	}
+}
+
+// active counts the requestor's tasks whose work is running.
+func (m *Manager) active(owner string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := 0
+	for _, r := range m.live {
+		if r.owner == owner {
+			n++
+		}
+	}
+	return n
+}
+
+// auditOwner is the binding key as logged: the authorization context the
+// application supplied (after the session id), which audit logs should show.
+func auditOwner(owner string) string {
+	if _, auth, ok := strings.Cut(owner, "\x00"); ok {
+		return auth
+	}
+	return ""
 }
 
 // create stores a new task in the working status.

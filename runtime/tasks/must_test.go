@@ -617,3 +617,34 @@ func TestDisabledTasksProcessRequestsNormally(t *testing.T) {
 		t.Fatalf("%+v", m)
 	}
 }
+
+// A tool result with isError true moves the task to failed, and
+// tasks/result still returns that result (what the request would have
+// returned), not an error.
+func TestToolErrorResultFailsTaskButResultIsReturned(t *testing.T) {
+	e, g := gateEnv(t, Config{})
+	task := e.create("t", `{}`)
+	g.waitStart(t)
+	g.release <- gateOutcome{result: json.RawMessage(`{"content":[{"type":"text","text":"rate limited"}],"isError":true}`)}
+	m := e.peer.roundtrip("tasks/result", idParams(task.TaskID))
+	if m.Error != nil || !strings.Contains(string(m.Result), `"isError":true`) {
+		t.Fatalf("tasks/result %+v", m)
+	}
+	if got := decodeTask(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID))); got.Status != Failed {
+		t.Fatalf("status %s", got.Status)
+	}
+}
+
+// Receivers should bound the running tasks of one requestor.
+func TestMaxActiveTasksPerRequestor(t *testing.T) {
+	e, g := gateEnv(t, Config{MaxActive: 2})
+	e.create("t", `{}`)
+	e.create("t", `{}`)
+	g.waitStart(t)
+	g.waitStart(t)
+	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"t","arguments":{},"task":{}}`), CodeRateLimited, "too many")
+	g.release <- gateOutcome{result: textResult("ok")}
+	waitFor(t, func() bool { return e.mgr.activeAll() < 2 })
+	e.create("t", `{}`)
+	g.waitStart(t)
+}
