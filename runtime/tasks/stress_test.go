@@ -1,8 +1,12 @@
 package tasks
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -82,4 +86,55 @@ func decodeTaskOrNil(m msg) Task {
 		json.Unmarshal(m.Result, &task)
 	}
 	return task
+}
+
+// TestStressHandlesCancelRacesCompletion: many requestor goroutines, each
+// with its own Handle over real Conns, cancel while their work completes.
+// Each task's outcome must be one and the same everywhere: Cancel
+// succeeded ⇔ the task is cancelled ⇔ Result is an error.
+func TestStressHandlesCancelRacesCompletion(t *testing.T) {
+	const n = 300
+	g := newGate()
+	g.started = make(chan string, n)
+	g.release = make(chan gateOutcome, n)
+	g.ctxErr = make(chan error, n)
+	a, b := runtime.NewPipe()
+	d := newDuo(t, a, b, Config{PollInterval: time.Millisecond, RateLimit: RateLimit{PerSecond: -1}, MaxActive: -1},
+		map[string]runtime.Handler{"tools/call": g.handler}, nil)
+	var mu sync.Mutex
+	var cancelled, completed int
+	var wg sync.WaitGroup
+	errc := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx := context.Background()
+			h, err := Start[result](ctx, d.client, "tools/call", map[string]any{"name": "t"})
+			if err != nil {
+				errc <- err
+				return
+			}
+			g.release <- gateOutcome{result: textResult("done")}
+			_, cerr := h.Cancel(ctx)
+			res, rerr := h.Result(ctx)
+			st := h.Task().Status
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case cerr == nil && st == Cancelled && rerr != nil:
+				cancelled++
+			case cerr != nil && st == Completed && rerr == nil && res.Content[0].Text == "done":
+				completed++
+			default:
+				errc <- fmt.Errorf("task %s: cancel %v, status %s, result %v", h.ID(), cerr, st, rerr)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	t.Logf("%d handles: %d cancelled, %d completed", n, cancelled, completed)
 }
