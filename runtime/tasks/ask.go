@@ -139,3 +139,24 @@ func AnswerRelated(conn *runtime.Conn, methods ...string) {
 		})
 	}
 }
+
+// Notify sends a notification to the requestor on behalf of the task that
+// ctx belongs to (progress, logging), with the related-task metadata the
+// page requires of every message related to a task.
+func Notify(ctx context.Context, method string, params any) error {
+	ref, ok := ctx.Value(taskKey{}).(*taskRef)
+	if !ok {
+		return ErrNotATask
+	}
+	ref.m.mu.Lock()
+	r := ref.m.live[ref.id]
+	ref.m.mu.Unlock()
+	if r == nil {
+		return fmt.Errorf("tasks: task %s is no longer running", ref.id)
+	}
+	raw, err := addMeta(params, ref.id)
+	if err != nil {
+		return err
+	}
+	return r.conn.Notify(ctx, method, raw)
+}

@@ -35,6 +35,21 @@
 //     served (tasks.mdx, Security Considerations).
 //   - A session-bound task cannot be reached once its Conn has gone, so its
 //     work is cancelled (cause SourceClose) when the Conn shuts down.
+//   - Limits: 50 task operations a second (burst 100) and 256 running tasks
+//     per requestor by default; beyond them the answer is the JSON-RPC error
+//     CodeRateLimited (-32000, implementation-defined range). ttl: the
+//     requested one, else Config.DefaultTTL, capped by Config.MaxTTL; expired
+//     tasks are deleted (and their work cancelled) on the next operation.
+//   - Tool-level rules: execution.taskSupport comes from Config.ToolSupport.
+//     "required" without a task and "forbidden" with one both answer -32601,
+//     as the tool-level section says (the Error Handling section's -32600
+//     for a required task is a MAY; the page's MUST wins).
+//   - tasks/result is woken in-process when the task ends; with a Store
+//     shared between processes it falls back to re-reading the Store every
+//     poll interval.
+//   - Requestors: Handle.Result polls (notifications/tasks/status is
+//     optional, so nothing relies on it). AnswerRelated adds the
+//     related-task metadata to the requestor's answers to input requests.
 //   - The 2026-07-28 revision moved tasks into the io.modelcontextprotocol/tasks
 //     extension, whose wire format (tasks/update, no tasks/list, no
 //     tasks/result) is not in the 2026-07-28 schema or spec pages; this

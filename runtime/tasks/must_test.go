@@ -648,3 +648,26 @@ func TestMaxActiveTasksPerRequestor(t *testing.T) {
 	e.create("t", `{}`)
 	g.waitStart(t)
 }
+
+// Notifications from a task's work (progress here) MUST carry the
+// related-task metadata; the creating request's progressToken stays usable.
+func TestMUST_TaskNotificationsCarryRelatedTask(t *testing.T) {
+	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": func(ctx context.Context, req *runtime.Request) (any, error) {
+		r, _ := runtime.RequestFromContext(ctx) // the creating request, kept in the detached ctx
+		var p struct {
+			Meta struct {
+				Token json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		json.Unmarshal(r.Params, &p)
+		return nil, Notify(ctx, "notifications/progress", map[string]any{"progressToken": p.Meta.Token, "progress": 1})
+	}})
+	if err := Notify(context.Background(), "x", nil); !errors.Is(err, ErrNotATask) {
+		t.Fatalf("outside a task: %v", err)
+	}
+	task := e.create("t", `{},"_meta":{"progressToken":"tok"}`)
+	n := e.peer.notification("notifications/progress")
+	if id, ok := relatedTaskOf(n.Params); !ok || id != task.TaskID || !strings.Contains(string(n.Params), `"progressToken":"tok"`) {
+		t.Fatalf("progress %s", n.Params)
+	}
+}
