@@ -671,3 +671,24 @@ func TestMUST_TaskNotificationsCarryRelatedTask(t *testing.T) {
 		t.Fatalf("progress %s", n.Params)
 	}
 }
+
+// Protocol errors: internal errors MUST be -32603. A task whose work panics
+// (or returns a plain Go error) fails, and tasks/result answers -32603.
+func TestMUST_InternalErrorsAreInternalError(t *testing.T) {
+	calls := 0
+	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": func(ctx context.Context, req *runtime.Request) (any, error) {
+		calls++
+		if calls == 1 {
+			panic("boom")
+		}
+		return nil, errors.New("disk full")
+	}})
+	for _, want := range []string{"panicked", "disk full"} {
+		task := e.create("t", `{}`)
+		m := e.peer.roundtrip("tasks/result", idParams(task.TaskID))
+		wantCode(t, m, runtime.CodeInternalError, want)
+		if got := decodeTask(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID))); got.Status != Failed {
+			t.Fatalf("status %s", got.Status)
+		}
+	}
+}
