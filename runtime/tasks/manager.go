@@ -135,6 +135,7 @@ type run struct {
 	conn    *runtime.Conn
 	session string
 	owner   string
+	request runtime.RequestID // the creating request, named in the work's cancel cause
 	asking  int // outstanding input requests (Ask)
 }
 
@@ -388,7 +389,7 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 			m.store.Delete(ctx, rec.Task.TaskID)
 			return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "task manager closed"}
 		}
-		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner}
+		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner, request: req.ID}
 		m.wg.Add(1)
 		m.mu.Unlock()
 		go m.work(wctx, cancel, rec.Task.TaskID, method, h, work)
@@ -580,7 +581,7 @@ func (m *Manager) forceCancel(id, reason string, src runtime.CancelSource) (Reco
 	r := m.live[id]
 	m.mu.Unlock()
 	if err == nil && r != nil {
-		r.cancel(&runtime.CancelError{Method: rec.Method, Reason: "task " + id + ": " + reason, Source: src})
+		r.cancel(&runtime.CancelError{ID: r.request, Method: rec.Method, Reason: "task " + id + ": " + reason, Source: src})
 	}
 	return rec, err
 }

@@ -443,7 +443,8 @@ func TestMUST_CancelledBeforeResponse(t *testing.T) {
 	}
 	cause := <-g.ctxErr
 	var ce *runtime.CancelError
-	if !errors.As(cause, &ce) || ce.Source != runtime.SourceTaskCancel || !strings.Contains(ce.Reason, task.TaskID) || ce.Source.String() != "tasks/cancel" {
+	if !errors.As(cause, &ce) || ce.Source != runtime.SourceTaskCancel || !strings.Contains(ce.Reason, task.TaskID) ||
+		ce.Source.String() != "tasks/cancel" || ce.Method != "tools/call" || ce.ID.IsZero() {
 		t.Fatalf("work cause %v", cause)
 	}
 	if n := e.peer.notification("notifications/tasks/status"); !strings.Contains(string(n.Params), `"cancelled"`) {
