@@ -136,7 +136,7 @@ type run struct {
 	session string
 	owner   string
 	request runtime.RequestID // the creating request, named in the work's cancel cause
-	asking  int // outstanding input requests (Ask)
+	asking  int               // outstanding input requests (Ask)
 }
 
 // NewManager returns a Manager with cfg.
