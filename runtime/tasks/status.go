@@ -79,3 +79,10 @@ func relatedMeta(id string) json.RawMessage {
 	b, _ := json.Marshal(map[string]map[string]string{RelatedTaskKey: {"taskId": id}})
 	return b
 }
+
+// ExtensionID is the identifier under which 2026-07-28 lists the tasks
+// extension in capabilities.extensions. That revision's schema and pages name
+// it but do not define its messages (tasks/update, unsolicited task
+// handles), so this package does not speak it; the constant gives a
+// capability check one spelling until the extension's schema is published.
+const ExtensionID = "io.modelcontextprotocol/tasks"
