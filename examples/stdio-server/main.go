@@ -76,7 +76,11 @@ func run(log *slog.Logger) error {
 		// Tasks exist from 2025-11-25 on; earlier sessions ignore the member.
 		Enabled: func(context.Context) bool { return srv.version.Load() == "2025-11-25" }})
 	tm := srv.tasks
-	defer tm.Close(context.Background())
+	defer func() { // tasks still running at exit are cancelled; wait a little for them
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		tm.Close(ctx)
+	}()
 	mcp.RegisterServer(conn, srv)
 	if err := tm.Serve(conn); err != nil { // after RegisterServer: it wraps tools/call
 		return err
