@@ -5,9 +5,8 @@
 // It offers two tools:
 //
 //   - sleep {"ms": integer}: waits that many milliseconds, or until the
-//     request is cancelled, then returns a text result; it can also run as a
-//     task (2025-11-25 tasks.mdx: execution.taskSupport "optional"), then
-//     polled with tasks/get and cancelled with tasks/cancel;
+//     request is cancelled, then returns a text result; in 2025-11-25 it can
+//     also run as a task (tasks.go), ended only by tasks/cancel;
 //   - echo {"text": string}: returns the text.
 //
 // It negotiates any protocol revision from 2024-11-05 to 2025-11-25, answers
@@ -29,13 +28,11 @@ import (
 	"os"
 	"os/signal"
 	"slices"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // supportedVersions are the protocol revisions this server speaks, latest
@@ -56,8 +53,8 @@ func run(log *slog.Logger) error {
 
 	// The revision's cancellation rules: initialize is never cancelled,
 	// either side may cancel its own requests, and so on.
-	// A task-augmented tools/call is exempt from notifications/cancelled
-	// (the task manager below declares it); tasks/cancel ends it instead.
+	// A task-augmented tools/call is exempt from notifications/cancelled in
+	// 2025-11-25 sessions (serveTasks declares it); tasks/cancel ends it.
 	policy := mcp.Policy(runtime.SideServer)
 
 	conn := runtime.NewConn(
@@ -68,23 +65,13 @@ func run(log *slog.Logger) error {
 		runtime.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 		runtime.WithObserver(logCancellations(log)),
 	)
-	// Task-augmented tools/call runs CallTool in the background as a task;
-	// only sleep accepts it (the same answer tools/list gives).
 	srv := &server{log: log}
-	srv.tasks = tasks.NewManager(tasks.Config{Methods: []string{mcp.MethodCallTool}, Logger: log,
-		ToolSupport: func(tool string) tasks.Support { return tasks.Support(taskSupport[tool]) },
-		// Tasks exist from 2025-11-25 on; earlier sessions ignore the member.
-		Enabled: func(context.Context) bool { return srv.version.Load() == "2025-11-25" }})
-	tm := srv.tasks
-	defer func() { // tasks still running at exit are cancelled; wait a little for them
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		tm.Close(ctx)
-	}()
 	mcp.RegisterServer(conn, srv)
-	if err := tm.Serve(conn); err != nil { // after RegisterServer: it wraps tools/call
+	stopTasks, err := srv.serveTasks(conn, log)
+	if err != nil {
 		return err
 	}
+	defer stopTasks()
 
 	// Run until stdin reaches EOF (the client's way of saying goodbye on
 	// stdio) or a signal arrives. Either way every in-flight handler's ctx
@@ -145,13 +132,9 @@ func logCancellations(log *slog.Logger) runtime.Observer {
 // compiling when a revision adds methods.
 type server struct {
 	mcp.UnimplementedServer
-	log     *slog.Logger
-	tasks   *tasks.Manager
-	version atomic.Value // the negotiated revision (string)
+	taskState
+	log *slog.Logger
 }
-
-// taskSupport is each tool's execution.taskSupport; absent means forbidden.
-var taskSupport = map[string]string{"sleep": mcp.ToolExecutionTaskSupportOptional}
 
 // Initialize negotiates the protocol version (basic/lifecycle.mdx): answer the
 // client's version if we support it, otherwise the latest one we support, and
@@ -162,17 +145,9 @@ func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams)
 		version = p.ProtocolVersion
 	}
 	s.log.Info("initialize", "client", p.ClientInfo.Name, "requested", p.ProtocolVersion, "negotiated", version)
-	s.version.Store(version)
-	caps := mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}}
-	if version == "2025-11-25" {
-		caps.Tasks = new(mcp.ServerCapabilitiesTasks)
-		if err := json.Unmarshal(s.tasks.Capability(), caps.Tasks); err != nil {
-			return nil, err
-		}
-	}
 	return &mcp.InitializeResult{
 		ProtocolVersion: version,
-		Capabilities:    caps,
+		Capabilities:    mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}, Tasks: s.taskCapability(version)},
 		ServerInfo:      mcp.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"},
 	}, nil
 }
