@@ -36,12 +36,17 @@ const (
 	SourceDisconnect
 	// SourceLocal: this side ended a request the peer issued (CancelIncoming).
 	SourceLocal
+	// SourceTaskCancel: the requestor sent tasks/cancel for the task this
+	// work runs under (2025-11-25 tasks.mdx); the CancelError's Reason names
+	// the task.
+	SourceTaskCancel
 )
 
 var sourceNames = [...]string{
 	"unknown", "peer notification", "caller context", "timeout",
 	"progress timeout", "maximum timeout", "transport closed",
 	"transport error", "connection closed", "stream disconnect", "local",
+	"tasks/cancel",
 }
 
 // String names the source for logs and reasons.

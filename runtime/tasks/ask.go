@@ -1,0 +1,162 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// taskKey is the context key of the task a handler runs under.
+type taskKey struct{}
+
+type taskRef struct {
+	m  *Manager
+	id string
+}
+
+// ID returns the id of the task whose work ctx belongs to, if any: a handler
+// can tell it runs as a task (and log or report under that id).
+func ID(ctx context.Context) (string, bool) {
+	r, ok := ctx.Value(taskKey{}).(*taskRef)
+	if !ok {
+		return "", false
+	}
+	return r.id, true
+}
+
+// ErrNotATask is returned by Ask outside a task's work.
+var ErrNotATask = errors.New("tasks: context does not belong to a task")
+
+// Ask sends a request to the requestor on behalf of the task that ctx
+// belongs to (an elicitation or sampling request the work needs), as the
+// page asks: the task is input_required while the request is outstanding
+// (and back to working after), and the request carries the
+// io.modelcontextprotocol/related-task metadata. The requestor, seeing
+// input_required, calls tasks/result early; its answer comes back as the
+// response to this call.
+func Ask(ctx context.Context, method string, params any, result any, opts ...runtime.CallOption) error {
+	ref, ok := ctx.Value(taskKey{}).(*taskRef)
+	if !ok {
+		return ErrNotATask
+	}
+	m := ref.m
+	m.mu.Lock()
+	r := m.live[ref.id]
+	first := false
+	if r != nil {
+		r.asking++
+		first = r.asking == 1
+	}
+	m.mu.Unlock()
+	if r == nil {
+		return fmt.Errorf("tasks: task %s is no longer running", ref.id)
+	}
+	raw, err := addMeta(params, ref.id)
+	if err != nil {
+		return err
+	}
+	if first {
+		m.transition(ctx, ref.id, InputRequired, "waiting for "+method, nil)
+	}
+	err = r.conn.Call(ctx, method, raw, result, opts...)
+	m.mu.Lock()
+	r.asking--
+	last := r.asking == 0
+	m.mu.Unlock()
+	if last {
+		m.transition(ctx, ref.id, Working, "", nil) // fails harmlessly once terminal
+	}
+	return err
+}
+
+// addMeta encodes params and sets _meta[related-task] to {taskId: id}.
+func addMeta(params any, id string) (json.RawMessage, error) {
+	var raw []byte
+	var err error
+	if rm, ok := params.(json.RawMessage); ok {
+		raw = rm
+	} else if raw, err = json.Marshal(params); err != nil {
+		return nil, err
+	}
+	obj := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("tasks: params must be an object: %w", err)
+		}
+	}
+	meta := map[string]json.RawMessage{}
+	if m, ok := obj["_meta"]; ok {
+		_ = json.Unmarshal(m, &meta)
+	}
+	meta[RelatedTaskKey], _ = json.Marshal(map[string]string{"taskId": id})
+	obj["_meta"], _ = json.Marshal(meta)
+	return json.Marshal(obj)
+}
+
+// relatedTaskOf returns the related-task id in a message's params or result
+// _meta, if any.
+func relatedTaskOf(raw json.RawMessage) (string, bool) {
+	var v struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	var rt struct {
+		TaskID string `json:"taskId"`
+	}
+	if json.Unmarshal(v.Meta[RelatedTaskKey], &rt) != nil {
+		return "", false
+	}
+	return rt.TaskID, rt.TaskID != ""
+}
+
+// AnswerRelated wraps the handlers of methods on conn (the requestor's
+// elicitation/create, sampling/createMessage) so that a response to a
+// request carrying related-task metadata carries it too, as the page
+// requires of every message related to a task. Call it after the generated
+// Register function.
+func AnswerRelated(conn *runtime.Conn, methods ...string) {
+	for _, method := range methods {
+		h := conn.Handler(method)
+		if h == nil {
+			continue
+		}
+		conn.Handle(method, func(ctx context.Context, req *runtime.Request) (any, error) {
+			res, err := h(ctx, req)
+			id, ok := relatedTaskOf(req.Params)
+			if err != nil || !ok {
+				return res, err
+			}
+			raw, rpcErr := encodeOutcome(res, nil)
+			if rpcErr != nil {
+				return nil, rpcErr
+			}
+			return withRelatedTask(raw, id)
+		})
+	}
+}
+
+// Notify sends a notification to the requestor on behalf of the task that
+// ctx belongs to (progress, logging), with the related-task metadata the
+// page requires of every message related to a task.
+func Notify(ctx context.Context, method string, params any) error {
+	ref, ok := ctx.Value(taskKey{}).(*taskRef)
+	if !ok {
+		return ErrNotATask
+	}
+	ref.m.mu.Lock()
+	r := ref.m.live[ref.id]
+	ref.m.mu.Unlock()
+	if r == nil {
+		return fmt.Errorf("tasks: task %s is no longer running", ref.id)
+	}
+	raw, err := addMeta(params, ref.id)
+	if err != nil {
+		return err
+	}
+	return r.conn.Notify(ctx, method, raw)
+}

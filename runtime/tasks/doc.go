@@ -1,0 +1,60 @@
+// Package tasks runs MCP task-augmented requests (2025-11-25
+// basic/utilities/tasks.mdx) on a runtime.Conn, on both ends of the wire.
+//
+// Receiver side: a Manager, attached to a Conn with Serve after the generated
+// Register function, takes over the configured methods (tools/call on a
+// server; sampling/createMessage and elicitation/create on a client). A
+// request carrying the "task" member is answered at once with a
+// CreateTaskResult while the method's ordinary handler runs in the background
+// under a context of its own, detached from the creating request: a
+// notifications/cancelled naming that request does not touch it, tasks/cancel
+// does. The Manager answers tasks/get, tasks/list, tasks/result and
+// tasks/cancel from a Store (in memory by default) and reports the tasks
+// capability it implements (Capability) for the lifecycle layer to declare.
+//
+// Requestor side: Start sends a task-augmented request and returns a Handle
+// whose Status polls tasks/get, Result waits (honouring pollInterval, and
+// calling tasks/result early when the task needs input) and Cancel sends
+// tasks/cancel. Ending the context given to Start after the task exists sends
+// tasks/cancel, never notifications/cancelled.
+//
+// # Decisions worth knowing
+//
+//   - Exactly one terminal state per task: every transition is a
+//     compare-and-set in the Store, so a tasks/cancel racing the work's
+//     completion leaves either "cancelled" or "completed"/"failed", and a task
+//     that was cancelled stays cancelled whatever its work returns later.
+//   - tasks/result for a cancelled task answers the JSON-RPC error -32603
+//     "task cancelled": the page requires the underlying request's outcome,
+//     and a cancelled request has none, so an error that says so is the
+//     closest honest answer.
+//   - Binding: tasks are bound to the Conn they were created on (the session)
+//     and, when Config.Owner is set, to the authorization context it returns.
+//     With Config.Unbound there is no binding: ids are still 144-bit random
+//     and task operations rate-limited, and tasks/list is neither declared nor
+//     served (tasks.mdx, Security Considerations).
+//   - A session-bound task cannot be reached once its Conn has gone, so its
+//     work is cancelled (cause SourceClose) when the Conn shuts down.
+//   - Limits: 50 task operations a second (burst 100) and 256 running tasks
+//     per requestor by default; beyond them the answer is the JSON-RPC error
+//     CodeRateLimited (-32000, implementation-defined range). ttl: the
+//     requested one, else Config.DefaultTTL, capped by Config.MaxTTL; expired
+//     tasks are deleted (and their work cancelled) on the next operation.
+//   - Tool-level rules: execution.taskSupport comes from Config.ToolSupport.
+//     "required" without a task and "forbidden" with one both answer -32601,
+//     as the tool-level section says (the Error Handling section's -32600
+//     for a required task is a MAY; the page's MUST wins).
+//   - tasks/result is woken in-process when the task ends; with a Store
+//     shared between processes it falls back to re-reading the Store every
+//     poll interval.
+//   - Requestors: Handle.Result polls (notifications/tasks/status is
+//     optional, so nothing relies on it). AnswerRelated adds the
+//     related-task metadata to the requestor's answers to input requests.
+//   - The 2026-07-28 revision moved tasks into the io.modelcontextprotocol/tasks
+//     extension, whose wire format (tasks/update, no tasks/list, no
+//     tasks/result) is not in the 2026-07-28 schema or spec pages; this
+//     package implements 2025-11-25 only. The seams are the Store (task
+//     records and their outcome, which the extension keeps), Config.Methods
+//     and Config.Enabled (which a 2026-07-28 session would turn on when both
+//     sides list the extension in capabilities.extensions).
+package tasks

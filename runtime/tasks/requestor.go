@@ -1,0 +1,224 @@
+package tasks
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Handle is a task the requestor created with Start. R is the underlying
+// request's result type (CallToolResult for tools/call).
+type Handle[R any] struct {
+	conn  *runtime.Conn
+	id    string
+	timer func(time.Duration) <-chan time.Time
+	call  []runtime.CallOption
+
+	mu      sync.Mutex
+	last    Task
+	unwatch func() bool
+}
+
+// StartOption configures Start.
+type StartOption func(*startConfig)
+
+type startConfig struct {
+	ttl   *int64
+	timer func(time.Duration) <-chan time.Time
+	call  []runtime.CallOption
+}
+
+// WithTTL asks the receiver to keep the task for d after its creation (it
+// may choose another ttl; Handle.Task says which).
+func WithTTL(d time.Duration) StartOption {
+	return func(c *startConfig) { ms := d.Milliseconds(); c.ttl = &ms }
+}
+
+// WithCallOptions applies runtime call options (timeouts) to every request
+// the Handle sends.
+func WithCallOptions(opts ...runtime.CallOption) StartOption {
+	return func(c *startConfig) { c.call = append(c.call, opts...) }
+}
+
+// WithTimer replaces the timer Result waits pollInterval with (tests inject
+// one to observe the intervals without sleeping).
+func WithTimer(f func(time.Duration) <-chan time.Time) StartOption {
+	return func(c *startConfig) { c.timer = f }
+}
+
+// Start sends method as a task-augmented request (adding the "task" member
+// to params unless it is there) and returns a Handle once the receiver
+// answers with its CreateTaskResult.
+//
+// ctx governs the task, not just the creating call: if it ends after the
+// task exists, the Handle sends tasks/cancel (never notifications/cancelled,
+// which the page forbids for tasks). If it ends before the CreateTaskResult
+// arrives, Start returns at once and cancels the task with tasks/cancel as
+// soon as its id is known.
+func Start[R any](ctx context.Context, conn *runtime.Conn, method string, params any, opts ...StartOption) (*Handle[R], error) {
+	cfg := startConfig{timer: time.After}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	raw, err := withTaskMember(params, cfg.ttl)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type outcome struct {
+		cr  createResult
+		err error
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		var o outcome
+		// Not ctx: ending ctx must not abandon the call (its answer is the
+		// only way to learn the task id to cancel).
+		o.err = conn.Call(context.WithoutCancel(ctx), method, raw, &o.cr, cfg.call...)
+		ch <- o
+	}()
+	select {
+	case o := <-ch:
+		if o.err != nil {
+			return nil, o.err
+		}
+		if o.cr.Task.TaskID == "" {
+			return nil, fmt.Errorf("tasks: %s: the receiver did not create a task (no task in its result)", method)
+		}
+		h := &Handle[R]{conn: conn, id: o.cr.Task.TaskID, last: o.cr.Task, timer: cfg.timer, call: cfg.call}
+		h.mu.Lock()
+		h.unwatch = context.AfterFunc(ctx, func() {
+			cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			h.Cancel(cctx) // a terminal task answers -32602: nothing left to cancel
+		})
+		h.mu.Unlock()
+		return h, nil
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.err == nil && o.cr.Task.TaskID != "" {
+				cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+				defer cancel()
+				conn.Call(cctx, MethodCancel, map[string]string{"taskId": o.cr.Task.TaskID}, nil, cfg.call...)
+			}
+		}()
+		return nil, ctx.Err()
+	}
+}
+
+// withTaskMember encodes params and adds "task" (with ttl, if set) unless
+// present.
+func withTaskMember(params any, ttl *int64) (json.RawMessage, error) {
+	var raw []byte
+	var err error
+	if rm, ok := params.(json.RawMessage); ok {
+		raw = rm
+	} else if raw, err = json.Marshal(params); err != nil {
+		return nil, err
+	}
+	obj := map[string]json.RawMessage{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return nil, fmt.Errorf("tasks: params must be an object: %w", err)
+		}
+	}
+	if _, ok := obj["task"]; !ok {
+		obj["task"], _ = json.Marshal(taskMeta{TTL: ttl})
+	}
+	return json.Marshal(obj)
+}
+
+// ID returns the receiver-generated task id.
+func (h *Handle[R]) ID() string { return h.id }
+
+// Task returns the task as last seen (from the CreateTaskResult, or the
+// latest Status or Cancel).
+func (h *Handle[R]) Task() Task {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.last
+}
+
+func (h *Handle[R]) seen(t Task) {
+	h.mu.Lock()
+	h.last = t
+	stop := h.unwatch
+	h.mu.Unlock()
+	if t.Status.Terminal() && stop != nil {
+		stop() // nothing left for the creating ctx to cancel
+	}
+}
+
+// Status asks the receiver for the task's state (tasks/get).
+func (h *Handle[R]) Status(ctx context.Context) (Task, error) {
+	var t Task
+	if err := h.conn.Call(ctx, MethodGet, map[string]string{"taskId": h.id}, &t, h.call...); err != nil {
+		return Task{}, err
+	}
+	h.seen(t)
+	return t, nil
+}
+
+// Cancel sends tasks/cancel and returns the task as the receiver answered it
+// (status cancelled). A task already terminal answers -32602, returned as a
+// *runtime.Error.
+func (h *Handle[R]) Cancel(ctx context.Context) (Task, error) {
+	var t Task
+	if err := h.conn.Call(ctx, MethodCancel, map[string]string{"taskId": h.id}, &t, h.call...); err != nil {
+		return Task{}, err
+	}
+	h.seen(t)
+	return t, nil
+}
+
+// Result waits for the task to end and returns the underlying request's
+// result, or its JSON-RPC error as a *runtime.Error. It polls tasks/get at
+// the receiver's pollInterval and calls tasks/result (which blocks until the
+// task is terminal) once the task is terminal or needs input, since the
+// receiver's input requests may be delivered alongside that call. Ending ctx
+// stops the wait only: the task goes on (use Cancel to stop it).
+func (h *Handle[R]) Result(ctx context.Context) (*R, error) {
+	for {
+		t, err := h.Status(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if t.Status.Terminal() || t.Status == InputRequired {
+			break
+		}
+		wait := time.Second
+		if t.PollInterval != nil && *t.PollInterval > 0 {
+			wait = time.Duration(*t.PollInterval) * time.Millisecond
+		}
+		select {
+		case <-h.timer(wait):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var raw json.RawMessage
+	if err := h.conn.Call(ctx, MethodResult, map[string]string{"taskId": h.id}, &raw, h.call...); err != nil {
+		var rpcErr *runtime.Error
+		if errors.As(err, &rpcErr) {
+			// The task is terminal now whatever its error: refresh the
+			// cached state so the caller sees failed or cancelled.
+			h.Status(context.WithoutCancel(ctx))
+		}
+		return nil, err
+	}
+	if t := h.Task(); !t.Status.Terminal() {
+		h.Status(context.WithoutCancel(ctx))
+	}
+	out := new(R)
+	if err := json.Unmarshal(raw, out); err != nil {
+		return nil, fmt.Errorf("tasks: decoding %s result: %w", h.id, err)
+	}
+	return out, nil
+}

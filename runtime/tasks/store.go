@@ -1,0 +1,148 @@
+package tasks
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Record is what a Store keeps for one task: its wire state, who may see it,
+// when it expires, and the outcome tasks/result returns.
+type Record struct {
+	Task Task
+	// Owner is the binding key (session and authorization context); empty
+	// for unbound tasks.
+	Owner string
+	// Method is the underlying request's method.
+	Method string
+	// Created orders tasks for tasks/list; Expires is zero for no expiry.
+	Created, Expires time.Time
+	// Result or Err is the underlying request's outcome once terminal.
+	Result json.RawMessage
+	Err    *runtime.Error
+}
+
+// ErrNotFound is returned by a Store for an id it does not hold.
+var ErrNotFound = errors.New("tasks: task not found")
+
+// ErrBadCursor is returned by Store.List for a cursor it did not issue.
+var ErrBadCursor = errors.New("tasks: invalid cursor")
+
+// Store keeps task records. Every method must be safe for concurrent use, and
+// Update must be atomic: the Manager's exactly-one-terminal-state guarantee
+// rests on it. Returned records are copies the caller may keep.
+type Store interface {
+	// Create adds a record; it fails if the id exists.
+	Create(ctx context.Context, r Record) error
+	// Get returns the record with this id, or ErrNotFound.
+	Get(ctx context.Context, id string) (Record, error)
+	// Update applies fn to the record atomically and stores the result
+	// unless fn returns an error, which Update then returns.
+	Update(ctx context.Context, id string, fn func(*Record) error) (Record, error)
+	// Delete removes the record; deleting a missing id is not an error.
+	Delete(ctx context.Context, id string) error
+	// List returns up to limit records of owner, oldest first, starting
+	// after cursor ("" for the first page), and the cursor of the next page
+	// ("" when there is none). The cursor format is the Store's own.
+	List(ctx context.Context, owner, cursor string, limit int) ([]Record, string, error)
+}
+
+// NewMemoryStore returns the in-memory Store the Manager uses by default.
+func NewMemoryStore() Store { return &memStore{recs: map[string]*memRec{}} }
+
+type memRec struct {
+	Record
+	seq uint64
+}
+
+type memStore struct {
+	mu   sync.Mutex
+	seq  uint64
+	recs map[string]*memRec
+}
+
+func (s *memStore) Create(_ context.Context, r Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.recs[r.Task.TaskID]; ok {
+		return errors.New("tasks: duplicate task id")
+	}
+	s.seq++
+	s.recs[r.Task.TaskID] = &memRec{Record: r, seq: s.seq}
+	return nil
+}
+
+func (s *memStore) Get(_ context.Context, id string) (Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	if !ok {
+		return Record{}, ErrNotFound
+	}
+	return r.Record, nil
+}
+
+func (s *memStore) Update(_ context.Context, id string, fn func(*Record) error) (Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.recs[id]
+	if !ok {
+		return Record{}, ErrNotFound
+	}
+	next := r.Record
+	if err := fn(&next); err != nil {
+		return r.Record, err
+	}
+	r.Record = next
+	return next, nil
+}
+
+func (s *memStore) Delete(_ context.Context, id string) error {
+	s.mu.Lock()
+	delete(s.recs, id)
+	s.mu.Unlock()
+	return nil
+}
+
+// List pages by creation sequence, so tasks created or deleted between pages
+// neither repeat nor shift the page boundary. The cursor is the last
+// sequence number, base64-encoded: opaque to the requestor, checked here.
+func (s *memStore) List(_ context.Context, owner, cursor string, limit int) ([]Record, string, error) {
+	var after uint64
+	if cursor != "" {
+		b, err := base64.RawURLEncoding.DecodeString(cursor)
+		if err != nil || len(b) < 2 || b[0] != 'c' {
+			return nil, "", ErrBadCursor
+		}
+		after, err = strconv.ParseUint(string(b[1:]), 10, 64)
+		if err != nil {
+			return nil, "", ErrBadCursor
+		}
+	}
+	s.mu.Lock()
+	var all []*memRec
+	for _, r := range s.recs {
+		if r.Owner == owner && r.seq > after {
+			all = append(all, r)
+		}
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	next := ""
+	if limit > 0 && len(all) > limit {
+		all = all[:limit]
+		next = base64.RawURLEncoding.EncodeToString([]byte("c" + strconv.FormatUint(all[limit-1].seq, 10)))
+	}
+	out := make([]Record, len(all))
+	for i, r := range all {
+		out[i] = r.Record
+	}
+	s.mu.Unlock()
+	return out, next, nil
+}
