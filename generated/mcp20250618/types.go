@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -36,35 +37,41 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Annotations"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		e.Value("\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.value("lastModified", x.LastModified)
+		e.Value("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.Value("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Annotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
 	var v Annotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("lastModified", false, false, &v.LastModified)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("audience", false, false, &v.Audience)
+	d.Field("lastModified", false, false, &v.LastModified)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -92,37 +99,43 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "AudioContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("AudioContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"audio\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"data\":", x.Data)
+	e.Value("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"audio\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("AudioContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
 	var v AudioContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"audio\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("data", true, false, &v.Data)
+	d.Field("mimeType", true, false, &v.MIMEType)
+	d.Constant("type", "\"audio\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -146,29 +159,35 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BaseMetadata"}
-	e.value("name", x.Name)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BaseMetadata", buf)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BaseMetadata", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
 	var v BaseMetadata
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -191,35 +210,41 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BlobResourceContents"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BlobResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("blob", x.Blob)
+	e.Value("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BlobResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
 	var v BlobResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("blob", true, false, &v.Blob)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("blob", true, false, &v.Blob)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -245,37 +270,43 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BooleanSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"boolean\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"boolean\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BooleanSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
 	var v BooleanSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"boolean\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"boolean\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -297,27 +328,33 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequest"}
-	e.raw("method", []byte("\"tools/call\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequest", buf)
+	e.Raw("\"method\":", "\"tools/call\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
 	var v CallToolRequest
-	d.constant("method", "\"tools/call\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"tools/call\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -336,29 +373,35 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParams", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
 	var v CallToolRequestParams
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("name", true, false, &v.Name)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -392,37 +435,43 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.Value("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.Value("\"structuredContent\":", x.StructuredContent)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
 	var v CallToolResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("structuredContent", false, false, &v.StructuredContent)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	d.Field("isError", false, false, &v.IsError)
+	d.Field("structuredContent", false, false, &v.StructuredContent)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -450,27 +499,33 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotification"}
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotification", buf)
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
 	var v CancelledNotification
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -491,29 +546,35 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotificationParams", buf)
 	if x.Reason != nil {
-		e.value("reason", x.Reason)
+		e.Value("\"reason\":", x.Reason)
 	}
-	e.value("requestId", x.RequestID)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"requestId\":", x.RequestID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
 	var v CancelledNotificationParams
-	d.field("reason", false, false, &v.Reason)
-	d.field("requestId", true, false, &v.RequestID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("reason", false, false, &v.Reason)
+	d.Field("requestId", true, false, &v.RequestID)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -536,39 +597,45 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilities"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilities", buf)
 	if x.Elicitation != nil {
-		e.value("elicitation", x.Elicitation)
+		e.Value("\"elicitation\":", x.Elicitation)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Roots != nil {
-		e.value("roots", x.Roots)
+		e.Append("\"roots\":", x.Roots.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.value("sampling", x.Sampling)
+		e.Value("\"sampling\":", x.Sampling)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
 	var v ClientCapabilities
-	d.field("elicitation", false, false, &v.Elicitation)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("roots", false, false, &v.Roots)
-	d.field("sampling", false, false, &v.Sampling)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("elicitation", false, false, &v.Elicitation)
+	d.Field("experimental", false, false, &v.Experimental)
+	genimpl.FieldNew(&d, "roots", false, &v.Roots)
+	d.Field("sampling", false, false, &v.Sampling)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -585,27 +652,33 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesRoots"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesRoots", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesRoots", data); err != nil {
 		return err
 	}
 	var v ClientCapabilitiesRoots
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -655,27 +728,26 @@ func (x UnknownClientNotification) Method() string {
 
 // DecodeClientNotification decodes one ClientNotification by the value of its "method" member.
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ClientNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			return decodePointer[ClientNotification, InitializedNotification](data)
+			return genimpl.DecodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			return decodePointer[ClientNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/roots/list_changed":
-			return decodePointer[ClientNotification, RootsListChangedNotification](data)
+			return genimpl.DecodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
-	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownClientNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ClientRequest is the schema definition "ClientRequest".
@@ -731,45 +803,44 @@ func (x UnknownClientRequest) Method() string {
 
 // DecodeClientRequest decodes one ClientRequest by the value of its "method" member.
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "initialize":
-			return decodePointer[ClientRequest, InitializeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			return decodePointer[ClientRequest, PingRequest](data)
+			return genimpl.DecodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			return decodePointer[ClientRequest, ListResourcesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			return decodePointer[ClientRequest, ReadResourceRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			return decodePointer[ClientRequest, SubscribeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			return decodePointer[ClientRequest, UnsubscribeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			return decodePointer[ClientRequest, ListPromptsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			return decodePointer[ClientRequest, GetPromptRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			return decodePointer[ClientRequest, ListToolsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			return decodePointer[ClientRequest, CallToolRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CallToolRequest](data)
 		case "logging/setLevel":
-			return decodePointer[ClientRequest, SetLevelRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			return decodePointer[ClientRequest, CompleteRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
-	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownClientRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ClientResult is the schema definition "ClientResult".
@@ -801,10 +872,10 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -860,27 +931,33 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequest"}
-	e.raw("method", []byte("\"completion/complete\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequest", buf)
+	e.Raw("\"method\":", "\"completion/complete\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
 	var v CompleteRequest
-	d.constant("method", "\"completion/complete\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"completion/complete\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -901,35 +978,41 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParams"}
-	e.value("argument", x.Argument)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParams", buf)
+	e.Append("\"argument\":", x.Argument.AppendJSON)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.Append("\"context\":", x.Context.AppendJSON)
 	}
 	if x.Ref == nil {
-		e.missing("ref")
+		e.Missing("\"ref\":")
 	} else {
-		e.value("ref", x.Ref)
+		e.Value("\"ref\":", x.Ref)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
 	var v CompleteRequestParams
-	d.field("argument", true, false, &v.Argument)
-	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("argument", true, false, &v.Argument)
+	genimpl.FieldNew(&d, "context", false, &v.Context)
+	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -948,27 +1031,33 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsArgument"}
-	e.value("name", x.Name)
-	e.value("value", x.Value)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsArgument", buf)
+	e.Value("\"name\":", x.Name)
+	e.Value("\"value\":", x.Value)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
 	var v CompleteRequestParamsArgument
-	d.field("name", true, false, &v.Name)
-	d.field("value", true, false, &v.Value)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("value", true, false, &v.Value)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -985,27 +1074,33 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsContext"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsContext) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsContext", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsContext", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
 	var v CompleteRequestParamsContext
-	d.field("arguments", false, false, &v.Arguments)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("arguments", false, false, &v.Arguments)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1053,23 +1148,22 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 
 // DecodeCompleteRequestParamsRef decodes one CompleteRequestParamsRef by the value of its "type" member.
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ref/prompt":
-			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			return decodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
 		}
 	}
-	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
+	return &UnknownCompleteRequestParamsRef{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The server's response to a completion/complete request
@@ -1085,29 +1179,35 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("completion", x.Completion)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"completion\":", x.Completion.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
 	var v CompleteResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("completion", true, false, &v.Completion)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("completion", true, false, &v.Completion)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1128,33 +1228,39 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultCompletion"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.value("hasMore", x.HasMore)
+		e.Value("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.Value("\"total\":", x.Total)
 	}
-	e.value("values", nonNilSlice(x.Values))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultCompletion", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
 	var v CompleteResultCompletion
-	d.field("hasMore", false, false, &v.HasMore)
-	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
-	d.field("values", true, false, &v.Values)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("hasMore", false, false, &v.HasMore)
+	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("values", true, false, &v.Values)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1205,29 +1311,28 @@ func (x UnknownContentBlock) Type() string {
 
 // DecodeContentBlock decodes one ContentBlock by the value of its "type" member.
 func DecodeContentBlock(data []byte) (ContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "ContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[ContentBlock, TextContent](data)
+			return genimpl.DecodePointer[ContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[ContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[ContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[ContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[ContentBlock, AudioContent](data)
 		case "resource_link":
-			return decodePointer[ContentBlock, ResourceLink](data)
+			return genimpl.DecodePointer[ContentBlock, ResourceLink](data)
 		case "resource":
-			return decodePointer[ContentBlock, EmbeddedResource](data)
+			return genimpl.DecodePointer[ContentBlock, EmbeddedResource](data)
 		}
 	}
-	return &UnknownContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1246,27 +1351,33 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequest"}
-	e.raw("method", []byte("\"sampling/createMessage\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequest", buf)
+	e.Raw("\"method\":", "\"sampling/createMessage\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
 	var v CreateMessageRequest
-	d.constant("method", "\"sampling/createMessage\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"sampling/createMessage\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1309,51 +1420,57 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.value("includeContext", x.IncludeContext)
+		e.Value("\"includeContext\":", x.IncludeContext)
 	}
-	e.value("maxTokens", x.MaxTokens)
-	e.value("messages", nonNilSlice(x.Messages))
+	e.Value("\"maxTokens\":", x.MaxTokens)
+	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.value("metadata", x.Metadata)
+		e.Value("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
-		e.value("modelPreferences", x.ModelPreferences)
+		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.value("stopSequences", x.StopSequences)
+		e.Value("\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.value("systemPrompt", x.SystemPrompt)
+		e.Value("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.value("temperature", x.Temperature)
+		e.Value("\"temperature\":", x.Temperature)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
 	var v CreateMessageRequestParams
-	d.field("includeContext", false, false, &v.IncludeContext)
-	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
-	d.field("messages", true, false, &v.Messages)
-	d.field("metadata", false, false, &v.Metadata)
-	d.field("modelPreferences", false, false, &v.ModelPreferences)
-	d.field("stopSequences", false, false, &v.StopSequences)
-	d.field("systemPrompt", false, false, &v.SystemPrompt)
-	d.field("temperature", false, false, &v.Temperature)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
+	d.Field("messages", true, false, &v.Messages)
+	d.Field("metadata", false, false, &v.Metadata)
+	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
+	d.Field("stopSequences", false, false, &v.StopSequences)
+	d.Field("systemPrompt", false, false, &v.SystemPrompt)
+	d.Field("temperature", false, false, &v.Temperature)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1378,41 +1495,47 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("model", x.Model)
-	e.value("role", x.Role)
+	e.Value("\"model\":", x.Model)
+	e.Value("\"role\":", x.Role)
 	if x.StopReason != nil {
-		e.value("stopReason", x.StopReason)
+		e.Value("\"stopReason\":", x.StopReason)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
 	var v CreateMessageResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.field("model", true, false, &v.Model)
-	d.field("role", true, false, &v.Role)
-	d.field("stopReason", false, false, &v.StopReason)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
+	d.Field("model", true, false, &v.Model)
+	d.Field("role", true, false, &v.Role)
+	d.Field("stopReason", false, false, &v.StopReason)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1461,25 +1584,24 @@ func (x UnknownCreateMessageResultContent) Type() string {
 
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by the value of its "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[CreateMessageResultContent, TextContent](data)
+			return genimpl.DecodePointer[CreateMessageResultContent, TextContent](data)
 		case "image":
-			return decodePointer[CreateMessageResultContent, ImageContent](data)
+			return genimpl.DecodePointer[CreateMessageResultContent, ImageContent](data)
 		case "audio":
-			return decodePointer[CreateMessageResultContent, AudioContent](data)
+			return genimpl.DecodePointer[CreateMessageResultContent, AudioContent](data)
 		}
 	}
-	return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
+	return &UnknownCreateMessageResultContent{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // An opaque token used to represent a cursor for pagination.
@@ -1501,27 +1623,33 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequest"}
-	e.raw("method", []byte("\"elicitation/create\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequest", buf)
+	e.Raw("\"method\":", "\"elicitation/create\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
 	var v ElicitRequest
-	d.constant("method", "\"elicitation/create\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"elicitation/create\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1541,27 +1669,33 @@ type ElicitRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestParams"}
-	e.value("message", x.Message)
-	e.value("requestedSchema", x.RequestedSchema)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestParams", buf)
+	e.Value("\"message\":", x.Message)
+	e.Append("\"requestedSchema\":", x.RequestedSchema.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestParams", data); err != nil {
 		return err
 	}
 	var v ElicitRequestParams
-	d.field("message", true, false, &v.Message)
-	d.field("requestedSchema", true, false, &v.RequestedSchema)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("message", true, false, &v.Message)
+	d.Field("requestedSchema", true, false, &v.RequestedSchema)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1586,31 +1720,37 @@ func (ElicitRequestParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestParamsRequestedSchema"}
-	e.value("properties", nonNilMap(x.Properties))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestParamsRequestedSchema", buf)
+	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.Value("\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestParamsRequestedSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestParamsRequestedSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestParamsRequestedSchema", data); err != nil {
 		return err
 	}
 	var v ElicitRequestParamsRequestedSchema
-	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
+	d.Field("required", false, false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1645,33 +1785,39 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("action", x.Action)
+	e.Value("\"action\":", x.Action)
 	if x.Content != nil {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
 	var v ElicitResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("action", true, false, &v.Action)
+	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1693,7 +1839,7 @@ type ElicitResultContentValueInteger int64
 
 // UnmarshalJSON accepts an integer, also written with a zero fraction (1.0).
 func (x *ElicitResultContentValueInteger) UnmarshalJSON(data []byte) error {
-	n, err := parseInteger(data)
+	n, err := genimpl.ParseInteger(data)
 	if err != nil {
 		return &DecodeError{Type: "ElicitResultContentValueInteger", Err: err}
 	}
@@ -1710,15 +1856,15 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '"':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case '0':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
 	case 'b':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
-	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want a string, a number, a boolean; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // The contents of a resource, embedded into a prompt or tool call result.
@@ -1744,39 +1890,45 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EmbeddedResource"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EmbeddedResource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Resource == nil {
-		e.missing("resource")
+		e.Missing("\"resource\":")
 	} else {
-		e.value("resource", x.Resource)
+		e.Value("\"resource\":", x.Resource)
 	}
-	e.raw("type", []byte("\"resource\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EmbeddedResource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
 	var v EmbeddedResource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
-	d.constant("type", "\"resource\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
+	d.Constant("type", "\"resource\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1795,15 +1947,15 @@ func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeEmbeddedResourceResource decodes one EmbeddedResourceResource by which of its branches' required members is present.
 func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceResource, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceResource, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -1835,39 +1987,45 @@ func (EnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EnumSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EnumSchema", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.value("enumNames", x.EnumNames)
+		e.Value("\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EnumSchema", data); err != nil {
 		return err
 	}
 	var v EnumSchema
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("enumNames", false, false, &v.EnumNames)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("description", false, false, &v.Description)
+	d.Field("enum", true, false, &v.Enum)
+	d.Field("enumNames", false, false, &v.EnumNames)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1889,27 +2047,33 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequest"}
-	e.raw("method", []byte("\"prompts/get\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequest", buf)
+	e.Raw("\"method\":", "\"prompts/get\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
 	var v GetPromptRequest
-	d.constant("method", "\"prompts/get\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"prompts/get\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1928,29 +2092,35 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequestParams", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
 	var v GetPromptRequestParams
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("name", true, false, &v.Name)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1971,33 +2141,39 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("messages", nonNilSlice(x.Messages))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
 	var v GetPromptResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("description", false, false, &v.Description)
-	d.field("messages", true, false, &v.Messages)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("description", false, false, &v.Description)
+	d.Field("messages", true, false, &v.Messages)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2025,37 +2201,43 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ImageContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ImageContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"image\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"data\":", x.Data)
+	e.Value("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"image\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ImageContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
 	var v ImageContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"image\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("data", true, false, &v.Data)
+	d.Field("mimeType", true, false, &v.MIMEType)
+	d.Constant("type", "\"image\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2081,31 +2263,37 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Implementation"}
-	e.value("name", x.Name)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Implementation", buf)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("version", x.Version)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"version\":", x.Version)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Implementation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
 	var v Implementation
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("version", true, false, &v.Version)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	d.Field("version", true, false, &v.Version)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2127,27 +2315,33 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequest"}
-	e.raw("method", []byte("\"initialize\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequest", buf)
+	e.Raw("\"method\":", "\"initialize\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequest", data); err != nil {
 		return err
 	}
 	var v InitializeRequest
-	d.constant("method", "\"initialize\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"initialize\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2168,29 +2362,35 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequestParams"}
-	e.value("capabilities", x.Capabilities)
-	e.value("clientInfo", x.ClientInfo)
-	e.value("protocolVersion", x.ProtocolVersion)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequestParams", buf)
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
+	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
+	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequestParams", data); err != nil {
 		return err
 	}
 	var v InitializeRequestParams
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("clientInfo", true, false, &v.ClientInfo)
-	d.field("protocolVersion", true, false, &v.ProtocolVersion)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("capabilities", true, false, &v.Capabilities)
+	d.Field("clientInfo", true, false, &v.ClientInfo)
+	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2217,37 +2417,43 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("capabilities", x.Capabilities)
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.value("instructions", x.Instructions)
+		e.Value("\"instructions\":", x.Instructions)
 	}
-	e.value("protocolVersion", x.ProtocolVersion)
-	e.value("serverInfo", x.ServerInfo)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeResult", data); err != nil {
 		return err
 	}
 	var v InitializeResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("instructions", false, false, &v.Instructions)
-	d.field("protocolVersion", true, false, &v.ProtocolVersion)
-	d.field("serverInfo", true, false, &v.ServerInfo)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("capabilities", true, false, &v.Capabilities)
+	d.Field("instructions", false, false, &v.Instructions)
+	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	d.Field("serverInfo", true, false, &v.ServerInfo)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2269,29 +2475,35 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializedNotification"}
-	e.raw("method", []byte("\"notifications/initialized\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/initialized\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializedNotification", data); err != nil {
 		return err
 	}
 	var v InitializedNotification
-	d.constant("method", "\"notifications/initialized\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/initialized\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2308,27 +2520,33 @@ type InitializedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializedNotificationParams", data); err != nil {
 		return err
 	}
 	var v InitializedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2352,29 +2570,35 @@ func (JSONRPCError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCError"}
-	e.value("error", x.Error)
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCError", data); err != nil {
 		return err
 	}
 	var v JSONRPCError
-	d.field("error", true, false, &v.Error)
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2395,31 +2619,37 @@ type JSONRPCErrorError struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCErrorError"}
-	e.value("code", x.Code)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCErrorError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCErrorError", buf)
+	e.Value("\"code\":", x.Code)
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCErrorError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCErrorError", data); err != nil {
 		return err
 	}
 	var v JSONRPCErrorError
-	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2440,9 +2670,9 @@ func (*JSONRPCError) isJSONRPCMessage()        {}
 
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '{':
-		m, err := decodeObject(data)
+		m, err := genimpl.DecodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
@@ -2452,17 +2682,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			return decodePointer[JSONRPCMessage, JSONRPCResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCResponse](data)
 		case hasError:
-			return decodePointer[JSONRPCMessage, JSONRPCError](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCError](data)
 		}
 		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -2483,31 +2713,37 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
 	var v JSONRPCNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("method", true, false, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2524,27 +2760,33 @@ type JSONRPCNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotificationParams", data); err != nil {
 		return err
 	}
 	var v JSONRPCNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2570,33 +2812,39 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
 	var v JSONRPCRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("method", true, false, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2613,27 +2861,33 @@ type JSONRPCRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequestParams", data); err != nil {
 		return err
 	}
 	var v JSONRPCRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2650,27 +2904,33 @@ type JSONRPCRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequestParamsMeta"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequestParamsMeta", data); err != nil {
 		return err
 	}
 	var v JSONRPCRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2694,29 +2954,35 @@ func (JSONRPCResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCResponse", data); err != nil {
 		return err
 	}
 	var v JSONRPCResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2738,29 +3004,35 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequest"}
-	e.raw("method", []byte("\"prompts/list\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequest", buf)
+	e.Raw("\"method\":", "\"prompts/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
 	var v ListPromptsRequest
-	d.constant("method", "\"prompts/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"prompts/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2778,27 +3050,33 @@ type ListPromptsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.Value("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequestParams", data); err != nil {
 		return err
 	}
 	var v ListPromptsRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2820,33 +3098,39 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("prompts", nonNilSlice(x.Prompts))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
 	var v ListPromptsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("prompts", true, false, &v.Prompts)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("prompts", true, false, &v.Prompts)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2868,29 +3152,35 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequest"}
-	e.raw("method", []byte("\"resources/templates/list\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequest", buf)
+	e.Raw("\"method\":", "\"resources/templates/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
 	var v ListResourceTemplatesRequest
-	d.constant("method", "\"resources/templates/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"resources/templates/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2908,27 +3198,33 @@ type ListResourceTemplatesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.Value("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequestParams", data); err != nil {
 		return err
 	}
 	var v ListResourceTemplatesRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2950,33 +3246,39 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resourceTemplates", nonNilSlice(x.ResourceTemplates))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
 	var v ListResourceTemplatesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resourceTemplates", true, false, &v.ResourceTemplates)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2998,29 +3300,35 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequest"}
-	e.raw("method", []byte("\"resources/list\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequest", buf)
+	e.Raw("\"method\":", "\"resources/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
 	var v ListResourcesRequest
-	d.constant("method", "\"resources/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"resources/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3038,27 +3346,33 @@ type ListResourcesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.Value("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequestParams", data); err != nil {
 		return err
 	}
 	var v ListResourcesRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3080,33 +3394,39 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resources", nonNilSlice(x.Resources))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
 	var v ListResourcesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resources", true, false, &v.Resources)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("resources", true, false, &v.Resources)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3134,29 +3454,35 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequest"}
-	e.raw("method", []byte("\"roots/list\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequest", buf)
+	e.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
 	var v ListRootsRequest
-	d.constant("method", "\"roots/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"roots/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3173,27 +3499,33 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
 	var v ListRootsRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3210,27 +3542,33 @@ type ListRootsRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequestParamsMeta"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequestParamsMeta", data); err != nil {
 		return err
 	}
 	var v ListRootsRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3251,29 +3589,35 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("roots", nonNilSlice(x.Roots))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
 	var v ListRootsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("roots", true, false, &v.Roots)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("roots", true, false, &v.Roots)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3295,29 +3639,35 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequest"}
-	e.raw("method", []byte("\"tools/list\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequest", buf)
+	e.Raw("\"method\":", "\"tools/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
 	var v ListToolsRequest
-	d.constant("method", "\"tools/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"tools/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3335,27 +3685,33 @@ type ListToolsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.Value("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequestParams", data); err != nil {
 		return err
 	}
 	var v ListToolsRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3377,33 +3733,39 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("tools", nonNilSlice(x.Tools))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
 	var v ListToolsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("tools", true, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("tools", true, false, &v.Tools)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3451,27 +3813,33 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotification"}
-	e.raw("method", []byte("\"notifications/message\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotification", buf)
+	e.Raw("\"method\":", "\"notifications/message\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
 	var v LoggingMessageNotification
-	d.constant("method", "\"notifications/message\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/message\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3492,31 +3860,37 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotificationParams"}
-	e.value("data", x.Data)
-	e.value("level", x.Level)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotificationParams", buf)
+	e.Value("\"data\":", x.Data)
+	e.Value("\"level\":", x.Level)
 	if x.Logger != nil {
-		e.value("logger", x.Logger)
+		e.Value("\"logger\":", x.Logger)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
 	var v LoggingMessageNotificationParams
-	d.field("data", true, true, &v.Data)
-	d.field("level", true, false, &v.Level)
-	d.field("logger", false, false, &v.Logger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("data", true, true, &v.Data)
+	d.Field("level", true, false, &v.Level)
+	d.Field("logger", false, false, &v.Logger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3544,27 +3918,33 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelHint"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.Value("\"name\":", x.Name)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelHint", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
 	var v ModelHint
-	d.field("name", false, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", false, false, &v.Name)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3609,39 +3989,45 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelPreferences"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.value("costPriority", x.CostPriority)
+		e.Value("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.value("hints", x.Hints)
+		e.Value("\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.value("intelligencePriority", x.IntelligencePriority)
+		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.value("speedPriority", x.SpeedPriority)
+		e.Value("\"speedPriority\":", x.SpeedPriority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelPreferences", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
 	var v ModelPreferences
-	d.field("costPriority", false, false, &v.CostPriority)
-	d.field("hints", false, false, &v.Hints)
-	d.field("intelligencePriority", false, false, &v.IntelligencePriority)
-	d.field("speedPriority", false, false, &v.SpeedPriority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("costPriority", false, false, &v.CostPriority)
+	d.Field("hints", false, false, &v.Hints)
+	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
+	d.Field("speedPriority", false, false, &v.SpeedPriority)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3660,29 +4046,35 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Notification"}
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Notification", buf)
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Notification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
 	var v Notification
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("method", true, false, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3699,27 +4091,33 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
 	var v NotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3752,41 +4150,47 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NumberSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NumberSchema", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.value("maximum", x.Maximum)
+		e.Value("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.value("minimum", x.Minimum)
+		e.Value("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("type", x.Type)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"type\":", x.Type)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NumberSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
 	var v NumberSchema
-	d.field("description", false, false, &v.Description)
-	d.field("maximum", false, false, &v.Maximum)
-	d.field("minimum", false, false, &v.Minimum)
-	d.field("title", false, false, &v.Title)
-	d.field("type", true, false, &v.Type)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("description", false, false, &v.Description)
+	d.Field("maximum", false, false, &v.Maximum)
+	d.Field("minimum", false, false, &v.Minimum)
+	d.Field("title", false, false, &v.Title)
+	d.Field("type", true, false, &v.Type)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3805,29 +4209,35 @@ type PaginatedRequest struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequest"}
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequest", buf)
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
 	var v PaginatedRequest
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("method", true, false, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3845,27 +4255,33 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.Value("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
 	var v PaginatedRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3885,31 +4301,37 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
 	var v PaginatedResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3931,29 +4353,35 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequest"}
-	e.raw("method", []byte("\"ping\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequest", buf)
+	e.Raw("\"method\":", "\"ping\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequest", data); err != nil {
 		return err
 	}
 	var v PingRequest
-	d.constant("method", "\"ping\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"ping\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3970,27 +4398,33 @@ type PingRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequestParams", data); err != nil {
 		return err
 	}
 	var v PingRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4007,27 +4441,33 @@ type PingRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequestParamsMeta"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequestParamsMeta", data); err != nil {
 		return err
 	}
 	var v PingRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4048,36 +4488,36 @@ func (*BooleanSchema) isPrimitiveSchemaDefinition() {}
 func (*EnumSchema) isPrimitiveSchemaDefinition()    {}
 
 // shapesPrimitiveSchemaDefinition are the shapes of PrimitiveSchemaDefinition's branches, in the order they are tried.
-var shapesPrimitiveSchemaDefinition = []*shape{&shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"description", "format", "maxLength", "minLength", "title", "type"},
-	enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
-	required: []string{"type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"boolean\""},
-	declared: []string{"default", "description", "title", "type"},
-	required: []string{"type"},
-}, &shape{
-	declared: []string{"description", "maximum", "minimum", "title", "type"},
-	enums:    map[string][]string{"type": []string{"integer", "number"}},
-	required: []string{"type"},
+var shapesPrimitiveSchemaDefinition = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"description", "format", "maxLength", "minLength", "title", "type"},
+	Enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"boolean\""},
+	Declared: []string{"default", "description", "title", "type"},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Declared: []string{"description", "maximum", "minimum", "title", "type"},
+	Enums:    map[string][]string{"type": []string{"integer", "number"}},
+	Required: []string{"type"},
 }}
 
 // DecodePrimitiveSchemaDefinition decodes one PrimitiveSchemaDefinition structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, error) {
-	switch bestShape(data, shapesPrimitiveSchemaDefinition) {
+	switch genimpl.BestShape(data, shapesPrimitiveSchemaDefinition) {
 	case 0:
-		return decodePointer[PrimitiveSchemaDefinition, EnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, EnumSchema](data)
 	case 1:
-		return decodePointer[PrimitiveSchemaDefinition, StringSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, StringSchema](data)
 	case 2:
-		return decodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
 	case 3:
-		return decodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
 	}
 	return nil, &DecodeError{Type: "PrimitiveSchemaDefinition", Err: errors.New("the value matches none of the branches")}
 }
@@ -4098,27 +4538,33 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotification"}
-	e.raw("method", []byte("\"notifications/progress\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotification", buf)
+	e.Raw("\"method\":", "\"notifications/progress\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
 	var v ProgressNotification
-	d.constant("method", "\"notifications/progress\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/progress\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4141,35 +4587,41 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotificationParams", buf)
 	if x.Message != nil {
-		e.value("message", x.Message)
+		e.Value("\"message\":", x.Message)
 	}
-	e.value("progress", x.Progress)
-	e.value("progressToken", x.ProgressToken)
+	e.Value("\"progress\":", x.Progress)
+	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.Value("\"total\":", x.Total)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
 	var v ProgressNotificationParams
-	d.field("message", false, false, &v.Message)
-	d.field("progress", true, false, &v.Progress)
-	d.field("progressToken", true, false, &v.ProgressToken)
-	d.field("total", false, false, &v.Total)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("message", false, false, &v.Message)
+	d.Field("progress", true, false, &v.Progress)
+	d.Field("progressToken", true, false, &v.ProgressToken)
+	d.Field("total", false, false, &v.Total)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4206,41 +4658,47 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Prompt"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Prompt", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Prompt", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
 	var v Prompt
-	d.field("_meta", false, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("description", false, false, &v.Description)
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4268,37 +4726,43 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptArgument"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.Value("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
 	var v PromptArgument
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	d.field("required", false, false, &v.Required)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("description", false, false, &v.Description)
+	d.Field("name", true, false, &v.Name)
+	d.Field("required", false, false, &v.Required)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4320,29 +4784,35 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotification"}
-	e.raw("method", []byte("\"notifications/prompts/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/prompts/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
 	var v PromptListChangedNotification
-	d.constant("method", "\"notifications/prompts/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4359,27 +4829,33 @@ type PromptListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotificationParams", data); err != nil {
 		return err
 	}
 	var v PromptListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4401,31 +4877,37 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptMessage"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"role\":", x.Role)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
 	var v PromptMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
+	d.Field("role", true, false, &v.Role)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4454,31 +4936,37 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptReference"}
-	e.value("name", x.Name)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptReference", buf)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"ref/prompt\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"ref/prompt\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
 	var v PromptReference
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"ref/prompt\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"ref/prompt\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4500,27 +4988,33 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequest"}
-	e.raw("method", []byte("\"resources/read\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequest", buf)
+	e.Raw("\"method\":", "\"resources/read\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
 	var v ReadResourceRequest
-	d.constant("method", "\"resources/read\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"resources/read\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4537,25 +5031,31 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequestParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequestParams", buf)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
 	var v ReadResourceRequestParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4574,29 +5074,35 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("contents", nonNilSlice(x.Contents))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
 	var v ReadResourceResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4615,15 +5121,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
 // DecodeReadResourceResultContentsItem decodes one ReadResourceResultContentsItem by which of its branches' required members is present.
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -4641,29 +5147,35 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Request"}
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Request) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Request", buf)
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Request", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Request", data); err != nil {
 		return err
 	}
 	var v Request
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("method", true, false, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4680,27 +5192,33 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
 	var v RequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4717,27 +5235,33 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParamsMeta"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParamsMeta", data); err != nil {
 		return err
 	}
 	var v RequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4784,51 +5308,57 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Resource"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Resource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.Value("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Resource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
 	var v Resource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("name", true, false, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4849,33 +5379,39 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceContents"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
 	var v ResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4922,53 +5458,59 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceLink"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceLink", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.Value("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"resource_link\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource_link\"")
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceLink", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
 	var v ResourceLink
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"resource_link\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("name", true, false, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"resource_link\"", true)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4990,29 +5532,35 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotification"}
-	e.raw("method", []byte("\"notifications/resources/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/resources/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
 	var v ResourceListChangedNotification
-	d.constant("method", "\"notifications/resources/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/resources/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5029,27 +5577,33 @@ type ResourceListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotificationParams", data); err != nil {
 		return err
 	}
 	var v ResourceListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5085,47 +5639,53 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplate"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplate", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("uriTemplate", x.URITemplate)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplate", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
 	var v ResourceTemplate
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("uriTemplate", true, false, &v.URITemplate)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	d.Field("uriTemplate", true, false, &v.URITemplate)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5147,27 +5707,33 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplateReference"}
-	e.raw("type", []byte("\"ref/resource\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplateReference", buf)
+	e.Raw("\"type\":", "\"ref/resource\"")
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplateReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
 	var v ResourceTemplateReference
-	d.constant("type", "\"ref/resource\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("type", "\"ref/resource\"", true)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5189,27 +5755,33 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotification"}
-	e.raw("method", []byte("\"notifications/resources/updated\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/resources/updated\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
 	var v ResourceUpdatedNotification
-	d.constant("method", "\"notifications/resources/updated\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/resources/updated\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5226,25 +5798,31 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotificationParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotificationParams", buf)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
 	var v ResourceUpdatedNotificationParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5261,27 +5839,33 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Result"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Result) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Result", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Result", data); err != nil {
 		return err
 	}
 	var v Result
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5317,33 +5901,39 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Root"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Root) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Root", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.Value("\"name\":", x.Name)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Root", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Root", data); err != nil {
 		return err
 	}
 	var v Root
-	d.field("_meta", false, false, &v.Meta)
-	d.field("name", false, false, &v.Name)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("name", false, false, &v.Name)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5367,29 +5957,35 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RootsListChangedNotification"}
-	e.raw("method", []byte("\"notifications/roots/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RootsListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RootsListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RootsListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RootsListChangedNotification", data); err != nil {
 		return err
 	}
 	var v RootsListChangedNotification
-	d.constant("method", "\"notifications/roots/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/roots/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5406,27 +6002,33 @@ type RootsListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RootsListChangedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RootsListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RootsListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RootsListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RootsListChangedNotificationParams", data); err != nil {
 		return err
 	}
 	var v RootsListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5445,31 +6047,37 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SamplingMessage"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SamplingMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"role\":", x.Role)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SamplingMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
 	var v SamplingMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
+	d.Field("role", true, false, &v.Role)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5518,25 +6126,24 @@ func (x UnknownSamplingMessageContent) Type() string {
 
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by the value of its "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[SamplingMessageContent, TextContent](data)
+			return genimpl.DecodePointer[SamplingMessageContent, TextContent](data)
 		case "image":
-			return decodePointer[SamplingMessageContent, ImageContent](data)
+			return genimpl.DecodePointer[SamplingMessageContent, ImageContent](data)
 		case "audio":
-			return decodePointer[SamplingMessageContent, AudioContent](data)
+			return genimpl.DecodePointer[SamplingMessageContent, AudioContent](data)
 		}
 	}
-	return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
+	return &UnknownSamplingMessageContent{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -5560,47 +6167,53 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilities"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.value("completions", x.Completions)
+		e.Value("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.value("logging", x.Logging)
+		e.Value("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
-		e.value("prompts", x.Prompts)
+		e.Append("\"prompts\":", x.Prompts.AppendJSON)
 	}
 	if x.Resources != nil {
-		e.value("resources", x.Resources)
+		e.Append("\"resources\":", x.Resources.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Append("\"tools\":", x.Tools.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
 	var v ServerCapabilities
-	d.field("completions", false, false, &v.Completions)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("logging", false, false, &v.Logging)
-	d.field("prompts", false, false, &v.Prompts)
-	d.field("resources", false, false, &v.Resources)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("completions", false, false, &v.Completions)
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("logging", false, false, &v.Logging)
+	genimpl.FieldNew(&d, "prompts", false, &v.Prompts)
+	genimpl.FieldNew(&d, "resources", false, &v.Resources)
+	genimpl.FieldNew(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5617,27 +6230,33 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesPrompts"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesPrompts", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
 	var v ServerCapabilitiesPrompts
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5656,31 +6275,37 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesResources"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.value("subscribe", x.Subscribe)
+		e.Value("\"subscribe\":", x.Subscribe)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesResources", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
 	var v ServerCapabilitiesResources
-	d.field("listChanged", false, false, &v.ListChanged)
-	d.field("subscribe", false, false, &v.Subscribe)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	d.Field("subscribe", false, false, &v.Subscribe)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5697,27 +6322,33 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTools"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTools", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
 	var v ServerCapabilitiesTools
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5770,33 +6401,32 @@ func (x UnknownServerNotification) Method() string {
 
 // DecodeServerNotification decodes one ServerNotification by the value of its "method" member.
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ServerNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			return decodePointer[ServerNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			return decodePointer[ServerNotification, PromptListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			return decodePointer[ServerNotification, ToolListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			return decodePointer[ServerNotification, LoggingMessageNotification](data)
+			return genimpl.DecodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
-	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownServerNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerRequest is the schema definition "ServerRequest".
@@ -5843,27 +6473,26 @@ func (x UnknownServerRequest) Method() string {
 
 // DecodeServerRequest decodes one ServerRequest by the value of its "method" member.
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ping":
-			return decodePointer[ServerRequest, PingRequest](data)
+			return genimpl.DecodePointer[ServerRequest, PingRequest](data)
 		case "sampling/createMessage":
-			return decodePointer[ServerRequest, CreateMessageRequest](data)
+			return genimpl.DecodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			return decodePointer[ServerRequest, ListRootsRequest](data)
+			return genimpl.DecodePointer[ServerRequest, ListRootsRequest](data)
 		case "elicitation/create":
-			return decodePointer[ServerRequest, ElicitRequest](data)
+			return genimpl.DecodePointer[ServerRequest, ElicitRequest](data)
 		}
 	}
-	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownServerRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerResult is the schema definition "ServerResult".
@@ -5895,10 +6524,10 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -6008,27 +6637,33 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequest"}
-	e.raw("method", []byte("\"logging/setLevel\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequest", buf)
+	e.Raw("\"method\":", "\"logging/setLevel\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequest", data); err != nil {
 		return err
 	}
 	var v SetLevelRequest
-	d.constant("method", "\"logging/setLevel\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"logging/setLevel\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6045,25 +6680,31 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequestParams"}
-	e.value("level", x.Level)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequestParams", buf)
+	e.Value("\"level\":", x.Level)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequestParams", data); err != nil {
 		return err
 	}
 	var v SetLevelRequestParams
-	d.field("level", true, false, &v.Level)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("level", true, false, &v.Level)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6105,45 +6746,51 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "StringSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("StringSchema", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.value("format", x.Format)
+		e.Value("\"format\":", x.Format)
 	}
 	if x.MaxLength != nil {
-		e.value("maxLength", x.MaxLength)
+		e.Value("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.value("minLength", x.MinLength)
+		e.Value("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("StringSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
 	var v StringSchema
-	d.field("description", false, false, &v.Description)
-	d.field("format", false, false, &v.Format)
-	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
-	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("description", false, false, &v.Description)
+	d.Field("format", false, false, &v.Format)
+	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6165,27 +6812,33 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequest"}
-	e.raw("method", []byte("\"resources/subscribe\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequest", buf)
+	e.Raw("\"method\":", "\"resources/subscribe\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequest", data); err != nil {
 		return err
 	}
 	var v SubscribeRequest
-	d.constant("method", "\"resources/subscribe\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"resources/subscribe\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6202,25 +6855,31 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequestParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequestParams", buf)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequestParams", data); err != nil {
 		return err
 	}
 	var v SubscribeRequestParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6246,35 +6905,41 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("text", x.Text)
-	e.raw("type", []byte("\"text\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"text\":", x.Text)
+	e.Raw("\"type\":", "\"text\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
 	var v TextContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("text", true, false, &v.Text)
-	d.constant("type", "\"text\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("text", true, false, &v.Text)
+	d.Constant("type", "\"text\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6297,35 +6962,41 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextResourceContents"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("text", x.Text)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"text\":", x.Text)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
 	var v TextResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("text", true, false, &v.Text)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("text", true, false, &v.Text)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6364,47 +7035,53 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Tool"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Tool", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("inputSchema", x.InputSchema)
-	e.value("name", x.Name)
+	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
+	e.Value("\"name\":", x.Name)
 	if x.OutputSchema != nil {
-		e.value("outputSchema", x.OutputSchema)
+		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Tool", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
 	var v Tool
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("inputSchema", true, false, &v.InputSchema)
-	d.field("name", true, false, &v.Name)
-	d.field("outputSchema", false, false, &v.OutputSchema)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("inputSchema", true, false, &v.InputSchema)
+	d.Field("name", true, false, &v.Name)
+	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6428,33 +7105,39 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolInputSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolInputSchema", buf)
 	if x.Properties != nil {
-		e.value("properties", x.Properties)
+		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.Value("\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolInputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
 	var v ToolInputSchema
-	d.field("properties", false, false, &v.Properties)
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("properties", false, false, &v.Properties)
+	d.Field("required", false, false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6479,33 +7162,39 @@ func (ToolOutputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolOutputSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolOutputSchema", buf)
 	if x.Properties != nil {
-		e.value("properties", x.Properties)
+		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.Value("\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolOutputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
 	var v ToolOutputSchema
-	d.field("properties", false, false, &v.Properties)
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("properties", false, false, &v.Properties)
+	d.Field("required", false, false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6554,43 +7243,49 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolAnnotations"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.value("destructiveHint", x.DestructiveHint)
+		e.Value("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.value("idempotentHint", x.IdempotentHint)
+		e.Value("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.value("openWorldHint", x.OpenWorldHint)
+		e.Value("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.value("readOnlyHint", x.ReadOnlyHint)
+		e.Value("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
 	var v ToolAnnotations
-	d.field("destructiveHint", false, false, &v.DestructiveHint)
-	d.field("idempotentHint", false, false, &v.IdempotentHint)
-	d.field("openWorldHint", false, false, &v.OpenWorldHint)
-	d.field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("destructiveHint", false, false, &v.DestructiveHint)
+	d.Field("idempotentHint", false, false, &v.IdempotentHint)
+	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
+	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6612,29 +7307,35 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotification"}
-	e.raw("method", []byte("\"notifications/tools/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/tools/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
 	var v ToolListChangedNotification
-	d.constant("method", "\"notifications/tools/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"notifications/tools/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6651,27 +7352,33 @@ type ToolListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotificationParams", data); err != nil {
 		return err
 	}
 	var v ToolListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6693,27 +7400,33 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequest"}
-	e.raw("method", []byte("\"resources/unsubscribe\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequest", buf)
+	e.Raw("\"method\":", "\"resources/unsubscribe\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequest", data); err != nil {
 		return err
 	}
 	var v UnsubscribeRequest
-	d.constant("method", "\"resources/unsubscribe\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"resources/unsubscribe\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6730,25 +7443,31 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequestParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequestParams", buf)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequestParams", data); err != nil {
 		return err
 	}
 	var v UnsubscribeRequestParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -36,35 +37,41 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Annotations"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		e.Value("\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.value("lastModified", x.LastModified)
+		e.Value("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.Value("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Annotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
 	var v Annotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("lastModified", false, false, &v.LastModified)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("audience", false, false, &v.Audience)
+	d.Field("lastModified", false, false, &v.LastModified)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -92,37 +99,43 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "AudioContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("AudioContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"audio\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"data\":", x.Data)
+	e.Value("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"audio\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("AudioContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
 	var v AudioContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"audio\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("data", true, false, &v.Data)
+	d.Field("mimeType", true, false, &v.MIMEType)
+	d.Constant("type", "\"audio\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -146,29 +159,35 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BaseMetadata"}
-	e.value("name", x.Name)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BaseMetadata", buf)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BaseMetadata", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
 	var v BaseMetadata
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -191,35 +210,41 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BlobResourceContents"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BlobResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("blob", x.Blob)
+	e.Value("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BlobResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
 	var v BlobResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("blob", true, false, &v.Blob)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("blob", true, false, &v.Blob)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -245,37 +270,43 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BooleanSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"boolean\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"boolean\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BooleanSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
 	var v BooleanSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"boolean\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"boolean\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -328,33 +359,39 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CacheableResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CacheableResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CacheableResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"cacheScope\":", x.CacheScope)
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CacheableResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CacheableResult", data); err != nil {
 		return err
 	}
 	var v CacheableResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -383,31 +420,37 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tools/call\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tools/call\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
 	var v CallToolRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tools/call\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tools/call\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -432,39 +475,45 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequestParams"}
-	e.value("_meta", x.Meta)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.Value("\"requestState\":", x.RequestState)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
 	var v CallToolRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("name", true, false, &v.Name)
-	d.field("requestState", false, false, &v.RequestState)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	d.Field("name", true, false, &v.Name)
+	d.Field("requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -509,39 +558,45 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.Value("\"isError\":", x.IsError)
 	}
-	e.value("resultType", x.ResultType)
+	e.Value("\"resultType\":", x.ResultType)
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.Value("\"structuredContent\":", x.StructuredContent)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
 	var v CallToolResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("resultType", true, false, &v.ResultType)
-	d.field("structuredContent", false, true, &v.StructuredContent)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	d.Field("isError", false, false, &v.IsError)
+	d.Field("resultType", true, false, &v.ResultType)
+	d.Field("structuredContent", false, true, &v.StructuredContent)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -565,33 +620,39 @@ func (CallToolResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
 	if x.Result == nil {
-		e.missing("result")
+		e.Missing("\"result\":")
 	} else {
-		e.value("result", x.Result)
+		e.Value("\"result\":", x.Result)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResultResponse", data); err != nil {
 		return err
 	}
 	var v CallToolResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, false, &v.Result, DecodeCallToolResultResponseResult)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeCallToolResultResponseResult)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -610,21 +671,20 @@ func (*CallToolResult) isCallToolResultResponseResult()      {}
 
 // DecodeCallToolResultResponseResult decodes one CallToolResultResponseResult by the value of its "resultType" member (see the schema note: resultType is a plain string in the schema; per the spec "input_required" selects InputRequiredResult and any other value, or none, the complete result).
 func DecodeCallToolResultResponseResult(data []byte) (CallToolResultResponseResult, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "resultType")
 	if err != nil {
 		return nil, &DecodeError{Type: "CallToolResultResponseResult", Err: err}
 	}
-	tag, present, isString := memberString(m, "resultType")
 	if !present {
-		return decodePointer[CallToolResultResponseResult, CallToolResult](data)
+		return genimpl.DecodePointer[CallToolResultResponseResult, CallToolResult](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "input_required":
-			return decodePointer[CallToolResultResponseResult, InputRequiredResult](data)
+			return genimpl.DecodePointer[CallToolResultResponseResult, InputRequiredResult](data)
 		}
 	}
-	return decodePointer[CallToolResultResponseResult, CallToolResult](data)
+	return genimpl.DecodePointer[CallToolResultResponseResult, CallToolResult](data)
 }
 
 // This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -654,29 +714,35 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
 	var v CancelledNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -699,33 +765,39 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Reason != nil {
-		e.value("reason", x.Reason)
+		e.Value("\"reason\":", x.Reason)
 	}
-	e.value("requestId", x.RequestID)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"requestId\":", x.RequestID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
 	var v CancelledNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("reason", false, false, &v.Reason)
-	d.field("requestId", true, false, &v.RequestID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("reason", false, false, &v.Reason)
+	d.Field("requestId", true, false, &v.RequestID)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -755,43 +827,49 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilities"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilities", buf)
 	if x.Elicitation != nil {
-		e.value("elicitation", x.Elicitation)
+		e.Append("\"elicitation\":", x.Elicitation.AppendJSON)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Extensions != nil {
-		e.value("extensions", x.Extensions)
+		e.Value("\"extensions\":", x.Extensions)
 	}
 	if x.Roots != nil {
-		e.value("roots", x.Roots)
+		e.Value("\"roots\":", x.Roots)
 	}
 	if x.Sampling != nil {
-		e.value("sampling", x.Sampling)
+		e.Append("\"sampling\":", x.Sampling.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
 	var v ClientCapabilities
-	d.field("elicitation", false, false, &v.Elicitation)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("extensions", false, false, &v.Extensions)
-	d.field("roots", false, false, &v.Roots)
-	d.field("sampling", false, false, &v.Sampling)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("extensions", false, false, &v.Extensions)
+	d.Field("roots", false, false, &v.Roots)
+	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -810,31 +888,37 @@ type ClientCapabilitiesElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesElicitation"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesElicitation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesElicitation", buf)
 	if x.Form != nil {
-		e.value("form", x.Form)
+		e.Value("\"form\":", x.Form)
 	}
 	if x.URL != nil {
-		e.value("url", x.URL)
+		e.Value("\"url\":", x.URL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesElicitation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesElicitation", data); err != nil {
 		return err
 	}
 	var v ClientCapabilitiesElicitation
-	d.field("form", false, false, &v.Form)
-	d.field("url", false, false, &v.URL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("form", false, false, &v.Form)
+	d.Field("url", false, false, &v.URL)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -854,31 +938,37 @@ type ClientCapabilitiesSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesSampling"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesSampling) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesSampling", buf)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.Value("\"context\":", x.Context)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Value("\"tools\":", x.Tools)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesSampling", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesSampling", data); err != nil {
 		return err
 	}
 	var v ClientCapabilitiesSampling
-	d.field("context", false, false, &v.Context)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("context", false, false, &v.Context)
+	d.Field("tools", false, false, &v.Tools)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -911,29 +1001,35 @@ func (ClientNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientNotification", data); err != nil {
 		return err
 	}
 	var v ClientNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -989,39 +1085,38 @@ func (x UnknownClientRequest) Method() string {
 
 // DecodeClientRequest decodes one ClientRequest by the value of its "method" member.
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "server/discover":
-			return decodePointer[ClientRequest, DiscoverRequest](data)
+			return genimpl.DecodePointer[ClientRequest, DiscoverRequest](data)
 		case "resources/list":
-			return decodePointer[ClientRequest, ListResourcesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			return decodePointer[ClientRequest, ReadResourceRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ReadResourceRequest](data)
 		case "subscriptions/listen":
-			return decodePointer[ClientRequest, SubscriptionsListenRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SubscriptionsListenRequest](data)
 		case "prompts/list":
-			return decodePointer[ClientRequest, ListPromptsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			return decodePointer[ClientRequest, GetPromptRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			return decodePointer[ClientRequest, ListToolsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			return decodePointer[ClientRequest, CallToolRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CallToolRequest](data)
 		case "completion/complete":
-			return decodePointer[ClientRequest, CompleteRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
-	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownClientRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Common result fields.
@@ -1052,31 +1147,37 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"completion/complete\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"completion/complete\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
 	var v CompleteRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"completion/complete\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"completion/complete\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1099,37 +1200,43 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParams"}
-	e.value("_meta", x.Meta)
-	e.value("argument", x.Argument)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Append("\"argument\":", x.Argument.AppendJSON)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.Append("\"context\":", x.Context.AppendJSON)
 	}
 	if x.Ref == nil {
-		e.missing("ref")
+		e.Missing("\"ref\":")
 	} else {
-		e.value("ref", x.Ref)
+		e.Value("\"ref\":", x.Ref)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
 	var v CompleteRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("argument", true, false, &v.Argument)
-	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("argument", true, false, &v.Argument)
+	genimpl.FieldNew(&d, "context", false, &v.Context)
+	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1148,27 +1255,33 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsArgument"}
-	e.value("name", x.Name)
-	e.value("value", x.Value)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsArgument", buf)
+	e.Value("\"name\":", x.Name)
+	e.Value("\"value\":", x.Value)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
 	var v CompleteRequestParamsArgument
-	d.field("name", true, false, &v.Name)
-	d.field("value", true, false, &v.Value)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("value", true, false, &v.Value)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1185,27 +1298,33 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsContext"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsContext) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsContext", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsContext", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
 	var v CompleteRequestParamsContext
-	d.field("arguments", false, false, &v.Arguments)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("arguments", false, false, &v.Arguments)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1253,23 +1372,22 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 
 // DecodeCompleteRequestParamsRef decodes one CompleteRequestParamsRef by the value of its "type" member.
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ref/prompt":
-			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			return decodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
 		}
 	}
-	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
+	return &UnknownCompleteRequestParamsRef{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The result returned by the server for a [CompleteRequest] (completion/complete) request.
@@ -1293,31 +1411,37 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("completion", x.Completion)
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"completion\":", x.Completion.AppendJSON)
+	e.Value("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
 	var v CompleteResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("completion", true, false, &v.Completion)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("completion", true, false, &v.Completion)
+	d.Field("resultType", true, false, &v.ResultType)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1338,33 +1462,39 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultCompletion"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.value("hasMore", x.HasMore)
+		e.Value("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.Value("\"total\":", x.Total)
 	}
-	e.value("values", nonNilSlice(x.Values))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultCompletion", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
 	var v CompleteResultCompletion
-	d.field("hasMore", false, false, &v.HasMore)
-	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
-	d.field("values", true, false, &v.Values)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("hasMore", false, false, &v.HasMore)
+	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("values", true, false, &v.Values)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1388,29 +1518,35 @@ func (CompleteResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultResponse", data); err != nil {
 		return err
 	}
 	var v CompleteResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1461,29 +1597,28 @@ func (x UnknownContentBlock) Type() string {
 
 // DecodeContentBlock decodes one ContentBlock by the value of its "type" member.
 func DecodeContentBlock(data []byte) (ContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "ContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[ContentBlock, TextContent](data)
+			return genimpl.DecodePointer[ContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[ContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[ContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[ContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[ContentBlock, AudioContent](data)
 		case "resource_link":
-			return decodePointer[ContentBlock, ResourceLink](data)
+			return genimpl.DecodePointer[ContentBlock, ResourceLink](data)
 		case "resource":
-			return decodePointer[ContentBlock, EmbeddedResource](data)
+			return genimpl.DecodePointer[ContentBlock, EmbeddedResource](data)
 		}
 	}
-	return &UnknownContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1502,27 +1637,33 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequest"}
-	e.raw("method", []byte("\"sampling/createMessage\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequest", buf)
+	e.Raw("\"method\":", "\"sampling/createMessage\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
 	var v CreateMessageRequest
-	d.constant("method", "\"sampling/createMessage\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"sampling/createMessage\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1577,59 +1718,65 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.value("includeContext", x.IncludeContext)
+		e.Value("\"includeContext\":", x.IncludeContext)
 	}
-	e.value("maxTokens", x.MaxTokens)
-	e.value("messages", nonNilSlice(x.Messages))
+	e.Value("\"maxTokens\":", x.MaxTokens)
+	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.value("metadata", x.Metadata)
+		e.Value("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
-		e.value("modelPreferences", x.ModelPreferences)
+		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.value("stopSequences", x.StopSequences)
+		e.Value("\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.value("systemPrompt", x.SystemPrompt)
+		e.Value("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.value("temperature", x.Temperature)
+		e.Value("\"temperature\":", x.Temperature)
 	}
 	if x.ToolChoice != nil {
-		e.value("toolChoice", x.ToolChoice)
+		e.Append("\"toolChoice\":", x.ToolChoice.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Value("\"tools\":", x.Tools)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
 	var v CreateMessageRequestParams
-	d.field("includeContext", false, false, &v.IncludeContext)
-	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
-	d.field("messages", true, false, &v.Messages)
-	d.field("metadata", false, false, &v.Metadata)
-	d.field("modelPreferences", false, false, &v.ModelPreferences)
-	d.field("stopSequences", false, false, &v.StopSequences)
-	d.field("systemPrompt", false, false, &v.SystemPrompt)
-	d.field("temperature", false, false, &v.Temperature)
-	d.field("toolChoice", false, false, &v.ToolChoice)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
+	d.Field("messages", true, false, &v.Messages)
+	d.Field("metadata", false, false, &v.Metadata)
+	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
+	d.Field("stopSequences", false, false, &v.StopSequences)
+	d.Field("systemPrompt", false, false, &v.SystemPrompt)
+	d.Field("temperature", false, false, &v.Temperature)
+	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
+	d.Field("tools", false, false, &v.Tools)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1664,41 +1811,47 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("model", x.Model)
-	e.value("role", x.Role)
+	e.Value("\"model\":", x.Model)
+	e.Value("\"role\":", x.Role)
 	if x.StopReason != nil {
-		e.value("stopReason", x.StopReason)
+		e.Value("\"stopReason\":", x.StopReason)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
 	var v CreateMessageResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.field("model", true, false, &v.Model)
-	d.field("role", true, false, &v.Role)
-	d.field("stopReason", false, false, &v.StopReason)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
+	d.Field("model", true, false, &v.Model)
+	d.Field("role", true, false, &v.Role)
+	d.Field("stopReason", false, false, &v.StopReason)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1717,7 +1870,7 @@ type CreateMessageResultContentArray []SamplingMessageContentBlock
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *CreateMessageResultContentArray) UnmarshalJSON(data []byte) error {
-	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
+	v, err := genimpl.SliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
 		return &DecodeError{Type: "CreateMessageResultContentArray", Err: err}
 	}
@@ -1760,35 +1913,34 @@ func (x UnknownCreateMessageResultContent) Type() string {
 
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by its JSON kind, objects by their "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
+		return genimpl.DecodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
 	case '{':
-		m, err := decodeObject(data)
+		tag, present, isString, err := genimpl.Discriminator(data, "type")
 		if err != nil {
 			return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 		}
-		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
+			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: genimpl.ErrMissing}
 		}
 		if isString {
-			switch tag {
+			switch string(tag) {
 			case "text":
-				return decodePointer[CreateMessageResultContent, TextContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, TextContent](data)
 			case "image":
-				return decodePointer[CreateMessageResultContent, ImageContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ImageContent](data)
 			case "audio":
-				return decodePointer[CreateMessageResultContent, AudioContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, AudioContent](data)
 			case "tool_use":
-				return decodePointer[CreateMessageResultContent, ToolUseContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ToolUseContent](data)
 			case "tool_result":
-				return decodePointer[CreateMessageResultContent, ToolResultContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ToolResultContent](data)
 			}
 		}
-		return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
+		return &UnknownCreateMessageResultContent{Raw: genimpl.CloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // An opaque token used to represent a cursor for pagination.
@@ -1820,31 +1972,37 @@ func (DiscoverRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "DiscoverRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"server/discover\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x DiscoverRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("DiscoverRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"server/discover\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("DiscoverRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("DiscoverRequest", data); err != nil {
 		return err
 	}
 	var v DiscoverRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"server/discover\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"server/discover\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1909,41 +2067,47 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "DiscoverResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x DiscoverResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("DiscoverResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
-	e.value("capabilities", x.Capabilities)
+	e.Value("\"cacheScope\":", x.CacheScope)
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.value("instructions", x.Instructions)
+		e.Value("\"instructions\":", x.Instructions)
 	}
-	e.value("resultType", x.ResultType)
-	e.value("supportedVersions", nonNilSlice(x.SupportedVersions))
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"supportedVersions\":", genimpl.NonNilSlice(x.SupportedVersions))
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("DiscoverResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("DiscoverResult", data); err != nil {
 		return err
 	}
 	var v DiscoverResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("instructions", false, false, &v.Instructions)
-	d.field("resultType", true, false, &v.ResultType)
-	d.field("supportedVersions", true, false, &v.SupportedVersions)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	d.Field("capabilities", true, false, &v.Capabilities)
+	d.Field("instructions", false, false, &v.Instructions)
+	d.Field("resultType", true, false, &v.ResultType)
+	d.Field("supportedVersions", true, false, &v.SupportedVersions)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -1967,29 +2131,35 @@ func (DiscoverResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "DiscoverResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x DiscoverResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("DiscoverResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("DiscoverResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("DiscoverResultResponse", data); err != nil {
 		return err
 	}
 	var v DiscoverResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2011,31 +2181,37 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequest"}
-	e.raw("method", []byte("\"elicitation/create\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequest", buf)
+	e.Raw("\"method\":", "\"elicitation/create\"")
 	if x.Params == nil {
-		e.missing("params")
+		e.Missing("\"params\":")
 	} else {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
 	var v ElicitRequest
-	d.constant("method", "\"elicitation/create\"", true)
-	fieldFunc(d, "params", true, false, &v.Params, DecodeElicitRequestParams)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"elicitation/create\"", true)
+	genimpl.FieldFunc(&d, "params", true, false, &v.Params, DecodeElicitRequestParams)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2063,31 +2239,37 @@ func (ElicitRequestFormParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParams"}
-	e.value("message", x.Message)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParams", buf)
+	e.Value("\"message\":", x.Message)
 	if x.HasMode {
-		e.raw("mode", []byte("\"form\""))
+		e.Raw("\"mode\":", "\"form\"")
 	}
-	e.value("requestedSchema", x.RequestedSchema)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"requestedSchema\":", x.RequestedSchema.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParams", data); err != nil {
 		return err
 	}
 	var v ElicitRequestFormParams
-	d.field("message", true, false, &v.Message)
-	v.HasMode = d.constant("mode", "\"form\"", false)
-	d.field("requestedSchema", true, false, &v.RequestedSchema)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("message", true, false, &v.Message)
+	v.HasMode = d.Constant("mode", "\"form\"", false)
+	d.Field("requestedSchema", true, false, &v.RequestedSchema)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2114,35 +2296,41 @@ func (ElicitRequestFormParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParamsRequestedSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParamsRequestedSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.Value("\"$schema\":", x.Schema)
 	}
-	e.value("properties", nonNilMap(x.Properties))
+	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.Value("\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParamsRequestedSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParamsRequestedSchema", data); err != nil {
 		return err
 	}
 	var v ElicitRequestFormParamsRequestedSchema
-	d.field("$schema", false, false, &v.Schema)
-	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
+	d.Field("required", false, false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2190,23 +2378,22 @@ func (x UnknownElicitRequestParams) Mode() string {
 
 // DecodeElicitRequestParams decodes one ElicitRequestParams by the value of its "mode" member (see the schema note: mode is optional in branch 0, which is chosen when it is absent).
 func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "mode")
 	if err != nil {
 		return nil, &DecodeError{Type: "ElicitRequestParams", Err: err}
 	}
-	tag, present, isString := memberString(m, "mode")
 	if !present {
-		return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
+		return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "form":
-			return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
+			return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 		case "url":
-			return decodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
+			return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
 		}
 	}
-	return &UnknownElicitRequestParams{Raw: cloneRaw(data)}, nil
+	return &UnknownElicitRequestParams{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The parameters for a request to elicit information from the user via a URL in the client.
@@ -2227,29 +2414,35 @@ func (ElicitRequestURLParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestURLParams"}
-	e.value("message", x.Message)
-	e.raw("mode", []byte("\"url\""))
-	e.value("url", x.URL)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestURLParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestURLParams", buf)
+	e.Value("\"message\":", x.Message)
+	e.Raw("\"mode\":", "\"url\"")
+	e.Value("\"url\":", x.URL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestURLParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestURLParams", data); err != nil {
 		return err
 	}
 	var v ElicitRequestURLParams
-	d.field("message", true, false, &v.Message)
-	d.constant("mode", "\"url\"", true)
-	d.field("url", true, false, &v.URL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("message", true, false, &v.Message)
+	d.Constant("mode", "\"url\"", true)
+	d.Field("url", true, false, &v.URL)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2283,29 +2476,35 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitResult"}
-	e.value("action", x.Action)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitResult", buf)
+	e.Value("\"action\":", x.Action)
 	if x.Content != nil {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
 	var v ElicitResult
-	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("action", true, false, &v.Action)
+	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2330,7 +2529,7 @@ type ElicitResultContentValueInteger int64
 
 // UnmarshalJSON accepts an integer, also written with a zero fraction (1.0).
 func (x *ElicitResultContentValueInteger) UnmarshalJSON(data []byte) error {
-	n, err := parseInteger(data)
+	n, err := genimpl.ParseInteger(data)
 	if err != nil {
 		return &DecodeError{Type: "ElicitResultContentValueInteger", Err: err}
 	}
@@ -2348,17 +2547,17 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
 	case '"':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case '0':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
 	case 'b':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
-	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // The contents of a resource, embedded into a prompt or tool call result.
@@ -2384,39 +2583,45 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EmbeddedResource"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EmbeddedResource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Resource == nil {
-		e.missing("resource")
+		e.Missing("\"resource\":")
 	} else {
-		e.value("resource", x.Resource)
+		e.Value("\"resource\":", x.Resource)
 	}
-	e.raw("type", []byte("\"resource\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EmbeddedResource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
 	var v EmbeddedResource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
-	d.constant("type", "\"resource\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
+	d.Constant("type", "\"resource\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2435,15 +2640,15 @@ func (*BlobResourceContents) isEmbeddedResourceResource() {}
 
 // DecodeEmbeddedResourceResource decodes one EmbeddedResourceResource by which of its branches' required members is present.
 func DecodeEmbeddedResourceResource(data []byte) (EmbeddedResourceResource, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceResource, TextResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceResource, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceResource, BlobResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceResource, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "EmbeddedResourceResource", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -2468,50 +2673,50 @@ func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
 func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
 // shapesEnumSchema are the shapes of EnumSchema's branches, in the order they are tried.
-var shapesEnumSchema = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesEnumSchema = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "oneOf", "title", "type"},
-	required: []string{"oneOf", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "oneOf", "title", "type"},
+	Required: []string{"oneOf", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
 }}
 
 // DecodeEnumSchema decodes one EnumSchema structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodeEnumSchema(data []byte) (EnumSchema, error) {
-	switch bestShape(data, shapesEnumSchema) {
+	switch genimpl.BestShape(data, shapesEnumSchema) {
 	case 0:
-		return decodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
 	case 2:
-		return decodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
 	case 3:
-		return decodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		return decodePointer[EnumSchema, LegacyTitledEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, LegacyTitledEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "EnumSchema", Err: errors.New("the value matches none of the branches")}
 }
@@ -2531,31 +2736,37 @@ type Error struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Error) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Error"}
-	e.value("code", x.Code)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Error) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Error", buf)
+	e.Value("\"code\":", x.Code)
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Error", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Error", data); err != nil {
 		return err
 	}
 	var v Error
-	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2584,31 +2795,37 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"prompts/get\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"prompts/get\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
 	var v GetPromptRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"prompts/get\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"prompts/get\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2633,39 +2850,45 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequestParams"}
-	e.value("_meta", x.Meta)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.Value("\"requestState\":", x.RequestState)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
 	var v GetPromptRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("name", true, false, &v.Name)
-	d.field("requestState", false, false, &v.RequestState)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	d.Field("name", true, false, &v.Name)
+	d.Field("requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2694,35 +2917,41 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("messages", nonNilSlice(x.Messages))
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Value("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
 	var v GetPromptResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("description", false, false, &v.Description)
-	d.field("messages", true, false, &v.Messages)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("description", false, false, &v.Description)
+	d.Field("messages", true, false, &v.Messages)
+	d.Field("resultType", true, false, &v.ResultType)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2746,33 +2975,39 @@ func (GetPromptResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
 	if x.Result == nil {
-		e.missing("result")
+		e.Missing("\"result\":")
 	} else {
-		e.value("result", x.Result)
+		e.Value("\"result\":", x.Result)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResultResponse", data); err != nil {
 		return err
 	}
 	var v GetPromptResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, false, &v.Result, DecodeGetPromptResultResponseResult)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeGetPromptResultResponseResult)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2791,21 +3026,20 @@ func (*GetPromptResult) isGetPromptResultResponseResult()     {}
 
 // DecodeGetPromptResultResponseResult decodes one GetPromptResultResponseResult by the value of its "resultType" member (see the schema note: resultType is a plain string in the schema; per the spec "input_required" selects InputRequiredResult and any other value, or none, the complete result).
 func DecodeGetPromptResultResponseResult(data []byte) (GetPromptResultResponseResult, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "resultType")
 	if err != nil {
 		return nil, &DecodeError{Type: "GetPromptResultResponseResult", Err: err}
 	}
-	tag, present, isString := memberString(m, "resultType")
 	if !present {
-		return decodePointer[GetPromptResultResponseResult, GetPromptResult](data)
+		return genimpl.DecodePointer[GetPromptResultResponseResult, GetPromptResult](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "input_required":
-			return decodePointer[GetPromptResultResponseResult, InputRequiredResult](data)
+			return genimpl.DecodePointer[GetPromptResultResponseResult, InputRequiredResult](data)
 		}
 	}
-	return decodePointer[GetPromptResultResponseResult, GetPromptResult](data)
+	return genimpl.DecodePointer[GetPromptResultResponseResult, GetPromptResult](data)
 }
 
 // Returned when a server rejects a request because the values in the HTTP
@@ -2829,31 +3063,37 @@ func (HeaderMismatchError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "HeaderMismatchError"}
-	e.value("error", x.Error)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x HeaderMismatchError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("HeaderMismatchError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("HeaderMismatchError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("HeaderMismatchError", data); err != nil {
 		return err
 	}
 	var v HeaderMismatchError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2877,31 +3117,37 @@ func (HeaderMismatchErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "HeaderMismatchErrorError"}
-	e.raw("code", []byte("-32020"))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x HeaderMismatchErrorError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("HeaderMismatchErrorError", buf)
+	e.Raw("\"code\":", "-32020")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("HeaderMismatchErrorError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("HeaderMismatchErrorError", data); err != nil {
 		return err
 	}
 	var v HeaderMismatchErrorError
-	d.constant("code", "-32020", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32020", true)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -2947,37 +3193,43 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Icon"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Icon) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Icon", buf)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
 	if x.Sizes != nil {
-		e.value("sizes", x.Sizes)
+		e.Value("\"sizes\":", x.Sizes)
 	}
-	e.value("src", x.Src)
+	e.Value("\"src\":", x.Src)
 	if x.Theme != nil {
-		e.value("theme", x.Theme)
+		e.Value("\"theme\":", x.Theme)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Icon) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Icon", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Icon", data); err != nil {
 		return err
 	}
 	var v Icon
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("sizes", false, false, &v.Sizes)
-	d.field("src", true, false, &v.Src)
-	d.field("theme", false, false, &v.Theme)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("sizes", false, false, &v.Sizes)
+	d.Field("src", true, false, &v.Src)
+	d.Field("theme", false, false, &v.Theme)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3002,27 +3254,33 @@ type Icons struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Icons"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Icons) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Icons", buf)
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Icons) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Icons", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Icons", data); err != nil {
 		return err
 	}
 	var v Icons
-	d.field("icons", false, false, &v.Icons)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("icons", false, false, &v.Icons)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3050,37 +3308,43 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ImageContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ImageContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"image\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"data\":", x.Data)
+	e.Value("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"image\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ImageContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
 	var v ImageContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"image\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("data", true, false, &v.Data)
+	d.Field("mimeType", true, false, &v.MIMEType)
+	d.Constant("type", "\"image\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3124,43 +3388,49 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Implementation"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Implementation", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("version", x.Version)
+	e.Value("\"version\":", x.Version)
 	if x.WebsiteURL != nil {
-		e.value("websiteUrl", x.WebsiteURL)
+		e.Value("\"websiteUrl\":", x.WebsiteURL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Implementation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
 	var v Implementation
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("version", true, false, &v.Version)
-	d.field("websiteUrl", false, false, &v.WebsiteURL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("description", false, false, &v.Description)
+	d.Field("icons", false, false, &v.Icons)
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	d.Field("version", true, false, &v.Version)
+	d.Field("websiteUrl", false, false, &v.WebsiteURL)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3209,25 +3479,24 @@ func (x UnknownInputRequest) Method() string {
 
 // DecodeInputRequest decodes one InputRequest by the value of its "method" member.
 func DecodeInputRequest(data []byte) (InputRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "InputRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "InputRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "InputRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "sampling/createMessage":
-			return decodePointer[InputRequest, CreateMessageRequest](data)
+			return genimpl.DecodePointer[InputRequest, CreateMessageRequest](data)
 		case "roots/list":
-			return decodePointer[InputRequest, ListRootsRequest](data)
+			return genimpl.DecodePointer[InputRequest, ListRootsRequest](data)
 		case "elicitation/create":
-			return decodePointer[InputRequest, ElicitRequest](data)
+			return genimpl.DecodePointer[InputRequest, ElicitRequest](data)
 		}
 	}
-	return &UnknownInputRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownInputRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // A map of server-initiated requests that the client must fulfill.
@@ -3236,7 +3505,7 @@ type InputRequests map[string]InputRequest
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *InputRequests) UnmarshalJSON(data []byte) error {
-	v, err := mapOf(DecodeInputRequest)(data)
+	v, err := genimpl.MapOf(DecodeInputRequest)(data)
 	if err != nil {
 		return &DecodeError{Type: "InputRequests", Err: err}
 	}
@@ -3270,37 +3539,43 @@ type InputRequiredResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InputRequiredResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InputRequiredResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InputRequiredResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.InputRequests != nil {
-		e.value("inputRequests", x.InputRequests)
+		e.Value("\"inputRequests\":", x.InputRequests)
 	}
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.Value("\"requestState\":", x.RequestState)
 	}
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InputRequiredResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InputRequiredResult", data); err != nil {
 		return err
 	}
 	var v InputRequiredResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("inputRequests", false, false, &v.InputRequests)
-	d.field("requestState", false, false, &v.RequestState)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("inputRequests", false, false, &v.InputRequests)
+	d.Field("requestState", false, false, &v.RequestState)
+	d.Field("resultType", true, false, &v.ResultType)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3320,18 +3595,18 @@ func (*ElicitResult) isInputResponse()        {}
 
 // DecodeInputResponse decodes one InputResponse by which of its branches' required members is present.
 func DecodeInputResponse(data []byte) (InputResponse, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "InputResponse", Err: err}
 	}
 	if _, ok := m["model"]; ok {
-		return decodePointer[InputResponse, CreateMessageResult](data)
+		return genimpl.DecodePointer[InputResponse, CreateMessageResult](data)
 	}
 	if _, ok := m["roots"]; ok {
-		return decodePointer[InputResponse, ListRootsResult](data)
+		return genimpl.DecodePointer[InputResponse, ListRootsResult](data)
 	}
 	if _, ok := m["action"]; ok {
-		return decodePointer[InputResponse, ElicitResult](data)
+		return genimpl.DecodePointer[InputResponse, ElicitResult](data)
 	}
 	return nil, &DecodeError{Type: "InputResponse", Err: errors.New("none of the members \"model\", \"roots\", \"action\" is present")}
 }
@@ -3351,33 +3626,39 @@ type InputResponseRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InputResponseRequestParams"}
-	e.value("_meta", x.Meta)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InputResponseRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InputResponseRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.Value("\"requestState\":", x.RequestState)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InputResponseRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InputResponseRequestParams", data); err != nil {
 		return err
 	}
 	var v InputResponseRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("requestState", false, false, &v.RequestState)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	d.Field("requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3390,7 +3671,7 @@ type InputResponses map[string]InputResponse
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *InputResponses) UnmarshalJSON(data []byte) error {
-	v, err := mapOf(DecodeInputResponse)(data)
+	v, err := genimpl.MapOf(DecodeInputResponse)(data)
 	if err != nil {
 		return &DecodeError{Type: "InputResponses", Err: err}
 	}
@@ -3416,31 +3697,37 @@ func (InternalError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InternalError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InternalError"}
-	e.raw("code", []byte("-32603"))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InternalError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InternalError", buf)
+	e.Raw("\"code\":", "-32603")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InternalError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InternalError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InternalError", data); err != nil {
 		return err
 	}
 	var v InternalError
-	d.constant("code", "-32603", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32603", true)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3473,31 +3760,37 @@ func (InvalidParamsError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InvalidParamsError"}
-	e.raw("code", []byte("-32602"))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InvalidParamsError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InvalidParamsError", buf)
+	e.Raw("\"code\":", "-32602")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InvalidParamsError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InvalidParamsError", data); err != nil {
 		return err
 	}
 	var v InvalidParamsError
-	d.constant("code", "-32602", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32602", true)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3521,31 +3814,37 @@ func (InvalidRequestError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InvalidRequestError"}
-	e.raw("code", []byte("-32600"))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InvalidRequestError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InvalidRequestError", buf)
+	e.Raw("\"code\":", "-32600")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InvalidRequestError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InvalidRequestError", data); err != nil {
 		return err
 	}
 	var v InvalidRequestError
-	d.constant("code", "-32600", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32600", true)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3575,31 +3874,37 @@ func (JSONRPCErrorResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCErrorResponse"}
-	e.value("error", x.Error)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCErrorResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCErrorResponse", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCErrorResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCErrorResponse", data); err != nil {
 		return err
 	}
 	var v JSONRPCErrorResponse
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3620,9 +3925,9 @@ func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '{':
-		m, err := decodeObject(data)
+		m, err := genimpl.DecodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
@@ -3632,17 +3937,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			return decodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
 		case hasError:
-			return decodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
 		}
 		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -3663,31 +3968,37 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
 	var v JSONRPCNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("method", true, false, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3713,33 +4024,39 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
 	var v JSONRPCRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("method", true, false, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3758,15 +4075,15 @@ func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
 // DecodeJSONRPCResponse decodes one JSONRPCResponse by which of its branches' required members is present.
 func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "JSONRPCResponse", Err: err}
 	}
 	if _, ok := m["result"]; ok {
-		return decodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
+		return genimpl.DecodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
 	}
 	if _, ok := m["error"]; ok {
-		return decodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
+		return genimpl.DecodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
 	}
 	return nil, &DecodeError{Type: "JSONRPCResponse", Err: errors.New("none of the members \"result\", \"error\" is present")}
 }
@@ -3789,29 +4106,35 @@ func (JSONRPCResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCResultResponse", data); err != nil {
 		return err
 	}
 	var v JSONRPCResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3848,43 +4171,49 @@ func (LegacyTitledEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LegacyTitledEnumSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LegacyTitledEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LegacyTitledEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.value("enumNames", x.EnumNames)
+		e.Value("\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LegacyTitledEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LegacyTitledEnumSchema", data); err != nil {
 		return err
 	}
 	var v LegacyTitledEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("enumNames", false, false, &v.EnumNames)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("enum", true, false, &v.Enum)
+	d.Field("enumNames", false, false, &v.EnumNames)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3913,31 +4242,37 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"prompts/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"prompts/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
 	var v ListPromptsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"prompts/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"prompts/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -3995,39 +4330,45 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.Value("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("prompts", nonNilSlice(x.Prompts))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
 	var v ListPromptsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("prompts", true, false, &v.Prompts)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("prompts", true, false, &v.Prompts)
+	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4051,29 +4392,35 @@ func (ListPromptsResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResultResponse", data); err != nil {
 		return err
 	}
 	var v ListPromptsResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4102,31 +4449,37 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/templates/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/templates/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
 	var v ListResourceTemplatesRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/templates/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/templates/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4184,39 +4537,45 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.Value("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resourceTemplates", nonNilSlice(x.ResourceTemplates))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
 	var v ListResourceTemplatesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resourceTemplates", true, false, &v.ResourceTemplates)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
+	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4240,29 +4599,35 @@ func (ListResourceTemplatesResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResultResponse", data); err != nil {
 		return err
 	}
 	var v ListResourceTemplatesResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4291,31 +4656,37 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
 	var v ListResourcesRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4373,39 +4744,45 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.Value("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resources", nonNilSlice(x.Resources))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
 	var v ListResourcesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resources", true, false, &v.Resources)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("resources", true, false, &v.Resources)
+	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4429,29 +4806,35 @@ func (ListResourcesResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResultResponse", data); err != nil {
 		return err
 	}
 	var v ListResourcesResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4479,29 +4862,35 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequest"}
-	e.raw("method", []byte("\"roots/list\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequest", buf)
+	e.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
 	var v ListRootsRequest
-	d.constant("method", "\"roots/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("method", "\"roots/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4518,27 +4907,33 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequestParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
 	var v ListRootsRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4557,25 +4952,31 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsResult"}
-	e.value("roots", nonNilSlice(x.Roots))
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsResult", buf)
+	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
 	var v ListRootsResult
-	d.field("roots", true, false, &v.Roots)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("roots", true, false, &v.Roots)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4604,31 +5005,37 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tools/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tools/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
 	var v ListToolsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tools/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tools/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4686,39 +5093,45 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.Value("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resultType", x.ResultType)
-	e.value("tools", nonNilSlice(x.Tools))
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
 	var v ListToolsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resultType", true, false, &v.ResultType)
-	d.field("tools", true, false, &v.Tools)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("resultType", true, false, &v.ResultType)
+	d.Field("tools", true, false, &v.Tools)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4742,29 +5155,35 @@ func (ListToolsResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResultResponse", data); err != nil {
 		return err
 	}
 	var v ListToolsResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4817,29 +5236,35 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/message\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/message\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
 	var v LoggingMessageNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/message\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/message\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4862,35 +5287,41 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("level", x.Level)
+	e.Value("\"data\":", x.Data)
+	e.Value("\"level\":", x.Level)
 	if x.Logger != nil {
-		e.value("logger", x.Logger)
+		e.Value("\"logger\":", x.Logger)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
 	var v LoggingMessageNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("data", true, true, &v.Data)
-	d.field("level", true, false, &v.Level)
-	d.field("logger", false, false, &v.Logger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("data", true, true, &v.Data)
+	d.Field("level", true, false, &v.Level)
+	d.Field("logger", false, false, &v.Logger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4935,31 +5366,37 @@ func (MethodNotFoundError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MethodNotFoundError"}
-	e.raw("code", []byte("-32601"))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MethodNotFoundError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MethodNotFoundError", buf)
+	e.Raw("\"code\":", "-32601")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MethodNotFoundError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MethodNotFoundError", data); err != nil {
 		return err
 	}
 	var v MethodNotFoundError
-	d.constant("code", "-32601", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32601", true)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -4985,31 +5422,37 @@ func (MissingRequiredClientCapabilityError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityError"}
-	e.value("error", x.Error)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MissingRequiredClientCapabilityError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MissingRequiredClientCapabilityError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MissingRequiredClientCapabilityError", data); err != nil {
 		return err
 	}
 	var v MissingRequiredClientCapabilityError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5033,29 +5476,35 @@ func (MissingRequiredClientCapabilityErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorError"}
-	e.raw("code", []byte("-32021"))
-	e.value("data", x.Data)
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MissingRequiredClientCapabilityErrorError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MissingRequiredClientCapabilityErrorError", buf)
+	e.Raw("\"code\":", "-32021")
+	e.Append("\"data\":", x.Data.AppendJSON)
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MissingRequiredClientCapabilityErrorError", data); err != nil {
 		return err
 	}
 	var v MissingRequiredClientCapabilityErrorError
-	d.constant("code", "-32021", true)
-	d.field("data", true, false, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32021", true)
+	d.Field("data", true, false, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5072,25 +5521,31 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorErrorData"}
-	e.value("requiredCapabilities", x.RequiredCapabilities)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MissingRequiredClientCapabilityErrorErrorData) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MissingRequiredClientCapabilityErrorErrorData", buf)
+	e.Append("\"requiredCapabilities\":", x.RequiredCapabilities.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorErrorData", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MissingRequiredClientCapabilityErrorErrorData", data); err != nil {
 		return err
 	}
 	var v MissingRequiredClientCapabilityErrorErrorData
-	d.field("requiredCapabilities", true, false, &v.RequiredCapabilities)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("requiredCapabilities", true, false, &v.RequiredCapabilities)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5118,27 +5573,33 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelHint"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.Value("\"name\":", x.Name)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelHint", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
 	var v ModelHint
-	d.field("name", false, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", false, false, &v.Name)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5183,39 +5644,45 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelPreferences"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.value("costPriority", x.CostPriority)
+		e.Value("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.value("hints", x.Hints)
+		e.Value("\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.value("intelligencePriority", x.IntelligencePriority)
+		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.value("speedPriority", x.SpeedPriority)
+		e.Value("\"speedPriority\":", x.SpeedPriority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelPreferences", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
 	var v ModelPreferences
-	d.field("costPriority", false, false, &v.CostPriority)
-	d.field("hints", false, false, &v.Hints)
-	d.field("intelligencePriority", false, false, &v.IntelligencePriority)
-	d.field("speedPriority", false, false, &v.SpeedPriority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("costPriority", false, false, &v.CostPriority)
+	d.Field("hints", false, false, &v.Hints)
+	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
+	d.Field("speedPriority", false, false, &v.SpeedPriority)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5233,32 +5700,32 @@ func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
 func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
 // shapesMultiSelectEnumSchema are the shapes of MultiSelectEnumSchema's branches, in the order they are tried.
-var shapesMultiSelectEnumSchema = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesMultiSelectEnumSchema = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
+	Required: []string{"items", "type"},
 }}
 
 // DecodeMultiSelectEnumSchema decodes one MultiSelectEnumSchema structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodeMultiSelectEnumSchema(data []byte) (MultiSelectEnumSchema, error) {
-	switch bestShape(data, shapesMultiSelectEnumSchema) {
+	switch genimpl.BestShape(data, shapesMultiSelectEnumSchema) {
 	case 0:
-		return decodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "MultiSelectEnumSchema", Err: errors.New("the value matches none of the branches")}
 }
@@ -5276,29 +5743,35 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Notification"}
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Notification", buf)
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Notification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
 	var v Notification
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("method", true, false, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5324,27 +5797,33 @@ type NotificationMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationMetaObject"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationMetaObject", buf)
 	if x.SubscriptionID != nil {
-		e.value("io.modelcontextprotocol/subscriptionId", x.SubscriptionID)
+		e.Value("\"io.modelcontextprotocol/subscriptionId\":", x.SubscriptionID)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationMetaObject", data); err != nil {
 		return err
 	}
 	var v NotificationMetaObject
-	d.field("io.modelcontextprotocol/subscriptionId", false, false, &v.SubscriptionID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("io.modelcontextprotocol/subscriptionId", false, false, &v.SubscriptionID)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5361,27 +5840,33 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
 	var v NotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5416,45 +5901,51 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NumberSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NumberSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.value("maximum", x.Maximum)
+		e.Value("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.value("minimum", x.Minimum)
+		e.Value("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("type", x.Type)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"type\":", x.Type)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NumberSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
 	var v NumberSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("maximum", false, false, &v.Maximum)
-	d.field("minimum", false, false, &v.Minimum)
-	d.field("title", false, false, &v.Title)
-	d.field("type", true, false, &v.Type)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("maximum", false, false, &v.Maximum)
+	d.Field("minimum", false, false, &v.Minimum)
+	d.Field("title", false, false, &v.Title)
+	d.Field("type", true, false, &v.Type)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5480,31 +5971,37 @@ func (PaginatedRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Value("\"method\":", x.Method)
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
 	var v PaginatedRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("method", true, false, &v.Method)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5524,29 +6021,35 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequestParams"}
-	e.value("_meta", x.Meta)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.Value("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
 	var v PaginatedRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5574,33 +6077,39 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.Value("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
 	var v PaginatedResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("nextCursor", false, false, &v.NextCursor)
+	d.Field("resultType", true, false, &v.ResultType)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5624,31 +6133,37 @@ func (ParseError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ParseError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ParseError"}
-	e.raw("code", []byte("-32700"))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ParseError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ParseError", buf)
+	e.Raw("\"code\":", "-32700")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.Value("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ParseError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ParseError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ParseError", data); err != nil {
 		return err
 	}
 	var v ParseError
-	d.constant("code", "-32700", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32700", true)
+	d.Field("data", false, true, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5673,69 +6188,69 @@ func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
 func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
 
 // shapesPrimitiveSchemaDefinition are the shapes of PrimitiveSchemaDefinition's branches, in the order they are tried.
-var shapesPrimitiveSchemaDefinition = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesPrimitiveSchemaDefinition = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "oneOf", "title", "type"},
-	required: []string{"oneOf", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "oneOf", "title", "type"},
+	Required: []string{"oneOf", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "format", "maxLength", "minLength", "title", "type"},
-	enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
-	required: []string{"type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"boolean\""},
-	declared: []string{"default", "description", "title", "type"},
-	required: []string{"type"},
-}, &shape{
-	declared: []string{"default", "description", "maximum", "minimum", "title", "type"},
-	enums:    map[string][]string{"type": []string{"integer", "number"}},
-	required: []string{"type"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "format", "maxLength", "minLength", "title", "type"},
+	Enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"boolean\""},
+	Declared: []string{"default", "description", "title", "type"},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Declared: []string{"default", "description", "maximum", "minimum", "title", "type"},
+	Enums:    map[string][]string{"type": []string{"integer", "number"}},
+	Required: []string{"type"},
 }}
 
 // DecodePrimitiveSchemaDefinition decodes one PrimitiveSchemaDefinition structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, error) {
-	switch bestShape(data, shapesPrimitiveSchemaDefinition) {
+	switch genimpl.BestShape(data, shapesPrimitiveSchemaDefinition) {
 	case 0:
-		return decodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
 	case 2:
-		return decodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
 	case 3:
-		return decodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		return decodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
 	case 5:
-		return decodePointer[PrimitiveSchemaDefinition, StringSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, StringSchema](data)
 	case 6:
-		return decodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
 	case 7:
-		return decodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
 	}
 	return nil, &DecodeError{Type: "PrimitiveSchemaDefinition", Err: errors.New("the value matches none of the branches")}
 }
@@ -5761,29 +6276,35 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/progress\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/progress\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
 	var v ProgressNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/progress\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/progress\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5808,39 +6329,45 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Message != nil {
-		e.value("message", x.Message)
+		e.Value("\"message\":", x.Message)
 	}
-	e.value("progress", x.Progress)
-	e.value("progressToken", x.ProgressToken)
+	e.Value("\"progress\":", x.Progress)
+	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.Value("\"total\":", x.Total)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
 	var v ProgressNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("message", false, false, &v.Message)
-	d.field("progress", true, false, &v.Progress)
-	d.field("progressToken", true, false, &v.ProgressToken)
-	d.field("total", false, false, &v.Total)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("message", false, false, &v.Message)
+	d.Field("progress", true, false, &v.Progress)
+	d.Field("progressToken", true, false, &v.ProgressToken)
+	d.Field("total", false, false, &v.Total)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5887,45 +6414,51 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Prompt"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Prompt", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Prompt", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
 	var v Prompt
-	d.field("_meta", false, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("description", false, false, &v.Description)
+	d.Field("icons", false, false, &v.Icons)
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -5953,37 +6486,43 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptArgument"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.Value("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
 	var v PromptArgument
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	d.field("required", false, false, &v.Required)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("description", false, false, &v.Description)
+	d.Field("name", true, false, &v.Name)
+	d.Field("required", false, false, &v.Required)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6010,31 +6549,37 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/prompts/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/prompts/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
 	var v PromptListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/prompts/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6056,31 +6601,37 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptMessage"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"role\":", x.Role)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
 	var v PromptMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
+	d.Field("role", true, false, &v.Role)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6109,31 +6660,37 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptReference"}
-	e.value("name", x.Name)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptReference", buf)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"ref/prompt\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"ref/prompt\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
 	var v PromptReference
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"ref/prompt\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"ref/prompt\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6162,31 +6719,37 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/read\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/read\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
 	var v ReadResourceRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/read\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/read\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6209,35 +6772,41 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequestParams"}
-	e.value("_meta", x.Meta)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.Value("\"requestState\":", x.RequestState)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
 	var v ReadResourceRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("requestState", false, false, &v.RequestState)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	d.Field("requestState", false, false, &v.RequestState)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6292,35 +6861,41 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResult"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
-	e.value("contents", nonNilSlice(x.Contents))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"cacheScope\":", x.CacheScope)
+	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
+	e.Value("\"resultType\":", x.ResultType)
+	e.Value("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
 	var v ReadResourceResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("cacheScope", true, false, &v.CacheScope)
+	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
+	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6339,15 +6914,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
 // DecodeReadResourceResultContentsItem decodes one ReadResourceResultContentsItem by which of its branches' required members is present.
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -6370,33 +6945,39 @@ func (ReadResourceResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
 	if x.Result == nil {
-		e.missing("result")
+		e.Missing("\"result\":")
 	} else {
-		e.value("result", x.Result)
+		e.Value("\"result\":", x.Result)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResultResponse", data); err != nil {
 		return err
 	}
 	var v ReadResourceResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, false, &v.Result, DecodeReadResourceResultResponseResult)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeReadResourceResultResponseResult)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6415,21 +6996,20 @@ func (*ReadResourceResult) isReadResourceResultResponseResult()  {}
 
 // DecodeReadResourceResultResponseResult decodes one ReadResourceResultResponseResult by the value of its "resultType" member (see the schema note: resultType is a plain string in the schema; per the spec "input_required" selects InputRequiredResult and any other value, or none, the complete result).
 func DecodeReadResourceResultResponseResult(data []byte) (ReadResourceResultResponseResult, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "resultType")
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultResponseResult", Err: err}
 	}
-	tag, present, isString := memberString(m, "resultType")
 	if !present {
-		return decodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
+		return genimpl.DecodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "input_required":
-			return decodePointer[ReadResourceResultResponseResult, InputRequiredResult](data)
+			return genimpl.DecodePointer[ReadResourceResultResponseResult, InputRequiredResult](data)
 		}
 	}
-	return decodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
+	return genimpl.DecodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
 }
 
 // Request is the schema definition "Request".
@@ -6445,29 +7025,35 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Request"}
-	e.value("method", x.Method)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Request) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Request", buf)
+	e.Value("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Request", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Request", data); err != nil {
 		return err
 	}
 	var v Request
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("method", true, false, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6522,39 +7108,45 @@ type RequestMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestMetaObject"}
-	e.value("io.modelcontextprotocol/clientCapabilities", x.ClientCapabilities)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestMetaObject", buf)
+	e.Append("\"io.modelcontextprotocol/clientCapabilities\":", x.ClientCapabilities.AppendJSON)
 	if x.ClientInfo != nil {
-		e.value("io.modelcontextprotocol/clientInfo", x.ClientInfo)
+		e.Append("\"io.modelcontextprotocol/clientInfo\":", x.ClientInfo.AppendJSON)
 	}
 	if x.LogLevel != nil {
-		e.value("io.modelcontextprotocol/logLevel", x.LogLevel)
+		e.Value("\"io.modelcontextprotocol/logLevel\":", x.LogLevel)
 	}
-	e.value("io.modelcontextprotocol/protocolVersion", x.ProtocolVersion)
+	e.Value("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestMetaObject", data); err != nil {
 		return err
 	}
 	var v RequestMetaObject
-	d.field("io.modelcontextprotocol/clientCapabilities", true, false, &v.ClientCapabilities)
-	d.field("io.modelcontextprotocol/clientInfo", false, false, &v.ClientInfo)
-	d.field("io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
-	d.field("io.modelcontextprotocol/protocolVersion", true, false, &v.ProtocolVersion)
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("io.modelcontextprotocol/clientCapabilities", true, false, &v.ClientCapabilities)
+	genimpl.FieldNew(&d, "io.modelcontextprotocol/clientInfo", false, &v.ClientInfo)
+	d.Field("io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
+	d.Field("io.modelcontextprotocol/protocolVersion", true, false, &v.ProtocolVersion)
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6571,25 +7163,31 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParams"}
-	e.value("_meta", x.Meta)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
 	var v RequestParams
-	d.field("_meta", true, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6639,55 +7237,61 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Resource"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Resource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.Value("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Resource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
 	var v Resource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("icons", false, false, &v.Icons)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("name", true, false, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6708,33 +7312,39 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceContents"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
 	var v ResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6791,57 +7401,63 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceLink"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceLink", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.Value("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"resource_link\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource_link\"")
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceLink", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
 	var v ResourceLink
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"resource_link\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("icons", false, false, &v.Icons)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("name", true, false, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"resource_link\"", true)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6868,31 +7484,37 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/resources/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/resources/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
 	var v ResourceListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/resources/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/resources/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6911,27 +7533,33 @@ type ResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceRequestParams"}
-	e.value("_meta", x.Meta)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceRequestParams", data); err != nil {
 		return err
 	}
 	var v ResourceRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -6977,51 +7605,57 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplate"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplate", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.Value("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.value("uriTemplate", x.URITemplate)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplate", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
 	var v ResourceTemplate
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("uriTemplate", true, false, &v.URITemplate)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("icons", false, false, &v.Icons)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("name", true, false, &v.Name)
+	d.Field("title", false, false, &v.Title)
+	d.Field("uriTemplate", true, false, &v.URITemplate)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7043,27 +7677,33 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplateReference"}
-	e.raw("type", []byte("\"ref/resource\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplateReference", buf)
+	e.Raw("\"type\":", "\"ref/resource\"")
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplateReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
 	var v ResourceTemplateReference
-	d.constant("type", "\"ref/resource\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("type", "\"ref/resource\"", true)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7090,29 +7730,35 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/resources/updated\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/resources/updated\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
 	var v ResourceUpdatedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/resources/updated\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/resources/updated\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7131,29 +7777,35 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
 	var v ResourceUpdatedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7178,29 +7830,35 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Result"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Result) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Result", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Result", data); err != nil {
 		return err
 	}
 	var v Result
-	d.field("_meta", false, false, &v.Meta)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("resultType", true, false, &v.ResultType)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7227,27 +7885,33 @@ type ResultMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResultMetaObject"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResultMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResultMetaObject", buf)
 	if x.ServerInfo != nil {
-		e.value("io.modelcontextprotocol/serverInfo", x.ServerInfo)
+		e.Append("\"io.modelcontextprotocol/serverInfo\":", x.ServerInfo.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResultMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResultMetaObject", data); err != nil {
 		return err
 	}
 	var v ResultMetaObject
-	d.field("io.modelcontextprotocol/serverInfo", false, false, &v.ServerInfo)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "io.modelcontextprotocol/serverInfo", false, &v.ServerInfo)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7290,33 +7954,39 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Root"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Root) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Root", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.Value("\"name\":", x.Name)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Root", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Root", data); err != nil {
 		return err
 	}
 	var v Root
-	d.field("_meta", false, false, &v.Meta)
-	d.field("name", false, false, &v.Name)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("name", false, false, &v.Name)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7337,35 +8007,41 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SamplingMessage"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SamplingMessage", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"role\":", x.Role)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SamplingMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
 	var v SamplingMessage
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
+	d.Field("role", true, false, &v.Role)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7384,7 +8060,7 @@ type SamplingMessageContentArray []SamplingMessageContentBlock
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *SamplingMessageContentArray) UnmarshalJSON(data []byte) error {
-	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
+	v, err := genimpl.SliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
 		return &DecodeError{Type: "SamplingMessageContentArray", Err: err}
 	}
@@ -7427,35 +8103,34 @@ func (x UnknownSamplingMessageContent) Type() string {
 
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by its JSON kind, objects by their "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
+		return genimpl.DecodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
 	case '{':
-		m, err := decodeObject(data)
+		tag, present, isString, err := genimpl.Discriminator(data, "type")
 		if err != nil {
 			return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 		}
-		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
+			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: genimpl.ErrMissing}
 		}
 		if isString {
-			switch tag {
+			switch string(tag) {
 			case "text":
-				return decodePointer[SamplingMessageContent, TextContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, TextContent](data)
 			case "image":
-				return decodePointer[SamplingMessageContent, ImageContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ImageContent](data)
 			case "audio":
-				return decodePointer[SamplingMessageContent, AudioContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, AudioContent](data)
 			case "tool_use":
-				return decodePointer[SamplingMessageContent, ToolUseContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ToolUseContent](data)
 			case "tool_result":
-				return decodePointer[SamplingMessageContent, ToolResultContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ToolResultContent](data)
 			}
 		}
-		return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
+		return &UnknownSamplingMessageContent{Raw: genimpl.CloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // SamplingMessageContentBlock is the schema definition "SamplingMessageContentBlock".
@@ -7503,29 +8178,28 @@ func (x UnknownSamplingMessageContentBlock) Type() string {
 
 // DecodeSamplingMessageContentBlock decodes one SamplingMessageContentBlock by the value of its "type" member.
 func DecodeSamplingMessageContentBlock(data []byte) (SamplingMessageContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[SamplingMessageContentBlock, TextContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[SamplingMessageContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[SamplingMessageContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, AudioContent](data)
 		case "tool_use":
-			return decodePointer[SamplingMessageContentBlock, ToolUseContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ToolUseContent](data)
 		case "tool_result":
-			return decodePointer[SamplingMessageContentBlock, ToolResultContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ToolResultContent](data)
 		}
 	}
-	return &UnknownSamplingMessageContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownSamplingMessageContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -7556,51 +8230,57 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilities"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.value("completions", x.Completions)
+		e.Value("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Extensions != nil {
-		e.value("extensions", x.Extensions)
+		e.Value("\"extensions\":", x.Extensions)
 	}
 	if x.Logging != nil {
-		e.value("logging", x.Logging)
+		e.Value("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
-		e.value("prompts", x.Prompts)
+		e.Append("\"prompts\":", x.Prompts.AppendJSON)
 	}
 	if x.Resources != nil {
-		e.value("resources", x.Resources)
+		e.Append("\"resources\":", x.Resources.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Append("\"tools\":", x.Tools.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
 	var v ServerCapabilities
-	d.field("completions", false, false, &v.Completions)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("extensions", false, false, &v.Extensions)
-	d.field("logging", false, false, &v.Logging)
-	d.field("prompts", false, false, &v.Prompts)
-	d.field("resources", false, false, &v.Resources)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("completions", false, false, &v.Completions)
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("extensions", false, false, &v.Extensions)
+	d.Field("logging", false, false, &v.Logging)
+	genimpl.FieldNew(&d, "prompts", false, &v.Prompts)
+	genimpl.FieldNew(&d, "resources", false, &v.Resources)
+	genimpl.FieldNew(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7617,27 +8297,33 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesPrompts"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesPrompts", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
 	var v ServerCapabilitiesPrompts
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7656,31 +8342,37 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesResources"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.value("subscribe", x.Subscribe)
+		e.Value("\"subscribe\":", x.Subscribe)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesResources", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
 	var v ServerCapabilitiesResources
-	d.field("listChanged", false, false, &v.ListChanged)
-	d.field("subscribe", false, false, &v.Subscribe)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	d.Field("subscribe", false, false, &v.Subscribe)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7697,27 +8389,33 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTools"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.Value("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTools", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
 	var v ServerCapabilitiesTools
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -7771,35 +8469,34 @@ func (x UnknownServerNotification) Method() string {
 
 // DecodeServerNotification decodes one ServerNotification by the value of its "method" member.
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ServerNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			return decodePointer[ServerNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/subscriptions/acknowledged":
-			return decodePointer[ServerNotification, SubscriptionsAcknowledgedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, SubscriptionsAcknowledgedNotification](data)
 		case "notifications/resources/updated":
-			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			return decodePointer[ServerNotification, PromptListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			return decodePointer[ServerNotification, ToolListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			return decodePointer[ServerNotification, LoggingMessageNotification](data)
+			return genimpl.DecodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
-	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownServerNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerResult is the schema definition "ServerResult".
@@ -7831,10 +8528,10 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -7959,15 +8656,15 @@ func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
 // DecodeSingleSelectEnumSchema decodes one SingleSelectEnumSchema by which of its branches' required members is present.
 func DecodeSingleSelectEnumSchema(data []byte) (SingleSelectEnumSchema, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: err}
 	}
 	if _, ok := m["enum"]; ok {
-		return decodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
 	}
 	if _, ok := m["oneOf"]; ok {
-		return decodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: errors.New("none of the members \"enum\", \"oneOf\" is present")}
 }
@@ -8010,49 +8707,55 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "StringSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("StringSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.value("format", x.Format)
+		e.Value("\"format\":", x.Format)
 	}
 	if x.MaxLength != nil {
-		e.value("maxLength", x.MaxLength)
+		e.Value("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.value("minLength", x.MinLength)
+		e.Value("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("StringSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
 	var v StringSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("format", false, false, &v.Format)
-	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
-	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("format", false, false, &v.Format)
+	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8080,39 +8783,45 @@ type SubscriptionFilter struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionFilter"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionFilter) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionFilter", buf)
 	if x.PromptsListChanged != nil {
-		e.value("promptsListChanged", x.PromptsListChanged)
+		e.Value("\"promptsListChanged\":", x.PromptsListChanged)
 	}
 	if x.ResourceSubscriptions != nil {
-		e.value("resourceSubscriptions", x.ResourceSubscriptions)
+		e.Value("\"resourceSubscriptions\":", x.ResourceSubscriptions)
 	}
 	if x.ResourcesListChanged != nil {
-		e.value("resourcesListChanged", x.ResourcesListChanged)
+		e.Value("\"resourcesListChanged\":", x.ResourcesListChanged)
 	}
 	if x.ToolsListChanged != nil {
-		e.value("toolsListChanged", x.ToolsListChanged)
+		e.Value("\"toolsListChanged\":", x.ToolsListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionFilter", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionFilter", data); err != nil {
 		return err
 	}
 	var v SubscriptionFilter
-	d.field("promptsListChanged", false, false, &v.PromptsListChanged)
-	d.field("resourceSubscriptions", false, false, &v.ResourceSubscriptions)
-	d.field("resourcesListChanged", false, false, &v.ResourcesListChanged)
-	d.field("toolsListChanged", false, false, &v.ToolsListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("promptsListChanged", false, false, &v.PromptsListChanged)
+	d.Field("resourceSubscriptions", false, false, &v.ResourceSubscriptions)
+	d.Field("resourcesListChanged", false, false, &v.ResourcesListChanged)
+	d.Field("toolsListChanged", false, false, &v.ToolsListChanged)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8148,29 +8857,35 @@ func (SubscriptionsAcknowledgedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsAcknowledgedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/subscriptions/acknowledged\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsAcknowledgedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsAcknowledgedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/subscriptions/acknowledged\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsAcknowledgedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsAcknowledgedNotification", data); err != nil {
 		return err
 	}
 	var v SubscriptionsAcknowledgedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/subscriptions/acknowledged\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/subscriptions/acknowledged\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8192,29 +8907,35 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsAcknowledgedNotificationParams"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsAcknowledgedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsAcknowledgedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("notifications", x.Notifications)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"notifications\":", x.Notifications.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsAcknowledgedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsAcknowledgedNotificationParams", data); err != nil {
 		return err
 	}
 	var v SubscriptionsAcknowledgedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("notifications", true, false, &v.Notifications)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("notifications", true, false, &v.Notifications)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8245,31 +8966,37 @@ func (SubscriptionsListenRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"subscriptions/listen\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"subscriptions/listen\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenRequest", data); err != nil {
 		return err
 	}
 	var v SubscriptionsListenRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"subscriptions/listen\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"subscriptions/listen\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8290,27 +9017,33 @@ type SubscriptionsListenRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenRequestParams"}
-	e.value("_meta", x.Meta)
-	e.value("notifications", x.Notifications)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Append("\"notifications\":", x.Notifications.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenRequestParams", data); err != nil {
 		return err
 	}
 	var v SubscriptionsListenRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("notifications", true, false, &v.Notifications)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("notifications", true, false, &v.Notifications)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8339,27 +9072,33 @@ type SubscriptionsListenResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenResult"}
-	e.value("_meta", x.Meta)
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenResult", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Value("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenResult", data); err != nil {
 		return err
 	}
 	var v SubscriptionsListenResult
-	d.field("_meta", true, false, &v.Meta)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("resultType", true, false, &v.ResultType)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8393,29 +9132,35 @@ type SubscriptionsListenResultMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenResultMetaObject"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenResultMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenResultMetaObject", buf)
 	if x.ServerInfo != nil {
-		e.value("io.modelcontextprotocol/serverInfo", x.ServerInfo)
+		e.Append("\"io.modelcontextprotocol/serverInfo\":", x.ServerInfo.AppendJSON)
 	}
-	e.value("io.modelcontextprotocol/subscriptionId", x.SubscriptionID)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"io.modelcontextprotocol/subscriptionId\":", x.SubscriptionID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenResultMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenResultMetaObject", data); err != nil {
 		return err
 	}
 	var v SubscriptionsListenResultMetaObject
-	d.field("io.modelcontextprotocol/serverInfo", false, false, &v.ServerInfo)
-	d.field("io.modelcontextprotocol/subscriptionId", true, false, &v.SubscriptionID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	genimpl.FieldNew(&d, "io.modelcontextprotocol/serverInfo", false, &v.ServerInfo)
+	d.Field("io.modelcontextprotocol/subscriptionId", true, false, &v.SubscriptionID)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8440,29 +9185,35 @@ func (SubscriptionsListenResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenResultResponse", data); err != nil {
 		return err
 	}
 	var v SubscriptionsListenResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8488,35 +9239,41 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("text", x.Text)
-	e.raw("type", []byte("\"text\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"text\":", x.Text)
+	e.Raw("\"type\":", "\"text\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
 	var v TextContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("text", true, false, &v.Text)
-	d.constant("type", "\"text\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("text", true, false, &v.Text)
+	d.Constant("type", "\"text\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8539,35 +9296,41 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextResourceContents"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.Value("\"mimeType\":", x.MIMEType)
 	}
-	e.value("text", x.Text)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"text\":", x.Text)
+	e.Value("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
 	var v TextResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("text", true, false, &v.Text)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("mimeType", false, false, &v.MIMEType)
+	d.Field("text", true, false, &v.Text)
+	d.Field("uri", true, false, &v.URI)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8599,47 +9362,53 @@ func (TitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("items", x.Items)
+	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.value("maxItems", x.MaxItems)
+		e.Value("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.value("minItems", x.MinItems)
+		e.Value("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"array\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"array\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
 	var v TitledMultiSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("items", true, false, &v.Items)
-	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
-	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"array\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("items", true, false, &v.Items)
+	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"array\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8656,25 +9425,31 @@ type TitledMultiSelectEnumSchemaItems struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchemaItems"}
-	e.value("anyOf", nonNilSlice(x.AnyOf))
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchemaItems", buf)
+	e.Value("\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchemaItems", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
 	var v TitledMultiSelectEnumSchemaItems
-	d.field("anyOf", true, false, &v.AnyOf)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("anyOf", true, false, &v.AnyOf)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8693,27 +9468,33 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchemaItemsAnyOfItem"}
-	e.value("const", x.Const)
-	e.value("title", x.Title)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", buf)
+	e.Value("\"const\":", x.Const)
+	e.Value("\"title\":", x.Title)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchemaItemsAnyOfItem", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", data); err != nil {
 		return err
 	}
 	var v TitledMultiSelectEnumSchemaItemsAnyOfItem
-	d.field("const", true, false, &v.Const)
-	d.field("title", true, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("const", true, false, &v.Const)
+	d.Field("title", true, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8741,39 +9522,45 @@ func (TitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledSingleSelectEnumSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("oneOf", nonNilSlice(x.OneOf))
+	e.Value("\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledSingleSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
 	var v TitledSingleSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("oneOf", true, false, &v.OneOf)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("oneOf", true, false, &v.OneOf)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8792,27 +9579,33 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledSingleSelectEnumSchemaOneOfItem"}
-	e.value("const", x.Const)
-	e.value("title", x.Title)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledSingleSelectEnumSchemaOneOfItem", buf)
+	e.Value("\"const\":", x.Const)
+	e.Value("\"title\":", x.Title)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledSingleSelectEnumSchemaOneOfItem", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledSingleSelectEnumSchemaOneOfItem", data); err != nil {
 		return err
 	}
 	var v TitledSingleSelectEnumSchemaOneOfItem
-	d.field("const", true, false, &v.Const)
-	d.field("title", true, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("const", true, false, &v.Const)
+	d.Field("title", true, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8876,51 +9669,57 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Tool"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Tool", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		e.Value("\"icons\":", x.Icons)
 	}
-	e.value("inputSchema", x.InputSchema)
-	e.value("name", x.Name)
+	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
+	e.Value("\"name\":", x.Name)
 	if x.OutputSchema != nil {
-		e.value("outputSchema", x.OutputSchema)
+		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Tool", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
 	var v Tool
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("inputSchema", true, false, &v.InputSchema)
-	d.field("name", true, false, &v.Name)
-	d.field("outputSchema", false, false, &v.OutputSchema)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	d.Field("description", false, false, &v.Description)
+	d.Field("icons", false, false, &v.Icons)
+	d.Field("inputSchema", true, false, &v.InputSchema)
+	d.Field("name", true, false, &v.Name)
+	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8955,29 +9754,35 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolInputSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolInputSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.Value("\"$schema\":", x.Schema)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolInputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
 	var v ToolInputSchema
-	d.field("$schema", false, false, &v.Schema)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("$schema", false, false, &v.Schema)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -8997,27 +9802,33 @@ type ToolOutputSchema struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolOutputSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolOutputSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.Value("\"$schema\":", x.Schema)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolOutputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
 	var v ToolOutputSchema
-	d.field("$schema", false, false, &v.Schema)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("$schema", false, false, &v.Schema)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9066,43 +9877,49 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolAnnotations"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.value("destructiveHint", x.DestructiveHint)
+		e.Value("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.value("idempotentHint", x.IdempotentHint)
+		e.Value("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.value("openWorldHint", x.OpenWorldHint)
+		e.Value("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.value("readOnlyHint", x.ReadOnlyHint)
+		e.Value("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
 	var v ToolAnnotations
-	d.field("destructiveHint", false, false, &v.DestructiveHint)
-	d.field("idempotentHint", false, false, &v.IdempotentHint)
-	d.field("openWorldHint", false, false, &v.OpenWorldHint)
-	d.field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("destructiveHint", false, false, &v.DestructiveHint)
+	d.Field("idempotentHint", false, false, &v.IdempotentHint)
+	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
+	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
+	d.Field("title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9132,27 +9949,33 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolChoice"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolChoice) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolChoice", buf)
 	if x.Mode != nil {
-		e.value("mode", x.Mode)
+		e.Value("\"mode\":", x.Mode)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolChoice) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolChoice", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolChoice", data); err != nil {
 		return err
 	}
 	var v ToolChoice
-	d.field("mode", false, false, &v.Mode)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("mode", false, false, &v.Mode)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9179,31 +10002,37 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/tools/list_changed\""))
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/tools/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
 	var v ToolListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/tools/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/tools/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9245,41 +10074,47 @@ func (ToolResultContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolResultContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolResultContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolResultContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.Value("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.Value("\"structuredContent\":", x.StructuredContent)
 	}
-	e.value("toolUseId", x.ToolUseID)
-	e.raw("type", []byte("\"tool_result\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"toolUseId\":", x.ToolUseID)
+	e.Raw("\"type\":", "\"tool_result\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolResultContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolResultContent", data); err != nil {
 		return err
 	}
 	var v ToolResultContent
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("structuredContent", false, true, &v.StructuredContent)
-	d.field("toolUseId", true, false, &v.ToolUseID)
-	d.constant("type", "\"tool_result\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	d.Field("isError", false, false, &v.IsError)
+	d.Field("structuredContent", false, true, &v.StructuredContent)
+	d.Field("toolUseId", true, false, &v.ToolUseID)
+	d.Constant("type", "\"tool_result\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9310,35 +10145,41 @@ func (ToolUseContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolUseContent"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolUseContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolUseContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("id", x.ID)
-	e.value("input", nonNilMap(x.Input))
-	e.value("name", x.Name)
-	e.raw("type", []byte("\"tool_use\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"id\":", x.ID)
+	e.Value("\"input\":", genimpl.NonNilMap(x.Input))
+	e.Value("\"name\":", x.Name)
+	e.Raw("\"type\":", "\"tool_use\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolUseContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolUseContent", data); err != nil {
 		return err
 	}
 	var v ToolUseContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("id", true, false, &v.ID)
-	d.field("input", true, false, &v.Input)
-	d.field("name", true, false, &v.Name)
-	d.constant("type", "\"tool_use\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("id", true, false, &v.ID)
+	d.Field("input", true, false, &v.Input)
+	d.Field("name", true, false, &v.Name)
+	d.Constant("type", "\"tool_use\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9365,31 +10206,37 @@ func (UnsupportedProtocolVersionError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionError"}
-	e.value("error", x.Error)
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsupportedProtocolVersionError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsupportedProtocolVersionError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsupportedProtocolVersionError", data); err != nil {
 		return err
 	}
 	var v UnsupportedProtocolVersionError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9413,29 +10260,35 @@ func (UnsupportedProtocolVersionErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionErrorError"}
-	e.raw("code", []byte("-32022"))
-	e.value("data", x.Data)
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsupportedProtocolVersionErrorError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsupportedProtocolVersionErrorError", buf)
+	e.Raw("\"code\":", "-32022")
+	e.Append("\"data\":", x.Data.AppendJSON)
+	e.Value("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionErrorError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsupportedProtocolVersionErrorError", data); err != nil {
 		return err
 	}
 	var v UnsupportedProtocolVersionErrorError
-	d.constant("code", "-32022", true)
-	d.field("data", true, false, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Constant("code", "-32022", true)
+	d.Field("data", true, false, &v.Data)
+	d.Field("message", true, false, &v.Message)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9455,27 +10308,33 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionErrorErrorData"}
-	e.value("requested", x.Requested)
-	e.value("supported", nonNilSlice(x.Supported))
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsupportedProtocolVersionErrorErrorData) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsupportedProtocolVersionErrorErrorData", buf)
+	e.Value("\"requested\":", x.Requested)
+	e.Value("\"supported\":", genimpl.NonNilSlice(x.Supported))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionErrorErrorData", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsupportedProtocolVersionErrorErrorData", data); err != nil {
 		return err
 	}
 	var v UnsupportedProtocolVersionErrorErrorData
-	d.field("requested", true, false, &v.Requested)
-	d.field("supported", true, false, &v.Supported)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("requested", true, false, &v.Requested)
+	d.Field("supported", true, false, &v.Supported)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9507,47 +10366,53 @@ func (UntitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledMultiSelectEnumSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("items", x.Items)
+	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.value("maxItems", x.MaxItems)
+		e.Value("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.value("minItems", x.MinItems)
+		e.Value("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"array\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"array\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledMultiSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
 	var v UntitledMultiSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("items", true, false, &v.Items)
-	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
-	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"array\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("items", true, false, &v.Items)
+	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"array\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9569,27 +10434,33 @@ func (UntitledMultiSelectEnumSchemaItems) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledMultiSelectEnumSchemaItems"}
-	e.value("enum", nonNilSlice(x.Enum))
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledMultiSelectEnumSchemaItems", buf)
+	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledMultiSelectEnumSchemaItems", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
 	var v UntitledMultiSelectEnumSchemaItems
-	d.field("enum", true, false, &v.Enum)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("enum", true, false, &v.Enum)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil
@@ -9617,39 +10488,45 @@ func (UntitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledSingleSelectEnumSchema"}
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.Value("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.Value("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.Value("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledSingleSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
 	var v UntitledSingleSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
+	d.Field("default", false, false, &v.Default)
+	d.Field("description", false, false, &v.Description)
+	d.Field("enum", true, false, &v.Enum)
+	d.Field("title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	if err := d.Err(); err != nil {
+		return err
 	}
 	*x = v
 	return nil

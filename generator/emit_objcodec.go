@@ -1,0 +1,128 @@
+package generator
+
+import (
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// genimplPkg is the runtime package made for generated code: the codec
+// support every generated package calls instead of carrying a copy.
+const genimplPkg = "github.com/mcpgen/mcpgen/runtime/genimpl"
+
+// gi names an identifier of genimpl.
+func gi(name string) *jen.Statement { return jen.Qual(genimplPkg, name) }
+
+// exported is the genimpl name of a codec helper the emitters know by its
+// historical lower-case name (sliceOf → SliceOf).
+func exported(name string) string { return strings.ToUpper(name[:1]) + name[1:] }
+
+// keyLit is the precomputed key literal of member name: quoted, with the
+// colon, so the encoder writes it with one copy.
+func keyLit(name string) *jen.Statement {
+	return jen.Lit(string(appendJSONString(nil, name)) + ":")
+}
+
+// appendJSONString quotes s as encoding/json would (HTML-safe), for the
+// key literals; schema member names are plain ASCII in practice.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20 || r == '<' || r == '>' || r == '&':
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&0xF])
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			b = append(b, string(r)...)
+		}
+	}
+	return append(b, '"')
+}
+
+// emitObjectCodec declares MarshalJSON, AppendJSON and UnmarshalJSON of the
+// struct name. The encoder writes each member from its key literal, nested
+// structs append into the same buffer; the decoder scans the object once
+// and decodes each declared member from its span.
+func (t *tgen) emitObjectCodec(name string, members []*member) {
+	var enc []jen.Code
+	enc = append(enc, jen.Var().Id("e").Add(gi("Encoder")), jen.Id("e").Dot("Init").Call(jen.Lit(name), jen.Id("buf")))
+	for _, m := range members {
+		f := jen.Id("x").Dot(m.goName)
+		key := keyLit(m.json)
+		lit := func() *jen.Statement { return jen.Lit(m.constant) }
+		value := func(v jen.Code) *jen.Statement {
+			if m.info.cat == catStruct {
+				return jen.Id("e").Dot("Append").Call(key.Clone(), jen.Add(v).Dot("AppendJSON"))
+			}
+			return jen.Id("e").Dot("Value").Call(key.Clone(), v)
+		}
+		switch {
+		case m.constant != "" && m.required:
+			enc = append(enc, jen.Id("e").Dot("Raw").Call(key, lit()))
+		case m.constant != "":
+			enc = append(enc, jen.If(f.Clone()).Block(jen.Id("e").Dot("Raw").Call(key, lit())))
+		case !m.required:
+			enc = append(enc, jen.If(f.Clone().Op("!=").Nil()).Block(value(f.Clone())))
+		case m.info.cat == catSlice:
+			enc = append(enc, value(t.use("nonNilSlice").Call(f.Clone())))
+		case m.info.cat == catMap:
+			enc = append(enc, value(t.use("nonNilMap").Call(f.Clone())))
+		case m.info.cat == catIface:
+			enc = append(enc, jen.If(f.Clone().Op("==").Nil()).Block(jen.Id("e").Dot("Missing").Call(key)).Else().Block(value(f.Clone())))
+		default:
+			enc = append(enc, value(f.Clone()))
+		}
+	}
+	enc = append(enc, jen.Id("e").Dot("Extra").Call(jen.Id("x").Dot("Extra")), jen.Return(jen.Id("e").Dot("Bytes").Call()))
+	t.f.Comment("MarshalJSON writes the declared members (constants included), then Extra.")
+	t.f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())),
+	)
+	t.f.Comment("AppendJSON appends what MarshalJSON returns to buf.")
+	t.f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("buf").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
+
+	dec := []jen.Code{
+		jen.Var().Id("d").Add(gi("Decoder")),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Init").Call(jen.Lit(name), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Var().Id("v").Id(name),
+	}
+	for _, m := range members {
+		switch {
+		case m.constant != "" && m.required:
+			dec = append(dec, jen.Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
+		case m.constant != "":
+			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
+		case m.info.dec != nil:
+			dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.False(), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
+		case m.integer:
+			// JSON Schema's integer admits 1.0; encoding/json's int64 does not.
+			d := t.use("parseInteger")
+			if m.pointer {
+				d = t.use("pointerTo").Call(d)
+			}
+			dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName), d))
+		case m.info.cat == catStruct && m.pointer && !m.nullable:
+			// Straight into a new value, without encoding/json's reflection.
+			dec = append(dec, gi("FieldNew").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
+		default:
+			// A raw member (any JSON value, or JSONValue) keeps null as
+			// the bytes "null".
+			nullable := m.nullable || m.info.cat == catRaw
+			dec = append(dec, jen.Id("d").Dot("Field").Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(nullable), jen.Op("&").Id("v").Dot(m.goName)))
+		}
+	}
+	dec = append(dec,
+		jen.Id("v").Dot("Extra").Op("=").Id("d").Dot("Rest").Call(),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+		jen.Op("*").Id("x").Op("=").Id("v"),
+		jen.Return(jen.Nil()),
+	)
+	t.f.Comment("UnmarshalJSON decodes the declared members, checks the constants and the")
+	t.f.Comment("required members, refuses null where the schema does not allow it, and keeps")
+	t.f.Comment("every other member in Extra.")
+	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
+}
