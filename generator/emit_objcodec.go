@@ -1,9 +1,12 @@
 package generator
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // genimplPkg is the runtime package made for generated code: the codec
@@ -47,19 +50,14 @@ func appendJSONString(b []byte, s string) []byte {
 // struct name. The encoder writes each member from its key literal, nested
 // structs append into the same buffer; the decoder scans the object once
 // and decodes each declared member from its span.
-func (t *tgen) emitObjectCodec(name string, members []*member) {
+func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) {
 	var enc []jen.Code
 	enc = append(enc, jen.Var().Id("e").Add(gi("Encoder")), jen.Id("e").Dot("Init").Call(jen.Lit(name), jen.Id("buf")))
-	for _, m := range members {
+	for i, m := range members {
 		f := jen.Id("x").Dot(m.goName)
 		key := keyLit(m.json)
 		lit := func() *jen.Statement { return jen.Lit(m.constant) }
-		value := func(v jen.Code) *jen.Statement {
-			if m.info.cat == catStruct {
-				return jen.Id("e").Dot("Append").Call(key.Clone(), jen.Add(v).Dot("AppendJSON"))
-			}
-			return jen.Id("e").Dot("Value").Call(key.Clone(), v)
-		}
+		value := func(v jen.Code) *jen.Statement { return t.encodeMember(ty.Properties[i], m, key.Clone(), v) }
 		switch {
 		case m.constant != "" && m.required:
 			enc = append(enc, jen.Id("e").Dot("Raw").Call(key, lit()))
@@ -80,7 +78,7 @@ func (t *tgen) emitObjectCodec(name string, members []*member) {
 	enc = append(enc, jen.Id("e").Dot("Extra").Call(jen.Id("x").Dot("Extra")), jen.Return(jen.Id("e").Dot("Bytes").Call()))
 	t.f.Comment("MarshalJSON writes the declared members (constants included), then Extra.")
 	t.f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())),
+		jen.Return(gi("Marshal").Call(jen.Id("x"))),
 	)
 	t.f.Comment("AppendJSON appends what MarshalJSON returns to buf.")
 	t.f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("buf").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
@@ -125,4 +123,53 @@ func (t *tgen) emitObjectCodec(name string, members []*member) {
 	t.f.Comment("required members, refuses null where the schema does not allow it, and keeps")
 	t.f.Comment("every other member in Extra.")
 	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
+}
+
+// encodeMember writes member m (property p) with the value v through the
+// Encoder method for its Go type, so that no scalar or slice is boxed into
+// an interface; a type it does not know goes through Encoder.Value.
+func (t *tgen) encodeMember(p *schema.Property, m *member, key *jen.Statement, v jen.Code) *jen.Statement {
+	e := jen.Id("e")
+	switch m.info.cat {
+	case catStruct:
+		return e.Dot("Append").Call(key, jen.Add(v).Dot("AppendJSON"))
+	case catSlice:
+		return gi("AppendSlice").Call(jen.Op("&").Id("e"), key, v)
+	case catMap:
+		if fmt.Sprintf("%#v", m.info.typ()) == "map[string]json.RawMessage" {
+			return e.Dot("RawMap").Call(key, v)
+		}
+	case catRaw:
+		if fmt.Sprintf("%#v", m.info.typ()) == "json.RawMessage" {
+			return e.Dot("RawValue").Call(key, v)
+		}
+	case catScalar:
+		goTyp, method := "", ""
+		switch t.resolve(p.Type).Kind {
+		case schema.KindString:
+			goTyp, method = "string", "String"
+		case schema.KindBoolean:
+			goTyp, method = "bool", "Bool"
+		case schema.KindInteger:
+			goTyp, method = "int64", "Int"
+		case schema.KindNumber:
+			goTyp, method = "float64", "Float"
+		}
+		if method == "" {
+			break
+		}
+		// A conversion, so that named scalar types (enums) take the same
+		// path as their underlying type.
+		named := fmt.Sprintf("%#v", m.info.typ()) != goTyp
+		switch {
+		case m.pointer && named:
+			return e.Dot(method+"Ptr").Call(key, jen.Parens(jen.Op("*").Id(goTyp)).Parens(v))
+		case m.pointer:
+			return e.Dot(method+"Ptr").Call(key, v)
+		case named:
+			return e.Dot(method).Call(key, jen.Id(goTyp).Parens(v))
+		}
+		return e.Dot(method).Call(key, v)
+	}
+	return e.Dot("Value").Call(key, v)
 }

@@ -558,7 +558,7 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		t.f.Func().Params(jen.Id(name)).Id(acc).Params().Add(rt).Block(jen.Return(m.constGo.Clone()))
 	}
 
-	t.emitObjectCodec(name, members)
+	t.emitObjectCodec(name, ty, members)
 	return nil
 }
 

@@ -22,7 +22,7 @@ type Annotated struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotated) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -73,7 +73,7 @@ type AnnotatedAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AnnotatedAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -81,10 +81,10 @@ func (x AnnotatedAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("AnnotatedAnnotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -124,18 +124,18 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BlobResourceContents", buf)
-	e.Value("\"blob\":", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -176,7 +176,7 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -221,7 +221,7 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -229,9 +229,9 @@ func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolRequestParams", buf)
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -281,7 +281,7 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -289,11 +289,11 @@ func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -404,7 +404,7 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -451,7 +451,7 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -459,7 +459,7 @@ func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CancelledNotificationParams", buf)
 	if x.Reason != nil {
-		e.Value("\"reason\":", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
 	e.Value("\"requestId\":", x.RequestID)
 	e.Extra(x.Extra)
@@ -500,7 +500,7 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -514,7 +514,7 @@ func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"roots\":", x.Roots.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.Value("\"sampling\":", x.Sampling)
+		e.RawMap("\"sampling\":", x.Sampling)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -551,7 +551,7 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -559,7 +559,7 @@ func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -821,7 +821,7 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -866,7 +866,7 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -915,15 +915,15 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteRequestParamsArgument", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"value\":", x.Value)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1020,7 +1020,7 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1028,7 +1028,7 @@ func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"completion\":", x.Completion.AppendJSON)
 	e.Extra(x.Extra)
@@ -1069,7 +1069,7 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1077,12 +1077,12 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.Value("\"hasMore\":", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1123,7 +1123,7 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1190,7 +1190,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1198,24 +1198,24 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.Value("\"includeContext\":", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", x.IncludeContext)
 	}
-	e.Value("\"maxTokens\":", x.MaxTokens)
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.Value("\"metadata\":", x.Metadata)
+		e.RawMap("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.Value("\"stopSequences\":", x.StopSequences)
+		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.Value("\"systemPrompt\":", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.Value("\"temperature\":", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1265,7 +1265,7 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1273,17 +1273,17 @@ func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
 		e.Missing("\"content\":")
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"model\":", x.Model)
-	e.Value("\"role\":", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.Value("\"stopReason\":", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1395,7 +1395,7 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1454,7 +1454,7 @@ type EmbeddedResourceAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResourceAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1462,10 +1462,10 @@ func (x EmbeddedResourceAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("EmbeddedResourceAnnotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1537,7 +1537,7 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1582,7 +1582,7 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1592,7 +1592,7 @@ func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Arguments != nil {
 		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1631,7 +1631,7 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1639,12 +1639,12 @@ func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1689,7 +1689,7 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1699,8 +1699,8 @@ func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"image\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1746,7 +1746,7 @@ type ImageContentAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContentAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1754,10 +1754,10 @@ func (x ImageContentAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ImageContentAnnotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1795,15 +1795,15 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Implementation", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"version\":", x.Version)
+	e.String("\"name\":", x.Name)
+	e.String("\"version\":", x.Version)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1843,7 +1843,7 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1890,7 +1890,7 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1899,7 +1899,7 @@ func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("InitializeRequestParams", buf)
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1945,7 +1945,7 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1953,13 +1953,13 @@ func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.Value("\"instructions\":", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2003,7 +2003,7 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2048,7 +2048,7 @@ type InitializedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2056,7 +2056,7 @@ func (x InitializedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2098,7 +2098,7 @@ func (JSONRPCError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2147,18 +2147,18 @@ type JSONRPCErrorError struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x JSONRPCErrorError) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCErrorError", buf)
-	e.Value("\"code\":", x.Code)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2241,7 +2241,7 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2249,7 +2249,7 @@ func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotification", buf)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -2288,7 +2288,7 @@ type JSONRPCNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2296,7 +2296,7 @@ func (x JSONRPCNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2340,7 +2340,7 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2349,7 +2349,7 @@ func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("JSONRPCRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -2389,7 +2389,7 @@ type JSONRPCRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2432,7 +2432,7 @@ type JSONRPCRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2482,7 +2482,7 @@ func (JSONRPCResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2532,7 +2532,7 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2578,7 +2578,7 @@ type ListPromptsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2586,7 +2586,7 @@ func (x ListPromptsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2626,7 +2626,7 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2634,12 +2634,12 @@ func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2680,7 +2680,7 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2726,7 +2726,7 @@ type ListResourceTemplatesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2734,7 +2734,7 @@ func (x ListResourceTemplatesRequestParams) AppendJSON(buf []byte) ([]byte, erro
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2774,7 +2774,7 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2782,12 +2782,12 @@ func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2828,7 +2828,7 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2874,7 +2874,7 @@ type ListResourcesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2882,7 +2882,7 @@ func (x ListResourcesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2922,7 +2922,7 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2930,12 +2930,12 @@ func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2982,7 +2982,7 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3027,7 +3027,7 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3070,7 +3070,7 @@ type ListRootsRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3117,7 +3117,7 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3125,9 +3125,9 @@ func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3167,7 +3167,7 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3213,7 +3213,7 @@ type ListToolsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3221,7 +3221,7 @@ func (x ListToolsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3261,7 +3261,7 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3269,12 +3269,12 @@ func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3341,7 +3341,7 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3388,17 +3388,17 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("LoggingMessageNotificationParams", buf)
-	e.Value("\"data\":", x.Data)
-	e.Value("\"level\":", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.Value("\"logger\":", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3446,7 +3446,7 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3454,7 +3454,7 @@ func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3517,7 +3517,7 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3525,16 +3525,16 @@ func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.Value("\"costPriority\":", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.Value("\"hints\":", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.Value("\"speedPriority\":", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3574,14 +3574,14 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Notification", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -3619,7 +3619,7 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3627,7 +3627,7 @@ func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3664,14 +3664,14 @@ type PaginatedRequest struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedRequest", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -3710,7 +3710,7 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3718,7 +3718,7 @@ func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3756,7 +3756,7 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3764,10 +3764,10 @@ func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3808,7 +3808,7 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3853,7 +3853,7 @@ type PingRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3896,7 +3896,7 @@ type PingRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3944,7 +3944,7 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3991,17 +3991,17 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ProgressNotificationParams", buf)
-	e.Value("\"progress\":", x.Progress)
+	e.Float("\"progress\":", x.Progress)
 	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4049,7 +4049,7 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4057,12 +4057,12 @@ func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Prompt", buf)
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4102,7 +4102,7 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4110,11 +4110,11 @@ func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4156,7 +4156,7 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4201,7 +4201,7 @@ type PromptListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4209,7 +4209,7 @@ func (x PromptListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, err
 	var e genimpl.Encoder
 	e.Init("PromptListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4249,7 +4249,7 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4261,7 +4261,7 @@ func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4364,14 +4364,14 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptReference", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Raw("\"type\":", "\"ref/prompt\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4412,7 +4412,7 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4455,14 +4455,14 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4498,7 +4498,7 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4506,9 +4506,9 @@ func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4571,14 +4571,14 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Request) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Request", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -4616,7 +4616,7 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4659,7 +4659,7 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4725,7 +4725,7 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4736,16 +4736,16 @@ func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4792,7 +4792,7 @@ type ResourceAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4800,10 +4800,10 @@ func (x ResourceAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceAnnotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4841,7 +4841,7 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4849,9 +4849,9 @@ func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceContents", buf)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4891,7 +4891,7 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4936,7 +4936,7 @@ type ResourceListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4944,7 +4944,7 @@ func (x ResourceListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, e
 	var e genimpl.Encoder
 	e.Init("ResourceListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4984,7 +4984,7 @@ func (ResourceReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4992,7 +4992,7 @@ func (x ResourceReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceReference", buf)
 	e.Raw("\"type\":", "\"ref/resource\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5039,7 +5039,7 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5050,13 +5050,13 @@ func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
-	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.String("\"name\":", x.Name)
+	e.String("\"uriTemplate\":", x.URITemplate)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5102,7 +5102,7 @@ type ResourceTemplateAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5110,10 +5110,10 @@ func (x ResourceTemplateAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplateAnnotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5154,7 +5154,7 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5197,14 +5197,14 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceUpdatedNotificationParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5238,7 +5238,7 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5246,7 +5246,7 @@ func (x Result) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5298,7 +5298,7 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5306,9 +5306,9 @@ func (x Root) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Root", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5350,7 +5350,7 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5395,7 +5395,7 @@ type RootsListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5403,7 +5403,7 @@ func (x RootsListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, erro
 	var e genimpl.Encoder
 	e.Init("RootsListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5440,7 +5440,7 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5452,7 +5452,7 @@ func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5555,7 +5555,7 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5566,7 +5566,7 @@ func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.Value("\"logging\":", x.Logging)
+		e.RawMap("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
 		e.Append("\"prompts\":", x.Prompts.AppendJSON)
@@ -5614,7 +5614,7 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5622,7 +5622,7 @@ func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5659,7 +5659,7 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5667,10 +5667,10 @@ func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.Value("\"subscribe\":", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5706,7 +5706,7 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5714,7 +5714,7 @@ func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6018,7 +6018,7 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6061,14 +6061,14 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SetLevelRequestParams", buf)
-	e.Value("\"level\":", x.Level)
+	e.String("\"level\":", string(x.Level))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6107,7 +6107,7 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6150,14 +6150,14 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SubscribeRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6198,7 +6198,7 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6208,7 +6208,7 @@ func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"text\":", x.Text)
+	e.String("\"text\":", x.Text)
 	e.Raw("\"type\":", "\"text\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6253,7 +6253,7 @@ type TextContentAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContentAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6261,10 +6261,10 @@ func (x TextContentAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextContentAnnotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6304,7 +6304,7 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6312,10 +6312,10 @@ func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextResourceContents", buf)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"text\":", x.Text)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6355,7 +6355,7 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6363,10 +6363,10 @@ func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Tool", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6409,7 +6409,7 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6420,7 +6420,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -6463,7 +6463,7 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6508,7 +6508,7 @@ type ToolListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6516,7 +6516,7 @@ func (x ToolListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error
 	var e genimpl.Encoder
 	e.Init("ToolListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6556,7 +6556,7 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6599,14 +6599,14 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UnsubscribeRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }

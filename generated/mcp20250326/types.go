@@ -30,7 +30,7 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -38,10 +38,10 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -86,7 +86,7 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -96,8 +96,8 @@ func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"audio\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -139,18 +139,18 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BlobResourceContents", buf)
-	e.Value("\"blob\":", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -191,7 +191,7 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -236,7 +236,7 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -244,9 +244,9 @@ func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolRequestParams", buf)
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -296,7 +296,7 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -304,11 +304,11 @@ func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -422,7 +422,7 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -469,7 +469,7 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -477,7 +477,7 @@ func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CancelledNotificationParams", buf)
 	if x.Reason != nil {
-		e.Value("\"reason\":", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
 	e.Value("\"requestId\":", x.RequestID)
 	e.Extra(x.Extra)
@@ -518,7 +518,7 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -532,7 +532,7 @@ func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"roots\":", x.Roots.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.Value("\"sampling\":", x.Sampling)
+		e.RawMap("\"sampling\":", x.Sampling)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -569,7 +569,7 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -577,7 +577,7 @@ func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -839,7 +839,7 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -884,7 +884,7 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -933,15 +933,15 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteRequestParamsArgument", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"value\":", x.Value)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1038,7 +1038,7 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1046,7 +1046,7 @@ func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"completion\":", x.Completion.AppendJSON)
 	e.Extra(x.Extra)
@@ -1087,7 +1087,7 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1095,12 +1095,12 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.Value("\"hasMore\":", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1141,7 +1141,7 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1208,7 +1208,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1216,24 +1216,24 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.Value("\"includeContext\":", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", x.IncludeContext)
 	}
-	e.Value("\"maxTokens\":", x.MaxTokens)
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.Value("\"metadata\":", x.Metadata)
+		e.RawMap("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.Value("\"stopSequences\":", x.StopSequences)
+		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.Value("\"systemPrompt\":", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.Value("\"temperature\":", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1283,7 +1283,7 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1291,17 +1291,17 @@ func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
 		e.Missing("\"content\":")
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"model\":", x.Model)
-	e.Value("\"role\":", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.Value("\"stopReason\":", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1416,7 +1416,7 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1503,7 +1503,7 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1548,7 +1548,7 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1558,7 +1558,7 @@ func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Arguments != nil {
 		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1597,7 +1597,7 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1605,12 +1605,12 @@ func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1655,7 +1655,7 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1665,8 +1665,8 @@ func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"image\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1706,15 +1706,15 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Implementation", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"version\":", x.Version)
+	e.String("\"name\":", x.Name)
+	e.String("\"version\":", x.Version)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1754,7 +1754,7 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1801,7 +1801,7 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1810,7 +1810,7 @@ func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("InitializeRequestParams", buf)
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1856,7 +1856,7 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1864,13 +1864,13 @@ func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.Value("\"instructions\":", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1914,7 +1914,7 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1959,7 +1959,7 @@ type InitializedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1967,7 +1967,7 @@ func (x InitializedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2084,7 +2084,7 @@ func (JSONRPCError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2133,18 +2133,18 @@ type JSONRPCErrorError struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x JSONRPCErrorError) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCErrorError", buf)
-	e.Value("\"code\":", x.Code)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2315,7 +2315,7 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2323,7 +2323,7 @@ func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotification", buf)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -2362,7 +2362,7 @@ type JSONRPCNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2370,7 +2370,7 @@ func (x JSONRPCNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2414,7 +2414,7 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2423,7 +2423,7 @@ func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("JSONRPCRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -2463,7 +2463,7 @@ type JSONRPCRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2506,7 +2506,7 @@ type JSONRPCRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2556,7 +2556,7 @@ func (JSONRPCResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2606,7 +2606,7 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2652,7 +2652,7 @@ type ListPromptsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2660,7 +2660,7 @@ func (x ListPromptsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2700,7 +2700,7 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2708,12 +2708,12 @@ func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2754,7 +2754,7 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2800,7 +2800,7 @@ type ListResourceTemplatesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2808,7 +2808,7 @@ func (x ListResourceTemplatesRequestParams) AppendJSON(buf []byte) ([]byte, erro
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2848,7 +2848,7 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2856,12 +2856,12 @@ func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2902,7 +2902,7 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2948,7 +2948,7 @@ type ListResourcesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2956,7 +2956,7 @@ func (x ListResourcesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2996,7 +2996,7 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3004,12 +3004,12 @@ func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3056,7 +3056,7 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3101,7 +3101,7 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3144,7 +3144,7 @@ type ListRootsRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3191,7 +3191,7 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3199,9 +3199,9 @@ func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3241,7 +3241,7 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3287,7 +3287,7 @@ type ListToolsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3295,7 +3295,7 @@ func (x ListToolsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3335,7 +3335,7 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3343,12 +3343,12 @@ func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3415,7 +3415,7 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3462,17 +3462,17 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("LoggingMessageNotificationParams", buf)
-	e.Value("\"data\":", x.Data)
-	e.Value("\"level\":", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.Value("\"logger\":", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3520,7 +3520,7 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3528,7 +3528,7 @@ func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3591,7 +3591,7 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3599,16 +3599,16 @@ func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.Value("\"costPriority\":", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.Value("\"hints\":", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.Value("\"speedPriority\":", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3648,14 +3648,14 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Notification", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -3693,7 +3693,7 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3701,7 +3701,7 @@ func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3738,14 +3738,14 @@ type PaginatedRequest struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedRequest", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -3784,7 +3784,7 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3792,7 +3792,7 @@ func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3830,7 +3830,7 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3838,10 +3838,10 @@ func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3882,7 +3882,7 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3927,7 +3927,7 @@ type PingRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3970,7 +3970,7 @@ type PingRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4018,7 +4018,7 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4067,7 +4067,7 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4075,12 +4075,12 @@ func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ProgressNotificationParams", buf)
 	if x.Message != nil {
-		e.Value("\"message\":", x.Message)
+		e.StringPtr("\"message\":", x.Message)
 	}
-	e.Value("\"progress\":", x.Progress)
+	e.Float("\"progress\":", x.Progress)
 	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4129,7 +4129,7 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4137,12 +4137,12 @@ func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Prompt", buf)
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4182,7 +4182,7 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4190,11 +4190,11 @@ func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4236,7 +4236,7 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4281,7 +4281,7 @@ type PromptListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4289,7 +4289,7 @@ func (x PromptListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, err
 	var e genimpl.Encoder
 	e.Init("PromptListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4329,7 +4329,7 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4341,7 +4341,7 @@ func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4447,14 +4447,14 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptReference", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Raw("\"type\":", "\"ref/prompt\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4495,7 +4495,7 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4538,14 +4538,14 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4581,7 +4581,7 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4589,9 +4589,9 @@ func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4654,14 +4654,14 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Request) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Request", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -4699,7 +4699,7 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4742,7 +4742,7 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4808,7 +4808,7 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4819,16 +4819,16 @@ func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4869,7 +4869,7 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4877,9 +4877,9 @@ func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceContents", buf)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4919,7 +4919,7 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4964,7 +4964,7 @@ type ResourceListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4972,7 +4972,7 @@ func (x ResourceListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, e
 	var e genimpl.Encoder
 	e.Init("ResourceListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5012,7 +5012,7 @@ func (ResourceReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5020,7 +5020,7 @@ func (x ResourceReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceReference", buf)
 	e.Raw("\"type\":", "\"ref/resource\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5067,7 +5067,7 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5078,13 +5078,13 @@ func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
-	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.String("\"name\":", x.Name)
+	e.String("\"uriTemplate\":", x.URITemplate)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5127,7 +5127,7 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5170,14 +5170,14 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceUpdatedNotificationParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5211,7 +5211,7 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5219,7 +5219,7 @@ func (x Result) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5271,7 +5271,7 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5279,9 +5279,9 @@ func (x Root) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Root", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5323,7 +5323,7 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5368,7 +5368,7 @@ type RootsListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5376,7 +5376,7 @@ func (x RootsListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, erro
 	var e genimpl.Encoder
 	e.Init("RootsListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5413,7 +5413,7 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5425,7 +5425,7 @@ func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5533,7 +5533,7 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5541,13 +5541,13 @@ func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.Value("\"completions\":", x.Completions)
+		e.RawMap("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
 		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.Value("\"logging\":", x.Logging)
+		e.RawMap("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
 		e.Append("\"prompts\":", x.Prompts.AppendJSON)
@@ -5596,7 +5596,7 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5604,7 +5604,7 @@ func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5641,7 +5641,7 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5649,10 +5649,10 @@ func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.Value("\"subscribe\":", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5688,7 +5688,7 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5696,7 +5696,7 @@ func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6000,7 +6000,7 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6043,14 +6043,14 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SetLevelRequestParams", buf)
-	e.Value("\"level\":", x.Level)
+	e.String("\"level\":", string(x.Level))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6089,7 +6089,7 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6132,14 +6132,14 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SubscribeRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6180,7 +6180,7 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6190,7 +6190,7 @@ func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"text\":", x.Text)
+	e.String("\"text\":", x.Text)
 	e.Raw("\"type\":", "\"text\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6231,7 +6231,7 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6239,10 +6239,10 @@ func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextResourceContents", buf)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"text\":", x.Text)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6286,7 +6286,7 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6297,10 +6297,10 @@ func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6344,7 +6344,7 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6355,7 +6355,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -6425,7 +6425,7 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6433,19 +6433,19 @@ func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.Value("\"destructiveHint\":", x.DestructiveHint)
+		e.BoolPtr("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.Value("\"idempotentHint\":", x.IdempotentHint)
+		e.BoolPtr("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.Value("\"openWorldHint\":", x.OpenWorldHint)
+		e.BoolPtr("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.Value("\"readOnlyHint\":", x.ReadOnlyHint)
+		e.BoolPtr("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6489,7 +6489,7 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6534,7 +6534,7 @@ type ToolListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6542,7 +6542,7 @@ func (x ToolListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error
 	var e genimpl.Encoder
 	e.Init("ToolListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6582,7 +6582,7 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6625,14 +6625,14 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UnsubscribeRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }

@@ -37,7 +37,7 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -45,13 +45,13 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.Value("\"lastModified\":", x.LastModified)
+		e.StringPtr("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -99,7 +99,7 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -107,13 +107,13 @@ func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("AudioContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"audio\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -159,16 +159,16 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BaseMetadata", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -210,7 +210,7 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -218,13 +218,13 @@ func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BlobResourceContents", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"blob\":", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -270,7 +270,7 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -278,13 +278,13 @@ func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.BoolPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"boolean\"")
 	e.Extra(x.Extra)
@@ -328,7 +328,7 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -373,7 +373,7 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -381,9 +381,9 @@ func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolRequestParams", buf)
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -435,7 +435,7 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -443,14 +443,14 @@ func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.Value("\"structuredContent\":", x.StructuredContent)
+		e.RawMap("\"structuredContent\":", x.StructuredContent)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -499,7 +499,7 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -546,7 +546,7 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -554,7 +554,7 @@ func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CancelledNotificationParams", buf)
 	if x.Reason != nil {
-		e.Value("\"reason\":", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
 	e.Value("\"requestId\":", x.RequestID)
 	e.Extra(x.Extra)
@@ -597,7 +597,7 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -605,7 +605,7 @@ func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilities", buf)
 	if x.Elicitation != nil {
-		e.Value("\"elicitation\":", x.Elicitation)
+		e.RawMap("\"elicitation\":", x.Elicitation)
 	}
 	if x.Experimental != nil {
 		e.Value("\"experimental\":", x.Experimental)
@@ -614,7 +614,7 @@ func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"roots\":", x.Roots.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.Value("\"sampling\":", x.Sampling)
+		e.RawMap("\"sampling\":", x.Sampling)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -652,7 +652,7 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -660,7 +660,7 @@ func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -931,7 +931,7 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -978,7 +978,7 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1031,15 +1031,15 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteRequestParamsArgument", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"value\":", x.Value)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1074,7 +1074,7 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1179,7 +1179,7 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1187,7 +1187,7 @@ func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"completion\":", x.Completion.AppendJSON)
 	e.Extra(x.Extra)
@@ -1228,7 +1228,7 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1236,12 +1236,12 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.Value("\"hasMore\":", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1351,7 +1351,7 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1420,7 +1420,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1428,24 +1428,24 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.Value("\"includeContext\":", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", x.IncludeContext)
 	}
-	e.Value("\"maxTokens\":", x.MaxTokens)
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.Value("\"metadata\":", x.Metadata)
+		e.RawMap("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.Value("\"stopSequences\":", x.StopSequences)
+		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.Value("\"systemPrompt\":", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.Value("\"temperature\":", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1495,7 +1495,7 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1503,17 +1503,17 @@ func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
 		e.Missing("\"content\":")
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"model\":", x.Model)
-	e.Value("\"role\":", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.Value("\"stopReason\":", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1623,7 +1623,7 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1669,14 +1669,14 @@ type ElicitRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ElicitRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitRequestParams", buf)
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Append("\"requestedSchema\":", x.RequestedSchema.AppendJSON)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1720,7 +1720,7 @@ func (ElicitRequestParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1729,7 +1729,7 @@ func (x ElicitRequestParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, erro
 	e.Init("ElicitRequestParamsRequestedSchema", buf)
 	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -1785,7 +1785,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1793,9 +1793,9 @@ func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"action\":", x.Action)
+	e.String("\"action\":", x.Action)
 	if x.Content != nil {
 		e.Value("\"content\":", x.Content)
 	}
@@ -1890,7 +1890,7 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1898,7 +1898,7 @@ func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("EmbeddedResource", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
@@ -1987,7 +1987,7 @@ func (EnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1995,14 +1995,14 @@ func (x EnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("EnumSchema", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.Value("\"enumNames\":", x.EnumNames)
+		genimpl.AppendSlice(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -2047,7 +2047,7 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2092,7 +2092,7 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2102,7 +2102,7 @@ func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Arguments != nil {
 		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2141,7 +2141,7 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2149,12 +2149,12 @@ func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2201,7 +2201,7 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2209,13 +2209,13 @@ func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ImageContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"image\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2263,18 +2263,18 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Implementation", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"version\":", x.Version)
+	e.String("\"version\":", x.Version)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2315,7 +2315,7 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2362,7 +2362,7 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2371,7 +2371,7 @@ func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("InitializeRequestParams", buf)
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2417,7 +2417,7 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2425,13 +2425,13 @@ func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.Value("\"instructions\":", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2475,7 +2475,7 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2520,7 +2520,7 @@ type InitializedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2528,7 +2528,7 @@ func (x InitializedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2570,7 +2570,7 @@ func (JSONRPCError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2619,18 +2619,18 @@ type JSONRPCErrorError struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x JSONRPCErrorError) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCErrorError", buf)
-	e.Value("\"code\":", x.Code)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2713,7 +2713,7 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2721,7 +2721,7 @@ func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotification", buf)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -2760,7 +2760,7 @@ type JSONRPCNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2768,7 +2768,7 @@ func (x JSONRPCNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2812,7 +2812,7 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2821,7 +2821,7 @@ func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("JSONRPCRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -2861,7 +2861,7 @@ type JSONRPCRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2904,7 +2904,7 @@ type JSONRPCRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2954,7 +2954,7 @@ func (JSONRPCResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3004,7 +3004,7 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3050,7 +3050,7 @@ type ListPromptsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3058,7 +3058,7 @@ func (x ListPromptsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3098,7 +3098,7 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3106,12 +3106,12 @@ func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3152,7 +3152,7 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3198,7 +3198,7 @@ type ListResourceTemplatesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3206,7 +3206,7 @@ func (x ListResourceTemplatesRequestParams) AppendJSON(buf []byte) ([]byte, erro
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3246,7 +3246,7 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3254,12 +3254,12 @@ func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3300,7 +3300,7 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3346,7 +3346,7 @@ type ListResourcesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3354,7 +3354,7 @@ func (x ListResourcesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3394,7 +3394,7 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3402,12 +3402,12 @@ func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3454,7 +3454,7 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3499,7 +3499,7 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3542,7 +3542,7 @@ type ListRootsRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3589,7 +3589,7 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3597,9 +3597,9 @@ func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3639,7 +3639,7 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3685,7 +3685,7 @@ type ListToolsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3693,7 +3693,7 @@ func (x ListToolsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3733,7 +3733,7 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3741,12 +3741,12 @@ func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3813,7 +3813,7 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3860,17 +3860,17 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("LoggingMessageNotificationParams", buf)
-	e.Value("\"data\":", x.Data)
-	e.Value("\"level\":", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.Value("\"logger\":", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3918,7 +3918,7 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3926,7 +3926,7 @@ func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3989,7 +3989,7 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3997,16 +3997,16 @@ func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.Value("\"costPriority\":", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.Value("\"hints\":", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.Value("\"speedPriority\":", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4046,14 +4046,14 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Notification", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -4091,7 +4091,7 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4099,7 +4099,7 @@ func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4150,7 +4150,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4158,18 +4158,18 @@ func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NumberSchema", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.Value("\"maximum\":", x.Maximum)
+		e.FloatPtr("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.Value("\"minimum\":", x.Minimum)
+		e.FloatPtr("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"type\":", x.Type)
+	e.String("\"type\":", x.Type)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4209,14 +4209,14 @@ type PaginatedRequest struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedRequest", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -4255,7 +4255,7 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4263,7 +4263,7 @@ func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedRequestParams", buf)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4301,7 +4301,7 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4309,10 +4309,10 @@ func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4353,7 +4353,7 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4398,7 +4398,7 @@ type PingRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4441,7 +4441,7 @@ type PingRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4538,7 +4538,7 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4587,7 +4587,7 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4595,12 +4595,12 @@ func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ProgressNotificationParams", buf)
 	if x.Message != nil {
-		e.Value("\"message\":", x.Message)
+		e.StringPtr("\"message\":", x.Message)
 	}
-	e.Value("\"progress\":", x.Progress)
+	e.Float("\"progress\":", x.Progress)
 	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4658,7 +4658,7 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4666,17 +4666,17 @@ func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Prompt", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4726,7 +4726,7 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4734,14 +4734,14 @@ func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4784,7 +4784,7 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4829,7 +4829,7 @@ type PromptListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4837,7 +4837,7 @@ func (x PromptListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, err
 	var e genimpl.Encoder
 	e.Init("PromptListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4877,7 +4877,7 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4889,7 +4889,7 @@ func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4936,16 +4936,16 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptReference", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"ref/prompt\"")
 	e.Extra(x.Extra)
@@ -4988,7 +4988,7 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5031,14 +5031,14 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5074,7 +5074,7 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5082,9 +5082,9 @@ func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5147,14 +5147,14 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Request) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Request", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -5192,7 +5192,7 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5235,7 +5235,7 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5308,7 +5308,7 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5316,25 +5316,25 @@ func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Resource", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5379,7 +5379,7 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5387,12 +5387,12 @@ func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceContents", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5458,7 +5458,7 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5466,26 +5466,26 @@ func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceLink", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"resource_link\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5532,7 +5532,7 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5577,7 +5577,7 @@ type ResourceListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5585,7 +5585,7 @@ func (x ResourceListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, e
 	var e genimpl.Encoder
 	e.Init("ResourceListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5639,7 +5639,7 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5647,22 +5647,22 @@ func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplate", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.String("\"uriTemplate\":", x.URITemplate)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5707,7 +5707,7 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5715,7 +5715,7 @@ func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplateReference", buf)
 	e.Raw("\"type\":", "\"ref/resource\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5755,7 +5755,7 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5798,14 +5798,14 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceUpdatedNotificationParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5839,7 +5839,7 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5847,7 +5847,7 @@ func (x Result) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5901,7 +5901,7 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5909,12 +5909,12 @@ func (x Root) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Root", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5957,7 +5957,7 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6002,7 +6002,7 @@ type RootsListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6010,7 +6010,7 @@ func (x RootsListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, erro
 	var e genimpl.Encoder
 	e.Init("RootsListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6047,7 +6047,7 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6059,7 +6059,7 @@ func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6167,7 +6167,7 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6175,13 +6175,13 @@ func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.Value("\"completions\":", x.Completions)
+		e.RawMap("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
 		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.Value("\"logging\":", x.Logging)
+		e.RawMap("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
 		e.Append("\"prompts\":", x.Prompts.AppendJSON)
@@ -6230,7 +6230,7 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6238,7 +6238,7 @@ func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6275,7 +6275,7 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6283,10 +6283,10 @@ func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.Value("\"subscribe\":", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6322,7 +6322,7 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6330,7 +6330,7 @@ func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6637,7 +6637,7 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6680,14 +6680,14 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SetLevelRequestParams", buf)
-	e.Value("\"level\":", x.Level)
+	e.String("\"level\":", string(x.Level))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6746,7 +6746,7 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6754,19 +6754,19 @@ func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("StringSchema", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.Value("\"format\":", x.Format)
+		e.StringPtr("\"format\":", x.Format)
 	}
 	if x.MaxLength != nil {
-		e.Value("\"maxLength\":", x.MaxLength)
+		e.IntPtr("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.Value("\"minLength\":", x.MinLength)
+		e.IntPtr("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -6812,7 +6812,7 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6855,14 +6855,14 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SubscribeRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6905,7 +6905,7 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6913,12 +6913,12 @@ func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"text\":", x.Text)
+	e.String("\"text\":", x.Text)
 	e.Raw("\"type\":", "\"text\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6962,7 +6962,7 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6970,13 +6970,13 @@ func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextResourceContents", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"text\":", x.Text)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7035,7 +7035,7 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7043,21 +7043,21 @@ func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Tool", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.OutputSchema != nil {
 		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -7105,7 +7105,7 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7116,7 +7116,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -7162,7 +7162,7 @@ func (ToolOutputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7173,7 +7173,7 @@ func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -7243,7 +7243,7 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7251,19 +7251,19 @@ func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.Value("\"destructiveHint\":", x.DestructiveHint)
+		e.BoolPtr("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.Value("\"idempotentHint\":", x.IdempotentHint)
+		e.BoolPtr("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.Value("\"openWorldHint\":", x.OpenWorldHint)
+		e.BoolPtr("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.Value("\"readOnlyHint\":", x.ReadOnlyHint)
+		e.BoolPtr("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -7307,7 +7307,7 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7352,7 +7352,7 @@ type ToolListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7360,7 +7360,7 @@ func (x ToolListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error
 	var e genimpl.Encoder
 	e.Init("ToolListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -7400,7 +7400,7 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7443,14 +7443,14 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UnsubscribeRequestParams", buf)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }

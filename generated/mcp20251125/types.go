@@ -37,7 +37,7 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -45,13 +45,13 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.Value("\"lastModified\":", x.LastModified)
+		e.StringPtr("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -99,7 +99,7 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -107,13 +107,13 @@ func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("AudioContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"audio\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -159,16 +159,16 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BaseMetadata", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -210,7 +210,7 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -218,13 +218,13 @@ func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BlobResourceContents", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"blob\":", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -270,7 +270,7 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -278,13 +278,13 @@ func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.BoolPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"boolean\"")
 	e.Extra(x.Extra)
@@ -335,7 +335,7 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -393,7 +393,7 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -404,9 +404,9 @@ func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Task != nil {
 		e.Append("\"task\":", x.Task.AppendJSON)
 	}
@@ -446,7 +446,7 @@ type CallToolRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -506,7 +506,7 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -514,14 +514,14 @@ func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.Value("\"structuredContent\":", x.StructuredContent)
+		e.RawMap("\"structuredContent\":", x.StructuredContent)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -571,7 +571,7 @@ func (CancelTaskRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -618,14 +618,14 @@ type CancelTaskRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x CancelTaskRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CancelTaskRequestParams", buf)
-	e.Value("\"taskId\":", x.TaskID)
+	e.String("\"taskId\":", x.TaskID)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -677,7 +677,7 @@ type CancelTaskResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -685,19 +685,19 @@ func (x CancelTaskResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CancelTaskResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"createdAt\":", x.CreatedAt)
-	e.Value("\"lastUpdatedAt\":", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.Value("\"pollInterval\":", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.Value("\"status\":", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.Value("\"statusMessage\":", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.Value("\"taskId\":", x.TaskID)
-	e.Value("\"ttl\":", x.TTL)
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -756,7 +756,7 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -809,7 +809,7 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -817,10 +817,10 @@ func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CancelledNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Reason != nil {
-		e.Value("\"reason\":", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
 	if x.RequestID != nil {
 		e.Value("\"requestId\":", x.RequestID)
@@ -868,7 +868,7 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -929,7 +929,7 @@ type ClientCapabilitiesElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -937,10 +937,10 @@ func (x ClientCapabilitiesElicitation) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesElicitation", buf)
 	if x.Form != nil {
-		e.Value("\"form\":", x.Form)
+		e.RawMap("\"form\":", x.Form)
 	}
 	if x.URL != nil {
-		e.Value("\"url\":", x.URL)
+		e.RawMap("\"url\":", x.URL)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -976,7 +976,7 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -984,7 +984,7 @@ func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1022,7 +1022,7 @@ type ClientCapabilitiesSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1030,10 +1030,10 @@ func (x ClientCapabilitiesSampling) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesSampling", buf)
 	if x.Context != nil {
-		e.Value("\"context\":", x.Context)
+		e.RawMap("\"context\":", x.Context)
 	}
 	if x.Tools != nil {
-		e.Value("\"tools\":", x.Tools)
+		e.RawMap("\"tools\":", x.Tools)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1073,7 +1073,7 @@ type ClientCapabilitiesTasks struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1081,10 +1081,10 @@ func (x ClientCapabilitiesTasks) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesTasks", buf)
 	if x.Cancel != nil {
-		e.Value("\"cancel\":", x.Cancel)
+		e.RawMap("\"cancel\":", x.Cancel)
 	}
 	if x.List != nil {
-		e.Value("\"list\":", x.List)
+		e.RawMap("\"list\":", x.List)
 	}
 	if x.Requests != nil {
 		e.Append("\"requests\":", x.Requests.AppendJSON)
@@ -1126,7 +1126,7 @@ type ClientCapabilitiesTasksRequests struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1173,7 +1173,7 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1181,7 +1181,7 @@ func (x ClientCapabilitiesTasksRequestsElicitation) AppendJSON(buf []byte) ([]by
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesTasksRequestsElicitation", buf)
 	if x.Create != nil {
-		e.Value("\"create\":", x.Create)
+		e.RawMap("\"create\":", x.Create)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1216,7 +1216,7 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1224,7 +1224,7 @@ func (x ClientCapabilitiesTasksRequestsSampling) AppendJSON(buf []byte) ([]byte,
 	var e genimpl.Encoder
 	e.Init("ClientCapabilitiesTasksRequestsSampling", buf)
 	if x.CreateMessage != nil {
-		e.Value("\"createMessage\":", x.CreateMessage)
+		e.RawMap("\"createMessage\":", x.CreateMessage)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1553,7 +1553,7 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1606,7 +1606,7 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1661,7 +1661,7 @@ type CompleteRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1706,15 +1706,15 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteRequestParamsArgument", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"value\":", x.Value)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1749,7 +1749,7 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1854,7 +1854,7 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1862,7 +1862,7 @@ func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"completion\":", x.Completion.AppendJSON)
 	e.Extra(x.Extra)
@@ -1903,7 +1903,7 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1911,12 +1911,12 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.Value("\"hasMore\":", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2033,7 +2033,7 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2126,7 +2126,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2137,33 +2137,33 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.IncludeContext != nil {
-		e.Value("\"includeContext\":", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", x.IncludeContext)
 	}
-	e.Value("\"maxTokens\":", x.MaxTokens)
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.Value("\"metadata\":", x.Metadata)
+		e.RawMap("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.Value("\"stopSequences\":", x.StopSequences)
+		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.Value("\"systemPrompt\":", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Task != nil {
 		e.Append("\"task\":", x.Task.AppendJSON)
 	}
 	if x.Temperature != nil {
-		e.Value("\"temperature\":", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	if x.ToolChoice != nil {
 		e.Append("\"toolChoice\":", x.ToolChoice.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.Value("\"tools\":", x.Tools)
+		genimpl.AppendSlice(&e, "\"tools\":", x.Tools)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2209,7 +2209,7 @@ type CreateMessageRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2270,7 +2270,7 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2278,17 +2278,17 @@ func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
 		e.Missing("\"content\":")
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"model\":", x.Model)
-	e.Value("\"role\":", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.Value("\"stopReason\":", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2415,7 +2415,7 @@ type CreateTaskResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2423,7 +2423,7 @@ func (x CreateTaskResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateTaskResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"task\":", x.Task.AppendJSON)
 	e.Extra(x.Extra)
@@ -2475,7 +2475,7 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2546,7 +2546,7 @@ func (ElicitRequestFormParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2556,7 +2556,7 @@ func (x ElicitRequestFormParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	if x.HasMode {
 		e.Raw("\"mode\":", "\"form\"")
 	}
@@ -2601,7 +2601,7 @@ type ElicitRequestFormParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2654,7 +2654,7 @@ func (ElicitRequestFormParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2662,11 +2662,11 @@ func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, 
 	var e genimpl.Encoder
 	e.Init("ElicitRequestFormParamsRequestedSchema", buf)
 	if x.Schema != nil {
-		e.Value("\"$schema\":", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -2784,7 +2784,7 @@ func (ElicitRequestURLParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2794,13 +2794,13 @@ func (x ElicitRequestURLParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"elicitationId\":", x.ElicitationID)
-	e.Value("\"message\":", x.Message)
+	e.String("\"elicitationId\":", x.ElicitationID)
+	e.String("\"message\":", x.Message)
 	e.Raw("\"mode\":", "\"url\"")
 	if x.Task != nil {
 		e.Append("\"task\":", x.Task.AppendJSON)
 	}
-	e.Value("\"url\":", x.URL)
+	e.String("\"url\":", x.URL)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2839,7 +2839,7 @@ type ElicitRequestURLParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2901,7 +2901,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2909,9 +2909,9 @@ func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"action\":", x.Action)
+	e.String("\"action\":", x.Action)
 	if x.Content != nil {
 		e.Value("\"content\":", x.Content)
 	}
@@ -3010,7 +3010,7 @@ func (ElicitationCompleteNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3055,14 +3055,14 @@ type ElicitationCompleteNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ElicitationCompleteNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitationCompleteNotificationParams", buf)
-	e.Value("\"elicitationId\":", x.ElicitationID)
+	e.String("\"elicitationId\":", x.ElicitationID)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3108,7 +3108,7 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3116,7 +3116,7 @@ func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("EmbeddedResource", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
@@ -3261,18 +3261,18 @@ type Error struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Error) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Error) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Error", buf)
-	e.Value("\"code\":", x.Code)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3320,7 +3320,7 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3371,7 +3371,7 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3384,7 +3384,7 @@ func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Arguments != nil {
 		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3420,7 +3420,7 @@ type GetPromptRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3467,7 +3467,7 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3475,12 +3475,12 @@ func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3528,7 +3528,7 @@ func (GetTaskPayloadRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3575,14 +3575,14 @@ type GetTaskPayloadRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x GetTaskPayloadRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetTaskPayloadRequestParams", buf)
-	e.Value("\"taskId\":", x.TaskID)
+	e.String("\"taskId\":", x.TaskID)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3618,7 +3618,7 @@ type GetTaskPayloadResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3626,7 +3626,7 @@ func (x GetTaskPayloadResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetTaskPayloadResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3673,7 +3673,7 @@ func (GetTaskRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3720,14 +3720,14 @@ type GetTaskRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x GetTaskRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetTaskRequestParams", buf)
-	e.Value("\"taskId\":", x.TaskID)
+	e.String("\"taskId\":", x.TaskID)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3779,7 +3779,7 @@ type GetTaskResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3787,19 +3787,19 @@ func (x GetTaskResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("GetTaskResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"createdAt\":", x.CreatedAt)
-	e.Value("\"lastUpdatedAt\":", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.Value("\"pollInterval\":", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.Value("\"status\":", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.Value("\"statusMessage\":", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.Value("\"taskId\":", x.TaskID)
-	e.Value("\"ttl\":", x.TTL)
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3869,7 +3869,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3877,14 +3877,14 @@ func (x Icon) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Icon", buf)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
 	if x.Sizes != nil {
-		e.Value("\"sizes\":", x.Sizes)
+		genimpl.AppendSlice(&e, "\"sizes\":", x.Sizes)
 	}
-	e.Value("\"src\":", x.Src)
+	e.String("\"src\":", x.Src)
 	if x.Theme != nil {
-		e.Value("\"theme\":", x.Theme)
+		e.StringPtr("\"theme\":", x.Theme)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3930,7 +3930,7 @@ type Icons struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3938,7 +3938,7 @@ func (x Icons) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Icons", buf)
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3984,7 +3984,7 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3992,13 +3992,13 @@ func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ImageContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"image\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4064,7 +4064,7 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4072,18 +4072,18 @@ func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Implementation", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"version\":", x.Version)
+	e.String("\"version\":", x.Version)
 	if x.WebsiteURL != nil {
-		e.Value("\"websiteUrl\":", x.WebsiteURL)
+		e.StringPtr("\"websiteUrl\":", x.WebsiteURL)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4135,7 +4135,7 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4188,7 +4188,7 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4200,7 +4200,7 @@ func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	}
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4237,7 +4237,7 @@ type InitializeRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4290,7 +4290,7 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4298,13 +4298,13 @@ func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.Value("\"instructions\":", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.Value("\"protocolVersion\":", x.ProtocolVersion)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
 	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4353,7 +4353,7 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4407,7 +4407,7 @@ func (JSONRPCErrorResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4501,7 +4501,7 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4509,9 +4509,9 @@ func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotification", buf)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4557,7 +4557,7 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4566,9 +4566,9 @@ func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("JSONRPCRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4639,7 +4639,7 @@ func (JSONRPCResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4699,7 +4699,7 @@ func (LegacyTitledEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4707,17 +4707,17 @@ func (x LegacyTitledEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("LegacyTitledEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.Value("\"enumNames\":", x.EnumNames)
+		genimpl.AppendSlice(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -4770,7 +4770,7 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4824,7 +4824,7 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4832,12 +4832,12 @@ func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4885,7 +4885,7 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4939,7 +4939,7 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4947,12 +4947,12 @@ func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5000,7 +5000,7 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5054,7 +5054,7 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5062,12 +5062,12 @@ func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5121,7 +5121,7 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5174,7 +5174,7 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5182,9 +5182,9 @@ func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5231,7 +5231,7 @@ func (ListTasksRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5285,7 +5285,7 @@ type ListTasksResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5293,12 +5293,12 @@ func (x ListTasksResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListTasksResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"tasks\":", genimpl.NonNilSlice(x.Tasks))
+	genimpl.AppendSlice(&e, "\"tasks\":", genimpl.NonNilSlice(x.Tasks))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5346,7 +5346,7 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5400,7 +5400,7 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5408,12 +5408,12 @@ func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5485,7 +5485,7 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5536,7 +5536,7 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5544,12 +5544,12 @@ func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error)
 	var e genimpl.Encoder
 	e.Init("LoggingMessageNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"level\":", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.Value("\"logger\":", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5598,7 +5598,7 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5606,7 +5606,7 @@ func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5669,7 +5669,7 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5677,16 +5677,16 @@ func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.Value("\"costPriority\":", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.Value("\"hints\":", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.Value("\"speedPriority\":", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5768,16 +5768,16 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Notification", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5813,7 +5813,7 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5821,7 +5821,7 @@ func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5874,7 +5874,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5882,21 +5882,21 @@ func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NumberSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.FloatPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.Value("\"maximum\":", x.Maximum)
+		e.FloatPtr("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.Value("\"minimum\":", x.Minimum)
+		e.FloatPtr("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"type\":", x.Type)
+	e.String("\"type\":", x.Type)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5944,7 +5944,7 @@ func (PaginatedRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5953,7 +5953,7 @@ func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("PaginatedRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
 		e.Append("\"params\":", x.Params.AppendJSON)
 	}
@@ -5996,7 +5996,7 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6007,7 +6007,7 @@ func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6043,7 +6043,7 @@ type PaginatedRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6089,7 +6089,7 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6097,10 +6097,10 @@ func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6148,7 +6148,7 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6293,7 +6293,7 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6346,7 +6346,7 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6354,15 +6354,15 @@ func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ProgressNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Message != nil {
-		e.Value("\"message\":", x.Message)
+		e.StringPtr("\"message\":", x.Message)
 	}
-	e.Value("\"progress\":", x.Progress)
+	e.Float("\"progress\":", x.Progress)
 	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6431,7 +6431,7 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6439,20 +6439,20 @@ func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Prompt", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6503,7 +6503,7 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6511,14 +6511,14 @@ func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6566,7 +6566,7 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6618,7 +6618,7 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6630,7 +6630,7 @@ func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6677,16 +6677,16 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptReference", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"ref/prompt\"")
 	e.Extra(x.Extra)
@@ -6736,7 +6736,7 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6785,7 +6785,7 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6795,7 +6795,7 @@ func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6830,7 +6830,7 @@ type ReadResourceRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6875,7 +6875,7 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6883,9 +6883,9 @@ func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6947,14 +6947,14 @@ type RelatedTaskMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x RelatedTaskMetadata) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("RelatedTaskMetadata", buf)
-	e.Value("\"taskId\":", x.TaskID)
+	e.String("\"taskId\":", x.TaskID)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6990,16 +6990,16 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Request) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Request", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -7042,7 +7042,7 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7085,7 +7085,7 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7161,7 +7161,7 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7169,28 +7169,28 @@ func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Resource", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7236,7 +7236,7 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7244,12 +7244,12 @@ func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceContents", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7325,7 +7325,7 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7333,29 +7333,29 @@ func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceLink", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"resource_link\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7408,7 +7408,7 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7457,7 +7457,7 @@ type ResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7467,7 +7467,7 @@ func (x ResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7502,7 +7502,7 @@ type ResourceRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7574,7 +7574,7 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7582,25 +7582,25 @@ func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplate", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.String("\"uriTemplate\":", x.URITemplate)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7646,7 +7646,7 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7654,7 +7654,7 @@ func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplateReference", buf)
 	e.Raw("\"type\":", "\"ref/resource\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7699,7 +7699,7 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7746,7 +7746,7 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7754,9 +7754,9 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error
 	var e genimpl.Encoder
 	e.Init("ResourceUpdatedNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7791,7 +7791,7 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7799,7 +7799,7 @@ func (x Result) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -7853,7 +7853,7 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7861,12 +7861,12 @@ func (x Root) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Root", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7914,7 +7914,7 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7965,7 +7965,7 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7973,14 +7973,14 @@ func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SamplingMessage", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
 		e.Missing("\"content\":")
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -8183,7 +8183,7 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8191,13 +8191,13 @@ func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.Value("\"completions\":", x.Completions)
+		e.RawMap("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
 		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.Value("\"logging\":", x.Logging)
+		e.RawMap("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
 		e.Append("\"prompts\":", x.Prompts.AppendJSON)
@@ -8250,7 +8250,7 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8258,7 +8258,7 @@ func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8295,7 +8295,7 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8303,10 +8303,10 @@ func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.Value("\"subscribe\":", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8346,7 +8346,7 @@ type ServerCapabilitiesTasks struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8354,10 +8354,10 @@ func (x ServerCapabilitiesTasks) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTasks", buf)
 	if x.Cancel != nil {
-		e.Value("\"cancel\":", x.Cancel)
+		e.RawMap("\"cancel\":", x.Cancel)
 	}
 	if x.List != nil {
-		e.Value("\"list\":", x.List)
+		e.RawMap("\"list\":", x.List)
 	}
 	if x.Requests != nil {
 		e.Append("\"requests\":", x.Requests.AppendJSON)
@@ -8397,7 +8397,7 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8405,7 +8405,7 @@ func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8440,7 +8440,7 @@ type ServerCapabilitiesTasksRequests struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8483,7 +8483,7 @@ type ServerCapabilitiesTasksRequestsTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8491,7 +8491,7 @@ func (x ServerCapabilitiesTasksRequestsTools) AppendJSON(buf []byte) ([]byte, er
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTasksRequestsTools", buf)
 	if x.Call != nil {
-		e.Value("\"call\":", x.Call)
+		e.RawMap("\"call\":", x.Call)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8859,7 +8859,7 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8908,7 +8908,7 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8918,7 +8918,7 @@ func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"level\":", x.Level)
+	e.String("\"level\":", string(x.Level))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -8953,7 +8953,7 @@ type SetLevelRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9049,7 +9049,7 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9057,22 +9057,22 @@ func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("StringSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.Value("\"format\":", x.Format)
+		e.StringPtr("\"format\":", x.Format)
 	}
 	if x.MaxLength != nil {
-		e.Value("\"maxLength\":", x.MaxLength)
+		e.IntPtr("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.Value("\"minLength\":", x.MinLength)
+		e.IntPtr("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -9126,7 +9126,7 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9175,7 +9175,7 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9185,7 +9185,7 @@ func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9220,7 +9220,7 @@ type SubscribeRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9279,24 +9279,24 @@ type Task struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Task) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Task) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Task", buf)
-	e.Value("\"createdAt\":", x.CreatedAt)
-	e.Value("\"lastUpdatedAt\":", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.Value("\"pollInterval\":", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.Value("\"status\":", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.Value("\"statusMessage\":", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.Value("\"taskId\":", x.TaskID)
-	e.Value("\"ttl\":", x.TTL)
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9343,7 +9343,7 @@ type TaskAugmentedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9390,7 +9390,7 @@ type TaskAugmentedRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9434,7 +9434,7 @@ type TaskMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9442,7 +9442,7 @@ func (x TaskMetadata) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TaskMetadata", buf)
 	if x.TTL != nil {
-		e.Value("\"ttl\":", x.TTL)
+		e.IntPtr("\"ttl\":", x.TTL)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -9504,7 +9504,7 @@ func (TaskStatusNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9567,7 +9567,7 @@ type TaskStatusNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9575,19 +9575,19 @@ func (x TaskStatusNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TaskStatusNotificationParams", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"createdAt\":", x.CreatedAt)
-	e.Value("\"lastUpdatedAt\":", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.Value("\"pollInterval\":", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.Value("\"status\":", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.Value("\"statusMessage\":", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.Value("\"taskId\":", x.TaskID)
-	e.Value("\"ttl\":", x.TTL)
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9637,7 +9637,7 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9645,12 +9645,12 @@ func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"text\":", x.Text)
+	e.String("\"text\":", x.Text)
 	e.Raw("\"type\":", "\"text\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -9694,7 +9694,7 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9702,13 +9702,13 @@ func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextResourceContents", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"text\":", x.Text)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9760,7 +9760,7 @@ func (TitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9768,20 +9768,20 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		genimpl.AppendSlice(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.Value("\"maxItems\":", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.Value("\"minItems\":", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"array\"")
 	e.Extra(x.Extra)
@@ -9823,14 +9823,14 @@ type TitledMultiSelectEnumSchemaItems struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x TitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchemaItems", buf)
-	e.Value("\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
+	genimpl.AppendSlice(&e, "\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9866,15 +9866,15 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", buf)
-	e.Value("\"const\":", x.Const)
-	e.Value("\"title\":", x.Title)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9920,7 +9920,7 @@ func (TitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9928,14 +9928,14 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
+	genimpl.AppendSlice(&e, "\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -9977,15 +9977,15 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledSingleSelectEnumSchemaOneOfItem", buf)
-	e.Value("\"const\":", x.Const)
-	e.Value("\"title\":", x.Title)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -10057,7 +10057,7 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10065,27 +10065,27 @@ func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Tool", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Execution != nil {
 		e.Append("\"execution\":", x.Execution.AppendJSON)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.OutputSchema != nil {
 		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10137,7 +10137,7 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10145,13 +10145,13 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolInputSchema", buf)
 	if x.Schema != nil {
-		e.Value("\"$schema\":", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	if x.Properties != nil {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -10203,7 +10203,7 @@ func (ToolOutputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10211,13 +10211,13 @@ func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolOutputSchema", buf)
 	if x.Schema != nil {
-		e.Value("\"$schema\":", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	if x.Properties != nil {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -10288,7 +10288,7 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10296,19 +10296,19 @@ func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.Value("\"destructiveHint\":", x.DestructiveHint)
+		e.BoolPtr("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.Value("\"idempotentHint\":", x.IdempotentHint)
+		e.BoolPtr("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.Value("\"openWorldHint\":", x.OpenWorldHint)
+		e.BoolPtr("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.Value("\"readOnlyHint\":", x.ReadOnlyHint)
+		e.BoolPtr("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10360,7 +10360,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10368,7 +10368,7 @@ func (x ToolChoice) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolChoice", buf)
 	if x.Mode != nil {
-		e.Value("\"mode\":", x.Mode)
+		e.StringPtr("\"mode\":", x.Mode)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10421,7 +10421,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10429,7 +10429,7 @@ func (x ToolExecution) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolExecution", buf)
 	if x.TaskSupport != nil {
-		e.Value("\"taskSupport\":", x.TaskSupport)
+		e.StringPtr("\"taskSupport\":", x.TaskSupport)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10474,7 +10474,7 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10547,7 +10547,7 @@ func (ToolResultContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10555,16 +10555,16 @@ func (x ToolResultContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolResultContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.Value("\"structuredContent\":", x.StructuredContent)
+		e.RawMap("\"structuredContent\":", x.StructuredContent)
 	}
-	e.Value("\"toolUseId\":", x.ToolUseID)
+	e.String("\"toolUseId\":", x.ToolUseID)
 	e.Raw("\"type\":", "\"tool_result\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10620,7 +10620,7 @@ func (ToolUseContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10628,11 +10628,11 @@ func (x ToolUseContent) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolUseContent", buf)
 	if x.Meta != nil {
-		e.Value("\"_meta\":", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.Value("\"id\":", x.ID)
-	e.Value("\"input\":", genimpl.NonNilMap(x.Input))
-	e.Value("\"name\":", x.Name)
+	e.String("\"id\":", x.ID)
+	e.RawMap("\"input\":", genimpl.NonNilMap(x.Input))
+	e.String("\"name\":", x.Name)
 	e.Raw("\"type\":", "\"tool_use\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10678,7 +10678,7 @@ func (URLElicitationRequiredError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10732,7 +10732,7 @@ func (URLElicitationRequiredErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x URLElicitationRequiredErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10741,7 +10741,7 @@ func (x URLElicitationRequiredErrorError) AppendJSON(buf []byte) ([]byte, error)
 	e.Init("URLElicitationRequiredErrorError", buf)
 	e.Raw("\"code\":", "-32042")
 	e.Append("\"data\":", x.Data.AppendJSON)
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -10777,14 +10777,14 @@ type URLElicitationRequiredErrorErrorData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x URLElicitationRequiredErrorErrorData) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("URLElicitationRequiredErrorErrorData", buf)
-	e.Value("\"elicitations\":", genimpl.NonNilSlice(x.Elicitations))
+	genimpl.AppendSlice(&e, "\"elicitations\":", genimpl.NonNilSlice(x.Elicitations))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -10830,7 +10830,7 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10879,7 +10879,7 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10889,7 +10889,7 @@ func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -10924,7 +10924,7 @@ type UnsubscribeRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10982,7 +10982,7 @@ func (UntitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10990,20 +10990,20 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		genimpl.AppendSlice(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.Value("\"maxItems\":", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.Value("\"minItems\":", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"array\"")
 	e.Extra(x.Extra)
@@ -11050,14 +11050,14 @@ func (UntitledMultiSelectEnumSchemaItems) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledMultiSelectEnumSchemaItems", buf)
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -11104,7 +11104,7 @@ func (UntitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -11112,14 +11112,14 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)

@@ -37,7 +37,7 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -45,13 +45,13 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.Value("\"audience\":", x.Audience)
+		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.Value("\"lastModified\":", x.LastModified)
+		e.StringPtr("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.Value("\"priority\":", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -99,7 +99,7 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -112,8 +112,8 @@ func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"audio\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -159,16 +159,16 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BaseMetadata", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -210,7 +210,7 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -220,11 +220,11 @@ func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Value("\"_meta\":", x.Meta)
 	}
-	e.Value("\"blob\":", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -270,7 +270,7 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -278,13 +278,13 @@ func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.BoolPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"boolean\"")
 	e.Extra(x.Extra)
@@ -359,7 +359,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -369,9 +369,9 @@ func (x CacheableResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"ttlMs\":", x.TTLMs)
+	e.String("\"cacheScope\":", x.CacheScope)
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -420,7 +420,7 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -475,7 +475,7 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -484,14 +484,14 @@ func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("CallToolRequestParams", buf)
 	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
 	if x.InputResponses != nil {
 		e.Value("\"inputResponses\":", x.InputResponses)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.RequestState != nil {
-		e.Value("\"requestState\":", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -558,7 +558,7 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -568,13 +568,13 @@ func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
-	e.Value("\"resultType\":", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	if x.StructuredContent != nil {
-		e.Value("\"structuredContent\":", x.StructuredContent)
+		e.RawValue("\"structuredContent\":", x.StructuredContent)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -620,7 +620,7 @@ func (CallToolResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -714,7 +714,7 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -765,7 +765,7 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -776,7 +776,7 @@ func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Reason != nil {
-		e.Value("\"reason\":", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
 	e.Value("\"requestId\":", x.RequestID)
 	e.Extra(x.Extra)
@@ -827,7 +827,7 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -844,7 +844,7 @@ func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"extensions\":", x.Extensions)
 	}
 	if x.Roots != nil {
-		e.Value("\"roots\":", x.Roots)
+		e.RawMap("\"roots\":", x.Roots)
 	}
 	if x.Sampling != nil {
 		e.Append("\"sampling\":", x.Sampling.AppendJSON)
@@ -888,7 +888,7 @@ type ClientCapabilitiesElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -938,7 +938,7 @@ type ClientCapabilitiesSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1001,7 +1001,7 @@ func (ClientNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1147,7 +1147,7 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1200,7 +1200,7 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1255,15 +1255,15 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteRequestParamsArgument", buf)
-	e.Value("\"name\":", x.Name)
-	e.Value("\"value\":", x.Value)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1298,7 +1298,7 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1411,7 +1411,7 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1422,7 +1422,7 @@ func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	e.Append("\"completion\":", x.Completion.AppendJSON)
-	e.Value("\"resultType\":", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1462,7 +1462,7 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1470,12 +1470,12 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.Value("\"hasMore\":", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.Value("\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1518,7 +1518,7 @@ func (CompleteResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1637,7 +1637,7 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1718,7 +1718,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1726,10 +1726,10 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.Value("\"includeContext\":", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", x.IncludeContext)
 	}
-	e.Value("\"maxTokens\":", x.MaxTokens)
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
 		e.Value("\"metadata\":", x.Metadata)
 	}
@@ -1737,19 +1737,19 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.Value("\"stopSequences\":", x.StopSequences)
+		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.Value("\"systemPrompt\":", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.Value("\"temperature\":", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	if x.ToolChoice != nil {
 		e.Append("\"toolChoice\":", x.ToolChoice.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.Value("\"tools\":", x.Tools)
+		genimpl.AppendSlice(&e, "\"tools\":", x.Tools)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1811,7 +1811,7 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -1826,10 +1826,10 @@ func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"model\":", x.Model)
-	e.Value("\"role\":", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.Value("\"stopReason\":", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -1972,7 +1972,7 @@ func (DiscoverRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2067,7 +2067,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2077,14 +2077,14 @@ func (x DiscoverResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
+	e.String("\"cacheScope\":", x.CacheScope)
 	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.Value("\"instructions\":", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"supportedVersions\":", genimpl.NonNilSlice(x.SupportedVersions))
-	e.Value("\"ttlMs\":", x.TTLMs)
+	e.String("\"resultType\":", x.ResultType)
+	genimpl.AppendSlice(&e, "\"supportedVersions\":", genimpl.NonNilSlice(x.SupportedVersions))
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2131,7 +2131,7 @@ func (DiscoverResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2181,7 +2181,7 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2239,14 +2239,14 @@ func (ElicitRequestFormParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ElicitRequestFormParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitRequestFormParams", buf)
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	if x.HasMode {
 		e.Raw("\"mode\":", "\"form\"")
 	}
@@ -2296,7 +2296,7 @@ func (ElicitRequestFormParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2304,11 +2304,11 @@ func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, 
 	var e genimpl.Encoder
 	e.Init("ElicitRequestFormParamsRequestedSchema", buf)
 	if x.Schema != nil {
-		e.Value("\"$schema\":", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		genimpl.AppendSlice(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -2414,16 +2414,16 @@ func (ElicitRequestURLParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ElicitRequestURLParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitRequestURLParams", buf)
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Raw("\"mode\":", "\"url\"")
-	e.Value("\"url\":", x.URL)
+	e.String("\"url\":", x.URL)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2476,14 +2476,14 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ElicitResult", buf)
-	e.Value("\"action\":", x.Action)
+	e.String("\"action\":", x.Action)
 	if x.Content != nil {
 		e.Value("\"content\":", x.Content)
 	}
@@ -2583,7 +2583,7 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2736,18 +2736,18 @@ type Error struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Error) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Error) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Error", buf)
-	e.Value("\"code\":", x.Code)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2795,7 +2795,7 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2850,7 +2850,7 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2864,9 +2864,9 @@ func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	if x.InputResponses != nil {
 		e.Value("\"inputResponses\":", x.InputResponses)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.RequestState != nil {
-		e.Value("\"requestState\":", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2917,7 +2917,7 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -2928,10 +2928,10 @@ func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"messages\":", genimpl.NonNilSlice(x.Messages))
-	e.Value("\"resultType\":", x.ResultType)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.String("\"resultType\":", x.ResultType)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -2975,7 +2975,7 @@ func (GetPromptResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3063,7 +3063,7 @@ func (HeaderMismatchError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3117,7 +3117,7 @@ func (HeaderMismatchErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3126,9 +3126,9 @@ func (x HeaderMismatchErrorError) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("HeaderMismatchErrorError", buf)
 	e.Raw("\"code\":", "-32020")
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3193,7 +3193,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3201,14 +3201,14 @@ func (x Icon) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Icon", buf)
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
 	if x.Sizes != nil {
-		e.Value("\"sizes\":", x.Sizes)
+		genimpl.AppendSlice(&e, "\"sizes\":", x.Sizes)
 	}
-	e.Value("\"src\":", x.Src)
+	e.String("\"src\":", x.Src)
 	if x.Theme != nil {
-		e.Value("\"theme\":", x.Theme)
+		e.StringPtr("\"theme\":", x.Theme)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3254,7 +3254,7 @@ type Icons struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3262,7 +3262,7 @@ func (x Icons) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Icons", buf)
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3308,7 +3308,7 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3321,8 +3321,8 @@ func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"mimeType\":", x.MIMEType)
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
 	e.Raw("\"type\":", "\"image\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3388,7 +3388,7 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3396,18 +3396,18 @@ func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Implementation", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"version\":", x.Version)
+	e.String("\"version\":", x.Version)
 	if x.WebsiteURL != nil {
-		e.Value("\"websiteUrl\":", x.WebsiteURL)
+		e.StringPtr("\"websiteUrl\":", x.WebsiteURL)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3539,7 +3539,7 @@ type InputRequiredResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3553,9 +3553,9 @@ func (x InputRequiredResult) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"inputRequests\":", x.InputRequests)
 	}
 	if x.RequestState != nil {
-		e.Value("\"requestState\":", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.Value("\"resultType\":", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3626,7 +3626,7 @@ type InputResponseRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3638,7 +3638,7 @@ func (x InputResponseRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != nil {
-		e.Value("\"requestState\":", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -3697,7 +3697,7 @@ func (InternalError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InternalError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3706,9 +3706,9 @@ func (x InternalError) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("InternalError", buf)
 	e.Raw("\"code\":", "-32603")
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3760,7 +3760,7 @@ func (InvalidParamsError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3769,9 +3769,9 @@ func (x InvalidParamsError) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("InvalidParamsError", buf)
 	e.Raw("\"code\":", "-32602")
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3814,7 +3814,7 @@ func (InvalidRequestError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3823,9 +3823,9 @@ func (x InvalidRequestError) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("InvalidRequestError", buf)
 	e.Raw("\"code\":", "-32600")
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -3874,7 +3874,7 @@ func (JSONRPCErrorResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3968,7 +3968,7 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -3976,9 +3976,9 @@ func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("JSONRPCNotification", buf)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4024,7 +4024,7 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4033,9 +4033,9 @@ func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("JSONRPCRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -4106,7 +4106,7 @@ func (JSONRPCResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4171,7 +4171,7 @@ func (LegacyTitledEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4179,17 +4179,17 @@ func (x LegacyTitledEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("LegacyTitledEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.Value("\"enumNames\":", x.EnumNames)
+		genimpl.AppendSlice(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -4242,7 +4242,7 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4330,7 +4330,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4340,13 +4340,13 @@ func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
+	e.String("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"prompts\":", genimpl.NonNilSlice(x.Prompts))
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"ttlMs\":", x.TTLMs)
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4392,7 +4392,7 @@ func (ListPromptsResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4449,7 +4449,7 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4537,7 +4537,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4547,13 +4547,13 @@ func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
+	e.String("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"ttlMs\":", x.TTLMs)
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4599,7 +4599,7 @@ func (ListResourceTemplatesResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4656,7 +4656,7 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4744,7 +4744,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4754,13 +4754,13 @@ func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
+	e.String("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resources\":", genimpl.NonNilSlice(x.Resources))
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"ttlMs\":", x.TTLMs)
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -4806,7 +4806,7 @@ func (ListResourcesResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4862,7 +4862,7 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4907,7 +4907,7 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -4952,14 +4952,14 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ListRootsResult", buf)
-	e.Value("\"roots\":", genimpl.NonNilSlice(x.Roots))
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5005,7 +5005,7 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5093,7 +5093,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5103,13 +5103,13 @@ func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
+	e.String("\"cacheScope\":", x.CacheScope)
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"tools\":", genimpl.NonNilSlice(x.Tools))
-	e.Value("\"ttlMs\":", x.TTLMs)
+	e.String("\"resultType\":", x.ResultType)
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5155,7 +5155,7 @@ func (ListToolsResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5236,7 +5236,7 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5287,7 +5287,7 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5297,10 +5297,10 @@ func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error)
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"data\":", x.Data)
-	e.Value("\"level\":", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.Value("\"logger\":", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5366,7 +5366,7 @@ func (MethodNotFoundError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5375,9 +5375,9 @@ func (x MethodNotFoundError) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("MethodNotFoundError", buf)
 	e.Raw("\"code\":", "-32601")
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5422,7 +5422,7 @@ func (MissingRequiredClientCapabilityError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5476,7 +5476,7 @@ func (MissingRequiredClientCapabilityErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5485,7 +5485,7 @@ func (x MissingRequiredClientCapabilityErrorError) AppendJSON(buf []byte) ([]byt
 	e.Init("MissingRequiredClientCapabilityErrorError", buf)
 	e.Raw("\"code\":", "-32021")
 	e.Append("\"data\":", x.Data.AppendJSON)
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5521,7 +5521,7 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5573,7 +5573,7 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5581,7 +5581,7 @@ func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5644,7 +5644,7 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5652,16 +5652,16 @@ func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.Value("\"costPriority\":", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.Value("\"hints\":", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.Value("\"intelligencePriority\":", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.Value("\"speedPriority\":", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5743,16 +5743,16 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Notification", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -5797,7 +5797,7 @@ type NotificationMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5840,7 +5840,7 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5901,7 +5901,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5909,21 +5909,21 @@ func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("NumberSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.FloatPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.Value("\"maximum\":", x.Maximum)
+		e.FloatPtr("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.Value("\"minimum\":", x.Minimum)
+		e.FloatPtr("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"type\":", x.Type)
+	e.String("\"type\":", x.Type)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -5971,7 +5971,7 @@ func (PaginatedRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -5980,7 +5980,7 @@ func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("PaginatedRequest", buf)
 	e.Value("\"id\":", x.ID)
 	e.Raw("\"jsonrpc\":", "\"2.0\"")
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	e.Append("\"params\":", x.Params.AppendJSON)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6021,7 +6021,7 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6030,7 +6030,7 @@ func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("PaginatedRequestParams", buf)
 	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Cursor != nil {
-		e.Value("\"cursor\":", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6077,7 +6077,7 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6088,9 +6088,9 @@ func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.NextCursor != nil {
-		e.Value("\"nextCursor\":", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.Value("\"resultType\":", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6133,7 +6133,7 @@ func (ParseError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ParseError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6142,9 +6142,9 @@ func (x ParseError) AppendJSON(buf []byte) ([]byte, error) {
 	e.Init("ParseError", buf)
 	e.Raw("\"code\":", "-32700")
 	if x.Data != nil {
-		e.Value("\"data\":", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6276,7 +6276,7 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6329,7 +6329,7 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6340,12 +6340,12 @@ func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Message != nil {
-		e.Value("\"message\":", x.Message)
+		e.StringPtr("\"message\":", x.Message)
 	}
-	e.Value("\"progress\":", x.Progress)
+	e.Float("\"progress\":", x.Progress)
 	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.Value("\"total\":", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6414,7 +6414,7 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6425,17 +6425,17 @@ func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.Value("\"arguments\":", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6486,7 +6486,7 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6494,14 +6494,14 @@ func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.Value("\"required\":", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -6549,7 +6549,7 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6601,7 +6601,7 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6613,7 +6613,7 @@ func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6660,16 +6660,16 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("PromptReference", buf)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"ref/prompt\"")
 	e.Extra(x.Extra)
@@ -6719,7 +6719,7 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6772,7 +6772,7 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6784,9 +6784,9 @@ func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != nil {
-		e.Value("\"requestState\":", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6861,7 +6861,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -6871,10 +6871,10 @@ func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"cacheScope\":", x.CacheScope)
-	e.Value("\"contents\":", genimpl.NonNilSlice(x.Contents))
-	e.Value("\"resultType\":", x.ResultType)
-	e.Value("\"ttlMs\":", x.TTLMs)
+	e.String("\"cacheScope\":", x.CacheScope)
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -6945,7 +6945,7 @@ func (ReadResourceResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7025,16 +7025,16 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x Request) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Request", buf)
-	e.Value("\"method\":", x.Method)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.Value("\"params\":", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -7108,7 +7108,7 @@ type RequestMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7120,9 +7120,9 @@ func (x RequestMetaObject) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"io.modelcontextprotocol/clientInfo\":", x.ClientInfo.AppendJSON)
 	}
 	if x.LogLevel != nil {
-		e.Value("\"io.modelcontextprotocol/logLevel\":", x.LogLevel)
+		e.StringPtr("\"io.modelcontextprotocol/logLevel\":", (*string)(x.LogLevel))
 	}
-	e.Value("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
+	e.String("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
 	if x.ProgressToken != nil {
 		e.Value("\"progressToken\":", x.ProgressToken)
 	}
@@ -7163,7 +7163,7 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7237,7 +7237,7 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7251,22 +7251,22 @@ func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7312,7 +7312,7 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7323,9 +7323,9 @@ func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7401,7 +7401,7 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7415,23 +7415,23 @@ func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.Value("\"size\":", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"resource_link\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7484,7 +7484,7 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7533,7 +7533,7 @@ type ResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7541,7 +7541,7 @@ func (x ResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceRequestParams", buf)
 	e.Append("\"_meta\":", x.Meta.AppendJSON)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7605,7 +7605,7 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7619,19 +7619,19 @@ func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.Value("\"uriTemplate\":", x.URITemplate)
+	e.String("\"uriTemplate\":", x.URITemplate)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7677,7 +7677,7 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7685,7 +7685,7 @@ func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplateReference", buf)
 	e.Raw("\"type\":", "\"ref/resource\"")
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7730,7 +7730,7 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7777,7 +7777,7 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7787,7 +7787,7 @@ func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7830,7 +7830,7 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7840,7 +7840,7 @@ func (x Result) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.Value("\"resultType\":", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -7885,7 +7885,7 @@ type ResultMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7954,7 +7954,7 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -7965,9 +7965,9 @@ func (x Root) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.Value("\"name\":", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.Value("\"uri\":", x.URI)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -8007,7 +8007,7 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8022,7 +8022,7 @@ func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
 	} else {
 		e.Value("\"content\":", x.Content)
 	}
-	e.Value("\"role\":", x.Role)
+	e.String("\"role\":", string(x.Role))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -8230,7 +8230,7 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8297,7 +8297,7 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8305,7 +8305,7 @@ func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8342,7 +8342,7 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8350,10 +8350,10 @@ func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.Value("\"subscribe\":", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8389,7 +8389,7 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8397,7 +8397,7 @@ func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.Value("\"listChanged\":", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8707,7 +8707,7 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8715,22 +8715,22 @@ func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("StringSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.Value("\"format\":", x.Format)
+		e.StringPtr("\"format\":", x.Format)
 	}
 	if x.MaxLength != nil {
-		e.Value("\"maxLength\":", x.MaxLength)
+		e.IntPtr("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.Value("\"minLength\":", x.MinLength)
+		e.IntPtr("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -8783,7 +8783,7 @@ type SubscriptionFilter struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8791,16 +8791,16 @@ func (x SubscriptionFilter) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SubscriptionFilter", buf)
 	if x.PromptsListChanged != nil {
-		e.Value("\"promptsListChanged\":", x.PromptsListChanged)
+		e.BoolPtr("\"promptsListChanged\":", x.PromptsListChanged)
 	}
 	if x.ResourceSubscriptions != nil {
-		e.Value("\"resourceSubscriptions\":", x.ResourceSubscriptions)
+		genimpl.AppendSlice(&e, "\"resourceSubscriptions\":", x.ResourceSubscriptions)
 	}
 	if x.ResourcesListChanged != nil {
-		e.Value("\"resourcesListChanged\":", x.ResourcesListChanged)
+		e.BoolPtr("\"resourcesListChanged\":", x.ResourcesListChanged)
 	}
 	if x.ToolsListChanged != nil {
-		e.Value("\"toolsListChanged\":", x.ToolsListChanged)
+		e.BoolPtr("\"toolsListChanged\":", x.ToolsListChanged)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -8857,7 +8857,7 @@ func (SubscriptionsAcknowledgedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8907,7 +8907,7 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -8966,7 +8966,7 @@ func (SubscriptionsListenRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9017,7 +9017,7 @@ type SubscriptionsListenRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9072,7 +9072,7 @@ type SubscriptionsListenResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9080,7 +9080,7 @@ func (x SubscriptionsListenResult) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("SubscriptionsListenResult", buf)
 	e.Append("\"_meta\":", x.Meta.AppendJSON)
-	e.Value("\"resultType\":", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9132,7 +9132,7 @@ type SubscriptionsListenResultMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9185,7 +9185,7 @@ func (SubscriptionsListenResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9239,7 +9239,7 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9252,7 +9252,7 @@ func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Annotations != nil {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.Value("\"text\":", x.Text)
+	e.String("\"text\":", x.Text)
 	e.Raw("\"type\":", "\"text\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -9296,7 +9296,7 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9307,10 +9307,10 @@ func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.Value("\"mimeType\":", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.Value("\"text\":", x.Text)
-	e.Value("\"uri\":", x.URI)
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9362,7 +9362,7 @@ func (TitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9370,20 +9370,20 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		genimpl.AppendSlice(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.Value("\"maxItems\":", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.Value("\"minItems\":", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"array\"")
 	e.Extra(x.Extra)
@@ -9425,14 +9425,14 @@ type TitledMultiSelectEnumSchemaItems struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x TitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchemaItems", buf)
-	e.Value("\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
+	genimpl.AppendSlice(&e, "\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9468,15 +9468,15 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", buf)
-	e.Value("\"const\":", x.Const)
-	e.Value("\"title\":", x.Title)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9522,7 +9522,7 @@ func (TitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9530,14 +9530,14 @@ func (x TitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
+	genimpl.AppendSlice(&e, "\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
@@ -9579,15 +9579,15 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledSingleSelectEnumSchemaOneOfItem", buf)
-	e.Value("\"const\":", x.Const)
-	e.Value("\"title\":", x.Title)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9669,7 +9669,7 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9683,18 +9683,18 @@ func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.Value("\"icons\":", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
-	e.Value("\"name\":", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.OutputSchema != nil {
 		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -9754,7 +9754,7 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9762,7 +9762,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolInputSchema", buf)
 	if x.Schema != nil {
-		e.Value("\"$schema\":", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -9802,7 +9802,7 @@ type ToolOutputSchema struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9810,7 +9810,7 @@ func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolOutputSchema", buf)
 	if x.Schema != nil {
-		e.Value("\"$schema\":", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -9877,7 +9877,7 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9885,19 +9885,19 @@ func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.Value("\"destructiveHint\":", x.DestructiveHint)
+		e.BoolPtr("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.Value("\"idempotentHint\":", x.IdempotentHint)
+		e.BoolPtr("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.Value("\"openWorldHint\":", x.OpenWorldHint)
+		e.BoolPtr("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.Value("\"readOnlyHint\":", x.ReadOnlyHint)
+		e.BoolPtr("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -9949,7 +9949,7 @@ const (
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -9957,7 +9957,7 @@ func (x ToolChoice) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ToolChoice", buf)
 	if x.Mode != nil {
-		e.Value("\"mode\":", x.Mode)
+		e.StringPtr("\"mode\":", x.Mode)
 	}
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10002,7 +10002,7 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10074,7 +10074,7 @@ func (ToolResultContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10084,14 +10084,14 @@ func (x ToolResultContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Value("\"_meta\":", x.Meta)
 	}
-	e.Value("\"content\":", genimpl.NonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.Value("\"isError\":", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.Value("\"structuredContent\":", x.StructuredContent)
+		e.RawValue("\"structuredContent\":", x.StructuredContent)
 	}
-	e.Value("\"toolUseId\":", x.ToolUseID)
+	e.String("\"toolUseId\":", x.ToolUseID)
 	e.Raw("\"type\":", "\"tool_result\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10145,7 +10145,7 @@ func (ToolUseContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10155,9 +10155,9 @@ func (x ToolUseContent) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Meta != nil {
 		e.Value("\"_meta\":", x.Meta)
 	}
-	e.Value("\"id\":", x.ID)
-	e.Value("\"input\":", genimpl.NonNilMap(x.Input))
-	e.Value("\"name\":", x.Name)
+	e.String("\"id\":", x.ID)
+	e.RawMap("\"input\":", genimpl.NonNilMap(x.Input))
+	e.String("\"name\":", x.Name)
 	e.Raw("\"type\":", "\"tool_use\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10206,7 +10206,7 @@ func (UnsupportedProtocolVersionError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10260,7 +10260,7 @@ func (UnsupportedProtocolVersionErrorError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10269,7 +10269,7 @@ func (x UnsupportedProtocolVersionErrorError) AppendJSON(buf []byte) ([]byte, er
 	e.Init("UnsupportedProtocolVersionErrorError", buf)
 	e.Raw("\"code\":", "-32022")
 	e.Append("\"data\":", x.Data.AppendJSON)
-	e.Value("\"message\":", x.Message)
+	e.String("\"message\":", x.Message)
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -10308,15 +10308,15 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x UnsupportedProtocolVersionErrorErrorData) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UnsupportedProtocolVersionErrorErrorData", buf)
-	e.Value("\"requested\":", x.Requested)
-	e.Value("\"supported\":", genimpl.NonNilSlice(x.Supported))
+	e.String("\"requested\":", x.Requested)
+	genimpl.AppendSlice(&e, "\"supported\":", genimpl.NonNilSlice(x.Supported))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -10366,7 +10366,7 @@ func (UntitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10374,20 +10374,20 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		genimpl.AppendSlice(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.Value("\"maxItems\":", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.Value("\"minItems\":", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"array\"")
 	e.Extra(x.Extra)
@@ -10434,14 +10434,14 @@ func (UntitledMultiSelectEnumSchemaItems) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
 func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledMultiSelectEnumSchemaItems", buf)
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10488,7 +10488,7 @@ func (UntitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return x.AppendJSON(nil)
+	return genimpl.Marshal(x)
 }
 
 // AppendJSON appends what MarshalJSON returns to buf.
@@ -10496,14 +10496,14 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.Value("\"default\":", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.Value("\"description\":", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.Value("\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.Title != nil {
-		e.Value("\"title\":", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)

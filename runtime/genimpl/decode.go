@@ -346,6 +346,54 @@ func decodeInto(v []byte, dst any) error {
 		}
 		*p = m
 		return nil
+	case *[]string:
+		if null {
+			*p = nil
+			return nil
+		}
+		if v[0] != '[' {
+			break
+		}
+		out := []string{}
+		a := NewArray(v, 0)
+		for a.Next() {
+			s, ok := stringValue(a.Value)
+			if !ok {
+				return json.Unmarshal(v, dst)
+			}
+			out = append(out, s)
+		}
+		*p = out
+		return nil
+	case *map[string]map[string]json.RawMessage:
+		if null {
+			*p = nil
+			return nil
+		}
+		if v[0] != '{' {
+			break
+		}
+		// One copy of the object holds every nested value.
+		buf := append([]byte(nil), v...)
+		m := map[string]map[string]json.RawMessage{}
+		o := NewObject(buf, 0)
+		for o.Next() {
+			if o.Value[0] == 'n' {
+				m[keyString(o.Key)] = nil
+				continue
+			}
+			if o.Value[0] != '{' {
+				return json.Unmarshal(v, dst)
+			}
+			inner := map[string]json.RawMessage{}
+			io := NewObject(o.Value, 0)
+			for io.Next() {
+				inner[keyString(io.Key)] = json.RawMessage(io.Value[:len(io.Value):len(io.Value)])
+			}
+			m[keyString(o.Key)] = inner
+		}
+		*p = m
+		return nil
 	case json.Unmarshaler:
 		if null {
 			// encoding/json leaves a value untouched for null.

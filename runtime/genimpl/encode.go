@@ -7,8 +7,31 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
+
+// bufPool holds the scratch buffers Marshal encodes into, so that an
+// encoding allocates its result once, at its final size.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// Marshal returns x's JSON (x.AppendJSON into a pooled buffer, then one
+// copy): what the MarshalJSON of a generated struct returns. A type
+// parameter rather than an interface, so the struct is not copied to the
+// heap to be called.
+func Marshal[T Appender](x T) ([]byte, error) {
+	bp := bufPool.Get().(*[]byte)
+	b, err := x.AppendJSON((*bp)[:0])
+	var out []byte
+	if err == nil {
+		out = append(make([]byte, 0, len(b)), b...)
+	}
+	if cap(b) <= 64<<10 {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+	return out, err
+}
 
 // Encoder writes one JSON object member by member. Keys are the literals the
 // generator precomputes, quoted and followed by the colon (`"text":`), so
@@ -171,6 +194,27 @@ func AppendValue(buf []byte, v any) ([]byte, error) {
 			return append(buf, "null"...), nil
 		}
 		return appendRawMap(buf, x)
+	case map[string]map[string]json.RawMessage:
+		if x == nil {
+			return append(buf, "null"...), nil
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		buf = append(buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			buf = append(AppendString(buf, k), ':')
+			var err error
+			if buf, err = AppendValue(buf, x[k]); err != nil {
+				return buf, err
+			}
+		}
+		return append(buf, '}'), nil
 	case Appender:
 		return x.AppendJSON(buf)
 	case json.Marshaler:
@@ -357,4 +401,155 @@ func (e *Encoder) Append(key string, appendJSON func([]byte) ([]byte, error)) {
 		return
 	}
 	e.buf = b
+}
+
+// The typed member writers below exist so that generated code never boxes a
+// scalar or a slice into an interface (an allocation each) on the hot path.
+
+// String writes a string member.
+func (e *Encoder) String(key string, s string) {
+	e.key(key)
+	e.buf = AppendString(e.buf, s)
+}
+
+// StringPtr writes a *string member (nil as null).
+func (e *Encoder) StringPtr(key string, s *string) {
+	e.key(key)
+	if s == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = AppendString(e.buf, *s)
+}
+
+// Bool writes a bool member.
+func (e *Encoder) Bool(key string, b bool) {
+	e.key(key)
+	e.buf = strconv.AppendBool(e.buf, b)
+}
+
+// BoolPtr writes a *bool member (nil as null).
+func (e *Encoder) BoolPtr(key string, b *bool) {
+	e.key(key)
+	if b == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = strconv.AppendBool(e.buf, *b)
+}
+
+// Int writes an int64 member.
+func (e *Encoder) Int(key string, n int64) {
+	e.key(key)
+	e.buf = strconv.AppendInt(e.buf, n, 10)
+}
+
+// IntPtr writes an *int64 member (nil as null).
+func (e *Encoder) IntPtr(key string, n *int64) {
+	e.key(key)
+	if n == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = strconv.AppendInt(e.buf, *n, 10)
+}
+
+// Float writes a float64 member.
+func (e *Encoder) Float(key string, f float64) {
+	if e.err != nil {
+		return
+	}
+	e.key(key)
+	b, err := AppendFloat(e.buf, f)
+	if err != nil {
+		e.err = fmt.Errorf("encoding %s: member %s %w", e.typ, key, err)
+		return
+	}
+	e.buf = b
+}
+
+// FloatPtr writes a *float64 member (nil as null).
+func (e *Encoder) FloatPtr(key string, f *float64) {
+	if f == nil {
+		e.key(key)
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.Float(key, *f)
+}
+
+// RawMap writes a map of raw members (nil as null), sorted by key.
+func (e *Encoder) RawMap(key string, m map[string]json.RawMessage) {
+	if e.err != nil {
+		return
+	}
+	e.key(key)
+	if m == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	b, err := appendRawMap(e.buf, m)
+	if err != nil {
+		e.err = fmt.Errorf("encoding %s: member %s %w", e.typ, key, err)
+		return
+	}
+	e.buf = b
+}
+
+// RawValue writes a raw member (nil as null), compacted.
+func (e *Encoder) RawValue(key string, v json.RawMessage) {
+	if e.err != nil {
+		return
+	}
+	e.key(key)
+	if v == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	b, err := appendCompact(e.buf, v)
+	if err != nil {
+		e.err = fmt.Errorf("encoding %s: member %s %w", e.typ, key, err)
+		return
+	}
+	e.buf = b
+}
+
+// AppendSlice writes a slice member (nil as null) element by element:
+// generated structs and union values append in place, scalars without
+// reflection.
+func AppendSlice[E any](e *Encoder, key string, s []E) {
+	if e.err != nil {
+		return
+	}
+	e.key(key)
+	if s == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	buf := append(e.buf, '[')
+	var err error
+	for i := range s {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		// A pointer to the element boxes without a copy; an interface
+		// element (a union) is its own dynamic value.
+		switch p := any(&s[i]).(type) {
+		case Appender:
+			buf, err = p.AppendJSON(buf)
+		case *string:
+			buf = AppendString(buf, *p)
+		case *json.RawMessage:
+			buf, err = AppendValue(buf, *p)
+		case *map[string]json.RawMessage:
+			buf, err = AppendValue(buf, *p)
+		default:
+			buf, err = AppendValue(buf, any(s[i]))
+		}
+		if err != nil {
+			e.err = fmt.Errorf("encoding %s: member %s item %d: %w", e.typ, key, i, err)
+			return
+		}
+	}
+	e.buf = append(buf, ']')
 }

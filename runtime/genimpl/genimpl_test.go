@@ -80,6 +80,8 @@ func FuzzDecodeInto(f *testing.F) {
 		check(new(*float64), new(*float64))
 		check(new(map[string]json.RawMessage), new(map[string]json.RawMessage))
 		check(new(json.RawMessage), new(json.RawMessage))
+		check(new([]string), new([]string))
+		check(new(map[string]map[string]json.RawMessage), new(map[string]map[string]json.RawMessage))
 	})
 }
 
