@@ -425,15 +425,16 @@ func plainString(v []byte) bool {
 		return false
 	}
 	body := v[1 : len(v)-1]
+	ascii := true
 	for _, c := range body {
 		if c == '\\' {
 			return false
 		}
 		if c >= utf8.RuneSelf {
-			return utf8.Valid(body)
+			ascii = false
 		}
 	}
-	return true
+	return ascii || utf8.Valid(body)
 }
 
 // Constant checks that member name, when present, has the value want (its
