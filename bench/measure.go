@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -57,29 +58,19 @@ func Echo(p Peer, t Transport, callers int, d time.Duration) RoundTrip {
 	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
 }
 
-// benchmark runs f with testing.Benchmark, with b.N grown until the run
-// lasts about d.
+// benchmark runs f with testing.Benchmark for about d (testing's own
+// -test.benchtime, set here, decides b.N).
 func benchmark(d time.Duration, f func(b *testing.B)) testing.BenchmarkResult {
-	n := 1
-	for {
-		r := testing.Benchmark(func(b *testing.B) {
-			b.N = n
-			f(b)
-		})
-		if r.T >= d || n >= 1<<24 {
-			return r
-		}
-		per := r.T / time.Duration(n)
-		if per <= 0 {
-			per = time.Microsecond
-		}
-		next := int(float64(d) / float64(per) * 1.2)
-		if next <= n {
-			next = n * 2
-		}
-		n = next
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	testing.Init()
+	if err := flag.Set("test.benchtime", d.String()); err != nil {
+		panic(err)
 	}
+	return testing.Benchmark(f)
 }
+
+var benchMu sync.Mutex
 
 // Latencies are cancel latency percentiles.
 type Latencies struct {

@@ -13,3 +13,10 @@ func firstFields(s string, n int) string {
 	}
 	return strings.Join(f, " ")
 }
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
