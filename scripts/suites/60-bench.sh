@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
   timeout 300 go run ./cmd/mcpbench -short >/dev/null
 )
 
-for target in FuzzValue FuzzDecodeObject FuzzDecodeInto FuzzAppendString FuzzAppendValue FuzzDiscriminator; do
+for target in FuzzValue FuzzValidatorSkip FuzzDecodeObject FuzzDecodeInto FuzzAppendString FuzzAppendValue FuzzDiscriminator; do
   go test -run XXX -fuzz "^${target}\$" -fuzztime 3s ./runtime/genimpl
 done
 go test -run XXX -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime 5s ./generated/mcp20251125
