@@ -86,7 +86,11 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 	dec := []jen.Code{
 		jen.Var().Id("d").Add(gi("Decoder")),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Init").Call(jen.Lit(name), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Var().Id("v").Id(name),
+		// Straight into *x: a local copy would escape (its fields are
+		// handed to the decoders) and cost an allocation per value. Like
+		// encoding/json, a value that fails to decode is left partly set.
+		jen.Id("v").Op(":=").Id("x"),
+		jen.Op("*").Id("v").Op("=").Id(name).Values(),
 	}
 	for _, m := range members {
 		switch {
@@ -115,9 +119,7 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 	}
 	dec = append(dec,
 		jen.Id("v").Dot("Extra").Op("=").Id("d").Dot("Rest").Call(),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		jen.Op("*").Id("x").Op("=").Id("v"),
-		jen.Return(jen.Nil()),
+		jen.Return(jen.Id("d").Dot("Err").Call()),
 	)
 	t.f.Comment("UnmarshalJSON decodes the declared members, checks the constants and the")
 	t.f.Comment("required members, refuses null where the schema does not allow it, and keeps")

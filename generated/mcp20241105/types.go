@@ -44,14 +44,11 @@ func (x *Annotated) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Annotated", data); err != nil {
 		return err
 	}
-	var v Annotated
+	v := x
+	*v = Annotated{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "annotations" member of [Annotated].
@@ -98,15 +95,12 @@ func (x *AnnotatedAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("AnnotatedAnnotations", data); err != nil {
 		return err
 	}
-	var v AnnotatedAnnotations
+	v := x
+	*v = AnnotatedAnnotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -148,16 +142,13 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
+	v := x
+	*v = BlobResourceContents{}
 	d.Field("blob", true, false, &v.Blob)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -197,15 +188,12 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
+	v := x
+	*v = CallToolRequest{}
 	d.Constant("method", "\"tools/call\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CallToolRequest].
@@ -244,15 +232,12 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
+	v := x
+	*v = CallToolRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a tool call.
@@ -307,16 +292,13 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
+	v := x
+	*v = CallToolResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeCallToolResultContentItem))
 	d.Field("isError", false, false, &v.IsError)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "content" member of [CallToolResult].
@@ -425,15 +407,12 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
+	v := x
+	*v = CancelledNotification{}
 	d.Constant("method", "\"notifications/cancelled\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CancelledNotification].
@@ -474,15 +453,12 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
+	v := x
+	*v = CancelledNotificationParams{}
 	d.Field("reason", false, false, &v.Reason)
 	d.Field("requestId", true, false, &v.RequestID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -528,16 +504,13 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
+	v := x
+	*v = ClientCapabilities{}
 	d.Field("experimental", false, false, &v.Experimental)
 	genimpl.FieldNew(&d, "roots", false, &v.Roots)
 	d.Field("sampling", false, false, &v.Sampling)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports listing roots.
@@ -573,14 +546,11 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesRoots", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesRoots
+	v := x
+	*v = ClientCapabilitiesRoots{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ClientNotification is the schema definition "ClientNotification".
@@ -842,15 +812,12 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
+	v := x
+	*v = CompleteRequest{}
 	d.Constant("method", "\"completion/complete\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CompleteRequest].
@@ -891,15 +858,12 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
+	v := x
+	*v = CompleteRequestParams{}
 	d.Field("argument", true, false, &v.Argument)
 	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The argument's information
@@ -936,15 +900,12 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
+	v := x
+	*v = CompleteRequestParamsArgument{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("value", true, false, &v.Value)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -1043,15 +1004,12 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
+	v := x
+	*v = CompleteResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("completion", true, false, &v.Completion)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -1095,16 +1053,13 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
+	v := x
+	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
 	d.Field("values", true, false, &v.Values)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1144,15 +1099,12 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
+	v := x
+	*v = CreateMessageRequest{}
 	d.Constant("method", "\"sampling/createMessage\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CreateMessageRequest].
@@ -1229,7 +1181,8 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
+	v := x
+	*v = CreateMessageRequestParams{}
 	d.Field("includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
@@ -1239,11 +1192,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -1297,18 +1246,15 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
+	v := x
+	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.Field("model", true, false, &v.Model)
 	d.Field("role", true, false, &v.Role)
 	d.Field("stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -1423,16 +1369,13 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
+	v := x
+	*v = EmbeddedResource{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.Constant("type", "\"resource\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "annotations" member of [EmbeddedResource].
@@ -1479,15 +1422,12 @@ func (x *EmbeddedResourceAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("EmbeddedResourceAnnotations", data); err != nil {
 		return err
 	}
-	var v EmbeddedResourceAnnotations
+	v := x
+	*v = EmbeddedResourceAnnotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -1558,15 +1498,12 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
+	v := x
+	*v = GetPromptRequest{}
 	d.Constant("method", "\"prompts/get\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [GetPromptRequest].
@@ -1605,15 +1542,12 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
+	v := x
+	*v = GetPromptRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a prompts/get request from the client.
@@ -1657,16 +1591,13 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
+	v := x
+	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -1714,17 +1645,14 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
+	v := x
+	*v = ImageContent{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "annotations" member of [ImageContent].
@@ -1771,15 +1699,12 @@ func (x *ImageContentAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ImageContentAnnotations", data); err != nil {
 		return err
 	}
-	var v ImageContentAnnotations
+	v := x
+	*v = ImageContentAnnotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes the name and version of an MCP implementation.
@@ -1816,15 +1741,12 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
+	v := x
+	*v = Implementation{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("version", true, false, &v.Version)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -1864,15 +1786,12 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequest", data); err != nil {
 		return err
 	}
-	var v InitializeRequest
+	v := x
+	*v = InitializeRequest{}
 	d.Constant("method", "\"initialize\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [InitializeRequest].
@@ -1912,16 +1831,13 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequestParams", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParams
+	v := x
+	*v = InitializeRequestParams{}
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("clientInfo", true, false, &v.ClientInfo)
 	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // After receiving an initialize request from the client, the server sends this response.
@@ -1973,18 +1889,15 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeResult", data); err != nil {
 		return err
 	}
-	var v InitializeResult
+	v := x
+	*v = InitializeResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("instructions", false, false, &v.Instructions)
 	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
 	d.Field("serverInfo", true, false, &v.ServerInfo)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -2026,15 +1939,12 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializedNotification", data); err != nil {
 		return err
 	}
-	var v InitializedNotification
+	v := x
+	*v = InitializedNotification{}
 	d.Constant("method", "\"notifications/initialized\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [InitializedNotification].
@@ -2070,14 +1980,11 @@ func (x *InitializedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializedNotificationParams", data); err != nil {
 		return err
 	}
-	var v InitializedNotificationParams
+	v := x
+	*v = InitializedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A response to a request that indicates an error occurred.
@@ -2120,16 +2027,13 @@ func (x *JSONRPCError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCError", data); err != nil {
 		return err
 	}
-	var v JSONRPCError
+	v := x
+	*v = JSONRPCError{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "error" member of [JSONRPCError].
@@ -2171,16 +2075,13 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCErrorError", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorError
+	v := x
+	*v = JSONRPCErrorError{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // JSONRPCMessage is the schema definition "JSONRPCMessage".
@@ -2265,16 +2166,13 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
+	v := x
+	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [JSONRPCNotification].
@@ -2310,14 +2208,11 @@ func (x *JSONRPCNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCNotificationParams", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotificationParams
+	v := x
+	*v = JSONRPCNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -2365,17 +2260,14 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
+	v := x
+	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [JSONRPCRequest].
@@ -2411,14 +2303,11 @@ func (x *JSONRPCRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequestParams", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequestParams
+	v := x
+	*v = JSONRPCRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "_meta" member of [JSONRPCRequestParams].
@@ -2454,14 +2343,11 @@ func (x *JSONRPCRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequestParamsMeta
+	v := x
+	*v = JSONRPCRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful (non-error) response to a request.
@@ -2504,16 +2390,13 @@ func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResponse
+	v := x
+	*v = JSONRPCResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -2555,15 +2438,12 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
+	v := x
+	*v = ListPromptsRequest{}
 	d.Constant("method", "\"prompts/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListPromptsRequest].
@@ -2600,14 +2480,11 @@ func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequestParams
+	v := x
+	*v = ListPromptsRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a prompts/list request from the client.
@@ -2652,16 +2529,13 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
+	v := x
+	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -2703,15 +2577,12 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
+	v := x
+	*v = ListResourceTemplatesRequest{}
 	d.Constant("method", "\"resources/templates/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListResourceTemplatesRequest].
@@ -2748,14 +2619,11 @@ func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesRequestParams", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequestParams
+	v := x
+	*v = ListResourceTemplatesRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/templates/list request from the client.
@@ -2800,16 +2668,13 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
+	v := x
+	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -2851,15 +2716,12 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
+	v := x
+	*v = ListResourcesRequest{}
 	d.Constant("method", "\"resources/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListResourcesRequest].
@@ -2896,14 +2758,11 @@ func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesRequestParams", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequestParams
+	v := x
+	*v = ListResourcesRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/list request from the client.
@@ -2948,16 +2807,13 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
+	v := x
+	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -3005,15 +2861,12 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
+	v := x
+	*v = ListRootsRequest{}
 	d.Constant("method", "\"roots/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListRootsRequest].
@@ -3049,14 +2902,11 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParams
+	v := x
+	*v = ListRootsRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "_meta" member of [ListRootsRequestParams].
@@ -3092,14 +2942,11 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParamsMeta
+	v := x
+	*v = ListRootsRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to a roots/list request from the server.
@@ -3140,15 +2987,12 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
+	v := x
+	*v = ListRootsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("roots", true, false, &v.Roots)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -3190,15 +3034,12 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
+	v := x
+	*v = ListToolsRequest{}
 	d.Constant("method", "\"tools/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListToolsRequest].
@@ -3235,14 +3076,11 @@ func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListToolsRequestParams
+	v := x
+	*v = ListToolsRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a tools/list request from the client.
@@ -3287,16 +3125,13 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
+	v := x
+	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("tools", true, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -3362,15 +3197,12 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
+	v := x
+	*v = LoggingMessageNotification{}
 	d.Constant("method", "\"notifications/message\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [LoggingMessageNotification].
@@ -3412,16 +3244,13 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
+	v := x
+	*v = LoggingMessageNotificationParams{}
 	d.Field("data", true, true, &v.Data)
 	d.Field("level", true, false, &v.Level)
 	d.Field("logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -3468,14 +3297,11 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
+	v := x
+	*v = ModelHint{}
 	d.Field("name", false, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -3548,17 +3374,14 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
+	v := x
+	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
 	d.Field("hints", false, false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Notification is the schema definition "Notification".
@@ -3597,15 +3420,12 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
+	v := x
+	*v = Notification{}
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [Notification].
@@ -3641,14 +3461,11 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
+	v := x
+	*v = NotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
@@ -3687,15 +3504,12 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
+	v := x
+	*v = PaginatedRequest{}
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [PaginatedRequest].
@@ -3732,14 +3546,11 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
+	v := x
+	*v = PaginatedRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -3781,15 +3592,12 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
+	v := x
+	*v = PaginatedResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -3831,15 +3639,12 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequest", data); err != nil {
 		return err
 	}
-	var v PingRequest
+	v := x
+	*v = PingRequest{}
 	d.Constant("method", "\"ping\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [PingRequest].
@@ -3875,14 +3680,11 @@ func (x *PingRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequestParams", data); err != nil {
 		return err
 	}
-	var v PingRequestParams
+	v := x
+	*v = PingRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "_meta" member of [PingRequestParams].
@@ -3918,14 +3720,11 @@ func (x *PingRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v PingRequestParamsMeta
+	v := x
+	*v = PingRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -3965,15 +3764,12 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
+	v := x
+	*v = ProgressNotification{}
 	d.Constant("method", "\"notifications/progress\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ProgressNotification].
@@ -4015,16 +3811,13 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
+	v := x
+	*v = ProgressNotificationParams{}
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -4075,16 +3868,13 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
+	v := x
+	*v = Prompt{}
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("description", false, false, &v.Description)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -4128,16 +3918,13 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
+	v := x
+	*v = PromptArgument{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("name", true, false, &v.Name)
 	d.Field("required", false, false, &v.Required)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -4179,15 +3966,12 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
+	v := x
+	*v = PromptListChangedNotification{}
 	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [PromptListChangedNotification].
@@ -4223,14 +4007,11 @@ func (x *PromptListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotificationParams
+	v := x
+	*v = PromptListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -4274,15 +4055,12 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
+	v := x
+	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodePromptMessageContent)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [PromptMessage].
@@ -4385,15 +4163,12 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
+	v := x
+	*v = PromptReference{}
 	d.Field("name", true, false, &v.Name)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -4433,15 +4208,12 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
+	v := x
+	*v = ReadResourceRequest{}
 	d.Constant("method", "\"resources/read\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ReadResourceRequest].
@@ -4475,14 +4247,11 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
+	v := x
+	*v = ReadResourceRequestParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/read request from the client.
@@ -4521,15 +4290,12 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
+	v := x
+	*v = ReadResourceResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "contents" member of [ReadResourceResult].
@@ -4594,15 +4360,12 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
+	v := x
+	*v = Request{}
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [Request].
@@ -4638,14 +4401,11 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
+	v := x
+	*v = RequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "_meta" member of [RequestParams].
@@ -4681,14 +4441,11 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v RequestParamsMeta
+	v := x
+	*v = RequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -4758,7 +4515,8 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
+	v := x
+	*v = Resource{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
 	d.Field("mimeType", false, false, &v.MIMEType)
@@ -4766,11 +4524,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "annotations" member of [Resource].
@@ -4817,15 +4571,12 @@ func (x *ResourceAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceAnnotations", data); err != nil {
 		return err
 	}
-	var v ResourceAnnotations
+	v := x
+	*v = ResourceAnnotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -4864,15 +4615,12 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
+	v := x
+	*v = ResourceContents{}
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -4914,15 +4662,12 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
+	v := x
+	*v = ResourceListChangedNotification{}
 	d.Constant("method", "\"notifications/resources/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ResourceListChangedNotification].
@@ -4958,14 +4703,11 @@ func (x *ResourceListChangedNotificationParams) UnmarshalJSON(data []byte) error
 	if err := d.Init("ResourceListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotificationParams
+	v := x
+	*v = ResourceListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -5005,15 +4747,12 @@ func (x *ResourceReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceReference", data); err != nil {
 		return err
 	}
-	var v ResourceReference
+	v := x
+	*v = ResourceReference{}
 	d.Constant("type", "\"ref/resource\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -5069,18 +4808,15 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
+	v := x
+	*v = ResourceTemplate{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("name", true, false, &v.Name)
 	d.Field("uriTemplate", true, false, &v.URITemplate)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "annotations" member of [ResourceTemplate].
@@ -5127,15 +4863,12 @@ func (x *ResourceTemplateAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplateAnnotations", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateAnnotations
+	v := x
+	*v = ResourceTemplateAnnotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -5175,15 +4908,12 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
+	v := x
+	*v = ResourceUpdatedNotification{}
 	d.Constant("method", "\"notifications/resources/updated\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ResourceUpdatedNotification].
@@ -5217,14 +4947,11 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Result is the schema definition "Result".
@@ -5260,14 +4987,11 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
+	v := x
+	*v = Result{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The sender or recipient of messages and data in a conversation.
@@ -5321,15 +5045,12 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
+	v := x
+	*v = Root{}
 	d.Field("name", false, false, &v.Name)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the client to the server, informing it that the list of roots has changed.
@@ -5373,15 +5094,12 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RootsListChangedNotification", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotification
+	v := x
+	*v = RootsListChangedNotification{}
 	d.Constant("method", "\"notifications/roots/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [RootsListChangedNotification].
@@ -5417,14 +5135,11 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RootsListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotificationParams
+	v := x
+	*v = RootsListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -5465,15 +5180,12 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
+	v := x
+	*v = SamplingMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -5589,18 +5301,15 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
+	v := x
+	*v = ServerCapabilities{}
 	d.Field("experimental", false, false, &v.Experimental)
 	d.Field("logging", false, false, &v.Logging)
 	genimpl.FieldNew(&d, "prompts", false, &v.Prompts)
 	genimpl.FieldNew(&d, "resources", false, &v.Resources)
 	genimpl.FieldNew(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -5636,14 +5345,11 @@ func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
+	v := x
+	*v = ServerCapabilitiesPrompts{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -5684,15 +5390,12 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
+	v := x
+	*v = ServerCapabilitiesResources{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	d.Field("subscribe", false, false, &v.Subscribe)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -5728,14 +5431,11 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
+	v := x
+	*v = ServerCapabilitiesTools{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -6039,15 +5739,12 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequest", data); err != nil {
 		return err
 	}
-	var v SetLevelRequest
+	v := x
+	*v = SetLevelRequest{}
 	d.Constant("method", "\"logging/setLevel\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [SetLevelRequest].
@@ -6081,14 +5778,11 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequestParams", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParams
+	v := x
+	*v = SetLevelRequestParams{}
 	d.Field("level", true, false, &v.Level)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
@@ -6128,15 +5822,12 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequest", data); err != nil {
 		return err
 	}
-	var v SubscribeRequest
+	v := x
+	*v = SubscribeRequest{}
 	d.Constant("method", "\"resources/subscribe\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [SubscribeRequest].
@@ -6170,14 +5861,11 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParams
+	v := x
+	*v = SubscribeRequestParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -6222,16 +5910,13 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
+	v := x
+	*v = TextContent{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("text", true, false, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "annotations" member of [TextContent].
@@ -6278,15 +5963,12 @@ func (x *TextContentAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextContentAnnotations", data); err != nil {
 		return err
 	}
-	var v TextContentAnnotations
+	v := x
+	*v = TextContentAnnotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -6328,16 +6010,13 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
+	v := x
+	*v = TextResourceContents{}
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("text", true, false, &v.Text)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -6379,16 +6058,13 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
+	v := x
+	*v = Tool{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("inputSchema", true, false, &v.InputSchema)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -6435,16 +6111,13 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
+	v := x
+	*v = ToolInputSchema{}
 	d.Field("properties", false, false, &v.Properties)
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6486,15 +6159,12 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
+	v := x
+	*v = ToolListChangedNotification{}
 	d.Constant("method", "\"notifications/tools/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ToolListChangedNotification].
@@ -6530,14 +6200,11 @@ func (x *ToolListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotificationParams
+	v := x
+	*v = ToolListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -6577,15 +6244,12 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequest", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequest
+	v := x
+	*v = UnsubscribeRequest{}
 	d.Constant("method", "\"resources/unsubscribe\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [UnsubscribeRequest].
@@ -6619,14 +6283,11 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParams
+	v := x
+	*v = UnsubscribeRequestParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and

@@ -65,16 +65,13 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
-	var v Annotations
+	v := x
+	*v = Annotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Audio provided to or from an LLM.
@@ -127,18 +124,15 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
-	var v AudioContent
+	v := x
+	*v = AudioContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"audio\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -182,15 +176,12 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
-	var v BaseMetadata
+	v := x
+	*v = BaseMetadata{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -237,17 +228,14 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
+	v := x
+	*v = BlobResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("blob", true, false, &v.Blob)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BooleanSchema is the schema definition "BooleanSchema".
@@ -299,17 +287,14 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
-	var v BooleanSchema
+	v := x
+	*v = BooleanSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"boolean\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -349,15 +334,12 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
+	v := x
+	*v = CallToolRequest{}
 	d.Constant("method", "\"tools/call\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CallToolRequest].
@@ -396,15 +378,12 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
+	v := x
+	*v = CallToolRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a tool call.
@@ -464,17 +443,14 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
+	v := x
+	*v = CallToolResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, false, &v.StructuredContent)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -520,15 +496,12 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
+	v := x
+	*v = CancelledNotification{}
 	d.Constant("method", "\"notifications/cancelled\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CancelledNotification].
@@ -569,15 +542,12 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
+	v := x
+	*v = CancelledNotificationParams{}
 	d.Field("reason", false, false, &v.Reason)
 	d.Field("requestId", true, false, &v.RequestID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -628,17 +598,14 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
+	v := x
+	*v = ClientCapabilities{}
 	d.Field("elicitation", false, false, &v.Elicitation)
 	d.Field("experimental", false, false, &v.Experimental)
 	genimpl.FieldNew(&d, "roots", false, &v.Roots)
 	d.Field("sampling", false, false, &v.Sampling)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports listing roots.
@@ -674,14 +641,11 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesRoots", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesRoots
+	v := x
+	*v = ClientCapabilitiesRoots{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ClientNotification is the schema definition "ClientNotification".
@@ -952,15 +916,12 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
+	v := x
+	*v = CompleteRequest{}
 	d.Constant("method", "\"completion/complete\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CompleteRequest].
@@ -1006,16 +967,13 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
+	v := x
+	*v = CompleteRequestParams{}
 	d.Field("argument", true, false, &v.Argument)
 	genimpl.FieldNew(&d, "context", false, &v.Context)
 	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The argument's information
@@ -1052,15 +1010,12 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
+	v := x
+	*v = CompleteRequestParamsArgument{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("value", true, false, &v.Value)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional, optional context for completions
@@ -1096,14 +1051,11 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsContext
+	v := x
+	*v = CompleteRequestParamsContext{}
 	d.Field("arguments", false, false, &v.Arguments)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -1202,15 +1154,12 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
+	v := x
+	*v = CompleteResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("completion", true, false, &v.Completion)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -1254,16 +1203,13 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
+	v := x
+	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
 	d.Field("values", true, false, &v.Values)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ContentBlock is the schema definition "ContentBlock".
@@ -1372,15 +1318,12 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
+	v := x
+	*v = CreateMessageRequest{}
 	d.Constant("method", "\"sampling/createMessage\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CreateMessageRequest].
@@ -1459,7 +1402,8 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
+	v := x
+	*v = CreateMessageRequestParams{}
 	d.Field("includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
@@ -1469,11 +1413,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.
@@ -1527,18 +1467,15 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
+	v := x
+	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.Field("model", true, false, &v.Model)
 	d.Field("role", true, false, &v.Role)
 	d.Field("stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -1644,15 +1581,12 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
-	var v ElicitRequest
+	v := x
+	*v = ElicitRequest{}
 	d.Constant("method", "\"elicitation/create\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ElicitRequest].
@@ -1690,15 +1624,12 @@ func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestParams
+	v := x
+	*v = ElicitRequestParams{}
 	d.Field("message", true, false, &v.Message)
 	d.Field("requestedSchema", true, false, &v.RequestedSchema)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A restricted subset of JSON Schema.
@@ -1744,16 +1675,13 @@ func (x *ElicitRequestParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestParamsRequestedSchema", data); err != nil {
 		return err
 	}
-	var v ElicitRequestParamsRequestedSchema
+	v := x
+	*v = ElicitRequestParamsRequestedSchema{}
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to an elicitation request.
@@ -1811,16 +1739,13 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
-	var v ElicitResult
+	v := x
+	*v = ElicitResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("action", true, false, &v.Action)
 	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A value of The "content" member of [ElicitResult].
@@ -1921,17 +1846,14 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
+	v := x
+	*v = EmbeddedResource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.Constant("type", "\"resource\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -2017,18 +1939,15 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("EnumSchema", data); err != nil {
 		return err
 	}
-	var v EnumSchema
+	v := x
+	*v = EnumSchema{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("enum", true, false, &v.Enum)
 	d.Field("enumNames", false, false, &v.EnumNames)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to get a prompt provided by the server.
@@ -2068,15 +1987,12 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
+	v := x
+	*v = GetPromptRequest{}
 	d.Constant("method", "\"prompts/get\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [GetPromptRequest].
@@ -2115,15 +2031,12 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
+	v := x
+	*v = GetPromptRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a prompts/get request from the client.
@@ -2167,16 +2080,13 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
+	v := x
+	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -2229,18 +2139,15 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
+	v := x
+	*v = ImageContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes the name and version of an MCP implementation, with an optional title for UI representation.
@@ -2287,16 +2194,13 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
+	v := x
+	*v = Implementation{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	d.Field("version", true, false, &v.Version)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -2336,15 +2240,12 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequest", data); err != nil {
 		return err
 	}
-	var v InitializeRequest
+	v := x
+	*v = InitializeRequest{}
 	d.Constant("method", "\"initialize\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [InitializeRequest].
@@ -2384,16 +2285,13 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequestParams", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParams
+	v := x
+	*v = InitializeRequestParams{}
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("clientInfo", true, false, &v.ClientInfo)
 	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // After receiving an initialize request from the client, the server sends this response.
@@ -2445,18 +2343,15 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeResult", data); err != nil {
 		return err
 	}
-	var v InitializeResult
+	v := x
+	*v = InitializeResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("instructions", false, false, &v.Instructions)
 	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
 	d.Field("serverInfo", true, false, &v.ServerInfo)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -2498,15 +2393,12 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializedNotification", data); err != nil {
 		return err
 	}
-	var v InitializedNotification
+	v := x
+	*v = InitializedNotification{}
 	d.Constant("method", "\"notifications/initialized\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [InitializedNotification].
@@ -2542,14 +2434,11 @@ func (x *InitializedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializedNotificationParams", data); err != nil {
 		return err
 	}
-	var v InitializedNotificationParams
+	v := x
+	*v = InitializedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A response to a request that indicates an error occurred.
@@ -2592,16 +2481,13 @@ func (x *JSONRPCError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCError", data); err != nil {
 		return err
 	}
-	var v JSONRPCError
+	v := x
+	*v = JSONRPCError{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "error" member of [JSONRPCError].
@@ -2643,16 +2529,13 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCErrorError", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorError
+	v := x
+	*v = JSONRPCErrorError{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -2737,16 +2620,13 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
+	v := x
+	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [JSONRPCNotification].
@@ -2782,14 +2662,11 @@ func (x *JSONRPCNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCNotificationParams", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotificationParams
+	v := x
+	*v = JSONRPCNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -2837,17 +2714,14 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
+	v := x
+	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [JSONRPCRequest].
@@ -2883,14 +2757,11 @@ func (x *JSONRPCRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequestParams", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequestParams
+	v := x
+	*v = JSONRPCRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -2926,14 +2797,11 @@ func (x *JSONRPCRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequestParamsMeta
+	v := x
+	*v = JSONRPCRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful (non-error) response to a request.
@@ -2976,16 +2844,13 @@ func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResponse
+	v := x
+	*v = JSONRPCResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -3027,15 +2892,12 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
+	v := x
+	*v = ListPromptsRequest{}
 	d.Constant("method", "\"prompts/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListPromptsRequest].
@@ -3072,14 +2934,11 @@ func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequestParams
+	v := x
+	*v = ListPromptsRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a prompts/list request from the client.
@@ -3124,16 +2983,13 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
+	v := x
+	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -3175,15 +3031,12 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
+	v := x
+	*v = ListResourceTemplatesRequest{}
 	d.Constant("method", "\"resources/templates/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListResourceTemplatesRequest].
@@ -3220,14 +3073,11 @@ func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesRequestParams", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequestParams
+	v := x
+	*v = ListResourceTemplatesRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/templates/list request from the client.
@@ -3272,16 +3122,13 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
+	v := x
+	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -3323,15 +3170,12 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
+	v := x
+	*v = ListResourcesRequest{}
 	d.Constant("method", "\"resources/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListResourcesRequest].
@@ -3368,14 +3212,11 @@ func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesRequestParams", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequestParams
+	v := x
+	*v = ListResourcesRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/list request from the client.
@@ -3420,16 +3261,13 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
+	v := x
+	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -3477,15 +3315,12 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
+	v := x
+	*v = ListRootsRequest{}
 	d.Constant("method", "\"roots/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListRootsRequest].
@@ -3521,14 +3356,11 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParams
+	v := x
+	*v = ListRootsRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3564,14 +3396,11 @@ func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParamsMeta
+	v := x
+	*v = ListRootsRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to a roots/list request from the server.
@@ -3612,15 +3441,12 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
+	v := x
+	*v = ListRootsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("roots", true, false, &v.Roots)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -3662,15 +3488,12 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
+	v := x
+	*v = ListToolsRequest{}
 	d.Constant("method", "\"tools/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListToolsRequest].
@@ -3707,14 +3530,11 @@ func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListToolsRequestParams
+	v := x
+	*v = ListToolsRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a tools/list request from the client.
@@ -3759,16 +3579,13 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
+	v := x
+	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("tools", true, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -3834,15 +3651,12 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
+	v := x
+	*v = LoggingMessageNotification{}
 	d.Constant("method", "\"notifications/message\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [LoggingMessageNotification].
@@ -3884,16 +3698,13 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
+	v := x
+	*v = LoggingMessageNotificationParams{}
 	d.Field("data", true, true, &v.Data)
 	d.Field("level", true, false, &v.Level)
 	d.Field("logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -3940,14 +3751,11 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
+	v := x
+	*v = ModelHint{}
 	d.Field("name", false, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -4020,17 +3828,14 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
+	v := x
+	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
 	d.Field("hints", false, false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Notification is the schema definition "Notification".
@@ -4069,15 +3874,12 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
+	v := x
+	*v = Notification{}
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [Notification].
@@ -4113,14 +3915,11 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
+	v := x
+	*v = NotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // NumberSchema is the schema definition "NumberSchema".
@@ -4182,18 +3981,15 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
-	var v NumberSchema
+	v := x
+	*v = NumberSchema{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("maximum", false, false, &v.Maximum)
 	d.Field("minimum", false, false, &v.Minimum)
 	d.Field("title", false, false, &v.Title)
 	d.Field("type", true, false, &v.Type)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
@@ -4232,15 +4028,12 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
+	v := x
+	*v = PaginatedRequest{}
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [PaginatedRequest].
@@ -4277,14 +4070,11 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
+	v := x
+	*v = PaginatedRequestParams{}
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -4326,15 +4116,12 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
+	v := x
+	*v = PaginatedResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -4376,15 +4163,12 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequest", data); err != nil {
 		return err
 	}
-	var v PingRequest
+	v := x
+	*v = PingRequest{}
 	d.Constant("method", "\"ping\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [PingRequest].
@@ -4420,14 +4204,11 @@ func (x *PingRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequestParams", data); err != nil {
 		return err
 	}
-	var v PingRequestParams
+	v := x
+	*v = PingRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4463,14 +4244,11 @@ func (x *PingRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v PingRequestParamsMeta
+	v := x
+	*v = PingRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Restricted schema definitions that only allow primitive types
@@ -4559,15 +4337,12 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
+	v := x
+	*v = ProgressNotification{}
 	d.Constant("method", "\"notifications/progress\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ProgressNotification].
@@ -4614,17 +4389,14 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
+	v := x
+	*v = ProgressNotificationParams{}
 	d.Field("message", false, false, &v.Message)
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -4690,18 +4462,15 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
+	v := x
+	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("description", false, false, &v.Description)
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -4755,17 +4524,14 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
+	v := x
+	*v = PromptArgument{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("name", true, false, &v.Name)
 	d.Field("required", false, false, &v.Required)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -4807,15 +4573,12 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
+	v := x
+	*v = PromptListChangedNotification{}
 	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [PromptListChangedNotification].
@@ -4851,14 +4614,11 @@ func (x *PromptListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotificationParams
+	v := x
+	*v = PromptListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -4902,15 +4662,12 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
+	v := x
+	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Identifies a prompt.
@@ -4960,16 +4717,13 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
+	v := x
+	*v = PromptReference{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -5009,15 +4763,12 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
+	v := x
+	*v = ReadResourceRequest{}
 	d.Constant("method", "\"resources/read\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ReadResourceRequest].
@@ -5051,14 +4802,11 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
+	v := x
+	*v = ReadResourceRequestParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/read request from the client.
@@ -5097,15 +4845,12 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
+	v := x
+	*v = ReadResourceResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "contents" member of [ReadResourceResult].
@@ -5170,15 +4915,12 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
+	v := x
+	*v = Request{}
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [Request].
@@ -5214,14 +4956,11 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
+	v := x
+	*v = RequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5257,14 +4996,11 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v RequestParamsMeta
+	v := x
+	*v = RequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -5347,7 +5083,8 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
+	v := x
+	*v = Resource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -5357,11 +5094,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -5405,16 +5138,13 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
+	v := x
+	*v = ResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -5498,7 +5228,8 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
-	var v ResourceLink
+	v := x
+	*v = ResourceLink{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -5509,11 +5240,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.Constant("type", "\"resource_link\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -5555,15 +5282,12 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
+	v := x
+	*v = ResourceListChangedNotification{}
 	d.Constant("method", "\"notifications/resources/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ResourceListChangedNotification].
@@ -5599,14 +5323,11 @@ func (x *ResourceListChangedNotificationParams) UnmarshalJSON(data []byte) error
 	if err := d.Init("ResourceListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotificationParams
+	v := x
+	*v = ResourceListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -5675,7 +5396,8 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
+	v := x
+	*v = ResourceTemplate{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -5684,11 +5406,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("uriTemplate", true, false, &v.URITemplate)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -5728,15 +5446,12 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateReference
+	v := x
+	*v = ResourceTemplateReference{}
 	d.Constant("type", "\"ref/resource\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -5776,15 +5491,12 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
+	v := x
+	*v = ResourceUpdatedNotification{}
 	d.Constant("method", "\"notifications/resources/updated\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ResourceUpdatedNotification].
@@ -5818,14 +5530,11 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Result is the schema definition "Result".
@@ -5861,14 +5570,11 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
+	v := x
+	*v = Result{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The sender or recipient of messages and data in a conversation.
@@ -5927,16 +5633,13 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
+	v := x
+	*v = Root{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("name", false, false, &v.Name)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the client to the server, informing it that the list of roots has changed.
@@ -5980,15 +5683,12 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RootsListChangedNotification", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotification
+	v := x
+	*v = RootsListChangedNotification{}
 	d.Constant("method", "\"notifications/roots/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [RootsListChangedNotification].
@@ -6024,14 +5724,11 @@ func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RootsListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotificationParams
+	v := x
+	*v = RootsListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -6072,15 +5769,12 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
+	v := x
+	*v = SamplingMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -6204,7 +5898,8 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
+	v := x
+	*v = ServerCapabilities{}
 	d.Field("completions", false, false, &v.Completions)
 	d.Field("experimental", false, false, &v.Experimental)
 	d.Field("logging", false, false, &v.Logging)
@@ -6212,11 +5907,7 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "resources", false, &v.Resources)
 	genimpl.FieldNew(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -6252,14 +5943,11 @@ func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
+	v := x
+	*v = ServerCapabilitiesPrompts{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -6300,15 +5988,12 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
+	v := x
+	*v = ServerCapabilitiesResources{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	d.Field("subscribe", false, false, &v.Subscribe)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -6344,14 +6029,11 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
+	v := x
+	*v = ServerCapabilitiesTools{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -6658,15 +6340,12 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequest", data); err != nil {
 		return err
 	}
-	var v SetLevelRequest
+	v := x
+	*v = SetLevelRequest{}
 	d.Constant("method", "\"logging/setLevel\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [SetLevelRequest].
@@ -6700,14 +6379,11 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequestParams", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParams
+	v := x
+	*v = SetLevelRequestParams{}
 	d.Field("level", true, false, &v.Level)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // StringSchema is the schema definition "StringSchema".
@@ -6781,7 +6457,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
-	var v StringSchema
+	v := x
+	*v = StringSchema{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("format", false, false, &v.Format)
 	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
@@ -6789,11 +6466,7 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
@@ -6833,15 +6506,12 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequest", data); err != nil {
 		return err
 	}
-	var v SubscribeRequest
+	v := x
+	*v = SubscribeRequest{}
 	d.Constant("method", "\"resources/subscribe\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [SubscribeRequest].
@@ -6875,14 +6545,11 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParams
+	v := x
+	*v = SubscribeRequestParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -6932,17 +6599,14 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
+	v := x
+	*v = TextContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("text", true, false, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -6989,17 +6653,14 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
+	v := x
+	*v = TextResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("text", true, false, &v.Text)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -7071,7 +6732,8 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
+	v := x
+	*v = Tool{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7080,11 +6742,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -7131,16 +6789,13 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
+	v := x
+	*v = ToolInputSchema{}
 	d.Field("properties", false, false, &v.Properties)
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional JSON Schema object defining the structure of the tool's output returned in
@@ -7188,16 +6843,13 @@ func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
-	var v ToolOutputSchema
+	v := x
+	*v = ToolOutputSchema{}
 	d.Field("properties", false, false, &v.Properties)
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional properties describing a Tool to clients.
@@ -7277,18 +6929,15 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
-	var v ToolAnnotations
+	v := x
+	*v = ToolAnnotations{}
 	d.Field("destructiveHint", false, false, &v.DestructiveHint)
 	d.Field("idempotentHint", false, false, &v.IdempotentHint)
 	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
 	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -7330,15 +6979,12 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
+	v := x
+	*v = ToolListChangedNotification{}
 	d.Constant("method", "\"notifications/tools/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ToolListChangedNotification].
@@ -7374,14 +7020,11 @@ func (x *ToolListChangedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotificationParams
+	v := x
+	*v = ToolListChangedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -7421,15 +7064,12 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequest", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequest
+	v := x
+	*v = UnsubscribeRequest{}
 	d.Constant("method", "\"resources/unsubscribe\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [UnsubscribeRequest].
@@ -7463,14 +7103,11 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParams
+	v := x
+	*v = UnsubscribeRequestParams{}
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and

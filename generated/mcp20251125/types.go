@@ -65,16 +65,13 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
-	var v Annotations
+	v := x
+	*v = Annotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Audio provided to or from an LLM.
@@ -127,18 +124,15 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
-	var v AudioContent
+	v := x
+	*v = AudioContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"audio\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -182,15 +176,12 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
-	var v BaseMetadata
+	v := x
+	*v = BaseMetadata{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -237,17 +228,14 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
+	v := x
+	*v = BlobResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("blob", true, false, &v.Blob)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BooleanSchema is the schema definition "BooleanSchema".
@@ -299,17 +287,14 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
-	var v BooleanSchema
+	v := x
+	*v = BooleanSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"boolean\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -358,17 +343,14 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
+	v := x
+	*v = CallToolRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tools/call\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `tools/call` request.
@@ -422,17 +404,14 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
+	v := x
+	*v = CallToolRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("name", true, false, &v.Name)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -468,14 +447,11 @@ func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParamsMeta
+	v := x
+	*v = CallToolRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a tool call.
@@ -535,17 +511,14 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
+	v := x
+	*v = CallToolResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, false, &v.StructuredContent)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request to cancel a task.
@@ -594,17 +567,14 @@ func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelTaskRequest", data); err != nil {
 		return err
 	}
-	var v CancelTaskRequest
+	v := x
+	*v = CancelTaskRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tasks/cancel\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [CancelTaskRequest].
@@ -638,14 +608,11 @@ func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelTaskRequestParams", data); err != nil {
 		return err
 	}
-	var v CancelTaskRequestParams
+	v := x
+	*v = CancelTaskRequestParams{}
 	d.Field("taskId", true, false, &v.TaskID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The response to a tasks/cancel request.
@@ -710,7 +677,8 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelTaskResult", data); err != nil {
 		return err
 	}
-	var v CancelTaskResult
+	v := x
+	*v = CancelTaskResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("createdAt", true, false, &v.CreatedAt)
 	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
@@ -720,11 +688,7 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	d.Field("taskId", true, false, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -778,16 +742,13 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
+	v := x
+	*v = CancelledNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/cancelled\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/cancelled` notification.
@@ -837,16 +798,13 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
+	v := x
+	*v = CancelledNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("reason", false, false, &v.Reason)
 	d.Field("requestId", false, false, &v.RequestID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -902,18 +860,15 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
+	v := x
+	*v = ClientCapabilities{}
 	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
 	d.Field("experimental", false, false, &v.Experimental)
 	genimpl.FieldNew(&d, "roots", false, &v.Roots)
 	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
 	genimpl.FieldNew(&d, "tasks", false, &v.Tasks)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports elicitation from the server.
@@ -954,15 +909,12 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesElicitation", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesElicitation
+	v := x
+	*v = ClientCapabilitiesElicitation{}
 	d.Field("form", false, false, &v.Form)
 	d.Field("url", false, false, &v.URL)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports listing roots.
@@ -998,14 +950,11 @@ func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesRoots", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesRoots
+	v := x
+	*v = ClientCapabilitiesRoots{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports sampling from an LLM.
@@ -1047,15 +996,12 @@ func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesSampling", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesSampling
+	v := x
+	*v = ClientCapabilitiesSampling{}
 	d.Field("context", false, false, &v.Context)
 	d.Field("tools", false, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports task-augmented requests.
@@ -1101,16 +1047,13 @@ func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesTasks", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasks
+	v := x
+	*v = ClientCapabilitiesTasks{}
 	d.Field("cancel", false, false, &v.Cancel)
 	d.Field("list", false, false, &v.List)
 	genimpl.FieldNew(&d, "requests", false, &v.Requests)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Specifies which request types can be augmented with tasks.
@@ -1151,15 +1094,12 @@ func (x *ClientCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesTasksRequests", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasksRequests
+	v := x
+	*v = ClientCapabilitiesTasksRequests{}
 	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
 	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Task support for elicitation-related requests.
@@ -1195,14 +1135,11 @@ func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) 
 	if err := d.Init("ClientCapabilitiesTasksRequestsElicitation", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasksRequestsElicitation
+	v := x
+	*v = ClientCapabilitiesTasksRequestsElicitation{}
 	d.Field("create", false, false, &v.Create)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Task support for sampling-related requests.
@@ -1238,14 +1175,11 @@ func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) err
 	if err := d.Init("ClientCapabilitiesTasksRequestsSampling", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasksRequestsSampling
+	v := x
+	*v = ClientCapabilitiesTasksRequestsSampling{}
 	d.Field("createMessage", false, false, &v.CreateMessage)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ClientNotification is the schema definition "ClientNotification".
@@ -1576,17 +1510,14 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
+	v := x
+	*v = CompleteRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"completion/complete\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `completion/complete` request.
@@ -1637,17 +1568,14 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
+	v := x
+	*v = CompleteRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("argument", true, false, &v.Argument)
 	genimpl.FieldNew(&d, "context", false, &v.Context)
 	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1683,14 +1611,11 @@ func (x *CompleteRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsMeta
+	v := x
+	*v = CompleteRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The argument's information
@@ -1727,15 +1652,12 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
+	v := x
+	*v = CompleteRequestParamsArgument{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("value", true, false, &v.Value)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional, optional context for completions
@@ -1771,14 +1693,11 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsContext
+	v := x
+	*v = CompleteRequestParamsContext{}
 	d.Field("arguments", false, false, &v.Arguments)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -1877,15 +1796,12 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
+	v := x
+	*v = CompleteResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("completion", true, false, &v.Completion)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -1929,16 +1845,13 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
+	v := x
+	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
 	d.Field("values", true, false, &v.Values)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ContentBlock is the schema definition "ContentBlock".
@@ -2056,17 +1969,14 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
+	v := x
+	*v = CreateMessageRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"sampling/createMessage\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `sampling/createMessage` request.
@@ -2177,7 +2087,8 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
+	v := x
+	*v = CreateMessageRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
@@ -2191,11 +2102,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
 	d.Field("tools", false, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2231,14 +2138,11 @@ func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParamsMeta
+	v := x
+	*v = CreateMessageRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to a sampling/createMessage request from the server.
@@ -2302,18 +2206,15 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
+	v := x
+	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.Field("model", true, false, &v.Model)
 	d.Field("role", true, false, &v.Role)
 	d.Field("stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -2438,15 +2339,12 @@ func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateTaskResult", data); err != nil {
 		return err
 	}
-	var v CreateTaskResult
+	v := x
+	*v = CreateTaskResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("task", true, false, &v.Task)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An opaque token used to represent a cursor for pagination.
@@ -2502,17 +2400,14 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
-	var v ElicitRequest
+	v := x
+	*v = ElicitRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"elicitation/create\"", true)
 	genimpl.FieldFunc(&d, "params", true, false, &v.Params, DecodeElicitRequestParams)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -2576,18 +2471,15 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestFormParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParams
+	v := x
+	*v = ElicitRequestFormParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("message", true, false, &v.Message)
 	v.HasMode = d.Constant("mode", "\"form\"", false)
 	d.Field("requestedSchema", true, false, &v.RequestedSchema)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2623,14 +2515,11 @@ func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestFormParamsMeta", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParamsMeta
+	v := x
+	*v = ElicitRequestFormParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A restricted subset of JSON Schema.
@@ -2681,17 +2570,14 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	if err := d.Init("ElicitRequestFormParamsRequestedSchema", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParamsRequestedSchema
+	v := x
+	*v = ElicitRequestFormParamsRequestedSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The parameters for a request to elicit additional information from the user via the client.
@@ -2813,7 +2699,8 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestURLParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestURLParams
+	v := x
+	*v = ElicitRequestURLParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("elicitationId", true, false, &v.ElicitationID)
 	d.Field("message", true, false, &v.Message)
@@ -2821,11 +2708,7 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	d.Field("url", true, false, &v.URL)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2861,14 +2744,11 @@ func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestURLParamsMeta", data); err != nil {
 		return err
 	}
-	var v ElicitRequestURLParamsMeta
+	v := x
+	*v = ElicitRequestURLParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to an elicitation request.
@@ -2927,16 +2807,13 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
-	var v ElicitResult
+	v := x
+	*v = ElicitResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("action", true, false, &v.Action)
 	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A value of The "content" member of [ElicitResult].
@@ -3032,16 +2909,13 @@ func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitationCompleteNotification", data); err != nil {
 		return err
 	}
-	var v ElicitationCompleteNotification
+	v := x
+	*v = ElicitationCompleteNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/elicitation/complete\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ElicitationCompleteNotification].
@@ -3075,14 +2949,11 @@ func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error
 	if err := d.Init("ElicitationCompleteNotificationParams", data); err != nil {
 		return err
 	}
-	var v ElicitationCompleteNotificationParams
+	v := x
+	*v = ElicitationCompleteNotificationParams{}
 	d.Field("elicitationId", true, false, &v.ElicitationID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The contents of a resource, embedded into a prompt or tool call result.
@@ -3139,17 +3010,14 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
+	v := x
+	*v = EmbeddedResource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.Constant("type", "\"resource\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -3285,16 +3153,13 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Error", data); err != nil {
 		return err
 	}
-	var v Error
+	v := x
+	*v = Error{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to get a prompt provided by the server.
@@ -3343,17 +3208,14 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
+	v := x
+	*v = GetPromptRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"prompts/get\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `prompts/get` request.
@@ -3397,16 +3259,13 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
+	v := x
+	*v = GetPromptRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("name", true, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3442,14 +3301,11 @@ func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParamsMeta
+	v := x
+	*v = GetPromptRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a prompts/get request from the client.
@@ -3493,16 +3349,13 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
+	v := x
+	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request to retrieve the result of a completed task.
@@ -3551,17 +3404,14 @@ func (x *GetTaskPayloadRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetTaskPayloadRequest", data); err != nil {
 		return err
 	}
-	var v GetTaskPayloadRequest
+	v := x
+	*v = GetTaskPayloadRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tasks/result\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [GetTaskPayloadRequest].
@@ -3595,14 +3445,11 @@ func (x *GetTaskPayloadRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetTaskPayloadRequestParams", data); err != nil {
 		return err
 	}
-	var v GetTaskPayloadRequestParams
+	v := x
+	*v = GetTaskPayloadRequestParams{}
 	d.Field("taskId", true, false, &v.TaskID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The response to a tasks/result request.
@@ -3640,14 +3487,11 @@ func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetTaskPayloadResult", data); err != nil {
 		return err
 	}
-	var v GetTaskPayloadResult
+	v := x
+	*v = GetTaskPayloadResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request to retrieve the state of a task.
@@ -3696,17 +3540,14 @@ func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetTaskRequest", data); err != nil {
 		return err
 	}
-	var v GetTaskRequest
+	v := x
+	*v = GetTaskRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tasks/get\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [GetTaskRequest].
@@ -3740,14 +3581,11 @@ func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetTaskRequestParams", data); err != nil {
 		return err
 	}
-	var v GetTaskRequestParams
+	v := x
+	*v = GetTaskRequestParams{}
 	d.Field("taskId", true, false, &v.TaskID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The response to a tasks/get request.
@@ -3812,7 +3650,8 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetTaskResult", data); err != nil {
 		return err
 	}
-	var v GetTaskResult
+	v := x
+	*v = GetTaskResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("createdAt", true, false, &v.CreatedAt)
 	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
@@ -3822,11 +3661,7 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	d.Field("taskId", true, false, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optionally-sized icon that can be displayed in a user interface.
@@ -3898,17 +3733,14 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Icon", data); err != nil {
 		return err
 	}
-	var v Icon
+	v := x
+	*v = Icon{}
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("sizes", false, false, &v.Sizes)
 	d.Field("src", true, false, &v.Src)
 	d.Field("theme", false, false, &v.Theme)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Base interface to add `icons` property.
@@ -3952,14 +3784,11 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Icons", data); err != nil {
 		return err
 	}
-	var v Icons
+	v := x
+	*v = Icons{}
 	d.Field("icons", false, false, &v.Icons)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -4012,18 +3841,15 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
+	v := x
+	*v = ImageContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes the MCP implementation.
@@ -4097,7 +3923,8 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
+	v := x
+	*v = Implementation{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
 	d.Field("name", true, false, &v.Name)
@@ -4105,11 +3932,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	d.Field("version", true, false, &v.Version)
 	d.Field("websiteUrl", false, false, &v.WebsiteURL)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -4158,17 +3981,14 @@ func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequest", data); err != nil {
 		return err
 	}
-	var v InitializeRequest
+	v := x
+	*v = InitializeRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"initialize\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for an `initialize` request.
@@ -4213,17 +4033,14 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequestParams", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParams
+	v := x
+	*v = InitializeRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("clientInfo", true, false, &v.ClientInfo)
 	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4259,14 +4076,11 @@ func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParamsMeta
+	v := x
+	*v = InitializeRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // After receiving an initialize request from the client, the server sends this response.
@@ -4318,18 +4132,15 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializeResult", data); err != nil {
 		return err
 	}
-	var v InitializeResult
+	v := x
+	*v = InitializeResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("instructions", false, false, &v.Instructions)
 	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
 	d.Field("serverInfo", true, false, &v.ServerInfo)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -4377,16 +4188,13 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InitializedNotification", data); err != nil {
 		return err
 	}
-	var v InitializedNotification
+	v := x
+	*v = InitializedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/initialized\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A response to a request that indicates an error occurred.
@@ -4431,16 +4239,13 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCErrorResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorResponse
+	v := x
+	*v = JSONRPCErrorResponse{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", false, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -4525,16 +4330,13 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
+	v := x
+	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -4582,17 +4384,14 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
+	v := x
+	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A response to a request, containing either the result or error.
@@ -4661,16 +4460,13 @@ func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCResultResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResultResponse
+	v := x
+	*v = JSONRPCResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Use TitledSingleSelectEnumSchema instead.
@@ -4732,7 +4528,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LegacyTitledEnumSchema", data); err != nil {
 		return err
 	}
-	var v LegacyTitledEnumSchema
+	v := x
+	*v = LegacyTitledEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("enum", true, false, &v.Enum)
@@ -4740,11 +4537,7 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -4795,17 +4588,14 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
+	v := x
+	*v = ListPromptsRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"prompts/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a prompts/list request from the client.
@@ -4850,16 +4640,13 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
+	v := x
+	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -4910,17 +4697,14 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
+	v := x
+	*v = ListResourceTemplatesRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/templates/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/templates/list request from the client.
@@ -4965,16 +4749,13 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
+	v := x
+	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -5025,17 +4806,14 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
+	v := x
+	*v = ListResourcesRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/list request from the client.
@@ -5080,16 +4858,13 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
+	v := x
+	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -5146,17 +4921,14 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
+	v := x
+	*v = ListRootsRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"roots/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The client's response to a roots/list request from the server.
@@ -5197,15 +4969,12 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
+	v := x
+	*v = ListRootsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("roots", true, false, &v.Roots)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request to retrieve a list of tasks.
@@ -5256,17 +5025,14 @@ func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListTasksRequest", data); err != nil {
 		return err
 	}
-	var v ListTasksRequest
+	v := x
+	*v = ListTasksRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tasks/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The response to a tasks/list request.
@@ -5311,16 +5077,13 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListTasksResult", data); err != nil {
 		return err
 	}
-	var v ListTasksResult
+	v := x
+	*v = ListTasksResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("tasks", true, false, &v.Tasks)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -5371,17 +5134,14 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
+	v := x
+	*v = ListToolsRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tools/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a tools/list request from the client.
@@ -5426,16 +5186,13 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
+	v := x
+	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("tools", true, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -5507,16 +5264,13 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
+	v := x
+	*v = LoggingMessageNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/message\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/message` notification.
@@ -5563,17 +5317,14 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
+	v := x
+	*v = LoggingMessageNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("data", true, true, &v.Data)
 	d.Field("level", true, false, &v.Level)
 	d.Field("logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -5620,14 +5371,11 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
+	v := x
+	*v = ModelHint{}
 	d.Field("name", false, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -5700,17 +5448,14 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
+	v := x
+	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
 	d.Field("hints", false, false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // MultiSelectEnumSchema is the schema definition "MultiSelectEnumSchema".
@@ -5791,15 +5536,12 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
+	v := x
+	*v = Notification{}
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // NotificationParams is the schema definition "NotificationParams".
@@ -5835,14 +5577,11 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
+	v := x
+	*v = NotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // NumberSchema is the schema definition "NumberSchema".
@@ -5909,7 +5648,8 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
-	var v NumberSchema
+	v := x
+	*v = NumberSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("maximum", false, false, &v.Maximum)
@@ -5917,11 +5657,7 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("type", true, false, &v.Type)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
@@ -5969,17 +5705,14 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
+	v := x
+	*v = PaginatedRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common parameters for paginated requests.
@@ -6021,15 +5754,12 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
+	v := x
+	*v = PaginatedRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6065,14 +5795,11 @@ func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParamsMeta
+	v := x
+	*v = PaginatedRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -6114,15 +5841,12 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
+	v := x
+	*v = PaginatedResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -6173,17 +5897,14 @@ func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PingRequest", data); err != nil {
 		return err
 	}
-	var v PingRequest
+	v := x
+	*v = PingRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"ping\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Restricted schema definitions that only allow primitive types
@@ -6315,16 +6036,13 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
+	v := x
+	*v = ProgressNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/progress\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/progress` notification.
@@ -6376,18 +6094,15 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
+	v := x
+	*v = ProgressNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("message", false, false, &v.Message)
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -6466,7 +6181,8 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
+	v := x
+	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("description", false, false, &v.Description)
@@ -6474,11 +6190,7 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -6532,17 +6244,14 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
+	v := x
+	*v = PromptArgument{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("name", true, false, &v.Name)
 	d.Field("required", false, false, &v.Required)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6590,16 +6299,13 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
+	v := x
+	*v = PromptListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -6643,15 +6349,12 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
+	v := x
+	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Identifies a prompt.
@@ -6701,16 +6404,13 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
+	v := x
+	*v = PromptReference{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -6759,17 +6459,14 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
+	v := x
+	*v = ReadResourceRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/read\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `resources/read` request.
@@ -6808,15 +6505,12 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
+	v := x
+	*v = ReadResourceRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6852,14 +6546,11 @@ func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParamsMeta
+	v := x
+	*v = ReadResourceRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's response to a resources/read request from the client.
@@ -6898,15 +6589,12 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
+	v := x
+	*v = ReadResourceResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "contents" member of [ReadResourceResult].
@@ -6967,14 +6655,11 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RelatedTaskMetadata", data); err != nil {
 		return err
 	}
-	var v RelatedTaskMetadata
+	v := x
+	*v = RelatedTaskMetadata{}
 	d.Field("taskId", true, false, &v.TaskID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Request is the schema definition "Request".
@@ -7013,15 +6698,12 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
+	v := x
+	*v = Request{}
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -7064,14 +6746,11 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
+	v := x
+	*v = RequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7107,14 +6786,11 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v RequestParamsMeta
+	v := x
+	*v = RequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A known resource that the server is capable of reading.
@@ -7203,7 +6879,8 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
+	v := x
+	*v = Resource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7214,11 +6891,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -7262,16 +6935,13 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
+	v := x
+	*v = ResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -7368,7 +7038,8 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
-	var v ResourceLink
+	v := x
+	*v = ResourceLink{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7380,11 +7051,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.Constant("type", "\"resource_link\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -7432,16 +7099,13 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
+	v := x
+	*v = ResourceListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/resources/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common parameters when working with resources.
@@ -7480,15 +7144,12 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ResourceRequestParams
+	v := x
+	*v = ResourceRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -7524,14 +7185,11 @@ func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ResourceRequestParamsMeta
+	v := x
+	*v = ResourceRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -7613,7 +7271,8 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
+	v := x
+	*v = ResourceTemplate{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7623,11 +7282,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("uriTemplate", true, false, &v.URITemplate)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -7667,15 +7322,12 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateReference
+	v := x
+	*v = ResourceTemplateReference{}
 	d.Constant("type", "\"ref/resource\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -7721,16 +7373,13 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
+	v := x
+	*v = ResourceUpdatedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/resources/updated\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/resources/updated` notification.
@@ -7769,15 +7418,12 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Result is the schema definition "Result".
@@ -7813,14 +7459,11 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
+	v := x
+	*v = Result{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The sender or recipient of messages and data in a conversation.
@@ -7879,16 +7522,13 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
+	v := x
+	*v = Root{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("name", false, false, &v.Name)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the client to the server, informing it that the list of roots has changed.
@@ -7938,16 +7578,13 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RootsListChangedNotification", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotification
+	v := x
+	*v = RootsListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/roots/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -7993,16 +7630,13 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
+	v := x
+	*v = SamplingMessage{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -8223,7 +7857,8 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
+	v := x
+	*v = ServerCapabilities{}
 	d.Field("completions", false, false, &v.Completions)
 	d.Field("experimental", false, false, &v.Experimental)
 	d.Field("logging", false, false, &v.Logging)
@@ -8232,11 +7867,7 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "tasks", false, &v.Tasks)
 	genimpl.FieldNew(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -8272,14 +7903,11 @@ func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
+	v := x
+	*v = ServerCapabilitiesPrompts{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -8320,15 +7948,12 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
+	v := x
+	*v = ServerCapabilitiesResources{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	d.Field("subscribe", false, false, &v.Subscribe)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server supports task-augmented requests.
@@ -8374,16 +7999,13 @@ func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesTasks", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTasks
+	v := x
+	*v = ServerCapabilitiesTasks{}
 	d.Field("cancel", false, false, &v.Cancel)
 	d.Field("list", false, false, &v.List)
 	genimpl.FieldNew(&d, "requests", false, &v.Requests)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -8419,14 +8041,11 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
+	v := x
+	*v = ServerCapabilitiesTools{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Specifies which request types can be augmented with tasks.
@@ -8462,14 +8081,11 @@ func (x *ServerCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesTasksRequests", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTasksRequests
+	v := x
+	*v = ServerCapabilitiesTasksRequests{}
 	genimpl.FieldNew(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Task support for tool-related requests.
@@ -8505,14 +8121,11 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 	if err := d.Init("ServerCapabilitiesTasksRequestsTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTasksRequestsTools
+	v := x
+	*v = ServerCapabilitiesTasksRequestsTools{}
 	d.Field("call", false, false, &v.Call)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -8882,17 +8495,14 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequest", data); err != nil {
 		return err
 	}
-	var v SetLevelRequest
+	v := x
+	*v = SetLevelRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"logging/setLevel\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `logging/setLevel` request.
@@ -8931,15 +8541,12 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequestParams", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParams
+	v := x
+	*v = SetLevelRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("level", true, false, &v.Level)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8975,14 +8582,11 @@ func (x *SetLevelRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SetLevelRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParamsMeta
+	v := x
+	*v = SetLevelRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // SingleSelectEnumSchema is the schema definition "SingleSelectEnumSchema".
@@ -9087,7 +8691,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
-	var v StringSchema
+	v := x
+	*v = StringSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("format", false, false, &v.Format)
@@ -9096,11 +8701,7 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
@@ -9149,17 +8750,14 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequest", data); err != nil {
 		return err
 	}
-	var v SubscribeRequest
+	v := x
+	*v = SubscribeRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/subscribe\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `resources/subscribe` request.
@@ -9198,15 +8796,12 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParams
+	v := x
+	*v = SubscribeRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9242,14 +8837,11 @@ func (x *SubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscribeRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParamsMeta
+	v := x
+	*v = SubscribeRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Data associated with a task.
@@ -9309,7 +8901,8 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Task", data); err != nil {
 		return err
 	}
-	var v Task
+	v := x
+	*v = Task{}
 	d.Field("createdAt", true, false, &v.CreatedAt)
 	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
 	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
@@ -9318,11 +8911,7 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	d.Field("taskId", true, false, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common params for any task-augmented request.
@@ -9368,15 +8957,12 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TaskAugmentedRequestParams", data); err != nil {
 		return err
 	}
-	var v TaskAugmentedRequestParams
+	v := x
+	*v = TaskAugmentedRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9412,14 +8998,11 @@ func (x *TaskAugmentedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TaskAugmentedRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v TaskAugmentedRequestParamsMeta
+	v := x
+	*v = TaskAugmentedRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Metadata for augmenting a request with task execution.
@@ -9456,14 +9039,11 @@ func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TaskMetadata", data); err != nil {
 		return err
 	}
-	var v TaskMetadata
+	v := x
+	*v = TaskMetadata{}
 	genimpl.FieldFunc(&d, "ttl", false, false, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The status of a task.
@@ -9526,16 +9106,13 @@ func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TaskStatusNotification", data); err != nil {
 		return err
 	}
-	var v TaskStatusNotification
+	v := x
+	*v = TaskStatusNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/tasks/status\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/tasks/status` notification.
@@ -9600,7 +9177,8 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TaskStatusNotificationParams", data); err != nil {
 		return err
 	}
-	var v TaskStatusNotificationParams
+	v := x
+	*v = TaskStatusNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("createdAt", true, false, &v.CreatedAt)
 	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
@@ -9610,11 +9188,7 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	d.Field("taskId", true, false, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -9664,17 +9238,14 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
+	v := x
+	*v = TextContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("text", true, false, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -9721,17 +9292,14 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
+	v := x
+	*v = TextResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("text", true, false, &v.Text)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -9796,7 +9364,8 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchema
+	v := x
+	*v = TitledMultiSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
@@ -9805,11 +9374,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for array items with enum options and display labels.
@@ -9843,14 +9408,11 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItems
+	v := x
+	*v = TitledMultiSelectEnumSchemaItems{}
 	d.Field("anyOf", true, false, &v.AnyOf)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "anyOf" member of [TitledMultiSelectEnumSchemaItems].
@@ -9887,15 +9449,12 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) e
 	if err := d.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItemsAnyOfItem
+	v := x
+	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	d.Field("const", true, false, &v.Const)
 	d.Field("title", true, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for single-selection enumeration with display titles for each option.
@@ -9950,18 +9509,15 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchema
+	v := x
+	*v = TitledSingleSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("oneOf", true, false, &v.OneOf)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "oneOf" member of [TitledSingleSelectEnumSchema].
@@ -9998,15 +9554,12 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 	if err := d.Init("TitledSingleSelectEnumSchemaOneOfItem", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchemaOneOfItem
+	v := x
+	*v = TitledSingleSelectEnumSchemaOneOfItem{}
 	d.Field("const", true, false, &v.Const)
 	d.Field("title", true, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -10099,7 +9652,8 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
+	v := x
+	*v = Tool{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -10110,11 +9664,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -10166,17 +9716,14 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
+	v := x
+	*v = ToolInputSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	d.Field("properties", false, false, &v.Properties)
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional JSON Schema object defining the structure of the tool's output returned in
@@ -10232,17 +9779,14 @@ func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
-	var v ToolOutputSchema
+	v := x
+	*v = ToolOutputSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	d.Field("properties", false, false, &v.Properties)
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional properties describing a Tool to clients.
@@ -10322,18 +9866,15 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
-	var v ToolAnnotations
+	v := x
+	*v = ToolAnnotations{}
 	d.Field("destructiveHint", false, false, &v.DestructiveHint)
 	d.Field("idempotentHint", false, false, &v.IdempotentHint)
 	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
 	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Controls tool selection behavior for sampling requests.
@@ -10382,14 +9923,11 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolChoice", data); err != nil {
 		return err
 	}
-	var v ToolChoice
+	v := x
+	*v = ToolChoice{}
 	d.Field("mode", false, false, &v.Mode)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Execution-related properties for a tool.
@@ -10443,14 +9981,11 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolExecution", data); err != nil {
 		return err
 	}
-	var v ToolExecution
+	v := x
+	*v = ToolExecution{}
 	d.Field("taskSupport", false, false, &v.TaskSupport)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -10498,16 +10033,13 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
+	v := x
+	*v = ToolListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/tools/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result of a tool use, provided by the user back to the assistant.
@@ -10578,7 +10110,8 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolResultContent", data); err != nil {
 		return err
 	}
-	var v ToolResultContent
+	v := x
+	*v = ToolResultContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
@@ -10586,11 +10119,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	d.Field("toolUseId", true, false, &v.ToolUseID)
 	d.Constant("type", "\"tool_result\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request from the assistant to call a tool.
@@ -10646,18 +10175,15 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolUseContent", data); err != nil {
 		return err
 	}
-	var v ToolUseContent
+	v := x
+	*v = ToolUseContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("id", true, false, &v.ID)
 	d.Field("input", true, false, &v.Input)
 	d.Field("name", true, false, &v.Name)
 	d.Constant("type", "\"tool_use\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An error response that indicates that the server requires the client to provide additional information via an elicitation request.
@@ -10702,16 +10228,13 @@ func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("URLElicitationRequiredError", data); err != nil {
 		return err
 	}
-	var v URLElicitationRequiredError
+	v := x
+	*v = URLElicitationRequiredError{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", false, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "error" member of [URLElicitationRequiredError].
@@ -10754,16 +10277,13 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("URLElicitationRequiredErrorError", data); err != nil {
 		return err
 	}
-	var v URLElicitationRequiredErrorError
+	v := x
+	*v = URLElicitationRequiredErrorError{}
 	d.Constant("code", "-32042", true)
 	d.Field("data", true, false, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -10797,14 +10317,11 @@ func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error 
 	if err := d.Init("URLElicitationRequiredErrorErrorData", data); err != nil {
 		return err
 	}
-	var v URLElicitationRequiredErrorErrorData
+	v := x
+	*v = URLElicitationRequiredErrorErrorData{}
 	d.Field("elicitations", true, false, &v.Elicitations)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -10853,17 +10370,14 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequest", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequest
+	v := x
+	*v = UnsubscribeRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/unsubscribe\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `resources/unsubscribe` request.
@@ -10902,15 +10416,12 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParams
+	v := x
+	*v = UnsubscribeRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -10946,14 +10457,11 @@ func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsubscribeRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParamsMeta
+	v := x
+	*v = UnsubscribeRequestParamsMeta{}
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration without display titles for options.
@@ -11018,7 +10526,8 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UntitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchema
+	v := x
+	*v = UntitledMultiSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
@@ -11027,11 +10536,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for the array items.
@@ -11071,15 +10576,12 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UntitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchemaItems
+	v := x
+	*v = UntitledMultiSelectEnumSchemaItems{}
 	d.Field("enum", true, false, &v.Enum)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for single-selection enumeration without display titles for options.
@@ -11134,18 +10636,15 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UntitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledSingleSelectEnumSchema
+	v := x
+	*v = UntitledSingleSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("enum", true, false, &v.Enum)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and

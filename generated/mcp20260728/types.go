@@ -65,16 +65,13 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
-	var v Annotations
+	v := x
+	*v = Annotations{}
 	d.Field("audience", false, false, &v.Audience)
 	d.Field("lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Audio provided to or from an LLM.
@@ -127,18 +124,15 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
-	var v AudioContent
+	v := x
+	*v = AudioContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"audio\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -182,15 +176,12 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
-	var v BaseMetadata
+	v := x
+	*v = BaseMetadata{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -237,17 +228,14 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
+	v := x
+	*v = BlobResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("blob", true, false, &v.Blob)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // BooleanSchema is the schema definition "BooleanSchema".
@@ -299,17 +287,14 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
-	var v BooleanSchema
+	v := x
+	*v = BooleanSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"boolean\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A result that supports a time-to-live (TTL) hint for client-side caching.
@@ -384,17 +369,14 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CacheableResult", data); err != nil {
 		return err
 	}
-	var v CacheableResult
+	v := x
+	*v = CacheableResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	d.Field("resultType", true, false, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -443,17 +425,14 @@ func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
+	v := x
+	*v = CallToolRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tools/call\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `tools/call` request.
@@ -505,18 +484,15 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
+	v := x
+	*v = CallToolRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("inputResponses", false, false, &v.InputResponses)
 	d.Field("name", true, false, &v.Name)
 	d.Field("requestState", false, false, &v.RequestState)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [CallToolRequest] (tools/call) request.
@@ -588,18 +564,15 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
+	v := x
+	*v = CallToolResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("resultType", true, false, &v.ResultType)
 	d.Field("structuredContent", false, true, &v.StructuredContent)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [CallToolRequest] (tools/call) request.
@@ -646,16 +619,13 @@ func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CallToolResultResponse", data); err != nil {
 		return err
 	}
-	var v CallToolResultResponse
+	v := x
+	*v = CallToolResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeCallToolResultResponseResult)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "result" member of [CallToolResultResponse].
@@ -736,16 +706,13 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
+	v := x
+	*v = CancelledNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/cancelled\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/cancelled` notification.
@@ -791,16 +758,13 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
+	v := x
+	*v = CancelledNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("reason", false, false, &v.Reason)
 	d.Field("requestId", true, false, &v.RequestID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -861,18 +825,15 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
+	v := x
+	*v = ClientCapabilities{}
 	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
 	d.Field("experimental", false, false, &v.Experimental)
 	d.Field("extensions", false, false, &v.Extensions)
 	d.Field("roots", false, false, &v.Roots)
 	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports elicitation from the server.
@@ -913,15 +874,12 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesElicitation", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesElicitation
+	v := x
+	*v = ClientCapabilitiesElicitation{}
 	d.Field("form", false, false, &v.Form)
 	d.Field("url", false, false, &v.URL)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the client supports sampling from an LLM.
@@ -963,15 +921,12 @@ func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientCapabilitiesSampling", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesSampling
+	v := x
+	*v = ClientCapabilitiesSampling{}
 	d.Field("context", false, false, &v.Context)
 	d.Field("tools", false, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -1023,16 +978,13 @@ func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ClientNotification", data); err != nil {
 		return err
 	}
-	var v ClientNotification
+	v := x
+	*v = ClientNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/cancelled\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ClientRequest is the schema definition "ClientRequest".
@@ -1170,17 +1122,14 @@ func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
+	v := x
+	*v = CompleteRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"completion/complete\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `completion/complete` request.
@@ -1229,17 +1178,14 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
+	v := x
+	*v = CompleteRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("argument", true, false, &v.Argument)
 	genimpl.FieldNew(&d, "context", false, &v.Context)
 	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The argument's information
@@ -1276,15 +1222,12 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
+	v := x
+	*v = CompleteRequestParamsArgument{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("value", true, false, &v.Value)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional, optional context for completions
@@ -1320,14 +1263,11 @@ func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsContext
+	v := x
+	*v = CompleteRequestParamsContext{}
 	d.Field("arguments", false, false, &v.Arguments)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -1435,16 +1375,13 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
+	v := x
+	*v = CompleteResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("completion", true, false, &v.Completion)
 	d.Field("resultType", true, false, &v.ResultType)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -1488,16 +1425,13 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
+	v := x
+	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
 	d.Field("values", true, false, &v.Values)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [CompleteRequest] (completion/complete) request.
@@ -1540,16 +1474,13 @@ func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CompleteResultResponse", data); err != nil {
 		return err
 	}
-	var v CompleteResultResponse
+	v := x
+	*v = CompleteResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ContentBlock is the schema definition "ContentBlock".
@@ -1658,15 +1589,12 @@ func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
+	v := x
+	*v = CreateMessageRequest{}
 	d.Constant("method", "\"sampling/createMessage\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `sampling/createMessage` request.
@@ -1763,7 +1691,8 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
+	v := x
+	*v = CreateMessageRequestParams{}
 	d.Field("includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
@@ -1775,11 +1704,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
 	d.Field("tools", false, false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the client for a [CreateMessageRequest] (sampling/createMessage) request.
@@ -1843,18 +1768,15 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
+	v := x
+	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
 	d.Field("model", true, false, &v.Model)
 	d.Field("role", true, false, &v.Role)
 	d.Field("stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -1995,17 +1917,14 @@ func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("DiscoverRequest", data); err != nil {
 		return err
 	}
-	var v DiscoverRequest
+	v := x
+	*v = DiscoverRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"server/discover\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [DiscoverRequest] (server/discover) request.
@@ -2097,7 +2016,8 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("DiscoverResult", data); err != nil {
 		return err
 	}
-	var v DiscoverResult
+	v := x
+	*v = DiscoverResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	d.Field("capabilities", true, false, &v.Capabilities)
@@ -2106,11 +2026,7 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	d.Field("supportedVersions", true, false, &v.SupportedVersions)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [DiscoverRequest] (server/discover) request.
@@ -2153,16 +2069,13 @@ func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("DiscoverResultResponse", data); err != nil {
 		return err
 	}
-	var v DiscoverResultResponse
+	v := x
+	*v = DiscoverResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request from the server to elicit additional information from the user via the client.
@@ -2206,15 +2119,12 @@ func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
-	var v ElicitRequest
+	v := x
+	*v = ElicitRequest{}
 	d.Constant("method", "\"elicitation/create\"", true)
 	genimpl.FieldFunc(&d, "params", true, false, &v.Params, DecodeElicitRequestParams)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -2263,16 +2173,13 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestFormParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParams
+	v := x
+	*v = ElicitRequestFormParams{}
 	d.Field("message", true, false, &v.Message)
 	v.HasMode = d.Constant("mode", "\"form\"", false)
 	d.Field("requestedSchema", true, false, &v.RequestedSchema)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A restricted subset of JSON Schema.
@@ -2323,17 +2230,14 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	if err := d.Init("ElicitRequestFormParamsRequestedSchema", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParamsRequestedSchema
+	v := x
+	*v = ElicitRequestFormParamsRequestedSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
 	d.Field("required", false, false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The parameters for a request to elicit additional information from the user via the client.
@@ -2436,16 +2340,13 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitRequestURLParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestURLParams
+	v := x
+	*v = ElicitRequestURLParams{}
 	d.Field("message", true, false, &v.Message)
 	d.Constant("mode", "\"url\"", true)
 	d.Field("url", true, false, &v.URL)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the client for an [ElicitRequest] (elicitation/create) request.
@@ -2499,15 +2400,12 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
-	var v ElicitResult
+	v := x
+	*v = ElicitResult{}
 	d.Field("action", true, false, &v.Action)
 	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A value of The "content" member of [ElicitResult].
@@ -2614,17 +2512,14 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
+	v := x
+	*v = EmbeddedResource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceResource)
 	d.Constant("type", "\"resource\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -2760,16 +2655,13 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Error", data); err != nil {
 		return err
 	}
-	var v Error
+	v := x
+	*v = Error{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Used by the client to get a prompt provided by the server.
@@ -2818,17 +2710,14 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
+	v := x
+	*v = GetPromptRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"prompts/get\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `prompts/get` request.
@@ -2880,18 +2769,15 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
+	v := x
+	*v = GetPromptRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("inputResponses", false, false, &v.InputResponses)
 	d.Field("name", true, false, &v.Name)
 	d.Field("requestState", false, false, &v.RequestState)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [GetPromptRequest] (prompts/get) request.
@@ -2944,17 +2830,14 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
+	v := x
+	*v = GetPromptResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("resultType", true, false, &v.ResultType)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [GetPromptRequest] (prompts/get) request.
@@ -3001,16 +2884,13 @@ func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("GetPromptResultResponse", data); err != nil {
 		return err
 	}
-	var v GetPromptResultResponse
+	v := x
+	*v = GetPromptResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeGetPromptResultResponseResult)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "result" member of [GetPromptResultResponse].
@@ -3087,16 +2967,13 @@ func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("HeaderMismatchError", data); err != nil {
 		return err
 	}
-	var v HeaderMismatchError
+	v := x
+	*v = HeaderMismatchError{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", false, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "error" member of [HeaderMismatchError].
@@ -3141,16 +3018,13 @@ func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("HeaderMismatchErrorError", data); err != nil {
 		return err
 	}
-	var v HeaderMismatchErrorError
+	v := x
+	*v = HeaderMismatchErrorError{}
 	d.Constant("code", "-32020", true)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optionally-sized icon that can be displayed in a user interface.
@@ -3222,17 +3096,14 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Icon", data); err != nil {
 		return err
 	}
-	var v Icon
+	v := x
+	*v = Icon{}
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("sizes", false, false, &v.Sizes)
 	d.Field("src", true, false, &v.Src)
 	d.Field("theme", false, false, &v.Theme)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Base interface to add `icons` property.
@@ -3276,14 +3147,11 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Icons", data); err != nil {
 		return err
 	}
-	var v Icons
+	v := x
+	*v = Icons{}
 	d.Field("icons", false, false, &v.Icons)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -3336,18 +3204,15 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
+	v := x
+	*v = ImageContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("data", true, false, &v.Data)
 	d.Field("mimeType", true, false, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes the MCP implementation.
@@ -3421,7 +3286,8 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
+	v := x
+	*v = Implementation{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
 	d.Field("name", true, false, &v.Name)
@@ -3429,11 +3295,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	d.Field("version", true, false, &v.Version)
 	d.Field("websiteUrl", false, false, &v.WebsiteURL)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // InputRequest is the schema definition "InputRequest".
@@ -3568,17 +3430,14 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InputRequiredResult", data); err != nil {
 		return err
 	}
-	var v InputRequiredResult
+	v := x
+	*v = InputRequiredResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("inputRequests", false, false, &v.InputRequests)
 	d.Field("requestState", false, false, &v.RequestState)
 	d.Field("resultType", true, false, &v.ResultType)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // InputResponse is the schema definition "InputResponse".
@@ -3652,16 +3511,13 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InputResponseRequestParams", data); err != nil {
 		return err
 	}
-	var v InputResponseRequestParams
+	v := x
+	*v = InputResponseRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("inputResponses", false, false, &v.InputResponses)
 	d.Field("requestState", false, false, &v.RequestState)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A map of client responses to server-initiated requests.
@@ -3721,16 +3577,13 @@ func (x *InternalError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InternalError", data); err != nil {
 		return err
 	}
-	var v InternalError
+	v := x
+	*v = InternalError{}
 	d.Constant("code", "-32603", true)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON-RPC error indicating that the method parameters are invalid or malformed.
@@ -3784,16 +3637,13 @@ func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InvalidParamsError", data); err != nil {
 		return err
 	}
-	var v InvalidParamsError
+	v := x
+	*v = InvalidParamsError{}
 	d.Constant("code", "-32602", true)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
@@ -3838,16 +3688,13 @@ func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("InvalidRequestError", data); err != nil {
 		return err
 	}
-	var v InvalidRequestError
+	v := x
+	*v = InvalidRequestError{}
 	d.Constant("code", "-32600", true)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // JSONArray is the schema definition "JSONArray".
@@ -3898,16 +3745,13 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCErrorResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorResponse
+	v := x
+	*v = JSONRPCErrorResponse{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", false, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -3992,16 +3836,13 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
+	v := x
+	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -4049,17 +3890,14 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
+	v := x
+	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A response to a request, containing either the result or error.
@@ -4128,16 +3966,13 @@ func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("JSONRPCResultResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResultResponse
+	v := x
+	*v = JSONRPCResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // JSONValue is the schema definition "JSONValue".
@@ -4204,7 +4039,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LegacyTitledEnumSchema", data); err != nil {
 		return err
 	}
-	var v LegacyTitledEnumSchema
+	v := x
+	*v = LegacyTitledEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("enum", true, false, &v.Enum)
@@ -4212,11 +4048,7 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -4265,17 +4097,14 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
+	v := x
+	*v = ListPromptsRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"prompts/list\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [ListPromptsRequest] (prompts/list) request.
@@ -4359,7 +4188,8 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
+	v := x
+	*v = ListPromptsResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	d.Field("nextCursor", false, false, &v.NextCursor)
@@ -4367,11 +4197,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	d.Field("resultType", true, false, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [ListPromptsRequest] (prompts/list) request.
@@ -4414,16 +4240,13 @@ func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListPromptsResultResponse", data); err != nil {
 		return err
 	}
-	var v ListPromptsResultResponse
+	v := x
+	*v = ListPromptsResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -4472,17 +4295,14 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
+	v := x
+	*v = ListResourceTemplatesRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/templates/list\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [ListResourceTemplatesRequest] (resources/templates/list) request.
@@ -4566,7 +4386,8 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
+	v := x
+	*v = ListResourceTemplatesResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	d.Field("nextCursor", false, false, &v.NextCursor)
@@ -4574,11 +4395,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	d.Field("resultType", true, false, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [ListResourceTemplatesRequest] (resources/templates/list) request.
@@ -4621,16 +4438,13 @@ func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourceTemplatesResultResponse", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResultResponse
+	v := x
+	*v = ListResourceTemplatesResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -4679,17 +4493,14 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
+	v := x
+	*v = ListResourcesRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/list\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [ListResourcesRequest] (resources/list) request.
@@ -4773,7 +4584,8 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
+	v := x
+	*v = ListResourcesResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	d.Field("nextCursor", false, false, &v.NextCursor)
@@ -4781,11 +4593,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	d.Field("resultType", true, false, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [ListResourcesRequest] (resources/list) request.
@@ -4828,16 +4636,13 @@ func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListResourcesResultResponse", data); err != nil {
 		return err
 	}
-	var v ListResourcesResultResponse
+	v := x
+	*v = ListResourcesResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -4885,15 +4690,12 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
+	v := x
+	*v = ListRootsRequest{}
 	d.Constant("method", "\"roots/list\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "params" member of [ListRootsRequest].
@@ -4929,14 +4731,11 @@ func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParams
+	v := x
+	*v = ListRootsRequestParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the client for a [ListRootsRequest] (roots/list) request.
@@ -4972,14 +4771,11 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
+	v := x
+	*v = ListRootsResult{}
 	d.Field("roots", true, false, &v.Roots)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -5028,17 +4824,14 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
+	v := x
+	*v = ListToolsRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"tools/list\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [ListToolsRequest] (tools/list) request.
@@ -5122,7 +4915,8 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
+	v := x
+	*v = ListToolsResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	d.Field("nextCursor", false, false, &v.NextCursor)
@@ -5130,11 +4924,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	d.Field("tools", true, false, &v.Tools)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [ListToolsRequest] (tools/list) request.
@@ -5177,16 +4967,13 @@ func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ListToolsResultResponse", data); err != nil {
 		return err
 	}
-	var v ListToolsResultResponse
+	v := x
+	*v = ListToolsResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -5258,16 +5045,13 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
+	v := x
+	*v = LoggingMessageNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/message\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/message` notification.
@@ -5314,17 +5098,14 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
+	v := x
+	*v = LoggingMessageNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("data", true, true, &v.Data)
 	d.Field("level", true, false, &v.Level)
 	d.Field("logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
@@ -5390,16 +5171,13 @@ func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("MethodNotFoundError", data); err != nil {
 		return err
 	}
-	var v MethodNotFoundError
+	v := x
+	*v = MethodNotFoundError{}
 	d.Constant("code", "-32601", true)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Returned when processing a request requires a capability the client did not
@@ -5446,16 +5224,13 @@ func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error 
 	if err := d.Init("MissingRequiredClientCapabilityError", data); err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityError
+	v := x
+	*v = MissingRequiredClientCapabilityError{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", false, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "error" member of [MissingRequiredClientCapabilityError].
@@ -5498,16 +5273,13 @@ func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) e
 	if err := d.Init("MissingRequiredClientCapabilityErrorError", data); err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityErrorError
+	v := x
+	*v = MissingRequiredClientCapabilityErrorError{}
 	d.Constant("code", "-32021", true)
 	d.Field("data", true, false, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -5541,14 +5313,11 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byt
 	if err := d.Init("MissingRequiredClientCapabilityErrorErrorData", data); err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityErrorErrorData
+	v := x
+	*v = MissingRequiredClientCapabilityErrorErrorData{}
 	d.Field("requiredCapabilities", true, false, &v.RequiredCapabilities)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -5595,14 +5364,11 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
+	v := x
+	*v = ModelHint{}
 	d.Field("name", false, false, &v.Name)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -5675,17 +5441,14 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
+	v := x
+	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
 	d.Field("hints", false, false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // MultiSelectEnumSchema is the schema definition "MultiSelectEnumSchema".
@@ -5766,15 +5529,12 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
+	v := x
+	*v = Notification{}
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Extends [MetaObject] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
@@ -5819,14 +5579,11 @@ func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NotificationMetaObject", data); err != nil {
 		return err
 	}
-	var v NotificationMetaObject
+	v := x
+	*v = NotificationMetaObject{}
 	d.Field("io.modelcontextprotocol/subscriptionId", false, false, &v.SubscriptionID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common params for any notification.
@@ -5862,14 +5619,11 @@ func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
+	v := x
+	*v = NotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // NumberSchema is the schema definition "NumberSchema".
@@ -5936,7 +5690,8 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
-	var v NumberSchema
+	v := x
+	*v = NumberSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("maximum", false, false, &v.Maximum)
@@ -5944,11 +5699,7 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("type", true, false, &v.Type)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
@@ -5994,17 +5745,14 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
+	v := x
+	*v = PaginatedRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common params for paginated requests.
@@ -6044,15 +5792,12 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
+	v := x
+	*v = PaginatedRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -6103,16 +5848,13 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
+	v := x
+	*v = PaginatedResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("nextCursor", false, false, &v.NextCursor)
 	d.Field("resultType", true, false, &v.ResultType)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
@@ -6157,16 +5899,13 @@ func (x *ParseError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ParseError", data); err != nil {
 		return err
 	}
-	var v ParseError
+	v := x
+	*v = ParseError{}
 	d.Constant("code", "-32700", true)
 	d.Field("data", false, true, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Restricted schema definitions that only allow primitive types
@@ -6298,16 +6037,13 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
+	v := x
+	*v = ProgressNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/progress\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a [ProgressNotification] (notifications/progress) notification.
@@ -6359,18 +6095,15 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
+	v := x
+	*v = ProgressNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("message", false, false, &v.Message)
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -6449,7 +6182,8 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
+	v := x
+	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("description", false, false, &v.Description)
@@ -6457,11 +6191,7 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -6515,17 +6245,14 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
+	v := x
+	*v = PromptArgument{}
 	d.Field("description", false, false, &v.Description)
 	d.Field("name", true, false, &v.Name)
 	d.Field("required", false, false, &v.Required)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `promptsListChanged` filter field.
@@ -6573,16 +6300,13 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
+	v := x
+	*v = PromptListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -6626,15 +6350,12 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
+	v := x
+	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Identifies a prompt.
@@ -6684,16 +6405,13 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
+	v := x
+	*v = PromptReference{}
 	d.Field("name", true, false, &v.Name)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -6742,17 +6460,14 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
+	v := x
+	*v = ReadResourceRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"resources/read\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `resources/read` request.
@@ -6799,17 +6514,14 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
+	v := x
+	*v = ReadResourceRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("inputResponses", false, false, &v.InputResponses)
 	d.Field("requestState", false, false, &v.RequestState)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result returned by the server for a [ReadResourceRequest] (resources/read) request.
@@ -6887,18 +6599,15 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
+	v := x
+	*v = ReadResourceResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("cacheScope", true, false, &v.CacheScope)
 	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
 	d.Field("resultType", true, false, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "contents" member of [ReadResourceResult].
@@ -6971,16 +6680,13 @@ func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ReadResourceResultResponse", data); err != nil {
 		return err
 	}
-	var v ReadResourceResultResponse
+	v := x
+	*v = ReadResourceResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeReadResourceResultResponseResult)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "result" member of [ReadResourceResultResponse].
@@ -7048,15 +6754,12 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
+	v := x
+	*v = Request{}
 	d.Field("method", true, false, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -7138,18 +6841,15 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestMetaObject", data); err != nil {
 		return err
 	}
-	var v RequestMetaObject
+	v := x
+	*v = RequestMetaObject{}
 	d.Field("io.modelcontextprotocol/clientCapabilities", true, false, &v.ClientCapabilities)
 	genimpl.FieldNew(&d, "io.modelcontextprotocol/clientInfo", false, &v.ClientInfo)
 	d.Field("io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
 	d.Field("io.modelcontextprotocol/protocolVersion", true, false, &v.ProtocolVersion)
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common params for any request.
@@ -7183,14 +6883,11 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
+	v := x
+	*v = RequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A known resource that the server is capable of reading.
@@ -7279,7 +6976,8 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
+	v := x
+	*v = Resource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7290,11 +6988,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -7338,16 +7032,13 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
+	v := x
+	*v = ResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -7444,7 +7135,8 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
-	var v ResourceLink
+	v := x
+	*v = ResourceLink{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7456,11 +7148,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.Constant("type", "\"resource_link\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `resourcesListChanged` filter field.
@@ -7508,16 +7196,13 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
+	v := x
+	*v = ResourceListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/resources/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common params for resource-related requests.
@@ -7554,15 +7239,12 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ResourceRequestParams
+	v := x
+	*v = ResourceRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -7644,7 +7326,8 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
+	v := x
+	*v = ResourceTemplate{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -7654,11 +7337,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Field("uriTemplate", true, false, &v.URITemplate)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -7698,15 +7377,12 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateReference
+	v := x
+	*v = ResourceTemplateReference{}
 	d.Constant("type", "\"ref/resource\"", true)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [SubscriptionsListenRequest] (subscriptions/listen) request.
@@ -7752,16 +7428,13 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
+	v := x
+	*v = ResourceUpdatedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/resources/updated\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a `notifications/resources/updated` notification.
@@ -7800,15 +7473,12 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Common result fields.
@@ -7853,15 +7523,12 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
+	v := x
+	*v = Result{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("resultType", true, false, &v.ResultType)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Extends [MetaObject] with additional result-specific fields. All key naming rules from `MetaObject` apply.
@@ -7907,14 +7574,11 @@ func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ResultMetaObject", data); err != nil {
 		return err
 	}
-	var v ResultMetaObject
+	v := x
+	*v = ResultMetaObject{}
 	genimpl.FieldNew(&d, "io.modelcontextprotocol/serverInfo", false, &v.ServerInfo)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Indicates the type of a [Result] object, allowing the client to
@@ -7980,16 +7644,13 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
+	v := x
+	*v = Root{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("name", false, false, &v.Name)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -8035,16 +7696,13 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
+	v := x
+	*v = SamplingMessage{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
 	d.Field("role", true, false, &v.Role)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -8270,7 +7928,8 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
+	v := x
+	*v = ServerCapabilities{}
 	d.Field("completions", false, false, &v.Completions)
 	d.Field("experimental", false, false, &v.Experimental)
 	d.Field("extensions", false, false, &v.Extensions)
@@ -8279,11 +7938,7 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "resources", false, &v.Resources)
 	genimpl.FieldNew(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -8319,14 +7974,11 @@ func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
+	v := x
+	*v = ServerCapabilitiesPrompts{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -8367,15 +8019,12 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
+	v := x
+	*v = ServerCapabilitiesResources{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	d.Field("subscribe", false, false, &v.Subscribe)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -8411,14 +8060,11 @@ func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
+	v := x
+	*v = ServerCapabilitiesTools{}
 	d.Field("listChanged", false, false, &v.ListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -8745,7 +8391,8 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
-	var v StringSchema
+	v := x
+	*v = StringSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("format", false, false, &v.Format)
@@ -8754,11 +8401,7 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The set of notification types a client may opt in to on a
@@ -8814,17 +8457,14 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscriptionFilter", data); err != nil {
 		return err
 	}
-	var v SubscriptionFilter
+	v := x
+	*v = SubscriptionFilter{}
 	d.Field("promptsListChanged", false, false, &v.PromptsListChanged)
 	d.Field("resourceSubscriptions", false, false, &v.ResourceSubscriptions)
 	d.Field("resourcesListChanged", false, false, &v.ResourcesListChanged)
 	d.Field("toolsListChanged", false, false, &v.ToolsListChanged)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent by the server to acknowledge that a
@@ -8879,16 +8519,13 @@ func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error
 	if err := d.Init("SubscriptionsAcknowledgedNotification", data); err != nil {
 		return err
 	}
-	var v SubscriptionsAcknowledgedNotification
+	v := x
+	*v = SubscriptionsAcknowledgedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/subscriptions/acknowledged\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a [SubscriptionsAcknowledgedNotification] (notifications/subscriptions/acknowledged) notification.
@@ -8930,15 +8567,12 @@ func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte)
 	if err := d.Init("SubscriptionsAcknowledgedNotificationParams", data); err != nil {
 		return err
 	}
-	var v SubscriptionsAcknowledgedNotificationParams
+	v := x
+	*v = SubscriptionsAcknowledgedNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("notifications", true, false, &v.Notifications)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Sent from the client to open a long-lived channel for receiving notifications
@@ -8989,17 +8623,14 @@ func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscriptionsListenRequest", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenRequest
+	v := x
+	*v = SubscriptionsListenRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"subscriptions/listen\"", true)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Parameters for a [SubscriptionsListenRequest] (subscriptions/listen) request.
@@ -9038,15 +8669,12 @@ func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscriptionsListenRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenRequestParams
+	v := x
+	*v = SubscriptionsListenRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("notifications", true, false, &v.Notifications)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The response to a [SubscriptionsListenRequest] (subscriptions/listen)
@@ -9093,15 +8721,12 @@ func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscriptionsListenResult", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenResult
+	v := x
+	*v = SubscriptionsListenResult{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("resultType", true, false, &v.ResultType)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Extends [ResultMetaObject] with the subscription-stream identifier carried by a
@@ -9155,15 +8780,12 @@ func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscriptionsListenResultMetaObject", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenResultMetaObject
+	v := x
+	*v = SubscriptionsListenResultMetaObject{}
 	genimpl.FieldNew(&d, "io.modelcontextprotocol/serverInfo", false, &v.ServerInfo)
 	d.Field("io.modelcontextprotocol/subscriptionId", true, false, &v.SubscriptionID)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A successful response from the server for a [SubscriptionsListenRequest] (subscriptions/listen)
@@ -9207,16 +8829,13 @@ func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
 	if err := d.Init("SubscriptionsListenResultResponse", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenResultResponse
+	v := x
+	*v = SubscriptionsListenResultResponse{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Field("result", true, false, &v.Result)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -9266,17 +8885,14 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
+	v := x
+	*v = TextContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("text", true, false, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -9323,17 +8939,14 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
+	v := x
+	*v = TextResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("mimeType", false, false, &v.MIMEType)
 	d.Field("text", true, false, &v.Text)
 	d.Field("uri", true, false, &v.URI)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -9398,7 +9011,8 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchema
+	v := x
+	*v = TitledMultiSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
@@ -9407,11 +9021,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for array items with enum options and display labels.
@@ -9445,14 +9055,11 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItems
+	v := x
+	*v = TitledMultiSelectEnumSchemaItems{}
 	d.Field("anyOf", true, false, &v.AnyOf)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "anyOf" member of [TitledMultiSelectEnumSchemaItems].
@@ -9489,15 +9096,12 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) e
 	if err := d.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItemsAnyOfItem
+	v := x
+	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	d.Field("const", true, false, &v.Const)
 	d.Field("title", true, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for single-selection enumeration with display titles for each option.
@@ -9552,18 +9156,15 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("TitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchema
+	v := x
+	*v = TitledSingleSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("oneOf", true, false, &v.OneOf)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An item of The "oneOf" member of [TitledSingleSelectEnumSchema].
@@ -9600,15 +9201,12 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 	if err := d.Init("TitledSingleSelectEnumSchemaOneOfItem", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchemaOneOfItem
+	v := x
+	*v = TitledSingleSelectEnumSchemaOneOfItem{}
 	d.Field("const", true, false, &v.Const)
 	d.Field("title", true, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -9708,7 +9306,8 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
+	v := x
+	*v = Tool{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	d.Field("description", false, false, &v.Description)
@@ -9718,11 +9317,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -9777,15 +9372,12 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
+	v := x
+	*v = ToolInputSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional JSON Schema object defining the structure of the tool's output returned in
@@ -9824,14 +9416,11 @@ func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
-	var v ToolOutputSchema
+	v := x
+	*v = ToolOutputSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional properties describing a [Tool] to clients.
@@ -9911,18 +9500,15 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
-	var v ToolAnnotations
+	v := x
+	*v = ToolAnnotations{}
 	d.Field("destructiveHint", false, false, &v.DestructiveHint)
 	d.Field("idempotentHint", false, false, &v.IdempotentHint)
 	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
 	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
 	d.Field("title", false, false, &v.Title)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Controls tool selection behavior for sampling requests.
@@ -9971,14 +9557,11 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolChoice", data); err != nil {
 		return err
 	}
-	var v ToolChoice
+	v := x
+	*v = ToolChoice{}
 	d.Field("mode", false, false, &v.Mode)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `toolsListChanged` filter field.
@@ -10026,16 +9609,13 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
+	v := x
+	*v = ToolListChangedNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	d.Constant("method", "\"notifications/tools/list_changed\"", true)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The result of a tool use, provided by the user back to the assistant.
@@ -10105,7 +9685,8 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolResultContent", data); err != nil {
 		return err
 	}
-	var v ToolResultContent
+	v := x
+	*v = ToolResultContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
@@ -10113,11 +9694,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	d.Field("toolUseId", true, false, &v.ToolUseID)
 	d.Constant("type", "\"tool_result\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // A request from the assistant to call a tool.
@@ -10171,18 +9748,15 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	if err := d.Init("ToolUseContent", data); err != nil {
 		return err
 	}
-	var v ToolUseContent
+	v := x
+	*v = ToolUseContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("id", true, false, &v.ID)
 	d.Field("input", true, false, &v.Input)
 	d.Field("name", true, false, &v.Name)
 	d.Constant("type", "\"tool_use\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Returned when the request's protocol version is unknown to the server or
@@ -10230,16 +9804,13 @@ func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UnsupportedProtocolVersionError", data); err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionError
+	v := x
+	*v = UnsupportedProtocolVersionError{}
 	d.Field("error", true, false, &v.Error)
 	d.Field("id", false, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // The "error" member of [UnsupportedProtocolVersionError].
@@ -10282,16 +9853,13 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 	if err := d.Init("UnsupportedProtocolVersionErrorError", data); err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionErrorError
+	v := x
+	*v = UnsupportedProtocolVersionErrorError{}
 	d.Constant("code", "-32022", true)
 	d.Field("data", true, false, &v.Data)
 	d.Field("message", true, false, &v.Message)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -10329,15 +9897,12 @@ func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) er
 	if err := d.Init("UnsupportedProtocolVersionErrorErrorData", data); err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionErrorErrorData
+	v := x
+	*v = UnsupportedProtocolVersionErrorErrorData{}
 	d.Field("requested", true, false, &v.Requested)
 	d.Field("supported", true, false, &v.Supported)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration without display titles for options.
@@ -10402,7 +9967,8 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UntitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchema
+	v := x
+	*v = UntitledMultiSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
@@ -10411,11 +9977,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for the array items.
@@ -10455,15 +10017,12 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UntitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchemaItems
+	v := x
+	*v = UntitledMultiSelectEnumSchemaItems{}
 	d.Field("enum", true, false, &v.Enum)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // Schema for single-selection enumeration without display titles for options.
@@ -10518,18 +10077,15 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	if err := d.Init("UntitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledSingleSelectEnumSchema
+	v := x
+	*v = UntitledSingleSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("enum", true, false, &v.Enum)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
-	if err := d.Err(); err != nil {
-		return err
-	}
-	*x = v
-	return nil
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and
