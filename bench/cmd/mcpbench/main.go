@@ -22,6 +22,12 @@ func main() {
 	flag.Parse()
 	var b strings.Builder
 	run(io.MultiWriter(os.Stdout, &b), *short)
+	// The profile-backed notes are written by hand (notes.md) and follow
+	// the tables.
+	if notes, err := os.ReadFile("notes.md"); err == nil {
+		b.WriteString("\n")
+		b.Write(notes)
+	}
 	if *out != "" {
 		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
