@@ -92,8 +92,10 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 		jen.Id("v").Op(":=").Id("x"),
 		jen.Op("*").Id("v").Op("=").Id(name).Values(),
 	}
-	for _, m := range members {
+	for i, m := range members {
 		switch {
+		case m.info.cat == catSlice && t.stringItems(ty.Properties[i]):
+			dec = append(dec, gi("FieldStrings").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
 		case m.constant != "" && m.required:
 			dec = append(dec, jen.Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
 		case m.constant != "":
@@ -136,6 +138,9 @@ func (t *tgen) encodeMember(p *schema.Property, m *member, key *jen.Statement, v
 	case catStruct:
 		return e.Dot("Append").Call(key, jen.Add(v).Dot("AppendJSON"))
 	case catSlice:
+		if t.stringItems(p) {
+			return gi("AppendStrings").Call(jen.Op("&").Id("e"), key, v)
+		}
 		return gi("AppendSlice").Call(jen.Op("&").Id("e"), key, v)
 	case catMap:
 		if fmt.Sprintf("%#v", m.info.typ()) == "map[string]json.RawMessage" {
@@ -174,4 +179,16 @@ func (t *tgen) encodeMember(p *schema.Property, m *member, key *jen.Statement, v
 		return e.Dot(method).Call(key, v)
 	}
 	return e.Dot("Value").Call(key, v)
+}
+
+// stringItems reports whether property p is an array of plain strings (or
+// of a named string type, an enum), which genimpl reads and writes without
+// reflection.
+func (t *tgen) stringItems(p *schema.Property) bool {
+	a := t.resolve(p.Type)
+	if a == nil || a.Kind != schema.KindArray || a.Items == nil {
+		return false
+	}
+	it := t.resolve(a.Items)
+	return it != nil && it.Kind == schema.KindString && !it.Nullable && it.Const == nil
 }

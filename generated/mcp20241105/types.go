@@ -78,7 +78,7 @@ func (x AnnotatedAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("AnnotatedAnnotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -97,7 +97,7 @@ func (x *AnnotatedAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = AnnotatedAnnotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1040,7 +1040,7 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Total != nil {
 		e.IntPtr("\"total\":", x.Total)
 	}
-	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1057,7 +1057,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("values", true, false, &v.Values)
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1161,7 +1161,7 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
 		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
@@ -1188,7 +1188,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
-	d.Field("stopSequences", false, false, &v.StopSequences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
 	d.Field("systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
@@ -1405,7 +1405,7 @@ func (x EmbeddedResourceAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("EmbeddedResourceAnnotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -1424,7 +1424,7 @@ func (x *EmbeddedResourceAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = EmbeddedResourceAnnotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1682,7 +1682,7 @@ func (x ImageContentAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ImageContentAnnotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -1701,7 +1701,7 @@ func (x *ImageContentAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ImageContentAnnotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4554,7 +4554,7 @@ func (x ResourceAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceAnnotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -4573,7 +4573,7 @@ func (x *ResourceAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ResourceAnnotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4846,7 +4846,7 @@ func (x ResourceTemplateAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("ResourceTemplateAnnotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -4865,7 +4865,7 @@ func (x *ResourceTemplateAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ResourceTemplateAnnotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5946,7 +5946,7 @@ func (x TextContentAnnotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TextContentAnnotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -5965,7 +5965,7 @@ func (x *TextContentAnnotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TextContentAnnotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6096,7 +6096,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		genimpl.AppendSlice(&e, "\"required\":", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -6114,7 +6114,7 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolInputSchema{}
 	d.Field("properties", false, false, &v.Properties)
-	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()

@@ -38,7 +38,7 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
 		e.FloatPtr("\"priority\":", x.Priority)
@@ -57,7 +57,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Annotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1058,7 +1058,7 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Total != nil {
 		e.IntPtr("\"total\":", x.Total)
 	}
-	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1075,7 +1075,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("values", true, false, &v.Values)
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1179,7 +1179,7 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
 		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
@@ -1206,7 +1206,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
-	d.Field("stopSequences", false, false, &v.StopSequences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
 	d.Field("systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
@@ -6046,7 +6046,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		genimpl.AppendSlice(&e, "\"required\":", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -6064,7 +6064,7 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolInputSchema{}
 	d.Field("properties", false, false, &v.Properties)
-	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()

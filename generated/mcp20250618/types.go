@@ -45,7 +45,7 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
 		e.StringPtr("\"lastModified\":", x.LastModified)
@@ -67,7 +67,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Annotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
@@ -1190,7 +1190,7 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Total != nil {
 		e.IntPtr("\"total\":", x.Total)
 	}
-	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1207,7 +1207,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("values", true, false, &v.Values)
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1382,7 +1382,7 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
 		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
@@ -1409,7 +1409,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
-	d.Field("stopSequences", false, false, &v.StopSequences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
 	d.Field("systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
@@ -1660,7 +1660,7 @@ func (x ElicitRequestParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, erro
 	e.Init("ElicitRequestParamsRequestedSchema", buf)
 	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		genimpl.AppendSlice(&e, "\"required\":", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -1678,7 +1678,7 @@ func (x *ElicitRequestParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ElicitRequestParamsRequestedSchema{}
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
-	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1919,9 +1919,9 @@ func (x EnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Description != nil {
 		e.StringPtr("\"description\":", x.Description)
 	}
-	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		genimpl.AppendSlice(&e, "\"enumNames\":", x.EnumNames)
+		genimpl.AppendStrings(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
 		e.StringPtr("\"title\":", x.Title)
@@ -1942,8 +1942,8 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = EnumSchema{}
 	d.Field("description", false, false, &v.Description)
-	d.Field("enum", true, false, &v.Enum)
-	d.Field("enumNames", false, false, &v.EnumNames)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
@@ -6774,7 +6774,7 @@ func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		genimpl.AppendSlice(&e, "\"required\":", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -6792,7 +6792,7 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolInputSchema{}
 	d.Field("properties", false, false, &v.Properties)
-	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6828,7 +6828,7 @@ func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
 		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		genimpl.AppendSlice(&e, "\"required\":", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -6846,7 +6846,7 @@ func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolOutputSchema{}
 	d.Field("properties", false, false, &v.Properties)
-	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()

@@ -45,7 +45,7 @@ func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		genimpl.AppendSlice(&e, "\"audience\":", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
 		e.StringPtr("\"lastModified\":", x.LastModified)
@@ -67,7 +67,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Annotations{}
-	d.Field("audience", false, false, &v.Audience)
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
 	d.Field("lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
@@ -1412,7 +1412,7 @@ func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Total != nil {
 		e.IntPtr("\"total\":", x.Total)
 	}
-	genimpl.AppendSlice(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -1429,7 +1429,7 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	*v = CompleteResultCompletion{}
 	d.Field("hasMore", false, false, &v.HasMore)
 	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("values", true, false, &v.Values)
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1665,7 +1665,7 @@ func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
 		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		genimpl.AppendSlice(&e, "\"stopSequences\":", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
 		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
@@ -1698,7 +1698,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
-	d.Field("stopSequences", false, false, &v.StopSequences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
 	d.Field("systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
@@ -2002,7 +2002,7 @@ func (x DiscoverResult) AppendJSON(buf []byte) ([]byte, error) {
 		e.StringPtr("\"instructions\":", x.Instructions)
 	}
 	e.String("\"resultType\":", x.ResultType)
-	genimpl.AppendSlice(&e, "\"supportedVersions\":", genimpl.NonNilSlice(x.SupportedVersions))
+	genimpl.AppendStrings(&e, "\"supportedVersions\":", genimpl.NonNilSlice(x.SupportedVersions))
 	e.Int("\"ttlMs\":", x.TTLMs)
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -2023,7 +2023,7 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("instructions", false, false, &v.Instructions)
 	d.Field("resultType", true, false, &v.ResultType)
-	d.Field("supportedVersions", true, false, &v.SupportedVersions)
+	genimpl.FieldStrings(&d, "supportedVersions", true, &v.SupportedVersions)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2215,7 +2215,7 @@ func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, 
 	}
 	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		genimpl.AppendSlice(&e, "\"required\":", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
 	e.Raw("\"type\":", "\"object\"")
 	e.Extra(x.Extra)
@@ -2234,7 +2234,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	*v = ElicitRequestFormParamsRequestedSchema{}
 	d.Field("$schema", false, false, &v.Schema)
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
-	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3078,7 +3078,7 @@ func (x Icon) AppendJSON(buf []byte) ([]byte, error) {
 		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
 	if x.Sizes != nil {
-		genimpl.AppendSlice(&e, "\"sizes\":", x.Sizes)
+		genimpl.AppendStrings(&e, "\"sizes\":", x.Sizes)
 	}
 	e.String("\"src\":", x.Src)
 	if x.Theme != nil {
@@ -3099,7 +3099,7 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Icon{}
 	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("sizes", false, false, &v.Sizes)
+	genimpl.FieldStrings(&d, "sizes", false, &v.Sizes)
 	d.Field("src", true, false, &v.Src)
 	d.Field("theme", false, false, &v.Theme)
 	v.Extra = d.Rest()
@@ -4019,9 +4019,9 @@ func (x LegacyTitledEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Description != nil {
 		e.StringPtr("\"description\":", x.Description)
 	}
-	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		genimpl.AppendSlice(&e, "\"enumNames\":", x.EnumNames)
+		genimpl.AppendStrings(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
 		e.StringPtr("\"title\":", x.Title)
@@ -4043,8 +4043,8 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	*v = LegacyTitledEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
-	d.Field("enum", true, false, &v.Enum)
-	d.Field("enumNames", false, false, &v.EnumNames)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
@@ -8437,7 +8437,7 @@ func (x SubscriptionFilter) AppendJSON(buf []byte) ([]byte, error) {
 		e.BoolPtr("\"promptsListChanged\":", x.PromptsListChanged)
 	}
 	if x.ResourceSubscriptions != nil {
-		genimpl.AppendSlice(&e, "\"resourceSubscriptions\":", x.ResourceSubscriptions)
+		genimpl.AppendStrings(&e, "\"resourceSubscriptions\":", x.ResourceSubscriptions)
 	}
 	if x.ResourcesListChanged != nil {
 		e.BoolPtr("\"resourcesListChanged\":", x.ResourcesListChanged)
@@ -8460,7 +8460,7 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = SubscriptionFilter{}
 	d.Field("promptsListChanged", false, false, &v.PromptsListChanged)
-	d.Field("resourceSubscriptions", false, false, &v.ResourceSubscriptions)
+	genimpl.FieldStrings(&d, "resourceSubscriptions", false, &v.ResourceSubscriptions)
 	d.Field("resourcesListChanged", false, false, &v.ResourcesListChanged)
 	d.Field("toolsListChanged", false, false, &v.ToolsListChanged)
 	v.Extra = d.Rest()
@@ -8983,7 +8983,7 @@ func (x TitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("TitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		genimpl.AppendSlice(&e, "\"default\":", x.Default)
+		genimpl.AppendStrings(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
 		e.StringPtr("\"description\":", x.Description)
@@ -9013,7 +9013,7 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TitledMultiSelectEnumSchema{}
-	d.Field("default", false, false, &v.Default)
+	genimpl.FieldStrings(&d, "default", false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
 	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
@@ -9884,7 +9884,7 @@ func (x UnsupportedProtocolVersionErrorErrorData) AppendJSON(buf []byte) ([]byte
 	var e genimpl.Encoder
 	e.Init("UnsupportedProtocolVersionErrorErrorData", buf)
 	e.String("\"requested\":", x.Requested)
-	genimpl.AppendSlice(&e, "\"supported\":", genimpl.NonNilSlice(x.Supported))
+	genimpl.AppendStrings(&e, "\"supported\":", genimpl.NonNilSlice(x.Supported))
 	e.Extra(x.Extra)
 	return e.Bytes()
 }
@@ -9900,7 +9900,7 @@ func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) er
 	v := x
 	*v = UnsupportedProtocolVersionErrorErrorData{}
 	d.Field("requested", true, false, &v.Requested)
-	d.Field("supported", true, false, &v.Supported)
+	genimpl.FieldStrings(&d, "supported", true, &v.Supported)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9939,7 +9939,7 @@ func (x UntitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		genimpl.AppendSlice(&e, "\"default\":", x.Default)
+		genimpl.AppendStrings(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
 		e.StringPtr("\"description\":", x.Description)
@@ -9969,7 +9969,7 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = UntitledMultiSelectEnumSchema{}
-	d.Field("default", false, false, &v.Default)
+	genimpl.FieldStrings(&d, "default", false, &v.Default)
 	d.Field("description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
 	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
@@ -10003,7 +10003,7 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
 	var e genimpl.Encoder
 	e.Init("UntitledMultiSelectEnumSchemaItems", buf)
-	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	e.Raw("\"type\":", "\"string\"")
 	e.Extra(x.Extra)
 	return e.Bytes()
@@ -10019,7 +10019,7 @@ func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = UntitledMultiSelectEnumSchemaItems{}
-	d.Field("enum", true, false, &v.Enum)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -10060,7 +10060,7 @@ func (x UntitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
 	if x.Description != nil {
 		e.StringPtr("\"description\":", x.Description)
 	}
-	genimpl.AppendSlice(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.Title != nil {
 		e.StringPtr("\"title\":", x.Title)
 	}
@@ -10081,7 +10081,7 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	*v = UntitledSingleSelectEnumSchema{}
 	d.Field("default", false, false, &v.Default)
 	d.Field("description", false, false, &v.Description)
-	d.Field("enum", true, false, &v.Enum)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
 	d.Field("title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()

@@ -664,3 +664,34 @@ func FieldNew[T any, P interface {
 	}
 	*dst = p
 }
+
+// FieldStrings decodes member name, an array of strings or of a named
+// string type, without reflection; it reads what encoding/json reads (a
+// null item is the empty string).
+func FieldStrings[L ~[]S, S ~string](d *Decoder, name string, required bool, dst *L) {
+	v, ok := d.Take(name, required, false)
+	if !ok {
+		return
+	}
+	if v[0] != '[' {
+		d.Fail(name, fmt.Errorf("want a JSON array, got %s", KindName(Kind(v))))
+		return
+	}
+	out := L{}
+	a := NewArray(v, 0)
+	for a.Next() {
+		if a.Value[0] == 'n' {
+			out = append(out, "")
+			continue
+		}
+		s, ok := stringValue(a.Value)
+		if !ok {
+			if a.Value[0] != '"' || json.Unmarshal(a.Value, &s) != nil {
+				d.Fail(name, fmt.Errorf("item %d: want a string, got %s", len(out), KindName(Kind(a.Value))))
+				return
+			}
+		}
+		out = append(out, S(s))
+	}
+	*dst = out
+}

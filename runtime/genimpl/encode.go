@@ -553,3 +553,21 @@ func AppendSlice[E any](e *Encoder, key string, s []E) {
 	}
 	e.buf = append(buf, ']')
 }
+
+// AppendStrings writes a slice of strings or of a named string type (an
+// enum) without reflection (nil as null).
+func AppendStrings[L ~[]S, S ~string](e *Encoder, key string, s L) {
+	e.key(key)
+	if s == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i, x := range s {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = AppendString(e.buf, string(x))
+	}
+	e.buf = append(e.buf, ']')
+}
