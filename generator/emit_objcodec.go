@@ -94,6 +94,10 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 	}
 	for i, m := range members {
 		switch {
+		case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString && m.pointer:
+			dec = append(dec, gi("FieldStringPtr").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
+		case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString:
+			dec = append(dec, gi("FieldString").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
 		case m.info.cat == catSlice && t.stringItems(ty.Properties[i]):
 			dec = append(dec, gi("FieldStrings").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
 		case m.constant != "" && m.required:

@@ -144,9 +144,9 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = BlobResourceContents{}
-	d.Field("blob", true, false, &v.Blob)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -235,7 +235,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CallToolRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -455,7 +455,7 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CancelledNotificationParams{}
-	d.Field("reason", false, false, &v.Reason)
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
 	d.Field("requestId", true, false, &v.RequestID)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -902,8 +902,8 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CompleteRequestParamsArgument{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("value", true, false, &v.Value)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1183,13 +1183,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CreateMessageRequestParams{}
-	d.Field("includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
-	d.Field("systemPrompt", false, false, &v.SystemPrompt)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1250,9 +1250,9 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.Field("model", true, false, &v.Model)
-	d.Field("role", true, false, &v.Role)
-	d.Field("stopReason", false, false, &v.StopReason)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1545,7 +1545,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetPromptRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1594,7 +1594,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1648,8 +1648,8 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ImageContent{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1743,8 +1743,8 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Implementation{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("version", true, false, &v.Version)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "version", true, &v.Version)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1835,7 +1835,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	*v = InitializeRequestParams{}
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("clientInfo", true, false, &v.ClientInfo)
-	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1893,8 +1893,8 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	*v = InitializeResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
-	d.Field("instructions", false, false, &v.Instructions)
-	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
 	d.Field("serverInfo", true, false, &v.ServerInfo)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2079,7 +2079,7 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 	*v = JSONRPCErrorError{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2169,7 +2169,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2264,7 +2264,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2482,7 +2482,7 @@ func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListPromptsRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2532,7 +2532,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2621,7 +2621,7 @@ func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListResourceTemplatesRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2671,7 +2671,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2760,7 +2760,7 @@ func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListResourcesRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2810,7 +2810,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3078,7 +3078,7 @@ func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListToolsRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3128,7 +3128,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("tools", true, false, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3247,8 +3247,8 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = LoggingMessageNotificationParams{}
 	d.Field("data", true, true, &v.Data)
-	d.Field("level", true, false, &v.Level)
-	d.Field("logger", false, false, &v.Logger)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3299,7 +3299,7 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ModelHint{}
-	d.Field("name", false, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3422,7 +3422,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Notification{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3506,7 +3506,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PaginatedRequest{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3548,7 +3548,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PaginatedRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3595,7 +3595,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PaginatedResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3871,8 +3871,8 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Prompt{}
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("description", false, false, &v.Description)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3920,8 +3920,8 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptArgument{}
-	d.Field("description", false, false, &v.Description)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Field("required", false, false, &v.Required)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4058,7 +4058,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodePromptMessageContent)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4165,7 +4165,7 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptReference{}
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4249,7 +4249,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ReadResourceRequestParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4362,7 +4362,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Request{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4518,11 +4518,11 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Resource{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4617,8 +4617,8 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ResourceContents{}
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4750,7 +4750,7 @@ func (x *ResourceReference) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceReference{}
 	d.Constant("type", "\"ref/resource\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4811,10 +4811,10 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceTemplate{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
-	d.Field("uriTemplate", true, false, &v.URITemplate)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4949,7 +4949,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ResourceUpdatedNotificationParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5047,8 +5047,8 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Root{}
-	d.Field("name", false, false, &v.Name)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5183,7 +5183,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = SamplingMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5780,7 +5780,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = SetLevelRequestParams{}
-	d.Field("level", true, false, &v.Level)
+	genimpl.FieldString(&d, "level", true, &v.Level)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5863,7 +5863,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = SubscribeRequestParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5913,7 +5913,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TextContent{}
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("text", true, false, &v.Text)
+	genimpl.FieldString(&d, "text", true, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6012,9 +6012,9 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TextResourceContents{}
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("text", true, false, &v.Text)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6060,9 +6060,9 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Tool{}
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("inputSchema", true, false, &v.InputSchema)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6285,7 +6285,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = UnsubscribeRequestParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }

@@ -68,7 +68,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Annotations{}
 	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
-	d.Field("lastModified", false, false, &v.LastModified)
+	genimpl.FieldStringPtr(&d, "lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -128,8 +128,8 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	*v = AudioContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"audio\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -178,8 +178,8 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = BaseMetadata{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -231,9 +231,9 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = BlobResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("blob", true, false, &v.Blob)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -290,8 +290,8 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = BooleanSchema{}
 	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"boolean\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -381,7 +381,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CallToolRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -544,7 +544,7 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CancelledNotificationParams{}
-	d.Field("reason", false, false, &v.Reason)
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
 	d.Field("requestId", true, false, &v.RequestID)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1012,8 +1012,8 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CompleteRequestParamsArgument{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("value", true, false, &v.Value)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1404,13 +1404,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CreateMessageRequestParams{}
-	d.Field("includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
-	d.Field("systemPrompt", false, false, &v.SystemPrompt)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1471,9 +1471,9 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.Field("model", true, false, &v.Model)
-	d.Field("role", true, false, &v.Role)
-	d.Field("stopReason", false, false, &v.StopReason)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1626,7 +1626,7 @@ func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ElicitRequestParams{}
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	d.Field("requestedSchema", true, false, &v.RequestedSchema)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1742,7 +1742,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ElicitResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("action", true, false, &v.Action)
+	genimpl.FieldString(&d, "action", true, &v.Action)
 	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1941,10 +1941,10 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = EnumSchema{}
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
 	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2034,7 +2034,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetPromptRequestParams{}
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2083,7 +2083,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2143,8 +2143,8 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	*v = ImageContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2196,9 +2196,9 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Implementation{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
-	d.Field("version", true, false, &v.Version)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "version", true, &v.Version)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2289,7 +2289,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	*v = InitializeRequestParams{}
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("clientInfo", true, false, &v.ClientInfo)
-	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2347,8 +2347,8 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	*v = InitializeResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
-	d.Field("instructions", false, false, &v.Instructions)
-	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
 	d.Field("serverInfo", true, false, &v.ServerInfo)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2533,7 +2533,7 @@ func (x *JSONRPCErrorError) UnmarshalJSON(data []byte) error {
 	*v = JSONRPCErrorError{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2623,7 +2623,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2718,7 +2718,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2936,7 +2936,7 @@ func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListPromptsRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2986,7 +2986,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3075,7 +3075,7 @@ func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListResourceTemplatesRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3125,7 +3125,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3214,7 +3214,7 @@ func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListResourcesRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3264,7 +3264,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3532,7 +3532,7 @@ func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListToolsRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3582,7 +3582,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("tools", true, false, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3701,8 +3701,8 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = LoggingMessageNotificationParams{}
 	d.Field("data", true, true, &v.Data)
-	d.Field("level", true, false, &v.Level)
-	d.Field("logger", false, false, &v.Logger)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3753,7 +3753,7 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ModelHint{}
-	d.Field("name", false, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3876,7 +3876,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Notification{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3983,11 +3983,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = NumberSchema{}
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("maximum", false, false, &v.Maximum)
 	d.Field("minimum", false, false, &v.Minimum)
-	d.Field("title", false, false, &v.Title)
-	d.Field("type", true, false, &v.Type)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "type", true, &v.Type)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4030,7 +4030,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PaginatedRequest{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4072,7 +4072,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PaginatedRequestParams{}
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4119,7 +4119,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PaginatedResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4391,7 +4391,7 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ProgressNotificationParams{}
-	d.Field("message", false, false, &v.Message)
+	genimpl.FieldStringPtr(&d, "message", false, false, &v.Message)
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
@@ -4466,9 +4466,9 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("description", false, false, &v.Description)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4526,10 +4526,10 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptArgument{}
-	d.Field("description", false, false, &v.Description)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Field("required", false, false, &v.Required)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4665,7 +4665,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4719,8 +4719,8 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptReference{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4804,7 +4804,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ReadResourceRequestParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4917,7 +4917,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Request{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5087,12 +5087,12 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	*v = Resource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5141,8 +5141,8 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5232,13 +5232,13 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	*v = ResourceLink{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"resource_link\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5400,11 +5400,11 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	*v = ResourceTemplate{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
-	d.Field("uriTemplate", true, false, &v.URITemplate)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5449,7 +5449,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceTemplateReference{}
 	d.Constant("type", "\"ref/resource\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5532,7 +5532,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ResourceUpdatedNotificationParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5636,8 +5636,8 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Root{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("name", false, false, &v.Name)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5772,7 +5772,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = SamplingMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6381,7 +6381,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = SetLevelRequestParams{}
-	d.Field("level", true, false, &v.Level)
+	genimpl.FieldString(&d, "level", true, &v.Level)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6459,11 +6459,11 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = StringSchema{}
-	d.Field("description", false, false, &v.Description)
-	d.Field("format", false, false, &v.Format)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "format", false, false, &v.Format)
 	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6547,7 +6547,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = SubscribeRequestParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6603,7 +6603,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	*v = TextContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("text", true, false, &v.Text)
+	genimpl.FieldString(&d, "text", true, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6656,9 +6656,9 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TextResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("text", true, false, &v.Text)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6736,11 +6736,11 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	*v = Tool{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("inputSchema", true, false, &v.InputSchema)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6935,7 +6935,7 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	d.Field("idempotentHint", false, false, &v.IdempotentHint)
 	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
 	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7105,7 +7105,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = UnsubscribeRequestParams{}
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }

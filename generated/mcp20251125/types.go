@@ -68,7 +68,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Annotations{}
 	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
-	d.Field("lastModified", false, false, &v.LastModified)
+	genimpl.FieldStringPtr(&d, "lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -128,8 +128,8 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	*v = AudioContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"audio\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -178,8 +178,8 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = BaseMetadata{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -231,9 +231,9 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = BlobResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("blob", true, false, &v.Blob)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -290,8 +290,8 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = BooleanSchema{}
 	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"boolean\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -408,7 +408,7 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	*v = CallToolRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -610,7 +610,7 @@ func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CancelTaskRequestParams{}
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -680,12 +680,12 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CancelTaskResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("createdAt", true, false, &v.CreatedAt)
-	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
 	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("status", true, false, &v.Status)
-	d.Field("statusMessage", false, false, &v.StatusMessage)
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -801,7 +801,7 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CancelledNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("reason", false, false, &v.Reason)
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
 	d.Field("requestId", false, false, &v.RequestID)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1654,8 +1654,8 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CompleteRequestParamsArgument{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("value", true, false, &v.Value)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2090,13 +2090,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CreateMessageRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
-	d.Field("systemPrompt", false, false, &v.SystemPrompt)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	d.Field("temperature", false, false, &v.Temperature)
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
@@ -2210,9 +2210,9 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.Field("model", true, false, &v.Model)
-	d.Field("role", true, false, &v.Role)
-	d.Field("stopReason", false, false, &v.StopReason)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2474,7 +2474,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ElicitRequestFormParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.HasMode = d.Constant("mode", "\"form\"", false)
 	d.Field("requestedSchema", true, false, &v.RequestedSchema)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
@@ -2572,7 +2572,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	}
 	v := x
 	*v = ElicitRequestFormParamsRequestedSchema{}
-	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
 	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
@@ -2702,11 +2702,11 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ElicitRequestURLParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("elicitationId", true, false, &v.ElicitationID)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "elicitationId", true, &v.ElicitationID)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	d.Constant("mode", "\"url\"", true)
 	genimpl.FieldNew(&d, "task", false, &v.Task)
-	d.Field("url", true, false, &v.URL)
+	genimpl.FieldString(&d, "url", true, &v.URL)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2810,7 +2810,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ElicitResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("action", true, false, &v.Action)
+	genimpl.FieldString(&d, "action", true, &v.Action)
 	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2951,7 +2951,7 @@ func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error
 	}
 	v := x
 	*v = ElicitationCompleteNotificationParams{}
-	d.Field("elicitationId", true, false, &v.ElicitationID)
+	genimpl.FieldString(&d, "elicitationId", true, &v.ElicitationID)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3157,7 +3157,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	*v = Error{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3263,7 +3263,7 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	*v = GetPromptRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3352,7 +3352,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3447,7 +3447,7 @@ func (x *GetTaskPayloadRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = GetTaskPayloadRequestParams{}
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3583,7 +3583,7 @@ func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = GetTaskRequestParams{}
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3653,12 +3653,12 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetTaskResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("createdAt", true, false, &v.CreatedAt)
-	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
 	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("status", true, false, &v.Status)
-	d.Field("statusMessage", false, false, &v.StatusMessage)
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3735,10 +3735,10 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Icon{}
-	d.Field("mimeType", false, false, &v.MIMEType)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldStrings(&d, "sizes", false, &v.Sizes)
-	d.Field("src", true, false, &v.Src)
-	d.Field("theme", false, false, &v.Theme)
+	genimpl.FieldString(&d, "src", true, &v.Src)
+	genimpl.FieldStringPtr(&d, "theme", false, false, &v.Theme)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3845,8 +3845,8 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	*v = ImageContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3925,12 +3925,12 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Implementation{}
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
-	d.Field("version", true, false, &v.Version)
-	d.Field("websiteUrl", false, false, &v.WebsiteURL)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "version", true, &v.Version)
+	genimpl.FieldStringPtr(&d, "websiteUrl", false, false, &v.WebsiteURL)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4038,7 +4038,7 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
 	d.Field("clientInfo", true, false, &v.ClientInfo)
-	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4136,8 +4136,8 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	*v = InitializeResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("capabilities", true, false, &v.Capabilities)
-	d.Field("instructions", false, false, &v.Instructions)
-	d.Field("protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
 	d.Field("serverInfo", true, false, &v.ServerInfo)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4333,7 +4333,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4388,7 +4388,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4530,11 +4530,11 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = LegacyTitledEnumSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
 	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4643,7 +4643,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4752,7 +4752,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4861,7 +4861,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5080,7 +5080,7 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListTasksResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("tasks", true, false, &v.Tasks)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5189,7 +5189,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("tools", true, false, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5321,8 +5321,8 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	*v = LoggingMessageNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("data", true, true, &v.Data)
-	d.Field("level", true, false, &v.Level)
-	d.Field("logger", false, false, &v.Logger)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5373,7 +5373,7 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ModelHint{}
-	d.Field("name", false, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5538,7 +5538,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Notification{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5651,11 +5651,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = NumberSchema{}
 	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("maximum", false, false, &v.Maximum)
 	d.Field("minimum", false, false, &v.Minimum)
-	d.Field("title", false, false, &v.Title)
-	d.Field("type", true, false, &v.Type)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "type", true, &v.Type)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5709,7 +5709,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	*v = PaginatedRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	genimpl.FieldNew(&d, "params", false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5757,7 +5757,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PaginatedRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5844,7 +5844,7 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PaginatedResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6097,7 +6097,7 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ProgressNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("message", false, false, &v.Message)
+	genimpl.FieldStringPtr(&d, "message", false, false, &v.Message)
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
@@ -6185,10 +6185,10 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6246,10 +6246,10 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptArgument{}
-	d.Field("description", false, false, &v.Description)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Field("required", false, false, &v.Required)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6352,7 +6352,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6406,8 +6406,8 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptReference{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6508,7 +6508,7 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ReadResourceRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6657,7 +6657,7 @@ func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = RelatedTaskMetadata{}
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6700,7 +6700,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Request{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6883,13 +6883,13 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	*v = Resource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6938,8 +6938,8 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7042,14 +7042,14 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	*v = ResourceLink{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"resource_link\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7147,7 +7147,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7275,12 +7275,12 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	*v = ResourceTemplate{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
-	d.Field("uriTemplate", true, false, &v.URITemplate)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7325,7 +7325,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceTemplateReference{}
 	d.Constant("type", "\"ref/resource\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7421,7 +7421,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceUpdatedNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7525,8 +7525,8 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Root{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("name", false, false, &v.Name)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7634,7 +7634,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	*v = SamplingMessage{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -8544,7 +8544,7 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = SetLevelRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("level", true, false, &v.Level)
+	genimpl.FieldString(&d, "level", true, &v.Level)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -8693,12 +8693,12 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = StringSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
-	d.Field("format", false, false, &v.Format)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "format", false, false, &v.Format)
 	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -8799,7 +8799,7 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = SubscribeRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -8903,12 +8903,12 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Task{}
-	d.Field("createdAt", true, false, &v.CreatedAt)
-	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
 	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("status", true, false, &v.Status)
-	d.Field("statusMessage", false, false, &v.StatusMessage)
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9180,12 +9180,12 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TaskStatusNotificationParams{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("createdAt", true, false, &v.CreatedAt)
-	d.Field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
 	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("status", true, false, &v.Status)
-	d.Field("statusMessage", false, false, &v.StatusMessage)
-	d.Field("taskId", true, false, &v.TaskID)
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
 	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9242,7 +9242,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	*v = TextContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("text", true, false, &v.Text)
+	genimpl.FieldString(&d, "text", true, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9295,9 +9295,9 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TextResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("text", true, false, &v.Text)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9367,11 +9367,11 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TitledMultiSelectEnumSchema{}
 	genimpl.FieldStrings(&d, "default", false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
 	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9451,8 +9451,8 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) e
 	}
 	v := x
 	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
-	d.Field("const", true, false, &v.Const)
-	d.Field("title", true, false, &v.Title)
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9511,10 +9511,10 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TitledSingleSelectEnumSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("oneOf", true, false, &v.OneOf)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9556,8 +9556,8 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 	}
 	v := x
 	*v = TitledSingleSelectEnumSchemaOneOfItem{}
-	d.Field("const", true, false, &v.Const)
-	d.Field("title", true, false, &v.Title)
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9656,13 +9656,13 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	*v = Tool{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldNew(&d, "execution", false, &v.Execution)
 	d.Field("icons", false, false, &v.Icons)
 	d.Field("inputSchema", true, false, &v.InputSchema)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9718,7 +9718,7 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolInputSchema{}
-	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
 	d.Field("properties", false, false, &v.Properties)
 	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
@@ -9781,7 +9781,7 @@ func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolOutputSchema{}
-	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
 	d.Field("properties", false, false, &v.Properties)
 	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
@@ -9872,7 +9872,7 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	d.Field("idempotentHint", false, false, &v.IdempotentHint)
 	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
 	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9925,7 +9925,7 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolChoice{}
-	d.Field("mode", false, false, &v.Mode)
+	genimpl.FieldStringPtr(&d, "mode", false, false, &v.Mode)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9983,7 +9983,7 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolExecution{}
-	d.Field("taskSupport", false, false, &v.TaskSupport)
+	genimpl.FieldStringPtr(&d, "taskSupport", false, false, &v.TaskSupport)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -10116,7 +10116,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, false, &v.StructuredContent)
-	d.Field("toolUseId", true, false, &v.ToolUseID)
+	genimpl.FieldString(&d, "toolUseId", true, &v.ToolUseID)
 	d.Constant("type", "\"tool_result\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -10178,9 +10178,9 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolUseContent{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("id", true, false, &v.ID)
+	genimpl.FieldString(&d, "id", true, &v.ID)
 	d.Field("input", true, false, &v.Input)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Constant("type", "\"tool_use\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -10281,7 +10281,7 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 	*v = URLElicitationRequiredErrorError{}
 	d.Constant("code", "-32042", true)
 	d.Field("data", true, false, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -10419,7 +10419,7 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = UnsubscribeRequestParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -10529,11 +10529,11 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = UntitledMultiSelectEnumSchema{}
 	genimpl.FieldStrings(&d, "default", false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
 	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -10638,10 +10638,10 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = UntitledSingleSelectEnumSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()

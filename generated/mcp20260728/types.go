@@ -68,7 +68,7 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Annotations{}
 	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
-	d.Field("lastModified", false, false, &v.LastModified)
+	genimpl.FieldStringPtr(&d, "lastModified", false, false, &v.LastModified)
 	d.Field("priority", false, false, &v.Priority)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -128,8 +128,8 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	*v = AudioContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"audio\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -178,8 +178,8 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = BaseMetadata{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -231,9 +231,9 @@ func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = BlobResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("blob", true, false, &v.Blob)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -290,8 +290,8 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = BooleanSchema{}
 	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"boolean\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -372,8 +372,8 @@ func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CacheableResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -489,8 +489,8 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("inputResponses", false, false, &v.InputResponses)
-	d.Field("name", true, false, &v.Name)
-	d.Field("requestState", false, false, &v.RequestState)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -569,7 +569,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	d.Field("structuredContent", false, true, &v.StructuredContent)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -761,7 +761,7 @@ func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CancelledNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("reason", false, false, &v.Reason)
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
 	d.Field("requestId", true, false, &v.RequestID)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -1224,8 +1224,8 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CompleteRequestParamsArgument{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("value", true, false, &v.Value)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1379,7 +1379,7 @@ func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	*v = CompleteResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("completion", true, false, &v.Completion)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -1693,13 +1693,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = CreateMessageRequestParams{}
-	d.Field("includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
 	d.Field("messages", true, false, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
-	d.Field("systemPrompt", false, false, &v.SystemPrompt)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
 	d.Field("tools", false, false, &v.Tools)
@@ -1772,9 +1772,9 @@ func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.Field("model", true, false, &v.Model)
-	d.Field("role", true, false, &v.Role)
-	d.Field("stopReason", false, false, &v.StopReason)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2019,10 +2019,10 @@ func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = DiscoverResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
 	d.Field("capabilities", true, false, &v.Capabilities)
-	d.Field("instructions", false, false, &v.Instructions)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldStrings(&d, "supportedVersions", true, &v.SupportedVersions)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
@@ -2175,7 +2175,7 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ElicitRequestFormParams{}
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.HasMode = d.Constant("mode", "\"form\"", false)
 	d.Field("requestedSchema", true, false, &v.RequestedSchema)
 	v.Extra = d.Rest()
@@ -2232,7 +2232,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	}
 	v := x
 	*v = ElicitRequestFormParamsRequestedSchema{}
-	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
 	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
 	genimpl.FieldStrings(&d, "required", false, &v.Required)
 	d.Constant("type", "\"object\"", true)
@@ -2342,9 +2342,9 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ElicitRequestURLParams{}
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	d.Constant("mode", "\"url\"", true)
-	d.Field("url", true, false, &v.URL)
+	genimpl.FieldString(&d, "url", true, &v.URL)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2402,7 +2402,7 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ElicitResult{}
-	d.Field("action", true, false, &v.Action)
+	genimpl.FieldString(&d, "action", true, &v.Action)
 	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
 	v.Extra = d.Rest()
 	return d.Err()
@@ -2659,7 +2659,7 @@ func (x *Error) UnmarshalJSON(data []byte) error {
 	*v = Error{}
 	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2774,8 +2774,8 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
 	d.Field("inputResponses", false, false, &v.InputResponses)
-	d.Field("name", true, false, &v.Name)
-	d.Field("requestState", false, false, &v.RequestState)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2833,9 +2833,9 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = GetPromptResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("messages", true, false, &v.Messages)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3022,7 +3022,7 @@ func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
 	*v = HeaderMismatchErrorError{}
 	d.Constant("code", "-32020", true)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3098,10 +3098,10 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Icon{}
-	d.Field("mimeType", false, false, &v.MIMEType)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldStrings(&d, "sizes", false, &v.Sizes)
-	d.Field("src", true, false, &v.Src)
-	d.Field("theme", false, false, &v.Theme)
+	genimpl.FieldString(&d, "src", true, &v.Src)
+	genimpl.FieldStringPtr(&d, "theme", false, false, &v.Theme)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3208,8 +3208,8 @@ func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	*v = ImageContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("data", true, false, &v.Data)
-	d.Field("mimeType", true, false, &v.MIMEType)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
 	d.Constant("type", "\"image\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3288,12 +3288,12 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Implementation{}
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
-	d.Field("version", true, false, &v.Version)
-	d.Field("websiteUrl", false, false, &v.WebsiteURL)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "version", true, &v.Version)
+	genimpl.FieldStringPtr(&d, "websiteUrl", false, false, &v.WebsiteURL)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3434,8 +3434,8 @@ func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	*v = InputRequiredResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("inputRequests", false, false, &v.InputRequests)
-	d.Field("requestState", false, false, &v.RequestState)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3515,7 +3515,7 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	*v = InputResponseRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("inputResponses", false, false, &v.InputResponses)
-	d.Field("requestState", false, false, &v.RequestState)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3581,7 +3581,7 @@ func (x *InternalError) UnmarshalJSON(data []byte) error {
 	*v = InternalError{}
 	d.Constant("code", "-32603", true)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3641,7 +3641,7 @@ func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 	*v = InvalidParamsError{}
 	d.Constant("code", "-32602", true)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3692,7 +3692,7 @@ func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
 	*v = InvalidRequestError{}
 	d.Constant("code", "-32600", true)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3839,7 +3839,7 @@ func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = JSONRPCNotification{}
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3894,7 +3894,7 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	*v = JSONRPCRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4041,11 +4041,11 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = LegacyTitledEnumSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
 	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4191,10 +4191,10 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListPromptsResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("prompts", true, false, &v.Prompts)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4389,10 +4389,10 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourceTemplatesResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4587,10 +4587,10 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListResourcesResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
-	d.Field("nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	d.Field("resources", true, false, &v.Resources)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4918,9 +4918,9 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListToolsResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
-	d.Field("nextCursor", false, false, &v.NextCursor)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	d.Field("tools", true, false, &v.Tools)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
@@ -5102,8 +5102,8 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	*v = LoggingMessageNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	d.Field("data", true, true, &v.Data)
-	d.Field("level", true, false, &v.Level)
-	d.Field("logger", false, false, &v.Logger)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5175,7 +5175,7 @@ func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 	*v = MethodNotFoundError{}
 	d.Constant("code", "-32601", true)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5277,7 +5277,7 @@ func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) e
 	*v = MissingRequiredClientCapabilityErrorError{}
 	d.Constant("code", "-32021", true)
 	d.Field("data", true, false, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5366,7 +5366,7 @@ func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ModelHint{}
-	d.Field("name", false, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5531,7 +5531,7 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Notification{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5693,11 +5693,11 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = NumberSchema{}
 	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("maximum", false, false, &v.Maximum)
 	d.Field("minimum", false, false, &v.Minimum)
-	d.Field("title", false, false, &v.Title)
-	d.Field("type", true, false, &v.Type)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "type", true, &v.Type)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5749,7 +5749,7 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	*v = PaginatedRequest{}
 	d.Field("id", true, false, &v.ID)
 	d.Constant("jsonrpc", "\"2.0\"", true)
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", true, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5795,7 +5795,7 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PaginatedRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
-	d.Field("cursor", false, false, &v.Cursor)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5851,8 +5851,8 @@ func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PaginatedResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("nextCursor", false, false, &v.NextCursor)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5903,7 +5903,7 @@ func (x *ParseError) UnmarshalJSON(data []byte) error {
 	*v = ParseError{}
 	d.Constant("code", "-32700", true)
 	d.Field("data", false, true, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6098,7 +6098,7 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ProgressNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("message", false, false, &v.Message)
+	genimpl.FieldStringPtr(&d, "message", false, false, &v.Message)
 	d.Field("progress", true, false, &v.Progress)
 	d.Field("progressToken", true, false, &v.ProgressToken)
 	d.Field("total", false, false, &v.Total)
@@ -6186,10 +6186,10 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
 	d.Field("arguments", false, false, &v.Arguments)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6247,10 +6247,10 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptArgument{}
-	d.Field("description", false, false, &v.Description)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Field("required", false, false, &v.Required)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6353,7 +6353,7 @@ func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = PromptMessage{}
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6407,8 +6407,8 @@ func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = PromptReference{}
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"ref/prompt\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6518,8 +6518,8 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	*v = ReadResourceRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
 	d.Field("inputResponses", false, false, &v.InputResponses)
-	d.Field("requestState", false, false, &v.RequestState)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -6602,9 +6602,9 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ReadResourceResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("cacheScope", true, false, &v.CacheScope)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
 	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6756,7 +6756,7 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Request{}
-	d.Field("method", true, false, &v.Method)
+	genimpl.FieldString(&d, "method", true, &v.Method)
 	d.Field("params", false, false, &v.Params)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6845,8 +6845,8 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	*v = RequestMetaObject{}
 	d.Field("io.modelcontextprotocol/clientCapabilities", true, false, &v.ClientCapabilities)
 	genimpl.FieldNew(&d, "io.modelcontextprotocol/clientInfo", false, &v.ClientInfo)
-	d.Field("io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
-	d.Field("io.modelcontextprotocol/protocolVersion", true, false, &v.ProtocolVersion)
+	genimpl.FieldStringPtr(&d, "io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
+	genimpl.FieldString(&d, "io.modelcontextprotocol/protocolVersion", true, &v.ProtocolVersion)
 	d.Field("progressToken", false, false, &v.ProgressToken)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -6980,13 +6980,13 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	*v = Resource{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7035,8 +7035,8 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7139,14 +7139,14 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	*v = ResourceLink{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"resource_link\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7242,7 +7242,7 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceRequestParams{}
 	d.Field("_meta", true, false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7330,12 +7330,12 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	*v = ResourceTemplate{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("name", true, false, &v.Name)
-	d.Field("title", false, false, &v.Title)
-	d.Field("uriTemplate", true, false, &v.URITemplate)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7380,7 +7380,7 @@ func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceTemplateReference{}
 	d.Constant("type", "\"ref/resource\"", true)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7476,7 +7476,7 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ResourceUpdatedNotificationParams{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7526,7 +7526,7 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Result{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7647,8 +7647,8 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Root{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("name", false, false, &v.Name)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -7700,7 +7700,7 @@ func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	*v = SamplingMessage{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.Field("role", true, false, &v.Role)
+	genimpl.FieldString(&d, "role", true, &v.Role)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -8393,12 +8393,12 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = StringSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
-	d.Field("format", false, false, &v.Format)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "format", false, false, &v.Format)
 	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -8724,7 +8724,7 @@ func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = SubscriptionsListenResult{}
 	d.Field("_meta", true, false, &v.Meta)
-	d.Field("resultType", true, false, &v.ResultType)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -8889,7 +8889,7 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	*v = TextContent{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("text", true, false, &v.Text)
+	genimpl.FieldString(&d, "text", true, &v.Text)
 	d.Constant("type", "\"text\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -8942,9 +8942,9 @@ func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TextResourceContents{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("mimeType", false, false, &v.MIMEType)
-	d.Field("text", true, false, &v.Text)
-	d.Field("uri", true, false, &v.URI)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9014,11 +9014,11 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = TitledMultiSelectEnumSchema{}
 	genimpl.FieldStrings(&d, "default", false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
 	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9098,8 +9098,8 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) e
 	}
 	v := x
 	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
-	d.Field("const", true, false, &v.Const)
-	d.Field("title", true, false, &v.Title)
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9158,10 +9158,10 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TitledSingleSelectEnumSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("oneOf", true, false, &v.OneOf)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9203,8 +9203,8 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 	}
 	v := x
 	*v = TitledSingleSelectEnumSchemaOneOfItem{}
-	d.Field("const", true, false, &v.Const)
-	d.Field("title", true, false, &v.Title)
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9310,12 +9310,12 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	*v = Tool{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("icons", false, false, &v.Icons)
 	d.Field("inputSchema", true, false, &v.InputSchema)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9374,7 +9374,7 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolInputSchema{}
-	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
 	d.Constant("type", "\"object\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9418,7 +9418,7 @@ func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolOutputSchema{}
-	d.Field("$schema", false, false, &v.Schema)
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9506,7 +9506,7 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	d.Field("idempotentHint", false, false, &v.IdempotentHint)
 	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
 	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9559,7 +9559,7 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ToolChoice{}
-	d.Field("mode", false, false, &v.Mode)
+	genimpl.FieldStringPtr(&d, "mode", false, false, &v.Mode)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9691,7 +9691,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, true, &v.StructuredContent)
-	d.Field("toolUseId", true, false, &v.ToolUseID)
+	genimpl.FieldString(&d, "toolUseId", true, &v.ToolUseID)
 	d.Constant("type", "\"tool_result\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9751,9 +9751,9 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolUseContent{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("id", true, false, &v.ID)
+	genimpl.FieldString(&d, "id", true, &v.ID)
 	d.Field("input", true, false, &v.Input)
-	d.Field("name", true, false, &v.Name)
+	genimpl.FieldString(&d, "name", true, &v.Name)
 	d.Constant("type", "\"tool_use\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9857,7 +9857,7 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 	*v = UnsupportedProtocolVersionErrorError{}
 	d.Constant("code", "-32022", true)
 	d.Field("data", true, false, &v.Data)
-	d.Field("message", true, false, &v.Message)
+	genimpl.FieldString(&d, "message", true, &v.Message)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9899,7 +9899,7 @@ func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) er
 	}
 	v := x
 	*v = UnsupportedProtocolVersionErrorErrorData{}
-	d.Field("requested", true, false, &v.Requested)
+	genimpl.FieldString(&d, "requested", true, &v.Requested)
 	genimpl.FieldStrings(&d, "supported", true, &v.Supported)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -9970,11 +9970,11 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = UntitledMultiSelectEnumSchema{}
 	genimpl.FieldStrings(&d, "default", false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	d.Field("items", true, false, &v.Items)
 	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
 	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"array\"", true)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -10079,10 +10079,10 @@ func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = UntitledSingleSelectEnumSchema{}
-	d.Field("default", false, false, &v.Default)
-	d.Field("description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
-	d.Field("title", false, false, &v.Title)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
 	return d.Err()

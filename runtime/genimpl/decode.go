@@ -695,3 +695,38 @@ func FieldStrings[L ~[]S, S ~string](d *Decoder, name string, required bool, dst
 	}
 	*dst = out
 }
+
+// FieldString decodes member name, a string or a named string type (an
+// enum), without reflection.
+func FieldString[S ~string](d *Decoder, name string, required bool, dst *S) {
+	v, ok := d.Take(name, required, false)
+	if !ok {
+		return
+	}
+	var s string
+	if err := decodeInto(v, &s); err != nil {
+		d.Fail(name, err)
+		return
+	}
+	*dst = S(s)
+}
+
+// FieldStringPtr decodes an optional (or nullable) string member into a
+// pointer, without reflection; an allowed null leaves dst nil.
+func FieldStringPtr[S ~string](d *Decoder, name string, required, nullable bool, dst **S) {
+	v, ok := d.Take(name, required, nullable)
+	if !ok {
+		return
+	}
+	if v[0] == 'n' {
+		*dst = nil
+		return
+	}
+	var s string
+	if err := decodeInto(v, &s); err != nil {
+		d.Fail(name, err)
+		return
+	}
+	x := S(s)
+	*dst = &x
+}
