@@ -703,12 +703,27 @@ func FieldString[S ~string](d *Decoder, name string, required bool, dst *S) {
 	if !ok {
 		return
 	}
-	var s string
-	if err := decodeInto(v, &s); err != nil {
+	s, err := decodeString(v)
+	if err != nil {
 		d.Fail(name, err)
 		return
 	}
 	*dst = S(s)
+}
+
+// decodeString decodes a JSON string (null as ""); only an escaped or
+// non-UTF-8 one goes through encoding/json, whose variable escapes there
+// and nowhere else.
+func decodeString(v []byte) (string, error) {
+	if s, ok := stringValue(v); ok {
+		return s, nil
+	}
+	if v[0] == 'n' {
+		return "", nil
+	}
+	var s string
+	err := json.Unmarshal(v, &s)
+	return s, err
 }
 
 // FieldStringPtr decodes an optional (or nullable) string member into a
@@ -722,8 +737,8 @@ func FieldStringPtr[S ~string](d *Decoder, name string, required, nullable bool,
 		*dst = nil
 		return
 	}
-	var s string
-	if err := decodeInto(v, &s); err != nil {
+	s, err := decodeString(v)
+	if err != nil {
 		d.Fail(name, err)
 		return
 	}
