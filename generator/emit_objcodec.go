@@ -98,6 +98,8 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 			dec = append(dec, gi("FieldStringPtr").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
 		case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString:
 			dec = append(dec, gi("FieldString").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
+		case m.info.cat == catSlice && t.structItems(ty.Properties[i]):
+			dec = append(dec, gi("FieldStructs").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
 		case m.info.cat == catSlice && t.stringItems(ty.Properties[i]):
 			dec = append(dec, gi("FieldStrings").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
 		case m.constant != "" && m.required:
@@ -195,4 +197,15 @@ func (t *tgen) stringItems(p *schema.Property) bool {
 	}
 	it := t.resolve(a.Items)
 	return it != nil && it.Kind == schema.KindString && !it.Nullable && it.Const == nil
+}
+
+// structItems reports whether property p is an array of a generated struct
+// type (an object with properties), which has its own UnmarshalJSON.
+func (t *tgen) structItems(p *schema.Property) bool {
+	a := t.resolve(p.Type)
+	if a == nil || a.Kind != schema.KindArray || a.Items == nil {
+		return false
+	}
+	it := t.resolve(a.Items)
+	return it != nil && it.Kind == schema.KindObject && len(it.Properties) > 0 && !it.Nullable
 }

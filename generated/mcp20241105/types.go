@@ -1185,7 +1185,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageRequestParams{}
 	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
@@ -1595,7 +1595,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2533,7 +2533,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("prompts", true, false, &v.Prompts)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2672,7 +2672,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2811,7 +2811,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resources", true, false, &v.Resources)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2990,7 +2990,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListRootsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("roots", true, false, &v.Roots)
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3129,7 +3129,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("tools", true, false, &v.Tools)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3377,7 +3377,7 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
-	d.Field("hints", false, false, &v.Hints)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
@@ -3870,7 +3870,7 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Prompt{}
-	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	v.Extra = d.Rest()

@@ -1406,7 +1406,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageRequestParams{}
 	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
@@ -2084,7 +2084,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2987,7 +2987,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("prompts", true, false, &v.Prompts)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3126,7 +3126,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3265,7 +3265,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resources", true, false, &v.Resources)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3444,7 +3444,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListRootsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("roots", true, false, &v.Roots)
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3583,7 +3583,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("tools", true, false, &v.Tools)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3831,7 +3831,7 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
-	d.Field("hints", false, false, &v.Hints)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
@@ -4465,7 +4465,7 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)

@@ -2092,7 +2092,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
@@ -2100,7 +2100,7 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "task", false, &v.Task)
 	d.Field("temperature", false, false, &v.Temperature)
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
-	d.Field("tools", false, false, &v.Tools)
+	genimpl.FieldStructs(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3353,7 +3353,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	*v = GetPromptResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3786,7 +3786,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Icons{}
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3926,7 +3926,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Implementation{}
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	genimpl.FieldString(&d, "version", true, &v.Version)
@@ -4644,7 +4644,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	*v = ListPromptsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("prompts", true, false, &v.Prompts)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4753,7 +4753,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	*v = ListResourceTemplatesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4862,7 +4862,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	*v = ListResourcesResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resources", true, false, &v.Resources)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4972,7 +4972,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ListRootsResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("roots", true, false, &v.Roots)
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5081,7 +5081,7 @@ func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	*v = ListTasksResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("tasks", true, false, &v.Tasks)
+	genimpl.FieldStructs(&d, "tasks", true, &v.Tasks)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5190,7 +5190,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	*v = ListToolsResult{}
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("tools", true, false, &v.Tools)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -5451,7 +5451,7 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
-	d.Field("hints", false, false, &v.Hints)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
@@ -6184,9 +6184,9 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
@@ -6884,7 +6884,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
@@ -7043,7 +7043,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
@@ -7276,7 +7276,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
@@ -9410,7 +9410,7 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TitledMultiSelectEnumSchemaItems{}
-	d.Field("anyOf", true, false, &v.AnyOf)
+	genimpl.FieldStructs(&d, "anyOf", true, &v.AnyOf)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9513,7 +9513,7 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	*v = TitledSingleSelectEnumSchema{}
 	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("oneOf", true, false, &v.OneOf)
+	genimpl.FieldStructs(&d, "oneOf", true, &v.OneOf)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
@@ -9658,7 +9658,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
 	genimpl.FieldNew(&d, "execution", false, &v.Execution)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	d.Field("inputSchema", true, false, &v.InputSchema)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
@@ -10319,7 +10319,7 @@ func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error 
 	}
 	v := x
 	*v = URLElicitationRequiredErrorErrorData{}
-	d.Field("elicitations", true, false, &v.Elicitations)
+	genimpl.FieldStructs(&d, "elicitations", true, &v.Elicitations)
 	v.Extra = d.Rest()
 	return d.Err()
 }

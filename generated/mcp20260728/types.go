@@ -1695,14 +1695,14 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	*v = CreateMessageRequestParams{}
 	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
 	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	d.Field("metadata", false, false, &v.Metadata)
 	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
 	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
 	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
 	d.Field("temperature", false, false, &v.Temperature)
 	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
-	d.Field("tools", false, false, &v.Tools)
+	genimpl.FieldStructs(&d, "tools", false, &v.Tools)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -2834,7 +2834,7 @@ func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	*v = GetPromptResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("messages", true, false, &v.Messages)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -3149,7 +3149,7 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = Icons{}
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -3289,7 +3289,7 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Implementation{}
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	genimpl.FieldString(&d, "version", true, &v.Version)
@@ -4193,7 +4193,7 @@ func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("prompts", true, false, &v.Prompts)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
@@ -4391,7 +4391,7 @@ func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resourceTemplates", true, false, &v.ResourceTemplates)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
@@ -4589,7 +4589,7 @@ func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
-	d.Field("resources", true, false, &v.Resources)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
@@ -4773,7 +4773,7 @@ func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = ListRootsResult{}
-	d.Field("roots", true, false, &v.Roots)
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -4921,7 +4921,7 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
 	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
-	d.Field("tools", true, false, &v.Tools)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -5444,7 +5444,7 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ModelPreferences{}
 	d.Field("costPriority", false, false, &v.CostPriority)
-	d.Field("hints", false, false, &v.Hints)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
 	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
 	d.Field("speedPriority", false, false, &v.SpeedPriority)
 	v.Extra = d.Rest()
@@ -6185,9 +6185,9 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = Prompt{}
 	d.Field("_meta", false, false, &v.Meta)
-	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	v.Extra = d.Rest()
@@ -6981,7 +6981,7 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
@@ -7140,7 +7140,7 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
@@ -7331,7 +7331,7 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
@@ -9057,7 +9057,7 @@ func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	}
 	v := x
 	*v = TitledMultiSelectEnumSchemaItems{}
-	d.Field("anyOf", true, false, &v.AnyOf)
+	genimpl.FieldStructs(&d, "anyOf", true, &v.AnyOf)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -9160,7 +9160,7 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	*v = TitledSingleSelectEnumSchema{}
 	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("oneOf", true, false, &v.OneOf)
+	genimpl.FieldStructs(&d, "oneOf", true, &v.OneOf)
 	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
 	d.Constant("type", "\"string\"", true)
 	v.Extra = d.Rest()
@@ -9311,7 +9311,7 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	d.Field("_meta", false, false, &v.Meta)
 	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
 	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
-	d.Field("icons", false, false, &v.Icons)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
 	d.Field("inputSchema", true, false, &v.InputSchema)
 	genimpl.FieldString(&d, "name", true, &v.Name)
 	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)

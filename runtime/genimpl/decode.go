@@ -745,3 +745,31 @@ func FieldStringPtr[S ~string](d *Decoder, name string, required, nullable bool,
 	x := S(s)
 	*dst = &x
 }
+
+// FieldStructs decodes member name, an array of a generated struct type,
+// item by item with the type's own UnmarshalJSON, straight into the slice:
+// no reflection, no intermediate []json.RawMessage.
+func FieldStructs[L ~[]T, T any, P interface {
+	*T
+	UnmarshalJSON([]byte) error
+}](d *Decoder, name string, required bool, dst *L) {
+	v, ok := d.Take(name, required, false)
+	if !ok {
+		return
+	}
+	if v[0] != '[' {
+		d.Fail(name, fmt.Errorf("want a JSON array, got %s", KindName(Kind(v))))
+		return
+	}
+	out := L{}
+	a := NewArray(v, 0)
+	for a.Next() {
+		var zero T
+		out = append(out, zero)
+		if err := P(&out[len(out)-1]).UnmarshalJSON(a.Value); err != nil {
+			d.Fail(name, err)
+			return
+		}
+	}
+	*dst = out
+}
