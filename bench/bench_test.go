@@ -114,3 +114,21 @@ func BenchmarkPipeFloor(b *testing.B) {
 	}
 	b.ReportMetric(r.CallsPerSec, "roundtrips/s")
 }
+
+// BenchmarkCancel10000InFlight times cancelling 10,000 in-flight calls and
+// reports the live heap per in-flight call (client and server side
+// together, goroutine stacks excluded). go-sdk takes seconds here and
+// mcp-go never cancels, so only mcpgen runs; cmd/mcpbench has all three.
+func BenchmarkCancel10000InFlight(b *testing.B) {
+	var total time.Duration
+	for i := 0; i < b.N; i++ {
+		m := CancelMany(mcpgenPeer, Pipe, 10000, 10*time.Second)
+		if m.Err != nil || m.Done != 10000 {
+			b.Fatalf("%d of 10000 done: %v", m.Done, m.Err)
+		}
+		total += m.Elapsed
+		b.ReportMetric(m.HeapPer, "heap-B/call")
+		b.ReportMetric(m.GorosPer, "goroutines/call")
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/10000-cancels")
+}
