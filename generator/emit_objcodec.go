@@ -106,6 +106,8 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 			dec = append(dec, jen.Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
 		case m.constant != "":
 			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
+		case m.info.elemDec != nil:
+			dec = append(dec, gi("FieldSlice").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.elemDec()))
 		case m.info.dec != nil:
 			dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.False(), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
 		case m.integer:

@@ -43,6 +43,9 @@ type tinfo struct {
 	cat category
 	typ func() *jen.Statement
 	dec func() *jen.Statement
+	// elemDec is a slice's element decoder when dec is SliceOf(elemDec),
+	// so that a member can be decoded without building the closure.
+	elemDec func() *jen.Statement
 }
 
 // pending is a named declaration still to be emitted.
@@ -217,6 +220,7 @@ func (t *tgen) info(ty *schema.Type, hint string, parentDoc string) (tinfo, erro
 		out := tinfo{cat: catSlice, typ: func() *jen.Statement { return jen.Index().Add(ii.typ()) }}
 		if ii.dec != nil {
 			out.dec = func() *jen.Statement { return t.use("sliceOf").Call(ii.dec()) }
+			out.elemDec = ii.dec
 		}
 		return out, nil
 	case schema.KindUnion:

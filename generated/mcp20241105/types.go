@@ -295,7 +295,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CallToolResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeCallToolResultContentItem))
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeCallToolResultContentItem)
 	d.Field("isError", false, false, &v.IsError)
 	v.Extra = d.Rest()
 	return d.Err()
@@ -4293,7 +4293,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ReadResourceResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
 	v.Extra = d.Rest()
 	return d.Err()
 }

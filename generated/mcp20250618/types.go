@@ -446,7 +446,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CallToolResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, false, &v.StructuredContent)
 	v.Extra = d.Rest()
@@ -4848,7 +4848,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ReadResourceResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
 	v.Extra = d.Rest()
 	return d.Err()
 }

@@ -514,7 +514,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CallToolResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, false, &v.StructuredContent)
 	v.Extra = d.Rest()
@@ -6592,7 +6592,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ReadResourceResult{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
 	v.Extra = d.Rest()
 	return d.Err()
 }
@@ -10113,7 +10113,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolResultContent{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, false, &v.StructuredContent)
 	genimpl.FieldString(&d, "toolUseId", true, &v.ToolUseID)

@@ -567,7 +567,7 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = CallToolResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
-	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
 	d.Field("isError", false, false, &v.IsError)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	d.Field("structuredContent", false, true, &v.StructuredContent)
@@ -6603,7 +6603,7 @@ func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	*v = ReadResourceResult{}
 	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
 	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
-	genimpl.FieldFunc(&d, "contents", true, false, &v.Contents, genimpl.SliceOf(DecodeReadResourceResultContentsItem))
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
 	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
 	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
 	v.Extra = d.Rest()
@@ -9688,7 +9688,7 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	v := x
 	*v = ToolResultContent{}
 	d.Field("_meta", false, false, &v.Meta)
-	genimpl.FieldFunc(&d, "content", true, false, &v.Content, genimpl.SliceOf(DecodeContentBlock))
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
 	d.Field("isError", false, false, &v.IsError)
 	d.Field("structuredContent", false, true, &v.StructuredContent)
 	genimpl.FieldString(&d, "toolUseId", true, &v.ToolUseID)

@@ -773,3 +773,19 @@ func FieldStructs[L ~[]T, T any, P interface {
 	}
 	*dst = out
 }
+
+// FieldSlice decodes member name, an array, with the element decoder dec
+// (a union's Decode function): FieldFunc(d, …, SliceOf(dec)) without the
+// closure SliceOf allocates.
+func FieldSlice[L ~[]T, T any](d *Decoder, name string, required bool, dst *L, dec func([]byte) (T, error)) {
+	v, ok := d.Take(name, required, false)
+	if !ok {
+		return
+	}
+	out, err := DecodeSlice(v, dec)
+	if err != nil {
+		d.Fail(name, err)
+		return
+	}
+	*dst = L(out)
+}
