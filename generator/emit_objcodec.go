@@ -144,6 +144,12 @@ func (t *tgen) encodeMember(p *schema.Property, m *member, key *jen.Statement, v
 	e := jen.Id("e")
 	switch m.info.cat {
 	case catStruct:
+		if m.pointer && m.required {
+			// A nullable required member: nil is written as null, as
+			// encoding/json would (a method value of nil would panic).
+			return jen.If(jen.Add(v).Op("==").Nil()).Block(e.Clone().Dot("Raw").Call(key.Clone(), jen.Lit("null"))).Else().Block(
+				e.Clone().Dot("Append").Call(key, jen.Add(v).Dot("AppendJSON")))
+		}
 		return e.Dot("Append").Call(key, jen.Add(v).Dot("AppendJSON"))
 	case catSlice:
 		if t.stringItems(p) {

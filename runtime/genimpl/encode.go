@@ -9,7 +9,16 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
+
+// nilData reports whether v is nil or holds a nil pointer-shaped value (a
+// pointer, map, chan or func): the data word of the interface is nil. This
+// is the one check encoding/json makes with reflection that the encoder
+// needs, done without it.
+func nilData(v any) bool {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1] == nil
+}
 
 // bufPool holds the scratch buffers Marshal encodes into, so that an
 // encoding allocates its result once, at its final size.
@@ -155,6 +164,12 @@ type Appender interface {
 // write it: the shapes generated types use without reflection, the rest
 // through encoding/json.
 func AppendValue(buf []byte, v any) ([]byte, error) {
+	if nilData(v) {
+		// nil, or a nil pointer or map in an interface (a union holding a
+		// nil *TextContent): encoding/json writes null, and calling a
+		// value-receiver AppendJSON through it would panic.
+		return append(buf, "null"...), nil
+	}
 	switch x := v.(type) {
 	case string:
 		return AppendString(buf, x), nil
@@ -536,6 +551,7 @@ func AppendSlice[E any](e *Encoder, key string, s []E) {
 		// element (a union) is its own dynamic value.
 		switch p := any(&s[i]).(type) {
 		case Appender:
+			// &s[i] is never nil; a union element is handled below.
 			buf, err = p.AppendJSON(buf)
 		case *string:
 			buf = AppendString(buf, *p)

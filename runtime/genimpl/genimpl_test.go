@@ -240,3 +240,37 @@ func TestParseInteger(t *testing.T) {
 		}
 	}
 }
+
+type appenderT struct{ A string }
+
+func (x appenderT) AppendJSON(buf []byte) ([]byte, error) { return AppendString(buf, x.A), nil }
+
+// TestAppendValueNil: nil and typed nil pointers and maps encode as null,
+// as json.Marshal writes them, without calling a method on nil.
+func TestAppendValueNil(t *testing.T) {
+	var p *appenderT
+	var m map[string]json.RawMessage
+	var s []string
+	for _, v := range []any{nil, p, Appender(p), m, s, &appenderT{"x"}, appenderT{"y"}} {
+		got, err := AppendValue(nil, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]string{true: "null"}[v == nil]
+		switch x := v.(type) {
+		case *appenderT:
+			if x != nil {
+				want = `"x"`
+			} else {
+				want = "null"
+			}
+		case appenderT:
+			want = `"y"`
+		case map[string]json.RawMessage, []string:
+			want = "null"
+		}
+		if string(got) != want {
+			t.Errorf("AppendValue(%#v) = %s, want %s", v, got, want)
+		}
+	}
+}
