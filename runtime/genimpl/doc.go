@@ -5,10 +5,15 @@
 // generated code and may change with the generator; hand-written code should
 // use the generated types and the runtime package instead.
 //
-// The codec scans each value once, without reflection on the hot path: an
-// object's members are located by one pass of the scanner into a small
-// array of byte spans, declared members are decoded straight from their
-// spans, and undeclared ones are copied out only when present. Keys are
+// The codec works without reflection or intermediate maps on the hot path:
+// an object's members are located by one validating pass of the scanner
+// into a small array of byte spans on the stack, declared members are
+// decoded straight from their spans into the fields, a union's
+// discriminator is peeked at without a map, and undeclared members are
+// copied out (UnmarshalJSON may not keep its input) only when present. A
+// nested object is passed over by its parent's pass and then scanned by its
+// own decoder, so a value at depth n is read n+1 times; no level builds
+// anything it then throws away. Keys are
 // written from literals the generator precomputes. Whatever is not a fast
 // path (rare value shapes, escaped keys) falls back to encoding/json, whose
 // results define the behaviour the fast paths must reproduce; the package's
