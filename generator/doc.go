@@ -134,8 +134,11 @@
 //
 // # Other output
 //
-// types_json.go holds DecodeError and the unexported helpers the methods
-// call (only those used).
+// The codec support lives once, in runtime/genimpl (as protobuf-go's
+// generated code calls protoimpl): the one-pass scanner, the Decoder and
+// Encoder the methods of types.go call, and the validator scanner of
+// cancel.go. types_json.go only names genimpl's DecodeError for the package;
+// cancel.go names its ValidationError and gives the validators a receiver.
 // DecodeDefinition(name, data) decodes any definition by its schema name.
 // Doc comments are the schema's descriptions line by line; {@link X}
 // becomes the Go doc link [X], and the TypeScript glitch {@link Xlabel}

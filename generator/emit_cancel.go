@@ -64,9 +64,9 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 			}
 			out := jen.Code(jen.Nil())
 			body := []jen.Code{
-				jen.Id("s").Op(":=").Id("svState").Values(jen.Dict{jen.Id("base"): jen.Id("data")}),
-				jen.Id("i").Op(":=").Id("svSkipSpace").Call(jen.Id("data"), jen.Lit(0)),
-				jen.If(jen.Id("i").Op(">=").Len(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
+				jen.Id("s").Op(":=").Id("svState").Values(jen.Add(gi("Validator")).Values(jen.Dict{jen.Id("Base"): jen.Id("data")})),
+				jen.Id("i").Op(":=").Add(gi("SkipSpace")).Call(jen.Id("data"), jen.Lit(0)),
+				jen.If(jen.Id("i").Op(">=").Len(jen.Id("data"))).Block(ret(gi("InvalidJSON").Call(jen.Id("data")))),
 			}
 			if decode {
 				body = append(body, jen.Id("out").Op(":=").New(jen.Id(typeName)))
@@ -74,7 +74,7 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 			}
 			body = append(body,
 				jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(fn.name).Call(jen.Id("i"), out),
-				jen.If(jen.Id("end").Op("<").Lit(0).Op("||").Id("svSkipSpace").Call(jen.Id("data"), jen.Id("end")).Op("!=").Len(jen.Id("data"))).Block(ret(jen.Id("svInvalidJSON").Call(jen.Id("data")))),
+				jen.If(jen.Id("end").Op("<").Lit(0).Op("||").Add(gi("SkipSpace")).Call(jen.Id("data"), jen.Id("end")).Op("!=").Len(jen.Id("data"))).Block(ret(gi("InvalidJSON").Call(jen.Id("data")))),
 				jen.If(jen.Id("e").Op("!=").Nil()).Block(ret(jen.Id("e"))),
 			)
 			if decode {
@@ -111,12 +111,6 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 	for _, fn := range v.funcs {
 		f.Add(fn)
 	}
-	f.Comment("The runtime's id parsers, which the scanner below uses for RequestId members.")
-	f.Var().Defs(
-		jen.Id("svParseID").Op("=").Qual(RuntimePath, "ParseRequestID"),
-		jen.Id("svIntegerID").Op("=").Qual(RuntimePath, "IntegerID"),
-		jen.Id("svStringID").Op("=").Qual(RuntimePath, "StringID"),
-	)
 	f.Add(jen.Id(strings.TrimSpace(cancelSupport)))
 	return true, nil
 }
@@ -277,8 +271,8 @@ func (v *validatorGen) emit(t *schema.Type, fn *vfn) error {
 	}
 	var stmts []jen.Code
 	if t.Nullable {
-		stmts = append(stmts, jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(
-			jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())))
+		stmts = append(stmts, jen.If(jen.Id("s").Dot("Base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(
+			jen.Return(jen.Id("s").Dot("Skip").Call(jen.Id("i")), jen.Nil())))
 	}
 	stmts = append(stmts, body...)
 	v.funcs = append(v.funcs,
@@ -296,7 +290,7 @@ func (v *validatorGen) nullableWrapper(fn *vfn, name string) *vfn {
 	v.funcs = append(v.funcs,
 		jen.Commentf("%s accepts null or what %s accepts.", w.name, fn.name).Line().
 			Func().Params(jen.Id("s").Op("*").Id("svState")).Id(w.name).Params(signature(w)...).Params(jen.Int(), jen.Op("*").Id("ValidationError")).Block(
-			jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())),
+			jen.If(jen.Id("s").Dot("Base").Index(jen.Id("i")).Op("==").Add(chr('n'))).Block(jen.Return(jen.Id("s").Dot("Skip").Call(jen.Id("i")), jen.Nil())),
 			jen.Return(call(fn, jen.Id("i"), dst)),
 		))
 	return w
@@ -327,12 +321,12 @@ func kindPredicate(t *schema.Type) (jen.Code, string, bool) {
 		if t.Const != nil || t.Minimum != nil || t.Maximum != nil {
 			return nil, "", false
 		}
-		cond, what = jen.Id("s").Dot("integer").Call(v), "an integer"
+		cond, what = jen.Id("s").Dot("Integer").Call(v), "an integer"
 	case schema.KindNumber:
 		if t.Const != nil || t.Minimum != nil || t.Maximum != nil {
 			return nil, "", false
 		}
-		cond, what = jen.Id("svIsNumber").Call(v), "a number"
+		cond, what = gi("IsNumber").Call(v), "a number"
 	case schema.KindBoolean:
 		cond, what = first().Op("==").Add(chr('t')).Op("||").Add(first()).Op("==").Add(chr('f')), "a boolean"
 	case schema.KindObject:
@@ -359,9 +353,9 @@ func kindPredicate(t *schema.Type) (jen.Code, string, bool) {
 // stop on invalid JSON, and name the value v.
 func scanned() []jen.Code {
 	return []jen.Code{
-		jen.Id("end").Op(":=").Id("s").Dot("skip").Call(jen.Id("i")),
+		jen.Id("end").Op(":=").Id("s").Dot("Skip").Call(jen.Id("i")),
 		jen.If(jen.Id("end").Op("<").Lit(0)).Block(jen.Return(jen.Lit(-1), jen.Nil())),
-		jen.Id("v").Op(":=").Id("s").Dot("base").Index(jen.Id("i").Op(":").Id("end")),
+		jen.Id("v").Op(":=").Id("s").Dot("Base").Index(jen.Id("i").Op(":").Id("end")),
 	}
 }
 
@@ -378,7 +372,7 @@ func (v *validatorGen) body(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 		}
 		out := append(scanned(), jen.If(jen.Id("v").Index(jen.Lit(0)).Op("!=").Add(chr('"'))).Block(fail(end, "must be a string")))
 		if c, ok := t.Const.(string); ok {
-			out = append(out, jen.If(jen.Op("!").Id("svStringIs").Call(jen.Id("v"), jen.Lit(c))).Block(fail(end, fmt.Sprintf("must be %q", c))))
+			out = append(out, jen.If(jen.Op("!").Add(gi("StringIs")).Call(jen.Id("v"), jen.Lit(c))).Block(fail(end, fmt.Sprintf("must be %q", c))))
 		} else if t.Const != nil {
 			return unsupported("a non-string const on a string")
 		}
@@ -389,7 +383,7 @@ func (v *validatorGen) body(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 				lits = append(lits, jen.Lit(e))
 				quoted = append(quoted, fmt.Sprintf("%q", e))
 			}
-			out = append(out, jen.Switch(jen.Id("svStringValue").Call(jen.Id("v"))).Block(
+			out = append(out, jen.Switch(gi("StringValue").Call(jen.Id("v"))).Block(
 				jen.Case(lits...),
 				jen.Default().Block(fail(end, "must be one of "+strings.Join(quoted, ", "))),
 			))
@@ -416,8 +410,8 @@ func (v *validatorGen) body(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 // wrongKind is the start of a container validator: a value of another kind
 // is scanned and reported.
 func wrongKind(open byte, msg string) jen.Code {
-	return jen.If(jen.Id("s").Dot("base").Index(jen.Id("i")).Op("!=").Add(chr(open))).Block(
-		jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(msg)})),
+	return jen.If(jen.Id("s").Dot("Base").Index(jen.Id("i")).Op("!=").Add(chr(open))).Block(
+		jen.Return(jen.Id("s").Dot("Skip").Call(jen.Id("i")), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(msg)})),
 	)
 }
 
@@ -435,28 +429,28 @@ func (v *validatorGen) arrayBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 	if item != nil {
 		loop = append(loop,
 			jen.Var().Id("e").Op("*").Id("ValidationError"),
-			jen.List(jen.Id("a").Dot("end"), jen.Id("e")).Op("=").Add(call(item, jen.Id("a").Dot("value"), nil)),
+			jen.List(jen.Id("a").Dot("End"), jen.Id("e")).Op("=").Add(call(item, jen.Id("a").Dot("Value"), nil)),
 			jen.If(jen.Id("e").Op("!=").Nil().Op("&&").Id("first").Op("==").Nil()).Block(
-				jen.Id("first").Op("=").Id("e").Dot("in").Call(jen.Qual("strconv", "Itoa").Call(jen.Id("n"))),
+				jen.Id("first").Op("=").Id("e").Dot("In").Call(jen.Qual("strconv", "Itoa").Call(jen.Id("n"))),
 			),
 		)
 	} else {
-		loop = append(loop, jen.Id("a").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("a").Dot("value")))
+		loop = append(loop, jen.Id("a").Dot("End").Op("=").Id("s").Dot("Skip").Call(jen.Id("a").Dot("Value")))
 	}
 	loop = append(loop, jen.Id("n").Op("++"))
 	out = append(out,
 		jen.Var().Id("first").Op("*").Id("ValidationError"),
 		jen.Id("n").Op(":=").Lit(0),
-		jen.Id("a").Op(":=").Id("s").Dot("items").Call(jen.Id("i")),
-		jen.For(jen.Id("a").Dot("next").Call()).Block(loop...),
-		jen.If(jen.Id("a").Dot("bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
+		jen.Id("a").Op(":=").Id("s").Dot("Items").Call(jen.Id("i")),
+		jen.For(jen.Id("a").Dot("Next").Call()).Block(loop...),
+		jen.If(jen.Id("a").Dot("Bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
 	)
 	if t.MaxItems != nil {
 		out = append(out, jen.If(jen.Id("n").Op(">").Lit(*t.MaxItems).Op("&&").Id("first").Op("==").Nil()).Block(
 			jen.Id("first").Op("=").Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(fmt.Sprintf("must have at most %d items", *t.MaxItems))}),
 		))
 	}
-	return append(out, jen.Return(jen.Id("a").Dot("i"), jen.Id("first"))), nil
+	return append(out, jen.Return(jen.Id("a").Dot("I"), jen.Id("first"))), nil
 }
 
 // unionBody accepts a value that one of the branches accepts (anyOf).
@@ -496,14 +490,14 @@ func (v *validatorGen) unionBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 			return nil, err
 		}
 		if bf == nil {
-			return []jen.Code{jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())}, nil
+			return []jen.Code{jen.Return(jen.Id("s").Dot("Skip").Call(jen.Id("i")), jen.Nil())}, nil
 		}
 		out = append(out,
 			jen.If(jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Add(call(bf, jen.Id("i"), nil)), jen.Id("end").Op("<").Lit(0).Op("||").Id("e").Op("==").Nil()).Block(
 				jen.Return(jen.Id("end"), jen.Nil()),
 			))
 	}
-	out = append(out, jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")),
+	out = append(out, jen.Return(jen.Id("s").Dot("Skip").Call(jen.Id("i")),
 		jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit("matches none of the alternatives of " + t.Pointer)})))
 	return out, nil
 }
@@ -528,7 +522,7 @@ func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 		return nil, fmt.Errorf("cancel.go: %s: the validator emitter does not support typed additionalProperties", t.Pointer)
 	}
 	if len(t.Properties) == 0 {
-		return append(out, jen.Return(jen.Id("s").Dot("skip").Call(jen.Id("i")), jen.Nil())), nil
+		return append(out, jen.Return(jen.Id("s").Dot("Skip").Call(jen.Id("i")), jen.Nil())), nil
 	}
 	build := fn.out != ""
 	type member struct {
@@ -576,7 +570,7 @@ func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 		}
 		switch {
 		case m.fn == nil:
-			set = append(set, jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value")))
+			set = append(set, jen.Id("m").Dot("End").Op("=").Id("s").Dot("Skip").Call(jen.Id("m").Dot("Value")))
 		case m.structType != "":
 			// Filled in place: the field for a required member, a fresh
 			// value for an optional one (the last occurrence wins).
@@ -599,36 +593,36 @@ func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 					),
 				)
 			}
-			set = append(set, jen.List(jen.Id("m").Dot("end"), jen.Id("e"+m.base)).Op("=").Add(call(m.fn, jen.Id("m").Dot("value"), jen.Id("dst"))))
+			set = append(set, jen.List(jen.Id("m").Dot("End"), jen.Id("e"+m.base)).Op("=").Add(call(m.fn, jen.Id("m").Dot("Value"), jen.Id("dst"))))
 		default:
 			decl = append(decl, jen.Var().Id("e"+m.base).Op("*").Id("ValidationError"))
-			set = append(set, jen.List(jen.Id("m").Dot("end"), jen.Id("e"+m.base)).Op("=").Add(call(m.fn, jen.Id("m").Dot("value"), nil)))
+			set = append(set, jen.List(jen.Id("m").Dot("End"), jen.Id("e"+m.base)).Op("=").Add(call(m.fn, jen.Id("m").Dot("Value"), nil)))
 		}
 		if build && m.structType == "" && !(m.p.Type.Const != nil && m.p.Required) {
 			decl = append(decl, jen.Var().Id("v"+m.base).Index().Byte())
-			set = append(set, jen.If(jen.Id("m").Dot("end").Op(">=").Lit(0)).Block(
-				jen.Id("v"+m.base).Op("=").Id("s").Dot("base").Index(jen.Id("m").Dot("value").Op(":").Id("m").Dot("end")),
+			set = append(set, jen.If(jen.Id("m").Dot("End").Op(">=").Lit(0)).Block(
+				jen.Id("v"+m.base).Op("=").Id("s").Dot("Base").Index(jen.Id("m").Dot("Value").Op(":").Id("m").Dot("End")),
 			))
 		}
 		cases = append(cases, jen.Case(jen.Lit(m.p.Name)).Block(set...))
 	}
-	def := []jen.Code{jen.Id("m").Dot("end").Op("=").Id("s").Dot("skip").Call(jen.Id("m").Dot("value"))}
+	def := []jen.Code{jen.Id("m").Dot("End").Op("=").Id("s").Dot("Skip").Call(jen.Id("m").Dot("Value"))}
 	if build {
-		def = append(def, jen.If(jen.Id("out").Op("!=").Nil().Op("&&").Id("m").Dot("end").Op(">=").Lit(0)).Block(
+		def = append(def, jen.If(jen.Id("out").Op("!=").Nil().Op("&&").Id("m").Dot("End").Op(">=").Lit(0)).Block(
 			jen.If(jen.Id("extra").Op("==").Nil()).Block(jen.Id("extra").Op("=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values()),
-			jen.Id("extra").Index(jen.String().Parens(jen.Id("m").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("base").Index(jen.Id("m").Dot("value").Op(":").Id("m").Dot("end")).Op("...")),
+			jen.Id("extra").Index(jen.String().Parens(jen.Id("m").Dot("Key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("Base").Index(jen.Id("m").Dot("Value").Op(":").Id("m").Dot("End")).Op("...")),
 		))
 	}
 	cases = append(cases, jen.Default().Block(def...))
 	out = append(out, decl...)
 	out = append(out,
-		jen.Id("m").Op(":=").Id("s").Dot("members").Call(jen.Id("i")),
-		jen.For(jen.Id("m").Dot("next").Call()).Block(jen.Switch(jen.String().Parens(jen.Id("m").Dot("key"))).Block(cases...)),
-		jen.If(jen.Id("m").Dot("bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
+		jen.Id("m").Op(":=").Id("s").Dot("Members").Call(jen.Id("i")),
+		jen.For(jen.Id("m").Dot("Next").Call()).Block(jen.Switch(jen.String().Parens(jen.Id("m").Dot("Key"))).Block(cases...)),
+		jen.If(jen.Id("m").Dot("Bad")).Block(jen.Return(jen.Lit(-1), jen.Nil())),
 	)
 	for _, m := range ms {
 		if m.p.Required {
-			out = append(out, jen.If(jen.Op("!").Id("h"+m.base)).Block(fail(jen.Id("m").Dot("i"), fmt.Sprintf("missing required member %q", m.p.Name))))
+			out = append(out, jen.If(jen.Op("!").Id("h"+m.base)).Block(fail(jen.Id("m").Dot("I"), fmt.Sprintf("missing required member %q", m.p.Name))))
 		}
 	}
 	for _, m := range ms {
@@ -637,7 +631,7 @@ func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 		}
 		e := "e" + m.base
 		out = append(out, jen.If(jen.Id(e).Op("!=").Nil()).Block(
-			jen.Return(jen.Id("m").Dot("i"), jen.Id(e).Dot("in").Call(jen.Lit(pointerSegment(m.p.Name)))),
+			jen.Return(jen.Id("m").Dot("I"), jen.Id(e).Dot("In").Call(jen.Lit(pointerSegment(m.p.Name)))),
 		))
 	}
 	if build {
@@ -655,7 +649,7 @@ func (v *validatorGen) objectBody(t *schema.Type, fn *vfn) ([]jen.Code, error) {
 		fill = append(fill, jen.Id("out").Dot("Extra").Op("=").Id("extra"))
 		out = append(out, jen.If(jen.Id("out").Op("!=").Nil()).Block(fill...))
 	}
-	return append(out, jen.Return(jen.Id("m").Dot("i"), jen.Nil())), nil
+	return append(out, jen.Return(jen.Id("m").Dot("I"), jen.Nil())), nil
 }
 
 // fill returns the statements that set the field of member p from its
@@ -664,14 +658,14 @@ func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code,
 	field := jen.Id("out").Dot(FieldName(p.Name))
 	pt := p.Type
 	fail := func() jen.Code {
-		return jen.Return(jen.Id("m").Dot("i"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()}))
+		return jen.Return(jen.Id("m").Dot("I"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()}))
 	}
 	switch {
 	case pt.Const != nil:
 		return []jen.Code{jen.Id("out").Dot("Has" + FieldName(p.Name)).Op("=").True()}, nil
 	case pt.Kind == schema.KindRef && idDefs[pt.Ref] && !pt.Nullable:
 		set := []jen.Code{
-			jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("s").Dot("requestID").Call(val.Clone()),
+			jen.List(jen.Id("id"), jen.Err()).Op(":=").Id("s").Dot("RequestID").Call(val.Clone()),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail()),
 		}
 		if p.Required {
@@ -679,7 +673,7 @@ func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code,
 		}
 		return append(set, field.Clone().Op("=").Op("&").Id("id")), nil
 	case pt.Kind == schema.KindString && len(pt.Enum) == 0 && !pt.Nullable:
-		set := []jen.Code{jen.Id("x").Op(":=").Id("s").Dot("text").Call(val.Clone())}
+		set := []jen.Code{jen.Id("x").Op(":=").Id("s").Dot("Text").Call(val.Clone())}
 		if p.Required {
 			return append(set, field.Clone().Op("=").Id("x")), nil
 		}
@@ -688,14 +682,14 @@ func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code,
 		// A map of raw members (an open object such as _meta).
 		return []jen.Code{
 			jen.Id("x").Op(":=").Map(jen.String()).Qual("encoding/json", "RawMessage").Values(),
-			jen.For(jen.Id("o").Op(":=").Parens(jen.Id("svObject").Values(jen.Dict{jen.Id("data"): val.Clone()})), jen.Id("o").Dot("next").Call(), jen.Empty()).Block(
-				jen.Id("x").Index(jen.String().Parens(jen.Id("o").Dot("key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("span").Call(jen.Id("o").Dot("value")).Op("...")),
+			jen.For(jen.Id("o").Op(":=").Parens(gi("RawObject").Values(jen.Dict{jen.Id("Data"): val.Clone()})), jen.Id("o").Dot("Next").Call(), jen.Empty()).Block(
+				jen.Id("x").Index(jen.String().Parens(jen.Id("o").Dot("Key"))).Op("=").Append(jen.Qual("encoding/json", "RawMessage").Parens(jen.Nil()), jen.Id("s").Dot("Span").Call(jen.Id("o").Dot("Value")).Op("...")),
 			),
 			field.Clone().Op("=").Id("x"),
 		}, nil
 	}
 	return []jen.Code{
-		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("s").Dot("span").Call(val.Clone()), jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(fail()),
+		jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(jen.Id("s").Dot("Span").Call(val.Clone()), jen.Op("&").Add(field.Clone())), jen.Err().Op("!=").Nil()).Block(fail()),
 	}, nil
 }
 

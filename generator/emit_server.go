@@ -292,7 +292,9 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 				decode = append(decode,
 					jen.Id("params").Op(":=").New(jen.Id(TypeName(pname))),
 					withMissing(me, jen.If(jen.Op("!").Id("rpcAbsent").Call(rawExpr)).Block(
-						jen.If(jen.Err().Op(":=").Qual("encoding/json", "Unmarshal").Call(rawExpr, jen.Id("params")), jen.Err().Op("!=").Nil()).Block(
+						// The runtime validated the message: the type's own decoder
+						// is spared encoding/json's second scan and reflection.
+						jen.If(jen.Err().Op(":=").Id("params").Dot("UnmarshalJSON").Call(rawExpr), jen.Err().Op("!=").Nil()).Block(
 							invalidParams(me),
 						),
 					)),

@@ -43,6 +43,9 @@ type tinfo struct {
 	cat category
 	typ func() *jen.Statement
 	dec func() *jen.Statement
+	// elemDec is a slice's element decoder when dec is SliceOf(elemDec),
+	// so that a member can be decoded without building the closure.
+	elemDec func() *jen.Statement
 }
 
 // pending is a named declaration still to be emitted.
@@ -74,13 +77,7 @@ type tgen struct {
 // use returns the identifier of codec helper name and records its use.
 func (t *tgen) use(name string) *jen.Statement {
 	t.uses[name] = true
-	return jen.Id(name)
-}
-
-// useName records the use of codec method name and returns it.
-func (t *tgen) useName(name string) string {
-	t.uses[name] = true
-	return name
+	return gi(exported(name))
 }
 
 // codecUsage hands the helpers types.go uses to the types_json.go emitter,
@@ -233,6 +230,7 @@ func (t *tgen) info(ty *schema.Type, hint string, parentDoc string) (tinfo, erro
 		out := tinfo{cat: catSlice, typ: func() *jen.Statement { return jen.Index().Add(ii.typ()) }}
 		if ii.dec != nil {
 			out.dec = func() *jen.Statement { return t.use("sliceOf").Call(ii.dec()) }
+			out.elemDec = ii.dec
 		}
 		return out, nil
 	case schema.KindUnion:
@@ -563,72 +561,7 @@ func (t *tgen) emitStruct(name string, ty *schema.Type, doc []string) error {
 		t.f.Func().Params(jen.Id(name)).Id(acc).Params().Add(rt).Block(jen.Return(m.constGo.Clone()))
 	}
 
-	// MarshalJSON.
-	var enc []jen.Code
-	enc = append(enc, jen.Id("e").Op(":=").Id("objEncoder").Values(jen.Dict{jen.Id("typ"): jen.Lit(name)}))
-	for _, m := range members {
-		f := jen.Id("x").Dot(m.goName)
-		lit := func() *jen.Statement { return jen.Index().Byte().Parens(jen.Lit(m.constant)) }
-		switch {
-		case m.constant != "" && m.required:
-			enc = append(enc, jen.Id("e").Dot("raw").Call(jen.Lit(m.json), lit()))
-		case m.constant != "":
-			enc = append(enc, jen.If(f.Clone()).Block(jen.Id("e").Dot("raw").Call(jen.Lit(m.json), lit())))
-		case !m.required:
-			enc = append(enc, jen.If(f.Clone().Op("!=").Nil()).Block(jen.Id("e").Dot("value").Call(jen.Lit(m.json), f.Clone())))
-		case m.info.cat == catSlice:
-			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), t.use("nonNilSlice").Call(f.Clone())))
-		case m.info.cat == catMap:
-			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), t.use("nonNilMap").Call(f.Clone())))
-		case m.info.cat == catIface:
-			enc = append(enc, jen.If(f.Clone().Op("==").Nil()).Block(jen.Id("e").Dot(t.useName("missing")).Call(jen.Lit(m.json))).Else().Block(
-				jen.Id("e").Dot("value").Call(jen.Lit(m.json), f.Clone())))
-		default:
-			enc = append(enc, jen.Id("e").Dot("value").Call(jen.Lit(m.json), f.Clone()))
-		}
-	}
-	enc = append(enc, jen.Id("e").Dot("extra").Call(jen.Id("x").Dot("Extra")), jen.Return(jen.Id("e").Dot("bytes").Call()))
-	t.f.Comment("MarshalJSON writes the declared members (constants included), then Extra.")
-	t.f.Func().Params(jen.Id("x").Id(name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(enc...)
-
-	// UnmarshalJSON.
-	dec := []jen.Code{
-		jen.List(jen.Id("d"), jen.Err()).Op(":=").Id("newObjDecoder").Call(jen.Lit(name), jen.Id("data")),
-		errIf(jen.Err()),
-		jen.Var().Id("v").Id(name),
-	}
-	for _, m := range members {
-		switch {
-		case m.constant != "" && m.required:
-			dec = append(dec, jen.Id("d").Dot(t.useName("constant")).Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
-		case m.constant != "":
-			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot(t.useName("constant")).Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
-		case m.info.dec != nil:
-			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.False(), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
-		case m.integer:
-			// JSON Schema's integer admits 1.0; encoding/json's int64 does not.
-			d := t.use("parseInteger")
-			if m.pointer {
-				d = t.use("pointerTo").Call(d)
-			}
-			dec = append(dec, t.use("fieldFunc").Call(jen.Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName), d))
-		default:
-			// A raw member (any JSON value, or JSONValue) keeps null as
-			// the bytes "null".
-			nullable := m.nullable || m.info.cat == catRaw
-			dec = append(dec, jen.Id("d").Dot(t.useName("field")).Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(nullable), jen.Op("&").Id("v").Dot(m.goName)))
-		}
-	}
-	dec = append(dec,
-		jen.Id("v").Dot("Extra").Op("=").Id("d").Dot("rest").Call(),
-		jen.If(jen.Id("d").Dot("err").Op("!=").Nil()).Block(jen.Return(jen.Id("d").Dot("err"))),
-		jen.Op("*").Id("x").Op("=").Id("v"),
-		jen.Return(jen.Nil()),
-	)
-	t.f.Comment("UnmarshalJSON decodes the declared members, checks the constants and the")
-	t.f.Comment("required members, refuses null where the schema does not allow it, and keeps")
-	t.f.Comment("every other member in Extra.")
-	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
+	t.emitObjectCodec(name, ty, members)
 	return nil
 }
 

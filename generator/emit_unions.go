@@ -208,7 +208,6 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 	var body []jen.Code
 	switch u.Strategy {
 	case schema.StrategyDiscriminator:
-		body = append(body, t.objectPrelude(name)...)
 		body = append(body, t.discriminate(name, u, vs, unknown, catchAll)...)
 	case schema.StrategyRequiredKey:
 		body = append(body, t.objectPrelude(name)...)
@@ -253,7 +252,7 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 			case len(objects) == 1:
 				ob = t.retVariant(name, vs[objects[0]])
 			case u.Discriminator != "":
-				ob = append(t.objectPrelude(name), t.discriminate(name, u, vs, unknown, catchAll)...)
+				ob = t.discriminate(name, u, vs, unknown, catchAll)
 			default:
 				order := u.Order
 				if len(order) == 0 {
@@ -263,7 +262,7 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 			}
 			cases = append(cases, jen.Case(charLit('{')).Block(ob...))
 		}
-		body = append(body, jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(cases...),
+		body = append(body, jen.Switch(gi("Kind").Call(jen.Id("data"))).Block(cases...),
 			jen.Return(jen.Nil(), decodeErr(name, "", kindErr("want "+strings.Join(kinds, ", ")+"; got %s"))))
 	case schema.StrategyEnvelope:
 		b, err := t.envelope(name, u, vs)
@@ -314,7 +313,7 @@ func strategyProse(u *schema.Union) string {
 // objectPrelude decodes data into m, the object's members.
 func (t *tgen) objectPrelude(name string) []jen.Code {
 	return []jen.Code{
-		jen.List(jen.Id("m"), jen.Err()).Op(":=").Id("decodeObject").Call(jen.Id("data")),
+		jen.List(jen.Id("m"), jen.Err()).Op(":=").Add(gi("DecodeObject")).Call(jen.Id("data")),
 		errIf(jen.Nil(), decodeErr(name, "", jen.Err())),
 	}
 }
@@ -326,7 +325,7 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 	if u.DefaultBranch >= 0 {
 		absent = t.retVariant(name, vs[u.DefaultBranch])
 	} else {
-		absent = []jen.Code{jen.Return(jen.Nil(), decodeErr(name, disc, jen.Id("errMissing")))}
+		absent = []jen.Code{jen.Return(jen.Nil(), decodeErr(name, disc, gi("ErrMissing")))}
 	}
 	var cases []jen.Code
 	for i, vals := range u.Values {
@@ -339,10 +338,13 @@ func (t *tgen) discriminate(name string, u *schema.Union, vs []variant, unknown 
 		}
 		cases = append(cases, jen.Case(lits...).Block(t.retVariant(name, vs[i])...))
 	}
+	// The discriminator is peeked at in one scan of the object, without
+	// a map; the branch then decodes the object itself.
 	out := []jen.Code{
-		jen.List(jen.Id("tag"), jen.Id("present"), jen.Id("isString")).Op(":=").Add(t.use("memberString")).Call(jen.Id("m"), jen.Lit(disc)),
+		jen.List(jen.Id("tag"), jen.Id("present"), jen.Id("isString"), jen.Err()).Op(":=").Add(gi("Discriminator")).Call(jen.Id("data"), jen.Lit(disc)),
+		errIf(jen.Nil(), decodeErr(name, "", jen.Err())),
 		jen.If(jen.Op("!").Id("present")).Block(absent...),
-		jen.If(jen.Id("isString")).Block(jen.Switch(jen.Id("tag")).Block(cases...)),
+		jen.If(jen.Id("isString")).Block(jen.Switch(jen.String().Parens(jen.Id("tag"))).Block(cases...)),
 	}
 	if catchAll {
 		return append(out, t.retVariant(name, vs[u.DefaultBranch])...)
@@ -360,7 +362,7 @@ func (t *tgen) structural(name string, vs []variant, idx []int) []jen.Code {
 	}
 	sv := "shapes" + name
 	t.f.Comment(fmt.Sprintf("%s are the shapes of %s's branches, in the order they are tried.", sv, name))
-	t.f.Var().Id(sv).Op("=").Index().Op("*").Id("shape").Values(shapes...)
+	t.f.Var().Id(sv).Op("=").Index().Op("*").Add(gi("Shape")).Values(shapes...)
 	return []jen.Code{
 		jen.Switch(t.use("bestShape").Call(jen.Id("data"), jen.Id(sv))).Block(cases...),
 		jen.Return(jen.Nil(), decodeErr(name, "", jen.Qual(errorsPkg, "New").Call(jen.Lit("the value matches none of the branches")))),
@@ -398,19 +400,19 @@ func (t *tgen) shapeLit(o *schema.Type, depth int) *jen.Statement {
 	}
 	d := jen.Dict{}
 	if len(required) > 0 {
-		d[jen.Id("required")] = jen.Index().String().Values(required...)
+		d[jen.Id("Required")] = jen.Index().String().Values(required...)
 	}
 	if len(consts) > 0 {
-		d[jen.Id("consts")] = jen.Map(jen.String()).String().Values(consts)
+		d[jen.Id("Consts")] = jen.Map(jen.String()).String().Values(consts)
 	}
 	if len(enums) > 0 {
-		d[jen.Id("enums")] = jen.Map(jen.String()).Index().String().Values(enums)
+		d[jen.Id("Enums")] = jen.Map(jen.String()).Index().String().Values(enums)
 	}
 	if len(nested) > 0 {
-		d[jen.Id("nested")] = jen.Map(jen.String()).Op("*").Id("shape").Values(nested)
+		d[jen.Id("Nested")] = jen.Map(jen.String()).Op("*").Add(gi("Shape")).Values(nested)
 	}
-	d[jen.Id("declared")] = jen.Index().String().Values(declared...)
-	return jen.Op("&").Id("shape").Values(d)
+	d[jen.Id("Declared")] = jen.Index().String().Values(declared...)
+	return jen.Op("&").Add(gi("Shape")).Values(d)
 }
 
 // envelope decodes a JSON-RPC message by which members it has.
@@ -501,7 +503,7 @@ func (t *tgen) envelope(name string, u *schema.Union, vs []variant) ([]jen.Code,
 		top = append(top, jen.Case(charLit('[')).Block(arr...))
 	}
 	return []jen.Code{
-		jen.Switch(jen.Id("jsonKind").Call(jen.Id("data"))).Block(top...),
+		jen.Switch(gi("Kind").Call(jen.Id("data"))).Block(top...),
 		jen.Return(jen.Nil(), decodeErr(name, "", kindErr("want a JSON object; got %s"))),
 	}, nil
 }
@@ -536,8 +538,8 @@ func (t *tgen) emitByMethod(name string, u *schema.Union, doc []string) error {
 	)
 	t.f.Comment("UnmarshalJSON keeps a copy of the object as Raw.")
 	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.If(jen.Id("k").Op(":=").Id("jsonKind").Call(jen.Id("data")), jen.Id("k").Op("!=").LitByte('{')).Block(
-			jen.Return(decodeErr(name, "", jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("want a JSON object, got %s"), jen.Id("kindName").Call(jen.Id("k"))))),
+		jen.If(jen.Id("k").Op(":=").Add(gi("Kind")).Call(jen.Id("data")), jen.Id("k").Op("!=").Add(charLit('{'))).Block(
+			jen.Return(decodeErr(name, "", jen.Qual(fmtPkg, "Errorf").Call(jen.Lit("want a JSON object, got %s"), gi("KindName").Call(jen.Id("k"))))),
 		),
 		jen.Id("x").Dot("Raw").Op("=").Add(t.use("cloneRaw")).Call(jen.Id("data")),
 		jen.Return(jen.Nil()),
@@ -576,7 +578,7 @@ func (t *tgen) emitByMethod(name string, u *schema.Union, doc []string) error {
 
 // kindErr is fmt.Errorf(format, kindName(jsonKind(data))).
 func kindErr(format string) *jen.Statement {
-	return jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(format), jen.Id("kindName").Call(jen.Id("jsonKind").Call(jen.Id("data"))))
+	return jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(format), gi("KindName").Call(gi("Kind").Call(jen.Id("data"))))
 }
 
 // sharedAccessor is the name of the const accessor every branch of a

@@ -115,7 +115,16 @@ func (cl *call) finish(result any) error {
 		*rm = cl.result
 		return nil
 	}
-	if err := json.Unmarshal(cl.result, result); err != nil {
+	// The message was validated when it was read, so a result type with its
+	// own decoder (every generated one) is spared encoding/json's second
+	// validation scan and reflection.
+	var err error
+	if u, ok := result.(json.Unmarshaler); ok {
+		err = u.UnmarshalJSON(cl.result)
+	} else {
+		err = json.Unmarshal(cl.result, result)
+	}
+	if err != nil {
 		return fmt.Errorf("runtime: decoding %s result: %w", cl.method, err)
 	}
 	return nil

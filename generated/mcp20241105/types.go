@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -21,30 +22,33 @@ type Annotated struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotated) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Annotated"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Annotated) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Annotated", buf)
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Annotated) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Annotated", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Annotated", data); err != nil {
 		return err
 	}
-	var v Annotated
-	d.field("annotations", false, false, &v.Annotations)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Annotated{}
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "annotations" member of [Annotated].
@@ -66,34 +70,37 @@ type AnnotatedAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AnnotatedAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "AnnotatedAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x AnnotatedAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("AnnotatedAnnotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *AnnotatedAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("AnnotatedAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("AnnotatedAnnotations", data); err != nil {
 		return err
 	}
-	var v AnnotatedAnnotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = AnnotatedAnnotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -111,34 +118,37 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BlobResourceContents"}
-	e.value("blob", x.Blob)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BlobResourceContents", buf)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BlobResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
-	d.field("blob", true, false, &v.Blob)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BlobResourceContents{}
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -157,30 +167,33 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequest"}
-	e.raw("method", []byte("\"tools/call\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequest", buf)
+	e.Raw("\"method\":", "\"tools/call\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
-	d.constant("method", "\"tools/call\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequest{}
+	d.Constant("method", "\"tools/call\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [CallToolRequest].
@@ -196,32 +209,35 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParams", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequestParams{}
+	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a tool call.
@@ -250,36 +266,39 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeCallToolResultContentItem))
-	d.field("isError", false, false, &v.IsError)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeCallToolResultContentItem)
+	d.Field("isError", false, false, &v.IsError)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "content" member of [CallToolResult].
@@ -325,25 +344,24 @@ func (x UnknownCallToolResultContentItem) Type() string {
 
 // DecodeCallToolResultContentItem decodes one CallToolResultContentItem by the value of its "type" member.
 func DecodeCallToolResultContentItem(data []byte) (CallToolResultContentItem, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CallToolResultContentItem", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CallToolResultContentItem", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CallToolResultContentItem", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[CallToolResultContentItem, TextContent](data)
+			return genimpl.DecodePointer[CallToolResultContentItem, TextContent](data)
 		case "image":
-			return decodePointer[CallToolResultContentItem, ImageContent](data)
+			return genimpl.DecodePointer[CallToolResultContentItem, ImageContent](data)
 		case "resource":
-			return decodePointer[CallToolResultContentItem, EmbeddedResource](data)
+			return genimpl.DecodePointer[CallToolResultContentItem, EmbeddedResource](data)
 		}
 	}
-	return &UnknownCallToolResultContentItem{Raw: cloneRaw(data)}, nil
+	return &UnknownCallToolResultContentItem{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -368,30 +386,33 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotification"}
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotification", buf)
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelledNotification{}
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [CancelledNotification].
@@ -409,32 +430,35 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotificationParams", buf)
 	if x.Reason != nil {
-		e.value("reason", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
-	e.value("requestId", x.RequestID)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"requestId\":", x.RequestID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
-	d.field("reason", false, false, &v.Reason)
-	d.field("requestId", true, false, &v.RequestID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelledNotificationParams{}
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
+	d.Field("requestId", true, false, &v.RequestID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -452,38 +476,41 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilities"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilities", buf)
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Roots != nil {
-		e.value("roots", x.Roots)
+		e.Append("\"roots\":", x.Roots.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.value("sampling", x.Sampling)
+		e.RawMap("\"sampling\":", x.Sampling)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("roots", false, false, &v.Roots)
-	d.field("sampling", false, false, &v.Sampling)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilities{}
+	d.Field("experimental", false, false, &v.Experimental)
+	genimpl.FieldNew(&d, "roots", false, &v.Roots)
+	d.Field("sampling", false, false, &v.Sampling)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports listing roots.
@@ -497,30 +524,33 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesRoots"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesRoots", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesRoots", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesRoots
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesRoots{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ClientNotification is the schema definition "ClientNotification".
@@ -567,27 +597,26 @@ func (x UnknownClientNotification) Method() string {
 
 // DecodeClientNotification decodes one ClientNotification by the value of its "method" member.
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ClientNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			return decodePointer[ClientNotification, InitializedNotification](data)
+			return genimpl.DecodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			return decodePointer[ClientNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/roots/list_changed":
-			return decodePointer[ClientNotification, RootsListChangedNotification](data)
+			return genimpl.DecodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
-	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownClientNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ClientRequest is the schema definition "ClientRequest".
@@ -643,45 +672,44 @@ func (x UnknownClientRequest) Method() string {
 
 // DecodeClientRequest decodes one ClientRequest by the value of its "method" member.
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "initialize":
-			return decodePointer[ClientRequest, InitializeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			return decodePointer[ClientRequest, PingRequest](data)
+			return genimpl.DecodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			return decodePointer[ClientRequest, ListResourcesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			return decodePointer[ClientRequest, ReadResourceRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			return decodePointer[ClientRequest, SubscribeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			return decodePointer[ClientRequest, UnsubscribeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			return decodePointer[ClientRequest, ListPromptsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			return decodePointer[ClientRequest, GetPromptRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			return decodePointer[ClientRequest, ListToolsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			return decodePointer[ClientRequest, CallToolRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CallToolRequest](data)
 		case "logging/setLevel":
-			return decodePointer[ClientRequest, SetLevelRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			return decodePointer[ClientRequest, CompleteRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
-	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownClientRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ClientResult is the schema definition "ClientResult".
@@ -713,10 +741,10 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -763,30 +791,33 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequest"}
-	e.raw("method", []byte("\"completion/complete\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequest", buf)
+	e.Raw("\"method\":", "\"completion/complete\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
-	d.constant("method", "\"completion/complete\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequest{}
+	d.Constant("method", "\"completion/complete\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [CompleteRequest].
@@ -802,34 +833,37 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParams"}
-	e.value("argument", x.Argument)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParams", buf)
+	e.Append("\"argument\":", x.Argument.AppendJSON)
 	if x.Ref == nil {
-		e.missing("ref")
+		e.Missing("\"ref\":")
 	} else {
-		e.value("ref", x.Ref)
+		e.Value("\"ref\":", x.Ref)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
-	d.field("argument", true, false, &v.Argument)
-	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParams{}
+	d.Field("argument", true, false, &v.Argument)
+	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The argument's information
@@ -845,30 +879,33 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsArgument"}
-	e.value("name", x.Name)
-	e.value("value", x.Value)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsArgument", buf)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
-	d.field("name", true, false, &v.Name)
-	d.field("value", true, false, &v.Value)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParamsArgument{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -913,23 +950,22 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 
 // DecodeCompleteRequestParamsRef decodes one CompleteRequestParamsRef by the value of its "type" member.
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ref/prompt":
-			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			return decodePointer[CompleteRequestParamsRef, ResourceReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, ResourceReference](data)
 		}
 	}
-	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
+	return &UnknownCompleteRequestParamsRef{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The server's response to a completion/complete request
@@ -945,32 +981,35 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("completion", x.Completion)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"completion\":", x.Completion.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("completion", true, false, &v.Completion)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("completion", true, false, &v.Completion)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -988,36 +1027,39 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultCompletion"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.value("hasMore", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.value("values", nonNilSlice(x.Values))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultCompletion", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
-	d.field("hasMore", false, false, &v.HasMore)
-	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
-	d.field("values", true, false, &v.Values)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResultCompletion{}
+	d.Field("hasMore", false, false, &v.HasMore)
+	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1036,30 +1078,33 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequest"}
-	e.raw("method", []byte("\"sampling/createMessage\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequest", buf)
+	e.Raw("\"method\":", "\"sampling/createMessage\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
-	d.constant("method", "\"sampling/createMessage\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequest{}
+	d.Constant("method", "\"sampling/createMessage\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [CreateMessageRequest].
@@ -1087,54 +1132,57 @@ type CreateMessageRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.value("includeContext", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", (*string)(x.IncludeContext))
 	}
-	e.value("maxTokens", x.MaxTokens)
-	e.value("messages", nonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.value("metadata", x.Metadata)
+		e.RawMap("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
-		e.value("modelPreferences", x.ModelPreferences)
+		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.value("stopSequences", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.value("systemPrompt", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.value("temperature", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
-	d.field("includeContext", false, false, &v.IncludeContext)
-	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
-	d.field("messages", true, false, &v.Messages)
-	d.field("metadata", false, false, &v.Metadata)
-	d.field("modelPreferences", false, false, &v.ModelPreferences)
-	d.field("stopSequences", false, false, &v.StopSequences)
-	d.field("systemPrompt", false, false, &v.SystemPrompt)
-	d.field("temperature", false, false, &v.Temperature)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequestParams{}
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
+	d.Field("metadata", false, false, &v.Metadata)
+	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
+	d.Field("temperature", false, false, &v.Temperature)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1169,44 +1217,47 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("model", x.Model)
-	e.value("role", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.value("stopReason", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.field("model", true, false, &v.Model)
-	d.field("role", true, false, &v.Role)
-	d.field("stopReason", false, false, &v.StopReason)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -1251,23 +1302,22 @@ func (x UnknownCreateMessageResultContent) Type() string {
 
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by the value of its "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[CreateMessageResultContent, TextContent](data)
+			return genimpl.DecodePointer[CreateMessageResultContent, TextContent](data)
 		case "image":
-			return decodePointer[CreateMessageResultContent, ImageContent](data)
+			return genimpl.DecodePointer[CreateMessageResultContent, ImageContent](data)
 		}
 	}
-	return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
+	return &UnknownCreateMessageResultContent{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // An opaque token used to represent a cursor for pagination.
@@ -1294,38 +1344,41 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EmbeddedResource"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EmbeddedResource", buf)
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Resource == nil {
-		e.missing("resource")
+		e.Missing("\"resource\":")
 	} else {
-		e.value("resource", x.Resource)
+		e.Value("\"resource\":", x.Resource)
 	}
-	e.raw("type", []byte("\"resource\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EmbeddedResource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
-	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
-	d.constant("type", "\"resource\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = EmbeddedResource{}
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
+	d.Constant("type", "\"resource\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "annotations" member of [EmbeddedResource].
@@ -1347,34 +1400,37 @@ type EmbeddedResourceAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResourceAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EmbeddedResourceAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EmbeddedResourceAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EmbeddedResourceAnnotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EmbeddedResourceAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EmbeddedResourceAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EmbeddedResourceAnnotations", data); err != nil {
 		return err
 	}
-	var v EmbeddedResourceAnnotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = EmbeddedResourceAnnotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -1390,15 +1446,15 @@ func (*BlobResourceContents) isEmbeddedResourceObject() {}
 
 // DecodeEmbeddedResourceObject decodes one EmbeddedResourceObject by which of its branches' required members is present.
 func DecodeEmbeddedResourceObject(data []byte) (EmbeddedResourceObject, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceObject, TextResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceObject, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceObject, BlobResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceObject, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -1424,30 +1480,33 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequest"}
-	e.raw("method", []byte("\"prompts/get\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequest", buf)
+	e.Raw("\"method\":", "\"prompts/get\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
-	d.constant("method", "\"prompts/get\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequest{}
+	d.Constant("method", "\"prompts/get\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [GetPromptRequest].
@@ -1463,32 +1522,35 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequestParams", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequestParams{}
+	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a prompts/get request from the client.
@@ -1506,36 +1568,39 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("messages", nonNilSlice(x.Messages))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("description", false, false, &v.Description)
-	d.field("messages", true, false, &v.Messages)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -1558,36 +1623,39 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ImageContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ImageContent", buf)
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"image\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"image\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ImageContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"image\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ImageContent{}
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
+	d.Constant("type", "\"image\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "annotations" member of [ImageContent].
@@ -1609,34 +1677,37 @@ type ImageContentAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContentAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ImageContentAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ImageContentAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ImageContentAnnotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ImageContentAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ImageContentAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ImageContentAnnotations", data); err != nil {
 		return err
 	}
-	var v ImageContentAnnotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ImageContentAnnotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes the name and version of an MCP implementation.
@@ -1652,30 +1723,33 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Implementation"}
-	e.value("name", x.Name)
-	e.value("version", x.Version)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Implementation", buf)
+	e.String("\"name\":", x.Name)
+	e.String("\"version\":", x.Version)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Implementation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
-	d.field("name", true, false, &v.Name)
-	d.field("version", true, false, &v.Version)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Implementation{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "version", true, &v.Version)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -1694,30 +1768,33 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequest"}
-	e.raw("method", []byte("\"initialize\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequest", buf)
+	e.Raw("\"method\":", "\"initialize\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequest", data); err != nil {
 		return err
 	}
-	var v InitializeRequest
-	d.constant("method", "\"initialize\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeRequest{}
+	d.Constant("method", "\"initialize\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [InitializeRequest].
@@ -1735,32 +1812,35 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequestParams"}
-	e.value("capabilities", x.Capabilities)
-	e.value("clientInfo", x.ClientInfo)
-	e.value("protocolVersion", x.ProtocolVersion)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequestParams", buf)
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
+	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequestParams", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParams
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("clientInfo", true, false, &v.ClientInfo)
-	d.field("protocolVersion", true, false, &v.ProtocolVersion)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeRequestParams{}
+	d.Field("capabilities", true, false, &v.Capabilities)
+	d.Field("clientInfo", true, false, &v.ClientInfo)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // After receiving an initialize request from the client, the server sends this response.
@@ -1784,40 +1864,43 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("capabilities", x.Capabilities)
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.value("instructions", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.value("protocolVersion", x.ProtocolVersion)
-	e.value("serverInfo", x.ServerInfo)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
+	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeResult", data); err != nil {
 		return err
 	}
-	var v InitializeResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("instructions", false, false, &v.Instructions)
-	d.field("protocolVersion", true, false, &v.ProtocolVersion)
-	d.field("serverInfo", true, false, &v.ServerInfo)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("capabilities", true, false, &v.Capabilities)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
+	d.Field("serverInfo", true, false, &v.ServerInfo)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -1836,32 +1919,35 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializedNotification"}
-	e.raw("method", []byte("\"notifications/initialized\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/initialized\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializedNotification", data); err != nil {
 		return err
 	}
-	var v InitializedNotification
-	d.constant("method", "\"notifications/initialized\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializedNotification{}
+	d.Constant("method", "\"notifications/initialized\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [InitializedNotification].
@@ -1875,30 +1961,33 @@ type InitializedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializedNotificationParams", data); err != nil {
 		return err
 	}
-	var v InitializedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializedNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A response to a request that indicates an error occurred.
@@ -1919,32 +2008,35 @@ func (JSONRPCError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCError"}
-	e.value("error", x.Error)
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCError", data); err != nil {
 		return err
 	}
-	var v JSONRPCError
-	d.field("error", true, false, &v.Error)
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCError{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "error" member of [JSONRPCError].
@@ -1962,34 +2054,37 @@ type JSONRPCErrorObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCErrorObject"}
-	e.value("code", x.Code)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCErrorObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCErrorObject", buf)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCErrorObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCErrorObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCErrorObject", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorObject
-	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCErrorObject{}
+	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // JSONRPCMessage is the schema definition "JSONRPCMessage".
@@ -2007,9 +2102,9 @@ func (*JSONRPCError) isJSONRPCMessage()        {}
 
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '{':
-		m, err := decodeObject(data)
+		m, err := genimpl.DecodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
@@ -2019,17 +2114,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			return decodePointer[JSONRPCMessage, JSONRPCResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCResponse](data)
 		case hasError:
-			return decodePointer[JSONRPCMessage, JSONRPCError](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCError](data)
 		}
 		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -2050,34 +2145,37 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [JSONRPCNotification].
@@ -2091,30 +2189,33 @@ type JSONRPCNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotificationParams", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -2137,36 +2238,39 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [JSONRPCRequest].
@@ -2180,30 +2284,33 @@ type JSONRPCRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequestParams", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "_meta" member of [JSONRPCRequestParams].
@@ -2217,30 +2324,33 @@ type JSONRPCRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A successful (non-error) response to a request.
@@ -2261,32 +2371,35 @@ func (JSONRPCResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -2305,32 +2418,35 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequest"}
-	e.raw("method", []byte("\"prompts/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequest", buf)
+	e.Raw("\"method\":", "\"prompts/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
-	d.constant("method", "\"prompts/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsRequest{}
+	d.Constant("method", "\"prompts/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ListPromptsRequest].
@@ -2345,30 +2461,33 @@ type ListPromptsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsRequestParams{}
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a prompts/list request from the client.
@@ -2387,36 +2506,39 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("prompts", nonNilSlice(x.Prompts))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("prompts", true, false, &v.Prompts)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -2435,32 +2557,35 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequest"}
-	e.raw("method", []byte("\"resources/templates/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequest", buf)
+	e.Raw("\"method\":", "\"resources/templates/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
-	d.constant("method", "\"resources/templates/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesRequest{}
+	d.Constant("method", "\"resources/templates/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ListResourceTemplatesRequest].
@@ -2475,30 +2600,33 @@ type ListResourceTemplatesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequestParams", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesRequestParams{}
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a resources/templates/list request from the client.
@@ -2517,36 +2645,39 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resourceTemplates", nonNilSlice(x.ResourceTemplates))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resourceTemplates", true, false, &v.ResourceTemplates)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -2565,32 +2696,35 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequest"}
-	e.raw("method", []byte("\"resources/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequest", buf)
+	e.Raw("\"method\":", "\"resources/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
-	d.constant("method", "\"resources/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesRequest{}
+	d.Constant("method", "\"resources/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ListResourcesRequest].
@@ -2605,30 +2739,33 @@ type ListResourcesRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequestParams", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesRequestParams{}
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a resources/list request from the client.
@@ -2647,36 +2784,39 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resources", nonNilSlice(x.Resources))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resources", true, false, &v.Resources)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -2701,32 +2841,35 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequest"}
-	e.raw("method", []byte("\"roots/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequest", buf)
+	e.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
-	d.constant("method", "\"roots/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsRequest{}
+	d.Constant("method", "\"roots/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ListRootsRequest].
@@ -2740,30 +2883,33 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "_meta" member of [ListRootsRequestParams].
@@ -2777,30 +2923,33 @@ type ListRootsRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The client's response to a roots/list request from the server.
@@ -2818,32 +2967,35 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("roots", nonNilSlice(x.Roots))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("roots", true, false, &v.Roots)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -2862,32 +3014,35 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequest"}
-	e.raw("method", []byte("\"tools/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequest", buf)
+	e.Raw("\"method\":", "\"tools/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
-	d.constant("method", "\"tools/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsRequest{}
+	d.Constant("method", "\"tools/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ListToolsRequest].
@@ -2902,30 +3057,33 @@ type ListToolsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListToolsRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsRequestParams{}
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a tools/list request from the client.
@@ -2944,36 +3102,39 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("tools", nonNilSlice(x.Tools))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("tools", true, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -3018,30 +3179,33 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotification"}
-	e.raw("method", []byte("\"notifications/message\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotification", buf)
+	e.Raw("\"method\":", "\"notifications/message\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
-	d.constant("method", "\"notifications/message\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LoggingMessageNotification{}
+	d.Constant("method", "\"notifications/message\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [LoggingMessageNotification].
@@ -3059,34 +3223,37 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotificationParams"}
-	e.value("data", x.Data)
-	e.value("level", x.Level)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotificationParams", buf)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.value("logger", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
-	d.field("data", true, true, &v.Data)
-	d.field("level", true, false, &v.Level)
-	d.field("logger", false, false, &v.Logger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LoggingMessageNotificationParams{}
+	d.Field("data", true, true, &v.Data)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -3111,30 +3278,33 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelHint"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelHint", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
-	d.field("name", false, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ModelHint{}
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -3176,42 +3346,45 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelPreferences"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.value("costPriority", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.value("hints", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.value("intelligencePriority", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.value("speedPriority", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelPreferences", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
-	d.field("costPriority", false, false, &v.CostPriority)
-	d.field("hints", false, false, &v.Hints)
-	d.field("intelligencePriority", false, false, &v.IntelligencePriority)
-	d.field("speedPriority", false, false, &v.SpeedPriority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ModelPreferences{}
+	d.Field("costPriority", false, false, &v.CostPriority)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
+	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
+	d.Field("speedPriority", false, false, &v.SpeedPriority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Notification is the schema definition "Notification".
@@ -3227,32 +3400,35 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Notification"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Notification", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Notification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Notification{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [Notification].
@@ -3266,30 +3442,33 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = NotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
@@ -3305,32 +3484,35 @@ type PaginatedRequest struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequest"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequest", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequest{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [PaginatedRequest].
@@ -3345,30 +3527,33 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequestParams", buf)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequestParams{}
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -3385,34 +3570,37 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -3431,32 +3619,35 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequest"}
-	e.raw("method", []byte("\"ping\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequest", buf)
+	e.Raw("\"method\":", "\"ping\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequest", data); err != nil {
 		return err
 	}
-	var v PingRequest
-	d.constant("method", "\"ping\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PingRequest{}
+	d.Constant("method", "\"ping\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [PingRequest].
@@ -3470,30 +3661,33 @@ type PingRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequestParams", data); err != nil {
 		return err
 	}
-	var v PingRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PingRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "_meta" member of [PingRequestParams].
@@ -3507,30 +3701,33 @@ type PingRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v PingRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PingRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -3549,30 +3746,33 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotification"}
-	e.raw("method", []byte("\"notifications/progress\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotification", buf)
+	e.Raw("\"method\":", "\"notifications/progress\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
-	d.constant("method", "\"notifications/progress\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ProgressNotification{}
+	d.Constant("method", "\"notifications/progress\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ProgressNotification].
@@ -3590,34 +3790,37 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotificationParams"}
-	e.value("progress", x.Progress)
-	e.value("progressToken", x.ProgressToken)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotificationParams", buf)
+	e.Float("\"progress\":", x.Progress)
+	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
-	d.field("progress", true, false, &v.Progress)
-	d.field("progressToken", true, false, &v.ProgressToken)
-	d.field("total", false, false, &v.Total)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ProgressNotificationParams{}
+	d.Field("progress", true, false, &v.Progress)
+	d.Field("progressToken", true, false, &v.ProgressToken)
+	d.Field("total", false, false, &v.Total)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -3642,36 +3845,39 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Prompt"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Prompt", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Prompt", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Prompt{}
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -3689,36 +3895,39 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptArgument"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	d.field("required", false, false, &v.Required)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptArgument{}
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	d.Field("required", false, false, &v.Required)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -3737,32 +3946,35 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotification"}
-	e.raw("method", []byte("\"notifications/prompts/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/prompts/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
-	d.constant("method", "\"notifications/prompts/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptListChangedNotification{}
+	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [PromptListChangedNotification].
@@ -3776,30 +3988,33 @@ type PromptListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptListChangedNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -3818,34 +4033,37 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptMessage"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"role\":", string(x.Role))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodePromptMessageContent)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptMessage{}
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodePromptMessageContent)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [PromptMessage].
@@ -3891,25 +4109,24 @@ func (x UnknownPromptMessageContent) Type() string {
 
 // DecodePromptMessageContent decodes one PromptMessageContent by the value of its "type" member.
 func DecodePromptMessageContent(data []byte) (PromptMessageContent, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "PromptMessageContent", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "PromptMessageContent", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "PromptMessageContent", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[PromptMessageContent, TextContent](data)
+			return genimpl.DecodePointer[PromptMessageContent, TextContent](data)
 		case "image":
-			return decodePointer[PromptMessageContent, ImageContent](data)
+			return genimpl.DecodePointer[PromptMessageContent, ImageContent](data)
 		case "resource":
-			return decodePointer[PromptMessageContent, EmbeddedResource](data)
+			return genimpl.DecodePointer[PromptMessageContent, EmbeddedResource](data)
 		}
 	}
-	return &UnknownPromptMessageContent{Raw: cloneRaw(data)}, nil
+	return &UnknownPromptMessageContent{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Identifies a prompt.
@@ -3928,30 +4145,33 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptReference"}
-	e.value("name", x.Name)
-	e.raw("type", []byte("\"ref/prompt\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptReference", buf)
+	e.String("\"name\":", x.Name)
+	e.Raw("\"type\":", "\"ref/prompt\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
-	d.field("name", true, false, &v.Name)
-	d.constant("type", "\"ref/prompt\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptReference{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	d.Constant("type", "\"ref/prompt\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -3970,30 +4190,33 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequest"}
-	e.raw("method", []byte("\"resources/read\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequest", buf)
+	e.Raw("\"method\":", "\"resources/read\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
-	d.constant("method", "\"resources/read\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequest{}
+	d.Constant("method", "\"resources/read\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ReadResourceRequest].
@@ -4007,28 +4230,31 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequestParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequestParams", buf)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequestParams{}
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a resources/read request from the client.
@@ -4044,32 +4270,35 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("contents", nonNilSlice(x.Contents))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "contents" member of [ReadResourceResult].
@@ -4085,15 +4314,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
 // DecodeReadResourceResultContentsItem decodes one ReadResourceResultContentsItem by which of its branches' required members is present.
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -4111,32 +4340,35 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Request"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Request) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Request", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Request", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Request{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [Request].
@@ -4150,30 +4382,33 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "_meta" member of [RequestParams].
@@ -4187,30 +4422,33 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v RequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -4247,46 +4485,49 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Resource"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Resource", buf)
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Resource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Resource{}
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "annotations" member of [Resource].
@@ -4308,34 +4549,37 @@ type ResourceAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceAnnotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceAnnotations", data); err != nil {
 		return err
 	}
-	var v ResourceAnnotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceAnnotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -4351,32 +4595,35 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceContents", buf)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceContents{}
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -4395,32 +4642,35 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotification"}
-	e.raw("method", []byte("\"notifications/resources/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/resources/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
-	d.constant("method", "\"notifications/resources/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceListChangedNotification{}
+	d.Constant("method", "\"notifications/resources/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ResourceListChangedNotification].
@@ -4434,30 +4684,33 @@ type ResourceListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceListChangedNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -4476,30 +4729,33 @@ func (ResourceReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceReference"}
-	e.raw("type", []byte("\"ref/resource\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceReference", buf)
+	e.Raw("\"type\":", "\"ref/resource\"")
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceReference", data); err != nil {
 		return err
 	}
-	var v ResourceReference
-	d.constant("type", "\"ref/resource\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceReference{}
+	d.Constant("type", "\"ref/resource\"", true)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -4525,42 +4781,45 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplate"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplate", buf)
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
-	e.value("uriTemplate", x.URITemplate)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"name\":", x.Name)
+	e.String("\"uriTemplate\":", x.URITemplate)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplate", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	d.field("uriTemplate", true, false, &v.URITemplate)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceTemplate{}
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "annotations" member of [ResourceTemplate].
@@ -4582,34 +4841,37 @@ type ResourceTemplateAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplateAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplateAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplateAnnotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplateAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplateAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplateAnnotations", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateAnnotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceTemplateAnnotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -4628,30 +4890,33 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotification"}
-	e.raw("method", []byte("\"notifications/resources/updated\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/resources/updated\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
-	d.constant("method", "\"notifications/resources/updated\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceUpdatedNotification{}
+	d.Constant("method", "\"notifications/resources/updated\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ResourceUpdatedNotification].
@@ -4665,28 +4930,31 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotificationParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotificationParams", buf)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Result is the schema definition "Result".
@@ -4700,30 +4968,33 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Result"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Result) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Result", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Result{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The sender or recipient of messages and data in a conversation.
@@ -4754,32 +5025,35 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Root"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Root) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Root", buf)
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Root", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
-	d.field("name", false, false, &v.Name)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Root{}
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A notification from the client to the server, informing it that the list of roots has changed.
@@ -4800,32 +5074,35 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RootsListChangedNotification"}
-	e.raw("method", []byte("\"notifications/roots/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RootsListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RootsListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RootsListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RootsListChangedNotification", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotification
-	d.constant("method", "\"notifications/roots/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RootsListChangedNotification{}
+	d.Constant("method", "\"notifications/roots/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [RootsListChangedNotification].
@@ -4839,30 +5116,33 @@ type RootsListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RootsListChangedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RootsListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RootsListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RootsListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RootsListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RootsListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RootsListChangedNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -4878,34 +5158,37 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SamplingMessage"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SamplingMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"role\":", string(x.Role))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SamplingMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SamplingMessage{}
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -4950,23 +5233,22 @@ func (x UnknownSamplingMessageContent) Type() string {
 
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by the value of its "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[SamplingMessageContent, TextContent](data)
+			return genimpl.DecodePointer[SamplingMessageContent, TextContent](data)
 		case "image":
-			return decodePointer[SamplingMessageContent, ImageContent](data)
+			return genimpl.DecodePointer[SamplingMessageContent, ImageContent](data)
 		}
 	}
-	return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
+	return &UnknownSamplingMessageContent{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -4988,46 +5270,49 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilities"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilities", buf)
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.value("logging", x.Logging)
+		e.RawMap("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
-		e.value("prompts", x.Prompts)
+		e.Append("\"prompts\":", x.Prompts.AppendJSON)
 	}
 	if x.Resources != nil {
-		e.value("resources", x.Resources)
+		e.Append("\"resources\":", x.Resources.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Append("\"tools\":", x.Tools.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("logging", false, false, &v.Logging)
-	d.field("prompts", false, false, &v.Prompts)
-	d.field("resources", false, false, &v.Resources)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilities{}
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("logging", false, false, &v.Logging)
+	genimpl.FieldNew(&d, "prompts", false, &v.Prompts)
+	genimpl.FieldNew(&d, "resources", false, &v.Resources)
+	genimpl.FieldNew(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -5041,30 +5326,33 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesPrompts"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesPrompts", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesPrompts{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -5080,34 +5368,37 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesResources"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.value("subscribe", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesResources", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
-	d.field("listChanged", false, false, &v.ListChanged)
-	d.field("subscribe", false, false, &v.Subscribe)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesResources{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	d.Field("subscribe", false, false, &v.Subscribe)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -5121,30 +5412,33 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTools"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTools", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesTools{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -5194,33 +5488,32 @@ func (x UnknownServerNotification) Method() string {
 
 // DecodeServerNotification decodes one ServerNotification by the value of its "method" member.
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ServerNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			return decodePointer[ServerNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			return decodePointer[ServerNotification, PromptListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			return decodePointer[ServerNotification, ToolListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			return decodePointer[ServerNotification, LoggingMessageNotification](data)
+			return genimpl.DecodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
-	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownServerNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerRequest is the schema definition "ServerRequest".
@@ -5266,25 +5559,24 @@ func (x UnknownServerRequest) Method() string {
 
 // DecodeServerRequest decodes one ServerRequest by the value of its "method" member.
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ping":
-			return decodePointer[ServerRequest, PingRequest](data)
+			return genimpl.DecodePointer[ServerRequest, PingRequest](data)
 		case "sampling/createMessage":
-			return decodePointer[ServerRequest, CreateMessageRequest](data)
+			return genimpl.DecodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			return decodePointer[ServerRequest, ListRootsRequest](data)
+			return genimpl.DecodePointer[ServerRequest, ListRootsRequest](data)
 		}
 	}
-	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownServerRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerResult is the schema definition "ServerResult".
@@ -5316,10 +5608,10 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -5429,30 +5721,33 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequest"}
-	e.raw("method", []byte("\"logging/setLevel\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequest", buf)
+	e.Raw("\"method\":", "\"logging/setLevel\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequest", data); err != nil {
 		return err
 	}
-	var v SetLevelRequest
-	d.constant("method", "\"logging/setLevel\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SetLevelRequest{}
+	d.Constant("method", "\"logging/setLevel\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [SetLevelRequest].
@@ -5466,28 +5761,31 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequestParams"}
-	e.value("level", x.Level)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequestParams", buf)
+	e.String("\"level\":", string(x.Level))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequestParams", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParams
-	d.field("level", true, false, &v.Level)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SetLevelRequestParams{}
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
@@ -5506,30 +5804,33 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequest"}
-	e.raw("method", []byte("\"resources/subscribe\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequest", buf)
+	e.Raw("\"method\":", "\"resources/subscribe\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequest", data); err != nil {
 		return err
 	}
-	var v SubscribeRequest
-	d.constant("method", "\"resources/subscribe\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscribeRequest{}
+	d.Constant("method", "\"resources/subscribe\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [SubscribeRequest].
@@ -5543,28 +5844,31 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequestParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequestParams", buf)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscribeRequestParams{}
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -5585,34 +5889,37 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextContent", buf)
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("text", x.Text)
-	e.raw("type", []byte("\"text\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"text\":", x.Text)
+	e.Raw("\"type\":", "\"text\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("text", true, false, &v.Text)
-	d.constant("type", "\"text\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextContent{}
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	d.Constant("type", "\"text\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "annotations" member of [TextContent].
@@ -5634,34 +5941,37 @@ type TextContentAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContentAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextContentAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextContentAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextContentAnnotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextContentAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextContentAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextContentAnnotations", data); err != nil {
 		return err
 	}
-	var v TextContentAnnotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextContentAnnotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -5679,34 +5989,37 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextResourceContents", buf)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("text", x.Text)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("text", true, false, &v.Text)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextResourceContents{}
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -5724,34 +6037,37 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Tool"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Tool", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("inputSchema", x.InputSchema)
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
+	e.String("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Tool", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
-	d.field("description", false, false, &v.Description)
-	d.field("inputSchema", true, false, &v.InputSchema)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Tool{}
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("inputSchema", true, false, &v.InputSchema)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -5772,36 +6088,39 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolInputSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolInputSchema", buf)
 	if x.Properties != nil {
-		e.value("properties", x.Properties)
+		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.value("required", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolInputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
-	d.field("properties", false, false, &v.Properties)
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolInputSchema{}
+	d.Field("properties", false, false, &v.Properties)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -5820,32 +6139,35 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotification"}
-	e.raw("method", []byte("\"notifications/tools/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotification", buf)
+	e.Raw("\"method\":", "\"notifications/tools/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
-	d.constant("method", "\"notifications/tools/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolListChangedNotification{}
+	d.Constant("method", "\"notifications/tools/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ToolListChangedNotification].
@@ -5859,30 +6181,33 @@ type ToolListChangedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolListChangedNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -5901,30 +6226,33 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequest"}
-	e.raw("method", []byte("\"resources/unsubscribe\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequest", buf)
+	e.Raw("\"method\":", "\"resources/unsubscribe\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequest", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequest
-	d.constant("method", "\"resources/unsubscribe\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsubscribeRequest{}
+	d.Constant("method", "\"resources/unsubscribe\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [UnsubscribeRequest].
@@ -5938,28 +6266,31 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequestParams"}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequestParams", buf)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParams
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsubscribeRequestParams{}
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and

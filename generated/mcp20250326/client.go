@@ -5,7 +5,6 @@ package mcp20250326
 
 import (
 	"context"
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"slices"
 )
@@ -110,7 +109,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PingRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
@@ -120,7 +119,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListRootsRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
@@ -130,7 +129,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
@@ -142,7 +141,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -153,7 +152,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(PromptListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -162,7 +161,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -171,7 +170,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -182,7 +181,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ToolListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}

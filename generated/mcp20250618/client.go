@@ -5,7 +5,6 @@ package mcp20250618
 
 import (
 	"context"
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"slices"
 )
@@ -119,7 +118,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ElicitRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("elicitation/create: " + err.Error())
 			}
 		} else {
@@ -131,7 +130,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PingRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
@@ -141,7 +140,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListRootsRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
@@ -151,7 +150,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
@@ -163,7 +162,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -174,7 +173,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(PromptListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -183,7 +182,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -192,7 +191,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -203,7 +202,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ToolListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}

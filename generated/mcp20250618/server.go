@@ -164,7 +164,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
 			}
 		} else {
@@ -176,7 +176,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodInitialize, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(InitializeRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("initialize: " + err.Error())
 			}
 		} else {
@@ -188,7 +188,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodSetLevel, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SetLevelRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("logging/setLevel: " + err.Error())
 			}
 		} else {
@@ -200,7 +200,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PingRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
@@ -210,7 +210,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetPromptRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
 			}
 		} else {
@@ -222,7 +222,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListPromptsRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		}
@@ -232,7 +232,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListResourcesRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		}
@@ -242,7 +242,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
 			}
 		} else {
@@ -254,7 +254,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodSubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SubscribeRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/subscribe: " + err.Error())
 			}
 		} else {
@@ -266,7 +266,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListResourceTemplatesRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		}
@@ -276,7 +276,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(UnsubscribeRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/unsubscribe: " + err.Error())
 			}
 		} else {
@@ -288,7 +288,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
 			}
 		} else {
@@ -300,7 +300,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ListToolsRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		}
@@ -310,7 +310,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *runtime.Notification) {
 		params := new(InitializedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -319,7 +319,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(RootsListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}

@@ -5,7 +5,6 @@ package mcp20260728
 
 import (
 	"context"
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"slices"
 )
@@ -97,7 +96,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -108,7 +107,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -117,7 +116,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -126,7 +125,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -137,7 +136,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodSubscriptionsAcknowledged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(SubscriptionsAcknowledgedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -148,7 +147,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}

@@ -142,7 +142,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
 			}
 		} else {
@@ -157,7 +157,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetPromptRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
 			}
 		} else {
@@ -179,7 +179,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		} else {
@@ -194,7 +194,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		} else {
@@ -209,7 +209,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
 			}
 		} else {
@@ -231,7 +231,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		} else {
@@ -246,7 +246,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodDiscover, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("server/discover: " + err.Error())
 			}
 		} else {
@@ -261,7 +261,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodSubscriptionsListen, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SubscriptionsListenRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("subscriptions/listen: " + err.Error())
 			}
 		} else {
@@ -276,7 +276,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
 			}
 		} else {
@@ -298,7 +298,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		} else {

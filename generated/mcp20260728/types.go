@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -36,38 +37,41 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Annotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.value("lastModified", x.LastModified)
+		e.StringPtr("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Annotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
-	var v Annotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("lastModified", false, false, &v.LastModified)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Annotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	genimpl.FieldStringPtr(&d, "lastModified", false, false, &v.LastModified)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Audio provided to or from an LLM.
@@ -92,40 +96,43 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "AudioContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("AudioContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"audio\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"audio\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("AudioContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
-	var v AudioContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"audio\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = AudioContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
+	d.Constant("type", "\"audio\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -146,32 +153,35 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BaseMetadata"}
-	e.value("name", x.Name)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BaseMetadata", buf)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BaseMetadata", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
-	var v BaseMetadata
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BaseMetadata{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -191,38 +201,41 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BlobResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BlobResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("blob", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BlobResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("blob", true, false, &v.Blob)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BlobResourceContents{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // BooleanSchema is the schema definition "BooleanSchema".
@@ -245,40 +258,43 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BooleanSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.BoolPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"boolean\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"boolean\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BooleanSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
-	var v BooleanSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"boolean\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BooleanSchema{}
+	d.Field("default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"boolean\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A result that supports a time-to-live (TTL) hint for client-side caching.
@@ -320,36 +336,39 @@ type CacheableResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CacheableResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CacheableResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CacheableResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"cacheScope\":", string(x.CacheScope))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CacheableResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CacheableResult", data); err != nil {
 		return err
 	}
-	var v CacheableResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CacheableResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -395,34 +414,37 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tools/call\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tools/call\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tools/call\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tools/call\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `tools/call` request.
@@ -444,42 +466,45 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequestParams"}
-	e.value("_meta", x.Meta)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("name", true, false, &v.Name)
-	d.field("requestState", false, false, &v.RequestState)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [CallToolRequest] (tools/call) request.
@@ -521,42 +546,45 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
-	e.value("resultType", x.ResultType)
+	e.String("\"resultType\":", x.ResultType)
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.RawValue("\"structuredContent\":", x.StructuredContent)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("resultType", true, false, &v.ResultType)
-	d.field("structuredContent", false, true, &v.StructuredContent)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
+	d.Field("isError", false, false, &v.IsError)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	d.Field("structuredContent", false, true, &v.StructuredContent)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A successful response from the server for a [CallToolRequest] (tools/call) request.
@@ -577,36 +605,39 @@ func (CallToolResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
 	if x.Result == nil {
-		e.missing("result")
+		e.Missing("\"result\":")
 	} else {
-		e.value("result", x.Result)
+		e.Value("\"result\":", x.Result)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResultResponse", data); err != nil {
 		return err
 	}
-	var v CallToolResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, false, &v.Result, DecodeCallToolResultResponseResult)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeCallToolResultResponseResult)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "result" member of [CallToolResultResponse].
@@ -622,21 +653,20 @@ func (*CallToolResult) isCallToolResultResponseResult()      {}
 
 // DecodeCallToolResultResponseResult decodes one CallToolResultResponseResult by the value of its "resultType" member (see the schema note: resultType is a plain string in the schema; per the spec "input_required" selects InputRequiredResult and any other value, or none, the complete result).
 func DecodeCallToolResultResponseResult(data []byte) (CallToolResultResponseResult, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "resultType")
 	if err != nil {
 		return nil, &DecodeError{Type: "CallToolResultResponseResult", Err: err}
 	}
-	tag, present, isString := memberString(m, "resultType")
 	if !present {
-		return decodePointer[CallToolResultResponseResult, CallToolResult](data)
+		return genimpl.DecodePointer[CallToolResultResponseResult, CallToolResult](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "input_required":
-			return decodePointer[CallToolResultResponseResult, InputRequiredResult](data)
+			return genimpl.DecodePointer[CallToolResultResponseResult, InputRequiredResult](data)
 		}
 	}
-	return decodePointer[CallToolResultResponseResult, CallToolResult](data)
+	return genimpl.DecodePointer[CallToolResultResponseResult, CallToolResult](data)
 }
 
 // This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -666,32 +696,35 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelledNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/cancelled` notification.
@@ -711,36 +744,39 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Reason != nil {
-		e.value("reason", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
-	e.value("requestId", x.RequestID)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"requestId\":", x.RequestID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("reason", false, false, &v.Reason)
-	d.field("requestId", true, false, &v.RequestID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelledNotificationParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
+	d.Field("requestId", true, false, &v.RequestID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -767,46 +803,49 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilities"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilities", buf)
 	if x.Elicitation != nil {
-		e.value("elicitation", x.Elicitation)
+		e.Append("\"elicitation\":", x.Elicitation.AppendJSON)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Extensions != nil {
-		e.value("extensions", x.Extensions)
+		e.Value("\"extensions\":", x.Extensions)
 	}
 	if x.Roots != nil {
-		e.value("roots", x.Roots)
+		e.RawMap("\"roots\":", x.Roots)
 	}
 	if x.Sampling != nil {
-		e.value("sampling", x.Sampling)
+		e.Append("\"sampling\":", x.Sampling.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
-	d.field("elicitation", false, false, &v.Elicitation)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("extensions", false, false, &v.Extensions)
-	d.field("roots", false, false, &v.Roots)
-	d.field("sampling", false, false, &v.Sampling)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilities{}
+	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("extensions", false, false, &v.Extensions)
+	d.Field("roots", false, false, &v.Roots)
+	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports elicitation from the server.
@@ -822,34 +861,37 @@ type ClientCapabilitiesElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesElicitation"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesElicitation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesElicitation", buf)
 	if x.Form != nil {
-		e.value("form", x.Form)
+		e.Value("\"form\":", x.Form)
 	}
 	if x.URL != nil {
-		e.value("url", x.URL)
+		e.Value("\"url\":", x.URL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesElicitation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesElicitation", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesElicitation
-	d.field("form", false, false, &v.Form)
-	d.field("url", false, false, &v.URL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesElicitation{}
+	d.Field("form", false, false, &v.Form)
+	d.Field("url", false, false, &v.URL)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports sampling from an LLM.
@@ -866,34 +908,37 @@ type ClientCapabilitiesSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesSampling"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesSampling) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesSampling", buf)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.Value("\"context\":", x.Context)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Value("\"tools\":", x.Tools)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesSampling", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesSampling", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesSampling
-	d.field("context", false, false, &v.Context)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesSampling{}
+	d.Field("context", false, false, &v.Context)
+	d.Field("tools", false, false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -923,32 +968,35 @@ func (ClientNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientNotification", data); err != nil {
 		return err
 	}
-	var v ClientNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ClientRequest is the schema definition "ClientRequest".
@@ -1001,39 +1049,38 @@ func (x UnknownClientRequest) Method() string {
 
 // DecodeClientRequest decodes one ClientRequest by the value of its "method" member.
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "server/discover":
-			return decodePointer[ClientRequest, DiscoverRequest](data)
+			return genimpl.DecodePointer[ClientRequest, DiscoverRequest](data)
 		case "resources/list":
-			return decodePointer[ClientRequest, ListResourcesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			return decodePointer[ClientRequest, ReadResourceRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ReadResourceRequest](data)
 		case "subscriptions/listen":
-			return decodePointer[ClientRequest, SubscriptionsListenRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SubscriptionsListenRequest](data)
 		case "prompts/list":
-			return decodePointer[ClientRequest, ListPromptsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			return decodePointer[ClientRequest, GetPromptRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			return decodePointer[ClientRequest, ListToolsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			return decodePointer[ClientRequest, CallToolRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CallToolRequest](data)
 		case "completion/complete":
-			return decodePointer[ClientRequest, CompleteRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
-	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownClientRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Common result fields.
@@ -1064,34 +1111,37 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"completion/complete\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"completion/complete\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"completion/complete\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"completion/complete\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `completion/complete` request.
@@ -1111,40 +1161,43 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParams"}
-	e.value("_meta", x.Meta)
-	e.value("argument", x.Argument)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Append("\"argument\":", x.Argument.AppendJSON)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.Append("\"context\":", x.Context.AppendJSON)
 	}
 	if x.Ref == nil {
-		e.missing("ref")
+		e.Missing("\"ref\":")
 	} else {
-		e.value("ref", x.Ref)
+		e.Value("\"ref\":", x.Ref)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("argument", true, false, &v.Argument)
-	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("argument", true, false, &v.Argument)
+	genimpl.FieldNew(&d, "context", false, &v.Context)
+	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The argument's information
@@ -1160,30 +1213,33 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsArgument"}
-	e.value("name", x.Name)
-	e.value("value", x.Value)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsArgument", buf)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
-	d.field("name", true, false, &v.Name)
-	d.field("value", true, false, &v.Value)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParamsArgument{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional, optional context for completions
@@ -1197,30 +1253,33 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsContext"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsContext) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsContext", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsContext", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsContext
-	d.field("arguments", false, false, &v.Arguments)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParamsContext{}
+	d.Field("arguments", false, false, &v.Arguments)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -1265,23 +1324,22 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 
 // DecodeCompleteRequestParamsRef decodes one CompleteRequestParamsRef by the value of its "type" member.
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ref/prompt":
-			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			return decodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
 		}
 	}
-	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
+	return &UnknownCompleteRequestParamsRef{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The result returned by the server for a [CompleteRequest] (completion/complete) request.
@@ -1305,34 +1363,37 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("completion", x.Completion)
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"completion\":", x.Completion.AppendJSON)
+	e.String("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("completion", true, false, &v.Completion)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("completion", true, false, &v.Completion)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -1350,36 +1411,39 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultCompletion"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.value("hasMore", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.value("values", nonNilSlice(x.Values))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultCompletion", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
-	d.field("hasMore", false, false, &v.HasMore)
-	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
-	d.field("values", true, false, &v.Values)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResultCompletion{}
+	d.Field("hasMore", false, false, &v.HasMore)
+	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A successful response from the server for a [CompleteRequest] (completion/complete) request.
@@ -1400,32 +1464,35 @@ func (CompleteResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultResponse", data); err != nil {
 		return err
 	}
-	var v CompleteResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ContentBlock is the schema definition "ContentBlock".
@@ -1473,29 +1540,28 @@ func (x UnknownContentBlock) Type() string {
 
 // DecodeContentBlock decodes one ContentBlock by the value of its "type" member.
 func DecodeContentBlock(data []byte) (ContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "ContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[ContentBlock, TextContent](data)
+			return genimpl.DecodePointer[ContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[ContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[ContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[ContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[ContentBlock, AudioContent](data)
 		case "resource_link":
-			return decodePointer[ContentBlock, ResourceLink](data)
+			return genimpl.DecodePointer[ContentBlock, ResourceLink](data)
 		case "resource":
-			return decodePointer[ContentBlock, EmbeddedResource](data)
+			return genimpl.DecodePointer[ContentBlock, EmbeddedResource](data)
 		}
 	}
-	return &UnknownContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1514,30 +1580,33 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequest"}
-	e.raw("method", []byte("\"sampling/createMessage\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequest", buf)
+	e.Raw("\"method\":", "\"sampling/createMessage\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
-	d.constant("method", "\"sampling/createMessage\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequest{}
+	d.Constant("method", "\"sampling/createMessage\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `sampling/createMessage` request.
@@ -1579,62 +1648,65 @@ type CreateMessageRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequestParams", buf)
 	if x.IncludeContext != nil {
-		e.value("includeContext", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", (*string)(x.IncludeContext))
 	}
-	e.value("maxTokens", x.MaxTokens)
-	e.value("messages", nonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.value("metadata", x.Metadata)
+		e.Value("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
-		e.value("modelPreferences", x.ModelPreferences)
+		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.value("stopSequences", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.value("systemPrompt", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Temperature != nil {
-		e.value("temperature", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	if x.ToolChoice != nil {
-		e.value("toolChoice", x.ToolChoice)
+		e.Append("\"toolChoice\":", x.ToolChoice.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		genimpl.AppendSlice(&e, "\"tools\":", x.Tools)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
-	d.field("includeContext", false, false, &v.IncludeContext)
-	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
-	d.field("messages", true, false, &v.Messages)
-	d.field("metadata", false, false, &v.Metadata)
-	d.field("modelPreferences", false, false, &v.ModelPreferences)
-	d.field("stopSequences", false, false, &v.StopSequences)
-	d.field("systemPrompt", false, false, &v.SystemPrompt)
-	d.field("temperature", false, false, &v.Temperature)
-	d.field("toolChoice", false, false, &v.ToolChoice)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequestParams{}
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
+	d.Field("metadata", false, false, &v.Metadata)
+	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
+	d.Field("temperature", false, false, &v.Temperature)
+	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
+	genimpl.FieldStructs(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -1684,44 +1756,47 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("model", x.Model)
-	e.value("role", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.value("stopReason", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.field("model", true, false, &v.Model)
-	d.field("role", true, false, &v.Role)
-	d.field("stopReason", false, false, &v.StopReason)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -1737,7 +1812,7 @@ type CreateMessageResultContentArray []SamplingMessageContentBlock
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *CreateMessageResultContentArray) UnmarshalJSON(data []byte) error {
-	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
+	v, err := genimpl.SliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
 		return &DecodeError{Type: "CreateMessageResultContentArray", Err: err}
 	}
@@ -1780,35 +1855,34 @@ func (x UnknownCreateMessageResultContent) Type() string {
 
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by its JSON kind, objects by their "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
+		return genimpl.DecodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
 	case '{':
-		m, err := decodeObject(data)
+		tag, present, isString, err := genimpl.Discriminator(data, "type")
 		if err != nil {
 			return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 		}
-		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
+			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: genimpl.ErrMissing}
 		}
 		if isString {
-			switch tag {
+			switch string(tag) {
 			case "text":
-				return decodePointer[CreateMessageResultContent, TextContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, TextContent](data)
 			case "image":
-				return decodePointer[CreateMessageResultContent, ImageContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ImageContent](data)
 			case "audio":
-				return decodePointer[CreateMessageResultContent, AudioContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, AudioContent](data)
 			case "tool_use":
-				return decodePointer[CreateMessageResultContent, ToolUseContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ToolUseContent](data)
 			case "tool_result":
-				return decodePointer[CreateMessageResultContent, ToolResultContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ToolResultContent](data)
 			}
 		}
-		return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
+		return &UnknownCreateMessageResultContent{Raw: genimpl.CloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // An opaque token used to represent a cursor for pagination.
@@ -1840,34 +1914,37 @@ func (DiscoverRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "DiscoverRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"server/discover\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x DiscoverRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("DiscoverRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"server/discover\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("DiscoverRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("DiscoverRequest", data); err != nil {
 		return err
 	}
-	var v DiscoverRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"server/discover\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = DiscoverRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"server/discover\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [DiscoverRequest] (server/discover) request.
@@ -1921,44 +1998,47 @@ type DiscoverResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "DiscoverResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x DiscoverResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("DiscoverResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
-	e.value("capabilities", x.Capabilities)
+	e.String("\"cacheScope\":", string(x.CacheScope))
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.value("instructions", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.value("resultType", x.ResultType)
-	e.value("supportedVersions", nonNilSlice(x.SupportedVersions))
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"resultType\":", x.ResultType)
+	genimpl.AppendStrings(&e, "\"supportedVersions\":", genimpl.NonNilSlice(x.SupportedVersions))
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("DiscoverResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("DiscoverResult", data); err != nil {
 		return err
 	}
-	var v DiscoverResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("instructions", false, false, &v.Instructions)
-	d.field("resultType", true, false, &v.ResultType)
-	d.field("supportedVersions", true, false, &v.SupportedVersions)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = DiscoverResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	d.Field("capabilities", true, false, &v.Capabilities)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldStrings(&d, "supportedVersions", true, &v.SupportedVersions)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -1999,32 +2079,35 @@ func (DiscoverResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "DiscoverResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x DiscoverResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("DiscoverResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("DiscoverResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("DiscoverResultResponse", data); err != nil {
 		return err
 	}
-	var v DiscoverResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = DiscoverResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request from the server to elicit additional information from the user via the client.
@@ -2043,34 +2126,37 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequest"}
-	e.raw("method", []byte("\"elicitation/create\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequest", buf)
+	e.Raw("\"method\":", "\"elicitation/create\"")
 	if x.Params == nil {
-		e.missing("params")
+		e.Missing("\"params\":")
 	} else {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
-	var v ElicitRequest
-	d.constant("method", "\"elicitation/create\"", true)
-	fieldFunc(d, "params", true, false, &v.Params, DecodeElicitRequestParams)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequest{}
+	d.Constant("method", "\"elicitation/create\"", true)
+	genimpl.FieldFunc(&d, "params", true, false, &v.Params, DecodeElicitRequestParams)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -2095,34 +2181,37 @@ func (ElicitRequestFormParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParams"}
-	e.value("message", x.Message)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParams", buf)
+	e.String("\"message\":", x.Message)
 	if x.HasMode {
-		e.raw("mode", []byte("\"form\""))
+		e.Raw("\"mode\":", "\"form\"")
 	}
-	e.value("requestedSchema", x.RequestedSchema)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"requestedSchema\":", x.RequestedSchema.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParams
-	d.field("message", true, false, &v.Message)
-	v.HasMode = d.constant("mode", "\"form\"", false)
-	d.field("requestedSchema", true, false, &v.RequestedSchema)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestFormParams{}
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.HasMode = d.Constant("mode", "\"form\"", false)
+	d.Field("requestedSchema", true, false, &v.RequestedSchema)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A restricted subset of JSON Schema.
@@ -2146,38 +2235,41 @@ func (ElicitRequestFormParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParamsRequestedSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParamsRequestedSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
-	e.value("properties", nonNilMap(x.Properties))
+	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.value("required", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParamsRequestedSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParamsRequestedSchema", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParamsRequestedSchema
-	d.field("$schema", false, false, &v.Schema)
-	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestFormParamsRequestedSchema{}
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
+	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The parameters for a request to elicit additional information from the user via the client.
@@ -2222,23 +2314,22 @@ func (x UnknownElicitRequestParams) Mode() string {
 
 // DecodeElicitRequestParams decodes one ElicitRequestParams by the value of its "mode" member (see the schema note: mode is optional in branch 0, which is chosen when it is absent).
 func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "mode")
 	if err != nil {
 		return nil, &DecodeError{Type: "ElicitRequestParams", Err: err}
 	}
-	tag, present, isString := memberString(m, "mode")
 	if !present {
-		return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
+		return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "form":
-			return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
+			return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 		case "url":
-			return decodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
+			return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
 		}
 	}
-	return &UnknownElicitRequestParams{Raw: cloneRaw(data)}, nil
+	return &UnknownElicitRequestParams{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The parameters for a request to elicit information from the user via a URL in the client.
@@ -2259,32 +2350,35 @@ func (ElicitRequestURLParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestURLParams"}
-	e.value("message", x.Message)
-	e.raw("mode", []byte("\"url\""))
-	e.value("url", x.URL)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestURLParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestURLParams", buf)
+	e.String("\"message\":", x.Message)
+	e.Raw("\"mode\":", "\"url\"")
+	e.String("\"url\":", x.URL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestURLParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestURLParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestURLParams
-	d.field("message", true, false, &v.Message)
-	d.constant("mode", "\"url\"", true)
-	d.field("url", true, false, &v.URL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestURLParams{}
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	d.Constant("mode", "\"url\"", true)
+	genimpl.FieldString(&d, "url", true, &v.URL)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the client for an [ElicitRequest] (elicitation/create) request.
@@ -2305,32 +2399,35 @@ type ElicitResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitResult"}
-	e.value("action", x.Action)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitResult", buf)
+	e.String("\"action\":", string(x.Action))
 	if x.Content != nil {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
-	var v ElicitResult
-	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitResult{}
+	genimpl.FieldString(&d, "action", true, &v.Action)
+	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The user action in response to the elicitation.
@@ -2368,7 +2465,7 @@ type ElicitResultContentValueInteger int64
 
 // UnmarshalJSON accepts an integer, also written with a zero fraction (1.0).
 func (x *ElicitResultContentValueInteger) UnmarshalJSON(data []byte) error {
-	n, err := parseInteger(data)
+	n, err := genimpl.ParseInteger(data)
 	if err != nil {
 		return &DecodeError{Type: "ElicitResultContentValueInteger", Err: err}
 	}
@@ -2386,17 +2483,17 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
 	case '"':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case '0':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
 	case 'b':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
-	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // The contents of a resource, embedded into a prompt or tool call result.
@@ -2422,42 +2519,45 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EmbeddedResource"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EmbeddedResource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Resource == nil {
-		e.missing("resource")
+		e.Missing("\"resource\":")
 	} else {
-		e.value("resource", x.Resource)
+		e.Value("\"resource\":", x.Resource)
 	}
-	e.raw("type", []byte("\"resource\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EmbeddedResource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
-	d.constant("type", "\"resource\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = EmbeddedResource{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
+	d.Constant("type", "\"resource\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -2473,15 +2573,15 @@ func (*BlobResourceContents) isEmbeddedResourceObject() {}
 
 // DecodeEmbeddedResourceObject decodes one EmbeddedResourceObject by which of its branches' required members is present.
 func DecodeEmbeddedResourceObject(data []byte) (EmbeddedResourceObject, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceObject, TextResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceObject, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceObject, BlobResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceObject, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -2506,50 +2606,50 @@ func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
 func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
 // shapesEnumSchema are the shapes of EnumSchema's branches, in the order they are tried.
-var shapesEnumSchema = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesEnumSchema = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "oneOf", "title", "type"},
-	required: []string{"oneOf", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "oneOf", "title", "type"},
+	Required: []string{"oneOf", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
 }}
 
 // DecodeEnumSchema decodes one EnumSchema structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodeEnumSchema(data []byte) (EnumSchema, error) {
-	switch bestShape(data, shapesEnumSchema) {
+	switch genimpl.BestShape(data, shapesEnumSchema) {
 	case 0:
-		return decodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
 	case 2:
-		return decodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
 	case 3:
-		return decodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		return decodePointer[EnumSchema, LegacyTitledEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, LegacyTitledEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "EnumSchema", Err: errors.New("the value matches none of the branches")}
 }
@@ -2569,34 +2669,37 @@ type Error struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Error) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Error"}
-	e.value("code", x.Code)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Error) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Error", buf)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Error", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Error", data); err != nil {
 		return err
 	}
-	var v Error
-	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Error{}
+	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Used by the client to get a prompt provided by the server.
@@ -2622,34 +2725,37 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"prompts/get\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"prompts/get\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"prompts/get\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"prompts/get\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `prompts/get` request.
@@ -2671,42 +2777,45 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequestParams"}
-	e.value("_meta", x.Meta)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("name", true, false, &v.Name)
-	d.field("requestState", false, false, &v.RequestState)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [GetPromptRequest] (prompts/get) request.
@@ -2732,38 +2841,41 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("messages", nonNilSlice(x.Messages))
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.String("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("description", false, false, &v.Description)
-	d.field("messages", true, false, &v.Messages)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A successful response from the server for a [GetPromptRequest] (prompts/get) request.
@@ -2784,36 +2896,39 @@ func (GetPromptResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
 	if x.Result == nil {
-		e.missing("result")
+		e.Missing("\"result\":")
 	} else {
-		e.value("result", x.Result)
+		e.Value("\"result\":", x.Result)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResultResponse", data); err != nil {
 		return err
 	}
-	var v GetPromptResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, false, &v.Result, DecodeGetPromptResultResponseResult)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeGetPromptResultResponseResult)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "result" member of [GetPromptResultResponse].
@@ -2829,21 +2944,20 @@ func (*GetPromptResult) isGetPromptResultResponseResult()     {}
 
 // DecodeGetPromptResultResponseResult decodes one GetPromptResultResponseResult by the value of its "resultType" member (see the schema note: resultType is a plain string in the schema; per the spec "input_required" selects InputRequiredResult and any other value, or none, the complete result).
 func DecodeGetPromptResultResponseResult(data []byte) (GetPromptResultResponseResult, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "resultType")
 	if err != nil {
 		return nil, &DecodeError{Type: "GetPromptResultResponseResult", Err: err}
 	}
-	tag, present, isString := memberString(m, "resultType")
 	if !present {
-		return decodePointer[GetPromptResultResponseResult, GetPromptResult](data)
+		return genimpl.DecodePointer[GetPromptResultResponseResult, GetPromptResult](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "input_required":
-			return decodePointer[GetPromptResultResponseResult, InputRequiredResult](data)
+			return genimpl.DecodePointer[GetPromptResultResponseResult, InputRequiredResult](data)
 		}
 	}
-	return decodePointer[GetPromptResultResponseResult, GetPromptResult](data)
+	return genimpl.DecodePointer[GetPromptResultResponseResult, GetPromptResult](data)
 }
 
 // Returned when a server rejects a request because the values in the HTTP
@@ -2867,34 +2981,37 @@ func (HeaderMismatchError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "HeaderMismatchError"}
-	e.value("error", x.Error)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x HeaderMismatchError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("HeaderMismatchError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("HeaderMismatchError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("HeaderMismatchError", data); err != nil {
 		return err
 	}
-	var v HeaderMismatchError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = HeaderMismatchError{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "error" member of [HeaderMismatchError].
@@ -2915,34 +3032,37 @@ func (HeaderMismatchErrorObject) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x HeaderMismatchErrorObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "HeaderMismatchErrorObject"}
-	e.raw("code", []byte("-32020"))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x HeaderMismatchErrorObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("HeaderMismatchErrorObject", buf)
+	e.Raw("\"code\":", "-32020")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *HeaderMismatchErrorObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("HeaderMismatchErrorObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("HeaderMismatchErrorObject", data); err != nil {
 		return err
 	}
-	var v HeaderMismatchErrorObject
-	d.constant("code", "-32020", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = HeaderMismatchErrorObject{}
+	d.Constant("code", "-32020", true)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optionally-sized icon that can be displayed in a user interface.
@@ -2977,40 +3097,43 @@ type Icon struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Icon"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Icon) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Icon", buf)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
 	if x.Sizes != nil {
-		e.value("sizes", x.Sizes)
+		genimpl.AppendStrings(&e, "\"sizes\":", x.Sizes)
 	}
-	e.value("src", x.Src)
+	e.String("\"src\":", x.Src)
 	if x.Theme != nil {
-		e.value("theme", x.Theme)
+		e.StringPtr("\"theme\":", (*string)(x.Theme))
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Icon) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Icon", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Icon", data); err != nil {
 		return err
 	}
-	var v Icon
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("sizes", false, false, &v.Sizes)
-	d.field("src", true, false, &v.Src)
-	d.field("theme", false, false, &v.Theme)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Icon{}
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldStrings(&d, "sizes", false, &v.Sizes)
+	genimpl.FieldString(&d, "src", true, &v.Src)
+	genimpl.FieldStringPtr(&d, "theme", false, false, &v.Theme)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Optional specifier for the theme this icon is designed for. `"light"` indicates
@@ -3047,30 +3170,33 @@ type Icons struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Icons"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Icons) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Icons", buf)
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Icons) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Icons", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Icons", data); err != nil {
 		return err
 	}
-	var v Icons
-	d.field("icons", false, false, &v.Icons)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Icons{}
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -3095,40 +3221,43 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ImageContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ImageContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"image\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"image\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ImageContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"image\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ImageContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
+	d.Constant("type", "\"image\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes the MCP implementation.
@@ -3169,46 +3298,49 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Implementation"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Implementation", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("version", x.Version)
+	e.String("\"version\":", x.Version)
 	if x.WebsiteURL != nil {
-		e.value("websiteUrl", x.WebsiteURL)
+		e.StringPtr("\"websiteUrl\":", x.WebsiteURL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Implementation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("version", true, false, &v.Version)
-	d.field("websiteUrl", false, false, &v.WebsiteURL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Implementation{}
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "version", true, &v.Version)
+	genimpl.FieldStringPtr(&d, "websiteUrl", false, false, &v.WebsiteURL)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // InputRequest is the schema definition "InputRequest".
@@ -3254,25 +3386,24 @@ func (x UnknownInputRequest) Method() string {
 
 // DecodeInputRequest decodes one InputRequest by the value of its "method" member.
 func DecodeInputRequest(data []byte) (InputRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "InputRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "InputRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "InputRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "sampling/createMessage":
-			return decodePointer[InputRequest, CreateMessageRequest](data)
+			return genimpl.DecodePointer[InputRequest, CreateMessageRequest](data)
 		case "roots/list":
-			return decodePointer[InputRequest, ListRootsRequest](data)
+			return genimpl.DecodePointer[InputRequest, ListRootsRequest](data)
 		case "elicitation/create":
-			return decodePointer[InputRequest, ElicitRequest](data)
+			return genimpl.DecodePointer[InputRequest, ElicitRequest](data)
 		}
 	}
-	return &UnknownInputRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownInputRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // A map of server-initiated requests that the client must fulfill.
@@ -3281,7 +3412,7 @@ type InputRequests map[string]InputRequest
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *InputRequests) UnmarshalJSON(data []byte) error {
-	v, err := mapOf(DecodeInputRequest)(data)
+	v, err := genimpl.MapOf(DecodeInputRequest)(data)
 	if err != nil {
 		return &DecodeError{Type: "InputRequests", Err: err}
 	}
@@ -3315,40 +3446,43 @@ type InputRequiredResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InputRequiredResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InputRequiredResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InputRequiredResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.InputRequests != nil {
-		e.value("inputRequests", x.InputRequests)
+		e.Value("\"inputRequests\":", x.InputRequests)
 	}
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InputRequiredResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InputRequiredResult", data); err != nil {
 		return err
 	}
-	var v InputRequiredResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("inputRequests", false, false, &v.InputRequests)
-	d.field("requestState", false, false, &v.RequestState)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InputRequiredResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("inputRequests", false, false, &v.InputRequests)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // InputResponse is the schema definition "InputResponse".
@@ -3365,18 +3499,18 @@ func (*ElicitResult) isInputResponse()        {}
 
 // DecodeInputResponse decodes one InputResponse by which of its branches' required members is present.
 func DecodeInputResponse(data []byte) (InputResponse, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "InputResponse", Err: err}
 	}
 	if _, ok := m["model"]; ok {
-		return decodePointer[InputResponse, CreateMessageResult](data)
+		return genimpl.DecodePointer[InputResponse, CreateMessageResult](data)
 	}
 	if _, ok := m["roots"]; ok {
-		return decodePointer[InputResponse, ListRootsResult](data)
+		return genimpl.DecodePointer[InputResponse, ListRootsResult](data)
 	}
 	if _, ok := m["action"]; ok {
-		return decodePointer[InputResponse, ElicitResult](data)
+		return genimpl.DecodePointer[InputResponse, ElicitResult](data)
 	}
 	return nil, &DecodeError{Type: "InputResponse", Err: errors.New("none of the members \"model\", \"roots\", \"action\" is present")}
 }
@@ -3396,36 +3530,39 @@ type InputResponseRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InputResponseRequestParams"}
-	e.value("_meta", x.Meta)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InputResponseRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InputResponseRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InputResponseRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InputResponseRequestParams", data); err != nil {
 		return err
 	}
-	var v InputResponseRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("requestState", false, false, &v.RequestState)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InputResponseRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A map of client responses to server-initiated requests.
@@ -3435,7 +3572,7 @@ type InputResponses map[string]InputResponse
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *InputResponses) UnmarshalJSON(data []byte) error {
-	v, err := mapOf(DecodeInputResponse)(data)
+	v, err := genimpl.MapOf(DecodeInputResponse)(data)
 	if err != nil {
 		return &DecodeError{Type: "InputResponses", Err: err}
 	}
@@ -3461,34 +3598,37 @@ func (InternalError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InternalError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InternalError"}
-	e.raw("code", []byte("-32603"))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InternalError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InternalError", buf)
+	e.Raw("\"code\":", "-32603")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InternalError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InternalError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InternalError", data); err != nil {
 		return err
 	}
-	var v InternalError
-	d.constant("code", "-32603", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InternalError{}
+	d.Constant("code", "-32603", true)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A JSON-RPC error indicating that the method parameters are invalid or malformed.
@@ -3518,34 +3658,37 @@ func (InvalidParamsError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InvalidParamsError"}
-	e.raw("code", []byte("-32602"))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InvalidParamsError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InvalidParamsError", buf)
+	e.Raw("\"code\":", "-32602")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InvalidParamsError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InvalidParamsError", data); err != nil {
 		return err
 	}
-	var v InvalidParamsError
-	d.constant("code", "-32602", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InvalidParamsError{}
+	d.Constant("code", "-32602", true)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
@@ -3566,34 +3709,37 @@ func (InvalidRequestError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InvalidRequestError"}
-	e.raw("code", []byte("-32600"))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InvalidRequestError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InvalidRequestError", buf)
+	e.Raw("\"code\":", "-32600")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InvalidRequestError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InvalidRequestError", data); err != nil {
 		return err
 	}
-	var v InvalidRequestError
-	d.constant("code", "-32600", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InvalidRequestError{}
+	d.Constant("code", "-32600", true)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // JSONArray is the schema definition "JSONArray".
@@ -3620,34 +3766,37 @@ func (JSONRPCErrorResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCErrorResponse"}
-	e.value("error", x.Error)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCErrorResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCErrorResponse", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCErrorResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCErrorResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorResponse
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCErrorResponse{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -3665,9 +3814,9 @@ func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '{':
-		m, err := decodeObject(data)
+		m, err := genimpl.DecodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
@@ -3677,17 +3826,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			return decodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
 		case hasError:
-			return decodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
 		}
 		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -3708,34 +3857,37 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -3758,36 +3910,39 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A response to a request, containing either the result or error.
@@ -3803,15 +3958,15 @@ func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
 // DecodeJSONRPCResponse decodes one JSONRPCResponse by which of its branches' required members is present.
 func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "JSONRPCResponse", Err: err}
 	}
 	if _, ok := m["result"]; ok {
-		return decodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
+		return genimpl.DecodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
 	}
 	if _, ok := m["error"]; ok {
-		return decodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
+		return genimpl.DecodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
 	}
 	return nil, &DecodeError{Type: "JSONRPCResponse", Err: errors.New("none of the members \"result\", \"error\" is present")}
 }
@@ -3834,32 +3989,35 @@ func (JSONRPCResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCResultResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // JSONValue is the schema definition "JSONValue".
@@ -3893,46 +4051,49 @@ func (LegacyTitledEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LegacyTitledEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LegacyTitledEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LegacyTitledEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.value("enumNames", x.EnumNames)
+		genimpl.AppendStrings(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LegacyTitledEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LegacyTitledEnumSchema", data); err != nil {
 		return err
 	}
-	var v LegacyTitledEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("enumNames", false, false, &v.EnumNames)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LegacyTitledEnumSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -3958,34 +4119,37 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"prompts/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"prompts/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"prompts/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"prompts/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [ListPromptsRequest] (prompts/list) request.
@@ -4032,42 +4196,45 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.String("\"cacheScope\":", string(x.CacheScope))
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("prompts", nonNilSlice(x.Prompts))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("prompts", true, false, &v.Prompts)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -4108,32 +4275,35 @@ func (ListPromptsResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResultResponse", data); err != nil {
 		return err
 	}
-	var v ListPromptsResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -4159,34 +4329,37 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/templates/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/templates/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/templates/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/templates/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [ListResourceTemplatesRequest] (resources/templates/list) request.
@@ -4233,42 +4406,45 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.String("\"cacheScope\":", string(x.CacheScope))
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resourceTemplates", nonNilSlice(x.ResourceTemplates))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resourceTemplates", true, false, &v.ResourceTemplates)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -4309,32 +4485,35 @@ func (ListResourceTemplatesResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResultResponse", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -4360,34 +4539,37 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [ListResourcesRequest] (resources/list) request.
@@ -4434,42 +4616,45 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.String("\"cacheScope\":", string(x.CacheScope))
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resources", nonNilSlice(x.Resources))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resources", true, false, &v.Resources)
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -4510,32 +4695,35 @@ func (ListResourcesResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResultResponse", data); err != nil {
 		return err
 	}
-	var v ListResourcesResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -4560,32 +4748,35 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequest"}
-	e.raw("method", []byte("\"roots/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequest", buf)
+	e.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
-	d.constant("method", "\"roots/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsRequest{}
+	d.Constant("method", "\"roots/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ListRootsRequest].
@@ -4599,30 +4790,33 @@ type ListRootsRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequestParams", data); err != nil {
 		return err
 	}
-	var v ListRootsRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsRequestParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the client for a [ListRootsRequest] (roots/list) request.
@@ -4638,28 +4832,31 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsResult"}
-	e.value("roots", nonNilSlice(x.Roots))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsResult", buf)
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
-	d.field("roots", true, false, &v.Roots)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsResult{}
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -4685,34 +4882,37 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tools/list\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tools/list\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tools/list\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tools/list\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [ListToolsRequest] (tools/list) request.
@@ -4759,42 +4959,45 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
+	e.String("\"cacheScope\":", string(x.CacheScope))
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resultType", x.ResultType)
-	e.value("tools", nonNilSlice(x.Tools))
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"resultType\":", x.ResultType)
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resultType", true, false, &v.ResultType)
-	d.field("tools", true, false, &v.Tools)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -4835,32 +5038,35 @@ func (ListToolsResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResultResponse", data); err != nil {
 		return err
 	}
-	var v ListToolsResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -4910,32 +5116,35 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/message\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/message\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/message\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LoggingMessageNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/message\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/message` notification.
@@ -4955,38 +5164,41 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("level", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.value("logger", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("data", true, true, &v.Data)
-	d.field("level", true, false, &v.Level)
-	d.field("logger", false, false, &v.Logger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LoggingMessageNotificationParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("data", true, true, &v.Data)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
@@ -5028,34 +5240,37 @@ func (MethodNotFoundError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MethodNotFoundError"}
-	e.raw("code", []byte("-32601"))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MethodNotFoundError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MethodNotFoundError", buf)
+	e.Raw("\"code\":", "-32601")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MethodNotFoundError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MethodNotFoundError", data); err != nil {
 		return err
 	}
-	var v MethodNotFoundError
-	d.constant("code", "-32601", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = MethodNotFoundError{}
+	d.Constant("code", "-32601", true)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Returned when processing a request requires a capability the client did not
@@ -5078,34 +5293,37 @@ func (MissingRequiredClientCapabilityError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityError"}
-	e.value("error", x.Error)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MissingRequiredClientCapabilityError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MissingRequiredClientCapabilityError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MissingRequiredClientCapabilityError", data); err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = MissingRequiredClientCapabilityError{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "error" member of [MissingRequiredClientCapabilityError].
@@ -5126,32 +5344,35 @@ func (MissingRequiredClientCapabilityErrorObject) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityErrorObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorObject"}
-	e.raw("code", []byte("-32021"))
-	e.value("data", x.Data)
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MissingRequiredClientCapabilityErrorObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MissingRequiredClientCapabilityErrorObject", buf)
+	e.Raw("\"code\":", "-32021")
+	e.Append("\"data\":", x.Data.AppendJSON)
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MissingRequiredClientCapabilityErrorObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MissingRequiredClientCapabilityErrorObject", data); err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityErrorObject
-	d.constant("code", "-32021", true)
-	d.field("data", true, false, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = MissingRequiredClientCapabilityErrorObject{}
+	d.Constant("code", "-32021", true)
+	d.Field("data", true, false, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -5165,28 +5386,31 @@ type MissingRequiredClientCapabilityErrorObjectData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x MissingRequiredClientCapabilityErrorObjectData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "MissingRequiredClientCapabilityErrorObjectData"}
-	e.value("requiredCapabilities", x.RequiredCapabilities)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x MissingRequiredClientCapabilityErrorObjectData) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("MissingRequiredClientCapabilityErrorObjectData", buf)
+	e.Append("\"requiredCapabilities\":", x.RequiredCapabilities.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *MissingRequiredClientCapabilityErrorObjectData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("MissingRequiredClientCapabilityErrorObjectData", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("MissingRequiredClientCapabilityErrorObjectData", data); err != nil {
 		return err
 	}
-	var v MissingRequiredClientCapabilityErrorObjectData
-	d.field("requiredCapabilities", true, false, &v.RequiredCapabilities)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = MissingRequiredClientCapabilityErrorObjectData{}
+	d.Field("requiredCapabilities", true, false, &v.RequiredCapabilities)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -5211,30 +5435,33 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelHint"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelHint", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
-	d.field("name", false, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ModelHint{}
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -5276,42 +5503,45 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelPreferences"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.value("costPriority", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.value("hints", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.value("intelligencePriority", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.value("speedPriority", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelPreferences", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
-	d.field("costPriority", false, false, &v.CostPriority)
-	d.field("hints", false, false, &v.Hints)
-	d.field("intelligencePriority", false, false, &v.IntelligencePriority)
-	d.field("speedPriority", false, false, &v.SpeedPriority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ModelPreferences{}
+	d.Field("costPriority", false, false, &v.CostPriority)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
+	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
+	d.Field("speedPriority", false, false, &v.SpeedPriority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // MultiSelectEnumSchema is the schema definition "MultiSelectEnumSchema".
@@ -5326,32 +5556,32 @@ func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
 func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
 // shapesMultiSelectEnumSchema are the shapes of MultiSelectEnumSchema's branches, in the order they are tried.
-var shapesMultiSelectEnumSchema = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesMultiSelectEnumSchema = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
+	Required: []string{"items", "type"},
 }}
 
 // DecodeMultiSelectEnumSchema decodes one MultiSelectEnumSchema structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodeMultiSelectEnumSchema(data []byte) (MultiSelectEnumSchema, error) {
-	switch bestShape(data, shapesMultiSelectEnumSchema) {
+	switch genimpl.BestShape(data, shapesMultiSelectEnumSchema) {
 	case 0:
-		return decodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "MultiSelectEnumSchema", Err: errors.New("the value matches none of the branches")}
 }
@@ -5369,32 +5599,35 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Notification"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Notification", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Notification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Notification{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Extends [MetaObject] with additional notification-specific fields. All key naming rules from `MetaObject` apply.
@@ -5417,30 +5650,33 @@ type NotificationMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationMetaObject"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationMetaObject", buf)
 	if x.SubscriptionID != nil {
-		e.value("io.modelcontextprotocol/subscriptionId", x.SubscriptionID)
+		e.Value("\"io.modelcontextprotocol/subscriptionId\":", x.SubscriptionID)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationMetaObject", data); err != nil {
 		return err
 	}
-	var v NotificationMetaObject
-	d.field("io.modelcontextprotocol/subscriptionId", false, false, &v.SubscriptionID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = NotificationMetaObject{}
+	d.Field("io.modelcontextprotocol/subscriptionId", false, false, &v.SubscriptionID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common params for any notification.
@@ -5454,30 +5690,33 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = NotificationParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // NumberSchema is the schema definition "NumberSchema".
@@ -5501,48 +5740,51 @@ type NumberSchema struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NumberSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NumberSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.FloatPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.value("maximum", x.Maximum)
+		e.FloatPtr("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.value("minimum", x.Minimum)
+		e.FloatPtr("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("type", x.Type)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"type\":", string(x.Type))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NumberSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
-	var v NumberSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("maximum", false, false, &v.Maximum)
-	d.field("minimum", false, false, &v.Minimum)
-	d.field("title", false, false, &v.Title)
-	d.field("type", true, false, &v.Type)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = NumberSchema{}
+	d.Field("default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("maximum", false, false, &v.Maximum)
+	d.Field("minimum", false, false, &v.Minimum)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "type", true, &v.Type)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "type" member of [NumberSchema].
@@ -5576,34 +5818,37 @@ func (PaginatedRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common params for paginated requests.
@@ -5620,32 +5865,35 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequestParams"}
-	e.value("_meta", x.Meta)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -5670,36 +5918,39 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
@@ -5720,34 +5971,37 @@ func (ParseError) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ParseError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ParseError"}
-	e.raw("code", []byte("-32700"))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ParseError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ParseError", buf)
+	e.Raw("\"code\":", "-32700")
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ParseError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ParseError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ParseError", data); err != nil {
 		return err
 	}
-	var v ParseError
-	d.constant("code", "-32700", true)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ParseError{}
+	d.Constant("code", "-32700", true)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Restricted schema definitions that only allow primitive types
@@ -5769,69 +6023,69 @@ func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
 func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
 
 // shapesPrimitiveSchemaDefinition are the shapes of PrimitiveSchemaDefinition's branches, in the order they are tried.
-var shapesPrimitiveSchemaDefinition = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesPrimitiveSchemaDefinition = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "oneOf", "title", "type"},
-	required: []string{"oneOf", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "oneOf", "title", "type"},
+	Required: []string{"oneOf", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "format", "maxLength", "minLength", "title", "type"},
-	enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
-	required: []string{"type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"boolean\""},
-	declared: []string{"default", "description", "title", "type"},
-	required: []string{"type"},
-}, &shape{
-	declared: []string{"default", "description", "maximum", "minimum", "title", "type"},
-	enums:    map[string][]string{"type": []string{"integer", "number"}},
-	required: []string{"type"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "format", "maxLength", "minLength", "title", "type"},
+	Enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"boolean\""},
+	Declared: []string{"default", "description", "title", "type"},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Declared: []string{"default", "description", "maximum", "minimum", "title", "type"},
+	Enums:    map[string][]string{"type": []string{"integer", "number"}},
+	Required: []string{"type"},
 }}
 
 // DecodePrimitiveSchemaDefinition decodes one PrimitiveSchemaDefinition structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, error) {
-	switch bestShape(data, shapesPrimitiveSchemaDefinition) {
+	switch genimpl.BestShape(data, shapesPrimitiveSchemaDefinition) {
 	case 0:
-		return decodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
 	case 2:
-		return decodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
 	case 3:
-		return decodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		return decodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
 	case 5:
-		return decodePointer[PrimitiveSchemaDefinition, StringSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, StringSchema](data)
 	case 6:
-		return decodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
 	case 7:
-		return decodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
 	}
 	return nil, &DecodeError{Type: "PrimitiveSchemaDefinition", Err: errors.New("the value matches none of the branches")}
 }
@@ -5857,32 +6111,35 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/progress\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/progress\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/progress\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ProgressNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/progress\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a [ProgressNotification] (notifications/progress) notification.
@@ -5904,42 +6161,45 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Message != nil {
-		e.value("message", x.Message)
+		e.StringPtr("\"message\":", x.Message)
 	}
-	e.value("progress", x.Progress)
-	e.value("progressToken", x.ProgressToken)
+	e.Float("\"progress\":", x.Progress)
+	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("message", false, false, &v.Message)
-	d.field("progress", true, false, &v.Progress)
-	d.field("progressToken", true, false, &v.ProgressToken)
-	d.field("total", false, false, &v.Total)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ProgressNotificationParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "message", false, false, &v.Message)
+	d.Field("progress", true, false, &v.Progress)
+	d.Field("progressToken", true, false, &v.ProgressToken)
+	d.Field("total", false, false, &v.Total)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -5983,48 +6243,51 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Prompt"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Prompt", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Prompt", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
-	d.field("_meta", false, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Prompt{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -6049,40 +6312,43 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptArgument"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	d.field("required", false, false, &v.Required)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptArgument{}
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `promptsListChanged` filter field.
@@ -6106,34 +6372,37 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/prompts/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/prompts/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/prompts/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -6152,34 +6421,37 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptMessage"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"role\":", string(x.Role))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptMessage{}
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Identifies a prompt.
@@ -6205,34 +6477,37 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptReference"}
-	e.value("name", x.Name)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptReference", buf)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"ref/prompt\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"ref/prompt\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"ref/prompt\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptReference{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"ref/prompt\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -6258,34 +6533,37 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/read\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/read\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/read\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/read\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `resources/read` request.
@@ -6305,38 +6583,41 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequestParams"}
-	e.value("_meta", x.Meta)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
 	if x.InputResponses != nil {
-		e.value("inputResponses", x.InputResponses)
+		e.Value("\"inputResponses\":", x.InputResponses)
 	}
 	if x.RequestState != nil {
-		e.value("requestState", x.RequestState)
+		e.StringPtr("\"requestState\":", x.RequestState)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("inputResponses", false, false, &v.InputResponses)
-	d.field("requestState", false, false, &v.RequestState)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result returned by the server for a [ReadResourceRequest] (resources/read) request.
@@ -6380,38 +6661,41 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("cacheScope", x.CacheScope)
-	e.value("contents", nonNilSlice(x.Contents))
-	e.value("resultType", x.ResultType)
-	e.value("ttlMs", x.TTLMs)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"cacheScope\":", string(x.CacheScope))
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
+	e.String("\"resultType\":", x.ResultType)
+	e.Int("\"ttlMs\":", x.TTLMs)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cacheScope", true, false, &v.CacheScope)
-	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
-	d.field("resultType", true, false, &v.ResultType)
-	fieldFunc(d, "ttlMs", true, false, &v.TTLMs, parseInteger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceResult{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "cacheScope", true, &v.CacheScope)
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	genimpl.FieldFunc(&d, "ttlMs", true, false, &v.TTLMs, genimpl.ParseInteger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the intended scope of the cached response, analogous to HTTP
@@ -6447,15 +6731,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
 // DecodeReadResourceResultContentsItem decodes one ReadResourceResultContentsItem by which of its branches' required members is present.
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -6478,36 +6762,39 @@ func (ReadResourceResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
 	if x.Result == nil {
-		e.missing("result")
+		e.Missing("\"result\":")
 	} else {
-		e.value("result", x.Result)
+		e.Value("\"result\":", x.Result)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResultResponse", data); err != nil {
 		return err
 	}
-	var v ReadResourceResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	fieldFunc(d, "result", true, false, &v.Result, DecodeReadResourceResultResponseResult)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldFunc(&d, "result", true, false, &v.Result, DecodeReadResourceResultResponseResult)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "result" member of [ReadResourceResultResponse].
@@ -6523,21 +6810,20 @@ func (*ReadResourceResult) isReadResourceResultResponseResult()  {}
 
 // DecodeReadResourceResultResponseResult decodes one ReadResourceResultResponseResult by the value of its "resultType" member (see the schema note: resultType is a plain string in the schema; per the spec "input_required" selects InputRequiredResult and any other value, or none, the complete result).
 func DecodeReadResourceResultResponseResult(data []byte) (ReadResourceResultResponseResult, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "resultType")
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultResponseResult", Err: err}
 	}
-	tag, present, isString := memberString(m, "resultType")
 	if !present {
-		return decodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
+		return genimpl.DecodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "input_required":
-			return decodePointer[ReadResourceResultResponseResult, InputRequiredResult](data)
+			return genimpl.DecodePointer[ReadResourceResultResponseResult, InputRequiredResult](data)
 		}
 	}
-	return decodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
+	return genimpl.DecodePointer[ReadResourceResultResponseResult, ReadResourceResult](data)
 }
 
 // Request is the schema definition "Request".
@@ -6553,32 +6839,35 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Request"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Request) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Request", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Request", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Request{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -6630,42 +6919,45 @@ type RequestMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestMetaObject"}
-	e.value("io.modelcontextprotocol/clientCapabilities", x.ClientCapabilities)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestMetaObject", buf)
+	e.Append("\"io.modelcontextprotocol/clientCapabilities\":", x.ClientCapabilities.AppendJSON)
 	if x.ClientInfo != nil {
-		e.value("io.modelcontextprotocol/clientInfo", x.ClientInfo)
+		e.Append("\"io.modelcontextprotocol/clientInfo\":", x.ClientInfo.AppendJSON)
 	}
 	if x.LogLevel != nil {
-		e.value("io.modelcontextprotocol/logLevel", x.LogLevel)
+		e.StringPtr("\"io.modelcontextprotocol/logLevel\":", (*string)(x.LogLevel))
 	}
-	e.value("io.modelcontextprotocol/protocolVersion", x.ProtocolVersion)
+	e.String("\"io.modelcontextprotocol/protocolVersion\":", x.ProtocolVersion)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestMetaObject", data); err != nil {
 		return err
 	}
-	var v RequestMetaObject
-	d.field("io.modelcontextprotocol/clientCapabilities", true, false, &v.ClientCapabilities)
-	d.field("io.modelcontextprotocol/clientInfo", false, false, &v.ClientInfo)
-	d.field("io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
-	d.field("io.modelcontextprotocol/protocolVersion", true, false, &v.ProtocolVersion)
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RequestMetaObject{}
+	d.Field("io.modelcontextprotocol/clientCapabilities", true, false, &v.ClientCapabilities)
+	genimpl.FieldNew(&d, "io.modelcontextprotocol/clientInfo", false, &v.ClientInfo)
+	genimpl.FieldStringPtr(&d, "io.modelcontextprotocol/logLevel", false, false, &v.LogLevel)
+	genimpl.FieldString(&d, "io.modelcontextprotocol/protocolVersion", true, &v.ProtocolVersion)
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common params for any request.
@@ -6679,28 +6971,31 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParams"}
-	e.value("_meta", x.Meta)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
-	d.field("_meta", true, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A known resource that the server is capable of reading.
@@ -6747,58 +7042,61 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Resource"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Resource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Resource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Resource{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -6816,36 +7114,39 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceContents{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -6899,60 +7200,63 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceLink"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceLink", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"resource_link\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource_link\"")
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceLink", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
-	var v ResourceLink
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"resource_link\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceLink{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"resource_link\"", true)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a [SubscriptionsListenRequest] (subscriptions/listen) stream when the client requested it via the `resourcesListChanged` filter field.
@@ -6976,34 +7280,37 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/resources/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/resources/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/resources/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/resources/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common params for resource-related requests.
@@ -7019,30 +7326,33 @@ type ResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceRequestParams"}
-	e.value("_meta", x.Meta)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ResourceRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -7085,54 +7395,57 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplate"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplate", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("uriTemplate", x.URITemplate)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uriTemplate\":", x.URITemplate)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplate", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("uriTemplate", true, false, &v.URITemplate)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceTemplate{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -7151,30 +7464,33 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplateReference"}
-	e.raw("type", []byte("\"ref/resource\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplateReference", buf)
+	e.Raw("\"type\":", "\"ref/resource\"")
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplateReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateReference
-	d.constant("type", "\"ref/resource\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceTemplateReference{}
+	d.Constant("type", "\"ref/resource\"", true)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a [SubscriptionsListenRequest] (subscriptions/listen) request.
@@ -7198,32 +7514,35 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/resources/updated\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/resources/updated\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/resources/updated\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceUpdatedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/resources/updated\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/resources/updated` notification.
@@ -7239,32 +7558,35 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common result fields.
@@ -7286,32 +7608,35 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Result"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Result) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Result", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
-	d.field("_meta", false, false, &v.Meta)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Result{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Extends [MetaObject] with additional result-specific fields. All key naming rules from `MetaObject` apply.
@@ -7335,30 +7660,33 @@ type ResultMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResultMetaObject"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResultMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResultMetaObject", buf)
 	if x.ServerInfo != nil {
-		e.value("io.modelcontextprotocol/serverInfo", x.ServerInfo)
+		e.Append("\"io.modelcontextprotocol/serverInfo\":", x.ServerInfo.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResultMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResultMetaObject", data); err != nil {
 		return err
 	}
-	var v ResultMetaObject
-	d.field("io.modelcontextprotocol/serverInfo", false, false, &v.ServerInfo)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResultMetaObject{}
+	genimpl.FieldNew(&d, "io.modelcontextprotocol/serverInfo", false, &v.ServerInfo)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates the type of a [Result] object, allowing the client to
@@ -7398,36 +7726,39 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Root"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Root) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Root", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Root", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
-	d.field("_meta", false, false, &v.Meta)
-	d.field("name", false, false, &v.Name)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Root{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -7445,38 +7776,41 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SamplingMessage"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SamplingMessage", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"role\":", string(x.Role))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SamplingMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SamplingMessage{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -7492,7 +7826,7 @@ type SamplingMessageContentArray []SamplingMessageContentBlock
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *SamplingMessageContentArray) UnmarshalJSON(data []byte) error {
-	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
+	v, err := genimpl.SliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
 		return &DecodeError{Type: "SamplingMessageContentArray", Err: err}
 	}
@@ -7535,35 +7869,34 @@ func (x UnknownSamplingMessageContent) Type() string {
 
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by its JSON kind, objects by their "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
+		return genimpl.DecodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
 	case '{':
-		m, err := decodeObject(data)
+		tag, present, isString, err := genimpl.Discriminator(data, "type")
 		if err != nil {
 			return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 		}
-		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
+			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: genimpl.ErrMissing}
 		}
 		if isString {
-			switch tag {
+			switch string(tag) {
 			case "text":
-				return decodePointer[SamplingMessageContent, TextContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, TextContent](data)
 			case "image":
-				return decodePointer[SamplingMessageContent, ImageContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ImageContent](data)
 			case "audio":
-				return decodePointer[SamplingMessageContent, AudioContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, AudioContent](data)
 			case "tool_use":
-				return decodePointer[SamplingMessageContent, ToolUseContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ToolUseContent](data)
 			case "tool_result":
-				return decodePointer[SamplingMessageContent, ToolResultContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ToolResultContent](data)
 			}
 		}
-		return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
+		return &UnknownSamplingMessageContent{Raw: genimpl.CloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // SamplingMessageContentBlock is the schema definition "SamplingMessageContentBlock".
@@ -7611,29 +7944,28 @@ func (x UnknownSamplingMessageContentBlock) Type() string {
 
 // DecodeSamplingMessageContentBlock decodes one SamplingMessageContentBlock by the value of its "type" member.
 func DecodeSamplingMessageContentBlock(data []byte) (SamplingMessageContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[SamplingMessageContentBlock, TextContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[SamplingMessageContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[SamplingMessageContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, AudioContent](data)
 		case "tool_use":
-			return decodePointer[SamplingMessageContentBlock, ToolUseContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ToolUseContent](data)
 		case "tool_result":
-			return decodePointer[SamplingMessageContentBlock, ToolResultContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ToolResultContent](data)
 		}
 	}
-	return &UnknownSamplingMessageContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownSamplingMessageContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -7664,54 +7996,57 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilities"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.value("completions", x.Completions)
+		e.Value("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Extensions != nil {
-		e.value("extensions", x.Extensions)
+		e.Value("\"extensions\":", x.Extensions)
 	}
 	if x.Logging != nil {
-		e.value("logging", x.Logging)
+		e.Value("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
-		e.value("prompts", x.Prompts)
+		e.Append("\"prompts\":", x.Prompts.AppendJSON)
 	}
 	if x.Resources != nil {
-		e.value("resources", x.Resources)
+		e.Append("\"resources\":", x.Resources.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Append("\"tools\":", x.Tools.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
-	d.field("completions", false, false, &v.Completions)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("extensions", false, false, &v.Extensions)
-	d.field("logging", false, false, &v.Logging)
-	d.field("prompts", false, false, &v.Prompts)
-	d.field("resources", false, false, &v.Resources)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilities{}
+	d.Field("completions", false, false, &v.Completions)
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("extensions", false, false, &v.Extensions)
+	d.Field("logging", false, false, &v.Logging)
+	genimpl.FieldNew(&d, "prompts", false, &v.Prompts)
+	genimpl.FieldNew(&d, "resources", false, &v.Resources)
+	genimpl.FieldNew(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -7725,30 +8060,33 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesPrompts"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesPrompts", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesPrompts{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -7764,34 +8102,37 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesResources"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.value("subscribe", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesResources", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
-	d.field("listChanged", false, false, &v.ListChanged)
-	d.field("subscribe", false, false, &v.Subscribe)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesResources{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	d.Field("subscribe", false, false, &v.Subscribe)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -7805,30 +8146,33 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTools"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTools", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesTools{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -7879,35 +8223,34 @@ func (x UnknownServerNotification) Method() string {
 
 // DecodeServerNotification decodes one ServerNotification by the value of its "method" member.
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ServerNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			return decodePointer[ServerNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/subscriptions/acknowledged":
-			return decodePointer[ServerNotification, SubscriptionsAcknowledgedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, SubscriptionsAcknowledgedNotification](data)
 		case "notifications/resources/updated":
-			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			return decodePointer[ServerNotification, PromptListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			return decodePointer[ServerNotification, ToolListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/message":
-			return decodePointer[ServerNotification, LoggingMessageNotification](data)
+			return genimpl.DecodePointer[ServerNotification, LoggingMessageNotification](data)
 		}
 	}
-	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownServerNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerResult is the schema definition "ServerResult".
@@ -7939,10 +8282,10 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -8067,15 +8410,15 @@ func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
 // DecodeSingleSelectEnumSchema decodes one SingleSelectEnumSchema by which of its branches' required members is present.
 func DecodeSingleSelectEnumSchema(data []byte) (SingleSelectEnumSchema, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: err}
 	}
 	if _, ok := m["enum"]; ok {
-		return decodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
 	}
 	if _, ok := m["oneOf"]; ok {
-		return decodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: errors.New("none of the members \"enum\", \"oneOf\" is present")}
 }
@@ -8106,52 +8449,55 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "StringSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("StringSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.value("format", x.Format)
+		e.StringPtr("\"format\":", (*string)(x.Format))
 	}
 	if x.MaxLength != nil {
-		e.value("maxLength", x.MaxLength)
+		e.IntPtr("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.value("minLength", x.MinLength)
+		e.IntPtr("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("StringSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
-	var v StringSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("format", false, false, &v.Format)
-	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
-	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = StringSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "format", false, false, &v.Format)
+	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "format" member of [StringSchema].
@@ -8191,42 +8537,45 @@ type SubscriptionFilter struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionFilter"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionFilter) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionFilter", buf)
 	if x.PromptsListChanged != nil {
-		e.value("promptsListChanged", x.PromptsListChanged)
+		e.BoolPtr("\"promptsListChanged\":", x.PromptsListChanged)
 	}
 	if x.ResourceSubscriptions != nil {
-		e.value("resourceSubscriptions", x.ResourceSubscriptions)
+		genimpl.AppendStrings(&e, "\"resourceSubscriptions\":", x.ResourceSubscriptions)
 	}
 	if x.ResourcesListChanged != nil {
-		e.value("resourcesListChanged", x.ResourcesListChanged)
+		e.BoolPtr("\"resourcesListChanged\":", x.ResourcesListChanged)
 	}
 	if x.ToolsListChanged != nil {
-		e.value("toolsListChanged", x.ToolsListChanged)
+		e.BoolPtr("\"toolsListChanged\":", x.ToolsListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionFilter", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionFilter", data); err != nil {
 		return err
 	}
-	var v SubscriptionFilter
-	d.field("promptsListChanged", false, false, &v.PromptsListChanged)
-	d.field("resourceSubscriptions", false, false, &v.ResourceSubscriptions)
-	d.field("resourcesListChanged", false, false, &v.ResourcesListChanged)
-	d.field("toolsListChanged", false, false, &v.ToolsListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionFilter{}
+	d.Field("promptsListChanged", false, false, &v.PromptsListChanged)
+	genimpl.FieldStrings(&d, "resourceSubscriptions", false, &v.ResourceSubscriptions)
+	d.Field("resourcesListChanged", false, false, &v.ResourcesListChanged)
+	d.Field("toolsListChanged", false, false, &v.ToolsListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent by the server to acknowledge that a
@@ -8259,32 +8608,35 @@ func (SubscriptionsAcknowledgedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsAcknowledgedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/subscriptions/acknowledged\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsAcknowledgedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsAcknowledgedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/subscriptions/acknowledged\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsAcknowledgedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsAcknowledgedNotification", data); err != nil {
 		return err
 	}
-	var v SubscriptionsAcknowledgedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/subscriptions/acknowledged\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsAcknowledgedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/subscriptions/acknowledged\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a [SubscriptionsAcknowledgedNotification] (notifications/subscriptions/acknowledged) notification.
@@ -8303,32 +8655,35 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsAcknowledgedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsAcknowledgedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsAcknowledgedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("notifications", x.Notifications)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"notifications\":", x.Notifications.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsAcknowledgedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsAcknowledgedNotificationParams", data); err != nil {
 		return err
 	}
-	var v SubscriptionsAcknowledgedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("notifications", true, false, &v.Notifications)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsAcknowledgedNotificationParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("notifications", true, false, &v.Notifications)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to open a long-lived channel for receiving notifications
@@ -8356,34 +8711,37 @@ func (SubscriptionsListenRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"subscriptions/listen\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"subscriptions/listen\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenRequest", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"subscriptions/listen\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsListenRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"subscriptions/listen\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a [SubscriptionsListenRequest] (subscriptions/listen) request.
@@ -8401,30 +8759,33 @@ type SubscriptionsListenRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenRequestParams"}
-	e.value("_meta", x.Meta)
-	e.value("notifications", x.Notifications)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenRequestParams", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.Append("\"notifications\":", x.Notifications.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenRequestParams
-	d.field("_meta", true, false, &v.Meta)
-	d.field("notifications", true, false, &v.Notifications)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsListenRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	d.Field("notifications", true, false, &v.Notifications)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The response to a [SubscriptionsListenRequest] (subscriptions/listen)
@@ -8450,30 +8811,33 @@ type SubscriptionsListenResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenResult"}
-	e.value("_meta", x.Meta)
-	e.value("resultType", x.ResultType)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenResult", buf)
+	e.Append("\"_meta\":", x.Meta.AppendJSON)
+	e.String("\"resultType\":", x.ResultType)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenResult", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenResult
-	d.field("_meta", true, false, &v.Meta)
-	d.field("resultType", true, false, &v.ResultType)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsListenResult{}
+	d.Field("_meta", true, false, &v.Meta)
+	genimpl.FieldString(&d, "resultType", true, &v.ResultType)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Extends [ResultMetaObject] with the subscription-stream identifier carried by a
@@ -8504,32 +8868,35 @@ type SubscriptionsListenResultMetaObject struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenResultMetaObject"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenResultMetaObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenResultMetaObject", buf)
 	if x.ServerInfo != nil {
-		e.value("io.modelcontextprotocol/serverInfo", x.ServerInfo)
+		e.Append("\"io.modelcontextprotocol/serverInfo\":", x.ServerInfo.AppendJSON)
 	}
-	e.value("io.modelcontextprotocol/subscriptionId", x.SubscriptionID)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Value("\"io.modelcontextprotocol/subscriptionId\":", x.SubscriptionID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenResultMetaObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenResultMetaObject", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenResultMetaObject
-	d.field("io.modelcontextprotocol/serverInfo", false, false, &v.ServerInfo)
-	d.field("io.modelcontextprotocol/subscriptionId", true, false, &v.SubscriptionID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsListenResultMetaObject{}
+	genimpl.FieldNew(&d, "io.modelcontextprotocol/serverInfo", false, &v.ServerInfo)
+	d.Field("io.modelcontextprotocol/subscriptionId", true, false, &v.SubscriptionID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A successful response from the server for a [SubscriptionsListenRequest] (subscriptions/listen)
@@ -8551,32 +8918,35 @@ func (SubscriptionsListenResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscriptionsListenResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscriptionsListenResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscriptionsListenResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscriptionsListenResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscriptionsListenResultResponse", data); err != nil {
 		return err
 	}
-	var v SubscriptionsListenResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscriptionsListenResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -8599,38 +8969,41 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("text", x.Text)
-	e.raw("type", []byte("\"text\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"text\":", x.Text)
+	e.Raw("\"type\":", "\"text\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("text", true, false, &v.Text)
-	d.constant("type", "\"text\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	d.Constant("type", "\"text\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -8650,38 +9023,41 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("text", x.Text)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("text", true, false, &v.Text)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextResourceContents{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -8710,50 +9086,53 @@ func (TitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		genimpl.AppendStrings(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("items", x.Items)
+	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.value("maxItems", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.value("minItems", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"array\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"array\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("items", true, false, &v.Items)
-	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
-	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"array\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledMultiSelectEnumSchema{}
+	genimpl.FieldStrings(&d, "default", false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("items", true, false, &v.Items)
+	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"array\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for array items with enum options and display labels.
@@ -8767,28 +9146,31 @@ type TitledMultiSelectEnumSchemaItems struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchemaItems"}
-	e.value("anyOf", nonNilSlice(x.AnyOf))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchemaItems", buf)
+	genimpl.AppendSlice(&e, "\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchemaItems", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItems
-	d.field("anyOf", true, false, &v.AnyOf)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledMultiSelectEnumSchemaItems{}
+	genimpl.FieldStructs(&d, "anyOf", true, &v.AnyOf)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "anyOf" member of [TitledMultiSelectEnumSchemaItems].
@@ -8804,30 +9186,33 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchemaItemsAnyOfItem"}
-	e.value("const", x.Const)
-	e.value("title", x.Title)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", buf)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchemaItemsAnyOfItem", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItemsAnyOfItem
-	d.field("const", true, false, &v.Const)
-	d.field("title", true, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for single-selection enumeration with display titles for each option.
@@ -8852,42 +9237,45 @@ func (TitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledSingleSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("oneOf", nonNilSlice(x.OneOf))
+	genimpl.AppendSlice(&e, "\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledSingleSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("oneOf", true, false, &v.OneOf)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledSingleSelectEnumSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "oneOf", true, &v.OneOf)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "oneOf" member of [TitledSingleSelectEnumSchema].
@@ -8903,30 +9291,33 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledSingleSelectEnumSchemaOneOfItem"}
-	e.value("const", x.Const)
-	e.value("title", x.Title)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledSingleSelectEnumSchemaOneOfItem", buf)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledSingleSelectEnumSchemaOneOfItem", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledSingleSelectEnumSchemaOneOfItem", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchemaOneOfItem
-	d.field("const", true, false, &v.Const)
-	d.field("title", true, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledSingleSelectEnumSchemaOneOfItem{}
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -8987,54 +9378,57 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Tool"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Tool", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.value("inputSchema", x.InputSchema)
-	e.value("name", x.Name)
+	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
+	e.String("\"name\":", x.Name)
 	if x.OutputSchema != nil {
-		e.value("outputSchema", x.OutputSchema)
+		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Tool", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("inputSchema", true, false, &v.InputSchema)
-	d.field("name", true, false, &v.Name)
-	d.field("outputSchema", false, false, &v.OutputSchema)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Tool{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	d.Field("inputSchema", true, false, &v.InputSchema)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -9066,32 +9460,35 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolInputSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolInputSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolInputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
-	d.field("$schema", false, false, &v.Schema)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolInputSchema{}
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional JSON Schema object defining the structure of the tool's output returned in
@@ -9108,30 +9505,33 @@ type ToolOutputSchema struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolOutputSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolOutputSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolOutputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
-	var v ToolOutputSchema
-	d.field("$schema", false, false, &v.Schema)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolOutputSchema{}
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional properties describing a [Tool] to clients.
@@ -9177,46 +9577,49 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.value("destructiveHint", x.DestructiveHint)
+		e.BoolPtr("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.value("idempotentHint", x.IdempotentHint)
+		e.BoolPtr("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.value("openWorldHint", x.OpenWorldHint)
+		e.BoolPtr("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.value("readOnlyHint", x.ReadOnlyHint)
+		e.BoolPtr("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
-	var v ToolAnnotations
-	d.field("destructiveHint", false, false, &v.DestructiveHint)
-	d.field("idempotentHint", false, false, &v.IdempotentHint)
-	d.field("openWorldHint", false, false, &v.OpenWorldHint)
-	d.field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolAnnotations{}
+	d.Field("destructiveHint", false, false, &v.DestructiveHint)
+	d.Field("idempotentHint", false, false, &v.IdempotentHint)
+	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
+	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Controls tool selection behavior for sampling requests.
@@ -9233,30 +9636,33 @@ type ToolChoice struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolChoice"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolChoice) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolChoice", buf)
 	if x.Mode != nil {
-		e.value("mode", x.Mode)
+		e.StringPtr("\"mode\":", (*string)(x.Mode))
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolChoice) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolChoice", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolChoice", data); err != nil {
 		return err
 	}
-	var v ToolChoice
-	d.field("mode", false, false, &v.Mode)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolChoice{}
+	genimpl.FieldStringPtr(&d, "mode", false, false, &v.Mode)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Controls the tool use ability of the model:
@@ -9296,34 +9702,37 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/tools/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/tools/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/tools/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/tools/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result of a tool use, provided by the user back to the assistant.
@@ -9362,44 +9771,47 @@ func (ToolResultContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolResultContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolResultContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolResultContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.RawValue("\"structuredContent\":", x.StructuredContent)
 	}
-	e.value("toolUseId", x.ToolUseID)
-	e.raw("type", []byte("\"tool_result\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"toolUseId\":", x.ToolUseID)
+	e.Raw("\"type\":", "\"tool_result\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolResultContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolResultContent", data); err != nil {
 		return err
 	}
-	var v ToolResultContent
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("structuredContent", false, true, &v.StructuredContent)
-	d.field("toolUseId", true, false, &v.ToolUseID)
-	d.constant("type", "\"tool_result\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolResultContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
+	d.Field("isError", false, false, &v.IsError)
+	d.Field("structuredContent", false, true, &v.StructuredContent)
+	genimpl.FieldString(&d, "toolUseId", true, &v.ToolUseID)
+	d.Constant("type", "\"tool_result\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request from the assistant to call a tool.
@@ -9427,38 +9839,41 @@ func (ToolUseContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolUseContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolUseContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolUseContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Value("\"_meta\":", x.Meta)
 	}
-	e.value("id", x.ID)
-	e.value("input", nonNilMap(x.Input))
-	e.value("name", x.Name)
-	e.raw("type", []byte("\"tool_use\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"id\":", x.ID)
+	e.RawMap("\"input\":", genimpl.NonNilMap(x.Input))
+	e.String("\"name\":", x.Name)
+	e.Raw("\"type\":", "\"tool_use\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolUseContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolUseContent", data); err != nil {
 		return err
 	}
-	var v ToolUseContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("id", true, false, &v.ID)
-	d.field("input", true, false, &v.Input)
-	d.field("name", true, false, &v.Name)
-	d.constant("type", "\"tool_use\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolUseContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "id", true, &v.ID)
+	d.Field("input", true, false, &v.Input)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	d.Constant("type", "\"tool_use\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Returned when the request's protocol version is unknown to the server or
@@ -9482,34 +9897,37 @@ func (UnsupportedProtocolVersionError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionError"}
-	e.value("error", x.Error)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsupportedProtocolVersionError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsupportedProtocolVersionError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsupportedProtocolVersionError", data); err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsupportedProtocolVersionError{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "error" member of [UnsupportedProtocolVersionError].
@@ -9530,32 +9948,35 @@ func (UnsupportedProtocolVersionErrorObject) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionErrorObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionErrorObject"}
-	e.raw("code", []byte("-32022"))
-	e.value("data", x.Data)
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsupportedProtocolVersionErrorObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsupportedProtocolVersionErrorObject", buf)
+	e.Raw("\"code\":", "-32022")
+	e.Append("\"data\":", x.Data.AppendJSON)
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsupportedProtocolVersionErrorObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionErrorObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsupportedProtocolVersionErrorObject", data); err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionErrorObject
-	d.constant("code", "-32022", true)
-	d.field("data", true, false, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsupportedProtocolVersionErrorObject{}
+	d.Constant("code", "-32022", true)
+	d.Field("data", true, false, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -9572,30 +9993,33 @@ type UnsupportedProtocolVersionErrorObjectData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsupportedProtocolVersionErrorObjectData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsupportedProtocolVersionErrorObjectData"}
-	e.value("requested", x.Requested)
-	e.value("supported", nonNilSlice(x.Supported))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsupportedProtocolVersionErrorObjectData) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsupportedProtocolVersionErrorObjectData", buf)
+	e.String("\"requested\":", x.Requested)
+	genimpl.AppendStrings(&e, "\"supported\":", genimpl.NonNilSlice(x.Supported))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsupportedProtocolVersionErrorObjectData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsupportedProtocolVersionErrorObjectData", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsupportedProtocolVersionErrorObjectData", data); err != nil {
 		return err
 	}
-	var v UnsupportedProtocolVersionErrorObjectData
-	d.field("requested", true, false, &v.Requested)
-	d.field("supported", true, false, &v.Supported)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsupportedProtocolVersionErrorObjectData{}
+	genimpl.FieldString(&d, "requested", true, &v.Requested)
+	genimpl.FieldStrings(&d, "supported", true, &v.Supported)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration without display titles for options.
@@ -9624,50 +10048,53 @@ func (UntitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledMultiSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		genimpl.AppendStrings(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("items", x.Items)
+	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.value("maxItems", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.value("minItems", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"array\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"array\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledMultiSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("items", true, false, &v.Items)
-	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
-	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"array\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UntitledMultiSelectEnumSchema{}
+	genimpl.FieldStrings(&d, "default", false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("items", true, false, &v.Items)
+	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"array\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for the array items.
@@ -9686,30 +10113,33 @@ func (UntitledMultiSelectEnumSchemaItems) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledMultiSelectEnumSchemaItems"}
-	e.value("enum", nonNilSlice(x.Enum))
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledMultiSelectEnumSchemaItems", buf)
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledMultiSelectEnumSchemaItems", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchemaItems
-	d.field("enum", true, false, &v.Enum)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UntitledMultiSelectEnumSchemaItems{}
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for single-selection enumeration without display titles for options.
@@ -9734,42 +10164,45 @@ func (UntitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledSingleSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledSingleSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledSingleSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UntitledSingleSelectEnumSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and

@@ -1,0 +1,270 @@
+package bench
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// RoundTrip is the figure of one round-trip benchmark.
+type RoundTrip struct {
+	CallsPerSec float64
+	Allocs      int64 // per round trip, client and server together
+	Bytes       int64 // per round trip
+	Err         error
+}
+
+// Echo measures sequential (callers 1) or concurrent echo round trips over
+// one session with testing.Benchmark, for at least d.
+func Echo(p Peer, t Transport, callers int, d time.Duration) RoundTrip {
+	s, err := p.Connect(t, nil)
+	if err != nil {
+		return RoundTrip{Err: err}
+	}
+	defer s.Close()
+	ctx := context.Background()
+	var failed atomic.Value
+	r := benchmark(d, func(b *testing.B) {
+		b.ReportAllocs()
+		if callers <= 1 {
+			for i := 0; i < b.N; i++ {
+				if got, err := s.Echo(ctx, "hello"); err != nil || got != "hello" {
+					failed.Store(fmt.Errorf("echo: %q, %v", got, err))
+					return
+				}
+			}
+			return
+		}
+		b.SetParallelism((callers + runtime.GOMAXPROCS(0) - 1) / runtime.GOMAXPROCS(0))
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := s.Echo(ctx, "hello"); err != nil {
+					failed.Store(err)
+					return
+				}
+			}
+		})
+	})
+	if e, ok := failed.Load().(error); ok {
+		return RoundTrip{Err: e}
+	}
+	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+}
+
+// benchmark runs f with testing.Benchmark for about d (testing's own
+// -test.benchtime, set here, decides b.N).
+func benchmark(d time.Duration, f func(b *testing.B)) testing.BenchmarkResult {
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	testing.Init()
+	if err := flag.Set("test.benchtime", d.String()); err != nil {
+		panic(err)
+	}
+	return testing.Benchmark(f)
+}
+
+var benchMu sync.Mutex
+
+// Latencies are cancel latency percentiles.
+type Latencies struct {
+	P50, P90, P99 time.Duration
+	N             int
+	Err           error
+}
+
+// CancelLatency measures n times, one call at a time, from cancelling the
+// caller's context while the block handler runs to the handler seeing its
+// context done.
+func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies {
+	started := make(chan struct{}, 1)
+	done := make(chan time.Time, 1)
+	s, err := p.Connect(t, &Hooks{
+		Started: func() { started <- struct{}{} },
+		Done:    func() { done <- time.Now() },
+	})
+	if err != nil {
+		return Latencies{Err: err}
+	}
+	defer s.Close()
+	var lat []time.Duration
+	for i := 0; i < n; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		go s.Block(ctx)
+		select {
+		case <-started:
+		case <-time.After(timeout):
+			cancel()
+			return Latencies{Err: fmt.Errorf("block handler did not start")}
+		}
+		t0 := time.Now()
+		cancel()
+		select {
+		case t1 := <-done:
+			lat = append(lat, t1.Sub(t0))
+		case <-time.After(timeout):
+			return Latencies{Err: fmt.Errorf("handler never saw the cancellation (%v)", timeout)}
+		}
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))] }
+	return Latencies{P50: q(0.5), P90: q(0.9), P99: q(0.99), N: n}
+}
+
+// Mass is the figure of one cancel-under-load run.
+type Mass struct {
+	Elapsed  time.Duration // from the first cancel to the last handler done
+	Started  int           // handlers that ran before the cancels
+	Done     int           // handlers that saw their context done in time
+	HeapPer  float64       // live heap per in-flight call, bytes
+	GorosPer float64       // goroutines per in-flight call
+	Err      error
+}
+
+// CancelMany starts n block calls, waits until their handlers run (or
+// timeout), measures the live heap per in-flight call, then cancels every
+// caller's context and times until every handler has seen its context done.
+func CancelMany(p Peer, t Transport, n int, timeout time.Duration) Mass {
+	var started, done atomic.Int64
+	allDone := make(chan struct{})
+	var doneOnce sync.Once
+	s, err := p.Connect(t, &Hooks{
+		Started: func() { started.Add(1) },
+		Done: func() {
+			if done.Add(1) == int64(n) {
+				doneOnce.Do(func() { close(allDone) })
+			}
+		},
+	})
+	if err != nil {
+		return Mass{Err: err}
+	}
+	defer s.Close()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	g0 := runtime.NumGoroutine()
+	cancels := make([]context.CancelFunc, n)
+	for i := range cancels {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancels[i] = cancel
+		go s.Block(ctx)
+	}
+	deadline := time.Now().Add(timeout)
+	for started.Load() < int64(n) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	m := Mass{Started: int(started.Load())}
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	m.HeapPer = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
+	m.GorosPer = float64(runtime.NumGoroutine()-g0) / float64(n)
+	t0 := time.Now()
+	for _, c := range cancels {
+		c()
+	}
+	select {
+	case <-allDone:
+	case <-time.After(timeout):
+	}
+	m.Elapsed = time.Since(t0)
+	m.Done = int(done.Load())
+	return m
+}
+
+// Setup measures connecting, registering and initializing a session and
+// closing it again.
+func Setup(p Peer, t Transport, d time.Duration) RoundTrip {
+	var failed error
+	r := benchmark(d, func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			s, err := p.Connect(t, nil)
+			if err != nil {
+				failed = err
+				return
+			}
+			s.Close()
+		}
+	})
+	if failed != nil {
+		return RoundTrip{Err: failed}
+	}
+	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+}
+
+// PipeFloor measures the bare round trip over the same os.Pipe pair: one
+// goroutine writes a line the size of an echo request, the other reads it
+// and writes one back, with no JSON at all: the floor under any stdio MCP
+// round trip.
+func PipeFloor(d time.Duration) RoundTrip {
+	p, err := newPipes()
+	if err != nil {
+		return RoundTrip{Err: err}
+	}
+	defer p.close()
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}` + "\n")
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := p.sr.Read(buf)
+			if err != nil {
+				return
+			}
+			if _, err := p.sw.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+	}()
+	r := benchmark(d, func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 4096)
+		for i := 0; i < b.N; i++ {
+			if _, err := p.cw.Write(line); err != nil {
+				b.Fatal(err)
+			}
+			got := 0
+			for got < len(line) {
+				n, err := p.cr.Read(buf)
+				if err != nil {
+					b.Fatal(err)
+				}
+				got += n
+			}
+		}
+	})
+	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+}
+
+// Machine describes where the figures were taken.
+func Machine() string {
+	host, _ := os.Hostname()
+	load, _ := os.ReadFile("/proc/loadavg")
+	model := cpuModel()
+	return fmt.Sprintf("%s/%s, %d cores (GOMAXPROCS %d), %s, %s, host %s, load average %s",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), model, runtime.Version(), host, firstFields(string(load), 3))
+}
+
+func cpuModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "cpu unknown"
+	}
+	for _, line := range splitLines(string(b)) {
+		if len(line) > 10 && line[:10] == "model name" {
+			for i := 0; i < len(line); i++ {
+				if line[i] == ':' {
+					return trim(line[i+1:])
+				}
+			}
+		}
+	}
+	return "cpu unknown"
+}

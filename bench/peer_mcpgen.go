@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+var mcpgenPeer = Peer{Name: "mcpgen", Connect: mcpgenConnect, Cancels: true}
+
+type mcpgenServer struct {
+	mcp.UnimplementedServer
+	h *Hooks
+}
+
+func (s *mcpgenServer) Initialize(ctx context.Context, p *mcp.InitializeRequestParams) (*mcp.InitializeResult, error) {
+	return &mcp.InitializeResult{
+		ProtocolVersion: "2025-11-25",
+		Capabilities:    mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}},
+		ServerInfo:      mcp.Implementation{Name: "bench", Version: "0"},
+	}, nil
+}
+
+func (s *mcpgenServer) Initialized(ctx context.Context, _ *mcp.NotificationParams) error { return nil }
+
+func (s *mcpgenServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	switch p.Name {
+	case "echo":
+		var text string
+		if raw, ok := p.Arguments["text"]; ok {
+			text = unquote(raw)
+		}
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: echoText(text)}}}, nil
+	case "block":
+		return nil, blockBody(ctx, s.h)
+	}
+	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
+	var st, ct runtime.Transport
+	var p *pipes
+	if t == Pipe {
+		var err error
+		if p, err = newPipes(); err != nil {
+			return nil, err
+		}
+		st = runtime.NewStdioTransport(p.sr, p.sw, runtime.StdioOptions{})
+		ct = runtime.NewStdioTransport(p.cr, p.cw, runtime.StdioOptions{})
+	} else {
+		st, ct = runtime.NewPipe()
+	}
+	server := runtime.NewConn(st, runtime.WithPolicy(mcp.Policy(runtime.SideServer)), runtime.WithLogger(quiet()))
+	client := runtime.NewConn(ct, runtime.WithPolicy(mcp.Policy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	mcp.RegisterServer(server, &mcpgenServer{h: h})
+	mcp.RegisterClient(client, mcp.UnimplementedClient{})
+	server.Start()
+	client.Start()
+	closeAll := closeOnce(func() {
+		client.Close(context.Background())
+		server.Close(context.Background())
+		if p != nil {
+			p.close()
+		}
+	})
+	caller := mcp.NewServerCaller(client)
+	ctx := context.Background()
+	if _, err := caller.Initialize(ctx, &mcp.InitializeRequestParams{
+		ProtocolVersion: "2025-11-25",
+		ClientInfo:      mcp.Implementation{Name: "bench", Version: "0"},
+	}); err != nil {
+		closeAll()
+		return nil, err
+	}
+	if err := caller.Initialized(ctx, nil); err != nil {
+		closeAll()
+		return nil, err
+	}
+	return &Session{
+		Echo: func(ctx context.Context, text string) (string, error) {
+			res, err := caller.CallTool(ctx, &mcp.CallToolRequestParams{Name: "echo", Arguments: map[string]json.RawMessage{"text": quote(text)}})
+			if err != nil {
+				return "", err
+			}
+			if len(res.Content) == 0 {
+				return "", errNoText
+			}
+			tc, ok := res.Content[0].(*mcp.TextContent)
+			if !ok {
+				return "", errNoText
+			}
+			return tc.Text, nil
+		},
+		Block: func(ctx context.Context) error {
+			_, err := caller.CallTool(ctx, &mcp.CallToolRequestParams{Name: "block"})
+			return err
+		},
+		Close: closeAll,
+	}, nil
+}

@@ -1,0 +1,124 @@
+// Package bench runs mcpgen, the official go-sdk and mcp-go side by side on
+// the same tools (echo, and block, which waits for its context), over two
+// os.Pipe pairs carrying stdio JSON lines and over each SDK's in-memory
+// transport. It is a separate module so that the peer SDKs never enter the
+// main module's dependencies; cmd/mcpbench prints the tables and writes
+// BENCHMARKS.md, and bench_test.go holds the same figures as Go benchmarks.
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// Transport names the two ways client and server are joined.
+type Transport string
+
+const (
+	// Pipe is two os.Pipe pairs with newline-delimited JSON (stdio).
+	Pipe Transport = "os.Pipe"
+	// Mem is the SDK's own in-memory transport.
+	Mem Transport = "in-memory"
+)
+
+// Hooks let the block tool report its handler's life: Started when the
+// handler runs, Done when it has seen its context end.
+type Hooks struct {
+	Started func()
+	Done    func()
+}
+
+// Session is a connected, initialized client of a server with the echo and
+// block tools.
+type Session struct {
+	// Echo calls the echo tool and returns the text of its result.
+	Echo func(ctx context.Context, text string) (string, error)
+	// Block calls the block tool, which returns only when cancelled.
+	Block func(ctx context.Context) error
+	// Close ends both sides.
+	Close func()
+}
+
+// Peer is one MCP implementation under test.
+type Peer struct {
+	// Name is how tables name it.
+	Name string
+	// Connect builds server and client over t, registers the tools,
+	// initializes, and returns the client session.
+	Connect func(t Transport, h *Hooks) (*Session, error)
+	// Cancels reports whether a cancelled call reaches the server's
+	// handler as a done context (mcp-go v1.2 does not send
+	// notifications/cancelled from its client).
+	Cancels bool
+}
+
+// Peers are the implementations compared, mcpgen first.
+var Peers = []Peer{mcpgenPeer, gosdkPeer, mcpgoPeer}
+
+// echoText is the body every peer's echo tool shares.
+func echoText(in string) string { return in }
+
+// blockBody is the body every peer's block tool shares.
+func blockBody(ctx context.Context, h *Hooks) error {
+	if h != nil && h.Started != nil {
+		h.Started()
+	}
+	<-ctx.Done()
+	if h != nil && h.Done != nil {
+		h.Done()
+	}
+	return ctx.Err()
+}
+
+// pipes are two os.Pipe pairs: the server reads sr and writes sw, the client
+// reads cr and writes cw.
+type pipes struct {
+	sr, cw, cr, sw *os.File
+}
+
+func newPipes() (*pipes, error) {
+	sr, cw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cr, sw, err := os.Pipe()
+	if err != nil {
+		sr.Close()
+		cw.Close()
+		return nil, err
+	}
+	return &pipes{sr: sr, cw: cw, cr: cr, sw: sw}, nil
+}
+
+func (p *pipes) close() {
+	for _, f := range []io.Closer{p.cw, p.sw, p.sr, p.cr} {
+		f.Close()
+	}
+}
+
+// closeOnce makes a Close safe to call twice.
+func closeOnce(f func()) func() {
+	var once sync.Once
+	return func() { once.Do(f) }
+}
+
+var errNoText = errors.New("result has no text content")
+
+func wrongText(got, want string) error { return fmt.Errorf("echo returned %q, want %q", got, want) }
+
+// quote and unquote move the echo text in and out of a JSON string.
+func quote(s string) json.RawMessage {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func unquote(raw json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}

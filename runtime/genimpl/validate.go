@@ -1,0 +1,765 @@
+package genimpl
+
+import (
+	"encoding/json"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// This file is the schema validator's scanner the generated cancel.go runs
+// on (DecodeCancelledNotification and friends): generated validators are
+// methods of a type embedding Validator, and walk the input with Skip,
+// Members and Items. It accepts exactly what encoding/json accepts (RFC 8259
+// syntax, invalid UTF-8 inside strings tolerated, at most 10000 levels of
+// nesting, nothing but whitespace after the value), so its verdicts agree
+// with jsonschema/v5 fed by encoding/json.
+
+// ValidationError says why a value does not match this revision's schema: the
+// JSON pointer (RFC 6901) of the offending value, and what is wrong with it.
+type ValidationError struct {
+	// Pointer is the JSON pointer of the value at fault; "" is the whole input.
+	Pointer string
+	// Message says what is wrong, e.g. "must be a string or an integer".
+	Message string
+}
+
+// Error formats the error as "pointer: message", e.g.
+// "/params/requestId: must be a string or an integer".
+func (e *ValidationError) Error() string {
+	if e.Pointer == "" {
+		return "(root): " + e.Message
+	}
+	return e.Pointer + ": " + e.Message
+}
+
+// In prefixes the error's pointer with one already escaped segment.
+func (e *ValidationError) In(segment string) *ValidationError {
+	e.Pointer = "/" + segment + e.Pointer
+	return e
+}
+
+// InvalidJSON explains why data is not one JSON value.
+func InvalidJSON(data []byte) *ValidationError {
+	var v any
+	msg := "not valid JSON"
+	if err := json.Unmarshal(data, &v); err != nil {
+		msg += ": " + err.Error()
+	}
+	return &ValidationError{Message: msg}
+}
+
+// Validator carries one validation: the input, and the integers written in a
+// form a Go integer type (and runtime.RequestID) does not read, such as 1e2
+// or 7.0, which Decode rewrites as integer literals before decoding.
+type Validator struct {
+	// Base is the whole input being validated.
+	Base  []byte
+	fix   [][2]int // start and end offsets in base
+	depth int      // containers the validators have opened
+	str   string   // base as a string, made for the first plain string decoded
+}
+
+// Text decodes the (valid) string literal v. A literal without escapes or
+// non-ASCII bytes, which is nearly every one, is a substring of one string
+// copy of the input, so a message's strings cost one allocation in all.
+func (s *Validator) Text(v []byte) string {
+	start := cap(s.Base) - cap(v)
+	if len(v) < 2 || start < 0 || start+len(v) > len(s.Base) || &s.Base[start] != &v[0] {
+		return StringValue(v)
+	}
+	for _, c := range v[1 : len(v)-1] {
+		if c == '\\' || c >= 0x80 {
+			return StringValue(v)
+		}
+	}
+	if s.str == "" {
+		s.str = string(s.Base)
+	}
+	return s.str[start+1 : start+len(v)-1]
+}
+
+// Integer validates an integer and records it for rewriting when it is not
+// written as an integer literal.
+func (s *Validator) Integer(v []byte) bool {
+	if !IsInteger(v) {
+		return false
+	}
+	for _, c := range v {
+		if c == '.' || c == 'e' || c == 'E' {
+			start := cap(s.Base) - cap(v)
+			s.fix = append(s.fix, [2]int{start, start + len(v)})
+			break
+		}
+	}
+	return true
+}
+
+// Span returns v, with the integers recorded inside it rewritten as
+// literals, for decoding with encoding/json.
+func (s *Validator) Span(v []byte) []byte {
+	start := cap(s.Base) - cap(v)
+	end := start + len(v)
+	var fix [][2]int
+	for _, f := range s.fix {
+		if f[0] >= start && f[1] <= end {
+			fix = append(fix, [2]int{f[0] - start, f[1] - start})
+		}
+	}
+	if len(fix) == 0 {
+		return v
+	}
+	sub := Validator{Base: v[:len(v):len(v)], fix: fix}
+	out, e := sub.rewrite()
+	if e != nil {
+		return v // encoding/json then reports the same problem
+	}
+	return out
+}
+
+// RequestID decodes a validated string or integer as a runtime.RequestID,
+// writing integers such as 1e2 as the literal they denote.
+func (s *Validator) RequestID(v []byte) (runtime.RequestID, error) {
+	if v[0] != '"' {
+		for _, c := range v {
+			if c == '.' || c == 'e' || c == 'E' {
+				lit, ok := svIntegerLiteral(v)
+				if !ok {
+					return runtime.RequestID{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
+				}
+				return runtime.IntegerID(string(lit))
+			}
+		}
+		return runtime.ParseRequestID(v)
+	}
+	// Lossless: a string id that cannot be decoded exactly (a lone
+	// surrogate, invalid UTF-8) keeps its literal, as the runtime keeps it.
+	return runtime.ParseRequestID(v)
+}
+
+// svMaxZeros bounds the zeros an exponent may add when an integer such as
+// 1e400 is rewritten as a literal (jsonschema/v5 itself refuses exponents
+// beyond 10^6).
+const svMaxZeros = 1 << 20
+
+// rewrite returns base with every recorded integer written as a literal.
+func (s *Validator) rewrite() ([]byte, *ValidationError) {
+	out := make([]byte, 0, len(s.Base)+16)
+	last := 0
+	for _, f := range s.fix {
+		lit, ok := svIntegerLiteral(s.Base[f[0]:f[1]])
+		if !ok {
+			return nil, &ValidationError{Message: "integer " + string(s.Base[f[0]:min(f[1], f[0]+32)]) + " is too large to represent"}
+		}
+		out = append(out, s.Base[last:f[0]]...)
+		out = append(out, lit...)
+		last = f[1]
+	}
+	return append(out, s.Base[last:]...), nil
+}
+
+// svIntegerLiteral writes the integral number v (1e2, -7.0, 0.5e1) as an
+// integer literal (100, -7, 5).
+func svIntegerLiteral(v []byte) ([]byte, bool) {
+	neg := v[0] == '-'
+	if neg {
+		v = v[1:]
+	}
+	var digits []byte
+	j := 0
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	digits = append(digits, v[:j]...)
+	frac := 0
+	if j < len(v) && v[j] == '.' {
+		j++
+		s := j
+		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+			j++
+		}
+		digits = append(digits, v[s:j]...)
+		frac = j - s
+	}
+	exp := 0
+	if j < len(v) {
+		j++ // 'e' or 'E'
+		eneg := v[j] == '-'
+		if v[j] == '+' || v[j] == '-' {
+			j++
+		}
+		for ; j < len(v); j++ {
+			if exp > svMaxZeros*2 {
+				if eneg {
+					break // only a zero has such an exponent here
+				}
+				return nil, false
+			}
+			exp = exp*10 + int(v[j]-'0')
+		}
+		if eneg {
+			exp = -exp
+		}
+	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return []byte("0"), true
+	}
+	scale := exp - frac // the value is digits × 10^scale
+	if scale < 0 {
+		digits = digits[:len(digits)+scale] // the dropped digits are zeros
+	} else {
+		if scale > svMaxZeros {
+			return nil, false
+		}
+		for i := 0; i < scale; i++ {
+			digits = append(digits, '0')
+		}
+	}
+	if neg {
+		digits = append([]byte{'-'}, digits...)
+	}
+	return digits, true
+}
+
+// svMaxDepth is encoding/json's nesting limit, kept so verdicts agree.
+const svMaxDepth = 10000
+
+func svIsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// SkipSpace returns the index of the first non-space byte at or after i.
+func SkipSpace(data []byte, i int) int {
+	for i < len(data) && svIsSpace(data[i]) {
+		i++
+	}
+	return i
+}
+
+// Trim returns data without surrounding whitespace.
+func Trim(data []byte) []byte {
+	for len(data) > 0 && svIsSpace(data[0]) {
+		data = data[1:]
+	}
+	for len(data) > 0 && svIsSpace(data[len(data)-1]) {
+		data = data[:len(data)-1]
+	}
+	return data
+}
+
+// Skip scans the value at i, checking its syntax as encoding/json does, and
+// returns the index after it, or -1 when it is not valid JSON (or nests
+// deeper than encoding/json allows, counting the containers the validators
+// around it have opened).
+func (s *Validator) Skip(i int) int {
+	data := s.Base
+	var small [64]byte
+	stack := small[:0] // open containers: '{' or '['
+	for {
+		// A value starts at i.
+		if i >= len(data) {
+			return -1
+		}
+		switch c := data[i]; {
+		case c == '{' || c == '[':
+			if s.depth+len(stack) >= svMaxDepth {
+				return -1
+			}
+			stack = append(stack, c)
+			i = SkipSpace(data, i+1)
+			if i < len(data) && data[i] == c+2 { // '}' is '{'+2, ']' is '['+2
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i = svScanKey(data, i); i < 0 {
+					return -1
+				}
+			}
+			continue
+		case c == '"':
+			i = svScanString(data, i)
+		case c == '-' || (c >= '0' && c <= '9'):
+			i = svScanNumber(data, i)
+		case c == 't':
+			i = svScanLiteral(data, i, "true")
+		case c == 'f':
+			i = svScanLiteral(data, i, "false")
+		case c == 'n':
+			i = svScanLiteral(data, i, "null")
+		default:
+			return -1
+		}
+		if i < 0 {
+			return -1
+		}
+		// A value ended at i: close containers until one continues.
+		for {
+			if len(stack) == 0 {
+				return i
+			}
+			i = SkipSpace(data, i)
+			if i >= len(data) {
+				return -1
+			}
+			top := stack[len(stack)-1]
+			if data[i] == top+2 {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if data[i] != ',' {
+				return -1
+			}
+			i = SkipSpace(data, i+1)
+			if top == '{' {
+				if i = svScanKey(data, i); i < 0 {
+					return -1
+				}
+			}
+			break
+		}
+	}
+}
+
+// MemberIter walks the members of the object at i for a validator, checking
+// the syntax between them; the validator sets end after each value.
+type MemberIter struct {
+	s     *Validator
+	I     int
+	first bool
+	Key   []byte // the decoded member name
+	Value int    // where the member's value starts
+	End   int    // where it ends, set by the caller; -1 for invalid JSON
+	Bad   bool   // the object is not valid JSON
+}
+
+// Members starts walking the object whose '{' is at i.
+func (s *Validator) Members(i int) MemberIter {
+	s.depth++
+	return MemberIter{s: s, I: i + 1, first: true}
+}
+
+// Next moves to the next member; false at the end or on a syntax error
+// (Bad).
+func (m *MemberIter) Next() bool {
+	d := m.s.Base
+	i := m.I
+	if m.first {
+		m.first = false
+		if s := m.s; s.depth > svMaxDepth {
+			m.Bad = true
+			return false
+		}
+		i = SkipSpace(d, i)
+		if i < len(d) && d[i] == '}' {
+			m.I = i + 1
+			m.s.depth--
+			return false
+		}
+	} else {
+		if m.End < 0 {
+			m.Bad = true
+			return false
+		}
+		i = SkipSpace(d, m.End)
+		if i < len(d) && d[i] == '}' {
+			m.I = i + 1
+			m.s.depth--
+			return false
+		}
+		if i >= len(d) || d[i] != ',' {
+			m.Bad = true
+			return false
+		}
+		i = SkipSpace(d, i+1)
+	}
+	if i >= len(d) || d[i] != '"' {
+		m.Bad = true
+		return false
+	}
+	kEnd := svScanString(d, i)
+	if kEnd < 0 {
+		m.Bad = true
+		return false
+	}
+	m.Key = d[i+1 : kEnd-1]
+	for _, c := range m.Key {
+		if c == '\\' || c >= 0x80 {
+			m.Key = []byte(StringValue(d[i:kEnd]))
+			break
+		}
+	}
+	i = SkipSpace(d, kEnd)
+	if i >= len(d) || d[i] != ':' {
+		m.Bad = true
+		return false
+	}
+	m.Value = SkipSpace(d, i+1)
+	if m.Value >= len(d) {
+		m.Bad = true
+		return false
+	}
+	m.End = -1
+	return true
+}
+
+// ItemIter walks the elements of the array at i for a validator.
+type ItemIter struct {
+	s     *Validator
+	I     int
+	first bool
+	Value int
+	End   int
+	Bad   bool
+}
+
+// Items starts walking the array whose '[' is at i.
+func (s *Validator) Items(i int) ItemIter {
+	s.depth++
+	return ItemIter{s: s, I: i + 1, first: true}
+}
+
+// Next moves to the next element; false at the end or on a syntax error
+// (Bad).
+func (a *ItemIter) Next() bool {
+	d := a.s.Base
+	i := a.I
+	if a.first {
+		a.first = false
+		if a.s.depth > svMaxDepth {
+			a.Bad = true
+			return false
+		}
+		i = SkipSpace(d, i)
+		if i < len(d) && d[i] == ']' {
+			a.I = i + 1
+			a.s.depth--
+			return false
+		}
+	} else {
+		if a.End < 0 {
+			a.Bad = true
+			return false
+		}
+		i = SkipSpace(d, a.End)
+		if i < len(d) && d[i] == ']' {
+			a.I = i + 1
+			a.s.depth--
+			return false
+		}
+		if i >= len(d) || d[i] != ',' {
+			a.Bad = true
+			return false
+		}
+		i = SkipSpace(d, i+1)
+	}
+	if i >= len(d) {
+		a.Bad = true
+		return false
+	}
+	a.Value = i
+	a.End = -1
+	return true
+}
+
+// svScanKey scans a member name and its colon at i and returns where the
+// value starts, or -1.
+func svScanKey(data []byte, i int) int {
+	if i >= len(data) || data[i] != '"' {
+		return -1
+	}
+	if i = svScanString(data, i); i < 0 {
+		return -1
+	}
+	i = SkipSpace(data, i)
+	if i >= len(data) || data[i] != ':' {
+		return -1
+	}
+	return SkipSpace(data, i+1)
+}
+
+// svScanString returns the index after the string literal at i, or -1.
+func svScanString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch c := data[j]; {
+		case c == '"':
+			return j + 1
+		case c == '\\':
+			j++
+			if j >= len(data) {
+				return -1
+			}
+			switch data[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(data) {
+					return -1
+				}
+				for _, h := range data[j+1 : j+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return -1
+					}
+				}
+				j += 4
+			default:
+				return -1
+			}
+		case c < 0x20:
+			return -1
+		}
+	}
+	return -1
+}
+
+// svScanNumber returns the index after the number literal at i, or -1.
+func svScanNumber(data []byte, i int) int {
+	j := i
+	if data[j] == '-' {
+		j++
+	}
+	switch {
+	case j >= len(data):
+		return -1
+	case data[j] == '0':
+		j++
+	case data[j] >= '1' && data[j] <= '9':
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+	default:
+		return -1
+	}
+	if j < len(data) && data[j] == '.' {
+		j++
+		s := j
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+		if j == s {
+			return -1
+		}
+	}
+	if j < len(data) && (data[j] == 'e' || data[j] == 'E') {
+		j++
+		if j < len(data) && (data[j] == '+' || data[j] == '-') {
+			j++
+		}
+		s := j
+		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
+			j++
+		}
+		if j == s {
+			return -1
+		}
+	}
+	return j
+}
+
+func svScanLiteral(data []byte, i int, lit string) int {
+	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
+		return -1
+	}
+	return i + len(lit)
+}
+
+// The functions below walk input the validators accepted.
+
+// svSkipString returns the index after the (valid) string literal at i.
+func svSkipString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(data)
+}
+
+// svSkipValue returns the index after the (valid) value at i.
+func svSkipValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return svSkipString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = svSkipString(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	j := i
+	for j < len(data) {
+		switch data[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// StringValue decodes the (valid) string literal v. Plain ASCII without
+// escapes is the fast path; anything else goes through encoding/json, so
+// escapes and invalid UTF-8 are read exactly as encoding/json reads them.
+func StringValue(v []byte) string {
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c == '\\' || c >= 0x80 {
+			var s string
+			_ = json.Unmarshal(v, &s)
+			return s
+		}
+	}
+	return string(body)
+}
+
+// StringIs reports whether the (valid) string literal v decodes to s.
+func StringIs(v []byte, s string) bool {
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c == '\\' || c >= 0x80 {
+			return StringValue(v) == s
+		}
+	}
+	return string(body) == s
+}
+
+// RawObject iterates over the members of a (valid) object.
+type RawObject struct {
+	Data  []byte
+	I     int
+	Key   []byte // the decoded member name
+	Value []byte // the member's raw value, without surrounding whitespace
+}
+
+// Next moves to the next member; false at the end.
+func (o *RawObject) Next() bool {
+	i := SkipSpace(o.Data, o.I)
+	if o.Data[i] == ',' || o.Data[i] == '{' {
+		i = SkipSpace(o.Data, i+1)
+	}
+	if o.Data[i] == '}' {
+		return false
+	}
+	end := svSkipString(o.Data, i)
+	o.Key = o.Data[i+1 : end-1]
+	for _, c := range o.Key {
+		if c == '\\' || c >= 0x80 {
+			o.Key = []byte(StringValue(o.Data[i:end]))
+			break
+		}
+	}
+	i = SkipSpace(o.Data, end)
+	i = SkipSpace(o.Data, i+1) // past ':'
+	end = svSkipValue(o.Data, i)
+	o.Value = o.Data[i:end]
+	o.I = end
+	return true
+}
+
+// RawArray iterates over the elements of a (valid) array.
+type RawArray struct {
+	Data  []byte
+	I     int
+	Value []byte
+}
+
+// Next moves to the next element; false at the end.
+func (a *RawArray) Next() bool {
+	i := SkipSpace(a.Data, a.I)
+	if a.Data[i] == ',' || a.Data[i] == '[' {
+		i = SkipSpace(a.Data, i+1)
+	}
+	if a.Data[i] == ']' {
+		return false
+	}
+	end := svSkipValue(a.Data, i)
+	a.Value = a.Data[i:end]
+	a.I = end
+	return true
+}
+
+// IsNumber reports whether the (valid) value v is a number.
+func IsNumber(v []byte) bool { return v[0] == '-' || (v[0] >= '0' && v[0] <= '9') }
+
+// IsInteger reports whether the (valid) value v is a number with an
+// integral value. As in JSON Schema (and jsonschema/v5), 1.0, 1e2 and
+// 1.5e1 are integers; 1.5 and 1e-1 are not. Exponents of any size are
+// handled without arithmetic on the value.
+func IsInteger(v []byte) bool {
+	if !IsNumber(v) {
+		return false
+	}
+	j := 0
+	if v[j] == '-' {
+		j++
+	}
+	s := j
+	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+		j++
+	}
+	intPart := v[s:j]
+	var frac []byte
+	if j < len(v) && v[j] == '.' {
+		j++
+		s = j
+		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
+			j++
+		}
+		frac = v[s:j]
+	}
+	expNeg := false
+	var exp []byte
+	if j < len(v) && (v[j] == 'e' || v[j] == 'E') {
+		j++
+		if v[j] == '+' || v[j] == '-' {
+			expNeg = v[j] == '-'
+			j++
+		}
+		exp = v[j:]
+	}
+	// The value is digits(intPart frac) × 10^(exp - len(frac)). Trailing
+	// zeros of the digits raise the power; it is an integer when the power
+	// ends up >= 0, or when every digit is zero.
+	tz := 0
+	for k := len(frac) - 1; k >= 0 && frac[k] == '0'; k-- {
+		tz++
+	}
+	if tz == len(frac) {
+		for k := len(intPart) - 1; k >= 0 && intPart[k] == '0'; k-- {
+			tz++
+		}
+	}
+	if tz == len(intPart)+len(frac) {
+		return true // zero
+	}
+	need := int64(len(frac) - tz) // the integer needs exp >= need
+	for len(exp) > 1 && exp[0] == '0' {
+		exp = exp[1:]
+	}
+	if len(exp) > 18 {
+		return !expNeg
+	}
+	var e int64
+	for _, c := range exp {
+		e = e*10 + int64(c-'0')
+	}
+	if expNeg {
+		e = -e
+	}
+	return e >= need
+}

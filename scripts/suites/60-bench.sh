@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The bench module (mcpgen vs go-sdk vs mcp-go) in short mode, so the
+# harness and the peers' APIs it calls cannot rot; and short fixed-time runs
+# of the codec's differential fuzz targets. Figures from CI are not
+# recorded: BENCHMARKS.md is written by a full run (see bench/cmd/mcpbench).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+(
+  cd bench
+  go mod download
+  go vet ./...
+  go test -count=1 ./...
+  timeout 300 go run ./cmd/mcpbench -short >/dev/null
+)
+
+for target in FuzzValue FuzzValidatorSkip FuzzDecodeObject FuzzDecodeInto FuzzAppendString FuzzAppendValue FuzzDiscriminator; do
+  go test -run XXX -fuzz "^${target}\$" -fuzztime 3s ./runtime/genimpl
+done
+go test -run XXX -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime 5s ./generated/mcp20251125
