@@ -219,6 +219,9 @@ func (c *child) answers(t *testing.T, n int) (byID map[string]int, results, busy
 			busy++
 		default:
 			other++
+			if other <= 3 {
+				t.Logf("unexpected answer: %.300s", line)
+			}
 		}
 	}
 	return byID, results, busy, other

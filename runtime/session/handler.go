@@ -254,7 +254,7 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 				rs.responses[k] = v
 			}
 		} else {
-			lc, ok := st.legacyContext()
+			lc, ok := st.awaitInitialize(ctx)
 			if !ok && srv.base.Modern && method != MethodPing {
 				return nil, runtime.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q and no initialize came first", method, MetaProtocolVersion))
 			}

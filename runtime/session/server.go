@@ -175,6 +175,7 @@ func (s *Server) Serve(ctx context.Context, t runtime.Transport) error {
 func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn, error) {
 	rt := &replayTransport{}
 	var pol runtime.Policy
+	initFirst := false
 	for decided := false; !decided; {
 		msg, err := t.Read(ctx)
 		if err != nil {
@@ -193,6 +194,7 @@ func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn
 				ProtocolVersion string `json:"protocolVersion"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
+			initFirst = true
 			if r, ok := s.negotiate(p.ProtocolVersion); ok {
 				pol = r.Policy(runtime.SideServer)
 			} else {
@@ -220,7 +222,7 @@ func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn
 	opts := append([]runtime.Option{runtime.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, runtime.WithPolicy(pol))
 	conn := runtime.NewConn(replaying(t, rt.pending), opts...)
-	s.bind(conn)
+	s.bind(conn, initFirst)
 	conn.Start()
 	return conn, nil
 }
@@ -250,6 +252,26 @@ type connState struct {
 
 	mu     sync.Mutex
 	legacy *LegacyContext // set by initialize
+
+	// initDone is closed when the initialize that was read first has been
+	// handled (nil when the connection did not start with one). Requests a
+	// client pipelines behind initialize run concurrently with it; they
+	// wait for it rather than being refused for a race the client did not
+	// lose on the wire.
+	initDone chan struct{}
+}
+
+// awaitInitialize waits, while ctx lasts, for the first initialize to be
+// handled, and returns the legacy context it set.
+func (st *connState) awaitInitialize(ctx context.Context) (LegacyContext, bool) {
+	if lc, ok := st.legacyContext(); ok || st.initDone == nil {
+		return lc, ok
+	}
+	select {
+	case <-st.initDone:
+	case <-ctx.Done():
+	}
+	return st.legacyContext()
 }
 
 func (st *connState) legacyContext() (LegacyContext, bool) {
@@ -262,8 +284,11 @@ func (st *connState) legacyContext() (LegacyContext, bool) {
 }
 
 // bind installs the implementation and the lifecycle on conn.
-func (s *Server) bind(conn *runtime.Conn) {
+func (s *Server) bind(conn *runtime.Conn, initFirst bool) {
 	st := &connState{srv: s, conn: conn}
+	if initFirst {
+		st.initDone = make(chan struct{})
+	}
 	s.register(conn)
 	lifecycle := map[string]runtime.Handler{
 		MethodPing:     func(context.Context, *runtime.Request) (any, error) { return json.RawMessage(`{}`), nil },
@@ -296,6 +321,14 @@ func (s *Server) bind(conn *runtime.Conn) {
 		init = st.recordInitialize(h)
 	} else if s.provided[MethodInitialize] {
 		init = st.recordInitialize(conn.Handler(MethodInitialize))
+	}
+	if st.initDone != nil {
+		var once sync.Once
+		first := init
+		init = func(ctx context.Context, req *runtime.Request) (any, error) {
+			defer once.Do(func() { close(st.initDone) })
+			return first(ctx, req)
+		}
 	}
 	conn.Handle(MethodInitialize, init)
 	if s.base.Modern {
