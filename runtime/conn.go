@@ -114,7 +114,10 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		o(&cfg)
 	}
 	if cfg.logger == nil {
-		cfg.logger = slog.Default()
+		// Quiet by default: a library that logs every cancellation at Info
+		// fills its users' logs. Warnings (protocol errors from the peer)
+		// still show; WithLogger or LogCancellations opt in to the rest.
+		cfg.logger = slog.New(warnOnly{slog.Default().Handler()})
 	}
 	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
@@ -617,3 +620,13 @@ func (c *Conn) logAt(level slog.Level, msg string, attrs []slog.Attr) {
 		c.log.LogAttrs(context.Background(), level, msg, attrs...)
 	}
 }
+
+// warnOnly passes on the records of h at Warn and above: the default
+// logger's filter.
+type warnOnly struct{ slog.Handler }
+
+func (h warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+func (h warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{h.Handler.WithAttrs(a)} }
+func (h warnOnly) WithGroup(n string) slog.Handler      { return warnOnly{h.Handler.WithGroup(n)} }

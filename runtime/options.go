@@ -86,8 +86,10 @@ func WithEOFGrace(d time.Duration) Option { return func(c *config) { c.eofGrace 
 func WithPolicy(p Policy) Option { return func(c *config) { c.policy, c.policySet = p, true } }
 
 // WithLogger sets the logger for cancellations, dropped responses and
-// protocol errors. The default is slog.Default(). Cancellation reasons are
-// logged at Info, as the spec says both parties SHOULD log them.
+// protocol errors. The default is slog.Default() at Warn and above, so the
+// runtime logs nothing at Info unless asked: cancellation reasons (which the
+// spec says both parties SHOULD log) are logged at Info through the logger
+// given here, or one record each by LogCancellations as an Observer.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
 // WithObserver installs a hook that sees every cancellation event.
