@@ -31,7 +31,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -41,6 +40,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/stdio-server/tools"
 	"github.com/mcpgen/mcpgen/generated/mcp20241105"
 	"github.com/mcpgen/mcpgen/generated/mcp20250326"
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
@@ -81,7 +81,7 @@ func main() {
 }
 
 func run(log *slog.Logger) error {
-	srv := mcp.NewServer(session.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"}, &server{log: log},
+	srv := mcp.NewServer(session.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"}, tools.NewHandler(&server{log: log}),
 		// Legacy clients get the same handlers, through initialize.
 		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()),
 		session.WithLogger(log), // handler errors, with the detail the client never sees
@@ -122,78 +122,36 @@ func run(log *slog.Logger) error {
 	return nil
 }
 
-// server implements the tools. Embedding UnimplementedServer answers every
-// other method with -32601 (and keeps them out of the capabilities); the
-// session answers the lifecycle.
-type server struct {
-	mcp.UnimplementedServer
-	log *slog.Logger
+// server implements the tools of tools/tools.json; the generated
+// tools.Handler validates their arguments, answers tools/list and
+// tools/call, and answers every other method with -32601 (keeping them out
+// of the capabilities); the session answers the lifecycle.
+type server struct{ log *slog.Logger }
+
+// Echo returns its text.
+func (s *server) Echo(_ context.Context, a *tools.EchoArgs) (*tools.EchoResult, error) {
+	return &tools.EchoResult{Text: a.Text}, nil
 }
 
-// tools are the tools/list answer, written as the JSON it is (the
-// generated Tool decoder checks it at start-up).
-var tools = decodeTools(`[
-	{"name": "sleep", "description": "Waits ms milliseconds (or until cancelled), reporting progress.",
-	 "inputSchema": {"type": "object", "properties": {"ms": {"type": "integer", "minimum": 0}}, "required": ["ms"]}},
-	{"name": "echo", "description": "Returns its text.",
-	 "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}}
-]`)
-
-// ListTools describes the two tools.
-func (s *server) ListTools(ctx context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	return &mcp.ListToolsResult{Tools: tools, CacheScope: "public"}, nil
-}
-
-// maxSleepMS bounds the sleep tool, so a huge ms cannot overflow a Duration.
-const maxSleepMS = int64(24 * time.Hour / time.Millisecond)
-
-// CallTool runs a tool. ctx ends when the client cancels the request (or the
-// connection goes away); whatever we return then is dropped, not sent.
-func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	switch p.Name {
-	case "sleep":
-		var ms int64 // encoding/json refuses 1.5 and "10" here
-		if err := json.Unmarshal(p.Arguments["ms"], &ms); err != nil || ms < 0 || ms > maxSleepMS {
-			return mcp.ToolError(fmt.Errorf(`sleep needs {"ms": integer} between 0 and %d`, maxSleepMS)), nil
-		}
-		return s.sleep(ctx, time.Duration(ms)*time.Millisecond)
-	case "echo":
-		var text string
-		if err := json.Unmarshal(p.Arguments["text"], &text); err != nil {
-			return mcp.ToolError(errors.New(`echo needs {"text": string}`)), nil
-		}
-		return mcp.TextResult(text), nil
-	}
-	// An unknown tool is a protocol error (server/tools.mdx), not a tool result.
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
-}
-
-// sleep waits for d, reporting progress ten times, or for the request to be
-// cancelled: select on ctx.Done() next to the real work.
-func (s *server) sleep(ctx context.Context, d time.Duration) (*mcp.CallToolResult, error) {
-	s.log.Info("sleep started", "ms", d.Milliseconds())
+// Sleep waits a.Ms milliseconds, reporting progress ten times, or until the
+// request is cancelled: select on ctx.Done() next to the real work.
+func (s *server) Sleep(ctx context.Context, a *tools.SleepArgs) (*tools.SleepResult, error) {
+	d := time.Duration(a.Ms) * time.Millisecond
+	s.log.Info("sleep started", "ms", a.Ms)
 	start, tick := time.Now(), time.NewTicker(max(d/10, time.Millisecond))
 	defer tick.Stop()
 	for done := time.After(d); ; {
 		select {
 		case <-tick.C:
-			_ = mcp.Progress(ctx, float64(time.Since(start).Milliseconds()), float64(d.Milliseconds()), "sleeping")
+			_ = mcp.Progress(ctx, float64(time.Since(start).Milliseconds()), float64(a.Ms), "sleeping")
 		case <-done:
-			return mcp.TextResult(fmt.Sprintf("slept %d ms", d.Milliseconds())), nil
+			return &tools.SleepResult{SleptMs: a.Ms}, nil
 		case <-ctx.Done():
 			var ce *runtime.CancelError // the cause: request id, source and the client's reason
 			if errors.As(context.Cause(ctx), &ce) {
-				s.log.Info("sleep interrupted", "ms", d.Milliseconds(), "after", time.Since(start).Round(time.Millisecond), "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
+				s.log.Info("sleep interrupted", "ms", a.Ms, "after", time.Since(start).Round(time.Millisecond), "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
 			}
 			return nil, context.Cause(ctx) // dropped: a cancelled request gets no response
 		}
 	}
-}
-
-func decodeTools(list string) []mcp.Tool {
-	var ts []mcp.Tool
-	if err := json.Unmarshal([]byte(list), &ts); err != nil {
-		panic(err)
-	}
-	return ts
 }

@@ -5,7 +5,7 @@ package mcp
 
 import (
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/runtime"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // DecodeCancelledNotification decodes a complete notifications/cancelled message, accepting exactly
@@ -22,15 +22,15 @@ func DecodeCancelledNotification(data []byte) (*CancelledNotification, error) {
 	return out, nil
 }
 func decodeCancelledNotification(data []byte) (*CancelledNotification, *ValidationError) {
-	s := svState{base: data}
-	i := svSkipSpace(data, 0)
+	s := svState{genimpl.Validator{Base: data}}
+	i := genimpl.SkipSpace(data, 0)
 	if i >= len(data) {
-		return nil, svInvalidJSON(data)
+		return nil, genimpl.InvalidJSON(data)
 	}
 	out := new(CancelledNotification)
 	end, e := s.svCancelledNotification(i, out)
-	if end < 0 || svSkipSpace(data, end) != len(data) {
-		return nil, svInvalidJSON(data)
+	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
+		return nil, genimpl.InvalidJSON(data)
 	}
 	if e != nil {
 		return nil, e
@@ -50,14 +50,14 @@ func ValidateCancelledNotification(data []byte) error {
 	return nil
 }
 func validateCancelledNotification(data []byte) *ValidationError {
-	s := svState{base: data}
-	i := svSkipSpace(data, 0)
+	s := svState{genimpl.Validator{Base: data}}
+	i := genimpl.SkipSpace(data, 0)
 	if i >= len(data) {
-		return svInvalidJSON(data)
+		return genimpl.InvalidJSON(data)
 	}
 	end, e := s.svCancelledNotification(i, nil)
-	if end < 0 || svSkipSpace(data, end) != len(data) {
-		return svInvalidJSON(data)
+	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
+		return genimpl.InvalidJSON(data)
 	}
 	if e != nil {
 		return e
@@ -79,15 +79,15 @@ func DecodeCancelledNotificationParams(data []byte) (*CancelledNotificationParam
 	return out, nil
 }
 func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParams, *ValidationError) {
-	s := svState{base: data}
-	i := svSkipSpace(data, 0)
+	s := svState{genimpl.Validator{Base: data}}
+	i := genimpl.SkipSpace(data, 0)
 	if i >= len(data) {
-		return nil, svInvalidJSON(data)
+		return nil, genimpl.InvalidJSON(data)
 	}
 	out := new(CancelledNotificationParams)
 	end, e := s.svCancelledNotificationParams(i, out)
-	if end < 0 || svSkipSpace(data, end) != len(data) {
-		return nil, svInvalidJSON(data)
+	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
+		return nil, genimpl.InvalidJSON(data)
 	}
 	if e != nil {
 		return nil, e
@@ -107,14 +107,14 @@ func ValidateCancelledNotificationParams(data []byte) error {
 	return nil
 }
 func validateCancelledNotificationParams(data []byte) *ValidationError {
-	s := svState{base: data}
-	i := svSkipSpace(data, 0)
+	s := svState{genimpl.Validator{Base: data}}
+	i := genimpl.SkipSpace(data, 0)
 	if i >= len(data) {
-		return svInvalidJSON(data)
+		return genimpl.InvalidJSON(data)
 	}
 	end, e := s.svCancelledNotificationParams(i, nil)
-	if end < 0 || svSkipSpace(data, end) != len(data) {
-		return svInvalidJSON(data)
+	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
+		return genimpl.InvalidJSON(data)
 	}
 	if e != nil {
 		return e
@@ -124,15 +124,15 @@ func validateCancelledNotificationParams(data []byte) *ValidationError {
 
 // svCancelledNotificationJsonrpc validates the value at i against #/$defs/CancelledNotification/properties/jsonrpc.
 func (s *svState) svCancelledNotificationJsonrpc(i int) (int, *ValidationError) {
-	end := s.skip(i)
+	end := s.Skip(i)
 	if end < 0 {
 		return -1, nil
 	}
-	v := s.base[i:end]
+	v := s.Base[i:end]
 	if v[0] != '"' {
 		return end, &ValidationError{Message: "must be a string"}
 	}
-	if !svStringIs(v, "2.0") {
+	if !genimpl.StringIs(v, "2.0") {
 		return end, &ValidationError{Message: "must be \"2.0\""}
 	}
 	return end, nil
@@ -140,15 +140,15 @@ func (s *svState) svCancelledNotificationJsonrpc(i int) (int, *ValidationError) 
 
 // svCancelledNotificationMethod validates the value at i against #/$defs/CancelledNotification/properties/method.
 func (s *svState) svCancelledNotificationMethod(i int) (int, *ValidationError) {
-	end := s.skip(i)
+	end := s.Skip(i)
 	if end < 0 {
 		return -1, nil
 	}
-	v := s.base[i:end]
+	v := s.Base[i:end]
 	if v[0] != '"' {
 		return end, &ValidationError{Message: "must be a string"}
 	}
-	if !svStringIs(v, "notifications/cancelled") {
+	if !genimpl.StringIs(v, "notifications/cancelled") {
 		return end, &ValidationError{Message: "must be \"notifications/cancelled\""}
 	}
 	return end, nil
@@ -156,19 +156,19 @@ func (s *svState) svCancelledNotificationMethod(i int) (int, *ValidationError) {
 
 // svCancelledNotificationParamsMeta validates the value at i against #/$defs/CancelledNotificationParams/properties/_meta.
 func (s *svState) svCancelledNotificationParamsMeta(i int) (int, *ValidationError) {
-	if s.base[i] != '{' {
-		return s.skip(i), &ValidationError{Message: "must be an object"}
+	if s.Base[i] != '{' {
+		return s.Skip(i), &ValidationError{Message: "must be an object"}
 	}
-	return s.skip(i), nil
+	return s.Skip(i), nil
 }
 
 // svCancelledNotificationParamsReason validates the value at i against #/$defs/CancelledNotificationParams/properties/reason.
 func (s *svState) svCancelledNotificationParamsReason(i int) (int, *ValidationError) {
-	end := s.skip(i)
+	end := s.Skip(i)
 	if end < 0 {
 		return -1, nil
 	}
-	v := s.base[i:end]
+	v := s.Base[i:end]
 	if v[0] != '"' {
 		return end, &ValidationError{Message: "must be a string"}
 	}
@@ -177,12 +177,12 @@ func (s *svState) svCancelledNotificationParamsReason(i int) (int, *ValidationEr
 
 // svRequestId validates the value at i against #/$defs/RequestId.
 func (s *svState) svRequestId(i int) (int, *ValidationError) {
-	end := s.skip(i)
+	end := s.Skip(i)
 	if end < 0 {
 		return -1, nil
 	}
-	v := s.base[i:end]
-	if !((v[0] == '"') || (s.integer(v))) {
+	v := s.Base[i:end]
+	if !((v[0] == '"') || (s.Integer(v))) {
 		return end, &ValidationError{Message: "must be a string or an integer"}
 	}
 	return end, nil
@@ -190,8 +190,8 @@ func (s *svState) svRequestId(i int) (int, *ValidationError) {
 
 // svCancelledNotificationParams validates the value at i against #/$defs/CancelledNotificationParams.
 func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificationParams) (int, *ValidationError) {
-	if s.base[i] != '{' {
-		return s.skip(i), &ValidationError{Message: "must be an object"}
+	if s.Base[i] != '{' {
+		return s.Skip(i), &ValidationError{Message: "must be an object"}
 	}
 	var extra map[string]json.RawMessage
 	var eMeta *ValidationError
@@ -200,62 +200,62 @@ func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificatio
 	var vReason []byte
 	var eRequestID *ValidationError
 	var vRequestID []byte
-	m := s.members(i)
-	for m.next() {
-		switch string(m.key) {
+	m := s.Members(i)
+	for m.Next() {
+		switch string(m.Key) {
 		case "_meta":
-			m.end, eMeta = s.svCancelledNotificationParamsMeta(m.value)
-			if m.end >= 0 {
-				vMeta = s.base[m.value:m.end]
+			m.End, eMeta = s.svCancelledNotificationParamsMeta(m.Value)
+			if m.End >= 0 {
+				vMeta = s.Base[m.Value:m.End]
 			}
 		case "reason":
-			m.end, eReason = s.svCancelledNotificationParamsReason(m.value)
-			if m.end >= 0 {
-				vReason = s.base[m.value:m.end]
+			m.End, eReason = s.svCancelledNotificationParamsReason(m.Value)
+			if m.End >= 0 {
+				vReason = s.Base[m.Value:m.End]
 			}
 		case "requestId":
-			m.end, eRequestID = s.svRequestId(m.value)
-			if m.end >= 0 {
-				vRequestID = s.base[m.value:m.end]
+			m.End, eRequestID = s.svRequestId(m.Value)
+			if m.End >= 0 {
+				vRequestID = s.Base[m.Value:m.End]
 			}
 		default:
-			m.end = s.skip(m.value)
-			if out != nil && m.end >= 0 {
+			m.End = s.Skip(m.Value)
+			if out != nil && m.End >= 0 {
 				if extra == nil {
 					extra = map[string]json.RawMessage{}
 				}
-				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+				extra[string(m.Key)] = append(json.RawMessage(nil), s.Base[m.Value:m.End]...)
 			}
 		}
 	}
-	if m.bad {
+	if m.Bad {
 		return -1, nil
 	}
 	if eMeta != nil {
-		return m.i, eMeta.in("_meta")
+		return m.I, eMeta.In("_meta")
 	}
 	if eReason != nil {
-		return m.i, eReason.in("reason")
+		return m.I, eReason.In("reason")
 	}
 	if eRequestID != nil {
-		return m.i, eRequestID.in("requestId")
+		return m.I, eRequestID.In("requestId")
 	}
 	if out != nil {
 		if vMeta != nil {
 			x := map[string]json.RawMessage{}
-			for o := (svObject{data: vMeta}); o.next(); {
-				x[string(o.key)] = append(json.RawMessage(nil), s.span(o.value)...)
+			for o := (genimpl.RawObject{Data: vMeta}); o.Next(); {
+				x[string(o.Key)] = append(json.RawMessage(nil), s.Span(o.Value)...)
 			}
 			out.Meta = x
 		}
 		if vReason != nil {
-			x := s.text(vReason)
+			x := s.Text(vReason)
 			out.Reason = &x
 		}
 		if vRequestID != nil {
-			id, err := s.requestID(vRequestID)
+			id, err := s.RequestID(vRequestID)
 			if err != nil {
-				return m.i, &ValidationError{
+				return m.I, &ValidationError{
 					Message: "valid, but cannot be decoded: " + err.Error(),
 					Pointer: "/requestId",
 				}
@@ -264,13 +264,13 @@ func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificatio
 		}
 		out.Extra = extra
 	}
-	return m.i, nil
+	return m.I, nil
 }
 
 // svCancelledNotification validates the value at i against #/$defs/CancelledNotification.
 func (s *svState) svCancelledNotification(i int, out *CancelledNotification) (int, *ValidationError) {
-	if s.base[i] != '{' {
-		return s.skip(i), &ValidationError{Message: "must be an object"}
+	if s.Base[i] != '{' {
+		return s.Skip(i), &ValidationError{Message: "must be an object"}
 	}
 	var extra map[string]json.RawMessage
 	var hJsonrpc bool
@@ -279,15 +279,15 @@ func (s *svState) svCancelledNotification(i int, out *CancelledNotification) (in
 	var eMethod *ValidationError
 	var hParams bool
 	var eParams *ValidationError
-	m := s.members(i)
-	for m.next() {
-		switch string(m.key) {
+	m := s.Members(i)
+	for m.Next() {
+		switch string(m.Key) {
 		case "jsonrpc":
 			hJsonrpc = true
-			m.end, eJsonrpc = s.svCancelledNotificationJsonrpc(m.value)
+			m.End, eJsonrpc = s.svCancelledNotificationJsonrpc(m.Value)
 		case "method":
 			hMethod = true
-			m.end, eMethod = s.svCancelledNotificationMethod(m.value)
+			m.End, eMethod = s.svCancelledNotificationMethod(m.Value)
 		case "params":
 			hParams = true
 			var dst *CancelledNotificationParams
@@ -295,786 +295,49 @@ func (s *svState) svCancelledNotification(i int, out *CancelledNotification) (in
 				dst = &out.Params
 				*dst = CancelledNotificationParams{}
 			}
-			m.end, eParams = s.svCancelledNotificationParams(m.value, dst)
+			m.End, eParams = s.svCancelledNotificationParams(m.Value, dst)
 		default:
-			m.end = s.skip(m.value)
-			if out != nil && m.end >= 0 {
+			m.End = s.Skip(m.Value)
+			if out != nil && m.End >= 0 {
 				if extra == nil {
 					extra = map[string]json.RawMessage{}
 				}
-				extra[string(m.key)] = append(json.RawMessage(nil), s.base[m.value:m.end]...)
+				extra[string(m.Key)] = append(json.RawMessage(nil), s.Base[m.Value:m.End]...)
 			}
 		}
 	}
-	if m.bad {
+	if m.Bad {
 		return -1, nil
 	}
 	if !hJsonrpc {
-		return m.i, &ValidationError{Message: "missing required member \"jsonrpc\""}
+		return m.I, &ValidationError{Message: "missing required member \"jsonrpc\""}
 	}
 	if !hMethod {
-		return m.i, &ValidationError{Message: "missing required member \"method\""}
+		return m.I, &ValidationError{Message: "missing required member \"method\""}
 	}
 	if !hParams {
-		return m.i, &ValidationError{Message: "missing required member \"params\""}
+		return m.I, &ValidationError{Message: "missing required member \"params\""}
 	}
 	if eJsonrpc != nil {
-		return m.i, eJsonrpc.in("jsonrpc")
+		return m.I, eJsonrpc.In("jsonrpc")
 	}
 	if eMethod != nil {
-		return m.i, eMethod.in("method")
+		return m.I, eMethod.In("method")
 	}
 	if eParams != nil {
-		return m.i, eParams.in("params")
+		return m.I, eParams.In("params")
 	}
 	if out != nil {
 		out.Extra = extra
 	}
-	return m.i, nil
+	return m.I, nil
 }
-
-// The runtime's id parsers, which the scanner below uses for RequestId members.
-var (
-	svParseID   = runtime.ParseRequestID
-	svIntegerID = runtime.IntegerID
-	svStringID  = runtime.StringID
-)
 
 // ValidationError says why a value does not match this revision's schema: the
 // JSON pointer (RFC 6901) of the offending value, and what is wrong with it.
-type ValidationError struct {
-	// Pointer is the JSON pointer of the value at fault; "" is the whole input.
-	Pointer string
-	// Message says what is wrong, e.g. "must be a string or an integer".
-	Message string
-}
+// It is genimpl's, shared by every generated package.
+type ValidationError = genimpl.ValidationError
 
-// Error formats the error as "pointer: message", e.g.
-// "/params/requestId: must be a string or an integer".
-func (e *ValidationError) Error() string {
-	if e.Pointer == "" {
-		return "(root): " + e.Message
-	}
-	return e.Pointer + ": " + e.Message
-}
-
-// in prefixes the error's pointer with one already escaped segment.
-func (e *ValidationError) in(segment string) *ValidationError {
-	e.Pointer = "/" + segment + e.Pointer
-	return e
-}
-
-// svInvalidJSON explains why data is not one JSON value.
-func svInvalidJSON(data []byte) *ValidationError {
-	var v any
-	msg := "not valid JSON"
-	if err := json.Unmarshal(data, &v); err != nil {
-		msg += ": " + err.Error()
-	}
-	return &ValidationError{Message: msg}
-}
-
-// svState carries one validation: the input, and the integers written in a
-// form a Go integer type (and runtime.RequestID) does not read, such as 1e2
-// or 7.0, which Decode rewrites as integer literals before decoding.
-type svState struct {
-	base  []byte
-	fix   [][2]int // start and end offsets in base
-	depth int      // containers the validators have opened
-	str   string   // base as a string, made for the first plain string decoded
-}
-
-// text decodes the (valid) string literal v. A literal without escapes or
-// non-ASCII bytes, which is nearly every one, is a substring of one string
-// copy of the input, so a message's strings cost one allocation in all.
-func (s *svState) text(v []byte) string {
-	start := cap(s.base) - cap(v)
-	if len(v) < 2 || start < 0 || start+len(v) > len(s.base) || &s.base[start] != &v[0] {
-		return svStringValue(v)
-	}
-	for _, c := range v[1 : len(v)-1] {
-		if c == '\\' || c >= 0x80 {
-			return svStringValue(v)
-		}
-	}
-	if s.str == "" {
-		s.str = string(s.base)
-	}
-	return s.str[start+1 : start+len(v)-1]
-}
-
-// integer validates an integer and records it for rewriting when it is not
-// written as an integer literal.
-func (s *svState) integer(v []byte) bool {
-	if !svIsInteger(v) {
-		return false
-	}
-	for _, c := range v {
-		if c == '.' || c == 'e' || c == 'E' {
-			start := cap(s.base) - cap(v)
-			s.fix = append(s.fix, [2]int{start, start + len(v)})
-			break
-		}
-	}
-	return true
-}
-
-// span returns v, with the integers recorded inside it rewritten as
-// literals, for decoding with encoding/json.
-func (s *svState) span(v []byte) []byte {
-	start := cap(s.base) - cap(v)
-	end := start + len(v)
-	var fix [][2]int
-	for _, f := range s.fix {
-		if f[0] >= start && f[1] <= end {
-			fix = append(fix, [2]int{f[0] - start, f[1] - start})
-		}
-	}
-	if len(fix) == 0 {
-		return v
-	}
-	sub := svState{base: v[:len(v):len(v)], fix: fix}
-	out, e := sub.rewrite()
-	if e != nil {
-		return v // encoding/json then reports the same problem
-	}
-	return out
-}
-
-// requestID decodes a validated string or integer as a runtime.RequestID,
-// writing integers such as 1e2 as the literal they denote.
-func (s *svState) requestID(v []byte) (RequestId, error) {
-	if v[0] != '"' {
-		for _, c := range v {
-			if c == '.' || c == 'e' || c == 'E' {
-				lit, ok := svIntegerLiteral(v)
-				if !ok {
-					return RequestId{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
-				}
-				return svIntegerID(string(lit))
-			}
-		}
-		return svParseID(v)
-	}
-	return svStringID(s.text(v)), nil
-}
-
-// svMaxZeros bounds the zeros an exponent may add when an integer such as
-// 1e400 is rewritten as a literal (jsonschema/v5 itself refuses exponents
-// beyond 10^6).
-const svMaxZeros = 1 << 20
-
-// rewrite returns base with every recorded integer written as a literal.
-func (s *svState) rewrite() ([]byte, *ValidationError) {
-	out := make([]byte, 0, len(s.base)+16)
-	last := 0
-	for _, f := range s.fix {
-		lit, ok := svIntegerLiteral(s.base[f[0]:f[1]])
-		if !ok {
-			return nil, &ValidationError{Message: "integer " + string(s.base[f[0]:min(f[1], f[0]+32)]) + " is too large to represent"}
-		}
-		out = append(out, s.base[last:f[0]]...)
-		out = append(out, lit...)
-		last = f[1]
-	}
-	return append(out, s.base[last:]...), nil
-}
-
-// svIntegerLiteral writes the integral number v (1e2, -7.0, 0.5e1) as an
-// integer literal (100, -7, 5).
-func svIntegerLiteral(v []byte) ([]byte, bool) {
-	neg := v[0] == '-'
-	if neg {
-		v = v[1:]
-	}
-	var digits []byte
-	j := 0
-	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
-		j++
-	}
-	digits = append(digits, v[:j]...)
-	frac := 0
-	if j < len(v) && v[j] == '.' {
-		j++
-		s := j
-		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
-			j++
-		}
-		digits = append(digits, v[s:j]...)
-		frac = j - s
-	}
-	exp := 0
-	if j < len(v) {
-		j++ // 'e' or 'E'
-		eneg := v[j] == '-'
-		if v[j] == '+' || v[j] == '-' {
-			j++
-		}
-		for ; j < len(v); j++ {
-			if exp > svMaxZeros*2 {
-				if eneg {
-					break // only a zero has such an exponent here
-				}
-				return nil, false
-			}
-			exp = exp*10 + int(v[j]-'0')
-		}
-		if eneg {
-			exp = -exp
-		}
-	}
-	for len(digits) > 0 && digits[0] == '0' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 {
-		return []byte("0"), true
-	}
-	scale := exp - frac // the value is digits × 10^scale
-	if scale < 0 {
-		digits = digits[:len(digits)+scale] // the dropped digits are zeros
-	} else {
-		if scale > svMaxZeros {
-			return nil, false
-		}
-		for i := 0; i < scale; i++ {
-			digits = append(digits, '0')
-		}
-	}
-	if neg {
-		digits = append([]byte{'-'}, digits...)
-	}
-	return digits, true
-}
-
-// svMaxDepth is encoding/json's nesting limit, kept so verdicts agree.
-const svMaxDepth = 10000
-
-func svIsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func svSkipSpace(data []byte, i int) int {
-	for i < len(data) && svIsSpace(data[i]) {
-		i++
-	}
-	return i
-}
-
-func svTrim(data []byte) []byte {
-	for len(data) > 0 && svIsSpace(data[0]) {
-		data = data[1:]
-	}
-	for len(data) > 0 && svIsSpace(data[len(data)-1]) {
-		data = data[:len(data)-1]
-	}
-	return data
-}
-
-// skip scans the value at i, checking its syntax as encoding/json does, and
-// returns the index after it, or -1 when it is not valid JSON (or nests
-// deeper than encoding/json allows, counting the containers the validators
-// around it have opened).
-func (s *svState) skip(i int) int {
-	data := s.base
-	var small [64]byte
-	stack := small[:0] // open containers: '{' or '['
-	for {
-		// A value starts at i.
-		if i >= len(data) {
-			return -1
-		}
-		switch c := data[i]; {
-		case c == '{' || c == '[':
-			if s.depth+len(stack) >= svMaxDepth {
-				return -1
-			}
-			stack = append(stack, c)
-			i = svSkipSpace(data, i+1)
-			if i < len(data) && data[i] == c+2 { // '}' is '{'+2, ']' is '['+2
-				stack = stack[:len(stack)-1]
-				i++
-				break
-			}
-			if c == '{' {
-				if i = svScanKey(data, i); i < 0 {
-					return -1
-				}
-			}
-			continue
-		case c == '"':
-			i = svScanString(data, i)
-		case c == '-' || (c >= '0' && c <= '9'):
-			i = svScanNumber(data, i)
-		case c == 't':
-			i = svScanLiteral(data, i, "true")
-		case c == 'f':
-			i = svScanLiteral(data, i, "false")
-		case c == 'n':
-			i = svScanLiteral(data, i, "null")
-		default:
-			return -1
-		}
-		if i < 0 {
-			return -1
-		}
-		// A value ended at i: close containers until one continues.
-		for {
-			if len(stack) == 0 {
-				return i
-			}
-			i = svSkipSpace(data, i)
-			if i >= len(data) {
-				return -1
-			}
-			top := stack[len(stack)-1]
-			if data[i] == top+2 {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			if data[i] != ',' {
-				return -1
-			}
-			i = svSkipSpace(data, i+1)
-			if top == '{' {
-				if i = svScanKey(data, i); i < 0 {
-					return -1
-				}
-			}
-			break
-		}
-	}
-}
-
-// svMembers walks the members of the object at i for a validator, checking
-// the syntax between them; the validator sets end after each value.
-type svMembers struct {
-	s     *svState
-	i     int
-	first bool
-	key   []byte // the decoded member name
-	value int    // where the member's value starts
-	end   int    // where it ends, set by the caller; -1 for invalid JSON
-	bad   bool   // the object is not valid JSON
-}
-
-// members starts walking the object whose '{' is at i.
-func (s *svState) members(i int) svMembers {
-	s.depth++
-	return svMembers{s: s, i: i + 1, first: true}
-}
-
-func (m *svMembers) next() bool {
-	d := m.s.base
-	i := m.i
-	if m.first {
-		m.first = false
-		if s := m.s; s.depth > svMaxDepth {
-			m.bad = true
-			return false
-		}
-		i = svSkipSpace(d, i)
-		if i < len(d) && d[i] == '}' {
-			m.i = i + 1
-			m.s.depth--
-			return false
-		}
-	} else {
-		if m.end < 0 {
-			m.bad = true
-			return false
-		}
-		i = svSkipSpace(d, m.end)
-		if i < len(d) && d[i] == '}' {
-			m.i = i + 1
-			m.s.depth--
-			return false
-		}
-		if i >= len(d) || d[i] != ',' {
-			m.bad = true
-			return false
-		}
-		i = svSkipSpace(d, i+1)
-	}
-	if i >= len(d) || d[i] != '"' {
-		m.bad = true
-		return false
-	}
-	kEnd := svScanString(d, i)
-	if kEnd < 0 {
-		m.bad = true
-		return false
-	}
-	m.key = d[i+1 : kEnd-1]
-	for _, c := range m.key {
-		if c == '\\' || c >= 0x80 {
-			m.key = []byte(svStringValue(d[i:kEnd]))
-			break
-		}
-	}
-	i = svSkipSpace(d, kEnd)
-	if i >= len(d) || d[i] != ':' {
-		m.bad = true
-		return false
-	}
-	m.value = svSkipSpace(d, i+1)
-	if m.value >= len(d) {
-		m.bad = true
-		return false
-	}
-	m.end = -1
-	return true
-}
-
-// svItems walks the elements of the array at i for a validator.
-type svItems struct {
-	s     *svState
-	i     int
-	first bool
-	value int
-	end   int
-	bad   bool
-}
-
-// items starts walking the array whose '[' is at i.
-func (s *svState) items(i int) svItems {
-	s.depth++
-	return svItems{s: s, i: i + 1, first: true}
-}
-
-func (a *svItems) next() bool {
-	d := a.s.base
-	i := a.i
-	if a.first {
-		a.first = false
-		if a.s.depth > svMaxDepth {
-			a.bad = true
-			return false
-		}
-		i = svSkipSpace(d, i)
-		if i < len(d) && d[i] == ']' {
-			a.i = i + 1
-			a.s.depth--
-			return false
-		}
-	} else {
-		if a.end < 0 {
-			a.bad = true
-			return false
-		}
-		i = svSkipSpace(d, a.end)
-		if i < len(d) && d[i] == ']' {
-			a.i = i + 1
-			a.s.depth--
-			return false
-		}
-		if i >= len(d) || d[i] != ',' {
-			a.bad = true
-			return false
-		}
-		i = svSkipSpace(d, i+1)
-	}
-	if i >= len(d) {
-		a.bad = true
-		return false
-	}
-	a.value = i
-	a.end = -1
-	return true
-}
-
-// svScanKey scans a member name and its colon at i and returns where the
-// value starts, or -1.
-func svScanKey(data []byte, i int) int {
-	if i >= len(data) || data[i] != '"' {
-		return -1
-	}
-	if i = svScanString(data, i); i < 0 {
-		return -1
-	}
-	i = svSkipSpace(data, i)
-	if i >= len(data) || data[i] != ':' {
-		return -1
-	}
-	return svSkipSpace(data, i+1)
-}
-
-// svScanString returns the index after the string literal at i, or -1.
-func svScanString(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch c := data[j]; {
-		case c == '"':
-			return j + 1
-		case c == '\\':
-			j++
-			if j >= len(data) {
-				return -1
-			}
-			switch data[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(data) {
-					return -1
-				}
-				for _, h := range data[j+1 : j+5] {
-					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-						return -1
-					}
-				}
-				j += 4
-			default:
-				return -1
-			}
-		case c < 0x20:
-			return -1
-		}
-	}
-	return -1
-}
-
-// svScanNumber returns the index after the number literal at i, or -1.
-func svScanNumber(data []byte, i int) int {
-	j := i
-	if data[j] == '-' {
-		j++
-	}
-	switch {
-	case j >= len(data):
-		return -1
-	case data[j] == '0':
-		j++
-	case data[j] >= '1' && data[j] <= '9':
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-	default:
-		return -1
-	}
-	if j < len(data) && data[j] == '.' {
-		j++
-		s := j
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-		if j == s {
-			return -1
-		}
-	}
-	if j < len(data) && (data[j] == 'e' || data[j] == 'E') {
-		j++
-		if j < len(data) && (data[j] == '+' || data[j] == '-') {
-			j++
-		}
-		s := j
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-		if j == s {
-			return -1
-		}
-	}
-	return j
-}
-
-func svScanLiteral(data []byte, i int, lit string) int {
-	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
-		return -1
-	}
-	return i + len(lit)
-}
-
-// The functions below walk input the validators accepted.
-
-// svSkipString returns the index after the (valid) string literal at i.
-func svSkipString(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(data)
-}
-
-// svSkipValue returns the index after the (valid) value at i.
-func svSkipValue(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return svSkipString(data, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				j = svSkipString(data, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	j := i
-	for j < len(data) {
-		switch data[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j
-		}
-		j++
-	}
-	return j
-}
-
-// svStringValue decodes the (valid) string literal v. Plain ASCII without
-// escapes is the fast path; anything else goes through encoding/json, so
-// escapes and invalid UTF-8 are read exactly as encoding/json reads them.
-func svStringValue(v []byte) string {
-	body := v[1 : len(v)-1]
-	for _, c := range body {
-		if c == '\\' || c >= 0x80 {
-			var s string
-			_ = json.Unmarshal(v, &s)
-			return s
-		}
-	}
-	return string(body)
-}
-
-// svStringIs reports whether the (valid) string literal v decodes to s.
-func svStringIs(v []byte, s string) bool {
-	body := v[1 : len(v)-1]
-	for _, c := range body {
-		if c == '\\' || c >= 0x80 {
-			return svStringValue(v) == s
-		}
-	}
-	return string(body) == s
-}
-
-// svObject iterates over the members of a (valid) object.
-type svObject struct {
-	data  []byte
-	i     int
-	key   []byte // the decoded member name
-	value []byte // the member's raw value, without surrounding whitespace
-}
-
-func (o *svObject) next() bool {
-	i := svSkipSpace(o.data, o.i)
-	if o.data[i] == ',' || o.data[i] == '{' {
-		i = svSkipSpace(o.data, i+1)
-	}
-	if o.data[i] == '}' {
-		return false
-	}
-	end := svSkipString(o.data, i)
-	o.key = o.data[i+1 : end-1]
-	for _, c := range o.key {
-		if c == '\\' || c >= 0x80 {
-			o.key = []byte(svStringValue(o.data[i:end]))
-			break
-		}
-	}
-	i = svSkipSpace(o.data, end)
-	i = svSkipSpace(o.data, i+1) // past ':'
-	end = svSkipValue(o.data, i)
-	o.value = o.data[i:end]
-	o.i = end
-	return true
-}
-
-// svArray iterates over the elements of a (valid) array.
-type svArray struct {
-	data  []byte
-	i     int
-	value []byte
-}
-
-func (a *svArray) next() bool {
-	i := svSkipSpace(a.data, a.i)
-	if a.data[i] == ',' || a.data[i] == '[' {
-		i = svSkipSpace(a.data, i+1)
-	}
-	if a.data[i] == ']' {
-		return false
-	}
-	end := svSkipValue(a.data, i)
-	a.value = a.data[i:end]
-	a.i = end
-	return true
-}
-
-// svIsNumber reports whether the (valid) value v is a number.
-func svIsNumber(v []byte) bool { return v[0] == '-' || (v[0] >= '0' && v[0] <= '9') }
-
-// svIsInteger reports whether the (valid) value v is a number with an
-// integral value. As in JSON Schema (and jsonschema/v5), 1.0, 1e2 and
-// 1.5e1 are integers; 1.5 and 1e-1 are not. Exponents of any size are
-// handled without arithmetic on the value.
-func svIsInteger(v []byte) bool {
-	if !svIsNumber(v) {
-		return false
-	}
-	j := 0
-	if v[j] == '-' {
-		j++
-	}
-	s := j
-	for j < len(v) && v[j] >= '0' && v[j] <= '9' {
-		j++
-	}
-	intPart := v[s:j]
-	var frac []byte
-	if j < len(v) && v[j] == '.' {
-		j++
-		s = j
-		for j < len(v) && v[j] >= '0' && v[j] <= '9' {
-			j++
-		}
-		frac = v[s:j]
-	}
-	expNeg := false
-	var exp []byte
-	if j < len(v) && (v[j] == 'e' || v[j] == 'E') {
-		j++
-		if v[j] == '+' || v[j] == '-' {
-			expNeg = v[j] == '-'
-			j++
-		}
-		exp = v[j:]
-	}
-	// The value is digits(intPart frac) × 10^(exp - len(frac)). Trailing
-	// zeros of the digits raise the power; it is an integer when the power
-	// ends up >= 0, or when every digit is zero.
-	tz := 0
-	for k := len(frac) - 1; k >= 0 && frac[k] == '0'; k-- {
-		tz++
-	}
-	if tz == len(frac) {
-		for k := len(intPart) - 1; k >= 0 && intPart[k] == '0'; k-- {
-			tz++
-		}
-	}
-	if tz == len(intPart)+len(frac) {
-		return true // zero
-	}
-	need := int64(len(frac) - tz) // the integer needs exp >= need
-	for len(exp) > 1 && exp[0] == '0' {
-		exp = exp[1:]
-	}
-	if len(exp) > 18 {
-		return !expNeg
-	}
-	var e int64
-	for _, c := range exp {
-		e = e*10 + int64(c-'0')
-	}
-	if expNeg {
-		e = -e
-	}
-	return e >= need
-}
+// svState is one validation: genimpl's scanner, with this package's
+// generated validators as its methods.
+type svState struct{ genimpl.Validator }

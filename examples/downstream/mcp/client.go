@@ -5,7 +5,6 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"slices"
 )
@@ -214,7 +213,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
@@ -224,7 +223,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
@@ -237,7 +236,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
@@ -253,7 +252,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodCancelTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CancelTaskRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/cancel: " + err.Error())
 			}
 		} else {
@@ -265,7 +264,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodGetTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/get: " + err.Error())
 			}
 		} else {
@@ -277,7 +276,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodListTasks, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/list: " + err.Error())
 			}
 		}
@@ -287,7 +286,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskPayloadRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/result: " + err.Error())
 			}
 		} else {
@@ -299,7 +298,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodElicitationComplete, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ElicitationCompleteNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -310,7 +309,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -321,7 +320,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -330,7 +329,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -339,7 +338,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -350,7 +349,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *runtime.Notification) {
 		params := new(TaskStatusNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {
@@ -361,7 +360,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}

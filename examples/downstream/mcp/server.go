@@ -217,7 +217,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CompleteRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
 			}
 		} else {
@@ -229,7 +229,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodInitialize, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(InitializeRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("initialize: " + err.Error())
 			}
 		} else {
@@ -241,7 +241,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodSetLevel, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SetLevelRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("logging/setLevel: " + err.Error())
 			}
 		} else {
@@ -253,7 +253,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
@@ -263,7 +263,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetPromptRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
 			}
 		} else {
@@ -275,7 +275,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		}
@@ -285,7 +285,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		}
@@ -295,7 +295,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
 			}
 		} else {
@@ -307,7 +307,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodSubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(SubscribeRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/subscribe: " + err.Error())
 			}
 		} else {
@@ -319,7 +319,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		}
@@ -329,7 +329,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(UnsubscribeRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("resources/unsubscribe: " + err.Error())
 			}
 		} else {
@@ -341,7 +341,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodCancelTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CancelTaskRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/cancel: " + err.Error())
 			}
 		} else {
@@ -353,7 +353,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodGetTask, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/get: " + err.Error())
 			}
 		} else {
@@ -365,7 +365,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListTasks, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/list: " + err.Error())
 			}
 		}
@@ -375,7 +375,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(GetTaskPayloadRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tasks/result: " + err.Error())
 			}
 		} else {
@@ -390,7 +390,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(CallToolRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
 			}
 		} else {
@@ -406,7 +406,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
-			if err := json.Unmarshal(req.Params, params); err != nil {
+			if err := params.UnmarshalJSON(req.Params); err != nil {
 				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		}
@@ -416,7 +416,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -425,7 +425,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *runtime.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		}
@@ -434,7 +434,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *runtime.Notification) {
 		params := new(TaskStatusNotificationParams)
 		if !rpcAbsent(n.Params) {
-			if err := json.Unmarshal(n.Params, params); err != nil {
+			if err := params.UnmarshalJSON(n.Params); err != nil {
 				return
 			}
 		} else {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/mcpgen/mcpgen/runtime"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -36,38 +37,41 @@ type Annotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Annotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Annotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Annotations", buf)
 	if x.Audience != nil {
-		e.value("audience", x.Audience)
+		genimpl.AppendStrings(&e, "\"audience\":", x.Audience)
 	}
 	if x.LastModified != nil {
-		e.value("lastModified", x.LastModified)
+		e.StringPtr("\"lastModified\":", x.LastModified)
 	}
 	if x.Priority != nil {
-		e.value("priority", x.Priority)
+		e.FloatPtr("\"priority\":", x.Priority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Annotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Annotations", data); err != nil {
 		return err
 	}
-	var v Annotations
-	d.field("audience", false, false, &v.Audience)
-	d.field("lastModified", false, false, &v.LastModified)
-	d.field("priority", false, false, &v.Priority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Annotations{}
+	genimpl.FieldStrings(&d, "audience", false, &v.Audience)
+	genimpl.FieldStringPtr(&d, "lastModified", false, false, &v.LastModified)
+	d.Field("priority", false, false, &v.Priority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Audio provided to or from an LLM.
@@ -92,40 +96,43 @@ func (AudioContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "AudioContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x AudioContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("AudioContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"audio\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"audio\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("AudioContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("AudioContent", data); err != nil {
 		return err
 	}
-	var v AudioContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"audio\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = AudioContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
+	d.Constant("type", "\"audio\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Base interface for metadata with name (identifier) and title (display name) properties.
@@ -146,32 +153,35 @@ type BaseMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BaseMetadata"}
-	e.value("name", x.Name)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BaseMetadata) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BaseMetadata", buf)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BaseMetadata", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BaseMetadata", data); err != nil {
 		return err
 	}
-	var v BaseMetadata
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BaseMetadata{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
@@ -191,38 +201,41 @@ type BlobResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BlobResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BlobResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BlobResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("blob", x.Blob)
+	e.String("\"blob\":", x.Blob)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BlobResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BlobResourceContents", data); err != nil {
 		return err
 	}
-	var v BlobResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("blob", true, false, &v.Blob)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BlobResourceContents{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "blob", true, &v.Blob)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // BooleanSchema is the schema definition "BooleanSchema".
@@ -245,40 +258,43 @@ func (BooleanSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "BooleanSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x BooleanSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("BooleanSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.BoolPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"boolean\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"boolean\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("BooleanSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("BooleanSchema", data); err != nil {
 		return err
 	}
-	var v BooleanSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"boolean\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = BooleanSchema{}
+	d.Field("default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"boolean\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Used by the client to invoke a tool provided by the server.
@@ -304,34 +320,37 @@ func (CallToolRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tools/call\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tools/call\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequest", data); err != nil {
 		return err
 	}
-	var v CallToolRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tools/call\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tools/call\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `tools/call` request.
@@ -356,40 +375,43 @@ type CallToolRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.RawMap("\"arguments\":", x.Arguments)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Task != nil {
-		e.value("task", x.Task)
+		e.Append("\"task\":", x.Task.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("name", true, false, &v.Name)
-	d.field("task", false, false, &v.Task)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldNew(&d, "task", false, &v.Task)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -403,30 +425,33 @@ type CallToolRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v CallToolRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a tool call.
@@ -457,40 +482,43 @@ type CallToolResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CallToolResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CallToolResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CallToolResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.RawMap("\"structuredContent\":", x.StructuredContent)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CallToolResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolResult", data); err != nil {
 		return err
 	}
-	var v CallToolResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("structuredContent", false, false, &v.StructuredContent)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CallToolResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
+	d.Field("isError", false, false, &v.IsError)
+	d.Field("structuredContent", false, false, &v.StructuredContent)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to cancel a task.
@@ -516,34 +544,37 @@ func (CancelTaskRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelTaskRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelTaskRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tasks/cancel\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelTaskRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelTaskRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tasks/cancel\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelTaskRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelTaskRequest", data); err != nil {
 		return err
 	}
-	var v CancelTaskRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tasks/cancel\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelTaskRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tasks/cancel\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [CancelTaskRequest].
@@ -557,28 +588,31 @@ type CancelTaskRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelTaskRequestParams"}
-	e.value("taskId", x.TaskID)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelTaskRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelTaskRequestParams", buf)
+	e.String("\"taskId\":", x.TaskID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelTaskRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelTaskRequestParams", data); err != nil {
 		return err
 	}
-	var v CancelTaskRequestParams
-	d.field("taskId", true, false, &v.TaskID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelTaskRequestParams{}
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The response to a tasks/cancel request.
@@ -610,48 +644,51 @@ type CancelTaskResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelTaskResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelTaskResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelTaskResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("createdAt", x.CreatedAt)
-	e.value("lastUpdatedAt", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.value("pollInterval", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.value("status", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.value("statusMessage", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.value("taskId", x.TaskID)
-	e.value("ttl", x.TTL)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelTaskResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelTaskResult", data); err != nil {
 		return err
 	}
-	var v CancelTaskResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("createdAt", true, false, &v.CreatedAt)
-	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
-	d.field("status", true, false, &v.Status)
-	d.field("statusMessage", false, false, &v.StatusMessage)
-	d.field("taskId", true, false, &v.TaskID)
-	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelTaskResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
+	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -683,32 +720,35 @@ func (CancelledNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/cancelled\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/cancelled\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotification", data); err != nil {
 		return err
 	}
-	var v CancelledNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/cancelled\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelledNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/cancelled\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/cancelled` notification.
@@ -730,38 +770,41 @@ type CancelledNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CancelledNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CancelledNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CancelledNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Reason != nil {
-		e.value("reason", x.Reason)
+		e.StringPtr("\"reason\":", x.Reason)
 	}
 	if x.RequestID != nil {
-		e.value("requestId", x.RequestID)
+		e.Value("\"requestId\":", x.RequestID)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CancelledNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CancelledNotificationParams", data); err != nil {
 		return err
 	}
-	var v CancelledNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("reason", false, false, &v.Reason)
-	d.field("requestId", false, false, &v.RequestID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CancelledNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "reason", false, false, &v.Reason)
+	d.Field("requestId", false, false, &v.RequestID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -783,46 +826,49 @@ type ClientCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilities"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilities", buf)
 	if x.Elicitation != nil {
-		e.value("elicitation", x.Elicitation)
+		e.Append("\"elicitation\":", x.Elicitation.AppendJSON)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Roots != nil {
-		e.value("roots", x.Roots)
+		e.Append("\"roots\":", x.Roots.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.value("sampling", x.Sampling)
+		e.Append("\"sampling\":", x.Sampling.AppendJSON)
 	}
 	if x.Tasks != nil {
-		e.value("tasks", x.Tasks)
+		e.Append("\"tasks\":", x.Tasks.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilities", data); err != nil {
 		return err
 	}
-	var v ClientCapabilities
-	d.field("elicitation", false, false, &v.Elicitation)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("roots", false, false, &v.Roots)
-	d.field("sampling", false, false, &v.Sampling)
-	d.field("tasks", false, false, &v.Tasks)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilities{}
+	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
+	d.Field("experimental", false, false, &v.Experimental)
+	genimpl.FieldNew(&d, "roots", false, &v.Roots)
+	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
+	genimpl.FieldNew(&d, "tasks", false, &v.Tasks)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports elicitation from the server.
@@ -838,34 +884,37 @@ type ClientCapabilitiesElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesElicitation"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesElicitation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesElicitation", buf)
 	if x.Form != nil {
-		e.value("form", x.Form)
+		e.RawMap("\"form\":", x.Form)
 	}
 	if x.URL != nil {
-		e.value("url", x.URL)
+		e.RawMap("\"url\":", x.URL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesElicitation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesElicitation", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesElicitation
-	d.field("form", false, false, &v.Form)
-	d.field("url", false, false, &v.URL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesElicitation{}
+	d.Field("form", false, false, &v.Form)
+	d.Field("url", false, false, &v.URL)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports listing roots.
@@ -879,30 +928,33 @@ type ClientCapabilitiesRoots struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesRoots"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesRoots) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesRoots", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesRoots", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesRoots", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesRoots
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesRoots{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports sampling from an LLM.
@@ -919,34 +971,37 @@ type ClientCapabilitiesSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesSampling"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesSampling) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesSampling", buf)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.RawMap("\"context\":", x.Context)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.RawMap("\"tools\":", x.Tools)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesSampling", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesSampling", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesSampling
-	d.field("context", false, false, &v.Context)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesSampling{}
+	d.Field("context", false, false, &v.Context)
+	d.Field("tools", false, false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the client supports task-augmented requests.
@@ -964,38 +1019,41 @@ type ClientCapabilitiesTasks struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesTasks"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesTasks) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesTasks", buf)
 	if x.Cancel != nil {
-		e.value("cancel", x.Cancel)
+		e.RawMap("\"cancel\":", x.Cancel)
 	}
 	if x.List != nil {
-		e.value("list", x.List)
+		e.RawMap("\"list\":", x.List)
 	}
 	if x.Requests != nil {
-		e.value("requests", x.Requests)
+		e.Append("\"requests\":", x.Requests.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesTasks", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesTasks", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasks
-	d.field("cancel", false, false, &v.Cancel)
-	d.field("list", false, false, &v.List)
-	d.field("requests", false, false, &v.Requests)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesTasks{}
+	d.Field("cancel", false, false, &v.Cancel)
+	d.Field("list", false, false, &v.List)
+	genimpl.FieldNew(&d, "requests", false, &v.Requests)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Specifies which request types can be augmented with tasks.
@@ -1011,34 +1069,37 @@ type ClientCapabilitiesTasksRequests struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesTasksRequests"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesTasksRequests) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesTasksRequests", buf)
 	if x.Elicitation != nil {
-		e.value("elicitation", x.Elicitation)
+		e.Append("\"elicitation\":", x.Elicitation.AppendJSON)
 	}
 	if x.Sampling != nil {
-		e.value("sampling", x.Sampling)
+		e.Append("\"sampling\":", x.Sampling.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesTasksRequests", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesTasksRequests", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasksRequests
-	d.field("elicitation", false, false, &v.Elicitation)
-	d.field("sampling", false, false, &v.Sampling)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesTasksRequests{}
+	genimpl.FieldNew(&d, "elicitation", false, &v.Elicitation)
+	genimpl.FieldNew(&d, "sampling", false, &v.Sampling)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Task support for elicitation-related requests.
@@ -1052,30 +1113,33 @@ type ClientCapabilitiesTasksRequestsElicitation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasksRequestsElicitation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesTasksRequestsElicitation"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesTasksRequestsElicitation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesTasksRequestsElicitation", buf)
 	if x.Create != nil {
-		e.value("create", x.Create)
+		e.RawMap("\"create\":", x.Create)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesTasksRequestsElicitation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesTasksRequestsElicitation", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasksRequestsElicitation
-	d.field("create", false, false, &v.Create)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesTasksRequestsElicitation{}
+	d.Field("create", false, false, &v.Create)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Task support for sampling-related requests.
@@ -1089,30 +1153,33 @@ type ClientCapabilitiesTasksRequestsSampling struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ClientCapabilitiesTasksRequestsSampling"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ClientCapabilitiesTasksRequestsSampling) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ClientCapabilitiesTasksRequestsSampling", buf)
 	if x.CreateMessage != nil {
-		e.value("createMessage", x.CreateMessage)
+		e.RawMap("\"createMessage\":", x.CreateMessage)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ClientCapabilitiesTasksRequestsSampling", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ClientCapabilitiesTasksRequestsSampling", data); err != nil {
 		return err
 	}
-	var v ClientCapabilitiesTasksRequestsSampling
-	d.field("createMessage", false, false, &v.CreateMessage)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ClientCapabilitiesTasksRequestsSampling{}
+	d.Field("createMessage", false, false, &v.CreateMessage)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ClientNotification is the schema definition "ClientNotification".
@@ -1160,29 +1227,28 @@ func (x UnknownClientNotification) Method() string {
 
 // DecodeClientNotification decodes one ClientNotification by the value of its "method" member.
 func DecodeClientNotification(data []byte) (ClientNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ClientNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ClientNotification, CancelledNotification](data)
 		case "notifications/initialized":
-			return decodePointer[ClientNotification, InitializedNotification](data)
+			return genimpl.DecodePointer[ClientNotification, InitializedNotification](data)
 		case "notifications/progress":
-			return decodePointer[ClientNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ClientNotification, ProgressNotification](data)
 		case "notifications/tasks/status":
-			return decodePointer[ClientNotification, TaskStatusNotification](data)
+			return genimpl.DecodePointer[ClientNotification, TaskStatusNotification](data)
 		case "notifications/roots/list_changed":
-			return decodePointer[ClientNotification, RootsListChangedNotification](data)
+			return genimpl.DecodePointer[ClientNotification, RootsListChangedNotification](data)
 		}
 	}
-	return &UnknownClientNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownClientNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ClientRequest is the schema definition "ClientRequest".
@@ -1242,53 +1308,52 @@ func (x UnknownClientRequest) Method() string {
 
 // DecodeClientRequest decodes one ClientRequest by the value of its "method" member.
 func DecodeClientRequest(data []byte) (ClientRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ClientRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ClientRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "initialize":
-			return decodePointer[ClientRequest, InitializeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, InitializeRequest](data)
 		case "ping":
-			return decodePointer[ClientRequest, PingRequest](data)
+			return genimpl.DecodePointer[ClientRequest, PingRequest](data)
 		case "resources/list":
-			return decodePointer[ClientRequest, ListResourcesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourcesRequest](data)
 		case "resources/templates/list":
-			return decodePointer[ClientRequest, ListResourceTemplatesRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListResourceTemplatesRequest](data)
 		case "resources/read":
-			return decodePointer[ClientRequest, ReadResourceRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ReadResourceRequest](data)
 		case "resources/subscribe":
-			return decodePointer[ClientRequest, SubscribeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SubscribeRequest](data)
 		case "resources/unsubscribe":
-			return decodePointer[ClientRequest, UnsubscribeRequest](data)
+			return genimpl.DecodePointer[ClientRequest, UnsubscribeRequest](data)
 		case "prompts/list":
-			return decodePointer[ClientRequest, ListPromptsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListPromptsRequest](data)
 		case "prompts/get":
-			return decodePointer[ClientRequest, GetPromptRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetPromptRequest](data)
 		case "tools/list":
-			return decodePointer[ClientRequest, ListToolsRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListToolsRequest](data)
 		case "tools/call":
-			return decodePointer[ClientRequest, CallToolRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CallToolRequest](data)
 		case "tasks/get":
-			return decodePointer[ClientRequest, GetTaskRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetTaskRequest](data)
 		case "tasks/result":
-			return decodePointer[ClientRequest, GetTaskPayloadRequest](data)
+			return genimpl.DecodePointer[ClientRequest, GetTaskPayloadRequest](data)
 		case "tasks/cancel":
-			return decodePointer[ClientRequest, CancelTaskRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CancelTaskRequest](data)
 		case "tasks/list":
-			return decodePointer[ClientRequest, ListTasksRequest](data)
+			return genimpl.DecodePointer[ClientRequest, ListTasksRequest](data)
 		case "logging/setLevel":
-			return decodePointer[ClientRequest, SetLevelRequest](data)
+			return genimpl.DecodePointer[ClientRequest, SetLevelRequest](data)
 		case "completion/complete":
-			return decodePointer[ClientRequest, CompleteRequest](data)
+			return genimpl.DecodePointer[ClientRequest, CompleteRequest](data)
 		}
 	}
-	return &UnknownClientRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownClientRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ClientResult is the schema definition "ClientResult".
@@ -1320,10 +1385,10 @@ func (x ClientResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ClientResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ClientResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -1422,34 +1487,37 @@ func (CompleteRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"completion/complete\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"completion/complete\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequest", data); err != nil {
 		return err
 	}
-	var v CompleteRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"completion/complete\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"completion/complete\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `completion/complete` request.
@@ -1469,42 +1537,45 @@ type CompleteRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("argument", x.Argument)
+	e.Append("\"argument\":", x.Argument.AppendJSON)
 	if x.Context != nil {
-		e.value("context", x.Context)
+		e.Append("\"context\":", x.Context.AppendJSON)
 	}
 	if x.Ref == nil {
-		e.missing("ref")
+		e.Missing("\"ref\":")
 	} else {
-		e.value("ref", x.Ref)
+		e.Value("\"ref\":", x.Ref)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParams", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("argument", true, false, &v.Argument)
-	d.field("context", false, false, &v.Context)
-	fieldFunc(d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("argument", true, false, &v.Argument)
+	genimpl.FieldNew(&d, "context", false, &v.Context)
+	genimpl.FieldFunc(&d, "ref", true, false, &v.Ref, DecodeCompleteRequestParamsRef)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -1518,30 +1589,33 @@ type CompleteRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The argument's information
@@ -1557,30 +1631,33 @@ type CompleteRequestParamsArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsArgument"}
-	e.value("name", x.Name)
-	e.value("value", x.Value)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsArgument", buf)
+	e.String("\"name\":", x.Name)
+	e.String("\"value\":", x.Value)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsArgument", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsArgument
-	d.field("name", true, false, &v.Name)
-	d.field("value", true, false, &v.Value)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParamsArgument{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldString(&d, "value", true, &v.Value)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional, optional context for completions
@@ -1594,30 +1671,33 @@ type CompleteRequestParamsContext struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteRequestParamsContext"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteRequestParamsContext) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteRequestParamsContext", buf)
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteRequestParamsContext", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteRequestParamsContext", data); err != nil {
 		return err
 	}
-	var v CompleteRequestParamsContext
-	d.field("arguments", false, false, &v.Arguments)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteRequestParamsContext{}
+	d.Field("arguments", false, false, &v.Arguments)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "ref" member of [CompleteRequestParams].
@@ -1662,23 +1742,22 @@ func (x UnknownCompleteRequestParamsRef) Type() string {
 
 // DecodeCompleteRequestParamsRef decodes one CompleteRequestParamsRef by the value of its "type" member.
 func DecodeCompleteRequestParamsRef(data []byte) (CompleteRequestParamsRef, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "CompleteRequestParamsRef", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ref/prompt":
-			return decodePointer[CompleteRequestParamsRef, PromptReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, PromptReference](data)
 		case "ref/resource":
-			return decodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
+			return genimpl.DecodePointer[CompleteRequestParamsRef, ResourceTemplateReference](data)
 		}
 	}
-	return &UnknownCompleteRequestParamsRef{Raw: cloneRaw(data)}, nil
+	return &UnknownCompleteRequestParamsRef{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The server's response to a completion/complete request
@@ -1694,32 +1773,35 @@ type CompleteResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("completion", x.Completion)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"completion\":", x.Completion.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResult", data); err != nil {
 		return err
 	}
-	var v CompleteResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("completion", true, false, &v.Completion)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("completion", true, false, &v.Completion)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "completion" member of [CompleteResult].
@@ -1737,36 +1819,39 @@ type CompleteResultCompletion struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CompleteResultCompletion"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CompleteResultCompletion) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CompleteResultCompletion", buf)
 	if x.HasMore != nil {
-		e.value("hasMore", x.HasMore)
+		e.BoolPtr("\"hasMore\":", x.HasMore)
 	}
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.IntPtr("\"total\":", x.Total)
 	}
-	e.value("values", nonNilSlice(x.Values))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendStrings(&e, "\"values\":", genimpl.NonNilSlice(x.Values))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CompleteResultCompletion", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CompleteResultCompletion", data); err != nil {
 		return err
 	}
-	var v CompleteResultCompletion
-	d.field("hasMore", false, false, &v.HasMore)
-	fieldFunc(d, "total", false, false, &v.Total, pointerTo(parseInteger))
-	d.field("values", true, false, &v.Values)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CompleteResultCompletion{}
+	d.Field("hasMore", false, false, &v.HasMore)
+	genimpl.FieldFunc(&d, "total", false, false, &v.Total, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStrings(&d, "values", true, &v.Values)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ContentBlock is the schema definition "ContentBlock".
@@ -1814,29 +1899,28 @@ func (x UnknownContentBlock) Type() string {
 
 // DecodeContentBlock decodes one ContentBlock by the value of its "type" member.
 func DecodeContentBlock(data []byte) (ContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "ContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "ContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[ContentBlock, TextContent](data)
+			return genimpl.DecodePointer[ContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[ContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[ContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[ContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[ContentBlock, AudioContent](data)
 		case "resource_link":
-			return decodePointer[ContentBlock, ResourceLink](data)
+			return genimpl.DecodePointer[ContentBlock, ResourceLink](data)
 		case "resource":
-			return decodePointer[ContentBlock, EmbeddedResource](data)
+			return genimpl.DecodePointer[ContentBlock, EmbeddedResource](data)
 		}
 	}
-	return &UnknownContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -1862,34 +1946,37 @@ func (CreateMessageRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"sampling/createMessage\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"sampling/createMessage\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequest", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"sampling/createMessage\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"sampling/createMessage\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `sampling/createMessage` request.
@@ -1939,70 +2026,73 @@ type CreateMessageRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.IncludeContext != nil {
-		e.value("includeContext", x.IncludeContext)
+		e.StringPtr("\"includeContext\":", (*string)(x.IncludeContext))
 	}
-	e.value("maxTokens", x.MaxTokens)
-	e.value("messages", nonNilSlice(x.Messages))
+	e.Int("\"maxTokens\":", x.MaxTokens)
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
 	if x.Metadata != nil {
-		e.value("metadata", x.Metadata)
+		e.RawMap("\"metadata\":", x.Metadata)
 	}
 	if x.ModelPreferences != nil {
-		e.value("modelPreferences", x.ModelPreferences)
+		e.Append("\"modelPreferences\":", x.ModelPreferences.AppendJSON)
 	}
 	if x.StopSequences != nil {
-		e.value("stopSequences", x.StopSequences)
+		genimpl.AppendStrings(&e, "\"stopSequences\":", x.StopSequences)
 	}
 	if x.SystemPrompt != nil {
-		e.value("systemPrompt", x.SystemPrompt)
+		e.StringPtr("\"systemPrompt\":", x.SystemPrompt)
 	}
 	if x.Task != nil {
-		e.value("task", x.Task)
+		e.Append("\"task\":", x.Task.AppendJSON)
 	}
 	if x.Temperature != nil {
-		e.value("temperature", x.Temperature)
+		e.FloatPtr("\"temperature\":", x.Temperature)
 	}
 	if x.ToolChoice != nil {
-		e.value("toolChoice", x.ToolChoice)
+		e.Append("\"toolChoice\":", x.ToolChoice.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		genimpl.AppendSlice(&e, "\"tools\":", x.Tools)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequestParams", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("includeContext", false, false, &v.IncludeContext)
-	fieldFunc(d, "maxTokens", true, false, &v.MaxTokens, parseInteger)
-	d.field("messages", true, false, &v.Messages)
-	d.field("metadata", false, false, &v.Metadata)
-	d.field("modelPreferences", false, false, &v.ModelPreferences)
-	d.field("stopSequences", false, false, &v.StopSequences)
-	d.field("systemPrompt", false, false, &v.SystemPrompt)
-	d.field("task", false, false, &v.Task)
-	d.field("temperature", false, false, &v.Temperature)
-	d.field("toolChoice", false, false, &v.ToolChoice)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "includeContext", false, false, &v.IncludeContext)
+	genimpl.FieldFunc(&d, "maxTokens", true, false, &v.MaxTokens, genimpl.ParseInteger)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
+	d.Field("metadata", false, false, &v.Metadata)
+	genimpl.FieldNew(&d, "modelPreferences", false, &v.ModelPreferences)
+	genimpl.FieldStrings(&d, "stopSequences", false, &v.StopSequences)
+	genimpl.FieldStringPtr(&d, "systemPrompt", false, false, &v.SystemPrompt)
+	genimpl.FieldNew(&d, "task", false, &v.Task)
+	d.Field("temperature", false, false, &v.Temperature)
+	genimpl.FieldNew(&d, "toolChoice", false, &v.ToolChoice)
+	genimpl.FieldStructs(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2016,30 +2106,33 @@ type CreateMessageRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v CreateMessageRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -2088,44 +2181,47 @@ type CreateMessageResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateMessageResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateMessageResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateMessageResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("model", x.Model)
-	e.value("role", x.Role)
+	e.String("\"model\":", x.Model)
+	e.String("\"role\":", string(x.Role))
 	if x.StopReason != nil {
-		e.value("stopReason", x.StopReason)
+		e.StringPtr("\"stopReason\":", x.StopReason)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateMessageResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateMessageResult", data); err != nil {
 		return err
 	}
-	var v CreateMessageResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
-	d.field("model", true, false, &v.Model)
-	d.field("role", true, false, &v.Role)
-	d.field("stopReason", false, false, &v.StopReason)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateMessageResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeCreateMessageResultContent)
+	genimpl.FieldString(&d, "model", true, &v.Model)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	genimpl.FieldStringPtr(&d, "stopReason", false, false, &v.StopReason)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [CreateMessageResult].
@@ -2141,7 +2237,7 @@ type CreateMessageResultContentArray []SamplingMessageContentBlock
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *CreateMessageResultContentArray) UnmarshalJSON(data []byte) error {
-	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
+	v, err := genimpl.SliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
 		return &DecodeError{Type: "CreateMessageResultContentArray", Err: err}
 	}
@@ -2184,35 +2280,34 @@ func (x UnknownCreateMessageResultContent) Type() string {
 
 // DecodeCreateMessageResultContent decodes one CreateMessageResultContent by its JSON kind, objects by their "type" member.
 func DecodeCreateMessageResultContent(data []byte) (CreateMessageResultContent, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
+		return genimpl.DecodeValue[CreateMessageResultContent, CreateMessageResultContentArray](data)
 	case '{':
-		m, err := decodeObject(data)
+		tag, present, isString, err := genimpl.Discriminator(data, "type")
 		if err != nil {
 			return nil, &DecodeError{Type: "CreateMessageResultContent", Err: err}
 		}
-		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: errMissing}
+			return nil, &DecodeError{Type: "CreateMessageResultContent", Member: "type", Err: genimpl.ErrMissing}
 		}
 		if isString {
-			switch tag {
+			switch string(tag) {
 			case "text":
-				return decodePointer[CreateMessageResultContent, TextContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, TextContent](data)
 			case "image":
-				return decodePointer[CreateMessageResultContent, ImageContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ImageContent](data)
 			case "audio":
-				return decodePointer[CreateMessageResultContent, AudioContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, AudioContent](data)
 			case "tool_use":
-				return decodePointer[CreateMessageResultContent, ToolUseContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ToolUseContent](data)
 			case "tool_result":
-				return decodePointer[CreateMessageResultContent, ToolResultContent](data)
+				return genimpl.DecodePointer[CreateMessageResultContent, ToolResultContent](data)
 			}
 		}
-		return &UnknownCreateMessageResultContent{Raw: cloneRaw(data)}, nil
+		return &UnknownCreateMessageResultContent{Raw: genimpl.CloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "CreateMessageResultContent", Err: fmt.Errorf("want an array, an object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // A response to a task-augmented request.
@@ -2228,32 +2323,35 @@ type CreateTaskResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "CreateTaskResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x CreateTaskResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("CreateTaskResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("task", x.Task)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"task\":", x.Task.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("CreateTaskResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("CreateTaskResult", data); err != nil {
 		return err
 	}
-	var v CreateTaskResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("task", true, false, &v.Task)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = CreateTaskResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("task", true, false, &v.Task)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An opaque token used to represent a cursor for pagination.
@@ -2282,38 +2380,41 @@ func (ElicitRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"elicitation/create\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"elicitation/create\"")
 	if x.Params == nil {
-		e.missing("params")
+		e.Missing("\"params\":")
 	} else {
-		e.value("params", x.Params)
+		e.Value("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequest", data); err != nil {
 		return err
 	}
-	var v ElicitRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"elicitation/create\"", true)
-	fieldFunc(d, "params", true, false, &v.Params, DecodeElicitRequestParams)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"elicitation/create\"", true)
+	genimpl.FieldFunc(&d, "params", true, false, &v.Params, DecodeElicitRequestParams)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -2347,42 +2448,45 @@ func (ElicitRequestFormParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("message", x.Message)
+	e.String("\"message\":", x.Message)
 	if x.HasMode {
-		e.raw("mode", []byte("\"form\""))
+		e.Raw("\"mode\":", "\"form\"")
 	}
-	e.value("requestedSchema", x.RequestedSchema)
+	e.Append("\"requestedSchema\":", x.RequestedSchema.AppendJSON)
 	if x.Task != nil {
-		e.value("task", x.Task)
+		e.Append("\"task\":", x.Task.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("message", true, false, &v.Message)
-	v.HasMode = d.constant("mode", "\"form\"", false)
-	d.field("requestedSchema", true, false, &v.RequestedSchema)
-	d.field("task", false, false, &v.Task)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestFormParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.HasMode = d.Constant("mode", "\"form\"", false)
+	d.Field("requestedSchema", true, false, &v.RequestedSchema)
+	genimpl.FieldNew(&d, "task", false, &v.Task)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2396,30 +2500,33 @@ type ElicitRequestFormParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParamsMeta", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestFormParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A restricted subset of JSON Schema.
@@ -2443,38 +2550,41 @@ func (ElicitRequestFormParamsRequestedSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestFormParamsRequestedSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestFormParamsRequestedSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestFormParamsRequestedSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
-	e.value("properties", nonNilMap(x.Properties))
+	e.Value("\"properties\":", genimpl.NonNilMap(x.Properties))
 	if x.Required != nil {
-		e.value("required", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestFormParamsRequestedSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestFormParamsRequestedSchema", data); err != nil {
 		return err
 	}
-	var v ElicitRequestFormParamsRequestedSchema
-	d.field("$schema", false, false, &v.Schema)
-	fieldFunc(d, "properties", true, false, &v.Properties, mapOf(DecodePrimitiveSchemaDefinition))
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestFormParamsRequestedSchema{}
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
+	genimpl.FieldFunc(&d, "properties", true, false, &v.Properties, genimpl.MapOf(DecodePrimitiveSchemaDefinition))
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The parameters for a request to elicit additional information from the user via the client.
@@ -2519,23 +2629,22 @@ func (x UnknownElicitRequestParams) Mode() string {
 
 // DecodeElicitRequestParams decodes one ElicitRequestParams by the value of its "mode" member (see the schema note: mode is optional in branch 1, which is chosen when it is absent).
 func DecodeElicitRequestParams(data []byte) (ElicitRequestParams, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "mode")
 	if err != nil {
 		return nil, &DecodeError{Type: "ElicitRequestParams", Err: err}
 	}
-	tag, present, isString := memberString(m, "mode")
 	if !present {
-		return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
+		return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "url":
-			return decodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
+			return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestURLParams](data)
 		case "form":
-			return decodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
+			return genimpl.DecodePointer[ElicitRequestParams, ElicitRequestFormParams](data)
 		}
 	}
-	return &UnknownElicitRequestParams{Raw: cloneRaw(data)}, nil
+	return &UnknownElicitRequestParams{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // The parameters for a request to elicit information from the user via a URL in the client.
@@ -2568,42 +2677,45 @@ func (ElicitRequestURLParams) Mode() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestURLParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestURLParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestURLParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("elicitationId", x.ElicitationID)
-	e.value("message", x.Message)
-	e.raw("mode", []byte("\"url\""))
+	e.String("\"elicitationId\":", x.ElicitationID)
+	e.String("\"message\":", x.Message)
+	e.Raw("\"mode\":", "\"url\"")
 	if x.Task != nil {
-		e.value("task", x.Task)
+		e.Append("\"task\":", x.Task.AppendJSON)
 	}
-	e.value("url", x.URL)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"url\":", x.URL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestURLParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestURLParams", data); err != nil {
 		return err
 	}
-	var v ElicitRequestURLParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("elicitationId", true, false, &v.ElicitationID)
-	d.field("message", true, false, &v.Message)
-	d.constant("mode", "\"url\"", true)
-	d.field("task", false, false, &v.Task)
-	d.field("url", true, false, &v.URL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestURLParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "elicitationId", true, &v.ElicitationID)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	d.Constant("mode", "\"url\"", true)
+	genimpl.FieldNew(&d, "task", false, &v.Task)
+	genimpl.FieldString(&d, "url", true, &v.URL)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2617,30 +2729,33 @@ type ElicitRequestURLParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitRequestURLParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitRequestURLParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitRequestURLParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitRequestURLParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitRequestURLParamsMeta", data); err != nil {
 		return err
 	}
-	var v ElicitRequestURLParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitRequestURLParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The client's response to an elicitation request.
@@ -2663,36 +2778,39 @@ type ElicitResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("action", x.Action)
+	e.String("\"action\":", string(x.Action))
 	if x.Content != nil {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitResult", data); err != nil {
 		return err
 	}
-	var v ElicitResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("action", true, false, &v.Action)
-	fieldFunc(d, "content", false, false, &v.Content, mapOf(DecodeElicitResultContentValue))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "action", true, &v.Action)
+	genimpl.FieldFunc(&d, "content", false, false, &v.Content, genimpl.MapOf(DecodeElicitResultContentValue))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The user action in response to the elicitation.
@@ -2730,7 +2848,7 @@ type ElicitResultContentValueInteger int64
 
 // UnmarshalJSON accepts an integer, also written with a zero fraction (1.0).
 func (x *ElicitResultContentValueInteger) UnmarshalJSON(data []byte) error {
-	n, err := parseInteger(data)
+	n, err := genimpl.ParseInteger(data)
 	if err != nil {
 		return &DecodeError{Type: "ElicitResultContentValueInteger", Err: err}
 	}
@@ -2748,17 +2866,17 @@ func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 
 // DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueArray](data)
 	case '"':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case '0':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
 	case 'b':
-		return decodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
-	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "ElicitResultContentValue", Err: fmt.Errorf("want an array, a string, a number, a boolean; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
@@ -2782,32 +2900,35 @@ func (ElicitationCompleteNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitationCompleteNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitationCompleteNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/elicitation/complete\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitationCompleteNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitationCompleteNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/elicitation/complete\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitationCompleteNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitationCompleteNotification", data); err != nil {
 		return err
 	}
-	var v ElicitationCompleteNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/elicitation/complete\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitationCompleteNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/elicitation/complete\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [ElicitationCompleteNotification].
@@ -2821,28 +2942,31 @@ type ElicitationCompleteNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ElicitationCompleteNotificationParams"}
-	e.value("elicitationId", x.ElicitationID)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ElicitationCompleteNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ElicitationCompleteNotificationParams", buf)
+	e.String("\"elicitationId\":", x.ElicitationID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ElicitationCompleteNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ElicitationCompleteNotificationParams", data); err != nil {
 		return err
 	}
-	var v ElicitationCompleteNotificationParams
-	d.field("elicitationId", true, false, &v.ElicitationID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ElicitationCompleteNotificationParams{}
+	genimpl.FieldString(&d, "elicitationId", true, &v.ElicitationID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The contents of a resource, embedded into a prompt or tool call result.
@@ -2868,42 +2992,45 @@ func (EmbeddedResource) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "EmbeddedResource"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x EmbeddedResource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("EmbeddedResource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Resource == nil {
-		e.missing("resource")
+		e.Missing("\"resource\":")
 	} else {
-		e.value("resource", x.Resource)
+		e.Value("\"resource\":", x.Resource)
 	}
-	e.raw("type", []byte("\"resource\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("EmbeddedResource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("EmbeddedResource", data); err != nil {
 		return err
 	}
-	var v EmbeddedResource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	fieldFunc(d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
-	d.constant("type", "\"resource\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = EmbeddedResource{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldFunc(&d, "resource", true, false, &v.Resource, DecodeEmbeddedResourceObject)
+	d.Constant("type", "\"resource\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "resource" member of [EmbeddedResource].
@@ -2919,15 +3046,15 @@ func (*BlobResourceContents) isEmbeddedResourceObject() {}
 
 // DecodeEmbeddedResourceObject decodes one EmbeddedResourceObject by which of its branches' required members is present.
 func DecodeEmbeddedResourceObject(data []byte) (EmbeddedResourceObject, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[EmbeddedResourceObject, TextResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceObject, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[EmbeddedResourceObject, BlobResourceContents](data)
+		return genimpl.DecodePointer[EmbeddedResourceObject, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "EmbeddedResourceObject", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -2952,50 +3079,50 @@ func (*TitledMultiSelectEnumSchema) isEnumSchema()    {}
 func (*LegacyTitledEnumSchema) isEnumSchema()         {}
 
 // shapesEnumSchema are the shapes of EnumSchema's branches, in the order they are tried.
-var shapesEnumSchema = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesEnumSchema = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "oneOf", "title", "type"},
-	required: []string{"oneOf", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "oneOf", "title", "type"},
+	Required: []string{"oneOf", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
 }}
 
 // DecodeEnumSchema decodes one EnumSchema structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodeEnumSchema(data []byte) (EnumSchema, error) {
-	switch bestShape(data, shapesEnumSchema) {
+	switch genimpl.BestShape(data, shapesEnumSchema) {
 	case 0:
-		return decodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, TitledSingleSelectEnumSchema](data)
 	case 2:
-		return decodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, TitledMultiSelectEnumSchema](data)
 	case 3:
-		return decodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		return decodePointer[EnumSchema, LegacyTitledEnumSchema](data)
+		return genimpl.DecodePointer[EnumSchema, LegacyTitledEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "EnumSchema", Err: errors.New("the value matches none of the branches")}
 }
@@ -3015,34 +3142,37 @@ type Error struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Error) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Error"}
-	e.value("code", x.Code)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Error) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Error", buf)
+	e.Int("\"code\":", x.Code)
 	if x.Data != nil {
-		e.value("data", x.Data)
+		e.RawValue("\"data\":", x.Data)
 	}
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Error", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Error", data); err != nil {
 		return err
 	}
-	var v Error
-	fieldFunc(d, "code", true, false, &v.Code, parseInteger)
-	d.field("data", false, true, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Error{}
+	genimpl.FieldFunc(&d, "code", true, false, &v.Code, genimpl.ParseInteger)
+	d.Field("data", false, true, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Used by the client to get a prompt provided by the server.
@@ -3068,34 +3198,37 @@ func (GetPromptRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"prompts/get\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"prompts/get\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequest", data); err != nil {
 		return err
 	}
-	var v GetPromptRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"prompts/get\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"prompts/get\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `prompts/get` request.
@@ -3113,36 +3246,39 @@ type GetPromptRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		e.Value("\"arguments\":", x.Arguments)
 	}
-	e.value("name", x.Name)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"name\":", x.Name)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequestParams", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("name", true, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("arguments", false, false, &v.Arguments)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3156,30 +3292,33 @@ type GetPromptRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v GetPromptRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a prompts/get request from the client.
@@ -3197,36 +3336,39 @@ type GetPromptResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetPromptResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetPromptResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetPromptResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("messages", nonNilSlice(x.Messages))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"messages\":", genimpl.NonNilSlice(x.Messages))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetPromptResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetPromptResult", data); err != nil {
 		return err
 	}
-	var v GetPromptResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("description", false, false, &v.Description)
-	d.field("messages", true, false, &v.Messages)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetPromptResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "messages", true, &v.Messages)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to retrieve the result of a completed task.
@@ -3252,34 +3394,37 @@ func (GetTaskPayloadRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskPayloadRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetTaskPayloadRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tasks/result\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetTaskPayloadRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetTaskPayloadRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tasks/result\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetTaskPayloadRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetTaskPayloadRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetTaskPayloadRequest", data); err != nil {
 		return err
 	}
-	var v GetTaskPayloadRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tasks/result\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetTaskPayloadRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tasks/result\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [GetTaskPayloadRequest].
@@ -3293,28 +3438,31 @@ type GetTaskPayloadRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskPayloadRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetTaskPayloadRequestParams"}
-	e.value("taskId", x.TaskID)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetTaskPayloadRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetTaskPayloadRequestParams", buf)
+	e.String("\"taskId\":", x.TaskID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetTaskPayloadRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetTaskPayloadRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetTaskPayloadRequestParams", data); err != nil {
 		return err
 	}
-	var v GetTaskPayloadRequestParams
-	d.field("taskId", true, false, &v.TaskID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetTaskPayloadRequestParams{}
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The response to a tasks/result request.
@@ -3330,30 +3478,33 @@ type GetTaskPayloadResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetTaskPayloadResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetTaskPayloadResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetTaskPayloadResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetTaskPayloadResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetTaskPayloadResult", data); err != nil {
 		return err
 	}
-	var v GetTaskPayloadResult
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetTaskPayloadResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to retrieve the state of a task.
@@ -3379,34 +3530,37 @@ func (GetTaskRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetTaskRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tasks/get\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetTaskRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetTaskRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tasks/get\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetTaskRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetTaskRequest", data); err != nil {
 		return err
 	}
-	var v GetTaskRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tasks/get\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetTaskRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tasks/get\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "params" member of [GetTaskRequest].
@@ -3420,28 +3574,31 @@ type GetTaskRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetTaskRequestParams"}
-	e.value("taskId", x.TaskID)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetTaskRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetTaskRequestParams", buf)
+	e.String("\"taskId\":", x.TaskID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetTaskRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetTaskRequestParams", data); err != nil {
 		return err
 	}
-	var v GetTaskRequestParams
-	d.field("taskId", true, false, &v.TaskID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetTaskRequestParams{}
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The response to a tasks/get request.
@@ -3473,48 +3630,51 @@ type GetTaskResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x GetTaskResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "GetTaskResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x GetTaskResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("GetTaskResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("createdAt", x.CreatedAt)
-	e.value("lastUpdatedAt", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.value("pollInterval", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.value("status", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.value("statusMessage", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.value("taskId", x.TaskID)
-	e.value("ttl", x.TTL)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("GetTaskResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("GetTaskResult", data); err != nil {
 		return err
 	}
-	var v GetTaskResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("createdAt", true, false, &v.CreatedAt)
-	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
-	d.field("status", true, false, &v.Status)
-	d.field("statusMessage", false, false, &v.StatusMessage)
-	d.field("taskId", true, false, &v.TaskID)
-	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = GetTaskResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
+	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optionally-sized icon that can be displayed in a user interface.
@@ -3549,40 +3709,43 @@ type Icon struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Icon"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Icon) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Icon", buf)
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
 	if x.Sizes != nil {
-		e.value("sizes", x.Sizes)
+		genimpl.AppendStrings(&e, "\"sizes\":", x.Sizes)
 	}
-	e.value("src", x.Src)
+	e.String("\"src\":", x.Src)
 	if x.Theme != nil {
-		e.value("theme", x.Theme)
+		e.StringPtr("\"theme\":", (*string)(x.Theme))
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Icon) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Icon", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Icon", data); err != nil {
 		return err
 	}
-	var v Icon
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("sizes", false, false, &v.Sizes)
-	d.field("src", true, false, &v.Src)
-	d.field("theme", false, false, &v.Theme)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Icon{}
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldStrings(&d, "sizes", false, &v.Sizes)
+	genimpl.FieldString(&d, "src", true, &v.Src)
+	genimpl.FieldStringPtr(&d, "theme", false, false, &v.Theme)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Optional specifier for the theme this icon is designed for. `light` indicates
@@ -3619,30 +3782,33 @@ type Icons struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Icons"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Icons) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Icons", buf)
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Icons) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Icons", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Icons", data); err != nil {
 		return err
 	}
-	var v Icons
-	d.field("icons", false, false, &v.Icons)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Icons{}
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An image provided to or from an LLM.
@@ -3667,40 +3833,43 @@ func (ImageContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ImageContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ImageContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ImageContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("data", x.Data)
-	e.value("mimeType", x.MIMEType)
-	e.raw("type", []byte("\"image\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"data\":", x.Data)
+	e.String("\"mimeType\":", x.MIMEType)
+	e.Raw("\"type\":", "\"image\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ImageContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ImageContent", data); err != nil {
 		return err
 	}
-	var v ImageContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("data", true, false, &v.Data)
-	d.field("mimeType", true, false, &v.MIMEType)
-	d.constant("type", "\"image\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ImageContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "data", true, &v.Data)
+	genimpl.FieldString(&d, "mimeType", true, &v.MIMEType)
+	d.Constant("type", "\"image\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes the MCP implementation.
@@ -3741,46 +3910,49 @@ type Implementation struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Implementation"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Implementation) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Implementation", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("version", x.Version)
+	e.String("\"version\":", x.Version)
 	if x.WebsiteURL != nil {
-		e.value("websiteUrl", x.WebsiteURL)
+		e.StringPtr("\"websiteUrl\":", x.WebsiteURL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Implementation", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Implementation", data); err != nil {
 		return err
 	}
-	var v Implementation
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("version", true, false, &v.Version)
-	d.field("websiteUrl", false, false, &v.WebsiteURL)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Implementation{}
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "version", true, &v.Version)
+	genimpl.FieldStringPtr(&d, "websiteUrl", false, false, &v.WebsiteURL)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -3806,34 +3978,37 @@ func (InitializeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"initialize\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"initialize\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequest", data); err != nil {
 		return err
 	}
-	var v InitializeRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"initialize\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"initialize\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for an `initialize` request.
@@ -3853,36 +4028,39 @@ type InitializeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("capabilities", x.Capabilities)
-	e.value("clientInfo", x.ClientInfo)
-	e.value("protocolVersion", x.ProtocolVersion)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
+	e.Append("\"clientInfo\":", x.ClientInfo.AppendJSON)
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequestParams", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("clientInfo", true, false, &v.ClientInfo)
-	d.field("protocolVersion", true, false, &v.ProtocolVersion)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	d.Field("capabilities", true, false, &v.Capabilities)
+	d.Field("clientInfo", true, false, &v.ClientInfo)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3896,30 +4074,33 @@ type InitializeRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v InitializeRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // After receiving an initialize request from the client, the server sends this response.
@@ -3943,40 +4124,43 @@ type InitializeResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializeResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializeResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializeResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializeResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("capabilities", x.Capabilities)
+	e.Append("\"capabilities\":", x.Capabilities.AppendJSON)
 	if x.Instructions != nil {
-		e.value("instructions", x.Instructions)
+		e.StringPtr("\"instructions\":", x.Instructions)
 	}
-	e.value("protocolVersion", x.ProtocolVersion)
-	e.value("serverInfo", x.ServerInfo)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"protocolVersion\":", x.ProtocolVersion)
+	e.Append("\"serverInfo\":", x.ServerInfo.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializeResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializeResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializeResult", data); err != nil {
 		return err
 	}
-	var v InitializeResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("capabilities", true, false, &v.Capabilities)
-	d.field("instructions", false, false, &v.Instructions)
-	d.field("protocolVersion", true, false, &v.ProtocolVersion)
-	d.field("serverInfo", true, false, &v.ServerInfo)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializeResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("capabilities", true, false, &v.Capabilities)
+	genimpl.FieldStringPtr(&d, "instructions", false, false, &v.Instructions)
+	genimpl.FieldString(&d, "protocolVersion", true, &v.ProtocolVersion)
+	d.Field("serverInfo", true, false, &v.ServerInfo)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // This notification is sent from the client to the server after initialization has finished.
@@ -4000,34 +4184,37 @@ func (InitializedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x InitializedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "InitializedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/initialized\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x InitializedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("InitializedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/initialized\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("InitializedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("InitializedNotification", data); err != nil {
 		return err
 	}
-	var v InitializedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/initialized\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = InitializedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/initialized\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A response to a request that indicates an error occurred.
@@ -4048,34 +4235,37 @@ func (JSONRPCErrorResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCErrorResponse"}
-	e.value("error", x.Error)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCErrorResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCErrorResponse", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCErrorResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCErrorResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCErrorResponse
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCErrorResponse{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -4093,9 +4283,9 @@ func (*JSONRPCErrorResponse) isJSONRPCMessage()  {}
 
 // DecodeJSONRPCMessage decodes one JSONRPCMessage by which of method, id, result and error it has.
 func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '{':
-		m, err := decodeObject(data)
+		m, err := genimpl.DecodeObject(data)
 		if err != nil {
 			return nil, &DecodeError{Type: "JSONRPCMessage", Err: err}
 		}
@@ -4105,17 +4295,17 @@ func DecodeJSONRPCMessage(data []byte) (JSONRPCMessage, error) {
 		_, hasError := m["error"]
 		switch {
 		case hasMethod && hasID:
-			return decodePointer[JSONRPCMessage, JSONRPCRequest](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCRequest](data)
 		case hasMethod:
-			return decodePointer[JSONRPCMessage, JSONRPCNotification](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCNotification](data)
 		case hasResult:
-			return decodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCResultResponse](data)
 		case hasError:
-			return decodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
+			return genimpl.DecodePointer[JSONRPCMessage, JSONRPCErrorResponse](data)
 		}
 		return nil, &DecodeError{Type: "JSONRPCMessage", Err: errors.New("a JSON-RPC message needs a method, a result or an error member")}
 	}
-	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "JSONRPCMessage", Err: fmt.Errorf("want a JSON object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // A notification which does not expect a response.
@@ -4136,34 +4326,37 @@ func (JSONRPCNotification) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCNotification", data); err != nil {
 		return err
 	}
-	var v JSONRPCNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request that expects a response.
@@ -4186,36 +4379,39 @@ func (JSONRPCRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCRequest", data); err != nil {
 		return err
 	}
-	var v JSONRPCRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A response to a request, containing either the result or error.
@@ -4231,15 +4427,15 @@ func (*JSONRPCErrorResponse) isJSONRPCResponse()  {}
 
 // DecodeJSONRPCResponse decodes one JSONRPCResponse by which of its branches' required members is present.
 func DecodeJSONRPCResponse(data []byte) (JSONRPCResponse, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "JSONRPCResponse", Err: err}
 	}
 	if _, ok := m["result"]; ok {
-		return decodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
+		return genimpl.DecodePointer[JSONRPCResponse, JSONRPCResultResponse](data)
 	}
 	if _, ok := m["error"]; ok {
-		return decodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
+		return genimpl.DecodePointer[JSONRPCResponse, JSONRPCErrorResponse](data)
 	}
 	return nil, &DecodeError{Type: "JSONRPCResponse", Err: errors.New("none of the members \"result\", \"error\" is present")}
 }
@@ -4262,32 +4458,35 @@ func (JSONRPCResultResponse) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "JSONRPCResultResponse"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("result", x.Result)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x JSONRPCResultResponse) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("JSONRPCResultResponse", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Append("\"result\":", x.Result.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("JSONRPCResultResponse", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("JSONRPCResultResponse", data); err != nil {
 		return err
 	}
-	var v JSONRPCResultResponse
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("result", true, false, &v.Result)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = JSONRPCResultResponse{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Field("result", true, false, &v.Result)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Use TitledSingleSelectEnumSchema instead.
@@ -4316,46 +4515,49 @@ func (LegacyTitledEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LegacyTitledEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LegacyTitledEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LegacyTitledEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.EnumNames != nil {
-		e.value("enumNames", x.EnumNames)
+		genimpl.AppendStrings(&e, "\"enumNames\":", x.EnumNames)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LegacyTitledEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LegacyTitledEnumSchema", data); err != nil {
 		return err
 	}
-	var v LegacyTitledEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("enumNames", false, false, &v.EnumNames)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LegacyTitledEnumSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	genimpl.FieldStrings(&d, "enumNames", false, &v.EnumNames)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of prompts and prompt templates the server has.
@@ -4381,36 +4583,39 @@ func (ListPromptsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"prompts/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"prompts/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsRequest", data); err != nil {
 		return err
 	}
-	var v ListPromptsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"prompts/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"prompts/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a prompts/list request from the client.
@@ -4429,36 +4634,39 @@ type ListPromptsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListPromptsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListPromptsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListPromptsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("prompts", nonNilSlice(x.Prompts))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"prompts\":", genimpl.NonNilSlice(x.Prompts))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListPromptsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListPromptsResult", data); err != nil {
 		return err
 	}
-	var v ListPromptsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("prompts", true, false, &v.Prompts)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListPromptsResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "prompts", true, &v.Prompts)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of resource templates the server has.
@@ -4484,36 +4692,39 @@ func (ListResourceTemplatesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/templates/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/templates/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/templates/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/templates/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a resources/templates/list request from the client.
@@ -4532,36 +4743,39 @@ type ListResourceTemplatesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourceTemplatesResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourceTemplatesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourceTemplatesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resourceTemplates", nonNilSlice(x.ResourceTemplates))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"resourceTemplates\":", genimpl.NonNilSlice(x.ResourceTemplates))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourceTemplatesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourceTemplatesResult", data); err != nil {
 		return err
 	}
-	var v ListResourceTemplatesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resourceTemplates", true, false, &v.ResourceTemplates)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourceTemplatesResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "resourceTemplates", true, &v.ResourceTemplates)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of resources the server has.
@@ -4587,36 +4801,39 @@ func (ListResourcesRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesRequest", data); err != nil {
 		return err
 	}
-	var v ListResourcesRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a resources/list request from the client.
@@ -4635,36 +4852,39 @@ type ListResourcesResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListResourcesResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListResourcesResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListResourcesResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("resources", nonNilSlice(x.Resources))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"resources\":", genimpl.NonNilSlice(x.Resources))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListResourcesResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListResourcesResult", data); err != nil {
 		return err
 	}
-	var v ListResourcesResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("resources", true, false, &v.Resources)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListResourcesResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "resources", true, &v.Resources)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the server to request a list of root URIs from the client. Roots allow
@@ -4696,36 +4916,39 @@ func (ListRootsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"roots/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"roots/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsRequest", data); err != nil {
 		return err
 	}
-	var v ListRootsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"roots/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"roots/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The client's response to a roots/list request from the server.
@@ -4743,32 +4966,35 @@ type ListRootsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListRootsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListRootsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListRootsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("roots", nonNilSlice(x.Roots))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"roots\":", genimpl.NonNilSlice(x.Roots))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListRootsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListRootsResult", data); err != nil {
 		return err
 	}
-	var v ListRootsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("roots", true, false, &v.Roots)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListRootsResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStructs(&d, "roots", true, &v.Roots)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request to retrieve a list of tasks.
@@ -4794,36 +5020,39 @@ func (ListTasksRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListTasksRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListTasksRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tasks/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListTasksRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListTasksRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tasks/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListTasksRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListTasksRequest", data); err != nil {
 		return err
 	}
-	var v ListTasksRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tasks/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListTasksRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tasks/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The response to a tasks/list request.
@@ -4842,36 +5071,39 @@ type ListTasksResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListTasksResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListTasksResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListTasksResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListTasksResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("tasks", nonNilSlice(x.Tasks))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"tasks\":", genimpl.NonNilSlice(x.Tasks))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListTasksResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListTasksResult", data); err != nil {
 		return err
 	}
-	var v ListTasksResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("tasks", true, false, &v.Tasks)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListTasksResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "tasks", true, &v.Tasks)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request a list of tools the server has.
@@ -4897,36 +5129,39 @@ func (ListToolsRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"tools/list\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"tools/list\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsRequest", data); err != nil {
 		return err
 	}
-	var v ListToolsRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"tools/list\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"tools/list\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a tools/list request from the client.
@@ -4945,36 +5180,39 @@ type ListToolsResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ListToolsResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ListToolsResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ListToolsResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.value("tools", nonNilSlice(x.Tools))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"tools\":", genimpl.NonNilSlice(x.Tools))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ListToolsResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ListToolsResult", data); err != nil {
 		return err
 	}
-	var v ListToolsResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	d.field("tools", true, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ListToolsResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	genimpl.FieldStructs(&d, "tools", true, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The severity of a log message.
@@ -5024,32 +5262,35 @@ func (LoggingMessageNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/message\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/message\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotification", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/message\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LoggingMessageNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/message\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/message` notification.
@@ -5069,38 +5310,41 @@ type LoggingMessageNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "LoggingMessageNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x LoggingMessageNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("LoggingMessageNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("data", x.Data)
-	e.value("level", x.Level)
+	e.RawValue("\"data\":", x.Data)
+	e.String("\"level\":", string(x.Level))
 	if x.Logger != nil {
-		e.value("logger", x.Logger)
+		e.StringPtr("\"logger\":", x.Logger)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("LoggingMessageNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("LoggingMessageNotificationParams", data); err != nil {
 		return err
 	}
-	var v LoggingMessageNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("data", true, true, &v.Data)
-	d.field("level", true, false, &v.Level)
-	d.field("logger", false, false, &v.Logger)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = LoggingMessageNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	d.Field("data", true, true, &v.Data)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	genimpl.FieldStringPtr(&d, "logger", false, false, &v.Logger)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Hints to use for model selection.
@@ -5125,30 +5369,33 @@ type ModelHint struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelHint"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelHint) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelHint", buf)
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelHint", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelHint", data); err != nil {
 		return err
 	}
-	var v ModelHint
-	d.field("name", false, false, &v.Name)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ModelHint{}
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's preferences for model selection, requested of the client during sampling.
@@ -5190,42 +5437,45 @@ type ModelPreferences struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ModelPreferences"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ModelPreferences) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ModelPreferences", buf)
 	if x.CostPriority != nil {
-		e.value("costPriority", x.CostPriority)
+		e.FloatPtr("\"costPriority\":", x.CostPriority)
 	}
 	if x.Hints != nil {
-		e.value("hints", x.Hints)
+		genimpl.AppendSlice(&e, "\"hints\":", x.Hints)
 	}
 	if x.IntelligencePriority != nil {
-		e.value("intelligencePriority", x.IntelligencePriority)
+		e.FloatPtr("\"intelligencePriority\":", x.IntelligencePriority)
 	}
 	if x.SpeedPriority != nil {
-		e.value("speedPriority", x.SpeedPriority)
+		e.FloatPtr("\"speedPriority\":", x.SpeedPriority)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ModelPreferences", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ModelPreferences", data); err != nil {
 		return err
 	}
-	var v ModelPreferences
-	d.field("costPriority", false, false, &v.CostPriority)
-	d.field("hints", false, false, &v.Hints)
-	d.field("intelligencePriority", false, false, &v.IntelligencePriority)
-	d.field("speedPriority", false, false, &v.SpeedPriority)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ModelPreferences{}
+	d.Field("costPriority", false, false, &v.CostPriority)
+	genimpl.FieldStructs(&d, "hints", false, &v.Hints)
+	d.Field("intelligencePriority", false, false, &v.IntelligencePriority)
+	d.Field("speedPriority", false, false, &v.SpeedPriority)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // MultiSelectEnumSchema is the schema definition "MultiSelectEnumSchema".
@@ -5240,32 +5490,32 @@ func (*UntitledMultiSelectEnumSchema) isMultiSelectEnumSchema() {}
 func (*TitledMultiSelectEnumSchema) isMultiSelectEnumSchema()   {}
 
 // shapesMultiSelectEnumSchema are the shapes of MultiSelectEnumSchema's branches, in the order they are tried.
-var shapesMultiSelectEnumSchema = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesMultiSelectEnumSchema = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
+	Required: []string{"items", "type"},
 }}
 
 // DecodeMultiSelectEnumSchema decodes one MultiSelectEnumSchema structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodeMultiSelectEnumSchema(data []byte) (MultiSelectEnumSchema, error) {
-	switch bestShape(data, shapesMultiSelectEnumSchema) {
+	switch genimpl.BestShape(data, shapesMultiSelectEnumSchema) {
 	case 0:
-		return decodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[MultiSelectEnumSchema, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[MultiSelectEnumSchema, TitledMultiSelectEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "MultiSelectEnumSchema", Err: errors.New("the value matches none of the branches")}
 }
@@ -5283,32 +5533,35 @@ type Notification struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Notification"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Notification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Notification", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Notification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Notification", data); err != nil {
 		return err
 	}
-	var v Notification
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Notification{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // NotificationParams is the schema definition "NotificationParams".
@@ -5322,30 +5575,33 @@ type NotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NotificationParams", data); err != nil {
 		return err
 	}
-	var v NotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = NotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // NumberSchema is the schema definition "NumberSchema".
@@ -5369,48 +5625,51 @@ type NumberSchema struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "NumberSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x NumberSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("NumberSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.FloatPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Maximum != nil {
-		e.value("maximum", x.Maximum)
+		e.FloatPtr("\"maximum\":", x.Maximum)
 	}
 	if x.Minimum != nil {
-		e.value("minimum", x.Minimum)
+		e.FloatPtr("\"minimum\":", x.Minimum)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("type", x.Type)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"type\":", string(x.Type))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("NumberSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("NumberSchema", data); err != nil {
 		return err
 	}
-	var v NumberSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("maximum", false, false, &v.Maximum)
-	d.field("minimum", false, false, &v.Minimum)
-	d.field("title", false, false, &v.Title)
-	d.field("type", true, false, &v.Type)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = NumberSchema{}
+	d.Field("default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("maximum", false, false, &v.Maximum)
+	d.Field("minimum", false, false, &v.Minimum)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "type", true, &v.Type)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "type" member of [NumberSchema].
@@ -5444,36 +5703,39 @@ func (PaginatedRequest) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequest", data); err != nil {
 		return err
 	}
-	var v PaginatedRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common parameters for paginated requests.
@@ -5490,34 +5752,37 @@ type PaginatedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Cursor != nil {
-		e.value("cursor", x.Cursor)
+		e.StringPtr("\"cursor\":", x.Cursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequestParams", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("cursor", false, false, &v.Cursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "cursor", false, false, &v.Cursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5531,30 +5796,33 @@ type PaginatedRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v PaginatedRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
@@ -5571,34 +5839,37 @@ type PaginatedResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PaginatedResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PaginatedResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PaginatedResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.NextCursor != nil {
-		e.value("nextCursor", x.NextCursor)
+		e.StringPtr("\"nextCursor\":", x.NextCursor)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PaginatedResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PaginatedResult", data); err != nil {
 		return err
 	}
-	var v PaginatedResult
-	d.field("_meta", false, false, &v.Meta)
-	d.field("nextCursor", false, false, &v.NextCursor)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PaginatedResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "nextCursor", false, false, &v.NextCursor)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
@@ -5624,36 +5895,39 @@ func (PingRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PingRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PingRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"ping\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PingRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PingRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"ping\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PingRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PingRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PingRequest", data); err != nil {
 		return err
 	}
-	var v PingRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"ping\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PingRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"ping\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Restricted schema definitions that only allow primitive types
@@ -5675,69 +5949,69 @@ func (*TitledMultiSelectEnumSchema) isPrimitiveSchemaDefinition()    {}
 func (*LegacyTitledEnumSchema) isPrimitiveSchemaDefinition()         {}
 
 // shapesPrimitiveSchemaDefinition are the shapes of PrimitiveSchemaDefinition's branches, in the order they are tried.
-var shapesPrimitiveSchemaDefinition = []*shape{&shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		consts:   map[string]string{"type": "\"string\""},
-		declared: []string{"enum", "type"},
-		required: []string{"enum", "type"},
+var shapesPrimitiveSchemaDefinition = []*genimpl.Shape{&genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Consts:   map[string]string{"type": "\"string\""},
+		Declared: []string{"enum", "type"},
+		Required: []string{"enum", "type"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "oneOf", "title", "type"},
-	required: []string{"oneOf", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"array\""},
-	declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
-	nested: map[string]*shape{"items": &shape{
-		declared: []string{"anyOf"},
-		required: []string{"anyOf"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "oneOf", "title", "type"},
+	Required: []string{"oneOf", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"array\""},
+	Declared: []string{"default", "description", "items", "maxItems", "minItems", "title", "type"},
+	Nested: map[string]*genimpl.Shape{"items": &genimpl.Shape{
+		Declared: []string{"anyOf"},
+		Required: []string{"anyOf"},
 	}},
-	required: []string{"items", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
-	required: []string{"enum", "type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"string\""},
-	declared: []string{"default", "description", "format", "maxLength", "minLength", "title", "type"},
-	enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
-	required: []string{"type"},
-}, &shape{
-	consts:   map[string]string{"type": "\"boolean\""},
-	declared: []string{"default", "description", "title", "type"},
-	required: []string{"type"},
-}, &shape{
-	declared: []string{"default", "description", "maximum", "minimum", "title", "type"},
-	enums:    map[string][]string{"type": []string{"integer", "number"}},
-	required: []string{"type"},
+	Required: []string{"items", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "enum", "enumNames", "title", "type"},
+	Required: []string{"enum", "type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"string\""},
+	Declared: []string{"default", "description", "format", "maxLength", "minLength", "title", "type"},
+	Enums:    map[string][]string{"format": []string{"date", "date-time", "email", "uri"}},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Consts:   map[string]string{"type": "\"boolean\""},
+	Declared: []string{"default", "description", "title", "type"},
+	Required: []string{"type"},
+}, &genimpl.Shape{
+	Declared: []string{"default", "description", "maximum", "minimum", "title", "type"},
+	Enums:    map[string][]string{"type": []string{"integer", "number"}},
+	Required: []string{"type"},
 }}
 
 // DecodePrimitiveSchemaDefinition decodes one PrimitiveSchemaDefinition structurally: the branch whose required, constant and enum members the value meets, with the fewest undeclared members, wins.
 func DecodePrimitiveSchemaDefinition(data []byte) (PrimitiveSchemaDefinition, error) {
-	switch bestShape(data, shapesPrimitiveSchemaDefinition) {
+	switch genimpl.BestShape(data, shapesPrimitiveSchemaDefinition) {
 	case 0:
-		return decodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, UntitledMultiSelectEnumSchema](data)
 	case 1:
-		return decodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, TitledSingleSelectEnumSchema](data)
 	case 2:
-		return decodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, TitledMultiSelectEnumSchema](data)
 	case 3:
-		return decodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, UntitledSingleSelectEnumSchema](data)
 	case 4:
-		return decodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, LegacyTitledEnumSchema](data)
 	case 5:
-		return decodePointer[PrimitiveSchemaDefinition, StringSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, StringSchema](data)
 	case 6:
-		return decodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, BooleanSchema](data)
 	case 7:
-		return decodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
+		return genimpl.DecodePointer[PrimitiveSchemaDefinition, NumberSchema](data)
 	}
 	return nil, &DecodeError{Type: "PrimitiveSchemaDefinition", Err: errors.New("the value matches none of the branches")}
 }
@@ -5763,32 +6037,35 @@ func (ProgressNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/progress\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/progress\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotification", data); err != nil {
 		return err
 	}
-	var v ProgressNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/progress\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ProgressNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/progress\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/progress` notification.
@@ -5810,42 +6087,45 @@ type ProgressNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ProgressNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ProgressNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ProgressNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Message != nil {
-		e.value("message", x.Message)
+		e.StringPtr("\"message\":", x.Message)
 	}
-	e.value("progress", x.Progress)
-	e.value("progressToken", x.ProgressToken)
+	e.Float("\"progress\":", x.Progress)
+	e.Value("\"progressToken\":", x.ProgressToken)
 	if x.Total != nil {
-		e.value("total", x.Total)
+		e.FloatPtr("\"total\":", x.Total)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ProgressNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ProgressNotificationParams", data); err != nil {
 		return err
 	}
-	var v ProgressNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("message", false, false, &v.Message)
-	d.field("progress", true, false, &v.Progress)
-	d.field("progressToken", true, false, &v.ProgressToken)
-	d.field("total", false, false, &v.Total)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ProgressNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "message", false, false, &v.Message)
+	d.Field("progress", true, false, &v.Progress)
+	d.Field("progressToken", true, false, &v.ProgressToken)
+	d.Field("total", false, false, &v.Total)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A progress token, used to associate progress notifications with the original request.
@@ -5889,48 +6169,51 @@ type Prompt struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Prompt"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Prompt) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Prompt", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Arguments != nil {
-		e.value("arguments", x.Arguments)
+		genimpl.AppendSlice(&e, "\"arguments\":", x.Arguments)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Prompt", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Prompt", data); err != nil {
 		return err
 	}
-	var v Prompt
-	d.field("_meta", false, false, &v.Meta)
-	d.field("arguments", false, false, &v.Arguments)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Prompt{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStructs(&d, "arguments", false, &v.Arguments)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes an argument that a prompt can accept.
@@ -5955,40 +6238,43 @@ type PromptArgument struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptArgument"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptArgument) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptArgument", buf)
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Required != nil {
-		e.value("required", x.Required)
+		e.BoolPtr("\"required\":", x.Required)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptArgument", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptArgument", data); err != nil {
 		return err
 	}
-	var v PromptArgument
-	d.field("description", false, false, &v.Description)
-	d.field("name", true, false, &v.Name)
-	d.field("required", false, false, &v.Required)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptArgument{}
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	d.Field("required", false, false, &v.Required)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6012,34 +6298,37 @@ func (PromptListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/prompts/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/prompts/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptListChangedNotification", data); err != nil {
 		return err
 	}
-	var v PromptListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/prompts/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/prompts/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes a message returned as part of a prompt.
@@ -6058,34 +6347,37 @@ type PromptMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptMessage"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptMessage", buf)
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"role\":", string(x.Role))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptMessage", data); err != nil {
 		return err
 	}
-	var v PromptMessage
-	fieldFunc(d, "content", true, false, &v.Content, DecodeContentBlock)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptMessage{}
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeContentBlock)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Identifies a prompt.
@@ -6111,34 +6403,37 @@ func (PromptReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "PromptReference"}
-	e.value("name", x.Name)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x PromptReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("PromptReference", buf)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"ref/prompt\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"ref/prompt\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("PromptReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("PromptReference", data); err != nil {
 		return err
 	}
-	var v PromptReference
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"ref/prompt\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = PromptReference{}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"ref/prompt\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to the server, to read a specific resource URI.
@@ -6164,34 +6459,37 @@ func (ReadResourceRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/read\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/read\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequest", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/read\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/read\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `resources/read` request.
@@ -6207,32 +6505,35 @@ type ReadResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6246,30 +6547,33 @@ type ReadResourceRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ReadResourceRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The server's response to a resources/read request from the client.
@@ -6285,32 +6589,35 @@ type ReadResourceResult struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ReadResourceResult"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ReadResourceResult) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ReadResourceResult", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("contents", nonNilSlice(x.Contents))
-	e.extra(x.Extra)
-	return e.bytes()
+	genimpl.AppendSlice(&e, "\"contents\":", genimpl.NonNilSlice(x.Contents))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ReadResourceResult", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ReadResourceResult", data); err != nil {
 		return err
 	}
-	var v ReadResourceResult
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "contents", true, false, &v.Contents, sliceOf(DecodeReadResourceResultContentsItem))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ReadResourceResult{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldSlice(&d, "contents", true, &v.Contents, DecodeReadResourceResultContentsItem)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "contents" member of [ReadResourceResult].
@@ -6326,15 +6633,15 @@ func (*BlobResourceContents) isReadResourceResultContentsItem() {}
 
 // DecodeReadResourceResultContentsItem decodes one ReadResourceResultContentsItem by which of its branches' required members is present.
 func DecodeReadResourceResultContentsItem(data []byte) (ReadResourceResultContentsItem, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: err}
 	}
 	if _, ok := m["text"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, TextResourceContents](data)
 	}
 	if _, ok := m["blob"]; ok {
-		return decodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
+		return genimpl.DecodePointer[ReadResourceResultContentsItem, BlobResourceContents](data)
 	}
 	return nil, &DecodeError{Type: "ReadResourceResultContentsItem", Err: errors.New("none of the members \"text\", \"blob\" is present")}
 }
@@ -6351,28 +6658,31 @@ type RelatedTaskMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RelatedTaskMetadata"}
-	e.value("taskId", x.TaskID)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RelatedTaskMetadata) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RelatedTaskMetadata", buf)
+	e.String("\"taskId\":", x.TaskID)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RelatedTaskMetadata", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RelatedTaskMetadata", data); err != nil {
 		return err
 	}
-	var v RelatedTaskMetadata
-	d.field("taskId", true, false, &v.TaskID)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RelatedTaskMetadata{}
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Request is the schema definition "Request".
@@ -6388,32 +6698,35 @@ type Request struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Request) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Request"}
-	e.value("method", x.Method)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Request) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Request", buf)
+	e.String("\"method\":", x.Method)
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.RawMap("\"params\":", x.Params)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Request", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Request", data); err != nil {
 		return err
 	}
-	var v Request
-	d.field("method", true, false, &v.Method)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Request{}
+	genimpl.FieldString(&d, "method", true, &v.Method)
+	d.Field("params", false, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A uniquely identifying ID for a request in JSON-RPC.
@@ -6434,30 +6747,33 @@ type RequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParams", data); err != nil {
 		return err
 	}
-	var v RequestParams
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6471,30 +6787,33 @@ type RequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v RequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A known resource that the server is capable of reading.
@@ -6541,58 +6860,61 @@ type Resource struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Resource"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Resource) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Resource", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Resource", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Resource", data); err != nil {
 		return err
 	}
-	var v Resource
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Resource{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The contents of a specific resource or sub-resource.
@@ -6610,36 +6932,39 @@ type ResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceContents", data); err != nil {
 		return err
 	}
-	var v ResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceContents{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -6693,60 +7018,63 @@ func (ResourceLink) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceLink"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceLink) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceLink", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Size != nil {
-		e.value("size", x.Size)
+		e.IntPtr("\"size\":", x.Size)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"resource_link\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"resource_link\"")
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceLink", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceLink", data); err != nil {
 		return err
 	}
-	var v ResourceLink
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	fieldFunc(d, "size", false, false, &v.Size, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"resource_link\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceLink{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldFunc(&d, "size", false, false, &v.Size, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"resource_link\"", true)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -6770,34 +7098,37 @@ func (ResourceListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/resources/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/resources/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/resources/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/resources/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common parameters when working with resources.
@@ -6813,32 +7144,35 @@ type ResourceRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceRequestParams", data); err != nil {
 		return err
 	}
-	var v ResourceRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -6852,30 +7186,33 @@ type ResourceRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v ResourceRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A template description for resources available on the server.
@@ -6918,54 +7255,57 @@ type ResourceTemplate struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplate"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplate) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplate", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("name", x.Name)
+	e.String("\"name\":", x.Name)
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.value("uriTemplate", x.URITemplate)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uriTemplate\":", x.URITemplate)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplate", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplate", data); err != nil {
 		return err
 	}
-	var v ResourceTemplate
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("icons", false, false, &v.Icons)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("name", true, false, &v.Name)
-	d.field("title", false, false, &v.Title)
-	d.field("uriTemplate", true, false, &v.URITemplate)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceTemplate{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	genimpl.FieldString(&d, "uriTemplate", true, &v.URITemplate)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A reference to a resource or resource template definition.
@@ -6984,30 +7324,33 @@ func (ResourceTemplateReference) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceTemplateReference"}
-	e.raw("type", []byte("\"ref/resource\""))
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceTemplateReference) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceTemplateReference", buf)
+	e.Raw("\"type\":", "\"ref/resource\"")
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceTemplateReference", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceTemplateReference", data); err != nil {
 		return err
 	}
-	var v ResourceTemplateReference
-	d.constant("type", "\"ref/resource\"", true)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceTemplateReference{}
+	d.Constant("type", "\"ref/resource\"", true)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -7031,32 +7374,35 @@ func (ResourceUpdatedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/resources/updated\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/resources/updated\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotification", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/resources/updated\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceUpdatedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/resources/updated\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/resources/updated` notification.
@@ -7072,32 +7418,35 @@ type ResourceUpdatedNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ResourceUpdatedNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ResourceUpdatedNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ResourceUpdatedNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ResourceUpdatedNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ResourceUpdatedNotificationParams", data); err != nil {
 		return err
 	}
-	var v ResourceUpdatedNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ResourceUpdatedNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Result is the schema definition "Result".
@@ -7111,30 +7460,33 @@ type Result struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Result) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Result"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Result) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Result", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Result", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Result", data); err != nil {
 		return err
 	}
-	var v Result
-	d.field("_meta", false, false, &v.Meta)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Result{}
+	d.Field("_meta", false, false, &v.Meta)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The sender or recipient of messages and data in a conversation.
@@ -7167,36 +7519,39 @@ type Root struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Root) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Root"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Root) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Root", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Name != nil {
-		e.value("name", x.Name)
+		e.StringPtr("\"name\":", x.Name)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Root", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Root", data); err != nil {
 		return err
 	}
-	var v Root
-	d.field("_meta", false, false, &v.Meta)
-	d.field("name", false, false, &v.Name)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Root{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "name", false, false, &v.Name)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A notification from the client to the server, informing it that the list of roots has changed.
@@ -7222,34 +7577,37 @@ func (RootsListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x RootsListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "RootsListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/roots/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x RootsListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("RootsListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/roots/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("RootsListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("RootsListChangedNotification", data); err != nil {
 		return err
 	}
-	var v RootsListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/roots/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = RootsListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/roots/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Describes a message issued to or received from an LLM API.
@@ -7267,38 +7625,41 @@ type SamplingMessage struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SamplingMessage"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SamplingMessage) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SamplingMessage", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Content == nil {
-		e.missing("content")
+		e.Missing("\"content\":")
 	} else {
-		e.value("content", x.Content)
+		e.Value("\"content\":", x.Content)
 	}
-	e.value("role", x.Role)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"role\":", string(x.Role))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SamplingMessage", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SamplingMessage", data); err != nil {
 		return err
 	}
-	var v SamplingMessage
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
-	d.field("role", true, false, &v.Role)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SamplingMessage{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldFunc(&d, "content", true, false, &v.Content, DecodeSamplingMessageContent)
+	genimpl.FieldString(&d, "role", true, &v.Role)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "content" member of [SamplingMessage].
@@ -7314,7 +7675,7 @@ type SamplingMessageContentArray []SamplingMessageContentBlock
 
 // UnmarshalJSON decodes each element by its union's strategy.
 func (x *SamplingMessageContentArray) UnmarshalJSON(data []byte) error {
-	v, err := sliceOf(DecodeSamplingMessageContentBlock)(data)
+	v, err := genimpl.SliceOf(DecodeSamplingMessageContentBlock)(data)
 	if err != nil {
 		return &DecodeError{Type: "SamplingMessageContentArray", Err: err}
 	}
@@ -7357,35 +7718,34 @@ func (x UnknownSamplingMessageContent) Type() string {
 
 // DecodeSamplingMessageContent decodes one SamplingMessageContent by its JSON kind, objects by their "type" member.
 func DecodeSamplingMessageContent(data []byte) (SamplingMessageContent, error) {
-	switch jsonKind(data) {
+	switch genimpl.Kind(data) {
 	case '[':
-		return decodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
+		return genimpl.DecodeValue[SamplingMessageContent, SamplingMessageContentArray](data)
 	case '{':
-		m, err := decodeObject(data)
+		tag, present, isString, err := genimpl.Discriminator(data, "type")
 		if err != nil {
 			return nil, &DecodeError{Type: "SamplingMessageContent", Err: err}
 		}
-		tag, present, isString := memberString(m, "type")
 		if !present {
-			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: errMissing}
+			return nil, &DecodeError{Type: "SamplingMessageContent", Member: "type", Err: genimpl.ErrMissing}
 		}
 		if isString {
-			switch tag {
+			switch string(tag) {
 			case "text":
-				return decodePointer[SamplingMessageContent, TextContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, TextContent](data)
 			case "image":
-				return decodePointer[SamplingMessageContent, ImageContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ImageContent](data)
 			case "audio":
-				return decodePointer[SamplingMessageContent, AudioContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, AudioContent](data)
 			case "tool_use":
-				return decodePointer[SamplingMessageContent, ToolUseContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ToolUseContent](data)
 			case "tool_result":
-				return decodePointer[SamplingMessageContent, ToolResultContent](data)
+				return genimpl.DecodePointer[SamplingMessageContent, ToolResultContent](data)
 			}
 		}
-		return &UnknownSamplingMessageContent{Raw: cloneRaw(data)}, nil
+		return &UnknownSamplingMessageContent{Raw: genimpl.CloneRaw(data)}, nil
 	}
-	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", kindName(jsonKind(data)))}
+	return nil, &DecodeError{Type: "SamplingMessageContent", Err: fmt.Errorf("want an array, an object; got %s", genimpl.KindName(genimpl.Kind(data)))}
 }
 
 // SamplingMessageContentBlock is the schema definition "SamplingMessageContentBlock".
@@ -7433,29 +7793,28 @@ func (x UnknownSamplingMessageContentBlock) Type() string {
 
 // DecodeSamplingMessageContentBlock decodes one SamplingMessageContentBlock by the value of its "type" member.
 func DecodeSamplingMessageContentBlock(data []byte) (SamplingMessageContentBlock, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "type")
 	if err != nil {
 		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Err: err}
 	}
-	tag, present, isString := memberString(m, "type")
 	if !present {
-		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: errMissing}
+		return nil, &DecodeError{Type: "SamplingMessageContentBlock", Member: "type", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "text":
-			return decodePointer[SamplingMessageContentBlock, TextContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, TextContent](data)
 		case "image":
-			return decodePointer[SamplingMessageContentBlock, ImageContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ImageContent](data)
 		case "audio":
-			return decodePointer[SamplingMessageContentBlock, AudioContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, AudioContent](data)
 		case "tool_use":
-			return decodePointer[SamplingMessageContentBlock, ToolUseContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ToolUseContent](data)
 		case "tool_result":
-			return decodePointer[SamplingMessageContentBlock, ToolResultContent](data)
+			return genimpl.DecodePointer[SamplingMessageContentBlock, ToolResultContent](data)
 		}
 	}
-	return &UnknownSamplingMessageContentBlock{Raw: cloneRaw(data)}, nil
+	return &UnknownSamplingMessageContentBlock{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -7481,54 +7840,57 @@ type ServerCapabilities struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilities"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilities) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilities", buf)
 	if x.Completions != nil {
-		e.value("completions", x.Completions)
+		e.RawMap("\"completions\":", x.Completions)
 	}
 	if x.Experimental != nil {
-		e.value("experimental", x.Experimental)
+		e.Value("\"experimental\":", x.Experimental)
 	}
 	if x.Logging != nil {
-		e.value("logging", x.Logging)
+		e.RawMap("\"logging\":", x.Logging)
 	}
 	if x.Prompts != nil {
-		e.value("prompts", x.Prompts)
+		e.Append("\"prompts\":", x.Prompts.AppendJSON)
 	}
 	if x.Resources != nil {
-		e.value("resources", x.Resources)
+		e.Append("\"resources\":", x.Resources.AppendJSON)
 	}
 	if x.Tasks != nil {
-		e.value("tasks", x.Tasks)
+		e.Append("\"tasks\":", x.Tasks.AppendJSON)
 	}
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Append("\"tools\":", x.Tools.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilities", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilities", data); err != nil {
 		return err
 	}
-	var v ServerCapabilities
-	d.field("completions", false, false, &v.Completions)
-	d.field("experimental", false, false, &v.Experimental)
-	d.field("logging", false, false, &v.Logging)
-	d.field("prompts", false, false, &v.Prompts)
-	d.field("resources", false, false, &v.Resources)
-	d.field("tasks", false, false, &v.Tasks)
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilities{}
+	d.Field("completions", false, false, &v.Completions)
+	d.Field("experimental", false, false, &v.Experimental)
+	d.Field("logging", false, false, &v.Logging)
+	genimpl.FieldNew(&d, "prompts", false, &v.Prompts)
+	genimpl.FieldNew(&d, "resources", false, &v.Resources)
+	genimpl.FieldNew(&d, "tasks", false, &v.Tasks)
+	genimpl.FieldNew(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any prompt templates.
@@ -7542,30 +7904,33 @@ type ServerCapabilitiesPrompts struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesPrompts"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesPrompts) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesPrompts", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesPrompts", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesPrompts", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesPrompts
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesPrompts{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any resources to read.
@@ -7581,34 +7946,37 @@ type ServerCapabilitiesResources struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesResources"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesResources) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesResources", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
 	if x.Subscribe != nil {
-		e.value("subscribe", x.Subscribe)
+		e.BoolPtr("\"subscribe\":", x.Subscribe)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesResources", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesResources", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesResources
-	d.field("listChanged", false, false, &v.ListChanged)
-	d.field("subscribe", false, false, &v.Subscribe)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesResources{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	d.Field("subscribe", false, false, &v.Subscribe)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server supports task-augmented requests.
@@ -7626,38 +7994,41 @@ type ServerCapabilitiesTasks struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTasks) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTasks"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTasks) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTasks", buf)
 	if x.Cancel != nil {
-		e.value("cancel", x.Cancel)
+		e.RawMap("\"cancel\":", x.Cancel)
 	}
 	if x.List != nil {
-		e.value("list", x.List)
+		e.RawMap("\"list\":", x.List)
 	}
 	if x.Requests != nil {
-		e.value("requests", x.Requests)
+		e.Append("\"requests\":", x.Requests.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTasks", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTasks", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTasks
-	d.field("cancel", false, false, &v.Cancel)
-	d.field("list", false, false, &v.List)
-	d.field("requests", false, false, &v.Requests)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesTasks{}
+	d.Field("cancel", false, false, &v.Cancel)
+	d.Field("list", false, false, &v.List)
+	genimpl.FieldNew(&d, "requests", false, &v.Requests)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Present if the server offers any tools to call.
@@ -7671,30 +8042,33 @@ type ServerCapabilitiesTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTools"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTools) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTools", buf)
 	if x.ListChanged != nil {
-		e.value("listChanged", x.ListChanged)
+		e.BoolPtr("\"listChanged\":", x.ListChanged)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTools", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTools
-	d.field("listChanged", false, false, &v.ListChanged)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesTools{}
+	d.Field("listChanged", false, false, &v.ListChanged)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Specifies which request types can be augmented with tasks.
@@ -7708,30 +8082,33 @@ type ServerCapabilitiesTasksRequests struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTasksRequests"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTasksRequests) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTasksRequests", buf)
 	if x.Tools != nil {
-		e.value("tools", x.Tools)
+		e.Append("\"tools\":", x.Tools.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTasksRequests", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTasksRequests", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTasksRequests
-	d.field("tools", false, false, &v.Tools)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesTasksRequests{}
+	genimpl.FieldNew(&d, "tools", false, &v.Tools)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Task support for tool-related requests.
@@ -7745,30 +8122,33 @@ type ServerCapabilitiesTasksRequestsTools struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ServerCapabilitiesTasksRequestsTools) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ServerCapabilitiesTasksRequestsTools"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ServerCapabilitiesTasksRequestsTools) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ServerCapabilitiesTasksRequestsTools", buf)
 	if x.Call != nil {
-		e.value("call", x.Call)
+		e.RawMap("\"call\":", x.Call)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ServerCapabilitiesTasksRequestsTools", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ServerCapabilitiesTasksRequestsTools", data); err != nil {
 		return err
 	}
-	var v ServerCapabilitiesTasksRequestsTools
-	d.field("call", false, false, &v.Call)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ServerCapabilitiesTasksRequestsTools{}
+	d.Field("call", false, false, &v.Call)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // ServerNotification is the schema definition "ServerNotification".
@@ -7820,37 +8200,36 @@ func (x UnknownServerNotification) Method() string {
 
 // DecodeServerNotification decodes one ServerNotification by the value of its "method" member.
 func DecodeServerNotification(data []byte) (ServerNotification, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerNotification", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerNotification", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "notifications/cancelled":
-			return decodePointer[ServerNotification, CancelledNotification](data)
+			return genimpl.DecodePointer[ServerNotification, CancelledNotification](data)
 		case "notifications/progress":
-			return decodePointer[ServerNotification, ProgressNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ProgressNotification](data)
 		case "notifications/resources/list_changed":
-			return decodePointer[ServerNotification, ResourceListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceListChangedNotification](data)
 		case "notifications/resources/updated":
-			return decodePointer[ServerNotification, ResourceUpdatedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ResourceUpdatedNotification](data)
 		case "notifications/prompts/list_changed":
-			return decodePointer[ServerNotification, PromptListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, PromptListChangedNotification](data)
 		case "notifications/tools/list_changed":
-			return decodePointer[ServerNotification, ToolListChangedNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ToolListChangedNotification](data)
 		case "notifications/tasks/status":
-			return decodePointer[ServerNotification, TaskStatusNotification](data)
+			return genimpl.DecodePointer[ServerNotification, TaskStatusNotification](data)
 		case "notifications/message":
-			return decodePointer[ServerNotification, LoggingMessageNotification](data)
+			return genimpl.DecodePointer[ServerNotification, LoggingMessageNotification](data)
 		case "notifications/elicitation/complete":
-			return decodePointer[ServerNotification, ElicitationCompleteNotification](data)
+			return genimpl.DecodePointer[ServerNotification, ElicitationCompleteNotification](data)
 		}
 	}
-	return &UnknownServerNotification{Raw: cloneRaw(data)}, nil
+	return &UnknownServerNotification{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerRequest is the schema definition "ServerRequest".
@@ -7901,35 +8280,34 @@ func (x UnknownServerRequest) Method() string {
 
 // DecodeServerRequest decodes one ServerRequest by the value of its "method" member.
 func DecodeServerRequest(data []byte) (ServerRequest, error) {
-	m, err := decodeObject(data)
+	tag, present, isString, err := genimpl.Discriminator(data, "method")
 	if err != nil {
 		return nil, &DecodeError{Type: "ServerRequest", Err: err}
 	}
-	tag, present, isString := memberString(m, "method")
 	if !present {
-		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: errMissing}
+		return nil, &DecodeError{Type: "ServerRequest", Member: "method", Err: genimpl.ErrMissing}
 	}
 	if isString {
-		switch tag {
+		switch string(tag) {
 		case "ping":
-			return decodePointer[ServerRequest, PingRequest](data)
+			return genimpl.DecodePointer[ServerRequest, PingRequest](data)
 		case "tasks/get":
-			return decodePointer[ServerRequest, GetTaskRequest](data)
+			return genimpl.DecodePointer[ServerRequest, GetTaskRequest](data)
 		case "tasks/result":
-			return decodePointer[ServerRequest, GetTaskPayloadRequest](data)
+			return genimpl.DecodePointer[ServerRequest, GetTaskPayloadRequest](data)
 		case "tasks/cancel":
-			return decodePointer[ServerRequest, CancelTaskRequest](data)
+			return genimpl.DecodePointer[ServerRequest, CancelTaskRequest](data)
 		case "tasks/list":
-			return decodePointer[ServerRequest, ListTasksRequest](data)
+			return genimpl.DecodePointer[ServerRequest, ListTasksRequest](data)
 		case "sampling/createMessage":
-			return decodePointer[ServerRequest, CreateMessageRequest](data)
+			return genimpl.DecodePointer[ServerRequest, CreateMessageRequest](data)
 		case "roots/list":
-			return decodePointer[ServerRequest, ListRootsRequest](data)
+			return genimpl.DecodePointer[ServerRequest, ListRootsRequest](data)
 		case "elicitation/create":
-			return decodePointer[ServerRequest, ElicitRequest](data)
+			return genimpl.DecodePointer[ServerRequest, ElicitRequest](data)
 		}
 	}
-	return &UnknownServerRequest{Raw: cloneRaw(data)}, nil
+	return &UnknownServerRequest{Raw: genimpl.CloneRaw(data)}, nil
 }
 
 // ServerResult is the schema definition "ServerResult".
@@ -7961,10 +8339,10 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON keeps a copy of the object as Raw.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
-	if k := jsonKind(data); k != byte(0x7b) {
-		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", kindName(k))}
+	if k := genimpl.Kind(data); k != '{' {
+		return &DecodeError{Type: "ServerResult", Err: fmt.Errorf("want a JSON object, got %s", genimpl.KindName(k))}
 	}
-	x.Raw = cloneRaw(data)
+	x.Raw = genimpl.CloneRaw(data)
 	return nil
 }
 
@@ -8117,34 +8495,37 @@ func (SetLevelRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"logging/setLevel\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"logging/setLevel\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequest", data); err != nil {
 		return err
 	}
-	var v SetLevelRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"logging/setLevel\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SetLevelRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"logging/setLevel\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `logging/setLevel` request.
@@ -8160,32 +8541,35 @@ type SetLevelRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("level", x.Level)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"level\":", string(x.Level))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequestParams", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("level", true, false, &v.Level)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SetLevelRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "level", true, &v.Level)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8199,30 +8583,33 @@ type SetLevelRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SetLevelRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SetLevelRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SetLevelRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SetLevelRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SetLevelRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SetLevelRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v SetLevelRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SetLevelRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // SingleSelectEnumSchema is the schema definition "SingleSelectEnumSchema".
@@ -8238,15 +8625,15 @@ func (*TitledSingleSelectEnumSchema) isSingleSelectEnumSchema()   {}
 
 // DecodeSingleSelectEnumSchema decodes one SingleSelectEnumSchema by which of its branches' required members is present.
 func DecodeSingleSelectEnumSchema(data []byte) (SingleSelectEnumSchema, error) {
-	m, err := decodeObject(data)
+	m, err := genimpl.DecodeObject(data)
 	if err != nil {
 		return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: err}
 	}
 	if _, ok := m["enum"]; ok {
-		return decodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[SingleSelectEnumSchema, UntitledSingleSelectEnumSchema](data)
 	}
 	if _, ok := m["oneOf"]; ok {
-		return decodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
+		return genimpl.DecodePointer[SingleSelectEnumSchema, TitledSingleSelectEnumSchema](data)
 	}
 	return nil, &DecodeError{Type: "SingleSelectEnumSchema", Err: errors.New("none of the members \"enum\", \"oneOf\" is present")}
 }
@@ -8277,52 +8664,55 @@ func (StringSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "StringSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x StringSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("StringSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Format != nil {
-		e.value("format", x.Format)
+		e.StringPtr("\"format\":", (*string)(x.Format))
 	}
 	if x.MaxLength != nil {
-		e.value("maxLength", x.MaxLength)
+		e.IntPtr("\"maxLength\":", x.MaxLength)
 	}
 	if x.MinLength != nil {
-		e.value("minLength", x.MinLength)
+		e.IntPtr("\"minLength\":", x.MinLength)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("StringSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("StringSchema", data); err != nil {
 		return err
 	}
-	var v StringSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("format", false, false, &v.Format)
-	fieldFunc(d, "maxLength", false, false, &v.MaxLength, pointerTo(parseInteger))
-	fieldFunc(d, "minLength", false, false, &v.MinLength, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = StringSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStringPtr(&d, "format", false, false, &v.Format)
+	genimpl.FieldFunc(&d, "maxLength", false, false, &v.MaxLength, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minLength", false, false, &v.MinLength, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "format" member of [StringSchema].
@@ -8363,34 +8753,37 @@ func (SubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/subscribe\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/subscribe\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequest", data); err != nil {
 		return err
 	}
-	var v SubscribeRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/subscribe\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscribeRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/subscribe\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `resources/subscribe` request.
@@ -8406,32 +8799,35 @@ type SubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscribeRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8445,30 +8841,33 @@ type SubscribeRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "SubscribeRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x SubscribeRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("SubscribeRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *SubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("SubscribeRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("SubscribeRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v SubscribeRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = SubscribeRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Data associated with a task.
@@ -8498,44 +8897,47 @@ type Task struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Task) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Task"}
-	e.value("createdAt", x.CreatedAt)
-	e.value("lastUpdatedAt", x.LastUpdatedAt)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Task) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Task", buf)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.value("pollInterval", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.value("status", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.value("statusMessage", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.value("taskId", x.TaskID)
-	e.value("ttl", x.TTL)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Task) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Task", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Task", data); err != nil {
 		return err
 	}
-	var v Task
-	d.field("createdAt", true, false, &v.CreatedAt)
-	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
-	d.field("status", true, false, &v.Status)
-	d.field("statusMessage", false, false, &v.StatusMessage)
-	d.field("taskId", true, false, &v.TaskID)
-	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Task{}
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
+	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Common params for any task-augmented request.
@@ -8556,34 +8958,37 @@ type TaskAugmentedRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskAugmentedRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TaskAugmentedRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TaskAugmentedRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TaskAugmentedRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
 	if x.Task != nil {
-		e.value("task", x.Task)
+		e.Append("\"task\":", x.Task.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TaskAugmentedRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TaskAugmentedRequestParams", data); err != nil {
 		return err
 	}
-	var v TaskAugmentedRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("task", false, false, &v.Task)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TaskAugmentedRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldNew(&d, "task", false, &v.Task)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8597,30 +9002,33 @@ type TaskAugmentedRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TaskAugmentedRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TaskAugmentedRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TaskAugmentedRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TaskAugmentedRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TaskAugmentedRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TaskAugmentedRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v TaskAugmentedRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TaskAugmentedRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Metadata for augmenting a request with task execution.
@@ -8635,30 +9043,33 @@ type TaskMetadata struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskMetadata) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TaskMetadata"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TaskMetadata) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TaskMetadata", buf)
 	if x.TTL != nil {
-		e.value("ttl", x.TTL)
+		e.IntPtr("\"ttl\":", x.TTL)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TaskMetadata", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TaskMetadata", data); err != nil {
 		return err
 	}
-	var v TaskMetadata
-	fieldFunc(d, "ttl", false, false, &v.TTL, pointerTo(parseInteger))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TaskMetadata{}
+	genimpl.FieldFunc(&d, "ttl", false, false, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The status of a task.
@@ -8699,32 +9110,35 @@ func (TaskStatusNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TaskStatusNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/tasks/status\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TaskStatusNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TaskStatusNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/tasks/status\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TaskStatusNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TaskStatusNotification", data); err != nil {
 		return err
 	}
-	var v TaskStatusNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/tasks/status\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TaskStatusNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/tasks/status\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `notifications/tasks/status` notification.
@@ -8756,48 +9170,51 @@ type TaskStatusNotificationParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TaskStatusNotificationParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TaskStatusNotificationParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TaskStatusNotificationParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("createdAt", x.CreatedAt)
-	e.value("lastUpdatedAt", x.LastUpdatedAt)
+	e.String("\"createdAt\":", x.CreatedAt)
+	e.String("\"lastUpdatedAt\":", x.LastUpdatedAt)
 	if x.PollInterval != nil {
-		e.value("pollInterval", x.PollInterval)
+		e.IntPtr("\"pollInterval\":", x.PollInterval)
 	}
-	e.value("status", x.Status)
+	e.String("\"status\":", string(x.Status))
 	if x.StatusMessage != nil {
-		e.value("statusMessage", x.StatusMessage)
+		e.StringPtr("\"statusMessage\":", x.StatusMessage)
 	}
-	e.value("taskId", x.TaskID)
-	e.value("ttl", x.TTL)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"taskId\":", x.TaskID)
+	e.IntPtr("\"ttl\":", x.TTL)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TaskStatusNotificationParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TaskStatusNotificationParams", data); err != nil {
 		return err
 	}
-	var v TaskStatusNotificationParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("createdAt", true, false, &v.CreatedAt)
-	d.field("lastUpdatedAt", true, false, &v.LastUpdatedAt)
-	fieldFunc(d, "pollInterval", false, false, &v.PollInterval, pointerTo(parseInteger))
-	d.field("status", true, false, &v.Status)
-	d.field("statusMessage", false, false, &v.StatusMessage)
-	d.field("taskId", true, false, &v.TaskID)
-	fieldFunc(d, "ttl", true, true, &v.TTL, pointerTo(parseInteger))
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TaskStatusNotificationParams{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "createdAt", true, &v.CreatedAt)
+	genimpl.FieldString(&d, "lastUpdatedAt", true, &v.LastUpdatedAt)
+	genimpl.FieldFunc(&d, "pollInterval", false, false, &v.PollInterval, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldString(&d, "status", true, &v.Status)
+	genimpl.FieldStringPtr(&d, "statusMessage", false, false, &v.StatusMessage)
+	genimpl.FieldString(&d, "taskId", true, &v.TaskID)
+	genimpl.FieldFunc(&d, "ttl", true, true, &v.TTL, genimpl.PointerTo(genimpl.ParseInteger))
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Text provided to or from an LLM.
@@ -8820,38 +9237,41 @@ func (TextContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
-	e.value("text", x.Text)
-	e.raw("type", []byte("\"text\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"text\":", x.Text)
+	e.Raw("\"type\":", "\"text\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextContent", data); err != nil {
 		return err
 	}
-	var v TextContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("text", true, false, &v.Text)
-	d.constant("type", "\"text\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	d.Constant("type", "\"text\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
@@ -8871,38 +9291,41 @@ type TextResourceContents struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TextResourceContents"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TextResourceContents) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TextResourceContents", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.MIMEType != nil {
-		e.value("mimeType", x.MIMEType)
+		e.StringPtr("\"mimeType\":", x.MIMEType)
 	}
-	e.value("text", x.Text)
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"text\":", x.Text)
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TextResourceContents", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TextResourceContents", data); err != nil {
 		return err
 	}
-	var v TextResourceContents
-	d.field("_meta", false, false, &v.Meta)
-	d.field("mimeType", false, false, &v.MIMEType)
-	d.field("text", true, false, &v.Text)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TextResourceContents{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldStringPtr(&d, "mimeType", false, false, &v.MIMEType)
+	genimpl.FieldString(&d, "text", true, &v.Text)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration with display titles for each option.
@@ -8931,50 +9354,53 @@ func (TitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		genimpl.AppendStrings(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("items", x.Items)
+	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.value("maxItems", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.value("minItems", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"array\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"array\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("items", true, false, &v.Items)
-	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
-	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"array\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledMultiSelectEnumSchema{}
+	genimpl.FieldStrings(&d, "default", false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("items", true, false, &v.Items)
+	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"array\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for array items with enum options and display labels.
@@ -8988,28 +9414,31 @@ type TitledMultiSelectEnumSchemaItems struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchemaItems"}
-	e.value("anyOf", nonNilSlice(x.AnyOf))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchemaItems", buf)
+	genimpl.AppendSlice(&e, "\"anyOf\":", genimpl.NonNilSlice(x.AnyOf))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchemaItems", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItems
-	d.field("anyOf", true, false, &v.AnyOf)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledMultiSelectEnumSchemaItems{}
+	genimpl.FieldStructs(&d, "anyOf", true, &v.AnyOf)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "anyOf" member of [TitledMultiSelectEnumSchemaItems].
@@ -9025,30 +9454,33 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledMultiSelectEnumSchemaItemsAnyOfItem"}
-	e.value("const", x.Const)
-	e.value("title", x.Title)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", buf)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledMultiSelectEnumSchemaItemsAnyOfItem", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledMultiSelectEnumSchemaItemsAnyOfItem", data); err != nil {
 		return err
 	}
-	var v TitledMultiSelectEnumSchemaItemsAnyOfItem
-	d.field("const", true, false, &v.Const)
-	d.field("title", true, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for single-selection enumeration with display titles for each option.
@@ -9073,42 +9505,45 @@ func (TitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledSingleSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("oneOf", nonNilSlice(x.OneOf))
+	genimpl.AppendSlice(&e, "\"oneOf\":", genimpl.NonNilSlice(x.OneOf))
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledSingleSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("oneOf", true, false, &v.OneOf)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledSingleSelectEnumSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStructs(&d, "oneOf", true, &v.OneOf)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An item of The "oneOf" member of [TitledSingleSelectEnumSchema].
@@ -9124,30 +9559,33 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "TitledSingleSelectEnumSchemaOneOfItem"}
-	e.value("const", x.Const)
-	e.value("title", x.Title)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x TitledSingleSelectEnumSchemaOneOfItem) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("TitledSingleSelectEnumSchemaOneOfItem", buf)
+	e.String("\"const\":", x.Const)
+	e.String("\"title\":", x.Title)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("TitledSingleSelectEnumSchemaOneOfItem", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("TitledSingleSelectEnumSchemaOneOfItem", data); err != nil {
 		return err
 	}
-	var v TitledSingleSelectEnumSchemaOneOfItem
-	d.field("const", true, false, &v.Const)
-	d.field("title", true, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = TitledSingleSelectEnumSchemaOneOfItem{}
+	genimpl.FieldString(&d, "const", true, &v.Const)
+	genimpl.FieldString(&d, "title", true, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Definition for a tool the client can call.
@@ -9198,58 +9636,61 @@ type Tool struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "Tool"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x Tool) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("Tool", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
 	if x.Annotations != nil {
-		e.value("annotations", x.Annotations)
+		e.Append("\"annotations\":", x.Annotations.AppendJSON)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
 	if x.Execution != nil {
-		e.value("execution", x.Execution)
+		e.Append("\"execution\":", x.Execution.AppendJSON)
 	}
 	if x.Icons != nil {
-		e.value("icons", x.Icons)
+		genimpl.AppendSlice(&e, "\"icons\":", x.Icons)
 	}
-	e.value("inputSchema", x.InputSchema)
-	e.value("name", x.Name)
+	e.Append("\"inputSchema\":", x.InputSchema.AppendJSON)
+	e.String("\"name\":", x.Name)
 	if x.OutputSchema != nil {
-		e.value("outputSchema", x.OutputSchema)
+		e.Append("\"outputSchema\":", x.OutputSchema.AppendJSON)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("Tool", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("Tool", data); err != nil {
 		return err
 	}
-	var v Tool
-	d.field("_meta", false, false, &v.Meta)
-	d.field("annotations", false, false, &v.Annotations)
-	d.field("description", false, false, &v.Description)
-	d.field("execution", false, false, &v.Execution)
-	d.field("icons", false, false, &v.Icons)
-	d.field("inputSchema", true, false, &v.InputSchema)
-	d.field("name", true, false, &v.Name)
-	d.field("outputSchema", false, false, &v.OutputSchema)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = Tool{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldNew(&d, "annotations", false, &v.Annotations)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldNew(&d, "execution", false, &v.Execution)
+	genimpl.FieldStructs(&d, "icons", false, &v.Icons)
+	d.Field("inputSchema", true, false, &v.InputSchema)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldNew(&d, "outputSchema", false, &v.OutputSchema)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A JSON Schema object defining the expected parameters for the tool.
@@ -9272,40 +9713,43 @@ func (ToolInputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolInputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolInputSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolInputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolInputSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	if x.Properties != nil {
-		e.value("properties", x.Properties)
+		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.value("required", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolInputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolInputSchema", data); err != nil {
 		return err
 	}
-	var v ToolInputSchema
-	d.field("$schema", false, false, &v.Schema)
-	d.field("properties", false, false, &v.Properties)
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolInputSchema{}
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
+	d.Field("properties", false, false, &v.Properties)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An optional JSON Schema object defining the structure of the tool's output returned in
@@ -9332,40 +9776,43 @@ func (ToolOutputSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolOutputSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolOutputSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolOutputSchema", buf)
 	if x.Schema != nil {
-		e.value("$schema", x.Schema)
+		e.StringPtr("\"$schema\":", x.Schema)
 	}
 	if x.Properties != nil {
-		e.value("properties", x.Properties)
+		e.Value("\"properties\":", x.Properties)
 	}
 	if x.Required != nil {
-		e.value("required", x.Required)
+		genimpl.AppendStrings(&e, "\"required\":", x.Required)
 	}
-	e.raw("type", []byte("\"object\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"object\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolOutputSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolOutputSchema", data); err != nil {
 		return err
 	}
-	var v ToolOutputSchema
-	d.field("$schema", false, false, &v.Schema)
-	d.field("properties", false, false, &v.Properties)
-	d.field("required", false, false, &v.Required)
-	d.constant("type", "\"object\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolOutputSchema{}
+	genimpl.FieldStringPtr(&d, "$schema", false, false, &v.Schema)
+	d.Field("properties", false, false, &v.Properties)
+	genimpl.FieldStrings(&d, "required", false, &v.Required)
+	d.Constant("type", "\"object\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional properties describing a Tool to clients.
@@ -9411,46 +9858,49 @@ type ToolAnnotations struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolAnnotations"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolAnnotations) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolAnnotations", buf)
 	if x.DestructiveHint != nil {
-		e.value("destructiveHint", x.DestructiveHint)
+		e.BoolPtr("\"destructiveHint\":", x.DestructiveHint)
 	}
 	if x.IdempotentHint != nil {
-		e.value("idempotentHint", x.IdempotentHint)
+		e.BoolPtr("\"idempotentHint\":", x.IdempotentHint)
 	}
 	if x.OpenWorldHint != nil {
-		e.value("openWorldHint", x.OpenWorldHint)
+		e.BoolPtr("\"openWorldHint\":", x.OpenWorldHint)
 	}
 	if x.ReadOnlyHint != nil {
-		e.value("readOnlyHint", x.ReadOnlyHint)
+		e.BoolPtr("\"readOnlyHint\":", x.ReadOnlyHint)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolAnnotations", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolAnnotations", data); err != nil {
 		return err
 	}
-	var v ToolAnnotations
-	d.field("destructiveHint", false, false, &v.DestructiveHint)
-	d.field("idempotentHint", false, false, &v.IdempotentHint)
-	d.field("openWorldHint", false, false, &v.OpenWorldHint)
-	d.field("readOnlyHint", false, false, &v.ReadOnlyHint)
-	d.field("title", false, false, &v.Title)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolAnnotations{}
+	d.Field("destructiveHint", false, false, &v.DestructiveHint)
+	d.Field("idempotentHint", false, false, &v.IdempotentHint)
+	d.Field("openWorldHint", false, false, &v.OpenWorldHint)
+	d.Field("readOnlyHint", false, false, &v.ReadOnlyHint)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Controls tool selection behavior for sampling requests.
@@ -9467,30 +9917,33 @@ type ToolChoice struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolChoice"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolChoice) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolChoice", buf)
 	if x.Mode != nil {
-		e.value("mode", x.Mode)
+		e.StringPtr("\"mode\":", (*string)(x.Mode))
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolChoice) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolChoice", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolChoice", data); err != nil {
 		return err
 	}
-	var v ToolChoice
-	d.field("mode", false, false, &v.Mode)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolChoice{}
+	genimpl.FieldStringPtr(&d, "mode", false, false, &v.Mode)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Controls the tool use ability of the model:
@@ -9528,30 +9981,33 @@ type ToolExecution struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolExecution) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolExecution"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolExecution) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolExecution", buf)
 	if x.TaskSupport != nil {
-		e.value("taskSupport", x.TaskSupport)
+		e.StringPtr("\"taskSupport\":", (*string)(x.TaskSupport))
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolExecution) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolExecution", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolExecution", data); err != nil {
 		return err
 	}
-	var v ToolExecution
-	d.field("taskSupport", false, false, &v.TaskSupport)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolExecution{}
+	genimpl.FieldStringPtr(&d, "taskSupport", false, false, &v.TaskSupport)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Indicates whether this tool supports task-augmented execution.
@@ -9596,34 +10052,37 @@ func (ToolListChangedNotification) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolListChangedNotification"}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"notifications/tools/list_changed\""))
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolListChangedNotification) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolListChangedNotification", buf)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"notifications/tools/list_changed\"")
 	if x.Params != nil {
-		e.value("params", x.Params)
+		e.Append("\"params\":", x.Params.AppendJSON)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolListChangedNotification", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolListChangedNotification", data); err != nil {
 		return err
 	}
-	var v ToolListChangedNotification
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"notifications/tools/list_changed\"", true)
-	d.field("params", false, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolListChangedNotification{}
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"notifications/tools/list_changed\"", true)
+	genimpl.FieldNew(&d, "params", false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The result of a tool use, provided by the user back to the assistant.
@@ -9663,44 +10122,47 @@ func (ToolResultContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolResultContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolResultContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolResultContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("content", nonNilSlice(x.Content))
+	genimpl.AppendSlice(&e, "\"content\":", genimpl.NonNilSlice(x.Content))
 	if x.IsError != nil {
-		e.value("isError", x.IsError)
+		e.BoolPtr("\"isError\":", x.IsError)
 	}
 	if x.StructuredContent != nil {
-		e.value("structuredContent", x.StructuredContent)
+		e.RawMap("\"structuredContent\":", x.StructuredContent)
 	}
-	e.value("toolUseId", x.ToolUseID)
-	e.raw("type", []byte("\"tool_result\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"toolUseId\":", x.ToolUseID)
+	e.Raw("\"type\":", "\"tool_result\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolResultContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolResultContent", data); err != nil {
 		return err
 	}
-	var v ToolResultContent
-	d.field("_meta", false, false, &v.Meta)
-	fieldFunc(d, "content", true, false, &v.Content, sliceOf(DecodeContentBlock))
-	d.field("isError", false, false, &v.IsError)
-	d.field("structuredContent", false, false, &v.StructuredContent)
-	d.field("toolUseId", true, false, &v.ToolUseID)
-	d.constant("type", "\"tool_result\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolResultContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldSlice(&d, "content", true, &v.Content, DecodeContentBlock)
+	d.Field("isError", false, false, &v.IsError)
+	d.Field("structuredContent", false, false, &v.StructuredContent)
+	genimpl.FieldString(&d, "toolUseId", true, &v.ToolUseID)
+	d.Constant("type", "\"tool_result\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // A request from the assistant to call a tool.
@@ -9730,38 +10192,41 @@ func (ToolUseContent) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "ToolUseContent"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x ToolUseContent) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("ToolUseContent", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.RawMap("\"_meta\":", x.Meta)
 	}
-	e.value("id", x.ID)
-	e.value("input", nonNilMap(x.Input))
-	e.value("name", x.Name)
-	e.raw("type", []byte("\"tool_use\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"id\":", x.ID)
+	e.RawMap("\"input\":", genimpl.NonNilMap(x.Input))
+	e.String("\"name\":", x.Name)
+	e.Raw("\"type\":", "\"tool_use\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("ToolUseContent", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("ToolUseContent", data); err != nil {
 		return err
 	}
-	var v ToolUseContent
-	d.field("_meta", false, false, &v.Meta)
-	d.field("id", true, false, &v.ID)
-	d.field("input", true, false, &v.Input)
-	d.field("name", true, false, &v.Name)
-	d.constant("type", "\"tool_use\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = ToolUseContent{}
+	d.Field("_meta", false, false, &v.Meta)
+	genimpl.FieldString(&d, "id", true, &v.ID)
+	d.Field("input", true, false, &v.Input)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	d.Constant("type", "\"tool_use\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // An error response that indicates that the server requires the client to provide additional information via an elicitation request.
@@ -9782,34 +10247,37 @@ func (URLElicitationRequiredError) JSONRPC() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "URLElicitationRequiredError"}
-	e.value("error", x.Error)
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x URLElicitationRequiredError) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("URLElicitationRequiredError", buf)
+	e.Append("\"error\":", x.Error.AppendJSON)
 	if x.ID != nil {
-		e.value("id", x.ID)
+		e.Value("\"id\":", x.ID)
 	}
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("URLElicitationRequiredError", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("URLElicitationRequiredError", data); err != nil {
 		return err
 	}
-	var v URLElicitationRequiredError
-	d.field("error", true, false, &v.Error)
-	d.field("id", false, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = URLElicitationRequiredError{}
+	d.Field("error", true, false, &v.Error)
+	d.Field("id", false, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // The "error" member of [URLElicitationRequiredError].
@@ -9830,32 +10298,35 @@ func (URLElicitationRequiredErrorObject) Code() int64 {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x URLElicitationRequiredErrorObject) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "URLElicitationRequiredErrorObject"}
-	e.raw("code", []byte("-32042"))
-	e.value("data", x.Data)
-	e.value("message", x.Message)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x URLElicitationRequiredErrorObject) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("URLElicitationRequiredErrorObject", buf)
+	e.Raw("\"code\":", "-32042")
+	e.Append("\"data\":", x.Data.AppendJSON)
+	e.String("\"message\":", x.Message)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *URLElicitationRequiredErrorObject) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("URLElicitationRequiredErrorObject", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("URLElicitationRequiredErrorObject", data); err != nil {
 		return err
 	}
-	var v URLElicitationRequiredErrorObject
-	d.constant("code", "-32042", true)
-	d.field("data", true, false, &v.Data)
-	d.field("message", true, false, &v.Message)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = URLElicitationRequiredErrorObject{}
+	d.Constant("code", "-32042", true)
+	d.Field("data", true, false, &v.Data)
+	genimpl.FieldString(&d, "message", true, &v.Message)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -9869,28 +10340,31 @@ type URLElicitationRequiredErrorObjectData struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x URLElicitationRequiredErrorObjectData) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "URLElicitationRequiredErrorObjectData"}
-	e.value("elicitations", nonNilSlice(x.Elicitations))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x URLElicitationRequiredErrorObjectData) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("URLElicitationRequiredErrorObjectData", buf)
+	genimpl.AppendSlice(&e, "\"elicitations\":", genimpl.NonNilSlice(x.Elicitations))
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *URLElicitationRequiredErrorObjectData) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("URLElicitationRequiredErrorObjectData", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("URLElicitationRequiredErrorObjectData", data); err != nil {
 		return err
 	}
-	var v URLElicitationRequiredErrorObjectData
-	d.field("elicitations", true, false, &v.Elicitations)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = URLElicitationRequiredErrorObjectData{}
+	genimpl.FieldStructs(&d, "elicitations", true, &v.Elicitations)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -9916,34 +10390,37 @@ func (UnsubscribeRequest) Method() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequest) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequest"}
-	e.value("id", x.ID)
-	e.raw("jsonrpc", []byte("\"2.0\""))
-	e.raw("method", []byte("\"resources/unsubscribe\""))
-	e.value("params", x.Params)
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequest) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequest", buf)
+	e.Value("\"id\":", x.ID)
+	e.Raw("\"jsonrpc\":", "\"2.0\"")
+	e.Raw("\"method\":", "\"resources/unsubscribe\"")
+	e.Append("\"params\":", x.Params.AppendJSON)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequest", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequest", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequest
-	d.field("id", true, false, &v.ID)
-	d.constant("jsonrpc", "\"2.0\"", true)
-	d.constant("method", "\"resources/unsubscribe\"", true)
-	d.field("params", true, false, &v.Params)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsubscribeRequest{}
+	d.Field("id", true, false, &v.ID)
+	d.Constant("jsonrpc", "\"2.0\"", true)
+	d.Constant("method", "\"resources/unsubscribe\"", true)
+	d.Field("params", true, false, &v.Params)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Parameters for a `resources/unsubscribe` request.
@@ -9959,32 +10436,35 @@ type UnsubscribeRequestParams struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParams) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequestParams"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequestParams) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequestParams", buf)
 	if x.Meta != nil {
-		e.value("_meta", x.Meta)
+		e.Append("\"_meta\":", x.Meta.AppendJSON)
 	}
-	e.value("uri", x.URI)
-	e.extra(x.Extra)
-	return e.bytes()
+	e.String("\"uri\":", x.URI)
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequestParams", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequestParams", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParams
-	d.field("_meta", false, false, &v.Meta)
-	d.field("uri", true, false, &v.URI)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsubscribeRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	genimpl.FieldString(&d, "uri", true, &v.URI)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9998,30 +10478,33 @@ type UnsubscribeRequestParamsMeta struct {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UnsubscribeRequestParamsMeta"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UnsubscribeRequestParamsMeta) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UnsubscribeRequestParamsMeta", buf)
 	if x.ProgressToken != nil {
-		e.value("progressToken", x.ProgressToken)
+		e.Value("\"progressToken\":", x.ProgressToken)
 	}
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UnsubscribeRequestParamsMeta", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UnsubscribeRequestParamsMeta", data); err != nil {
 		return err
 	}
-	var v UnsubscribeRequestParamsMeta
-	d.field("progressToken", false, false, &v.ProgressToken)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UnsubscribeRequestParamsMeta{}
+	d.Field("progressToken", false, false, &v.ProgressToken)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for multiple-selection enumeration without display titles for options.
@@ -10050,50 +10533,53 @@ func (UntitledMultiSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledMultiSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledMultiSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledMultiSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		genimpl.AppendStrings(&e, "\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("items", x.Items)
+	e.Append("\"items\":", x.Items.AppendJSON)
 	if x.MaxItems != nil {
-		e.value("maxItems", x.MaxItems)
+		e.IntPtr("\"maxItems\":", x.MaxItems)
 	}
 	if x.MinItems != nil {
-		e.value("minItems", x.MinItems)
+		e.IntPtr("\"minItems\":", x.MinItems)
 	}
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"array\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"array\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledMultiSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledMultiSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("items", true, false, &v.Items)
-	fieldFunc(d, "maxItems", false, false, &v.MaxItems, pointerTo(parseInteger))
-	fieldFunc(d, "minItems", false, false, &v.MinItems, pointerTo(parseInteger))
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"array\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UntitledMultiSelectEnumSchema{}
+	genimpl.FieldStrings(&d, "default", false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	d.Field("items", true, false, &v.Items)
+	genimpl.FieldFunc(&d, "maxItems", false, false, &v.MaxItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldFunc(&d, "minItems", false, false, &v.MinItems, genimpl.PointerTo(genimpl.ParseInteger))
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"array\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for the array items.
@@ -10112,30 +10598,33 @@ func (UntitledMultiSelectEnumSchemaItems) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledMultiSelectEnumSchemaItems"}
-	e.value("enum", nonNilSlice(x.Enum))
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledMultiSelectEnumSchemaItems) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledMultiSelectEnumSchemaItems", buf)
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledMultiSelectEnumSchemaItems", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledMultiSelectEnumSchemaItems", data); err != nil {
 		return err
 	}
-	var v UntitledMultiSelectEnumSchemaItems
-	d.field("enum", true, false, &v.Enum)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UntitledMultiSelectEnumSchemaItems{}
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // Schema for single-selection enumeration without display titles for options.
@@ -10160,42 +10649,45 @@ func (UntitledSingleSelectEnumSchema) Type() string {
 
 // MarshalJSON writes the declared members (constants included), then Extra.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	e := objEncoder{typ: "UntitledSingleSelectEnumSchema"}
+	return genimpl.Marshal(x)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf.
+func (x UntitledSingleSelectEnumSchema) AppendJSON(buf []byte) ([]byte, error) {
+	var e genimpl.Encoder
+	e.Init("UntitledSingleSelectEnumSchema", buf)
 	if x.Default != nil {
-		e.value("default", x.Default)
+		e.StringPtr("\"default\":", x.Default)
 	}
 	if x.Description != nil {
-		e.value("description", x.Description)
+		e.StringPtr("\"description\":", x.Description)
 	}
-	e.value("enum", nonNilSlice(x.Enum))
+	genimpl.AppendStrings(&e, "\"enum\":", genimpl.NonNilSlice(x.Enum))
 	if x.Title != nil {
-		e.value("title", x.Title)
+		e.StringPtr("\"title\":", x.Title)
 	}
-	e.raw("type", []byte("\"string\""))
-	e.extra(x.Extra)
-	return e.bytes()
+	e.Raw("\"type\":", "\"string\"")
+	e.Extra(x.Extra)
+	return e.Bytes()
 }
 
 // UnmarshalJSON decodes the declared members, checks the constants and the
 // required members, refuses null where the schema does not allow it, and keeps
 // every other member in Extra.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	d, err := newObjDecoder("UntitledSingleSelectEnumSchema", data)
-	if err != nil {
+	var d genimpl.Decoder
+	if err := d.Init("UntitledSingleSelectEnumSchema", data); err != nil {
 		return err
 	}
-	var v UntitledSingleSelectEnumSchema
-	d.field("default", false, false, &v.Default)
-	d.field("description", false, false, &v.Description)
-	d.field("enum", true, false, &v.Enum)
-	d.field("title", false, false, &v.Title)
-	d.constant("type", "\"string\"", true)
-	v.Extra = d.rest()
-	if d.err != nil {
-		return d.err
-	}
-	*x = v
-	return nil
+	v := x
+	*v = UntitledSingleSelectEnumSchema{}
+	genimpl.FieldStringPtr(&d, "default", false, false, &v.Default)
+	genimpl.FieldStringPtr(&d, "description", false, false, &v.Description)
+	genimpl.FieldStrings(&d, "enum", true, &v.Enum)
+	genimpl.FieldStringPtr(&d, "title", false, false, &v.Title)
+	d.Constant("type", "\"string\"", true)
+	v.Extra = d.Rest()
+	return d.Err()
 }
 
 // DecodeDefinition decodes data as the schema definition called name and
