@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"io"
 	"log/slog"
 	"sync"
@@ -117,7 +118,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		// Quiet by default: a library that logs every cancellation at Info
 		// fills its users' logs. Warnings (protocol errors from the peer)
 		// still show; WithLogger or LogCancellations opt in to the rest.
-		cfg.logger = slog.New(warnOnly{slog.Default().Handler()})
+		cfg.logger = slog.New(logsink.AtLeast(slog.Default().Handler(), slog.LevelWarn))
 	}
 	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
@@ -620,13 +621,3 @@ func (c *Conn) logAt(level slog.Level, msg string, attrs []slog.Attr) {
 		c.log.LogAttrs(context.Background(), level, msg, attrs...)
 	}
 }
-
-// warnOnly passes on the records of h at Warn and above: the default
-// logger's filter.
-type warnOnly struct{ slog.Handler }
-
-func (h warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
-}
-func (h warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{h.Handler.WithAttrs(a)} }
-func (h warnOnly) WithGroup(n string) slog.Handler      { return warnOnly{h.Handler.WithGroup(n)} }

@@ -36,6 +36,7 @@ import (
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
@@ -55,15 +56,9 @@ func main() {
 }
 
 // runtimeLog passes only warnings and errors of the runtime through.
-func runtimeLog(log *slog.Logger) *slog.Logger { return slog.New(warnOnly{log.Handler()}) }
-
-type warnOnly struct{ slog.Handler }
-
-func (w warnOnly) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && w.Handler.Enabled(ctx, l)
+func runtimeLog(log *slog.Logger) *slog.Logger {
+	return slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))
 }
-func (w warnOnly) WithAttrs(a []slog.Attr) slog.Handler { return warnOnly{w.Handler.WithAttrs(a)} }
-func (w warnOnly) WithGroup(g string) slog.Handler      { return warnOnly{w.Handler.WithGroup(g)} }
 
 func newLogger(format string) (*slog.Logger, error) {
 	switch format {

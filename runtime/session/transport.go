@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"log/slog"
 	"reflect"
 	goruntime "runtime"
@@ -57,22 +58,7 @@ func (r *replayTransport) Read(ctx context.Context) ([]byte, error) {
 // atLeast returns l restricted to records at min or above, so the
 // runtime's Info lines (cancellations) stay quiet unless asked for.
 func atLeast(l *slog.Logger, min slog.Level) *slog.Logger {
-	return slog.New(levelHandler{l.Handler(), min})
-}
-
-type levelHandler struct {
-	slog.Handler
-	min slog.Level
-}
-
-func (h levelHandler) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
-}
-func (h levelHandler) WithAttrs(a []slog.Attr) slog.Handler {
-	return levelHandler{h.Handler.WithAttrs(a), h.min}
-}
-func (h levelHandler) WithGroup(n string) slog.Handler {
-	return levelHandler{h.Handler.WithGroup(n), h.min}
+	return slog.New(logsink.AtLeast(l.Handler(), min))
 }
 
 // Provided returns the requests of methods (a Revision's ServerMethods
