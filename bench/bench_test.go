@@ -11,6 +11,8 @@ import (
 //	cd bench && go test -run XXX -bench . -benchmem -count 3
 //
 // Compare peers within one run; allocs/op and B/op count client and server.
+// The HTTP ones (BenchmarkHTTP*) replace the go-sdk comparison that lived
+// in interop/http; runtime/streamhttp keeps its own mcpgen-only benchmark.
 
 func benchEcho(b *testing.B, p Peer, t Transport, callers int) {
 	s, err := p.Connect(t, nil)
@@ -69,26 +71,35 @@ func BenchmarkSetup(b *testing.B) {
 }
 
 // BenchmarkCancelLatency reports the p50 and p99 of b.N cancellations.
+// (handler-p*: cancel → the handler's ctx done; return-p*: cancel → the
+// caller's call returns.)
 func BenchmarkCancelLatency(b *testing.B) {
 	for _, p := range Peers {
-		if !p.Cancels {
-			continue
-		}
 		b.Run(p.Name, func(b *testing.B) {
-			l := CancelLatency(p, Pipe, b.N, 5*time.Second)
-			if l.Err != nil {
-				b.Fatal(l.Err)
-			}
-			b.ReportMetric(float64(l.P50.Nanoseconds()), "p50-ns")
-			b.ReportMetric(float64(l.P99.Nanoseconds()), "p99-ns")
+			reportLatency(b, CancelLatency(p, Pipe, b.N, 5*time.Second))
 		})
 	}
 }
 
-// BenchmarkCancel1000InFlight times cancelling 1,000 in-flight calls.
+func reportLatency(b *testing.B, l Latencies) {
+	if l.Err != nil {
+		b.Fatal(l.Err)
+	}
+	if !l.Never {
+		b.ReportMetric(float64(l.P50.Nanoseconds()), "handler-p50-ns")
+		b.ReportMetric(float64(l.P99.Nanoseconds()), "handler-p99-ns")
+	}
+	b.ReportMetric(float64(l.Ret50.Nanoseconds()), "return-p50-ns")
+	b.ReportMetric(float64(l.Ret99.Nanoseconds()), "return-p99-ns")
+}
+
+// BenchmarkCancel1000InFlight times cancelling 1,000 in-flight calls
+// (mcp-go is left out: its stdio server stops reading while its handler
+// queue is full, so the cancellations are never read; cmd/mcpbench shows
+// it).
 func BenchmarkCancel1000InFlight(b *testing.B) {
 	for _, p := range Peers {
-		if !p.Cancels {
+		if !p.CancelsUnderLoad {
 			continue
 		}
 		b.Run(p.Name, func(b *testing.B) {
@@ -131,4 +142,86 @@ func BenchmarkCancel10000InFlight(b *testing.B) {
 		b.ReportMetric(m.GorosPer, "goroutines/call")
 	}
 	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/10000-cancels")
+}
+
+// BenchmarkHTTPEcho: one echo round trip per iteration over loopback TCP,
+// per era and response kind, driven by each SDK's own client and by the
+// raw net/http client.
+func BenchmarkHTTPEcho(b *testing.B) {
+	for _, c := range []HTTPClient{OwnClient, RawClient} {
+		for _, m := range HTTPModes {
+			for _, p := range HTTPPeers {
+				b.Run(httpName(c, m, p), func(b *testing.B) {
+					s, err := HTTPConnector(p, m, c)(nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer s.Close()
+					ctx := context.Background()
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if got, err := s.Echo(ctx, "hello"); err != nil || got != "hello" {
+							b.Fatalf("echo %q, %v", got, err)
+						}
+					}
+					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkHTTPCancelLatency: with the raw client, from aborting the
+// request's POST (its stream closes) to the handler's ctx done (modern
+// only: a legacy disconnect is not a cancellation); with each SDK's own
+// client, from cancelling the caller's ctx.
+func BenchmarkHTTPCancelLatency(b *testing.B) {
+	for _, c := range []HTTPClient{RawClient, OwnClient} {
+		for _, m := range HTTPModes {
+			if c == RawClient && m.Era == Legacy {
+				continue
+			}
+			for _, p := range HTTPPeers {
+				b.Run(httpName(c, m, p), func(b *testing.B) {
+					reportLatency(b, HTTPCancelLatency(p, m, c, b.N, 5*time.Second))
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkHTTPStreams reports the live heap and goroutines per open
+// stream (an in-flight modern POST), and the time to cancel 100 of them by
+// closing their streams.
+func BenchmarkHTTPStreams(b *testing.B) {
+	for _, m := range []HTTPMode{{Modern, false}, {Modern, true}} {
+		for _, p := range HTTPPeers {
+			b.Run(httpName(RawClient, m, p), func(b *testing.B) {
+				var total time.Duration
+				for i := 0; i < b.N; i++ {
+					ms := HTTPStreams(p, m, 100, 5*time.Second)
+					if ms.Err != nil || ms.Done != 100 {
+						b.Fatalf("%d of 100 cancelled: %v", ms.Done, ms.Err)
+					}
+					total += ms.Elapsed
+					b.ReportMetric(ms.HeapPer, "heap-B/stream")
+					b.ReportMetric(ms.GorosPer, "goroutines/stream")
+				}
+				b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/100-closes")
+			})
+		}
+	}
+}
+
+func httpName(c HTTPClient, m HTTPMode, p HTTPPeer) string {
+	cl := "own"
+	if c == RawClient {
+		cl = "raw"
+	}
+	kind := "json"
+	if m.SSE {
+		kind = "sse"
+	}
+	return cl + "/" + string(m.Era) + "/" + kind + "/" + p.Name
 }

@@ -21,10 +21,18 @@ type RoundTrip struct {
 	Err         error
 }
 
+// Connector connects a client session to a fresh server with the echo and
+// block tools; h (may be nil) observes the block handler.
+type Connector func(h *Hooks) (*Session, error)
+
 // Echo measures sequential (callers 1) or concurrent echo round trips over
 // one session with testing.Benchmark, for at least d.
 func Echo(p Peer, t Transport, callers int, d time.Duration) RoundTrip {
-	s, err := p.Connect(t, nil)
+	return echo(func(h *Hooks) (*Session, error) { return p.Connect(t, h) }, callers, d)
+}
+
+func echo(connect Connector, callers int, d time.Duration) RoundTrip {
+	s, err := connect(nil)
 	if err != nil {
 		return RoundTrip{Err: err}
 	}
@@ -72,31 +80,63 @@ func benchmark(d time.Duration, f func(b *testing.B)) testing.BenchmarkResult {
 
 var benchMu sync.Mutex
 
-// Latencies are cancel latency percentiles.
+// Latencies are cancel latency percentiles of two clocks started by the
+// same cancel() of the caller's context while the block handler runs:
+// until the server's handler sees its context done (P50, P90, P99), and
+// until the caller's call returns (Ret50, Ret90, Ret99). The first is the
+// cancellation crossing the wire; the second only the client library
+// giving up locally, which is all a peer whose handler is never cancelled
+// offers.
 type Latencies struct {
-	P50, P90, P99 time.Duration
-	N             int
-	Err           error
+	P50, P90, P99       time.Duration
+	Ret50, Ret90, Ret99 time.Duration
+	N                   int
+	// Never: the handler was not cancelled; it ran to its bound (the
+	// timeout). Only the caller-side figures are then set.
+	Never bool
+	Err   error
 }
 
 // CancelLatency measures n times, one call at a time, from cancelling the
 // caller's context while the block handler runs to the handler seeing its
-// context done.
+// context done, and to the caller's call returning.
 func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies {
+	return cancelLatency(func(h *Hooks) (*Session, error) { return p.Connect(t, h) }, n, timeout)
+}
+
+func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 	started := make(chan struct{}, 1)
 	done := make(chan time.Time, 1)
-	s, err := p.Connect(t, &Hooks{
+	expired := make(chan struct{}, 1)
+	s, err := connect(&Hooks{
 		Started: func() { started <- struct{}{} },
-		Done:    func() { done <- time.Now() },
+		Done: func() {
+			select {
+			case done <- time.Now():
+			default:
+			}
+		},
+		Bound: timeout,
+		Expired: func() {
+			select {
+			case expired <- struct{}{}:
+			default:
+			}
+		},
 	})
 	if err != nil {
 		return Latencies{Err: err}
 	}
 	defer s.Close()
-	var lat []time.Duration
+	var lat, ret []time.Duration
+	never := false
 	for i := 0; i < n; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
-		go s.Block(ctx)
+		returned := make(chan time.Time, 1)
+		go func() {
+			s.Block(ctx)
+			returned <- time.Now()
+		}()
 		select {
 		case <-started:
 		case <-time.After(timeout):
@@ -105,16 +145,39 @@ func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies 
 		}
 		t0 := time.Now()
 		cancel()
-		select {
-		case t1 := <-done:
-			lat = append(lat, t1.Sub(t0))
-		case <-time.After(timeout):
-			return Latencies{Err: fmt.Errorf("handler never saw the cancellation (%v)", timeout)}
+		var handlerAt, returnedAt time.Time
+		for returnedAt.IsZero() || (handlerAt.IsZero() && !never) {
+			select {
+			case t1 := <-done:
+				handlerAt = t1
+			case t1 := <-returned:
+				returnedAt = t1
+			case <-expired:
+				never = true
+			case <-time.After(2 * timeout):
+				return Latencies{Err: fmt.Errorf("cancelled call neither returned nor reached the handler in %v", 2*timeout)}
+			}
+		}
+		ret = append(ret, returnedAt.Sub(t0))
+		if !never {
+			lat = append(lat, handlerAt.Sub(t0))
 		}
 	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	q := func(f float64) time.Duration { return lat[int(f*float64(len(lat)-1))] }
-	return Latencies{P50: q(0.5), P90: q(0.9), P99: q(0.99), N: n}
+	l := Latencies{N: n, Never: never}
+	l.Ret50, l.Ret90, l.Ret99 = percentiles(ret)
+	if !never {
+		l.P50, l.P90, l.P99 = percentiles(lat)
+	}
+	return l
+}
+
+func percentiles(d []time.Duration) (p50, p90, p99 time.Duration) {
+	if len(d) == 0 {
+		return
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	q := func(f float64) time.Duration { return d[int(f*float64(len(d)-1))] }
+	return q(0.5), q(0.9), q(0.99)
 }
 
 // Mass is the figure of one cancel-under-load run.
@@ -131,16 +194,23 @@ type Mass struct {
 // timeout), measures the live heap per in-flight call, then cancels every
 // caller's context and times until every handler has seen its context done.
 func CancelMany(p Peer, t Transport, n int, timeout time.Duration) Mass {
+	return cancelMany(func(h *Hooks) (*Session, error) { return p.Connect(t, h) }, n, timeout, 0)
+}
+
+// cancelMany is CancelMany on any Connector; a positive bound ends blocked
+// handlers that are never cancelled after that long.
+func cancelMany(connect Connector, n int, timeout, bound time.Duration) Mass {
 	var started, done atomic.Int64
 	allDone := make(chan struct{})
 	var doneOnce sync.Once
-	s, err := p.Connect(t, &Hooks{
+	s, err := connect(&Hooks{
 		Started: func() { started.Add(1) },
 		Done: func() {
 			if done.Add(1) == int64(n) {
 				doneOnce.Do(func() { close(allDone) })
 			}
 		},
+		Bound: bound,
 	})
 	if err != nil {
 		return Mass{Err: err}

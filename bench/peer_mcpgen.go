@@ -10,7 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-var mcpgenPeer = Peer{Name: "mcpgen", Connect: mcpgenConnect, Cancels: true}
+var mcpgenPeer = Peer{Name: "mcpgen", Connect: mcpgenConnect, CancelsUnderLoad: true}
 
 type mcpgenServer struct {
 	mcp.UnimplementedServer
@@ -41,7 +41,15 @@ func (s *mcpgenServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParam
 	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
 }
 
-func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+// quiet is the logger every peer gets: disabled at every level, so no peer
+// formats records nobody reads (mcpgen's own default passes only warnings
+// on, go-sdk's and mcp-go's log little per request).
+// maxInFlight admits the largest cancel-under-load run.
+const maxInFlight = 1 << 15
+
+func quiet() *slog.Logger {
+	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
+}
 
 func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
 	var st, ct runtime.Transport
@@ -56,7 +64,11 @@ func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
 	} else {
 		st, ct = runtime.NewPipe()
 	}
-	server := runtime.NewConn(st, runtime.WithPolicy(mcp.Policy(runtime.SideServer)), runtime.WithLogger(quiet()))
+	// The default admission bound (runtime.DefaultMaxInFlight, 1024)
+	// answers requests beyond it CodeServerBusy at once; the 10,000
+	// in-flight figure needs them all admitted, as go-sdk and mcp-go
+	// (which have no bound) do.
+	server := runtime.NewConn(st, runtime.WithPolicy(mcp.Policy(runtime.SideServer)), runtime.WithLogger(quiet()), runtime.WithMaxInFlight(maxInFlight))
 	client := runtime.NewConn(ct, runtime.WithPolicy(mcp.Policy(runtime.SideClient)), runtime.WithLogger(quiet()))
 	mcp.RegisterServer(server, &mcpgenServer{h: h})
 	mcp.RegisterClient(client, mcp.UnimplementedClient{})
@@ -69,17 +81,25 @@ func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
 			p.close()
 		}
 	})
+	s, err := mcpgenLegacyCaller(client, closeAll)
+	if err != nil {
+		closeAll()
+	}
+	return s, err
+}
+
+// mcpgenLegacyCaller initializes a 2025-11-25 client Conn and returns its
+// Session.
+func mcpgenLegacyCaller(client *runtime.Conn, closeAll func()) (*Session, error) {
 	caller := mcp.NewServerCaller(client)
 	ctx := context.Background()
 	if _, err := caller.Initialize(ctx, &mcp.InitializeRequestParams{
 		ProtocolVersion: "2025-11-25",
 		ClientInfo:      mcp.Implementation{Name: "bench", Version: "0"},
 	}); err != nil {
-		closeAll()
 		return nil, err
 	}
 	if err := caller.Initialized(ctx, nil); err != nil {
-		closeAll()
 		return nil, err
 	}
 	return &Session{

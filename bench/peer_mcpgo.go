@@ -10,16 +10,52 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
-var mcpgoPeer = Peer{Name: "mcp-go v1.2.1", Connect: mcpgoConnect, Cancels: false}
+var mcpgoPeer = Peer{Name: "mcp-go v1.2.1", Connect: mcpgoConnect}
 
-func mcpgoConnect(t Transport, h *Hooks) (*Session, error) {
-	s := server.NewMCPServer("bench", "0", server.WithToolCapabilities(false))
+// mcpgoServer is an mcp-go server with the echo and block tools.
+func mcpgoServer(h *Hooks, opts ...server.ServerOption) *server.MCPServer {
+	s := server.NewMCPServer("bench", "0", append([]server.ServerOption{server.WithToolCapabilities(false)}, opts...)...)
 	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText(echoText(req.GetString("text", ""))), nil
 	})
 	s.AddTool(mcp.NewTool("block"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return nil, blockBody(ctx, h)
 	})
+	return s
+}
+
+// mcpgoCaller is the Session of a started, initialized mcp-go client.
+func mcpgoCaller(c *client.Client, closeAll func()) *Session {
+	return &Session{
+		Echo: func(ctx context.Context, text string) (string, error) {
+			var req mcp.CallToolRequest
+			req.Params.Name = "echo"
+			req.Params.Arguments = map[string]any{"text": text}
+			res, err := c.CallTool(ctx, req)
+			if err != nil {
+				return "", err
+			}
+			if len(res.Content) == 0 {
+				return "", errNoText
+			}
+			tc, ok := res.Content[0].(mcp.TextContent)
+			if !ok {
+				return "", errNoText
+			}
+			return tc.Text, nil
+		},
+		Block: func(ctx context.Context) error {
+			var req mcp.CallToolRequest
+			req.Params.Name = "block"
+			_, err := c.CallTool(ctx, req)
+			return err
+		},
+		Close: closeAll,
+	}
+}
+
+func mcpgoConnect(t Transport, h *Hooks) (*Session, error) {
+	s := mcpgoServer(h)
 	ctx, cancel := context.WithCancel(context.Background())
 	var c *client.Client
 	var p *pipes
@@ -58,32 +94,7 @@ func mcpgoConnect(t Transport, h *Hooks) (*Session, error) {
 		closeAll()
 		return nil, err
 	}
-	return &Session{
-		Echo: func(ctx context.Context, text string) (string, error) {
-			var req mcp.CallToolRequest
-			req.Params.Name = "echo"
-			req.Params.Arguments = map[string]any{"text": text}
-			res, err := c.CallTool(ctx, req)
-			if err != nil {
-				return "", err
-			}
-			if len(res.Content) == 0 {
-				return "", errNoText
-			}
-			tc, ok := res.Content[0].(mcp.TextContent)
-			if !ok {
-				return "", errNoText
-			}
-			return tc.Text, nil
-		},
-		Block: func(ctx context.Context) error {
-			var req mcp.CallToolRequest
-			req.Params.Name = "block"
-			_, err := c.CallTool(ctx, req)
-			return err
-		},
-		Close: closeAll,
-	}, nil
+	return mcpgoCaller(c, closeAll), nil
 }
 
 type discard struct{}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"time"
 )
 
 // Transport names the two ways client and server are joined.
@@ -31,6 +32,12 @@ const (
 type Hooks struct {
 	Started func()
 	Done    func()
+	// Bound, when positive, ends the block handler after that long even if
+	// its context is still live, calling Expired instead of Done: a peer
+	// that never delivers the cancellation to its handler is reported as
+	// such instead of leaking a blocked handler.
+	Bound   time.Duration
+	Expired func()
 }
 
 // Session is a connected, initialized client of a server with the echo and
@@ -51,10 +58,12 @@ type Peer struct {
 	// Connect builds server and client over t, registers the tools,
 	// initializes, and returns the client session.
 	Connect func(t Transport, h *Hooks) (*Session, error)
-	// Cancels reports whether a cancelled call reaches the server's
-	// handler as a done context (mcp-go v1.2 does not send
-	// notifications/cancelled from its client).
-	Cancels bool
+	// CancelsUnderLoad reports whether cancelling 1,000 in-flight calls
+	// reaches every handler (mcp-go v1.2's stdio server runs a few handlers
+	// at a time and stops reading while its queue is full, so the
+	// notifications/cancelled are never read). A single cancelled call
+	// reaches the handler with every peer.
+	CancelsUnderLoad bool
 }
 
 // Peers are the implementations compared, mcpgen first.
@@ -68,12 +77,27 @@ func blockBody(ctx context.Context, h *Hooks) error {
 	if h != nil && h.Started != nil {
 		h.Started()
 	}
-	<-ctx.Done()
-	if h != nil && h.Done != nil {
-		h.Done()
+	var bound <-chan time.Time
+	if h != nil && h.Bound > 0 {
+		t := time.NewTimer(h.Bound)
+		defer t.Stop()
+		bound = t.C
 	}
-	return ctx.Err()
+	select {
+	case <-ctx.Done():
+		if h != nil && h.Done != nil {
+			h.Done()
+		}
+		return ctx.Err()
+	case <-bound:
+		if h.Expired != nil {
+			h.Expired()
+		}
+		return errBound
+	}
 }
+
+var errBound = errors.New("block: bound reached before any cancellation")
 
 // pipes are two os.Pipe pairs: the server reads sr and writes sw, the client
 // reads cr and writes cw.

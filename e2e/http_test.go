@@ -21,56 +21,14 @@ func TestHTTPExamplesPerEra(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two binaries")
 	}
-	dir := t.TempDir()
-	args := []string{"build", "-o", dir + string(os.PathSeparator)}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, "github.com/mcpgen/mcpgen/examples/http-server", "github.com/mcpgen/mcpgen/examples/http-client")...)
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatal(err)
-	}
-	srv := exec.Command(filepath.Join(dir, "http-server"), "--addr", "127.0.0.1:0", "--log-format", "json")
-	stderr, err := srv.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	records := newWatch[map[string]any]()
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			var r map[string]any
-			if json.Unmarshal(sc.Bytes(), &r) == nil {
-				records.add(r)
-			}
-		}
-		records.close()
-	}()
-	defer func() {
-		srv.Process.Signal(syscall.SIGTERM)
-		done := make(chan error, 1)
-		go func() { done <- srv.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("http-server exit: %v", err)
-			}
-		case <-time.After(10 * time.Second):
-			srv.Process.Kill()
-			t.Error("http-server did not exit on SIGTERM")
-		}
-	}()
-	url := records.waitFor(t, "listening record", func(r map[string]any) bool { return r["msg"] == "listening" })["url"].(string)
+	dir := buildHTTPExamples(t, "http-server", "http-client")
+	url, records := startHTTPServer(t, filepath.Join(dir, "http-server"))
 
 	for _, tc := range []struct {
 		era, source, report string
 	}{
 		{"legacy", "peer notification", "sleep cancelled after … (notifications/cancelled sent): http-client gave up after 200ms"},
-		{"modern", "stream disconnect", "sleep cancelled after … (response stream closed): http-client gave up after 200ms"},
+		{"modern", "stream closed", "sleep cancelled after … (response stream closed): http-client gave up after 200ms"},
 	} {
 		t.Run(tc.era, func(t *testing.T) {
 			out, err := exec.Command(filepath.Join(dir, "http-client"), "--era", tc.era, url).Output()
@@ -98,4 +56,66 @@ func TestHTTPExamplesPerEra(t *testing.T) {
 			t.Errorf("the server sent a cancellation: %v", r)
 		}
 	}
+}
+
+// buildHTTPExamples builds the named examples (with -race when the tests
+// run with it) into a temporary directory and returns it.
+func buildHTTPExamples(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	args := []string{"build", "-o", dir + string(os.PathSeparator)}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	for _, n := range names {
+		args = append(args, "github.com/mcpgen/mcpgen/examples/"+n)
+	}
+	build := exec.Command("go", args...)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// startHTTPServer starts the http-server binary on a free loopback port
+// with --log-format json and returns its URL and its stderr records. The
+// server is stopped with SIGTERM when the test ends and must exit cleanly.
+func startHTTPServer(t *testing.T, bin string) (string, *watch[map[string]any]) {
+	t.Helper()
+	srv := exec.Command(bin, "--addr", "127.0.0.1:0", "--log-format", "json")
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	records := newWatch[map[string]any]()
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			var r map[string]any
+			if json.Unmarshal(sc.Bytes(), &r) == nil {
+				records.add(r)
+			}
+		}
+		records.close()
+	}()
+	t.Cleanup(func() {
+		srv.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- srv.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("http-server exit: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			srv.Process.Kill()
+			t.Error("http-server did not exit on SIGTERM")
+		}
+	})
+	url := records.waitFor(t, "listening record", func(r map[string]any) bool { return r["msg"] == "listening" })["url"].(string)
+	return url, records
 }

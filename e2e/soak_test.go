@@ -5,7 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -16,10 +21,14 @@ import (
 // random, reuse ids, send malformed lines, read slowly, and some close
 // abruptly. For every request sent once: exactly one outcome, a response or
 // an applied cancellation (seen in the server's JSON cancellation log),
-// never both; every malformed line gets one -32700; RSS stays under 256 MB.
+// never both; every malformed line gets one -32700; RSS stays under 256 MB;
+// and once a client's work has settled, the server's goroutines come back to
+// their post-initialize baseline (the server is built with the
+// mcpgen_debugstats tag, which adds the mcpgen/debug/stats method, so the
+// count is the server process's, not the test's).
 // Short by default (a few seconds); -hostile.long runs 30 s.
 func TestHostileSoak(t *testing.T) {
-	bin := plainServer(t)
+	bin := debugStatsServer(t)
 	clients, dur := 4, 2*time.Second
 	if *soakLong {
 		clients, dur = 8, 30*time.Second
@@ -38,6 +47,9 @@ func TestHostileSoak(t *testing.T) {
 func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt bool) {
 	rng := rand.New(rand.NewSource(seed))
 	var mu sync.Mutex
+	changed := make(chan struct{}, 1) // an answer or a log record arrived
+	stats := make(chan int, 1)        // goroutine counts from mcpgen/debug/stats
+	initDone := make(chan struct{})
 	applied := map[string]int{} // id JSON text -> applied cancellations
 	dropped := false
 	c := startChildLogs(t, func(l string) {
@@ -55,9 +67,10 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 		switch {
 		case rec.Msg == "cancellation" && rec.Event == "applied" && rec.Dir == "incoming":
 			applied[string(rec.ID)]++
-		case rec.Msg == "log records dropped":
+		case rec.Msg == "log records dropped" || strings.HasPrefix(rec.Msg, "runtime dropped"):
 			dropped = true
 		}
+		signal(changed)
 	}, bin, "--log-format", "json")
 
 	answers := map[string]int{}
@@ -73,11 +86,21 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 				return
 			}
 			var m struct {
-				ID json.RawMessage `json:"id"`
+				ID     json.RawMessage `json:"id"`
+				Result struct {
+					Goroutines int `json:"goroutines"`
+				} `json:"result"`
 			}
 			if json.Unmarshal(line, &m) != nil {
 				readDone <- fmt.Errorf("not JSON: %.200s", line)
 				return
+			}
+			if strings.HasPrefix(string(m.ID), `"mcpgen-stats`) {
+				stats <- m.Result.Goroutines
+				continue
+			}
+			if string(m.ID) == `"init"` {
+				close(initDone)
 			}
 			mu.Lock()
 			if string(m.ID) == "null" {
@@ -86,6 +109,7 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 				answers[string(m.ID)]++
 			}
 			mu.Unlock()
+			signal(changed)
 			if rr.Intn(200) == 0 {
 				time.Sleep(time.Duration(rr.Intn(20)) * time.Millisecond)
 			}
@@ -98,6 +122,17 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 	w := bufio.NewWriter(c.in)
 	w.WriteString(initLine)
 	sent[`"init"`] = 1
+	if err := w.Flush(); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	select {
+	case <-initDone:
+	case <-time.After(guard):
+		t.Fatal("no answer to initialize")
+	}
+	// The baseline: after initialize, the session's and transport's
+	// goroutines are all up (the stdio writer starts with the first reply).
+	baseline := queryGoroutines(t, w, stats)
 	deadline := time.Now().Add(dur)
 	for i := 0; time.Now().Before(deadline); i++ {
 		var id string
@@ -155,6 +190,46 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 		<-readDone
 		return
 	}
+	// Settled: every request sent has an outcome (a response, or an applied
+	// cancellation in the log; a reused id at least one). Unless the log
+	// dropped records, when only the goroutine count can say.
+	settled := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if dropped {
+			return true
+		}
+		for id, n := range sent {
+			if o := answers[id] + applied[id]; o < 1 || (n == 1 && o != 1) {
+				return false
+			}
+		}
+		return true
+	}
+	for deadline := time.After(guard); !settled(); {
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatal("requests still without an outcome")
+		}
+	}
+	// Parked handler goroutines outlive their request by up to a second
+	// (runtime/workers.go), so poll until the count is back, bounded; the
+	// assertion is that it comes back, not how fast. Polls are spaced by
+	// more than that second: each stats request is served by a parked
+	// worker, and frequent polls would keep the parked ones alive.
+	after := queryGoroutines(t, w, stats)
+	final := after
+	tick := time.NewTicker(1200 * time.Millisecond)
+	for deadline := time.After(5 * time.Second); final > baseline+goroutineSlack; {
+		select {
+		case <-tick.C:
+			final = queryGoroutines(t, w, stats)
+		case <-deadline:
+			t.Fatalf("server goroutines: %d after initialize, %d when settled, still %d after 5 s", baseline, after, final)
+		}
+	}
+	tick.Stop()
 	// The peak so far (VmHWM; rusage's maxrss would count the test binary
 	// the child was forked from).
 	peak := c.peakRSS(t)
@@ -207,6 +282,68 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 	for _, n := range applied {
 		napplied += n
 	}
-	t.Logf("%d requests, %d distinct ids, %d cancellations applied, %d malformed lines, %d ids answered after an applied cancel of a reuse; peak RSS %d MB",
-		requests, len(sent), napplied, malformed, both, peak>>20)
+	t.Logf("%d requests, %d distinct ids, %d cancellations applied, %d malformed lines, %d ids answered after an applied cancel of a reuse; peak RSS %d MB; server goroutines %d after initialize, %d when settled, %d at the end",
+		requests, len(sent), napplied, malformed, both, peak>>20, baseline, after, final)
+}
+
+// goroutineSlack is how far above its post-initialize baseline the server's
+// goroutine count may end: both counts include the worker answering the
+// stats request, and the stdio transport's reader and writer are up in
+// both; the slack covers a worker parked from the previous stats request
+// that has not yet been handed the next one.
+const goroutineSlack = 2
+
+var statsSeq atomic.Int64
+
+// queryGoroutines asks the server for its goroutine count. The reader
+// goroutine routes the answer to stats.
+func queryGoroutines(t *testing.T, w *bufio.Writer, stats <-chan int) int {
+	t.Helper()
+	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":"mcpgen-stats-%d","method":"mcpgen/debug/stats"}`+"\n", statsSeq.Add(1))
+	if err := w.Flush(); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	select {
+	case n := <-stats:
+		return n
+	case <-time.After(guard):
+		t.Fatal("no answer to mcpgen/debug/stats")
+	}
+	return 0
+}
+
+// signal wakes a waiter on ch without blocking.
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+var (
+	debugOnce sync.Once
+	debugBin  string
+	debugErr  error
+)
+
+// debugStatsServer builds examples/stdio-server with the mcpgen_debugstats
+// tag (and without -race, like plainServer), once.
+func debugStatsServer(t *testing.T) string {
+	t.Helper()
+	plainServer(t) // skips without /proc
+	debugOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcpgen-soak-")
+		if err != nil {
+			debugErr = err
+			return
+		}
+		debugBin = filepath.Join(dir, "stdio-server")
+		cmd := exec.Command("go", "build", "-tags", "mcpgen_debugstats", "-o", debugBin, "github.com/mcpgen/mcpgen/examples/stdio-server")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		debugErr = cmd.Run()
+	})
+	if debugErr != nil {
+		t.Fatalf("building the server with mcpgen_debugstats: %v", debugErr)
+	}
+	return debugBin
 }

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	godoc "go/doc/comment"
 	"regexp"
 	"sort"
 	"strings"
@@ -107,19 +108,28 @@ func (l *docLinker) lines(desc string) []string {
 	return out
 }
 
-// comment renders doc lines as consecutive // comments, each followed by
-// a newline, ready to precede a declaration. Empty lines become "//" so
-// jennifer never switches to /* */ style.
+// comment renders doc lines as the doc comment of a declaration: consecutive
+// // comments, each followed by a newline. The text goes through
+// go/doc/comment as gofmt's doc comment pass does (lists indented, and so
+// on), so the single format.Source in Generate leaves it alone.
 func comment(lines []string) *jen.Statement {
 	s := jen.Null()
-	for _, ln := range lines {
-		if ln == "" {
-			s.Comment("//").Line()
-			continue
-		}
+	for _, ln := range canonicalDoc(lines) {
 		s.Comment(ln).Line()
 	}
 	return s
+}
+
+// canonicalDoc returns doc lines as gofmt prints them in a doc comment,
+// each with its "//", which jennifer then writes as it is.
+func canonicalDoc(lines []string) []string {
+	if len(lines) == 0 {
+		return nil
+	}
+	var p godoc.Parser
+	var pr godoc.Printer
+	text := pr.Comment(p.Parse(strings.Join(lines, "\n") + "\n"))
+	return strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
 }
 
 // docFor is the doc comment of a declaration named name: the schema's

@@ -52,22 +52,34 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 	if err := ctx.Err(); err != nil {
 		return err // nothing written, so nothing to cancel
 	}
-	raw, err := marshalValue(params)
-	if err != nil {
-		return fmt.Errorf("runtime: encoding %s params: %w", method, err)
-	}
 	cl := &call{ctx: ctx, method: method, done: make(chan struct{})}
 	cl.id = Int64ID(c.nextID.Add(1))
-	if cc.resetProgress || cc.onProgress != nil {
-		raw, cl.token, err = injectProgressToken(raw, cl.id)
+	var msg []byte
+	if a, ok := asAppender(params); ok && !cc.resetProgress && cc.onProgress == nil {
+		// The params write themselves into the message (encode.go).
+		var pre [128]byte
+		m, start, end, err := appendedMessage(appendRequestPrefix(pre[:0], cl.id, method), a, '}')
 		if err != nil {
-			return fmt.Errorf("runtime: %s: %w", method, err)
+			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
 		}
-		cl.hasToken = true
-		cl.progSig = make(chan struct{}, 1)
+		cl.task = c.pol.isTask(m[start:end])
+		msg = m
+	} else {
+		raw, err := marshalValue(params)
+		if err != nil {
+			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+		}
+		if cc.resetProgress || cc.onProgress != nil {
+			raw, cl.token, err = injectProgressToken(raw, cl.id)
+			if err != nil {
+				return fmt.Errorf("runtime: %s: %w", method, err)
+			}
+			cl.hasToken = true
+			cl.progSig = make(chan struct{}, 1)
+		}
+		cl.task = c.pol.isTask(raw)
+		msg = appendRequest(make([]byte, 0, len(raw)+len(method)+48), cl.id, method, raw)
 	}
-	cl.task = c.pol.isTask(raw)
-	msg := appendRequest(make([]byte, 0, len(raw)+len(method)+48), cl.id, method, raw)
 
 	c.mu.Lock()
 	if c.closing {
@@ -236,14 +248,25 @@ func reasonOf(ctx context.Context) string {
 
 // Notify sends a notification. It fails if the Conn has shut down.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
-	raw, err := marshalValue(params)
-	if err != nil {
-		return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+	var msg []byte
+	if a, ok := asAppender(params); ok {
+		var pre [128]byte
+		m, _, _, err := appendedMessage(appendNotificationPrefix(pre[:0], method), a, '}')
+		if err != nil {
+			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+		}
+		msg = m
+	} else {
+		raw, err := marshalValue(params)
+		if err != nil {
+			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+		}
+		msg = appendNotification(nil, method, raw)
 	}
 	if ce := c.Err(); ce != nil {
 		return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
 	}
-	return c.t.Write(ctx, appendNotification(nil, method, raw))
+	return c.t.Write(ctx, msg)
 }
 
 // NotifyProgress sends the Policy's progress notification; handlers use it

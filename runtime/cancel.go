@@ -31,9 +31,10 @@ const (
 	SourceTransportError
 	// SourceClose: Conn.Close was called (or Run's context ended).
 	SourceClose
-	// SourceDisconnect: the transport reported that the peer dropped this
-	// request's stream, and the Policy says that is a cancellation.
-	SourceDisconnect
+	// SourceStreamClosed: the peer closed the response stream of this
+	// request, which the Policy (DisconnectIsCancellation: Streamable HTTP,
+	// 2026-07-28) defines as its cancellation. Its name is "stream closed".
+	SourceStreamClosed
 	// SourceLocal: this side ended a request the peer issued (CancelIncoming).
 	SourceLocal
 	// SourceTaskCancel: the requestor sent tasks/cancel for the task this
@@ -42,10 +43,15 @@ const (
 	SourceTaskCancel
 )
 
+// SourceDisconnect is the former name of SourceStreamClosed.
+//
+// Deprecated: use SourceStreamClosed.
+const SourceDisconnect = SourceStreamClosed
+
 var sourceNames = [...]string{
 	"unknown", "peer notification", "caller context", "timeout",
 	"progress timeout", "maximum timeout", "transport closed",
-	"transport error", "connection closed", "stream disconnect", "local",
+	"transport error", "connection closed", "stream closed", "local",
 	"tasks/cancel",
 }
 

@@ -156,16 +156,16 @@ func (c *Conn) onDisconnect(id RequestID) {
 	f := c.incoming[id]
 	if f == nil {
 		c.mu.Unlock()
-		c.ignored(Event{Direction: Incoming, ID: id, Source: SourceDisconnect, Why: IgnoreUnknownID})
+		c.ignored(Event{Direction: Incoming, ID: id, Source: SourceStreamClosed, Why: IgnoreUnknownID})
 		return
 	}
 	f.cancelled = true
 	delete(c.incoming, id)
 	c.mu.Unlock()
 	reason := "the peer closed the request's stream"
-	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceDisconnect})
-	c.info("request cancelled by stream disconnect", slog.String("id", id.String()), slog.String("method", f.req.Method))
-	c.event(Event{Kind: EventApplied, Direction: Incoming, ID: id, Method: f.req.Method, Reason: reason, Source: SourceDisconnect})
+	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceStreamClosed})
+	c.info("request cancelled: the peer closed its stream", slog.String("id", id.String()), slog.String("method", f.req.Method))
+	c.event(Event{Kind: EventApplied, Direction: Incoming, ID: id, Method: f.req.Method, Reason: reason, Source: SourceStreamClosed})
 }
 
 // ErrNotPermitted is wrapped by CancelIncoming's error when the Policy does

@@ -45,11 +45,12 @@ type NotificationHandler func(ctx context.Context, n *Notification)
 // the in-flight table as soon as it is read and runs on its own goroutine, so
 // cancellations are never stuck behind a running handler.
 type Conn struct {
-	t   Transport
-	pol *compiledPolicy
-	log *slog.Logger
-	obs Observer
-	cfg config
+	t    Transport
+	pol  *compiledPolicy
+	log  *slog.Logger // logs through disp
+	obs  Observer     // called through disp
+	disp *dispatcher
+	cfg  config
 
 	// abandoning counts cancellations being queued: by a caller that took
 	// back its abandoned call, and by the shutdown for the calls Close
@@ -72,7 +73,8 @@ type Conn struct {
 	closing     bool
 	cause       *CancelError // why the Conn shut down; set with closing
 	active      int          // handlers not yet finished
-	activeBytes int          // their requests' sizes, for admission
+	neverActive int          // of those, never-cancellable ones (initialize), response written or not
+	activeBytes int          // their params, and responses not yet written, for admission
 	workersLive int          // worker goroutines alive (running or parked)
 	idle        chan struct{}
 	idleDone    bool
@@ -81,6 +83,7 @@ type Conn struct {
 	nextID atomic.Int64
 
 	ignoredLimit *logLimiter // the "cancellation ignored" log line's rate limit
+	dupLimit     *logLimiter // the duplicate-id line's (duplicate.go)
 
 	connCtx    context.Context // parent of handler contexts; cancelled at shutdown
 	connCancel context.CancelCauseFunc
@@ -99,7 +102,8 @@ type inflight struct {
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
-	size      int  // charged to Conn.activeBytes while admitted
+	size      int  // charged to Conn.activeBytes until its handler exits: params, then the response too
+	never     bool // the policy never cancels its method; counted in Conn.neverActive
 	cancelled bool // guarded by Conn.mu: a cancellation was applied, so no response
 }
 
@@ -138,8 +142,8 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	c := &Conn{
 		t:        t,
 		pol:      compilePolicy(cfg.policy),
-		log:      cfg.logger,
 		obs:      cfg.observer,
+		disp:     newDispatcher(cfg.observer, cfg.logger.Handler(), cfg.dispatchItems, cfg.dispatchBytes),
 		cfg:      cfg,
 		handlers: map[string]Handler{},
 		notes:    map[string]NotificationHandler{},
@@ -153,7 +157,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		done:     make(chan struct{}),
 
 		ignoredLimit: newLogLimiter(20, 10),
+		dupLimit:     newLogLimiter(20, 10),
 	}
+	c.log = slog.New(c.disp.handler())
 	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
 	if cfg.maxHandlers > 0 {
 		c.sem = make(chan struct{}, cfg.maxHandlers)
@@ -220,6 +226,7 @@ func (c *Conn) Start() {
 	c.mu.Unlock()
 	go c.sender.run()
 	go c.notifier.run()
+	c.disp.start(c.done, c.idle)
 	go c.readLoop()
 }
 
@@ -266,8 +273,11 @@ func (c *Conn) Err() error {
 // Close shuts the Conn down: it cancels every in-flight handler (cause
 // SourceClose) and fails every pending call, then writes the cancellation
 // notifications already queued (so a cancel just before Close is not lost),
-// closes the transport and waits for handlers to return. If ctx ends first,
-// Close returns ctx.Err() and leaves the stragglers behind. Close is
+// closes the transport, waits for handlers to return and for the observer
+// and logger to be handed the events and records queued for them. If ctx
+// ends first (a handler ignores its context, or the observer or log sink is
+// stuck), Close returns ctx.Err() and leaves the stragglers behind; queued
+// events then count as dropped (DispatchStats). Close is
 // idempotent; a later call waits again. Called from inside a handler or a
 // notification handler, Close cannot wait for that very handler, so give it
 // a context with a deadline there (or call it on a new goroutine).
@@ -282,7 +292,8 @@ func (c *Conn) Close(ctx context.Context) error {
 		c.notifier.stop()
 		c.t.Close()
 		c.closeDone()
-		return nil
+		c.disp.start(c.done, c.idle) // delivers what the shutdown logged
+		return c.waitDispatch(ctx)
 	}
 	c.abandoning.Wait()
 	flushErr := c.sender.flush(ctx)
@@ -297,6 +308,9 @@ func (c *Conn) Close(ctx context.Context) error {
 	case <-c.idle:
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	if err := c.waitDispatch(ctx); err != nil {
+		return err
 	}
 	return flushErr
 }
@@ -488,15 +502,11 @@ func (c *Conn) cancelAfterGrace() {
 // neverCancellableInFlightLocked reports whether a request the policy says
 // is never cancelled (initialize) is still running: the EOF grace does not
 // end it; only Close or Run's context (bounded, see shutdownGrace in the
-// example) do. Called with mu held.
-func (c *Conn) neverCancellableInFlightLocked() bool {
-	for _, f := range c.incoming {
-		if c.pol.never[f.req.Method] {
-			return true
-		}
-	}
-	return false
-}
+// example) do. It counts handlers until they have exited, not entries of
+// the in-flight table: respond removes the entry before writing the
+// response, and a drain that stopped waiting then would close the
+// transport under that write. Called with mu held.
+func (c *Conn) neverCancellableInFlightLocked() bool { return c.neverActive > 0 }
 
 // wakeDrainLocked ends drainAfterEOF's wait. Called with mu held.
 func (c *Conn) wakeDrainLocked() {
@@ -605,10 +615,10 @@ func (c *Conn) onResponse(m *Message) {
 	close(cl.done)
 }
 
-// event reports to the observer, if any.
+// event queues e for the observer, if any; see dispatch.go.
 func (c *Conn) event(e Event) {
 	if c.obs != nil {
-		c.obs(e)
+		c.disp.pushEvent(e)
 	}
 }
 

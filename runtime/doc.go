@@ -50,7 +50,12 @@
 //   - Hostile peers: every request is admitted or refused in the read loop
 //     before any goroutine is spent on it (WithMaxInFlight,
 //     WithMaxInFlightBytes; refused requests get CodeServerBusy, -31429,
-//     outside the ranges JSON-RPC and MCP reserve). Replies the read loop
+//     outside the ranges JSON-RPC and MCP reserve). The byte budget charges
+//     a request's params from admission and its encoded response until the
+//     transport has written it, so responses a peer does not read stop
+//     admission too. It bounds what admitted requests hold, not the heap:
+//     handlers' own copies and the collector's headroom come on top (see
+//     DefaultMaxInFlightBytes, with a measurement). Replies the read loop
 //     produces and notifications waiting for their handler are bounded in
 //     bytes (WithMaxQueuedBytes); when that budget is spent the read loop
 //     stops reading, so a peer that does not read our output is not read
@@ -64,8 +69,13 @@
 //   - String ids are exact: one whose decoding would lose information
 //     (invalid UTF-8, an unpaired \uD800-style escape) keeps the literal the
 //     peer sent, so such ids never collide and are echoed byte for byte.
-//   - Logging never blocks routing when the logger does not: the runtime
-//     rate-limits its peer-triggered lines, LogCancellations rate-limits
-//     ignored cancellations, and runtime/logsink provides a bounded,
-//     dropping, asynchronous slog.Handler for stderr.
+//   - Logging and observers never block routing, whatever the user gives:
+//     events and log records go through a bounded per-Conn queue to a
+//     goroutine of their own (dispatch.go), dropped and counted when the
+//     sink cannot keep up (Conn.DispatchStats, and a Warn record saying how
+//     many); Close flushes the queue within its context. The runtime
+//     rate-limits its peer-triggered lines (ignored cancellations, duplicate
+//     in-flight ids), LogCancellations rate-limits ignored cancellations,
+//     and runtime/logsink is a bounded, dropping handler for code outside a
+//     Conn (a process's stderr).
 package runtime

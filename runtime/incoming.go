@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -32,7 +31,7 @@ func (c *Conn) onRequest(m *Message) {
 		cancel(nil)
 		// Answering would look like the answer to the first request with
 		// this id; the peer broke JSON-RPC's uniqueness rule, so log and drop.
-		c.warn("dropping request whose id is already in flight", slog.String("id", m.ID.String()), slog.String("method", m.Method))
+		c.warnDuplicate(m.ID, m.Method)
 		return
 	}
 	limit := c.cfg.maxInFlight
@@ -52,6 +51,10 @@ func (c *Conn) onRequest(m *Message) {
 	}
 	c.incoming[m.ID] = f
 	c.active++
+	if c.pol.never[m.Method] {
+		f.never = true
+		c.neverActive++
+	}
 	f.size = size
 	c.activeBytes += size
 	spawn := c.dispatchLocked(f)
@@ -128,6 +131,13 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 		return
 	}
 	delete(c.incoming, f.req.ID)
+	// The encoded response is held until the transport has taken it, which
+	// for a peer that does not read is as long as the peer likes: charge it
+	// to the in-flight budget with the request (handlerExited releases both,
+	// after the write), so that later requests are refused as busy instead
+	// of piling up more responses nobody reads.
+	f.size += len(msg)
+	c.activeBytes += len(msg)
 	c.mu.Unlock()
 	if err := c.t.Write(c.connCtx, msg); err != nil {
 		if errors.Is(err, ErrMessageTooLarge) {
@@ -152,11 +162,18 @@ func (c *Conn) dropCancelled(f *inflight, what string) {
 func (c *Conn) handlerExited(f *inflight) {
 	c.mu.Lock()
 	c.active--
+	if f.never {
+		c.neverActive--
+	}
 	c.activeBytes -= f.size
 	c.wakeDrainLocked() // after EOF, the drain re-checks what still runs
 	c.checkIdleLocked()
 	c.mu.Unlock()
 }
+
+// responseEnvelope is what appendResult adds to the result and the id's text:
+// the members around them, a string id's quotes, and {} for a nil result.
+const responseEnvelope = len(`{"jsonrpc":"2.0","id":"","result":{}}`)
 
 // encodeResponse builds the response message for a handler's outcome.
 func encodeResponse(id RequestID, result any, herr error) []byte {
@@ -167,28 +184,5 @@ func encodeResponse(id RequestID, result any, herr error) []byte {
 		}
 		return appendError(nil, id, rpcErr)
 	}
-	raw, err := marshalValue(result)
-	if err != nil {
-		return appendError(nil, id, &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()})
-	}
-	return appendResult(make([]byte, 0, len(raw)+48), id, raw)
-}
-
-// marshalValue encodes params or a result: json.RawMessage is used as is
-// (after checking it is valid JSON, since it is spliced into the message),
-// nil means absent, anything else goes through encoding/json.
-func marshalValue(v any) (json.RawMessage, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case json.RawMessage:
-		if len(x) == 0 {
-			return nil, nil
-		}
-		if !json.Valid(x) {
-			return nil, fmt.Errorf("runtime: json.RawMessage is not valid JSON: %s", clip(x))
-		}
-		return x, nil
-	}
-	return json.Marshal(v)
+	return encodeResult(id, result)
 }

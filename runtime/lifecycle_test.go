@@ -241,6 +241,9 @@ func TestObserverSeesBothSides(t *testing.T) {
 	if applied.Method != "work" || applied.Source != SourcePeer || applied.Direction != Incoming || applied.Reason != "context canceled" {
 		t.Errorf("applied %+v", applied)
 	}
+	// Events reach the observer on the dispatch goroutine: wait for the
+	// last one of each side before comparing sequences.
+	cev.waitFor(t, func(e Event) bool { return e.Kind == EventSent })
 	kinds := func(evs []Event) (ks []EventKind) {
 		for _, e := range evs {
 			ks = append(ks, e.Kind)

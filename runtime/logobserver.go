@@ -16,9 +16,10 @@ import (
 //
 // Ignored cancellations are what a hostile or buggy peer can produce without
 // limit, so they are rate-limited (a burst of 20, then 10 a second); the
-// next record written says how many were suppressed. The observer runs on
-// the read loop: give it a logger that does not block, such as one over a
-// logsink.Handler.
+// next record written says how many were suppressed. Like every Observer it
+// runs on the Conn's dispatch goroutine, never on the read loop, so a logger
+// that blocks delays (and past the queue's bound, drops) cancellation
+// records, not traffic.
 func LogCancellations(log *slog.Logger) Observer {
 	lim := newLogLimiter(20, 10)
 	return func(e Event) {

@@ -54,7 +54,7 @@ type Message struct {
 // returned Message has Kind KindRequest and a non-zero ID, the error response
 // should carry that id; otherwise it carries id null.
 func DecodeMessage(data []byte) (*Message, *Error) {
-	if !json.Valid(data) {
+	if !validJSON(data) {
 		return nil, &Error{Code: CodeParseError, Message: "parse error: message is not valid JSON"}
 	}
 	data = trimSpace(data)
@@ -279,6 +279,22 @@ func appendRequest(dst []byte, id RequestID, method string, params json.RawMessa
 	return append(dst, '}')
 }
 
+// appendRequestPrefix appends a request up to its params' value.
+func appendRequestPrefix(dst []byte, id RequestID, method string) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = id.appendJSON(dst)
+	dst = append(dst, `,"method":`...)
+	dst = appendJSONString(dst, method)
+	return append(dst, `,"params":`...)
+}
+
+// appendNotificationPrefix appends a notification up to its params' value.
+func appendNotificationPrefix(dst []byte, method string) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","method":`...)
+	dst = appendJSONString(dst, method)
+	return append(dst, `,"params":`...)
+}
+
 func appendNotification(dst []byte, method string, params json.RawMessage) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","method":`...)
 	dst = appendJSONString(dst, method)
@@ -290,14 +306,19 @@ func appendNotification(dst []byte, method string, params json.RawMessage) []byt
 }
 
 func appendResult(dst []byte, id RequestID, result json.RawMessage) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = id.appendJSON(dst)
-	dst = append(dst, `,"result":`...)
+	dst = appendResultPrefix(dst, id)
 	if len(result) == 0 {
 		result = json.RawMessage("{}")
 	}
 	dst = append(dst, result...)
 	return append(dst, '}')
+}
+
+// appendResultPrefix appends a response up to its result's value.
+func appendResultPrefix(dst []byte, id RequestID) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	dst = id.appendJSON(dst)
+	return append(dst, `,"result":`...)
 }
 
 func appendError(dst []byte, id RequestID, e *Error) []byte {

@@ -107,7 +107,12 @@ type Event struct {
 }
 
 // Observer receives cancellation events so an application can show that a
-// cancellation was requested, sent or applied (the spec says UIs SHOULD). It
-// is called synchronously from the Conn's goroutines, including the read
-// loop, so it must be quick and safe for concurrent use.
+// cancellation was requested, sent or applied (the spec says UIs SHOULD). The
+// Conn never calls it from the read loop: events go through a bounded queue
+// to one goroutine per Conn, which calls the Observer one event at a time,
+// in the order the Conn produced them. An Observer may be slow or even stuck
+// without stalling the connection; when the queue is full, events are
+// dropped and counted (Conn.DispatchStats). The goroutine ends with the
+// Conn, once the Observer returns. Close waits for that goroutine, so an
+// Observer that calls Close must give it a context with a deadline.
 type Observer func(Event)

@@ -14,6 +14,8 @@ type config struct {
 	policySet        bool
 	logger           *slog.Logger
 	observer         Observer
+	dispatchItems    int
+	dispatchBytes    int
 	maxHandlers      int
 	defaultTimeout   time.Duration
 	defaultMax       time.Duration
@@ -33,12 +35,31 @@ const (
 	// response): far more concurrency than one MCP client uses, and at a
 	// few KB of bookkeeping each, a few MB at most.
 	DefaultMaxInFlight = 1024
-	// DefaultMaxInFlightBytes bounds the total size of those requests'
-	// params. A handler typically holds its request, a decoded copy and an
-	// encoded response, so 32 MiB of requests is about 100 MB of heap at
-	// worst. One request is always admitted, whatever its size (up to the
-	// transport's message limit), so big requests are slow, never refused
-	// for good.
+	// DefaultMaxInFlightBytes bounds the bytes charged to the requests
+	// admitted and not yet answered: each request's params as read (plus
+	// inflightOverhead) from admission, and its encoded response from the
+	// moment it is encoded until Transport.Write has returned (for stdio,
+	// until the peer's pipe took it), since a response a peer does not read
+	// is memory held as surely as a request. A request is refused when the
+	// charge is already over the budget; one request is always admitted,
+	// whatever its size (up to the transport's message limit), so big
+	// requests are slow, never refused for good.
+	//
+	// The budget is not the process's memory, and neither is a fixed
+	// multiple of it. On top of the charge come what running handlers hold
+	// of their own (decoded params, results not yet encoded, the copies a
+	// session or generated layer makes), which is bounded only by how many
+	// run at once (WithMaxConcurrentHandlers); the responses of requests
+	// admitted while earlier handlers had not yet returned, which are
+	// charged only once encoded and so may take the charge past the budget
+	// (by at most WithMaxInFlight responses); and the garbage collector's
+	// headroom: with GOGC=100 the heap may grow to twice what is live
+	// before a collection. Measured on examples/stdio-server with a client
+	// that pipelines 2,000 echo calls of 64 KB and does not read (each
+	// charged about 190 KB: 64 KB of params, a 128 KB response carrying the
+	// text twice), 32 MiB admits about 170 requests and the process peaks
+	// at about 80 MB RSS (e2e TestHostileNonReadingClientMemory); charging
+	// params only, as before, admitted about 500 and peaked at 240 MB.
 	DefaultMaxInFlightBytes = 32 << 20
 	// inflightOverhead is charged per admitted request besides its params.
 	inflightOverhead = 512
@@ -57,9 +78,11 @@ const (
 // CodeServerBusy. Zero means DefaultMaxInFlight.
 func WithMaxInFlight(n int) Option { return func(c *config) { c.maxInFlight = n } }
 
-// WithMaxInFlightBytes bounds the total params size of the incoming requests
-// admitted and not yet answered; over it, requests get CodeServerBusy (but one
-// request is always admitted). Zero means DefaultMaxInFlightBytes.
+// WithMaxInFlightBytes bounds the bytes charged to the incoming requests
+// admitted and not yet answered: their params, and their encoded responses
+// until the transport has written them (see DefaultMaxInFlightBytes for what
+// that does and does not bound). Over it, requests get CodeServerBusy, but
+// one request is always admitted. Zero means DefaultMaxInFlightBytes.
 func WithMaxInFlightBytes(n int) Option { return func(c *config) { c.maxInFlightBytes = n } }
 
 // WithMaxQueuedBytes bounds the bytes the read loop may queue for the sender
@@ -90,10 +113,28 @@ func WithPolicy(p Policy) Option { return func(c *config) { c.policy, c.policySe
 // runtime logs nothing at Info unless asked: cancellation reasons (which the
 // spec says both parties SHOULD log) are logged at Info through the logger
 // given here, or one record each by LogCancellations as an Observer.
+//
+// The Conn hands records to l's handler on its dispatch goroutine (see
+// Observer), never on the read loop, so a handler writing to a pipe nobody
+// drains cannot stall routing; past the queue's bound records are dropped
+// and counted, and a Warn record says how many. Only the handler's Enabled
+// is called on the Conn's own goroutines: it must be a cheap level check.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// WithObserver installs a hook that sees every cancellation event.
+// WithObserver installs a hook that sees every cancellation event, on the
+// Conn's dispatch goroutine (see Observer).
 func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
+
+// WithDispatchQueue bounds the queue in front of the Observer and the
+// logger: at most items events and records, holding at most bytes
+// (defaults DefaultDispatchQueue and DefaultDispatchBytes; zero keeps a
+// default). The queue never blocks the Conn: beyond it items are dropped
+// and counted (Conn.DispatchStats). An Observer that must see every event
+// of a burst (an audit, a test that counts outcomes) sizes it for the
+// burst; the memory it may hold grows with it.
+func WithDispatchQueue(items, bytes int) Option {
+	return func(c *config) { c.dispatchItems, c.dispatchBytes = items, bytes }
+}
 
 // WithMaxConcurrentHandlers bounds how many handlers run at once. Requests
 // over the bound wait, already registered in the in-flight table, so a

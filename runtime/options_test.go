@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -73,9 +74,12 @@ func TestDefaultTimeout(t *testing.T) {
 }
 
 // A request reusing an id that is still in flight is dropped, not answered
-// (any answer would look like the first request's).
+// (any answer would look like the first request's), and logged as a Warn
+// naming the id, rate-limited: a flood of duplicates writes a bounded number
+// of lines.
 func TestWireDuplicateInFlightIDDropped(t *testing.T) {
-	p := newRawPeer(t)
+	var logs logCapture
+	p := newRawPeer(t, WithLogger(slog.New(&logs)))
 	release := make(chan struct{})
 	runs := make(chan struct{}, 2)
 	p.conn.Handle("hold", func(ctx context.Context, req *Request) (any, error) {
@@ -85,7 +89,10 @@ func TestWireDuplicateInFlightIDDropped(t *testing.T) {
 	})
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"hold"}`)
 	<-runs
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"hold"}`)
+	const dups = 1000
+	for i := 0; i < dups; i++ {
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"hold"}`)
+	}
 	if rest := p.sync("s"); len(rest) != 0 {
 		t.Fatalf("duplicate answered: %q", rest)
 	}
@@ -95,6 +102,20 @@ func TestWireDuplicateInFlightIDDropped(t *testing.T) {
 	}
 	if len(runs) != 0 {
 		t.Fatal("the duplicate ran")
+	}
+	p.closeAndDrain() // delivers the queued log records
+	if !logs.contains("dropping request whose id is already in flight", "id=1", "method=hold") {
+		t.Fatalf("no Warn naming the duplicate id: %q", logs.records)
+	}
+	n := 0
+	for _, r := range logs.records {
+		if strings.HasPrefix(r, "dropping request whose id") {
+			n++
+		}
+	}
+	// A burst of 20, then 10 a second: the test runs well under 3 s.
+	if n < 1 || n > 50 {
+		t.Errorf("%d duplicate-id lines for %d duplicates: not rate-limited", n, dups)
 	}
 }
 

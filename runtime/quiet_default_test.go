@@ -19,9 +19,13 @@ func TestDefaultLoggerQuietAtInfo(t *testing.T) {
 	a, b := NewPipe()
 	c := NewConn(a)
 	defer b.Close()
-	defer c.Close(context.Background())
 	c.info("cancellation", slog.String("id", "1"))
 	c.warn("protocol error", slog.String("id", "2"))
+	// Records reach the handler on the dispatch goroutine; Close waits
+	// until they have.
+	if err := c.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	out := buf.String()
 	if bytes.Contains([]byte(out), []byte("cancellation")) {
 		t.Errorf("Info line written by default: %s", out)

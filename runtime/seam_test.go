@@ -30,7 +30,7 @@ func (s *streamTransport) OnRequestDisconnect(f func(RequestID)) { s.disconnect 
 
 // Under DisconnectIsCancellation (2026-07-28 Streamable HTTP) an abandoned
 // call closes its stream instead of sending a notification, and a dropped
-// incoming stream cancels its handler with SourceDisconnect. Without it, the
+// incoming stream cancels its handler with SourceStreamClosed. Without it, the
 // drop is not a cancellation.
 func TestDisconnectSeam(t *testing.T) {
 	for _, disconnectCancels := range []bool{true, false} {
@@ -74,7 +74,7 @@ func TestDisconnectSeam(t *testing.T) {
 		}
 		err := <-causes
 		var ce *CancelError
-		if disconnectCancels && (!errors.As(err, &ce) || ce.Source != SourceDisconnect) {
+		if disconnectCancels && (!errors.As(err, &ce) || ce.Source != SourceStreamClosed) {
 			t.Fatalf("cause %v", err)
 		}
 		if !disconnectCancels && err != nil {

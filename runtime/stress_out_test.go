@@ -28,7 +28,7 @@ func TestStressCallerCancelVersusResponse(t *testing.T) {
 			applied[e.ID] = true
 			mu.Unlock()
 		}
-	}))
+	}), WithDispatchQueue(4*n, 64<<20)) // the observers are witnesses: no drops under load
 	cw := &countingTransport{Transport: sb}
 	client := NewConn(cw, WithLogger(quietLogger()), WithObserver(func(e Event) {
 		if e.Kind == EventSent {
@@ -36,7 +36,7 @@ func TestStressCallerCancelVersusResponse(t *testing.T) {
 			sent[e.ID] = true
 			mu.Unlock()
 		}
-	}))
+	}), WithDispatchQueue(4*n, 64<<20))
 	server.Handle("work", func(ctx context.Context, req *Request) (any, error) {
 		for i := 0; i < 3 && ctx.Err() == nil; i++ {
 			runtime.Gosched()

@@ -86,7 +86,10 @@ func TestStressCancelVersusCompletion(t *testing.T) {
 		}
 	}
 	spy.notify = outcomes
-	server := NewConn(spy, WithLogger(quietLogger()), WithObserver(obs))
+	// The observer is this test's witness, so its queue holds the whole
+	// burst: by default a loaded machine may drop events (counted), which
+	// would read as lost outcomes.
+	server := NewConn(spy, WithLogger(quietLogger()), WithObserver(obs), WithDispatchQueue(4*n, 64<<20))
 	server.Handle("race", func(ctx context.Context, req *Request) (any, error) {
 		n, _ := req.ID.Int64()
 		switch n % 4 { // vary how long the handler takes to lose or win
@@ -129,11 +132,14 @@ func TestStressCancelVersusCompletion(t *testing.T) {
 		select {
 		case <-outcomes:
 		case <-time.After(60 * time.Second):
-			t.Fatalf("only %d outcomes of %d", got, n)
+			t.Fatalf("only %d outcomes of %d (dispatch %+v)", got, n, server.DispatchStats())
 		}
 	}
 	if err := server.Close(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+	if st := server.DispatchStats(); st.EventsDropped != 0 {
+		t.Fatalf("the observer lost events: %+v", st)
 	}
 	b.Close()
 	<-drained

@@ -41,7 +41,7 @@ type RequestStreamCanceller interface {
 // the peer drop the stream of an incoming request reports it through the
 // function the Conn installs here. Under a Policy with
 // DisconnectIsCancellation the Conn cancels that request's handler with
-// SourceDisconnect; otherwise the disconnect is only logged.
+// SourceStreamClosed; otherwise the disconnect is only logged.
 type DisconnectNotifier interface {
 	OnRequestDisconnect(func(id RequestID))
 }

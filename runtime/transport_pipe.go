@@ -23,17 +23,87 @@ func NewPipe() (Transport, Transport) {
 // that outpaces its reader is slowed down as it would be by a real pipe.
 const pipeCapacity = 4096
 
+// pipeQueue is one direction of a pipe: a queue that grows as messages
+// wait (a channel of pipeCapacity slots would cost every pipe 96 KiB up
+// front, most of a connection's setup, for a burst few sessions see).
+// Any number of writers, one reader.
 type pipeQueue struct {
-	ch     chan []byte
-	once   sync.Once
-	closed chan struct{}
+	mu      sync.Mutex
+	q       [][]byte // q[head:] are unread
+	head    int
+	waiters int           // writers waiting for space
+	ready   chan struct{} // cap 1: a message was queued
+	space   chan struct{} // cap 1: a slot was freed while writers waited
+	once    sync.Once
+	closed  chan struct{}
 }
 
 func newPipeQueue() *pipeQueue {
-	return &pipeQueue{ch: make(chan []byte, pipeCapacity), closed: make(chan struct{})}
+	return &pipeQueue{ready: make(chan struct{}, 1), space: make(chan struct{}, 1), closed: make(chan struct{})}
 }
 
 func (q *pipeQueue) close() { q.once.Do(func() { close(q.closed) }) }
+
+func signal(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// tryPush queues msg unless pipeCapacity messages are unread; if it does
+// not, the caller is counted as waiting for space.
+func (q *pipeQueue) tryPush(msg []byte) bool {
+	q.mu.Lock()
+	n := len(q.q) - q.head
+	if n >= pipeCapacity {
+		q.waiters++
+		q.mu.Unlock()
+		return false
+	}
+	if len(q.q) == cap(q.q) && q.head > 0 {
+		// Reuse the read prefix rather than grow.
+		copy(q.q, q.q[q.head:])
+		clear(q.q[n:])
+		q.q, q.head = q.q[:n], 0
+	}
+	q.q = append(q.q, msg)
+	// Another writer may be waiting for the slot the one that woke us
+	// freed too: pass the wake-up on.
+	pass := q.waiters > 0 && n+1 < pipeCapacity
+	q.mu.Unlock()
+	signal(q.ready)
+	if pass {
+		signal(q.space)
+	}
+	return true
+}
+
+// pop returns the oldest unread message, if any.
+func (q *pipeQueue) pop() ([]byte, bool) {
+	q.mu.Lock()
+	if q.head == len(q.q) {
+		q.mu.Unlock()
+		return nil, false
+	}
+	m := q.q[q.head]
+	q.q[q.head] = nil
+	q.head++
+	if q.head == len(q.q) {
+		if cap(q.q) > 256 {
+			q.q = nil // a burst is over: do not keep its slots
+		} else {
+			q.q = q.q[:0]
+		}
+		q.head = 0
+	}
+	wake := q.waiters > 0
+	q.mu.Unlock()
+	if wake {
+		signal(q.space)
+	}
+	return m, true
+}
 
 type pipeEnd struct {
 	in, out *pipeQueue
@@ -42,42 +112,51 @@ type pipeEnd struct {
 // Read returns the next message; after Close it returns what was already
 // written, then io.EOF.
 func (p *pipeEnd) Read(ctx context.Context) ([]byte, error) {
-	select {
-	case m := <-p.in.ch:
-		return m, nil
-	default:
-	}
-	select {
-	case m := <-p.in.ch:
-		return m, nil
-	case <-p.in.closed:
-		// Drain what was written before the close.
-		select {
-		case m := <-p.in.ch:
+	for {
+		if m, ok := p.in.pop(); ok {
 			return m, nil
-		default:
 		}
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
+		select {
+		case <-p.in.ready:
+		case <-p.in.closed:
+			// Drain what was written before the close.
+			if m, ok := p.in.pop(); ok {
+				return m, nil
+			}
+			return nil, io.EOF
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
 }
 
 // Write hands msg to the peer without copying (the Conn never reuses it);
 // it blocks while pipeCapacity messages are unread.
 func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
-	select {
-	case <-p.out.closed:
-		return ErrTransportClosed
-	default:
-	}
-	select {
-	case p.out.ch <- msg:
-		return nil
-	case <-p.out.closed:
-		return ErrTransportClosed
-	case <-ctx.Done():
-		return ctx.Err()
+	q := p.out
+	for {
+		select {
+		case <-q.closed:
+			return ErrTransportClosed
+		default:
+		}
+		if q.tryPush(msg) {
+			return nil
+		}
+		var err error
+		select {
+		case <-q.space:
+		case <-q.closed:
+			err = ErrTransportClosed
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+		q.mu.Lock()
+		q.waiters--
+		q.mu.Unlock()
+		if err != nil {
+			return err
+		}
 	}
 }
 

@@ -44,7 +44,7 @@ func NewStdioTransport(r io.Reader, w io.Writer, opts StdioOptions) Transport {
 		max = DefaultMaxMessageSize
 	}
 	return &stdioTransport{
-		r:      bufio.NewReaderSize(r, 64<<10),
+		r:      newLineReader(r),
 		rc:     r,
 		w:      w,
 		max:    max,
@@ -55,7 +55,7 @@ func NewStdioTransport(r io.Reader, w io.Writer, opts StdioOptions) Transport {
 }
 
 type stdioTransport struct {
-	r   *bufio.Reader
+	r   *lineReader
 	rc  io.Reader
 	w   io.Writer
 	max int
@@ -136,12 +136,19 @@ func (t *stdioTransport) reader() {
 }
 
 func (t *stdioTransport) readLine() ([]byte, error) {
-	var acc []byte
+	// A line longer than the buffer arrives in fragments. They are kept as
+	// copies and joined once at the end into a slice of exactly the line's
+	// size: growing one slice by append would leave up to a quarter of
+	// spare capacity that nobody uses, yet that stays alive as long as the
+	// request (its params alias the line) and is not charged to the Conn's
+	// in-flight budget, which counts the bytes of the message.
+	var parts [][]byte
+	size := 0
 	for {
 		frag, err := t.r.ReadSlice('\n')
-		if err == nil || (err == io.EOF && len(frag) > 0) || errors.Is(err, bufio.ErrBufferFull) {
-			if len(acc)+len(frag) > t.max+2 { // +2 for "\r\n"
-				size := len(acc) + len(frag)
+		if err == nil || (err == io.EOF && (len(frag) > 0 || parts != nil)) || errors.Is(err, bufio.ErrBufferFull) {
+			if size+len(frag) > t.max+2 { // +2 for "\r\n"
+				size += len(frag)
 				if err == nil {
 					return nil, &MessageTooLargeError{Size: size, Limit: t.max}
 				}
@@ -150,7 +157,7 @@ func (t *stdioTransport) readLine() ([]byte, error) {
 				}
 				return nil, t.discardLine(size)
 			}
-			if err == nil && acc == nil {
+			if err == nil && parts == nil {
 				// The common case: the whole line fitted the buffer. Copy it,
 				// since the buffer is reused by the next read.
 				line := trimEOL(frag)
@@ -161,14 +168,19 @@ func (t *stdioTransport) readLine() ([]byte, error) {
 				copy(out, line)
 				return out, nil
 			}
-			acc = append(acc, frag...)
 			if err == nil || err == io.EOF {
-				line := trimEOL(acc)
+				out := make([]byte, 0, size+len(frag))
+				for _, p := range parts {
+					out = append(out, p...)
+				}
+				line := trimEOL(append(out, frag...))
 				if len(line) > t.max {
 					return nil, &MessageTooLargeError{Size: len(line), Limit: t.max}
 				}
 				return line, nil
 			}
+			parts = append(parts, bytes.Clone(frag))
+			size += len(frag)
 			continue
 		}
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Issue 11, must-show 1: over WithMaxInFlight a request is answered at once
@@ -104,5 +105,66 @@ func TestWireFloodOfInvalidLinesIsBounded(t *testing.T) {
 	p.conn.sender.mu.Unlock()
 	if b > 4096+200 {
 		t.Fatalf("sender budget overrun: %d bytes", b)
+	}
+}
+
+// gatedWrites is a transport whose writes of messages longer than min block
+// until release is closed, as a write to a peer that does not read does;
+// stuck is signalled when such a write starts.
+type gatedWrites struct {
+	Transport
+	min     int
+	stuck   chan struct{}
+	release chan struct{}
+}
+
+func (g *gatedWrites) Write(ctx context.Context, msg []byte) error {
+	if len(msg) > g.min {
+		g.stuck <- struct{}{}
+		<-g.release
+	}
+	return g.Transport.Write(ctx, msg)
+}
+
+// A response waiting to be written is charged to the byte budget until the
+// write returns: a request with tiny params whose big response the peer does
+// not read keeps later requests out, and the charge is released once written.
+func TestWireAdmissionChargesUnwrittenResponse(t *testing.T) {
+	a, b := NewPipe()
+	g := &gatedWrites{Transport: a, min: 1000, stuck: make(chan struct{}, 1), release: make(chan struct{})}
+	c := NewConn(g, WithLogger(quietLogger()), WithMaxInFlightBytes(8000))
+	big := json.RawMessage(`"` + strings.Repeat("x", 20000) + `"`)
+	c.Handle("big", func(context.Context, *Request) (any, error) { return big, nil })
+	c.Handle("small", func(context.Context, *Request) (any, error) { return "ok", nil })
+	c.Start()
+	defer b.Close()
+	read := func() string {
+		t.Helper()
+		m, err := b.Read(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(m)
+	}
+	b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"big"}`))
+	<-g.stuck // its handler returned; the response waits for the peer
+	b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"small"}`))
+	if l := read(); !strings.Contains(l, `"id":2,"error":{"code":-31429`) {
+		t.Fatalf("request behind an unwritten 20 KB response answered with %.100s", l)
+	}
+	close(g.release)
+	if l := read(); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,"result":"xxx`) {
+		t.Fatalf("big request answered with %.100s", l)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := c.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.mu.Lock()
+	left := c.activeBytes
+	c.mu.Unlock()
+	if left != 0 {
+		t.Fatalf("%d bytes still charged after every handler exited", left)
 	}
 }

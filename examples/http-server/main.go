@@ -8,6 +8,10 @@
 //     request is cancelled;
 //   - echo {"text": string}: returns the text.
 //
+// Its tools are examples/stdio-server's (package tools), and
+// runtime/session owns the lifecycle as it does there: streamhttp hands
+// each legacy session and each modern request to a session.Server.
+//
 // Cancellation follows each era's rule: a legacy client cancels by POSTing
 // notifications/cancelled (dropping the stream is not a cancellation), a
 // modern client by closing the request's response stream. Every
@@ -19,7 +23,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,16 +30,19 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"slices"
 	"syscall"
 	"time"
 
 	flag "github.com/spf13/pflag"
 
-	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/examples/stdio-server/tools"
+	"github.com/mcpgen/mcpgen/generated/mcp20250326"
+	"github.com/mcpgen/mcpgen/generated/mcp20250618"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
+	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
@@ -44,34 +50,42 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default: DNS-rebinding safety)")
 	format := flag.String("log-format", "text", "log format on stderr: text or json")
 	flag.Parse()
-	log, err := newLogger(*format)
+	sink, err := logsink.NewFormat(os.Stderr, *format, nil)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintln(os.Stderr, "http-server:", err)
 		os.Exit(2)
 	}
+	log := slog.New(sink)
 	if err := run(*addr, log); err != nil {
 		log.Error("http-server stopped", "error", err)
+		sink.Close(context.Background())
 		os.Exit(1)
 	}
+	sink.Close(context.Background())
 }
 
-// runtimeLog passes only warnings and errors of the runtime through.
-func runtimeLog(log *slog.Logger) *slog.Logger {
-	return slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))
-}
-
-func newLogger(format string) (*slog.Logger, error) {
-	switch format {
-	case "text":
-		return slog.New(slog.NewTextHandler(os.Stderr, nil)), nil
-	case "json":
-		return slog.New(slog.NewJSONHandler(os.Stderr, nil)), nil
-	}
-	return nil, fmt.Errorf("--log-format must be text or json, not %q", format)
+// newServer is the session.Server of one era; the two differ only in the
+// "era" attribute of their log records.
+func newServer(log *slog.Logger) *session.Server {
+	return mcp.NewServer(session.Implementation{Name: "mcpgen-http-server", Version: "0.1.0"}, tools.NewHandler(&server{log: log}),
+		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()),
+		session.WithLogger(log),
+		session.WithConnOptions(
+			// The runtime's own log, warnings only: cancellations are
+			// logged once each by the observer.
+			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+			runtime.WithObserver(runtime.LogCancellations(log))))
 }
 
 func run(addr string, log *slog.Logger) error {
-	h := streamhttp.NewHandler(newConnFactory(log), streamhttp.Options{Logger: log})
+	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy")), log)
+	modern := streamhttp.AcceptConns(newServer(log.With("era", "modern")), log)
+	h := streamhttp.NewHandler(func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
+		if era == streamhttp.EraModern {
+			return modern(t, era)
+		}
+		return legacy(t, era)
+	}, streamhttp.Options{Logger: log})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := streamhttp.NewServer(addr, mux)
@@ -99,152 +113,32 @@ func run(addr string, log *slog.Logger) error {
 	return nil
 }
 
-// newConnFactory builds the Conn of each legacy session and each modern
-// request, with the revision's cancellation Policy.
-//
-// The handlers below are minimal lifecycle glue (initialize negotiation,
-// server/discover): TO BE REPLACED by the lifecycle layer (Serve/Connect)
-// when it lands. The tools are the point of the example.
-func newConnFactory(log *slog.Logger) streamhttp.ConnFactory {
-	return func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
-		pol := mcp20251125.Policy(runtime.SideServer)
-		if era == streamhttp.EraModern {
-			pol = mcp20260728.Policy(runtime.SideServer)
-		}
-		conn := runtime.NewConn(t, runtime.WithPolicy(pol),
-			// The runtime's own log at warning level: cancellations are
-			// logged once each by the observer.
-			runtime.WithLogger(runtimeLog(log).With("era", era.String())),
-			runtime.WithObserver(logCancellations(log.With("era", era.String()))))
-		tools := &tools{log: log}
-		if era == streamhttp.EraModern {
-			conn.Handle("server/discover", func(ctx context.Context, _ *runtime.Request) (any, error) {
-				return map[string]any{
-					"supportedVersions": []string{"2026-07-28"},
-					"capabilities":      map[string]any{"tools": map[string]any{}},
-					"serverInfo":        serverInfo,
-					"cacheScope":        "public",
-				}, nil
-			})
-		} else {
-			conn.Handle("initialize", initialize)
-			conn.HandleNotification("notifications/initialized", func(context.Context, *runtime.Notification) {})
-		}
-		conn.Handle("ping", func(context.Context, *runtime.Request) (any, error) { return struct{}{}, nil })
-		conn.Handle("tools/list", func(context.Context, *runtime.Request) (any, error) { return toolList, nil })
-		conn.Handle("tools/call", tools.call)
-		return conn
-	}
+// server implements the tools of examples/stdio-server/tools.
+type server struct{ log *slog.Logger }
+
+// Echo returns its text.
+func (s *server) Echo(_ context.Context, a *tools.EchoArgs) (*tools.EchoResult, error) {
+	return &tools.EchoResult{Text: a.Text}, nil
 }
 
-var serverInfo = map[string]string{"name": "mcpgen-http-server", "version": "0.1.0"}
-
-var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
-
-func initialize(ctx context.Context, r *runtime.Request) (any, error) {
-	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	_ = json.Unmarshal(r.Params, &p)
-	v := legacyVersions[0]
-	if slices.Contains(legacyVersions, p.ProtocolVersion) {
-		v = p.ProtocolVersion
-	}
-	return map[string]any{
-		"protocolVersion": v,
-		"capabilities":    map[string]any{"tools": map[string]any{}},
-		"serverInfo":      serverInfo,
-	}, nil
-}
-
-var toolList = map[string]any{"tools": []any{
-	map[string]any{
-		"name": "sleep", "description": "Waits ms milliseconds (or until cancelled), then says so.",
-		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer", "minimum": 0}}, "required": []string{"ms"}},
-	},
-	map[string]any{
-		"name": "echo", "description": "Returns its text.",
-		"inputSchema": map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}, "required": []string{"text"}},
-	},
-}}
-
-type tools struct{ log *slog.Logger }
-
-const maxSleep = 24 * time.Hour
-
-// call runs a tool. ctx ends when the request is cancelled, by the era's
-// rule; context.Cause(ctx) says how, and the result is then dropped.
-func (s *tools) call(ctx context.Context, r *runtime.Request) (any, error) {
-	var p struct {
-		Name      string                     `json:"name"`
-		Arguments map[string]json.RawMessage `json:"arguments"`
-	}
-	if err := json.Unmarshal(r.Params, &p); err != nil {
-		return nil, runtime.ErrInvalidParams(err.Error())
-	}
-	switch p.Name {
-	case "sleep":
-		var ms int64
-		if err := json.Unmarshal(p.Arguments["ms"], &ms); err != nil || ms < 0 || time.Duration(ms) > maxSleep/time.Millisecond {
-			return toolError(`sleep needs {"ms": integer} between 0 and 86400000`), nil
+// Sleep waits a.Ms milliseconds or until the request is cancelled, by the
+// era's rule; context.Cause(ctx) says how, and the result is then dropped.
+func (s *server) Sleep(ctx context.Context, a *tools.SleepArgs) (*tools.SleepResult, error) {
+	s.log.Info("sleep started", "ms", a.Ms)
+	start, timer := time.Now(), time.NewTimer(time.Duration(a.Ms)*time.Millisecond)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		s.log.Info("sleep finished", "ms", a.Ms)
+		return &tools.SleepResult{SleptMs: a.Ms}, nil
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		attrs := []any{"ms", a.Ms, "after", time.Since(start).Round(time.Millisecond).String(), "cause", cause.Error()}
+		var ce *runtime.CancelError
+		if errors.As(cause, &ce) {
+			attrs = append(attrs, "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
 		}
-		d := time.Duration(ms) * time.Millisecond
-		start := time.Now()
-		timer := time.NewTimer(d)
-		defer timer.Stop()
-		select {
-		case <-timer.C:
-			return text(fmt.Sprintf("slept %d ms", ms)), nil
-		case <-ctx.Done():
-			cause := context.Cause(ctx)
-			attrs := []any{"ms", ms, "after", time.Since(start).Round(time.Millisecond).String(), "cause", cause.Error()}
-			var ce *runtime.CancelError
-			if errors.As(cause, &ce) {
-				attrs = append(attrs, "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
-			}
-			s.log.Info("sleep interrupted", attrs...)
-			return nil, cause
-		}
-	case "echo":
-		var t string
-		if err := json.Unmarshal(p.Arguments["text"], &t); err != nil {
-			return toolError(`echo needs {"text": string}`), nil
-		}
-		return text(t), nil
-	}
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
-}
-
-func text(s string) map[string]any {
-	return map[string]any{"content": []any{map[string]string{"type": "text", "text": s}}}
-}
-
-func toolError(s string) map[string]any {
-	r := text(s)
-	r["isError"] = true
-	return r
-}
-
-// logCancellations logs each cancellation the runtime applies, ignores or
-// sends, like examples/stdio-server.
-func logCancellations(log *slog.Logger) runtime.Observer {
-	return func(e runtime.Event) {
-		if e.Kind == runtime.EventReceived || e.Kind == runtime.EventRequested {
-			return
-		}
-		attrs := []slog.Attr{
-			slog.String("event", e.Kind.String()),
-			slog.String("direction", e.Direction.String()),
-			slog.String("id", e.ID.String()),
-			slog.String("source", e.Source.String()),
-			slog.String("reason", e.Reason),
-		}
-		if e.Method != "" {
-			attrs = append(attrs, slog.String("method", e.Method))
-		}
-		if e.Kind == runtime.EventIgnored {
-			attrs = append(attrs, slog.String("why", e.Why.String()))
-		}
-		log.LogAttrs(context.Background(), slog.LevelInfo, "cancellation", attrs...)
+		s.log.Info("sleep interrupted", attrs...)
+		return nil, cause
 	}
 }

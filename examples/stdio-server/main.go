@@ -81,7 +81,7 @@ func main() {
 }
 
 func run(log *slog.Logger) error {
-	srv := mcp.NewServer(session.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"}, tools.NewHandler(&server{log: log}),
+	opts := []session.ServerOption{
 		// Legacy clients get the same handlers, through initialize.
 		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()),
 		session.WithLogger(log), // handler errors, with the detail the client never sees
@@ -90,7 +90,10 @@ func run(log *slog.Logger) error {
 			// peer): cancellations are logged once each by the observer below.
 			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
 			runtime.WithObserver(runtime.LogCancellations(log)),
-		))
+		),
+	}
+	srv := mcp.NewServer(session.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"}, tools.NewHandler(&server{log: log}),
+		append(opts, debugOptions()...)...)
 
 	// Run until stdin reaches EOF (the client's way of saying goodbye on
 	// stdio; requests already read still finish, within the runtime's EOF

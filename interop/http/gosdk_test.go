@@ -95,7 +95,7 @@ func TestGoSDKClientToMcpgenServer(t *testing.T) {
 		source  runtime.CancelSource
 	}{
 		{"2025-11-25", runtime.SourcePeer},
-		{"2026-07-28", runtime.SourceDisconnect},
+		{"2026-07-28", runtime.SourceStreamClosed},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			o := newOurs()

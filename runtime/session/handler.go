@@ -306,7 +306,7 @@ func (s *Server) answerError(ctx context.Context, rs *requestState, method strin
 	if ctx.Err() != nil {
 		return nil, err // cancelled: the runtime sends nothing
 	}
-	s.logger.LogAttrs(ctx, slog.LevelError, "request handler failed", slog.String("method", method),
+	rs.st.log.LogAttrs(ctx, slog.LevelError, "request handler failed", slog.String("method", method),
 		slog.String("id", rs.req.ID.String()), slog.String("error", err.Error()))
 	return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "internal error"}
 }

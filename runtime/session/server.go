@@ -249,6 +249,7 @@ func response(id runtime.RequestID, result json.RawMessage, e *runtime.Error) []
 type connState struct {
 	srv  *Server
 	conn *runtime.Conn
+	log  *slog.Logger // s.logger through the Conn's dispatch queue: never blocks a handler
 
 	mu     sync.Mutex
 	legacy *LegacyContext // set by initialize
@@ -285,7 +286,7 @@ func (st *connState) legacyContext() (LegacyContext, bool) {
 
 // bind installs the implementation and the lifecycle on conn.
 func (s *Server) bind(conn *runtime.Conn, initFirst bool) {
-	st := &connState{srv: s, conn: conn}
+	st := &connState{srv: s, conn: conn, log: conn.QueuedLogger(s.logger)}
 	if initFirst {
 		st.initDone = make(chan struct{})
 	}

@@ -224,15 +224,14 @@ func TestUnsupportedFirstRequest(t *testing.T) {
 func TestHandlerErrors(t *testing.T) {
 	var logBuf bytes.Buffer
 	var mu sync.Mutex
-	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &logBuf, mu: &mu}, nil))
+	lw := &lockedWriter{w: &logBuf, mu: &mu, wrote: make(chan struct{}, 1)}
+	log := slog.New(slog.NewTextHandler(lw, nil))
 	p := serve(t, newServer(log, &tools{}))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"fail"}}`, modernMeta)
 	if got := str(p.recv()); got != `{"error":{"code":-32603,"message":"internal error"},"id":1,"jsonrpc":"2.0"}` {
 		t.Errorf("plain error: %s", got)
 	}
-	mu.Lock()
-	logged := logBuf.String()
-	mu.Unlock()
+	logged := lw.waitLogged(t, "secret detail")
 	if !strings.Contains(logged, "secret detail") || !strings.Contains(logged, "level=ERROR") {
 		t.Errorf("log lacks the detail: %q", logged)
 	}
@@ -247,14 +246,42 @@ func TestHandlerErrors(t *testing.T) {
 }
 
 type lockedWriter struct {
-	w  *bytes.Buffer
-	mu *sync.Mutex
+	w     *bytes.Buffer
+	mu    *sync.Mutex
+	wrote chan struct{} // optional: signalled after each write
 }
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	defer func() {
+		select {
+		case l.wrote <- struct{}{}:
+		default:
+		}
+	}()
 	return l.w.Write(b)
+}
+
+// waitLogged returns what l holds once it contains sub: the runtime hands
+// records to the handler on the Conn's dispatch goroutine, after the
+// response may already have been read.
+func (l *lockedWriter) waitLogged(t *testing.T, sub string) string {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		l.mu.Lock()
+		s := l.w.String()
+		l.mu.Unlock()
+		if strings.Contains(s, sub) {
+			return s
+		}
+		select {
+		case <-l.wrote:
+		case <-deadline:
+			t.Fatalf("log never contained %q: %q", sub, s)
+		}
+	}
 }
 
 // TestProgressAndLog: progress goes to the token's owner; log messages
@@ -462,12 +489,21 @@ func TestQuietAtInfo(t *testing.T) {
 	var mu sync.Mutex
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	impl := &tools{started: make(chan struct{})}
-	p := serve(t, newServer(log, impl))
+	a, b := runtime.NewPipe()
+	served := make(chan error, 1)
+	go func() { served <- newServer(log, impl).Serve(context.Background(), a) }()
+	p := &rawPeer{t: t, tr: b}
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"block"}}`, modernMeta)
 	<-impl.started
 	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"stop"}}`)
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{%s,"name":"fail"}}`, modernMeta)
 	p.recv() // the -32603, after the cancellation was applied
+	// Records reach the handler on the Conn's dispatch goroutine; Serve
+	// returns after Close has delivered them.
+	b.Close()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve: %v", err)
+	}
 	mu.Lock()
 	logged := buf.String()
 	mu.Unlock()
@@ -564,7 +600,7 @@ func TestAcceptKeepsDisconnectSeam(t *testing.T) {
 	var ce *runtime.CancelError
 	select {
 	case err := <-impl.cause:
-		if !errors.As(err, &ce) || ce.Source != runtime.SourceDisconnect {
+		if !errors.As(err, &ce) || ce.Source != runtime.SourceStreamClosed {
 			t.Errorf("handler cause %v, want a disconnect", err)
 		}
 	case <-time.After(5 * time.Second):

@@ -93,7 +93,7 @@ func TestClientModernCancelClosesStream(t *testing.T) {
 	}
 	e := waitFor(t, f.ended, "handler end")
 	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceDisconnect {
+	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceStreamClosed {
 		t.Fatalf("server cause %v", e.cause)
 	}
 	// A timeout does the same.

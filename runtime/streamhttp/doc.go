@@ -15,7 +15,7 @@
 //     Closing the response stream is the cancellation: the transport reports
 //     it through runtime.DisconnectNotifier and the revision's Policy
 //     (DisconnectIsCancellation) makes the Conn cancel the handler with
-//     runtime.SourceDisconnect. Nothing is written to a closed stream and no
+//     runtime.SourceStreamClosed. Nothing is written to a closed stream and no
 //     notifications/cancelled is sent for it.
 //
 // The handler never decides revision semantics itself beyond what HTTP needs
@@ -50,8 +50,7 @@
 //     DELETE still cancels with the client's reason).
 //   - Server-to-client requests in the modern era fail at once: 2026-07-28
 //     replaces them with InputRequiredResult (MRTR).
-//   - The cancel source of a closed modern stream is runtime.SourceDisconnect
-//     (named "stream disconnect"; its reason says the peer closed the
-//     request's stream). No new CancelSource was added: that one means
-//     exactly this, and cancel.go is being extended by other work.
+//   - The cancel source of a closed modern stream is runtime.SourceStreamClosed
+//     (named "stream closed", as the log records show it; its reason says the
+//     peer closed the request's stream).
 package streamhttp

@@ -99,6 +99,30 @@ func TestSessionAndStreamLimits(t *testing.T) {
 	}
 }
 
+// One session cannot take every stream: over MaxSessionStreams its own
+// requests get 503 while another session's are still served.
+func TestPerSessionStreamLimit(t *testing.T) {
+	f := newFixture(t, Options{MaxSessionStreams: 1})
+	greedy := f.initSession(t)
+	other := f.initSession(t)
+	ctx, drop := context.WithCancel(context.Background())
+	defer drop()
+	running := postAsync(ctx, f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
+	waitFor(t, f.started, "sleep start")
+	resp := post(t, context.Background(), f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	if body := readAll(t, resp); resp.StatusCode != 503 || !strings.Contains(body, "in this session") {
+		t.Fatalf("second stream of one session: %d %s, want 503", resp.StatusCode, body)
+	}
+	resp = post(t, context.Background(), f.url, legacyHdr(other), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	if body := readAll(t, resp); resp.StatusCode != 200 || !strings.Contains(body, `"result"`) {
+		t.Fatalf("another session's request: %d %s, want 200 with a result", resp.StatusCode, body)
+	}
+	drop()
+	if r := <-running; r != nil {
+		r.Body.Close()
+	}
+}
+
 // An idle session ends by itself: its Conn shuts down (event, not sleep) and
 // its id then gets 404.
 func TestIdleSessionExpiry(t *testing.T) {
@@ -162,7 +186,7 @@ func TestRealTCPVanishingClients(t *testing.T) {
 	modern := 0
 	for i := 0; i < n; i++ {
 		e := waitFor(t, f.ended, "modern handler end")
-		if !strings.Contains(e.cause.Error(), "stream disconnect") {
+		if !strings.Contains(e.cause.Error(), "stream closed") {
 			t.Errorf("handler %s ended by %v", e.id, e.cause)
 		}
 		modern++

@@ -122,6 +122,11 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 		writeError(w, http.StatusBadRequest, m.ID, code, msg, data)
 		return
 	}
+	if !h.enter() {
+		writeError(w, http.StatusServiceUnavailable, m.ID, runtime.CodeInternalError, "server is shutting down", nil)
+		return
+	}
+	defer h.bg.Done()
 	if !h.acceptStream(w, m.ID) {
 		return
 	}
@@ -131,7 +136,9 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 	t := &requestTransport{msg: data, id: m.ID, st: st, closed: make(chan struct{})}
 	conn := h.newConn(t, EraModern)
 	if conn == nil {
-		writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "request refused", nil)
+		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)
+			writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "request refused", nil)
+		}
 		return
 	}
 	if m.Method == "subscriptions/listen" {
@@ -141,7 +148,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 	gone := h.wait(r, st, nil)
 	if gone && t.onDisc != nil {
 		// The cancellation itself: the Policy (DisconnectIsCancellation)
-		// makes the Conn cancel the handler with SourceDisconnect. The
+		// makes the Conn cancel the handler with SourceStreamClosed. The
 		// stream is already marked closed, so nothing is written after.
 		t.onDisc(m.ID)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -103,7 +104,7 @@ func TestModernStreamCloseCancels(t *testing.T) {
 	drop()
 	e := waitFor(t, f.ended, "handler end")
 	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceDisconnect || ce.ID != runtime.Int64ID(9) {
+	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceStreamClosed || ce.ID != runtime.Int64ID(9) {
 		t.Fatalf("cause = %v, want the stream-disconnect source for id 9", e.cause)
 	}
 	if !strings.Contains(ce.Error(), "closed the request's stream") {
@@ -175,7 +176,7 @@ func TestModernListenStream(t *testing.T) {
 	drop()
 	e := waitFor(t, f.ended, "listen end")
 	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceDisconnect {
+	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceStreamClosed {
 		t.Fatalf("cause %v", e.cause)
 	}
 }
@@ -287,5 +288,39 @@ func TestModernRefusesServerRequests(t *testing.T) {
 	}
 	if !strings.Contains(body, `"error"`) {
 		t.Fatalf("body %s", body)
+	}
+}
+
+// Handler.Close waits for the Conns of modern requests still being served:
+// once it returns nil each of them is closed, so no handler, observer or
+// logger of theirs runs after it (the harness's observer would otherwise
+// send on a channel the test has closed).
+func TestCloseWaitsForModernRequests(t *testing.T) {
+	f := newFixture(t, Options{})
+	const n = 4
+	for i := range n {
+		resp := postAsync(context.Background(), f.url, modernHdr("sleep"), fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"sleep","params":{%s}}`, i, modernMeta))
+		defer func() {
+			if r := <-resp; r != nil {
+				r.Body.Close()
+			}
+		}()
+	}
+	conns := make([]*runtime.Conn, n)
+	for i := range n {
+		waitFor(t, f.started, "sleep start")
+		conns[i] = waitFor(t, f.conns, "conn")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := f.h.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range conns {
+		select {
+		case <-c.Done():
+		default:
+			t.Errorf("conn %d still open after Handler.Close returned", i)
+		}
 	}
 }

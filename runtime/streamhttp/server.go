@@ -52,6 +52,11 @@ type Options struct {
 	// MaxStreams bounds open response and GET streams, over all sessions and
 	// modern requests (default 4096); beyond it a request gets 503.
 	MaxStreams int
+	// MaxSessionStreams bounds the open streams of one legacy session (its
+	// POST response streams and its GET stream; default 256), so one
+	// client cannot take every slot of MaxStreams; beyond it a request of
+	// that session gets 503.
+	MaxSessionStreams int
 	// SessionIdleTimeout ends a legacy session with no open stream and no
 	// request for this long (default 30 minutes; negative disables).
 	SessionIdleTimeout time.Duration
@@ -89,6 +94,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxStreams <= 0 {
 		o.MaxStreams = 4096
+	}
+	if o.MaxSessionStreams <= 0 {
+		o.MaxSessionStreams = 256
 	}
 	if o.SessionIdleTimeout == 0 {
 		o.SessionIdleTimeout = 30 * time.Minute
@@ -244,6 +252,20 @@ func (h *Handler) background(f func()) {
 	}()
 }
 
+// enter counts a request that will build a Conn, so that Close waits for
+// it and for the Conn's close, or reports false once Close has begun. The
+// count is taken under mu before Close marks the Handler closed, which keeps
+// every Add from zero ahead of Close's Wait.
+func (h *Handler) enter() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	h.bg.Add(1)
+	return true
+}
+
 func (h *Handler) isClosed() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -376,6 +398,28 @@ func (h *Handler) acceptStream(w http.ResponseWriter, id runtime.RequestID) bool
 }
 
 func (h *Handler) releaseStream() { <-h.streams }
+
+// acceptSessionStream takes a slot of session s's stream semaphore and of
+// the Handler's, or answers 503.
+func (h *Handler) acceptSessionStream(w http.ResponseWriter, s *session, id runtime.RequestID) bool {
+	select {
+	case s.streams <- struct{}{}:
+	default:
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, id, runtime.CodeInternalError, "too many open streams in this session", nil)
+		return false
+	}
+	if !h.acceptStream(w, id) {
+		<-s.streams
+		return false
+	}
+	return true
+}
+
+func (h *Handler) releaseSessionStream(s *session) {
+	<-s.streams
+	h.releaseStream()
+}
 
 // wait keeps ServeHTTP alive while st is open, sending keep-alives. It
 // reports whether the client went away while the stream was still open.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"slices"
 	"sync"
@@ -22,10 +23,17 @@ var errNoStream = errors.New("streamhttp: no open stream to the client (no reque
 // routed to the stream each message belongs on, so each message goes on
 // exactly one stream.
 type session struct {
-	id   string
-	h    *Handler
-	conn *runtime.Conn
-	in   chan []byte
+	id string
+	h  *Handler
+	in chan []byte
+	// streams is the semaphore of MaxSessionStreams.
+	streams chan struct{}
+
+	// ready is closed once conn is set (or the factory refused the
+	// session). The Conn may already be writing while the factory runs (a
+	// lifecycle layer starts it), so conn is read under mu.
+	ready chan struct{}
+	conn  *runtime.Conn
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -44,6 +52,8 @@ func newSession(h *Handler) *session {
 		id:         newSessionID(),
 		h:          h,
 		in:         make(chan []byte, 16),
+		streams:    make(chan struct{}, h.opts.MaxSessionStreams),
+		ready:      make(chan struct{}),
 		closed:     make(chan struct{}),
 		reqStreams: map[runtime.RequestID]*stream{},
 		outStreams: map[runtime.RequestID]*stream{},
@@ -83,6 +93,23 @@ func (s *session) Close() error {
 // Policy the Conn only logs the disconnect: it is not a cancellation.
 func (s *session) OnRequestDisconnect(f func(runtime.RequestID)) { s.onDisc = f }
 
+// writeLog is the logger for what Write logs. Write runs on the Conn's
+// sender and handler goroutines, and a sender stuck in a log call would in
+// the end stop the Conn's read loop, so it logs through the Conn's dispatch
+// queue, which never blocks.
+func (s *session) writeLog() *slog.Logger {
+	if c := s.getConn(); c != nil {
+		return c.QueuedLogger(s.h.log)
+	}
+	return s.h.log
+}
+
+func (s *session) getConn() *runtime.Conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conn
+}
+
 // Write implements runtime.Transport by routing msg to its stream.
 func (s *session) Write(ctx context.Context, msg []byte) error {
 	if handlerDone(ctx) {
@@ -99,7 +126,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 		delete(s.reqStreams, m.ID)
 		s.mu.Unlock()
 		if st == nil {
-			s.h.log.Debug("response dropped: its request's stream is gone", "session", s.id, "id", m.ID.String())
+			s.writeLog().Debug("response dropped: its request's stream is gone", "session", s.id, "id", m.ID.String())
 			return errStreamClosed
 		}
 		return st.send(msg, true)
@@ -129,7 +156,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 			st = s.streamFor(ctx)
 		}
 		if st == nil {
-			s.h.log.Debug("notification dropped: no open stream", "session", s.id, "method", m.Method)
+			s.writeLog().Debug("notification dropped: no open stream", "session", s.id, "method", m.Method)
 			return errStreamClosed
 		}
 		return st.send(msg, false)
@@ -254,22 +281,34 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *runtime.
 	h.sessions[s.id] = s
 	startJanitor := !h.janitor && h.opts.SessionIdleTimeout > 0
 	h.janitor = h.janitor || startJanitor
+	if startJanitor {
+		h.bg.Add(1) // under mu, before Close can start waiting
+	}
 	h.mu.Unlock()
 	if startJanitor {
-		h.bg.Add(1)
 		go h.runJanitor()
 	}
-	s.conn = h.newConn(s, EraLegacy)
-	if s.conn == nil {
-		h.mu.Lock()
-		delete(h.sessions, s.id)
-		h.mu.Unlock()
-		writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "session refused", nil)
-		return
-	}
-	s.conn.Start()
-	h.log.Debug("session started", "session", s.id)
-	h.legacyPost(w, r, s, m, data)
+	// The factory runs once initialize is queued and its stream is
+	// registered: a lifecycle layer (Lifecycle) reads initialize to choose
+	// the revision's Policy before it builds the Conn, and may start the
+	// Conn, which may answer at once.
+	h.legacyRequest(w, r, s, m, data, func() bool {
+		conn := h.newConn(s, EraLegacy)
+		s.mu.Lock()
+		s.conn = conn
+		s.mu.Unlock()
+		close(s.ready)
+		if conn == nil {
+			h.mu.Lock()
+			delete(h.sessions, s.id)
+			h.mu.Unlock()
+			s.Close()
+			return false
+		}
+		conn.Start()
+		h.log.Debug("session started", "session", s.id)
+		return true
+	})
 }
 
 func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session, m *runtime.Message, data []byte) {
@@ -298,10 +337,21 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	if !h.acceptStream(w, m.ID) {
+	h.legacyRequest(w, r, s, m, data, nil)
+}
+
+// legacyRequest serves a client request of session s on its POST stream.
+// start, when not nil, runs after the request is queued for the Conn and
+// before the wait: legacyInit builds the session's Conn there. If it
+// returns false the request is refused with 500.
+func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *session, m *runtime.Message, data []byte, start func() bool) {
+	if !h.acceptSessionStream(w, s, m.ID) {
+		if start != nil {
+			h.refuseSession(s)
+		}
 		return
 	}
-	defer h.releaseStream()
+	defer h.releaseSessionStream(s)
 	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.header = http.Header{HeaderSessionID: {s.id}}
 	s.mu.Lock()
@@ -316,6 +366,15 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 	defer s.touch(-1)
 	if !s.deliver(r.Context(), data) {
 		st.abort()
+	}
+	if start != nil && !start() {
+		s.mu.Lock()
+		delete(s.reqStreams, m.ID)
+		s.mu.Unlock()
+		if !st.finished() { // a lifecycle layer may have answered before refusing
+			writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "session refused", nil)
+		}
+		return
 	}
 	gone := h.wait(r, st, s.closed)
 	s.mu.Lock()
@@ -350,10 +409,10 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session not found", nil)
 		return
 	}
-	if !h.acceptStream(w, runtime.RequestID{}) {
+	if !h.acceptSessionStream(w, s, runtime.RequestID{}) {
 		return
 	}
-	defer h.releaseStream()
+	defer h.releaseSessionStream(s)
 	st := newStream(w, false, h.opts.WriteTimeout)
 	st.header = http.Header{HeaderSessionID: {s.id}}
 	s.mu.Lock()
@@ -415,13 +474,30 @@ func (h *Handler) endSession(s *session, why string) {
 		// Let the Conn read what was accepted before the end (it sees EOF
 		// after that), so handlers end for the reason the client gave.
 		select {
-		case <-s.conn.Done():
+		case <-s.ready: // legacyInit may still be building the Conn
 		case <-ctx.Done():
 		}
-		if err := s.conn.Close(ctx); err != nil {
+		conn := s.getConn()
+		if conn == nil {
+			return
+		}
+		select {
+		case <-conn.Done():
+		case <-ctx.Done():
+		}
+		if err := conn.Close(ctx); err != nil {
 			h.log.Warn("session handlers still running after close", "session", s.id, "error", err)
 		}
 	})
+}
+
+// refuseSession forgets a session whose Conn was never built.
+func (h *Handler) refuseSession(s *session) {
+	h.mu.Lock()
+	delete(h.sessions, s.id)
+	h.mu.Unlock()
+	s.Close()
+	close(s.ready)
 }
 
 // runJanitor ends sessions idle for SessionIdleTimeout.

@@ -1,0 +1,370 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// Era is the Streamable HTTP protocol era a run speaks.
+type Era string
+
+const (
+	// Legacy is 2025-11-25: a session (Mcp-Session-Id) opened by
+	// initialize; a dropped POST is not a cancellation.
+	Legacy Era = "legacy"
+	// Modern is 2026-07-28: no session, the version in every request's
+	// _meta and header; closing a request's stream cancels it.
+	Modern Era = "modern"
+)
+
+// HTTPMode is one way of running an HTTP peer: the era, and whether the
+// server answers a request as an SSE stream instead of a JSON body.
+type HTTPMode struct {
+	Era Era
+	SSE bool
+}
+
+func (m HTTPMode) String() string {
+	if m.SSE {
+		return string(m.Era) + ", SSE"
+	}
+	return string(m.Era) + ", JSON"
+}
+
+// HTTPModes are the four modes every HTTP peer is run in.
+var HTTPModes = []HTTPMode{{Legacy, false}, {Legacy, true}, {Modern, false}, {Modern, true}}
+
+// HTTPPeer is one MCP implementation's Streamable HTTP server and client.
+type HTTPPeer struct {
+	// Name is how tables name it.
+	Name string
+	// Handler is the peer's server for mode m with the echo and block
+	// tools; stop releases what the handler holds beyond its requests.
+	Handler func(m HTTPMode, h *Hooks) (handler http.Handler, stop func(), err error)
+	// Connect connects the peer's own client, initialized for m, to url.
+	Connect func(url string, m HTTPMode) (*Session, error)
+	// Note says how the peer is configured for m, for the tables.
+	Note func(m HTTPMode) string
+}
+
+// HTTPPeers are the implementations compared over HTTP, mcpgen first.
+var HTTPPeers = []HTTPPeer{mcpgenHTTP, gosdkHTTP, mcpgoHTTP}
+
+// HTTPClient says which client drives an HTTP server.
+type HTTPClient string
+
+const (
+	// OwnClient is the peer's own client library.
+	OwnClient HTTPClient = "own client"
+	// RawClient is one plain net/http client, the same for every server,
+	// that aborts a request's POST to cancel it: the server alone is
+	// measured, and cancellation is the stream closing.
+	RawClient HTTPClient = "raw net/http client"
+)
+
+// listen serves the peer's handler for m on a loopback TCP port.
+func listen(p HTTPPeer, m HTTPMode, h *Hooks) (url string, closeAll func(), err error) {
+	handler, stop, err := p.Handler(m, h)
+	if err != nil {
+		return "", nil, err
+	}
+	srv := httptest.NewServer(handler)
+	return srv.URL + "/mcp", func() {
+		stop()
+		srv.CloseClientConnections()
+		srv.Close()
+	}, nil
+}
+
+// HTTPConnector connects client c to a fresh server of p in mode m over
+// loopback TCP.
+func HTTPConnector(p HTTPPeer, m HTTPMode, c HTTPClient) Connector {
+	return func(h *Hooks) (*Session, error) {
+		url, stop, err := listen(p, m, h)
+		if err != nil {
+			return nil, err
+		}
+		var s *Session
+		if c == RawClient {
+			s, err = rawConnect(url, m)
+		} else {
+			s, err = p.Connect(url, m)
+		}
+		if err != nil {
+			stop()
+			return nil, err
+		}
+		clientClose := s.Close
+		s.Close = closeOnce(func() {
+			clientClose()
+			stop()
+		})
+		return s, nil
+	}
+}
+
+// HTTPEcho measures sequential echo round trips over HTTP for at least d.
+func HTTPEcho(p HTTPPeer, m HTTPMode, c HTTPClient, d time.Duration) RoundTrip {
+	return echo(HTTPConnector(p, m, c), 1, d)
+}
+
+// HTTPCancelLatency is CancelLatency over HTTP: with the raw client the
+// cancellation is the client aborting the request's POST (closing its
+// stream); with the peer's own client it is whatever that client does on a
+// cancelled context in that era.
+func HTTPCancelLatency(p HTTPPeer, m HTTPMode, c HTTPClient, n int, timeout time.Duration) Latencies {
+	return cancelLatency(HTTPConnector(p, m, c), n, timeout)
+}
+
+// HTTPStreams holds n block calls open at once from the raw client (n
+// in-flight POSTs, each an open response stream), reports the live heap
+// and goroutines per open stream, then aborts them all and times until
+// every handler's context is done; handlers that are never cancelled end
+// at timeout.
+func HTTPStreams(p HTTPPeer, m HTTPMode, n int, timeout time.Duration) Mass {
+	return cancelMany(HTTPConnector(p, m, RawClient), n, timeout, timeout)
+}
+
+// rawClient is the net/http client every raw session shares: enough idle
+// connections that concurrent callers do not redial.
+var rawClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256, DisableCompression: true}}
+
+const (
+	legacyVersion = "2025-11-25"
+	modernVersion = "2026-07-28"
+	modernMeta    = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"bench","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`
+)
+
+// rawSession speaks Streamable HTTP with hand-written requests.
+type rawSession struct {
+	url, sid string
+	m        HTTPMode
+	id       atomic.Int64
+}
+
+func rawConnect(url string, m HTTPMode) (*Session, error) {
+	r := &rawSession{url: url, m: m}
+	want := "application/json"
+	if m.SSE {
+		want = "text/event-stream"
+	}
+	if m.Era == Legacy {
+		resp, _, err := r.post(context.Background(), "initialize", "",
+			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`)
+		if err != nil {
+			return nil, err
+		}
+		if r.sid = resp.Header.Get("Mcp-Session-Id"); r.sid == "" {
+			return nil, fmt.Errorf("initialize: no Mcp-Session-Id (status %d)", resp.StatusCode)
+		}
+		if _, _, err := r.post(context.Background(), "notifications/initialized", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+			return nil, err
+		}
+	}
+	return &Session{
+		Echo: func(ctx context.Context, text string) (string, error) {
+			resp, body, err := r.post(ctx, "tools/call", "echo", r.call("echo", `{"text":`+string(quote(text))+`}`))
+			if err != nil {
+				return "", err
+			}
+			// The mode must be what the server really did, or the
+			// JSON and SSE rows would measure the same thing.
+			if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, want) {
+				return "", fmt.Errorf("response is %q, the mode asks for %s", ct, want)
+			}
+			return resultText(body)
+		},
+		Block: func(ctx context.Context) error {
+			_, _, err := r.post(ctx, "tools/call", "block", r.call("block", `{}`))
+			return err
+		},
+		Close: closeOnce(func() {
+			if r.sid != "" {
+				req, _ := http.NewRequest(http.MethodDelete, r.url, nil)
+				r.header(req, "", "")
+				if resp, err := rawClient.Do(req); err == nil {
+					resp.Body.Close()
+				}
+			}
+			rawClient.CloseIdleConnections()
+		}),
+	}, nil
+}
+
+func (r *rawSession) call(tool, args string) string {
+	id := r.id.Add(1)
+	if r.m.Era == Modern {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s,%s}}`, id, tool, args, modernMeta)
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
+}
+
+func (r *rawSession) header(req *http.Request, method, name string) {
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if r.m.Era == Modern {
+		req.Header.Set("Mcp-Protocol-Version", modernVersion)
+		req.Header.Set("Mcp-Method", method)
+		if name != "" {
+			req.Header.Set("Mcp-Name", name)
+		}
+		return
+	}
+	if method != "initialize" {
+		req.Header.Set("Mcp-Protocol-Version", legacyVersion)
+	}
+	if r.sid != "" {
+		req.Header.Set("Mcp-Session-Id", r.sid)
+	}
+}
+
+// post sends one message and reads the whole answer; a cancelled ctx
+// aborts the request, closing its connection.
+func (r *rawSession) post(ctx context.Context, method, name, body string) (*http.Response, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	r.header(req, method, name)
+	resp, err := rawClient.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusAccepted {
+		return nil, nil, fmt.Errorf("%s: HTTP %d: %s", method, resp.StatusCode, data)
+	}
+	return resp, data, nil
+}
+
+// resultText returns the first text content of the response in body, a
+// JSON body or an SSE stream whose last data event is the response.
+func resultText(body []byte) (string, error) {
+	msg := body
+	if !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+		msg = nil
+		sc := bufio.NewScanner(bytes.NewReader(body))
+		for sc.Scan() {
+			if line, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:")); ok {
+				msg = append(msg[:0], bytes.TrimSpace(line)...)
+			}
+		}
+	}
+	var resp struct {
+		Result *struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+		Error json.RawMessage `json:"error"`
+	}
+	if err := json.Unmarshal(msg, &resp); err != nil {
+		return "", fmt.Errorf("response %q: %w", body, err)
+	}
+	if resp.Result == nil || len(resp.Result.Content) == 0 {
+		return "", fmt.Errorf("no text in %s", body)
+	}
+	return resp.Result.Content[0].Text, nil
+}
+
+// HTTPFloor measures the bare net/http round trip the MCP ones stand on:
+// the raw client POSTs an echo request to a handler that reads the body
+// and writes a fixed JSON-RPC answer, no MCP at all.
+func HTTPFloor(d time.Duration) RoundTrip {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}`)
+	}))
+	defer srv.Close()
+	defer rawClient.CloseIdleConnections()
+	r := &rawSession{url: srv.URL, m: HTTPMode{Era: Legacy}}
+	var failed error
+	res := benchmark(d, func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			_, body, err := r.post(context.Background(), "tools/call", "echo", r.call("echo", `{"text":"hello"}`))
+			if err == nil {
+				_, err = resultText(body)
+			}
+			if err != nil {
+				failed = err
+				return
+			}
+		}
+	})
+	if failed != nil {
+		return RoundTrip{Err: failed}
+	}
+	return RoundTrip{CallsPerSec: 1e9 / float64(res.NsPerOp()), Allocs: res.AllocsPerOp(), Bytes: res.AllocedBytesPerOp()}
+}
+
+// StreamFloor is HTTPStreams for a bare net/http handler that blocks until
+// its request's context ends: the heap and goroutines per open stream of
+// net/http itself (both sides), under every MCP figure.
+func StreamFloor(n int, timeout time.Duration) Mass {
+	var started, done atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Reading the body to its end is what lets net/http watch the
+		// connection and end r.Context() when the client goes away.
+		io.Copy(io.Discard, r.Body)
+		started.Add(1)
+		<-r.Context().Done()
+		done.Add(1)
+	}))
+	defer srv.Close()
+	defer rawClient.CloseIdleConnections()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	g0 := runtime.NumGoroutine()
+	cancels := make([]context.CancelFunc, n)
+	for i := range cancels {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancels[i] = cancel
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{}`))
+		go func() {
+			if resp, err := rawClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	}
+	deadline := time.Now().Add(timeout)
+	for started.Load() < int64(n) && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	m := Mass{Started: int(started.Load())}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	m.HeapPer = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
+	m.GorosPer = float64(runtime.NumGoroutine()-g0) / float64(n)
+	t0 := time.Now()
+	for _, c := range cancels {
+		c()
+	}
+	for done.Load() < int64(n) && time.Since(t0) < timeout {
+		time.Sleep(100 * time.Microsecond)
+	}
+	m.Elapsed = time.Since(t0)
+	m.Done = int(done.Load())
+	if m.Started < n {
+		m.Err = errors.New("not every bare handler started")
+	}
+	return m
+}

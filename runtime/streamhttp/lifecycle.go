@@ -1,0 +1,90 @@
+package streamhttp
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Lifecycle is a lifecycle layer that builds the Conn of a transport from
+// the messages it carries: session.Server is one (its Accept reads an
+// initialize or a modern request, picks the revision's Policy, installs
+// initialize, ping, logging/setLevel and server/discover around the
+// implementation, and returns the Conn started). streamhttp does not import
+// the session package; this interface is the whole contract.
+type Lifecycle interface {
+	Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn, error)
+}
+
+// NewLifecycleHandler returns a Handler that serves srv in both eras on one
+// endpoint: each legacy session and each modern request gets the Conn
+// srv.Accept builds. The transport's part stays here (sessions, streams,
+// header validation, a closed modern stream reported as the request's
+// cancellation); the lifecycle is srv's.
+//
+// The versions served are opts.LegacyVersions and opts.ModernVersions;
+// they should be versions srv speaks. A request srv would not accept from
+// its first message alone (a version the two disagree on) is refused with
+// 500 rather than left waiting.
+func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
+	return NewHandler(AcceptConns(srv, opts.Logger), opts)
+}
+
+// AcceptConns adapts a Lifecycle to a ConnFactory, for a Handler that needs
+// both (e.g. a factory that picks a Lifecycle per era). log receives the
+// reason a Conn was refused (nil means slog.Default()).
+//
+// The Handler calls a factory once the first message of the session or
+// request is readable from t, which is what lets Accept run inside it.
+func AcceptConns(srv Lifecycle, log *slog.Logger) ConnFactory {
+	if log == nil {
+		log = slog.Default()
+	}
+	return func(t runtime.Transport, era Era) *runtime.Conn {
+		g := &acceptGuard{Transport: t}
+		ctx := context.WithValue(context.Background(), acceptKey{}, g)
+		conn, err := srv.Accept(ctx, g)
+		if err != nil {
+			log.Error("lifecycle refused a "+era.String()+" connection", "error", err)
+			return nil
+		}
+		return conn
+	}
+}
+
+// errUndecided is what Accept reads when the first message did not settle
+// the era: on HTTP nothing else will arrive before it is answered.
+var errUndecided = errors.New("streamhttp: the lifecycle layer did not accept the first message of the session or request")
+
+type acceptKey struct{}
+
+// acceptGuard lets Accept read the first message and no more: its further
+// reads (with Accept's ctx) fail at once instead of waiting for a message
+// that only comes after the Conn exists. The Conn reads through it with its
+// own ctx, unaffected. It keeps the transport's DisconnectNotifier, which
+// both of the Handler's transports implement and the Conn finds by type
+// assertion.
+type acceptGuard struct {
+	runtime.Transport
+	took bool // only Accept's goroutine reads it, before the Conn exists
+}
+
+// Read implements runtime.Transport.
+func (g *acceptGuard) Read(ctx context.Context) ([]byte, error) {
+	if ctx.Value(acceptKey{}) == g {
+		if g.took {
+			return nil, errUndecided
+		}
+		g.took = true
+	}
+	return g.Transport.Read(ctx)
+}
+
+// OnRequestDisconnect implements runtime.DisconnectNotifier.
+func (g *acceptGuard) OnRequestDisconnect(f func(runtime.RequestID)) {
+	if dn, ok := g.Transport.(runtime.DisconnectNotifier); ok {
+		dn.OnRequestDisconnect(f)
+	}
+}
