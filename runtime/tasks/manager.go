@@ -124,6 +124,11 @@ type Manager struct {
 	live     map[string]*run      // tasks whose work has not finished
 	waiters  map[string]chan bool // closed when the task becomes terminal
 	expiries map[string]time.Time // for sweeping tasks nobody asks about
+	// announce holds the Conn that receives a task's status notifications
+	// until its terminal one is sent. It outlives live: the work may return
+	// and leave live between a tasks/cancel's store update and its
+	// notification, and that notification must still go out.
+	announce map[string]*runtime.Conn
 	swept    time.Time
 	closed   bool
 	wg       sync.WaitGroup
@@ -142,7 +147,7 @@ type run struct {
 // NewManager returns a Manager with cfg.
 func NewManager(cfg Config) *Manager {
 	m := &Manager{cfg: cfg, store: cfg.Store, now: cfg.Now, log: cfg.Logger,
-		live: map[string]*run{}, waiters: map[string]chan bool{}, expiries: map[string]time.Time{}}
+		live: map[string]*run{}, waiters: map[string]chan bool{}, expiries: map[string]time.Time{}, announce: map[string]*runtime.Conn{}}
 	if m.store == nil {
 		m.store = NewMemoryStore()
 	}
@@ -390,6 +395,9 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 			return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "task manager closed"}
 		}
 		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner, request: req.ID}
+		if conn != nil {
+			m.announce[rec.Task.TaskID] = conn
+		}
 		m.wg.Add(1)
 		m.mu.Unlock()
 		go m.work(wctx, cancel, rec.Task.TaskID, method, h, work)
@@ -552,11 +560,9 @@ func (m *Manager) transition(ctx context.Context, id string, to Status, msg stri
 		return rec, err
 	}
 	m.mu.Lock()
-	var conn *runtime.Conn
-	if r := m.live[id]; r != nil {
-		conn = r.conn
-	}
+	conn := m.announce[id]
 	if to.Terminal() {
+		delete(m.announce, id)
 		if ch := m.waiters[id]; ch != nil {
 			close(ch)
 			delete(m.waiters, id)
@@ -610,6 +616,7 @@ func (m *Manager) expire(ctx context.Context, id string) {
 		delete(m.waiters, id)
 	}
 	delete(m.expiries, id)
+	delete(m.announce, id)
 	m.mu.Unlock()
 	if r != nil {
 		r.cancel(&runtime.CancelError{Reason: "task " + id + ": ttl expired", Source: runtime.SourceTaskCancel})
