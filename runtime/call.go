@@ -223,15 +223,15 @@ func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction,
 	}
 	params = append(params, '}')
 	msg := appendNotification(nil, c.pol.CancelledMethod, params)
-	ok := c.sender.push(func(ctx context.Context) {
-		if err := c.t.Write(ctx, msg); err != nil {
+	ok := c.sender.pushMessage(msg, func(err error) {
+		if err != nil {
 			c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreClosed, Detail: err.Error()})
 			return
 		}
 		c.info("sent cancellation", slog.String("id", id.String()), slog.String("method", method),
 			slog.String("reason", reason), slog.String("source", src.String()))
 		c.event(Event{Kind: EventSent, Direction: dir, ID: id, Method: method, Reason: reason, Source: src})
-	})
+	}, 0, false)
 	if !ok {
 		c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreClosed})
 	}

@@ -167,6 +167,12 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if dn, ok := t.(DisconnectNotifier); ok {
 		dn.OnRequestDisconnect(c.onDisconnect)
 	}
+	if t != nil { // some tests build a Conn without one
+		c.sender.write = t.Write
+	}
+	if bw, ok := t.(batchWriter); ok {
+		c.sender.writeBatch = bw.writeBatch
+	}
 	return c
 }
 
@@ -553,11 +559,13 @@ func (c *Conn) route(data []byte) {
 // loop and waits while the sender's byte budget is spent: when the peer does
 // not read what we write, we stop reading what it writes.
 func (c *Conn) sendAsync(msg []byte) {
-	c.sender.pushBounded(func(ctx context.Context) {
-		if err := c.t.Write(ctx, msg); err != nil {
-			c.debug("async write failed", slog.String("error", err.Error()))
-		}
-	}, len(msg)+queuedOverhead)
+	c.sender.pushMessage(msg, c.asyncWritten, len(msg)+queuedOverhead, true)
+}
+
+func (c *Conn) asyncWritten(err error) {
+	if err != nil {
+		c.debug("async write failed", slog.String("error", err.Error()))
+	}
 }
 
 // queuedOverhead is what a queued entry costs besides its message (closure,

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -26,12 +27,32 @@ type serialQueue struct {
 	exited  chan struct{}
 	ctx     context.Context // cancelled by stop, so a blocked write gives up
 	cancel  context.CancelFunc
+
+	// write writes one queued message; writeBatch, when set, writes
+	// several as one write (a burst of 1,000 cancellations is then a few
+	// writes, not 1,000) and returns errNotBatchable, having written
+	// nothing, when it cannot.
+	write      func(context.Context, []byte) error
+	writeBatch func(context.Context, [][]byte) error
+	msgs       [][]byte // the batch being written; the goroutine's
 }
 
 type queued struct {
-	f func(context.Context)
-	n int // bytes charged to the budget
+	f func(context.Context) // what to run, unless msg is set
+	// msg is a message to write. Consecutive messages are written together
+	// (see writeBatch), and after is told the outcome.
+	msg   []byte
+	after func(error)
+	n     int // bytes charged to the budget
 }
+
+// Batches of queued messages are bounded so that one write stays a
+// reasonable size and the callbacks of the first messages are not held up
+// for long.
+const (
+	maxBatchMessages = 256
+	maxBatchBytes    = 64 << 10
+)
 
 func newSerialQueue(limit int) *serialQueue {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -54,7 +75,20 @@ func (s *serialQueue) push(f func(context.Context)) bool { return s.add(f, 0, fa
 // the budget is spent. It reports false (and drops f) after stop.
 func (s *serialQueue) pushBounded(f func(context.Context), n int) bool { return s.add(f, n, true) }
 
+// pushMessage queues msg for writing, charging n bytes to the budget; with
+// wait set it first waits while the budget is spent, as pushBounded. after
+// is called on the queue's goroutine with the write's outcome. It reports
+// false (and drops msg, without calling after) after stop.
+func (s *serialQueue) pushMessage(msg []byte, after func(error), n int, wait bool) bool {
+	return s.addEntry(queued{msg: msg, after: after, n: n}, wait)
+}
+
 func (s *serialQueue) add(f func(context.Context), n int, wait bool) bool {
+	return s.addEntry(queued{f: f, n: n}, wait)
+}
+
+func (s *serialQueue) addEntry(e queued, wait bool) bool {
+	n := e.n
 	s.mu.Lock()
 	for wait && s.bytes >= s.limit && !s.stopped {
 		s.space.Wait()
@@ -63,7 +97,7 @@ func (s *serialQueue) add(f func(context.Context), n int, wait bool) bool {
 		s.mu.Unlock()
 		return false
 	}
-	s.q = append(s.q, queued{f, n})
+	s.q = append(s.q, e)
 	s.bytes += n
 	s.mu.Unlock()
 	select {
@@ -103,6 +137,44 @@ func (s *serialQueue) stop() {
 	s.mu.Unlock()
 }
 
+// writeMessages writes the run of messages starting at batch[i], within
+// the batch bounds, and returns the index after it.
+func (s *serialQueue) writeMessages(batch []queued, i int) int {
+	j, size := i+1, len(batch[i].msg)
+	for j < len(batch) && batch[j].msg != nil && j-i < maxBatchMessages && size+len(batch[j].msg) <= maxBatchBytes {
+		size += len(batch[j].msg)
+		j++
+	}
+	if j-i > 1 && s.writeBatch != nil {
+		s.msgs = s.msgs[:0]
+		for k := i; k < j; k++ {
+			s.msgs = append(s.msgs, batch[k].msg)
+		}
+		err := s.writeBatch(s.ctx, s.msgs)
+		clear(s.msgs)
+		if !errors.Is(err, errNotBatchable) {
+			for k := i; k < j; k++ {
+				if batch[k].after != nil {
+					batch[k].after(err)
+				}
+			}
+			return j
+		}
+	}
+	for k := i; k < j; k++ {
+		err := s.write(s.ctx, batch[k].msg)
+		if batch[k].after != nil {
+			batch[k].after(err)
+		}
+	}
+	return j
+}
+
+// errNotBatchable is what a writeBatch returns, having written nothing, for
+// messages it cannot write as one (one needs compacting, say); they are then
+// written one by one.
+var errNotBatchable = errors.New("runtime: messages not batchable")
+
 func (s *serialQueue) run() {
 	defer close(s.exited)
 	for {
@@ -110,20 +182,30 @@ func (s *serialQueue) run() {
 		batch := s.q
 		s.q = nil
 		s.mu.Unlock()
-		for i, e := range batch {
+		for i := 0; i < len(batch); {
 			select {
 			case <-s.stopCh:
 				return
 			default:
 			}
-			e.f(s.ctx)
-			batch[i].f = nil // let the message go now, not with the batch
-			if e.n > 0 {
+			j := i + 1
+			if batch[i].msg == nil {
+				batch[i].f(s.ctx)
+			} else {
+				j = s.writeMessages(batch, i)
+			}
+			n := 0
+			for k := i; k < j; k++ {
+				n += batch[k].n
+				batch[k] = queued{} // let the message go now, not with the batch
+			}
+			if n > 0 {
 				s.mu.Lock()
-				s.bytes -= e.n
+				s.bytes -= n
 				s.space.Broadcast()
 				s.mu.Unlock()
 			}
+			i = j
 		}
 		if len(batch) > 0 {
 			continue

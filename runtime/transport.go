@@ -46,6 +46,15 @@ type DisconnectNotifier interface {
 	OnRequestDisconnect(func(id RequestID))
 }
 
+// batchWriter is implemented by the runtime's own transports that can write
+// several messages as one write. The Conn's sender uses it for what queues
+// up behind a write: a burst of cancellations or of error replies costs a
+// few writes instead of one per message. It returns errNotBatchable, having
+// written nothing, when the messages cannot go as one.
+type batchWriter interface {
+	writeBatch(ctx context.Context, msgs [][]byte) error
+}
+
 // ErrMessageTooLarge is wrapped by the error a transport returns for a message
 // over its size limit, on Read (the message is skipped) and on Write (nothing
 // is written).

@@ -231,6 +231,32 @@ func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 	if len(msg) > t.max {
 		return &MessageTooLargeError{Size: len(msg), Limit: t.max, Write: true}
 	}
+	return t.send(ctx, msg)
+}
+
+// writeBatch writes msgs as one write: lines joined by newlines. Messages
+// that need compacting or are over the limit are not batched.
+func (t *stdioTransport) writeBatch(ctx context.Context, msgs [][]byte) error {
+	n := 0
+	for _, msg := range msgs {
+		if len(msg) > t.max || bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0 {
+			return errNotBatchable
+		}
+		n += len(msg) + 1
+	}
+	buf := make([]byte, 0, n)
+	for i, msg := range msgs {
+		if i > 0 {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, msg...)
+	}
+	return t.send(ctx, buf) // the writer adds the last newline
+}
+
+// send hands one or more framed lines, without the final newline, to the
+// writer goroutine; see Write.
+func (t *stdioTransport) send(ctx context.Context, msg []byte) error {
 	t.writeOnce.Do(func() { go t.writer() })
 	req := writeReq{msg: msg, done: doneChans.Get().(chan error)}
 	select {
