@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 func TestOrigin(t *testing.T) {
@@ -93,10 +95,7 @@ func TestSessionAndStreamLimits(t *testing.T) {
 	if readAll(t, resp); resp.StatusCode != 503 {
 		t.Fatalf("second stream: %d, want 503", resp.StatusCode)
 	}
-	drop()
-	if r := <-running; r != nil {
-		r.Body.Close()
-	}
+	cancelSleep(t, f, sid, running)
 }
 
 // One session cannot take every stream: over MaxSessionStreams its own
@@ -117,9 +116,43 @@ func TestPerSessionStreamLimit(t *testing.T) {
 	if body := readAll(t, resp); resp.StatusCode != 200 || !strings.Contains(body, `"result"`) {
 		t.Fatalf("another session's request: %d %s, want 200 with a result", resp.StatusCode, body)
 	}
-	drop()
+	cancelSleep(t, f, greedy, running)
+}
+
+// The hostile-peer bounds of the runtime hold per session: each legacy
+// session has its own Conn with its own admission limits, so a session over
+// its bound gets CodeServerBusy while another session is still served.
+func TestRuntimeLimitsPerSession(t *testing.T) {
+	f := newFixture(t, Options{})
+	f.connOpts = []runtime.Option{runtime.WithMaxInFlight(1)}
+	greedy := f.initSession(t)
+	other := f.initSession(t)
+	ctx, drop := context.WithCancel(context.Background())
+	defer drop()
+	running := postAsync(ctx, f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
+	waitFor(t, f.started, "sleep start")
+	resp := post(t, context.Background(), f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	if body := readAll(t, resp); !strings.Contains(body, `"code":-31429`) || !strings.Contains(body, `"id":2`) {
+		t.Fatalf("second request of a session at its bound: %d %s, want error -31429 for id 2", resp.StatusCode, body)
+	}
+	resp = post(t, context.Background(), f.url, legacyHdr(other), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	if body := readAll(t, resp); resp.StatusCode != 200 || !strings.Contains(body, `"result"`) {
+		t.Fatalf("another session's request: %d %s, want 200 with a result", resp.StatusCode, body)
+	}
+	cancelSleep(t, f, greedy, running)
+}
+
+// cancelSleep cancels the running legacy sleep (id 1) of session sid the
+// way a legacy client must, and waits for its handler and its stream.
+func cancelSleep(t *testing.T, f *fixture, sid string, running <-chan *http.Response) {
+	t.Helper()
+	resp := post(t, context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	if readAll(t, resp); resp.StatusCode != 202 {
+		t.Fatalf("cancel: %d", resp.StatusCode)
+	}
+	waitFor(t, f.ended, "sleep end")
 	if r := <-running; r != nil {
-		r.Body.Close()
+		readAll(t, r)
 	}
 }
 

@@ -68,6 +68,9 @@ type fixture struct {
 	conns   chan *runtime.Conn // every Conn the factory built
 	answers chan error         // ask: the outcome of the server's own call
 	late    *lateWrites
+	// connOpts are added to every Conn's options (set before the first
+	// request).
+	connOpts []runtime.Option
 }
 
 func newFixture(t *testing.T, opts Options) *fixture {
@@ -107,14 +110,15 @@ func (f *fixture) newConn(t runtime.Transport, era Era) *runtime.Conn {
 	if era == EraModern {
 		pol = modernPolicy(runtime.SideServer)
 	}
-	conn := runtime.NewConn(t, runtime.WithPolicy(pol),
+	opts := append([]runtime.Option{runtime.WithPolicy(pol),
 		runtime.WithLogger(slog.New(&chanHandler{ch: f.logs})),
 		runtime.WithObserver(func(e runtime.Event) {
 			select {
 			case f.events <- e:
 			default:
 			}
-		}))
+		})}, f.connOpts...)
+	conn := runtime.NewConn(t, opts...)
 	conn.Handle("initialize", func(ctx context.Context, r *runtime.Request) (any, error) {
 		return map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "serverInfo": map[string]string{"name": "t", "version": "0"}}, nil
 	})
