@@ -309,7 +309,8 @@ func median(count int, f func() bench.RoundTrip) bench.RoundTrip {
 	return rs[len(rs)/2]
 }
 
-// medianMass runs f count times and keeps the run with the median time.
+// medianMass runs f count times and keeps the run with the median time,
+// with the median heap and goroutines per call of all runs.
 func medianMass(count int, f func() bench.Mass) bench.Mass {
 	var ms []bench.Mass
 	for i := 0; i < count; i++ {
@@ -319,8 +320,20 @@ func medianMass(count int, f func() bench.Mass) bench.Mass {
 		}
 		ms = append(ms, m)
 	}
+	// Heap and goroutines per call get their own medians: the run with the
+	// median time may be one where a previous peer's leftovers (mcp-go's
+	// never-cancelled handlers, say) were still allocating.
+	heaps := make([]float64, len(ms))
+	goros := make([]float64, len(ms))
+	for i, m := range ms {
+		heaps[i], goros[i] = m.HeapPer, m.GorosPer
+	}
+	sort.Float64s(heaps)
+	sort.Float64s(goros)
 	sort.Slice(ms, func(i, j int) bool { return ms[i].Elapsed < ms[j].Elapsed })
-	return ms[len(ms)/2]
+	m := ms[len(ms)/2]
+	m.HeapPer, m.GorosPer = heaps[len(heaps)/2], goros[len(goros)/2]
+	return m
 }
 
 // failures counts measurements that broke; main exits non-zero if any did,
