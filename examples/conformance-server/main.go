@@ -4,8 +4,11 @@
 // prompts, logging, completion), over the streamhttp transport, both eras
 // on /mcp. scripts/suites/50-conformance.sh runs the suite against it.
 //
-// The initialize and server/discover handling here is minimal lifecycle
-// glue, TO BE REPLACED by the lifecycle layer (Serve/Connect).
+// The lifecycle (initialize and version negotiation, server/discover,
+// ping, the per-request _meta checks) is the session layer's: one
+// session.Server per era, picked by the Handler's factory. The fixtures
+// themselves are untyped handlers, since the suite asks for exact shapes
+// (and for server-to-client requests in legacy sessions).
 package main
 
 import (
@@ -18,15 +21,17 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
-	"slices"
 	"syscall"
 	"time"
 
 	flag "github.com/spf13/pflag"
 
+	mcp20250326 "github.com/mcpgen/mcpgen/generated/mcp20250326"
+	mcp20250618 "github.com/mcpgen/mcpgen/generated/mcp20250618"
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
@@ -62,73 +67,78 @@ const (
 
 type obj = map[string]any
 
-var capabilities = obj{
-	"tools":       obj{"listChanged": true},
-	"resources":   obj{"subscribe": true, "listChanged": true},
-	"prompts":     obj{"listChanged": true},
-	"logging":     obj{},
-	"completions": obj{},
+// capabilities are the fixture's, exactly (the session would otherwise
+// derive them from the methods provided, as {}).
+var capabilities = map[string]json.RawMessage{
+	"tools":       json.RawMessage(`{"listChanged":true}`),
+	"resources":   json.RawMessage(`{"subscribe":true,"listChanged":true}`),
+	"prompts":     json.RawMessage(`{"listChanged":true}`),
+	"logging":     json.RawMessage(`{}`),
+	"completions": json.RawMessage(`{}`),
 }
 
-var serverInfo = obj{"name": "mcp-conformance-test-server", "version": "1.0.0"}
+var serverInfo = session.Implementation{Name: "mcp-conformance-test-server", Version: "1.0.0"}
 
-var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+// provided are the methods register handles: the session keeps its own
+// answers for the rest of the lifecycle (initialize, ping,
+// server/discover).
+var provided = []string{
+	"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
+	"resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
+	"logging/setLevel", "completion/complete",
+}
 
+// factory serves legacy sessions (2025-11-25, 2025-06-18, 2025-03-26) and
+// modern requests (2026-07-28), each from its own session.Server.
 func factory(log *slog.Logger) streamhttp.ConnFactory {
-	return func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
-		pol := mcp20251125.Policy(runtime.SideServer)
-		if era == streamhttp.EraModern {
-			pol = mcp20260728.Policy(runtime.SideServer)
-		}
-		conn := runtime.NewConn(t, runtime.WithPolicy(pol), runtime.WithLogger(log))
-		s := &server{conn: conn}
-		conn.Handle("initialize", func(ctx context.Context, r *runtime.Request) (any, error) {
-			var p struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			_ = json.Unmarshal(r.Params, &p)
-			v := legacyVersions[0]
-			if slices.Contains(legacyVersions, p.ProtocolVersion) {
-				v = p.ProtocolVersion
-			}
-			return obj{"protocolVersion": v, "capabilities": capabilities, "serverInfo": serverInfo}, nil
-		})
-		conn.Handle("server/discover", func(context.Context, *runtime.Request) (any, error) {
-			return obj{"supportedVersions": []string{"2026-07-28"}, "capabilities": capabilities, "serverInfo": serverInfo, "cacheScope": "public"}, nil
-		})
-		conn.HandleNotification("notifications/initialized", func(context.Context, *runtime.Notification) {})
-		conn.Handle("ping", func(context.Context, *runtime.Request) (any, error) { return obj{}, nil })
-		conn.Handle("tools/list", func(context.Context, *runtime.Request) (any, error) { return obj{"tools": toolList()}, nil })
-		conn.Handle("tools/call", s.callTool)
-		conn.Handle("resources/list", func(context.Context, *runtime.Request) (any, error) { return obj{"resources": resources}, nil })
-		conn.Handle("resources/templates/list", func(context.Context, *runtime.Request) (any, error) {
-			return obj{"resourceTemplates": []any{obj{"uriTemplate": "test://template/{id}/data", "name": "template", "title": "Resource Template",
-				"description": "A resource template with parameter substitution", "mimeType": "application/json"}}}, nil
-		})
-		conn.Handle("resources/read", readResource)
-		conn.Handle("resources/subscribe", func(ctx context.Context, r *runtime.Request) (any, error) {
-			s.log("Subscribed to resource: " + uriOf(r))
-			return obj{}, nil
-		})
-		conn.Handle("resources/unsubscribe", func(ctx context.Context, r *runtime.Request) (any, error) {
-			s.log("Unsubscribed from resource: " + uriOf(r))
-			return obj{}, nil
-		})
-		conn.Handle("prompts/list", func(context.Context, *runtime.Request) (any, error) { return obj{"prompts": prompts}, nil })
-		conn.Handle("prompts/get", getPrompt)
-		conn.Handle("logging/setLevel", func(ctx context.Context, r *runtime.Request) (any, error) {
-			var p struct {
-				Level string `json:"level"`
-			}
-			_ = json.Unmarshal(r.Params, &p)
-			s.log("Log level set to: " + p.Level)
-			return obj{}, nil
-		})
-		conn.Handle("completion/complete", func(context.Context, *runtime.Request) (any, error) {
-			return obj{"completion": obj{"values": []string{}, "total": 0, "hasMore": false}}, nil
-		})
-		return conn
+	opts := []session.ServerOption{session.WithLogger(log), session.WithConnOptions(runtime.WithLogger(log))}
+	for name, v := range capabilities {
+		opts = append(opts, session.WithCapability(name, v))
 	}
+	legacy := session.NewServer(serverInfo, mcp20251125.Revision(), register, provided,
+		append(opts, session.WithLegacy(mcp20250618.Revision(), mcp20250326.Revision()))...)
+	modern := session.NewServer(serverInfo, mcp20260728.Revision(), register, provided, opts...)
+	legacyConns, modernConns := streamhttp.AcceptConns(legacy, log), streamhttp.AcceptConns(modern, log)
+	return func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
+		if era == streamhttp.EraModern {
+			return modernConns(t, era)
+		}
+		return legacyConns(t, era)
+	}
+}
+
+// register installs the fixtures on a Conn of either era.
+func register(conn *runtime.Conn) {
+	s := &server{conn: conn}
+	conn.Handle("tools/list", func(context.Context, *runtime.Request) (any, error) { return obj{"tools": toolList()}, nil })
+	conn.Handle("tools/call", s.callTool)
+	conn.Handle("resources/list", func(context.Context, *runtime.Request) (any, error) { return obj{"resources": resources}, nil })
+	conn.Handle("resources/templates/list", func(context.Context, *runtime.Request) (any, error) {
+		return obj{"resourceTemplates": []any{obj{"uriTemplate": "test://template/{id}/data", "name": "template", "title": "Resource Template",
+			"description": "A resource template with parameter substitution", "mimeType": "application/json"}}}, nil
+	})
+	conn.Handle("resources/read", readResource)
+	conn.Handle("resources/subscribe", func(ctx context.Context, r *runtime.Request) (any, error) {
+		s.log("Subscribed to resource: " + uriOf(r))
+		return obj{}, nil
+	})
+	conn.Handle("resources/unsubscribe", func(ctx context.Context, r *runtime.Request) (any, error) {
+		s.log("Unsubscribed from resource: " + uriOf(r))
+		return obj{}, nil
+	})
+	conn.Handle("prompts/list", func(context.Context, *runtime.Request) (any, error) { return obj{"prompts": prompts}, nil })
+	conn.Handle("prompts/get", getPrompt)
+	conn.Handle("logging/setLevel", func(ctx context.Context, r *runtime.Request) (any, error) {
+		var p struct {
+			Level string `json:"level"`
+		}
+		_ = json.Unmarshal(r.Params, &p)
+		s.log("Log level set to: " + p.Level)
+		return obj{}, nil
+	})
+	conn.Handle("completion/complete", func(context.Context, *runtime.Request) (any, error) {
+		return obj{"completion": obj{"values": []string{}, "total": 0, "hasMore": false}}, nil
+	})
 }
 
 type server struct{ conn *runtime.Conn }

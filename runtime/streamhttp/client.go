@@ -343,10 +343,27 @@ func (c *Client) postSync(ctx context.Context, m *runtime.Message, body []byte) 
 		return fmt.Errorf("streamhttp: POST %s: HTTP %d", m.Method, resp.StatusCode)
 	}
 	if c.era == EraLegacy && m.Method == "notifications/initialized" && !c.opts.NoGetStream {
-		c.openGet()
+		// Wait (briefly) for the GET stream to be open before the caller
+		// goes on: a server that sends a request on it as soon as the
+		// next tools/call arrives would otherwise find no stream and drop
+		// the message (the TypeScript SDK's server does), which made the
+		// conformance suite's elicitation scenario fail 4 runs in 6.
+		ready := c.openGet()
+		t := time.NewTimer(getStreamWait)
+		defer t.Stop()
+		select {
+		case <-ready:
+		case <-t.C:
+			c.log.Debug("GET stream not open yet; going on without waiting")
+		case <-ctx.Done():
+		}
 	}
 	return nil
 }
+
+// getStreamWait bounds how long notifications/initialized waits for the GET
+// stream's response headers.
+const getStreamWait = 5 * time.Second
 
 // roundTrip runs one request's POST and feeds its answer to Read.
 func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id runtime.RequestID) {
@@ -451,18 +468,28 @@ func (c *Client) deliver(data []byte) error {
 }
 
 // openGet opens the legacy GET stream once, for server-initiated requests
-// and notifications; a 405 means the server offers none.
-func (c *Client) openGet() {
+// and notifications; a 405 means the server offers none. The channel it
+// returns is closed once the stream's response headers are in, or opening
+// it failed (or it was already opened).
+func (c *Client) openGet() <-chan struct{} {
+	ready := make(chan struct{})
 	c.mu.Lock()
 	if c.getOpened || c.isClosed {
 		c.mu.Unlock()
-		return
+		close(ready)
+		return ready
 	}
 	c.getOpened = true
 	c.wg.Add(1)
 	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
+		opened := false
+		defer func() {
+			if !opened {
+				close(ready)
+			}
+		}()
 		req, err := http.NewRequestWithContext(c.base, http.MethodGet, c.endpoint, nil)
 		if err != nil {
 			return
@@ -479,8 +506,11 @@ func (c *Client) openGet() {
 			c.log.Debug("no GET stream", "status", resp.StatusCode)
 			return
 		}
+		opened = true
+		close(ready)
 		_ = readEvents(resp.Body, c.opts.MaxMessageBytes, c.deliver)
 	}()
+	return ready
 }
 
 // Detection is what Detect learned about a server.

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -224,5 +226,53 @@ func TestClientLegacySessionGone(t *testing.T) {
 	var re *runtime.Error
 	if !errors.As(err, &re) || !strings.Contains(re.Message, "session not found") {
 		t.Fatalf("call on an ended session: %v", err)
+	}
+}
+
+// A legacy client's notifications/initialized returns only once the GET
+// stream is open, so that a server request sent on it right after (the
+// TypeScript SDK's server drops one when no GET stream exists yet) is not
+// lost.
+func TestClientInitializedWaitsForGetStream(t *testing.T) {
+	f := newFixture(t, Options{ModernVersions: []string{}})
+	gate, arrived := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			once.Do(func() { close(arrived) })
+			<-gate
+		}
+		f.h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	defer f.h.Close(context.Background())
+	opened := false
+	defer func() {
+		if !opened {
+			close(gate)
+		}
+	}()
+	c, err := Dial(context.Background(), srv.URL+"/mcp", ClientOptions{Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := runtime.NewConn(c, runtime.WithPolicy(legacyPolicy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	conn.Start()
+	defer conn.Close(context.Background())
+	if err := conn.Call(context.Background(), "initialize", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	notified := make(chan error, 1)
+	go func() { notified <- conn.Notify(context.Background(), "notifications/initialized", nil) }()
+	waitFor(t, arrived, "GET stream request")
+	select {
+	case err := <-notified:
+		t.Fatalf("notifications/initialized returned (%v) before the GET stream was open", err)
+	default:
+	}
+	opened = true
+	close(gate)
+	if err := waitFor(t, notified, "notifications/initialized"); err != nil {
+		t.Fatal(err)
 	}
 }
