@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // MessageKind says which of the four JSON-RPC message shapes a Message is.
@@ -54,7 +56,7 @@ type Message struct {
 // returned Message has Kind KindRequest and a non-zero ID, the error response
 // should carry that id; otherwise it carries id null.
 func DecodeMessage(data []byte) (*Message, *Error) {
-	if !validJSON(data) {
+	if !jsonscan.Valid(data) {
 		return nil, &Error{Code: CodeParseError, Message: "parse error: message is not valid JSON"}
 	}
 	data = trimSpace(data)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // DecodeError reports a JSON document that does not decode into a generated
@@ -176,7 +178,7 @@ func (d *Decoder) Init(typ string, data []byte) error {
 		}
 		d.n++
 	}
-	if o.Bad() || skipSpace(data, o.End()) != len(data) {
+	if o.Bad() || jsonscan.SkipSpace(data, o.End()) != len(data) {
 		return &DecodeError{Type: typ, Err: errSyntax}
 	}
 	return nil
@@ -529,7 +531,7 @@ func DecodeSlice[T any](data []byte, dec func([]byte) (T, error)) ([]T, error) {
 		}
 		out = append(out, v)
 	}
-	if a.Bad() || skipSpace(data, a.i) != len(data) {
+	if a.Bad() || jsonscan.SkipSpace(data, a.i) != len(data) {
 		return nil, errSyntax
 	}
 	return out, nil
@@ -641,7 +643,7 @@ func Discriminator(data []byte, name string) (tag []byte, present, isString bool
 			}
 		}
 	}
-	if o.Bad() || skipSpace(data, o.End()) != len(data) {
+	if o.Bad() || jsonscan.SkipSpace(data, o.End()) != len(data) {
 		return nil, false, false, errSyntax
 	}
 	return tag, present, isString, nil

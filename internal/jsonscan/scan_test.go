@@ -1,4 +1,4 @@
-package runtime
+package jsonscan
 
 import (
 	"encoding/json"
@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// FuzzValidJSON holds validJSON to json.Valid on any input.
-func FuzzValidJSON(f *testing.F) {
+// FuzzValid holds Valid to json.Valid on any input (the runtime checks
+// every message with it).
+func FuzzValid(f *testing.F) {
 	for _, s := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hi"}}}`,
 		` [1, -0.5e+3, "a\u00e9\n", true, false, null, {}] `, `01`, `1.`, `-`, `"\x"`, `"\u12"`, "\"\x01\"",
@@ -19,8 +20,8 @@ func FuzzValidJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if got, want := validJSON(data), json.Valid(data); got != want {
-			t.Fatalf("validJSON(%q) = %v, json.Valid says %v", data, got, want)
+		if got, want := Valid(data), json.Valid(data); got != want {
+			t.Fatalf("Valid(%q) = %v, json.Valid says %v", data, got, want)
 		}
 	})
 }
