@@ -122,7 +122,9 @@ type rawServer struct {
 	r    *os.File // from the server
 }
 
-func newRawServer(b *testing.B) *rawServer {
+// newRawServer serves a Conn over two os.Pipes; opts come after the
+// defaults (quiet, room for 10,000 requests), so they can replace them.
+func newRawServer(b *testing.B, opts ...Option) *rawServer {
 	sr, cw, err := os.Pipe()
 	if err != nil {
 		b.Fatal(err)
@@ -131,7 +133,8 @@ func newRawServer(b *testing.B) *rawServer {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := NewConn(NewStdioTransport(sr, sw, StdioOptions{}), WithLogger(quietLogger()), WithMaxInFlight(1<<20)) // the mass-cancel benchmarks hold 10,000
+	opts = append([]Option{WithLogger(quietLogger()), WithMaxInFlight(1 << 20)}, opts...) // the mass-cancel benchmarks hold 10,000
+	c := NewConn(NewStdioTransport(sr, sw, StdioOptions{}), opts...)
 	return &rawServer{conn: c, w: cw, r: cr}
 }
 
@@ -149,8 +152,10 @@ func (s *rawServer) send(b *testing.B, msg []byte) {
 
 // Cancellation latency: from the moment notifications/cancelled is written
 // to the server's stdin until the handler's ctx is done. Reports p50 and p99.
-func BenchmarkCancelLatency(b *testing.B) {
-	s := newRawServer(b)
+func BenchmarkCancelLatency(b *testing.B) { benchCancelLatency(b, newRawServer(b)) }
+
+// benchCancelLatency measures the latency on s, which it closes.
+func benchCancelLatency(b *testing.B, s *rawServer) {
 	defer s.close()
 	started := make(chan struct{})
 	doneAt := make(chan time.Time)
