@@ -103,16 +103,7 @@ func BenchmarkCancel1000InFlight(b *testing.B) {
 			continue
 		}
 		b.Run(p.Name, func(b *testing.B) {
-			var total time.Duration
-			for i := 0; i < b.N; i++ {
-				m := CancelMany(p, Pipe, 1000, 10*time.Second)
-				if m.Err != nil || m.Done != 1000 {
-					b.Fatalf("%d of 1000 done: %v", m.Done, m.Err)
-				}
-				total += m.Elapsed
-				b.ReportMetric(m.HeapPer, "heap-B/call")
-			}
-			b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/1000-cancels")
+			benchMass(b, 1000, "call", "cancels", func() Mass { return CancelMany(p, Pipe, 1000, 10*time.Second) })
 		})
 	}
 }
@@ -131,17 +122,24 @@ func BenchmarkPipeFloor(b *testing.B) {
 // together, goroutine stacks excluded). go-sdk takes seconds here and
 // mcp-go never cancels, so only mcpgen runs; cmd/mcpbench has all three.
 func BenchmarkCancel10000InFlight(b *testing.B) {
+	benchMass(b, 10000, "call", "cancels", func() Mass { return CancelMany(mcpgenPeer, Pipe, 10000, 10*time.Second) })
+}
+
+// benchMass runs measure b.N times, failing unless every one of its n
+// handlers was cancelled, and reports the mean time ("ns/<n>-<what>") and
+// the live heap and goroutines per call or stream ("per").
+func benchMass(b *testing.B, n int, per, what string, measure func() Mass) {
 	var total time.Duration
 	for i := 0; i < b.N; i++ {
-		m := CancelMany(mcpgenPeer, Pipe, 10000, 10*time.Second)
-		if m.Err != nil || m.Done != 10000 {
-			b.Fatalf("%d of 10000 done: %v", m.Done, m.Err)
+		m := measure()
+		if m.Err != nil || m.Done != n {
+			b.Fatalf("%d of %d done: %v", m.Done, n, m.Err)
 		}
 		total += m.Elapsed
-		b.ReportMetric(m.HeapPer, "heap-B/call")
-		b.ReportMetric(m.GorosPer, "goroutines/call")
+		b.ReportMetric(m.HeapPer, "heap-B/"+per)
+		b.ReportMetric(m.GorosPer, "goroutines/"+per)
 	}
-	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/10000-cancels")
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/"+itoa(n)+"-"+what)
 }
 
 // BenchmarkHTTPEcho: one echo round trip per iteration over loopback TCP,
@@ -198,17 +196,7 @@ func BenchmarkHTTPStreams(b *testing.B) {
 	for _, m := range []HTTPMode{{Modern, false}, {Modern, true}} {
 		for _, p := range HTTPPeers {
 			b.Run(httpName(RawClient, m, p), func(b *testing.B) {
-				var total time.Duration
-				for i := 0; i < b.N; i++ {
-					ms := HTTPStreams(p, m, 100, 5*time.Second)
-					if ms.Err != nil || ms.Done != 100 {
-						b.Fatalf("%d of 100 cancelled: %v", ms.Done, ms.Err)
-					}
-					total += ms.Elapsed
-					b.ReportMetric(ms.HeapPer, "heap-B/stream")
-					b.ReportMetric(ms.GorosPer, "goroutines/stream")
-				}
-				b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/100-closes")
+				benchMass(b, 100, "stream", "closes", func() Mass { return HTTPStreams(p, m, 100, 5*time.Second) })
 			})
 		}
 	}
