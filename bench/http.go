@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -319,52 +318,39 @@ func HTTPFloor(d time.Duration) RoundTrip {
 // its request's context ends: the heap and goroutines per open stream of
 // net/http itself (both sides), under every MCP figure.
 func StreamFloor(n int, timeout time.Duration) Mass {
-	var started, done atomic.Int64
+	m := cancelMany(streamFloorConnect, n, timeout, 0)
+	if m.Err == nil && m.Started < n {
+		m.Err = errors.New("not every bare handler started")
+	}
+	return m
+}
+
+// streamFloorConnect is a Connector whose server is the bare handler and
+// whose Block is a raw POST to it.
+func streamFloorConnect(h *Hooks) (*Session, error) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Reading the body to its end is what lets net/http watch the
 		// connection and end r.Context() when the client goes away.
 		io.Copy(io.Discard, r.Body)
-		started.Add(1)
+		h.Started()
 		<-r.Context().Done()
-		done.Add(1)
+		h.Done()
 	}))
-	defer srv.Close()
-	defer rawClient.CloseIdleConnections()
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	g0 := runtime.NumGoroutine()
-	cancels := make([]context.CancelFunc, n)
-	for i := range cancels {
-		ctx, cancel := context.WithCancel(context.Background())
-		cancels[i] = cancel
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{}`))
-		go func() {
-			if resp, err := rawClient.Do(req); err == nil {
+	return &Session{
+		Block: func(ctx context.Context) error {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{}`))
+			if err != nil {
+				return err
+			}
+			resp, err := rawClient.Do(req)
+			if err == nil {
 				resp.Body.Close()
 			}
-		}()
-	}
-	deadline := time.Now().Add(timeout)
-	for started.Load() < int64(n) && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	m := Mass{Started: int(started.Load())}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	m.HeapPer = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(n)
-	m.GorosPer = float64(runtime.NumGoroutine()-g0) / float64(n)
-	t0 := time.Now()
-	for _, c := range cancels {
-		c()
-	}
-	for done.Load() < int64(n) && time.Since(t0) < timeout {
-		time.Sleep(100 * time.Microsecond)
-	}
-	m.Elapsed = time.Since(t0)
-	m.Done = int(done.Load())
-	if m.Started < n {
-		m.Err = errors.New("not every bare handler started")
-	}
-	return m
+			return err
+		},
+		Close: func() {
+			srv.Close()
+			rawClient.CloseIdleConnections()
+		},
+	}, nil
 }
