@@ -87,9 +87,7 @@ func TestSessionAndStreamLimits(t *testing.T) {
 	if readAll(t, resp); resp.StatusCode != 503 {
 		t.Fatalf("second session: %d, want 503", resp.StatusCode)
 	}
-	ctx, drop := context.WithCancel(context.Background())
-	defer drop()
-	running := postAsync(ctx, f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
+	running := postAsync(context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
 	waitFor(t, f.started, "sleep start")
 	resp = post(t, context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
 	if readAll(t, resp); resp.StatusCode != 503 {
@@ -102,21 +100,9 @@ func TestSessionAndStreamLimits(t *testing.T) {
 // requests get 503 while another session's are still served.
 func TestPerSessionStreamLimit(t *testing.T) {
 	f := newFixture(t, Options{MaxSessionStreams: 1})
-	greedy := f.initSession(t)
-	other := f.initSession(t)
-	ctx, drop := context.WithCancel(context.Background())
-	defer drop()
-	running := postAsync(ctx, f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
-	waitFor(t, f.started, "sleep start")
-	resp := post(t, context.Background(), f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
-	if body := readAll(t, resp); resp.StatusCode != 503 || !strings.Contains(body, "in this session") {
-		t.Fatalf("second stream of one session: %d %s, want 503", resp.StatusCode, body)
+	if status, body := busySession(t, f); status != 503 || !strings.Contains(body, "in this session") {
+		t.Fatalf("second stream of one session: %d %s, want 503", status, body)
 	}
-	resp = post(t, context.Background(), f.url, legacyHdr(other), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
-	if body := readAll(t, resp); resp.StatusCode != 200 || !strings.Contains(body, `"result"`) {
-		t.Fatalf("another session's request: %d %s, want 200 with a result", resp.StatusCode, body)
-	}
-	cancelSleep(t, f, greedy, running)
 }
 
 // The hostile-peer bounds of the runtime hold per session: each legacy
@@ -125,21 +111,28 @@ func TestPerSessionStreamLimit(t *testing.T) {
 func TestRuntimeLimitsPerSession(t *testing.T) {
 	f := newFixture(t, Options{})
 	f.connOpts = []runtime.Option{runtime.WithMaxInFlight(1)}
-	greedy := f.initSession(t)
+	if status, body := busySession(t, f); !strings.Contains(body, `"code":-31429`) || !strings.Contains(body, `"id":2`) {
+		t.Fatalf("second request of a session at its bound: %d %s, want error -31429 for id 2", status, body)
+	}
+}
+
+// busySession keeps a sleep (id 1) running in one session and sends that
+// session a second request, whose answer it returns; meanwhile another
+// session's request must be served. It then cancels the sleep.
+func busySession(t *testing.T, f *fixture) (status int, body string) {
+	t.Helper()
+	busy := f.initSession(t)
 	other := f.initSession(t)
-	ctx, drop := context.WithCancel(context.Background())
-	defer drop()
-	running := postAsync(ctx, f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
+	running := postAsync(context.Background(), f.url, legacyHdr(busy), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
 	waitFor(t, f.started, "sleep start")
-	resp := post(t, context.Background(), f.url, legacyHdr(greedy), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
-	if body := readAll(t, resp); !strings.Contains(body, `"code":-31429`) || !strings.Contains(body, `"id":2`) {
-		t.Fatalf("second request of a session at its bound: %d %s, want error -31429 for id 2", resp.StatusCode, body)
-	}
+	resp := post(t, context.Background(), f.url, legacyHdr(busy), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
+	status, body = resp.StatusCode, readAll(t, resp)
 	resp = post(t, context.Background(), f.url, legacyHdr(other), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
-	if body := readAll(t, resp); resp.StatusCode != 200 || !strings.Contains(body, `"result"`) {
-		t.Fatalf("another session's request: %d %s, want 200 with a result", resp.StatusCode, body)
+	if b := readAll(t, resp); resp.StatusCode != 200 || !strings.Contains(b, `"result"`) {
+		t.Fatalf("another session's request: %d %s, want 200 with a result", resp.StatusCode, b)
 	}
-	cancelSleep(t, f, greedy, running)
+	cancelSleep(t, f, busy, running)
+	return status, body
 }
 
 // cancelSleep cancels the running legacy sleep (id 1) of session sid the
