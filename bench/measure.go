@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -311,6 +312,57 @@ func PipeFloor(d time.Duration) RoundTrip {
 		}
 	})
 	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+}
+
+// CancelFloor measures the bare cancellation over the same os.Pipe pair,
+// with none of any SDK's code: a goroutine blocked on a context stands for
+// the handler, a reader goroutine for the server's transport, and the clock
+// runs from the write of one `notifications/cancelled` line until the
+// handler goroutine sees its context done. It is the part of the "handler
+// ctx done" clock that the pipe and the Go scheduler cost on this machine;
+// the caller-return figures are not set.
+func CancelFloor(n int, timeout time.Duration) Latencies {
+	p, err := newPipes()
+	if err != nil {
+		return Latencies{Err: err}
+	}
+	defer p.close()
+	cancels := make(chan context.CancelFunc, 1)
+	go func() {
+		r := bufio.NewReader(p.sr)
+		for {
+			if _, err := r.ReadSlice('\n'); err != nil {
+				return
+			}
+			(<-cancels)()
+		}
+	}()
+	line := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"context canceled"}}` + "\n")
+	lat := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancels <- cancel
+		running, done := make(chan struct{}), make(chan time.Time, 1)
+		go func() {
+			close(running)
+			<-ctx.Done()
+			done <- time.Now()
+		}()
+		<-running
+		t0 := time.Now()
+		if _, err := p.cw.Write(line); err != nil {
+			return Latencies{Err: err}
+		}
+		select {
+		case t1 := <-done:
+			lat = append(lat, t1.Sub(t0))
+		case <-time.After(timeout):
+			return Latencies{Err: fmt.Errorf("floor: the handler goroutine was not woken in %v", timeout)}
+		}
+	}
+	l := Latencies{N: n}
+	l.P50, l.P90, l.P99 = percentiles(lat)
+	return l
 }
 
 // Machine describes where the figures were taken.

@@ -100,7 +100,7 @@ func run(w io.Writer, short bool, count int) {
 	}
 
 	fmt.Fprintf(w, "## cancel latency, %d × %d samples\n\n", c.count, c.latencyN)
-	fmt.Fprintf(w, "Two clocks start at the same `cancel()` of the caller's context while the `block` handler runs: **handler ctx done** stops when the server's handler sees its context end (the cancellation crossed the wire: `notifications/cancelled` for all three over os.Pipe; in memory mcp-go's in-process client hands the caller's context to the handler directly, so no message is involved); **caller returns** stops when the client's call returns to the caller (the client library giving up locally; it says nothing about the server). The issue's target (mcpgen's p99 ≤ 0.25× mcp-go's) is about the first; \"mcpgen's p99 ÷ this\" is that ratio.\n\n")
+	fmt.Fprintf(w, "Two clocks start at the same `cancel()` of the caller's context while the `block` handler runs: **handler ctx done** stops when the server's handler sees its context end (the cancellation crossed the wire: `notifications/cancelled` for all three over os.Pipe; in memory mcp-go's in-process client hands the caller's context to the handler directly, so no message is involved); **caller returns** stops when the client's call returns to the caller (the client library giving up locally; it says nothing about the server). The issue's target (mcpgen's p99 ≤ 0.25× mcp-go's) is about the first; \"mcpgen's p99 ÷ this\" is that ratio. The **floor** row is the same clock with no SDK at all: one `notifications/cancelled` line written to the os.Pipe, a reader goroutine that reads it and cancels a context, and a goroutine waiting on that context (`bench.CancelFloor`): what the pipe and the Go scheduler cost on this machine.\n\n")
 	fmt.Fprintf(w, "| implementation | transport | handler ctx done p50 | p90 | p99 | mcpgen's p99 ÷ this | caller returns p50 | p90 | p99 | mcpgen's p99 ÷ this |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, tr := range []bench.Transport{bench.Pipe, bench.Mem} {
 		var base bench.Latencies
@@ -115,6 +115,14 @@ func run(w io.Writer, short bool, count int) {
 				base = l
 			}
 			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", p.Name, tr, handlerCols(l, base), returnCols(l, base))
+		}
+		if tr == bench.Pipe {
+			if l := bench.CancelFloor(c.latencyN*c.count, c.timeout); l.Err != nil {
+				fail("cancel floor: %v", l.Err)
+				fmt.Fprintf(w, "| bare os.Pipe cancel (floor) | %s | failed: %v | | | | | | | |\n", tr, l.Err)
+			} else {
+				fmt.Fprintf(w, "| bare os.Pipe cancel (floor) | %s | %s | | | | |\n", tr, handlerCols(l, base))
+			}
 		}
 	}
 	fmt.Fprintln(w)
