@@ -14,8 +14,8 @@ import (
 // The HTTP ones (BenchmarkHTTP*) replace the go-sdk comparison that lived
 // in interop/http; runtime/streamhttp keeps its own mcpgen-only benchmark.
 
-func benchEcho(b *testing.B, p Peer, t Transport, callers int) {
-	s, err := p.Connect(t, nil)
+func benchEcho(b *testing.B, connect Connector, callers int) {
+	s, err := connect(nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,8 +35,8 @@ func benchEcho(b *testing.B, p Peer, t Transport, callers int) {
 		})
 	} else {
 		for i := 0; i < b.N; i++ {
-			if _, err := s.Echo(ctx, "hello"); err != nil {
-				b.Fatal(err)
+			if got, err := s.Echo(ctx, "hello"); err != nil || got != "hello" {
+				b.Fatalf("echo %q, %v", got, err)
 			}
 		}
 	}
@@ -47,7 +47,7 @@ func BenchmarkEcho(b *testing.B) {
 	for _, t := range []Transport{Pipe, Mem} {
 		for _, callers := range []int{1, 16} {
 			for _, p := range Peers {
-				b.Run(string(t)+"/callers="+itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p, t, callers) })
+				b.Run(string(t)+"/callers="+itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
 			}
 		}
 	}
@@ -151,22 +151,7 @@ func BenchmarkHTTPEcho(b *testing.B) {
 	for _, c := range []HTTPClient{OwnClient, RawClient} {
 		for _, m := range HTTPModes {
 			for _, p := range HTTPPeers {
-				b.Run(httpName(c, m, p), func(b *testing.B) {
-					s, err := HTTPConnector(p, m, c)(nil)
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer s.Close()
-					ctx := context.Background()
-					b.ReportAllocs()
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						if got, err := s.Echo(ctx, "hello"); err != nil || got != "hello" {
-							b.Fatalf("echo %q, %v", got, err)
-						}
-					}
-					b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "calls/s")
-				})
+				b.Run(httpName(c, m, p), func(b *testing.B) { benchEcho(b, HTTPConnector(p, m, c), 1) })
 			}
 		}
 	}

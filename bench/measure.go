@@ -29,7 +29,7 @@ type Connector func(h *Hooks) (*Session, error)
 // Echo measures sequential (callers 1) or concurrent echo round trips over
 // one session with testing.Benchmark, for at least d.
 func Echo(p Peer, t Transport, callers int, d time.Duration) RoundTrip {
-	return echo(func(h *Hooks) (*Session, error) { return p.Connect(t, h) }, callers, d)
+	return echo(p.over(t), callers, d)
 }
 
 func echo(connect Connector, callers int, d time.Duration) RoundTrip {
@@ -102,7 +102,7 @@ type Latencies struct {
 // caller's context while the block handler runs to the handler seeing its
 // context done, and to the caller's call returning.
 func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies {
-	return cancelLatency(func(h *Hooks) (*Session, error) { return p.Connect(t, h) }, n, timeout)
+	return cancelLatency(p.over(t), n, timeout)
 }
 
 func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
@@ -195,7 +195,7 @@ type Mass struct {
 // timeout), measures the live heap per in-flight call, then cancels every
 // caller's context and times until every handler has seen its context done.
 func CancelMany(p Peer, t Transport, n int, timeout time.Duration) Mass {
-	return cancelMany(func(h *Hooks) (*Session, error) { return p.Connect(t, h) }, n, timeout, 0)
+	return cancelMany(p.over(t), n, timeout, 0)
 }
 
 // cancelMany is CancelMany on any Connector; a positive bound ends blocked

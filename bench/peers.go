@@ -66,6 +66,11 @@ type Peer struct {
 	CancelsUnderLoad bool
 }
 
+// over is p's Connector over t.
+func (p Peer) over(t Transport) Connector {
+	return func(h *Hooks) (*Session, error) { return p.Connect(t, h) }
+}
+
 // Peers are the implementations compared, mcpgen first.
 var Peers = []Peer{mcpgenPeer, gosdkPeer, mcpgoPeer}
 
