@@ -52,6 +52,19 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 	if err := ctx.Err(); err != nil {
 		return err // nothing written, so nothing to cancel
 	}
+	// The request is encoded and written in frames of its own, gone by the
+	// time the caller waits: a cancellation runs on top of what the
+	// waiting goroutine has on its stack, and a stack that has to grow
+	// (a copy of it) then delays the notification by microseconds.
+	cl, err := c.issue(ctx, method, params, &cc)
+	if err != nil {
+		return err
+	}
+	return c.wait(ctx, cl, &cc, result)
+}
+
+// issue encodes, registers and writes a request for Call.
+func (c *Conn) issue(ctx context.Context, method string, params any, cc *callConfig) (*call, error) {
 	cl := &call{ctx: ctx, method: method, done: make(chan struct{})}
 	cl.id = Int64ID(c.nextID.Add(1))
 	var msg []byte
@@ -60,19 +73,19 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 		var pre [128]byte
 		m, start, end, err := appendedMessage(appendRequestPrefix(pre[:0], cl.id, method), a, '}')
 		if err != nil {
-			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+			return nil, fmt.Errorf("runtime: encoding %s params: %w", method, err)
 		}
 		cl.task = c.pol.isTask(m[start:end])
 		msg = m
 	} else {
 		raw, err := marshalValue(params)
 		if err != nil {
-			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+			return nil, fmt.Errorf("runtime: encoding %s params: %w", method, err)
 		}
 		if cc.resetProgress || cc.onProgress != nil {
 			raw, cl.token, err = injectProgressToken(raw, cl.id)
 			if err != nil {
-				return fmt.Errorf("runtime: %s: %w", method, err)
+				return nil, fmt.Errorf("runtime: %s: %w", method, err)
 			}
 			cl.hasToken = true
 			cl.progSig = make(chan struct{}, 1)
@@ -85,12 +98,12 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 	if c.closing {
 		cause := c.cause
 		c.mu.Unlock()
-		return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, cause)
+		return nil, fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, cause)
 	}
 	if cl.hasToken {
 		if _, busy := c.progress[cl.token]; busy {
 			c.mu.Unlock()
-			return fmt.Errorf("runtime: %s: progress token %s is already in use", method, cl.token)
+			return nil, fmt.Errorf("runtime: %s: progress token %s is already in use", method, cl.token)
 		}
 		c.progress[cl.token] = cl
 	}
@@ -102,14 +115,14 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 		if c.forget(cl) && ctx.Err() != nil {
 			c.event(Event{Kind: EventRequested, Direction: Outgoing, ID: cl.id, Method: method, Reason: reasonOf(ctx), Source: SourceCaller})
 			c.ignored(Event{Direction: Outgoing, ID: cl.id, Method: method, Reason: reasonOf(ctx), Source: SourceCaller, Why: IgnoreNotWritten})
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
 		if ce := c.Err(); ce != nil {
-			return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
+			return nil, fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
 		}
-		return fmt.Errorf("runtime: writing %s request: %w", method, err)
+		return nil, fmt.Errorf("runtime: writing %s request: %w", method, err)
 	}
-	return c.wait(ctx, cl, &cc, result)
+	return cl, nil
 }
 
 // finish decodes a resolved call's outcome.
@@ -184,8 +197,12 @@ func (c *Conn) abandon(cl *call, reason string, src CancelSource) bool {
 // Policy allows: notifications/cancelled, or closing the request's stream
 // where that is the cancellation. The caller has already removed cl from
 // the outgoing table, so this happens at most once per call.
+//
+// It and sendCancelled run on the cancelled caller's goroutine, before the
+// notification is written, so they keep their frames small: events and log
+// lines are built in helpers that are not inlined (see cancelEvent).
 func (c *Conn) cancelOnWire(cl *call, reason string, src CancelSource) {
-	c.event(Event{Kind: EventRequested, Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src})
+	c.cancelEvent(EventRequested, Outgoing, cl.id, cl.method, reason, src)
 	var why IgnoreReason
 	switch {
 	case c.pol.never[cl.method]:
@@ -196,45 +213,87 @@ func (c *Conn) cancelOnWire(cl *call, reason string, src CancelSource) {
 		why = IgnoreNotPermitted
 	}
 	if why != IgnoreNone {
-		c.ignored(Event{Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src, Why: why})
+		c.cancelIgnored(Outgoing, cl.id, cl.method, reason, src, why, "")
 		return
 	}
 	if sc, ok := c.t.(RequestStreamCanceller); ok && c.pol.DisconnectIsCancellation {
-		err := sc.CloseRequestStream(cl.id)
-		c.info("cancelled call by closing its stream", slog.String("id", cl.id.String()),
-			slog.String("method", cl.method), slog.String("reason", reason), slog.Any("error", err))
-		c.event(Event{Kind: EventSent, Direction: Outgoing, ID: cl.id, Method: cl.method, Reason: reason, Source: src})
+		c.closeRequestStream(sc, cl, reason, src)
 		return
 	}
 	c.sendCancelled(cl.id, cl.method, reason, Outgoing, src)
 }
 
-// sendCancelled queues notifications/cancelled on the sender goroutine, so
-// the caller never blocks on it and Close can flush it.
+// closeRequestStream cancels cl where closing its stream is the
+// cancellation (2026-07-28 over Streamable HTTP).
+func (c *Conn) closeRequestStream(sc RequestStreamCanceller, cl *call, reason string, src CancelSource) {
+	err := sc.CloseRequestStream(cl.id)
+	c.info("cancelled call by closing its stream", slog.String("id", cl.id.String()),
+		slog.String("method", cl.method), slog.String("reason", reason), slog.Any("error", err))
+	c.cancelEvent(EventSent, Outgoing, cl.id, cl.method, reason, src)
+}
+
+// sendCancelled writes notifications/cancelled if the transport can do so
+// without blocking, and otherwise queues it on the sender goroutine, so the
+// caller never blocks on it and Close can flush it.
 func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction, src CancelSource) {
 	if c.pol.CancelledMethod == "" {
-		c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreNotPermitted, Detail: "policy has no cancellation method"})
+		c.cancelIgnored(dir, id, method, reason, src, IgnoreNotPermitted, "policy has no cancellation method")
 		return
 	}
-	params := append([]byte(`{"requestId":`), id.appendJSON(nil)...)
+	msg := make([]byte, 0, len(`{"jsonrpc":"2.0","method":"","params":{"requestId":,"reason":""}}`)+len(c.pol.CancelledMethod)+len(id.text)+2+len(reason))
+	msg = appendNotificationPrefix(msg, c.pol.CancelledMethod)
+	msg = append(msg, `{"requestId":`...)
+	msg = id.appendJSON(msg)
 	if reason != "" {
-		params = append(params, `,"reason":`...)
-		params = appendJSONString(params, reason)
+		msg = append(msg, `,"reason":`...)
+		msg = appendJSONString(msg, reason)
 	}
-	params = append(params, '}')
-	msg := appendNotification(nil, c.pol.CancelledMethod, params)
-	ok := c.sender.pushMessage(msg, func(err error) {
-		if err != nil {
-			c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreClosed, Detail: err.Error()})
-			return
-		}
+	msg = append(msg, "}}"...)
+	// Written here when that cannot block (see tryWriter); the peer's
+	// handler is then cancelled without waiting on two goroutine hand-offs.
+	if tw, ok := c.t.(tryWriter); ok && tw.tryWrite(msg) {
+		c.cancelSent(id, method, reason, dir, src, nil)
+		return
+	}
+	c.queueCancelled(msg, id, method, reason, dir, src)
+}
+
+// queueCancelled queues a cancellation on the sender goroutine.
+func (c *Conn) queueCancelled(msg []byte, id RequestID, method, reason string, dir Direction, src CancelSource) {
+	ok := c.sender.pushMessage(msg, func(err error) { c.cancelSent(id, method, reason, dir, src, err) }, 0, false)
+	if !ok {
+		c.cancelIgnored(dir, id, method, reason, src, IgnoreClosed, "")
+	}
+}
+
+// cancelSent logs and reports the outcome of writing a cancellation.
+func (c *Conn) cancelSent(id RequestID, method, reason string, dir Direction, src CancelSource, err error) {
+	if err != nil {
+		c.cancelIgnored(dir, id, method, reason, src, IgnoreClosed, err.Error())
+		return
+	}
+	if c.log.Enabled(context.Background(), slog.LevelInfo) {
 		c.info("sent cancellation", slog.String("id", id.String()), slog.String("method", method),
 			slog.String("reason", reason), slog.String("source", src.String()))
-		c.event(Event{Kind: EventSent, Direction: dir, ID: id, Method: method, Reason: reason, Source: src})
-	}, 0, false)
-	if !ok {
-		c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: IgnoreClosed})
 	}
+	c.cancelEvent(EventSent, dir, id, method, reason, src)
+}
+
+// cancelEvent reports an event to the Observer, if there is one. It is not
+// inlined so that its Event (a hundred-odd bytes) is not reserved in the
+// frames of the cancellation path.
+//
+//go:noinline
+func (c *Conn) cancelEvent(kind EventKind, dir Direction, id RequestID, method, reason string, src CancelSource) {
+	c.event(Event{Kind: kind, Direction: dir, ID: id, Method: method, Reason: reason, Source: src})
+}
+
+// cancelIgnored is ignored for the cancellation path; not inlined for the
+// reason cancelEvent is not.
+//
+//go:noinline
+func (c *Conn) cancelIgnored(dir Direction, id RequestID, method, reason string, src CancelSource, why IgnoreReason, detail string) {
+	c.ignored(Event{Direction: dir, ID: id, Method: method, Reason: reason, Source: src, Why: why, Detail: detail})
 }
 
 // reasonOf is the reason sent for a caller's cancellation: the context's

@@ -55,6 +55,14 @@ type batchWriter interface {
 	writeBatch(ctx context.Context, msgs [][]byte) error
 }
 
+// tryWriter is implemented by the runtime's own transports that can write a
+// small message on the caller's goroutine when that cannot block. tryWrite
+// reports false, having written nothing, when it cannot; the message then
+// goes the ordinary way.
+type tryWriter interface {
+	tryWrite(msg []byte) bool
+}
+
 // ErrMessageTooLarge is wrapped by the error a transport returns for a message
 // over its size limit, on Read (the message is skipped) and on Write (nothing
 // is written).
