@@ -160,6 +160,24 @@ func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
 	}
 }
 
+// tryWrite is Write when there is room, and declines, having queued
+// nothing, when the peer has pipeCapacity messages unread (see tryWriter).
+func (p *pipeEnd) tryWrite(msg []byte) bool {
+	q := p.out
+	select {
+	case <-q.closed:
+		return false
+	default:
+	}
+	if q.tryPush(msg) {
+		return true
+	}
+	q.mu.Lock()
+	q.waiters-- // tryPush counted us as waiting for space; we are not
+	q.mu.Unlock()
+	return false
+}
+
 // Close closes both directions: the peer reads io.EOF, and this end's pending
 // Read returns io.EOF too.
 func (p *pipeEnd) Close() error {

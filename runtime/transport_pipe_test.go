@@ -136,3 +136,39 @@ func TestPipeReleasesBurst(t *testing.T) {
 		t.Fatalf("queue keeps %d slots after the burst was read", cap(q.q))
 	}
 }
+
+// tryWrite queues when there is room and otherwise declines without
+// queueing or being counted as a waiting writer: a writer blocked at
+// capacity is still the one let in by the next read.
+func TestPipeTryWrite(t *testing.T) {
+	a, b := NewPipe()
+	defer a.Close()
+	ctx := context.Background()
+	end := a.(*pipeEnd)
+	if !end.tryWrite([]byte("first")) {
+		t.Fatal("tryWrite declined an empty pipe")
+	}
+	for i := 1; i < pipeCapacity; i++ {
+		if err := a.Write(ctx, []byte{byte(i)}); err != nil {
+			t.Fatalf("write %d: %v", i, err)
+		}
+	}
+	if end.tryWrite([]byte("over")) {
+		t.Fatal("tryWrite queued past capacity")
+	}
+	if w := end.out.waiters; w != 0 {
+		t.Fatalf("a declined tryWrite left %d waiters", w)
+	}
+	if m, err := b.Read(ctx); err != nil || string(m) != "first" {
+		t.Fatalf("first read = %q, %v", m, err)
+	}
+	for i := 1; i < pipeCapacity; i++ {
+		if m, err := b.Read(ctx); err != nil || m[0] != byte(i) {
+			t.Fatalf("read %d = %v, %v", i, m, err)
+		}
+	}
+	a.Close()
+	if end.tryWrite([]byte("closed")) {
+		t.Fatal("tryWrite queued after Close")
+	}
+}
