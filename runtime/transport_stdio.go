@@ -255,10 +255,11 @@ func trimEOL(b []byte) []byte {
 	return b
 }
 
-// Write writes msg and a newline as one write on the writer goroutine, so
+// Write writes msg and a newline as one write, one message at a time (on the
+// writer goroutine, or on the caller's when w is interruptible), so
 // concurrent messages never interleave. It gives up when ctx ends or the
-// transport is closed before the message is handed to the writer, and when
-// the transport is closed while the underlying write is blocked; the message
+// transport is closed before the message's turn comes, and when the
+// transport is closed while the underlying write is blocked; the message
 // may then still be written later, whole, or not at all.
 func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 	if bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0 {
@@ -294,8 +295,8 @@ func (t *stdioTransport) writeBatch(ctx context.Context, msgs [][]byte) error {
 	return t.send(ctx, buf) // the writer adds the last newline
 }
 
-// send hands one or more framed lines, without the final newline, to the
-// writer goroutine; see Write.
+// send writes one or more framed lines, without the final newline, itself
+// or through the writer goroutine; see Write.
 func (t *stdioTransport) send(ctx context.Context, msg []byte) error {
 	if t.writes == nil {
 		return t.writeInline(ctx, msg)
