@@ -346,24 +346,28 @@ func (t *stdioTransport) writeInline(ctx context.Context, msg []byte) error {
 		return ErrTransportClosed
 	}
 	defer func() { <-t.wsem }()
-	select {
-	case <-t.closed:
+	if t.isClosed() {
 		return ErrTransportClosed
-	default:
 	}
 	t.wbuf = append(append(t.wbuf[:0], msg...), '\n')
 	_, err := t.w.Write(t.wbuf)
 	if cap(t.wbuf) > 1<<20 {
 		t.wbuf = nil
 	}
-	if err != nil {
-		select {
-		case <-t.closed:
-			return ErrTransportClosed
-		default:
-		}
+	if err != nil && t.isClosed() {
+		return ErrTransportClosed // Close ended the write
 	}
 	return err
+}
+
+// isClosed reports whether Close has been called.
+func (t *stdioTransport) isClosed() bool {
+	select {
+	case <-t.closed:
+		return true
+	default:
+		return false
+	}
 }
 
 // atomicPipeWrite is the largest write tryWrite makes: POSIX's smallest
@@ -387,10 +391,8 @@ func (t *stdioTransport) tryWrite(msg []byte) bool {
 		return false
 	}
 	defer func() { <-t.wsem }()
-	select {
-	case <-t.closed:
+	if t.isClosed() {
 		return false
-	default:
 	}
 	t.wbuf = append(append(t.wbuf[:0], msg...), '\n')
 	n := writeNonBlocking(t.pipe, t.wbuf)
