@@ -43,9 +43,10 @@ var ErrClosed = errors.New("connection closed")
 // requests, methods this side may not cancel), and drops any late response.
 // Over a pipe with room (and in memory) the notification is written before
 // Call returns; otherwise it is queued and written in the background, so
-// Call never blocks on it. A timeout from the CallOptions does the same and returns a
-// *CancelError saying which limit fired. An error response is returned as an
-// *Error. If the Conn shuts down, Call returns the shutdown's *CancelError.
+// Call never blocks on it. A timeout from the CallOptions does the same and
+// returns a *CancelError saying which limit fired. An error response is
+// returned as an *Error. If the Conn shuts down, Call returns the shutdown's
+// *CancelError.
 func (c *Conn) Call(ctx context.Context, method string, params any, result any, opts ...CallOption) error {
 	cc := callConfig{timeout: c.cfg.defaultTimeout, maxTimeout: c.cfg.defaultMax}
 	for _, o := range opts {
