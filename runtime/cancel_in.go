@@ -34,8 +34,12 @@ func (c *Conn) onCancelled(params []byte) {
 		c.mu.Unlock()
 		ce := &CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourcePeer}
 		f.cancel(ce)
-		c.info("request cancelled by peer", slog.String("id", id.String()),
-			slog.String("method", f.req.Method), slog.String("reason", reason))
+		// The handler runs once the read loop parks, so nothing is built
+		// for a log line nobody reads.
+		if c.log.Enabled(context.Background(), slog.LevelInfo) {
+			c.info("request cancelled by peer", slog.String("id", id.String()),
+				slog.String("method", f.req.Method), slog.String("reason", reason))
+		}
 		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: id, Method: f.req.Method, Reason: reason, Source: SourcePeer})
 		return
 	case cl != nil && c.pol.never[cl.method]:
