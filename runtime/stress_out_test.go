@@ -28,7 +28,13 @@ func TestStressCallerCancelVersusResponse(t *testing.T) {
 			applied[e.ID] = true
 			mu.Unlock()
 		}
-	}), WithDispatchQueue(4*n, 64<<20)) // the observers are witnesses: no drops under load
+	}), WithDispatchQueue(4*n, 64<<20), // the observers are witnesses: no drops under load
+		// A caller that gives up starts its next call at once, while the
+		// server may still be running the abandoned request's handler: the
+		// requests in flight on the server are not bounded by the 64
+		// callers, and refusing some (CodeServerBusy) is not this test's
+		// subject (wire_admission_test.go).
+		WithMaxInFlight(n))
 	cw := &countingTransport{Transport: sb}
 	client := NewConn(cw, WithLogger(quietLogger()), WithObserver(func(e Event) {
 		if e.Kind == EventSent {

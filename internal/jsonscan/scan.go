@@ -65,17 +65,11 @@ func skip(data []byte, i, depth int) int {
 			if i = skip(data, i+1, depth+1); i < 0 {
 				return -1
 			}
+			var end bool
+			if i, end = afterItem(data, i, '}'); end || i < 0 {
+				return i
+			}
 			i = SkipSpace(data, i)
-			if i >= len(data) {
-				return -1
-			}
-			if data[i] == '}' {
-				return i + 1
-			}
-			if data[i] != ',' {
-				return -1
-			}
-			i = SkipSpace(data, i+1)
 		}
 	case '[':
 		if depth >= maxDepth {
@@ -89,17 +83,10 @@ func skip(data []byte, i, depth int) int {
 			if i = skip(data, i, depth+1); i < 0 {
 				return -1
 			}
-			i = SkipSpace(data, i)
-			if i >= len(data) {
-				return -1
+			var end bool
+			if i, end = afterItem(data, i, ']'); end || i < 0 {
+				return i
 			}
-			if data[i] == ']' {
-				return i + 1
-			}
-			if data[i] != ',' {
-				return -1
-			}
-			i++
 		}
 	case '"':
 		return SkipString(data, i)
@@ -115,6 +102,22 @@ func skip(data []byte, i, depth int) int {
 		}
 		return -1
 	}
+}
+
+// afterItem steps over what follows a member or element ending at data[i]:
+// the container's close (it returns the index past it and true), or a comma
+// (the index past it and false); anything else is invalid (-1).
+func afterItem(data []byte, i int, close byte) (int, bool) {
+	i = SkipSpace(data, i)
+	switch {
+	case i >= len(data):
+		return -1, false
+	case data[i] == close:
+		return i + 1, true
+	case data[i] == ',':
+		return i + 1, false
+	}
+	return -1, false
 }
 
 func literal(data []byte, i int, lit string) int {
@@ -176,19 +179,13 @@ func skipNumber(data []byte, i int) int {
 	case data[i] == '0':
 		i++
 	case data[i] >= '1' && data[i] <= '9':
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
+		i = skipDigits(data, i)
 	default:
 		return -1
 	}
 	if i < len(data) && data[i] == '.' {
-		i++
-		start := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == start {
+		start := i + 1
+		if i = skipDigits(data, start); i == start {
 			return -1
 		}
 	}
@@ -198,12 +195,18 @@ func skipNumber(data []byte, i int) int {
 			i++
 		}
 		start := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		if i == start {
+		if i = skipDigits(data, i); i == start {
 			return -1
 		}
+	}
+	return i
+}
+
+// skipDigits returns the index of the first byte at or after i that is not
+// a decimal digit.
+func skipDigits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
 	}
 	return i
 }
