@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"unsafe"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // jsonAppender is a value that appends its own JSON encoding to a buffer:
@@ -86,7 +88,7 @@ func marshalValue(v any) (json.RawMessage, error) {
 		if len(x) == 0 {
 			return nil, nil
 		}
-		if !json.Valid(x) {
+		if !jsonscan.Valid(x) {
 			return nil, fmt.Errorf("runtime: json.RawMessage is not valid JSON: %s", clip(x))
 		}
 		return x, nil

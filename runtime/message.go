@@ -270,36 +270,41 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 // the hot path, and reflection-based encoding/json would dominate a round trip.
 
 func appendRequest(dst []byte, id RequestID, method string, params json.RawMessage) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = id.appendJSON(dst)
-	dst = append(dst, `,"method":`...)
-	dst = appendJSONString(dst, method)
-	if len(params) > 0 {
-		dst = append(dst, `,"params":`...)
-		dst = append(dst, params...)
-	}
-	return append(dst, '}')
+	dst = appendRequestHead(dst, id, method)
+	return appendParams(dst, params)
 }
 
 // appendRequestPrefix appends a request up to its params' value.
 func appendRequestPrefix(dst []byte, id RequestID, method string) []byte {
+	return append(appendRequestHead(dst, id, method), `,"params":`...)
+}
+
+// appendRequestHead appends a request's members before its params.
+func appendRequestHead(dst []byte, id RequestID, method string) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 	dst = id.appendJSON(dst)
 	dst = append(dst, `,"method":`...)
-	dst = appendJSONString(dst, method)
-	return append(dst, `,"params":`...)
+	return appendJSONString(dst, method)
 }
 
 // appendNotificationPrefix appends a notification up to its params' value.
 func appendNotificationPrefix(dst []byte, method string) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","method":`...)
-	dst = appendJSONString(dst, method)
-	return append(dst, `,"params":`...)
+	return append(appendNotificationHead(dst, method), `,"params":`...)
 }
 
 func appendNotification(dst []byte, method string, params json.RawMessage) []byte {
+	return appendParams(appendNotificationHead(dst, method), params)
+}
+
+// appendNotificationHead appends a notification's members before its params.
+func appendNotificationHead(dst []byte, method string) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","method":`...)
-	dst = appendJSONString(dst, method)
+	return appendJSONString(dst, method)
+}
+
+// appendParams ends a request or notification: its params, if any, and the
+// closing brace.
+func appendParams(dst []byte, params json.RawMessage) []byte {
 	if len(params) > 0 {
 		dst = append(dst, `,"params":`...)
 		dst = append(dst, params...)
@@ -318,19 +323,22 @@ func appendResult(dst []byte, id RequestID, result json.RawMessage) []byte {
 
 // appendResultPrefix appends a response up to its result's value.
 func appendResultPrefix(dst []byte, id RequestID) []byte {
+	return append(appendResponseHead(dst, id), `,"result":`...)
+}
+
+// appendResponseHead appends a response's members before its result or error.
+func appendResponseHead(dst []byte, id RequestID) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = id.appendJSON(dst)
-	return append(dst, `,"result":`...)
+	return id.appendJSON(dst)
 }
 
 func appendError(dst []byte, id RequestID, e *Error) []byte {
-	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
-	dst = id.appendJSON(dst)
+	dst = appendResponseHead(dst, id)
 	dst = append(dst, `,"error":{"code":`...)
 	dst = strconv.AppendInt(dst, int64(e.Code), 10)
 	dst = append(dst, `,"message":`...)
 	dst = appendJSONString(dst, e.Message)
-	if len(e.Data) > 0 && json.Valid(e.Data) {
+	if len(e.Data) > 0 && jsonscan.Valid(e.Data) {
 		dst = append(dst, `,"data":`...)
 		dst = append(dst, e.Data...)
 	}
