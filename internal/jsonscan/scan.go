@@ -5,9 +5,9 @@
 // genimpl imports the runtime.
 package jsonscan
 
-// maxDepth is encoding/json's nesting limit: deeper documents are invalid
+// MaxDepth is encoding/json's nesting limit: deeper documents are invalid
 // for it, so they are for the scanner too.
-const maxDepth = 10000
+const MaxDepth = 10000
 
 // IsSpace reports whether c is JSON whitespace.
 func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -44,7 +44,7 @@ func skip(data []byte, i, depth int) int {
 	}
 	switch c := data[i]; c {
 	case '{':
-		if depth >= maxDepth {
+		if depth >= MaxDepth {
 			return -1
 		}
 		i = SkipSpace(data, i+1)
@@ -72,7 +72,7 @@ func skip(data []byte, i, depth int) int {
 			i = SkipSpace(data, i)
 		}
 	case '[':
-		if depth >= maxDepth {
+		if depth >= MaxDepth {
 			return -1
 		}
 		i = SkipSpace(data, i+1)

@@ -3,6 +3,7 @@ package genimpl
 import (
 	"encoding/json"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -223,25 +224,15 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 	return digits, true
 }
 
-// svMaxDepth is encoding/json's nesting limit, kept so verdicts agree.
-const svMaxDepth = 10000
-
-func svIsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // SkipSpace returns the index of the first non-space byte at or after i.
-func SkipSpace(data []byte, i int) int {
-	for i < len(data) && svIsSpace(data[i]) {
-		i++
-	}
-	return i
-}
+func SkipSpace(data []byte, i int) int { return jsonscan.SkipSpace(data, i) }
 
 // Trim returns data without surrounding whitespace.
 func Trim(data []byte) []byte {
-	for len(data) > 0 && svIsSpace(data[0]) {
+	for len(data) > 0 && jsonscan.IsSpace(data[0]) {
 		data = data[1:]
 	}
-	for len(data) > 0 && svIsSpace(data[len(data)-1]) {
+	for len(data) > 0 && jsonscan.IsSpace(data[len(data)-1]) {
 		data = data[:len(data)-1]
 	}
 	return data
@@ -251,77 +242,7 @@ func Trim(data []byte) []byte {
 // returns the index after it, or -1 when it is not valid JSON (or nests
 // deeper than encoding/json allows, counting the containers the validators
 // around it have opened).
-func (s *Validator) Skip(i int) int {
-	data := s.Base
-	var small [64]byte
-	stack := small[:0] // open containers: '{' or '['
-	for {
-		// A value starts at i.
-		if i >= len(data) {
-			return -1
-		}
-		switch c := data[i]; {
-		case c == '{' || c == '[':
-			if s.depth+len(stack) >= svMaxDepth {
-				return -1
-			}
-			stack = append(stack, c)
-			i = SkipSpace(data, i+1)
-			if i < len(data) && data[i] == c+2 { // '}' is '{'+2, ']' is '['+2
-				stack = stack[:len(stack)-1]
-				i++
-				break
-			}
-			if c == '{' {
-				if i = svScanKey(data, i); i < 0 {
-					return -1
-				}
-			}
-			continue
-		case c == '"':
-			i = svScanString(data, i)
-		case c == '-' || (c >= '0' && c <= '9'):
-			i = svScanNumber(data, i)
-		case c == 't':
-			i = svScanLiteral(data, i, "true")
-		case c == 'f':
-			i = svScanLiteral(data, i, "false")
-		case c == 'n':
-			i = svScanLiteral(data, i, "null")
-		default:
-			return -1
-		}
-		if i < 0 {
-			return -1
-		}
-		// A value ended at i: close containers until one continues.
-		for {
-			if len(stack) == 0 {
-				return i
-			}
-			i = SkipSpace(data, i)
-			if i >= len(data) {
-				return -1
-			}
-			top := stack[len(stack)-1]
-			if data[i] == top+2 {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			if data[i] != ',' {
-				return -1
-			}
-			i = SkipSpace(data, i+1)
-			if top == '{' {
-				if i = svScanKey(data, i); i < 0 {
-					return -1
-				}
-			}
-			break
-		}
-	}
-}
+func (s *Validator) Skip(i int) int { return jsonscan.SkipNested(s.Base, i, s.depth) }
 
 // MemberIter walks the members of the object at i for a validator, checking
 // the syntax between them; the validator sets end after each value.
@@ -348,7 +269,7 @@ func (m *MemberIter) Next() bool {
 	i := m.I
 	if m.first {
 		m.first = false
-		if s := m.s; s.depth > svMaxDepth {
+		if s := m.s; s.depth > jsonscan.MaxDepth {
 			m.Bad = true
 			return false
 		}
@@ -379,7 +300,7 @@ func (m *MemberIter) Next() bool {
 		m.Bad = true
 		return false
 	}
-	kEnd := svScanString(d, i)
+	kEnd := jsonscan.SkipString(d, i)
 	if kEnd < 0 {
 		m.Bad = true
 		return false
@@ -428,7 +349,7 @@ func (a *ItemIter) Next() bool {
 	i := a.I
 	if a.first {
 		a.first = false
-		if a.s.depth > svMaxDepth {
+		if a.s.depth > jsonscan.MaxDepth {
 			a.Bad = true
 			return false
 		}
@@ -462,106 +383,6 @@ func (a *ItemIter) Next() bool {
 	a.Value = i
 	a.End = -1
 	return true
-}
-
-// svScanKey scans a member name and its colon at i and returns where the
-// value starts, or -1.
-func svScanKey(data []byte, i int) int {
-	if i >= len(data) || data[i] != '"' {
-		return -1
-	}
-	if i = svScanString(data, i); i < 0 {
-		return -1
-	}
-	i = SkipSpace(data, i)
-	if i >= len(data) || data[i] != ':' {
-		return -1
-	}
-	return SkipSpace(data, i+1)
-}
-
-// svScanString returns the index after the string literal at i, or -1.
-func svScanString(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch c := data[j]; {
-		case c == '"':
-			return j + 1
-		case c == '\\':
-			j++
-			if j >= len(data) {
-				return -1
-			}
-			switch data[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(data) {
-					return -1
-				}
-				for _, h := range data[j+1 : j+5] {
-					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-						return -1
-					}
-				}
-				j += 4
-			default:
-				return -1
-			}
-		case c < 0x20:
-			return -1
-		}
-	}
-	return -1
-}
-
-// svScanNumber returns the index after the number literal at i, or -1.
-func svScanNumber(data []byte, i int) int {
-	j := i
-	if data[j] == '-' {
-		j++
-	}
-	switch {
-	case j >= len(data):
-		return -1
-	case data[j] == '0':
-		j++
-	case data[j] >= '1' && data[j] <= '9':
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-	default:
-		return -1
-	}
-	if j < len(data) && data[j] == '.' {
-		j++
-		s := j
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-		if j == s {
-			return -1
-		}
-	}
-	if j < len(data) && (data[j] == 'e' || data[j] == 'E') {
-		j++
-		if j < len(data) && (data[j] == '+' || data[j] == '-') {
-			j++
-		}
-		s := j
-		for j < len(data) && data[j] >= '0' && data[j] <= '9' {
-			j++
-		}
-		if j == s {
-			return -1
-		}
-	}
-	return j
-}
-
-func svScanLiteral(data []byte, i int, lit string) int {
-	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
-		return -1
-	}
-	return i + len(lit)
 }
 
 // The functions below walk input the validators accepted.
