@@ -359,10 +359,7 @@ func (c *Conn) onProgress(params []byte) {
 	cl.progMu.Lock()
 	cl.progQ = append(cl.progQ, p)
 	cl.progMu.Unlock()
-	select {
-	case cl.progSig <- struct{}{}:
-	default:
-	}
+	signal(cl.progSig)
 }
 
 func progressTokenOfNotification(params []byte) (ProgressToken, bool, error) {

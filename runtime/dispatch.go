@@ -138,10 +138,7 @@ func (d *dispatcher) push(it dispatched) bool {
 	d.q = append(d.q, it)
 	d.bytes += it.size
 	d.mu.Unlock()
-	select {
-	case d.wake <- struct{}{}:
-	default:
-	}
+	signal(d.wake)
 	return true
 }
 
@@ -254,10 +251,7 @@ func (d *dispatcher) abandon() {
 	d.mu.Lock()
 	d.finished = true
 	d.mu.Unlock()
-	select {
-	case d.wake <- struct{}{}:
-	default:
-	}
+	signal(d.wake)
 }
 
 // dispatchHandler is the slog.Handler the Conn's logger writes to: Enabled

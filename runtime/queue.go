@@ -100,10 +100,7 @@ func (s *serialQueue) addEntry(e queued, wait bool) bool {
 	s.q = append(s.q, e)
 	s.bytes += n
 	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
-	}
+	signal(s.wake)
 	return true
 }
 

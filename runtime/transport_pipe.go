@@ -44,6 +44,8 @@ func newPipeQueue() *pipeQueue {
 
 func (q *pipeQueue) close() { q.once.Do(func() { close(q.closed) }) }
 
+// signal wakes whoever waits on ch, a channel of capacity 1, unless a
+// wake-up is already pending.
 func signal(ch chan struct{}) {
 	select {
 	case ch <- struct{}{}:
@@ -52,12 +54,15 @@ func signal(ch chan struct{}) {
 }
 
 // tryPush queues msg unless pipeCapacity messages are unread; if it does
-// not, the caller is counted as waiting for space.
-func (q *pipeQueue) tryPush(msg []byte) bool {
+// not and wait is set, the caller is counted as waiting for space (in the
+// same step, so the read that frees a slot cannot miss it).
+func (q *pipeQueue) tryPush(msg []byte, wait bool) bool {
 	q.mu.Lock()
 	n := len(q.q) - q.head
 	if n >= pipeCapacity {
-		q.waiters++
+		if wait {
+			q.waiters++
+		}
 		q.mu.Unlock()
 		return false
 	}
@@ -140,7 +145,7 @@ func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
 			return ErrTransportClosed
 		default:
 		}
-		if q.tryPush(msg) {
+		if q.tryPush(msg, true) {
 			return nil
 		}
 		var err error
@@ -169,13 +174,7 @@ func (p *pipeEnd) tryWrite(msg []byte) bool {
 		return false
 	default:
 	}
-	if q.tryPush(msg) {
-		return true
-	}
-	q.mu.Lock()
-	q.waiters-- // tryPush counted us as waiting for space; we are not
-	q.mu.Unlock()
-	return false
+	return q.tryPush(msg, false)
 }
 
 // Close closes both directions: the peer reads io.EOF, and this end's pending
