@@ -151,6 +151,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 		// makes the Conn cancel the handler with SourceStreamClosed. The
 		// stream is already marked closed, so nothing is written after.
 		t.onDisc(m.ID)
+		yieldToCancelled()
 	}
 	h.background(func() {
 		t.Close()

@@ -334,6 +334,9 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 			writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session ended", nil)
 			return
 		}
+		if m.Method == "notifications/cancelled" {
+			yieldToCancelled() // so the Conn can apply it before the 202 goes out
+		}
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
