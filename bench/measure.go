@@ -129,6 +129,9 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 		return Latencies{Err: err}
 	}
 	defer s.Close()
+	wd := newWatchdog(2 * timeout)
+	defer wd.stop()
+	stalled := wd.stalled
 	var lat, ret []time.Duration
 	never := false
 	for i := 0; i < n; i++ {
@@ -140,9 +143,9 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 		}()
 		select {
 		case <-started:
-		case <-time.After(timeout):
+		case <-stalled:
 			cancel()
-			return Latencies{Err: fmt.Errorf("block handler did not start")}
+			return Latencies{Err: fmt.Errorf("block handler did not start in %v", timeout)}
 		}
 		t0 := time.Now()
 		cancel()
@@ -155,10 +158,11 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 				returnedAt = t1
 			case <-expired:
 				never = true
-			case <-time.After(2 * timeout):
+			case <-stalled:
 				return Latencies{Err: fmt.Errorf("cancelled call neither returned nor reached the handler in %v", 2*timeout)}
 			}
 		}
+		wd.progress()
 		ret = append(ret, returnedAt.Sub(t0))
 		if !never {
 			lat = append(lat, handlerAt.Sub(t0))
@@ -338,6 +342,8 @@ func CancelFloor(n int, timeout time.Duration) Latencies {
 		}
 	}()
 	line := []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"context canceled"}}` + "\n")
+	wd := newWatchdog(timeout)
+	defer wd.stop()
 	lat := make([]time.Duration, 0, n)
 	for i := 0; i < n; i++ {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -356,7 +362,8 @@ func CancelFloor(n int, timeout time.Duration) Latencies {
 		select {
 		case t1 := <-done:
 			lat = append(lat, t1.Sub(t0))
-		case <-time.After(timeout):
+			wd.progress()
+		case <-wd.stalled:
 			return Latencies{Err: fmt.Errorf("floor: the handler goroutine was not woken in %v", timeout)}
 		}
 	}
@@ -390,3 +397,46 @@ func cpuModel() string {
 	}
 	return "cpu unknown"
 }
+
+// watchdog ends a latency loop that stops making progress. The loops wait on
+// its channel instead of on a timer of their own: a goroutine that blocks on
+// a fresh timer puts it in the runtime's timer heap and, when it is the
+// earliest, wakes the thread parked in the network poller to re-arm it
+// (netpollBreak). With time.After in the loop that wake-up, an eventfd write
+// and an inter-processor interrupt, fell inside every sample of every peer.
+// The watchdog's one ticker is armed once, outside the samples.
+type watchdog struct {
+	stalled chan struct{} // closed when a whole period passed without progress
+	done    chan struct{}
+	n       atomic.Int64
+}
+
+// newWatchdog checks for progress every period.
+func newWatchdog(period time.Duration) *watchdog {
+	w := &watchdog{stalled: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		t := time.NewTicker(period)
+		defer t.Stop()
+		last := int64(-1)
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-t.C:
+				n := w.n.Load()
+				if n == last {
+					close(w.stalled)
+					return
+				}
+				last = n
+			}
+		}
+	}()
+	return w
+}
+
+// progress records a finished sample.
+func (w *watchdog) progress() { w.n.Add(1) }
+
+// stop ends the watchdog's goroutine.
+func (w *watchdog) stop() { close(w.done) }
