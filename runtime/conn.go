@@ -230,8 +230,8 @@ func (c *Conn) Start() {
 	}
 	c.started = true
 	c.mu.Unlock()
-	go c.sender.run()
-	go c.notifier.run()
+	c.sender.start()
+	c.notifier.start()
 	c.disp.start(c.done, c.idle)
 	go c.readLoop()
 }

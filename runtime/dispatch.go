@@ -74,7 +74,11 @@ type dispatcher struct {
 	spare    []dispatched // the batch being delivered, reused for the next
 	bytes    int
 	finished bool // the goroutine ended or will end: later items are dropped
-	started  bool
+	started  bool // start was called: the goroutine runs once something is queued
+	spawned  bool // the goroutine was started
+	settled  bool // it never had to start, and exited is closed
+	done     <-chan struct{}
+	idle     <-chan struct{}
 
 	wake      chan struct{}
 	abandoned atomic.Bool // Close gave up waiting: deliver nothing more
@@ -137,14 +141,23 @@ func (d *dispatcher) push(it dispatched) bool {
 	}
 	d.q = append(d.q, it)
 	d.bytes += it.size
+	spawn := d.started && !d.spawned
+	d.spawned = d.spawned || spawn
+	done, idle := d.done, d.idle
 	d.mu.Unlock()
-	signal(d.wake)
+	if spawn {
+		go d.run(done, idle)
+	} else {
+		signal(d.wake)
+	}
 	return true
 }
 
-// start runs the drain goroutine once. It ends when the Conn is done (read
-// loop ended) and idle (every handler returned) and the queue is empty, or
-// after abandon once the call in progress returns.
+// start lets the drain goroutine run; it starts with the first item (at once
+// if items are waiting), since a Conn with no observer and a quiet logger
+// never queues one. It ends when the Conn is done (read loop ended) and idle
+// (every handler returned) and the queue is empty, or after abandon once the
+// call in progress returns.
 func (d *dispatcher) start(done, idle <-chan struct{}) {
 	d.mu.Lock()
 	if d.started {
@@ -152,8 +165,46 @@ func (d *dispatcher) start(done, idle <-chan struct{}) {
 		return
 	}
 	d.started = true
+	d.done, d.idle = done, idle
+	spawn := len(d.q) > 0
+	d.spawned = spawn
 	d.mu.Unlock()
-	go d.run(done, idle)
+	if spawn {
+		go d.run(done, idle)
+	}
+}
+
+// settle is where waiting for the drain goroutine begins (after start). If
+// it never started and the Conn is done and idle, nothing was queued and
+// nothing more will be: the queue is finished, exited closed, and settle
+// reports true. Otherwise the goroutine runs (started now if it had not
+// been, to end as it would have) and settle reports false.
+func (d *dispatcher) settle() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.settled:
+		return true
+	case d.spawned:
+		return false
+	case isClosed(d.done) && isClosed(d.idle):
+		d.settled, d.finished = true, true
+		close(d.exited)
+		return true
+	}
+	d.spawned = true
+	go d.run(d.done, d.idle)
+	return false
+}
+
+// isClosed reports whether ch is closed (it is only ever closed, never sent on).
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func (d *dispatcher) run(done, idle <-chan struct{}) {
@@ -289,6 +340,9 @@ func (c *Conn) DispatchStats() DispatchStats { return c.disp.stats() }
 // everything queued, or ctx ends; then the dispatcher gives up on the rest,
 // so a stuck sink never holds Close beyond its context.
 func (c *Conn) waitDispatch(ctx context.Context) error {
+	if c.disp.settle() {
+		return nil
+	}
 	select {
 	case <-c.disp.exited: // already done: success even if ctx has ended too
 		return nil

@@ -6,7 +6,8 @@ import (
 	"sync"
 )
 
-// serialQueue runs functions one at a time, in order, on its own goroutine.
+// serialQueue runs functions one at a time, in order, on its own goroutine,
+// started by the first entry after start.
 // What the read loop queues (replies to bad input, busy errors,
 // notifications) is bounded by a byte budget: pushBounded blocks while the
 // budget is spent, so a peer that does not read stops being read instead of
@@ -22,6 +23,8 @@ type serialQueue struct {
 	limit   int        // pushBounded waits while bytes >= limit
 	space   *sync.Cond // on mu: bytes went down, or stopped
 	stopped bool
+	armed   bool // start was called: the goroutine runs once something is queued
+	running bool // the goroutine was started
 	wake    chan struct{}
 	stopCh  chan struct{}
 	exited  chan struct{}
@@ -99,9 +102,34 @@ func (s *serialQueue) addEntry(e queued, wait bool) bool {
 	}
 	s.q = append(s.q, e)
 	s.bytes += n
+	spawn := s.armed && !s.running
+	s.running = s.running || spawn
 	s.mu.Unlock()
-	signal(s.wake)
+	if spawn {
+		go s.run()
+	} else {
+		signal(s.wake)
+	}
 	return true
+}
+
+// start lets the queue run: its goroutine starts with the first entry (at
+// once if entries are waiting). Most Conns never queue anything (a modern
+// HTTP request's Conn serves one request and writes its answer on the
+// handler's goroutine), so an idle queue costs no goroutine.
+func (s *serialQueue) start() {
+	s.mu.Lock()
+	if s.armed || s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	s.armed = true
+	spawn := len(s.q) > 0
+	s.running = spawn
+	s.mu.Unlock()
+	if spawn {
+		go s.run()
+	}
 }
 
 // flush waits until everything queued before the call has run, or ctx ends.
@@ -130,6 +158,9 @@ func (s *serialQueue) stop() {
 		s.space.Broadcast()
 		close(s.stopCh)
 		s.cancel()
+		if !s.running {
+			close(s.exited) // no goroutine, and none will start now
+		}
 	}
 	s.mu.Unlock()
 }
