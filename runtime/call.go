@@ -291,8 +291,8 @@ func (c *Conn) cancelEvent(kind EventKind, dir Direction, id RequestID, method, 
 	c.event(Event{Kind: kind, Direction: dir, ID: id, Method: method, Reason: reason, Source: src})
 }
 
-// cancelIgnored is ignored for the cancellation path; not inlined for the
-// reason cancelEvent is not.
+// cancelIgnored reports and logs a cancellation that was not sent (see
+// ignored); not inlined, for the reason cancelEvent is not.
 //
 //go:noinline
 func (c *Conn) cancelIgnored(dir Direction, id RequestID, method, reason string, src CancelSource, why IgnoreReason, detail string) {

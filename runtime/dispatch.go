@@ -73,11 +73,9 @@ type dispatcher struct {
 	q        []dispatched
 	spare    []dispatched // the batch being delivered, reused for the next
 	bytes    int
-	finished bool // the goroutine ended or will end: later items are dropped
-	started  bool // start was called: the goroutine runs once something is queued
-	spawned  bool // the goroutine was started
-	settled  bool // it never had to start, and exited is closed
-	done     <-chan struct{}
+	finished bool // the goroutine ended or will end, or was never needed: later items are dropped
+	lazy     lazyStart
+	done     <-chan struct{} // given to start, for the goroutine
 	idle     <-chan struct{}
 
 	wake      chan struct{}
@@ -141,8 +139,7 @@ func (d *dispatcher) push(it dispatched) bool {
 	}
 	d.q = append(d.q, it)
 	d.bytes += it.size
-	spawn := d.started && !d.spawned
-	d.spawned = d.spawned || spawn
+	spawn := d.lazy.queued()
 	done, idle := d.done, d.idle
 	d.mu.Unlock()
 	if spawn {
@@ -160,14 +157,12 @@ func (d *dispatcher) push(it dispatched) bool {
 // call in progress returns.
 func (d *dispatcher) start(done, idle <-chan struct{}) {
 	d.mu.Lock()
-	if d.started {
+	if d.lazy.armed {
 		d.mu.Unlock()
 		return
 	}
-	d.started = true
 	d.done, d.idle = done, idle
-	spawn := len(d.q) > 0
-	d.spawned = spawn
+	spawn := d.lazy.arm(len(d.q) > 0)
 	d.mu.Unlock()
 	if spawn {
 		go d.run(done, idle)
@@ -183,28 +178,18 @@ func (d *dispatcher) settle() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch {
-	case d.settled:
-		return true
-	case d.spawned:
+	case d.lazy.running:
 		return false
+	case d.finished: // settled before: only settle finishes a queue with no goroutine
+		return true
 	case isClosed(d.done) && isClosed(d.idle):
-		d.settled, d.finished = true, true
+		d.finished = true
 		close(d.exited)
 		return true
 	}
-	d.spawned = true
+	d.lazy.running = true
 	go d.run(d.done, d.idle)
 	return false
-}
-
-// isClosed reports whether ch is closed (it is only ever closed, never sent on).
-func isClosed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
-	}
 }
 
 func (d *dispatcher) run(done, idle <-chan struct{}) {

@@ -23,8 +23,7 @@ type serialQueue struct {
 	limit   int        // pushBounded waits while bytes >= limit
 	space   *sync.Cond // on mu: bytes went down, or stopped
 	stopped bool
-	armed   bool // start was called: the goroutine runs once something is queued
-	running bool // the goroutine was started
+	lazy    lazyStart
 	wake    chan struct{}
 	stopCh  chan struct{}
 	exited  chan struct{}
@@ -102,8 +101,7 @@ func (s *serialQueue) addEntry(e queued, wait bool) bool {
 	}
 	s.q = append(s.q, e)
 	s.bytes += n
-	spawn := s.armed && !s.running
-	s.running = s.running || spawn
+	spawn := s.lazy.queued()
 	s.mu.Unlock()
 	if spawn {
 		go s.run()
@@ -119,17 +117,40 @@ func (s *serialQueue) addEntry(e queued, wait bool) bool {
 // handler's goroutine), so an idle queue costs no goroutine.
 func (s *serialQueue) start() {
 	s.mu.Lock()
-	if s.armed || s.stopped {
-		s.mu.Unlock()
-		return
-	}
-	s.armed = true
-	spawn := len(s.q) > 0
-	s.running = spawn
+	spawn := !s.stopped && s.lazy.arm(len(s.q) > 0)
 	s.mu.Unlock()
 	if spawn {
 		go s.run()
 	}
+}
+
+// lazyStart decides when a queue's goroutine starts: with the first entry
+// after start, or at start if entries are waiting, and once. Its owner calls
+// it under the owner's lock and starts the goroutine when told to.
+type lazyStart struct {
+	armed   bool // start was called
+	running bool // the goroutine was started
+}
+
+// arm records start, with pending saying whether entries are waiting, and
+// reports whether to start the goroutine now.
+func (l *lazyStart) arm(pending bool) bool {
+	if l.armed {
+		return false
+	}
+	l.armed = true
+	return l.spawn(pending)
+}
+
+// queued reports, after an entry was queued, whether to start the goroutine.
+func (l *lazyStart) queued() bool { return l.spawn(true) }
+
+func (l *lazyStart) spawn(pending bool) bool {
+	if !l.armed || l.running || !pending {
+		return false
+	}
+	l.running = true
+	return true
 }
 
 // flush waits until everything queued before the call has run, or ctx ends.
@@ -158,7 +179,7 @@ func (s *serialQueue) stop() {
 		s.space.Broadcast()
 		close(s.stopCh)
 		s.cancel()
-		if !s.running {
+		if !s.lazy.running {
 			close(s.exited) // no goroutine, and none will start now
 		}
 	}
@@ -211,10 +232,8 @@ func (s *serialQueue) run() {
 		s.q = nil
 		s.mu.Unlock()
 		for i := 0; i < len(batch); {
-			select {
-			case <-s.stopCh:
+			if isClosed(s.stopCh) {
 				return
-			default:
 			}
 			j := i + 1
 			if batch[i].msg == nil {

@@ -10,13 +10,13 @@ import (
 func (s *serialQueue) hasGoroutine() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.running
+	return s.lazy.running
 }
 
 func (d *dispatcher) hasGoroutine() bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.spawned
+	return d.lazy.running
 }
 
 // A queue costs no goroutine until something is queued after start; what

@@ -53,6 +53,16 @@ func signal(ch chan struct{}) {
 	}
 }
 
+// isClosed reports whether ch, a channel that is only ever closed, is.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
 // tryPush queues msg unless pipeCapacity messages are unread; if it does
 // not and wait is set, the caller is counted as waiting for space (in the
 // same step, so the read that frees a slot cannot miss it).
@@ -140,10 +150,8 @@ func (p *pipeEnd) Read(ctx context.Context) ([]byte, error) {
 func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
 	q := p.out
 	for {
-		select {
-		case <-q.closed:
+		if isClosed(q.closed) {
 			return ErrTransportClosed
-		default:
 		}
 		if q.tryPush(msg, true) {
 			return nil
@@ -168,13 +176,7 @@ func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
 // tryWrite is Write when there is room, and declines, having queued
 // nothing, when the peer has pipeCapacity messages unread (see tryWriter).
 func (p *pipeEnd) tryWrite(msg []byte) bool {
-	q := p.out
-	select {
-	case <-q.closed:
-		return false
-	default:
-	}
-	return q.tryPush(msg, false)
+	return !isClosed(p.out.closed) && p.out.tryPush(msg, false)
 }
 
 // Close closes both directions: the peer reads io.EOF, and this end's pending

@@ -262,7 +262,7 @@ func trimEOL(b []byte) []byte {
 // transport is closed while the underlying write is blocked; the message
 // may then still be written later, whole, or not at all.
 func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
-	if bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0 {
+	if hasLineBreak(msg) {
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, msg); err != nil {
 			return err
@@ -280,7 +280,7 @@ func (t *stdioTransport) Write(ctx context.Context, msg []byte) error {
 func (t *stdioTransport) writeBatch(ctx context.Context, msgs [][]byte) error {
 	n := 0
 	for _, msg := range msgs {
-		if len(msg) > t.max || bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0 {
+		if len(msg) > t.max || hasLineBreak(msg) {
 			return errNotBatchable
 		}
 		n += len(msg) + 1
@@ -346,28 +346,35 @@ func (t *stdioTransport) writeInline(ctx context.Context, msg []byte) error {
 		return ErrTransportClosed
 	}
 	defer func() { <-t.wsem }()
-	if t.isClosed() {
+	if isClosed(t.closed) {
 		return ErrTransportClosed
 	}
-	t.wbuf = append(append(t.wbuf[:0], msg...), '\n')
-	_, err := t.w.Write(t.wbuf)
-	if cap(t.wbuf) > 1<<20 {
-		t.wbuf = nil
-	}
-	if err != nil && t.isClosed() {
+	err := t.writeLine(msg)
+	if err != nil && isClosed(t.closed) {
 		return ErrTransportClosed // Close ended the write
 	}
 	return err
 }
 
-// isClosed reports whether Close has been called.
-func (t *stdioTransport) isClosed() bool {
-	select {
-	case <-t.closed:
-		return true
-	default:
-		return false
+// frame puts msg and its newline in wbuf, for whoever holds the turn to write.
+func (t *stdioTransport) frame(msg []byte) []byte {
+	t.wbuf = append(append(t.wbuf[:0], msg...), '\n')
+	return t.wbuf
+}
+
+// writeLine writes msg and its newline as one write; called by whoever holds
+// the turn to write.
+func (t *stdioTransport) writeLine(msg []byte) error {
+	_, err := t.w.Write(t.frame(msg))
+	if cap(t.wbuf) > 1<<20 {
+		t.wbuf = nil // do not pin one huge message's buffer forever
 	}
+	return err
+}
+
+// hasLineBreak reports whether msg holds a CR or LF, which a line may not.
+func hasLineBreak(msg []byte) bool {
+	return bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0
 }
 
 // atomicPipeWrite is the largest write tryWrite makes: POSIX's smallest
@@ -382,7 +389,7 @@ const atomicPipeWrite = 512
 // cancelled Call returns instead of after two goroutine hand-offs, each a
 // wake-up of the other CPU in the worst case.
 func (t *stdioTransport) tryWrite(msg []byte) bool {
-	if t.pipe == nil || len(msg)+1 > atomicPipeWrite || bytes.IndexByte(msg, '\n') >= 0 || bytes.IndexByte(msg, '\r') >= 0 {
+	if t.pipe == nil || len(msg)+1 > atomicPipeWrite || hasLineBreak(msg) {
 		return false
 	}
 	select {
@@ -391,15 +398,15 @@ func (t *stdioTransport) tryWrite(msg []byte) bool {
 		return false
 	}
 	defer func() { <-t.wsem }()
-	if t.isClosed() {
+	if isClosed(t.closed) {
 		return false
 	}
-	t.wbuf = append(append(t.wbuf[:0], msg...), '\n')
-	n := writeNonBlocking(t.pipe, t.wbuf)
-	if n > 0 && n < len(t.wbuf) {
+	line := t.frame(msg)
+	n := writeNonBlocking(t.pipe, line)
+	if n > 0 && n < len(line) {
 		// A pipe does not split a write this small; should one ever do
 		// so, the line is finished here rather than left torn.
-		t.w.Write(t.wbuf[n:])
+		t.w.Write(line[n:])
 	}
 	return n > 0
 }
@@ -408,12 +415,7 @@ func (t *stdioTransport) writer() {
 	for {
 		select {
 		case req := <-t.writes:
-			t.wbuf = append(append(t.wbuf[:0], req.msg...), '\n')
-			_, err := t.w.Write(t.wbuf)
-			if cap(t.wbuf) > 1<<20 {
-				t.wbuf = nil // do not pin one huge message's buffer forever
-			}
-			req.done <- err
+			req.done <- t.writeLine(req.msg)
 		case <-t.closed:
 			return
 		}

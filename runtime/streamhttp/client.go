@@ -484,12 +484,8 @@ func (c *Client) openGet() <-chan struct{} {
 	c.mu.Unlock()
 	go func() {
 		defer c.wg.Done()
-		opened := false
-		defer func() {
-			if !opened {
-				close(ready)
-			}
-		}()
+		markReady := sync.OnceFunc(func() { close(ready) })
+		defer markReady()
 		req, err := http.NewRequestWithContext(c.base, http.MethodGet, c.endpoint, nil)
 		if err != nil {
 			return
@@ -506,8 +502,7 @@ func (c *Client) openGet() <-chan struct{} {
 			c.log.Debug("no GET stream", "status", resp.StatusCode)
 			return
 		}
-		opened = true
-		close(ready)
+		markReady()
 		_ = readEvents(resp.Body, c.opts.MaxMessageBytes, c.deliver)
 	}()
 	return ready
