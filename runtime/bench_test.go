@@ -49,14 +49,8 @@ var benchParams = &benchArgs{Name: "greet", Arguments: map[string]any{"who": "wo
 // osPipePair returns a client and a server Conn joined by two os.Pipe pairs
 // with the stdio transport: real file descriptors, real JSON lines.
 func osPipePair(b *testing.B) (server, client *Conn, cleanup func()) {
-	sr, cw, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cr, sw, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
+	sr, cw := osPipe(b)
+	cr, sw := osPipe(b)
 	server = NewConn(NewStdioTransport(sr, sw, StdioOptions{}), WithLogger(quietLogger()))
 	client = NewConn(NewStdioTransport(cr, cw, StdioOptions{}), WithLogger(quietLogger()))
 	return server, client, func() {
@@ -125,14 +119,8 @@ type rawServer struct {
 // newRawServer serves a Conn over two os.Pipes; opts come after the
 // defaults (quiet, room for 10,000 requests), so they can replace them.
 func newRawServer(b *testing.B, opts ...Option) *rawServer {
-	sr, cw, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cr, sw, err := os.Pipe()
-	if err != nil {
-		b.Fatal(err)
-	}
+	sr, cw := osPipe(b)
+	cr, sw := osPipe(b)
 	opts = append([]Option{WithLogger(quietLogger()), WithMaxInFlight(1 << 20)}, opts...) // the mass-cancel benchmarks hold 10,000
 	c := NewConn(NewStdioTransport(sr, sw, StdioOptions{}), opts...)
 	return &rawServer{conn: c, w: cw, r: cr}

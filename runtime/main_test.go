@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -17,6 +18,16 @@ func TestMain(m *testing.M) {
 // quietLogger discards logs; tests that check logging use a capturing one.
 func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
+}
+
+// osPipe opens an os.Pipe, failing tb if it cannot.
+func osPipe(tb testing.TB) (r, w *os.File) {
+	tb.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return r, w
 }
 
 // pair returns two started Conns joined by an in-memory pipe, closed at the

@@ -22,14 +22,8 @@ import (
 // transport reads from a second pipe whose write end is returned too.
 func osPipes(t *testing.T) (tr *stdioTransport, out *os.File, in *os.File) {
 	t.Helper()
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	outR, outW := osPipe(t)
+	inR, inW := osPipe(t)
 	tr = NewStdioTransport(inR, outW, StdioOptions{}).(*stdioTransport)
 	t.Cleanup(func() {
 		tr.Close()
