@@ -124,7 +124,12 @@ func HTTPEcho(p HTTPPeer, m HTTPMode, c HTTPClient, d time.Duration) RoundTrip {
 // stream); with the peer's own client it is whatever that client does on a
 // cancelled context in that era.
 func HTTPCancelLatency(p HTTPPeer, m HTTPMode, c HTTPClient, n int, timeout time.Duration) Latencies {
-	return cancelLatency(HTTPConnector(p, m, c), n, timeout)
+	return HTTPCancelSamples(p, m, c, n, timeout).Latencies()
+}
+
+// HTTPCancelSamples is HTTPCancelLatency's raw samples, for pooling rounds.
+func HTTPCancelSamples(p HTTPPeer, m HTTPMode, c HTTPClient, n int, timeout time.Duration) Samples {
+	return cancelSamples(HTTPConnector(p, m, c), n, timeout)
 }
 
 // HTTPStreams holds n block calls open at once from the raw client (n

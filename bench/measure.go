@@ -102,10 +102,15 @@ type Latencies struct {
 // caller's context while the block handler runs to the handler seeing its
 // context done, and to the caller's call returning.
 func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies {
-	return cancelLatency(p.over(t), n, timeout)
+	return CancelSamples(p, t, n, timeout).Latencies()
 }
 
-func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
+// CancelSamples is CancelLatency's raw samples, for pooling rounds.
+func CancelSamples(p Peer, t Transport, n int, timeout time.Duration) Samples {
+	return cancelSamples(p.over(t), n, timeout)
+}
+
+func cancelSamples(connect Connector, n int, timeout time.Duration) Samples {
 	started := make(chan struct{}, 1)
 	done := make(chan time.Time, 1)
 	expired := make(chan struct{}, 1)
@@ -126,7 +131,7 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 		},
 	})
 	if err != nil {
-		return Latencies{Err: err}
+		return Samples{Err: err}
 	}
 	defer s.Close()
 	wd := newWatchdog(2 * timeout)
@@ -145,7 +150,7 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 		case <-started:
 		case <-stalled:
 			cancel()
-			return Latencies{Err: fmt.Errorf("block handler did not start in %v", timeout)}
+			return Samples{Err: fmt.Errorf("block handler did not start in %v", timeout)}
 		}
 		t0 := time.Now()
 		cancel()
@@ -159,7 +164,7 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 			case <-expired:
 				never = true
 			case <-stalled:
-				return Latencies{Err: fmt.Errorf("cancelled call neither returned nor reached the handler in %v", 2*timeout)}
+				return Samples{Err: fmt.Errorf("cancelled call neither returned nor reached the handler in %v", 2*timeout)}
 			}
 		}
 		wd.progress()
@@ -168,10 +173,39 @@ func cancelLatency(connect Connector, n int, timeout time.Duration) Latencies {
 			lat = append(lat, handlerAt.Sub(t0))
 		}
 	}
-	l := Latencies{N: n, Never: never}
-	l.Ret50, l.Ret90, l.Ret99 = percentiles(ret)
-	if !never {
-		l.P50, l.P90, l.P99 = percentiles(lat)
+	return Samples{Handler: lat, Returned: ret, Never: never}
+}
+
+// Samples are the raw samples behind Latencies. The report takes a
+// peer's samples in rounds, the peers in turn, and pools them (Add): a
+// stretch of a shared host's time that is slow for everyone then falls on
+// every peer alike, instead of on whichever peer was measuring.
+type Samples struct {
+	Handler  []time.Duration // cancel() to the handler seeing its context done
+	Returned []time.Duration // cancel() to the caller's call returning
+	Never    bool            // the handler was not cancelled (Latencies.Never)
+	Err      error
+}
+
+// Add pools o's samples into s; the first error is kept.
+func (s *Samples) Add(o Samples) {
+	if s.Err == nil {
+		s.Err = o.Err
+	}
+	s.Never = s.Never || o.Never
+	s.Handler = append(s.Handler, o.Handler...)
+	s.Returned = append(s.Returned, o.Returned...)
+}
+
+// Latencies computes the percentiles of the pooled samples.
+func (s Samples) Latencies() Latencies {
+	if s.Err != nil {
+		return Latencies{Err: s.Err}
+	}
+	l := Latencies{N: max(len(s.Handler), len(s.Returned)), Never: s.Never}
+	l.Ret50, l.Ret90, l.Ret99 = percentiles(s.Returned)
+	if !s.Never {
+		l.P50, l.P90, l.P99 = percentiles(s.Handler)
 	}
 	return l
 }
@@ -326,9 +360,14 @@ func PipeFloor(d time.Duration) RoundTrip {
 // ctx done" clock that the pipe and the Go scheduler cost on this machine;
 // the caller-return figures are not set.
 func CancelFloor(n int, timeout time.Duration) Latencies {
+	return CancelFloorSamples(n, timeout).Latencies()
+}
+
+// CancelFloorSamples is CancelFloor's raw samples, for pooling rounds.
+func CancelFloorSamples(n int, timeout time.Duration) Samples {
 	p, err := newPipes()
 	if err != nil {
-		return Latencies{Err: err}
+		return Samples{Err: err}
 	}
 	defer p.close()
 	cancels := make(chan context.CancelFunc, 1)
@@ -357,19 +396,17 @@ func CancelFloor(n int, timeout time.Duration) Latencies {
 		<-running
 		t0 := time.Now()
 		if _, err := p.cw.Write(line); err != nil {
-			return Latencies{Err: err}
+			return Samples{Err: err}
 		}
 		select {
 		case t1 := <-done:
 			lat = append(lat, t1.Sub(t0))
 			wd.progress()
 		case <-wd.stalled:
-			return Latencies{Err: fmt.Errorf("floor: the handler goroutine was not woken in %v", timeout)}
+			return Samples{Err: fmt.Errorf("floor: the handler goroutine was not woken in %v", timeout)}
 		}
 	}
-	l := Latencies{N: n}
-	l.P50, l.P90, l.P99 = percentiles(lat)
-	return l
+	return Samples{Handler: lat}
 }
 
 // Machine describes where the figures were taken.
