@@ -29,7 +29,7 @@ func (c *Conn) onCancelled(params []byte) {
 		why = IgnoreTaskAugmented
 	case f != nil && c.pol.peer.OwnRequests.Has(f.req.Method):
 		// The peer cancels a request it issued: the classic direction.
-		f.cancelled = true
+		f.cancelled.Store(true)
 		delete(c.incoming, id)
 		c.mu.Unlock()
 		ce := &CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourcePeer}
@@ -163,7 +163,7 @@ func (c *Conn) onDisconnect(id RequestID) {
 		c.ignored(Event{Direction: Incoming, ID: id, Source: SourceStreamClosed, Why: IgnoreUnknownID})
 		return
 	}
-	f.cancelled = true
+	f.cancelled.Store(true)
 	delete(c.incoming, id)
 	c.mu.Unlock()
 	reason := "the peer closed the request's stream"
@@ -199,7 +199,7 @@ func (c *Conn) CancelIncoming(id RequestID, reason string) error {
 		c.mu.Unlock()
 		return fmt.Errorf("runtime: ending a %s request: %w", f.req.Method, ErrNotPermitted)
 	}
-	f.cancelled = true
+	f.cancelled.Store(true)
 	delete(c.incoming, id)
 	c.mu.Unlock()
 	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceLocal})

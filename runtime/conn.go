@@ -102,9 +102,9 @@ type inflight struct {
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
-	size      int  // charged to Conn.activeBytes until its handler exits: params, then the response too
-	never     bool // the policy never cancels its method; counted in Conn.neverActive
-	cancelled bool // guarded by Conn.mu: a cancellation was applied, so no response
+	size      int         // charged to Conn.activeBytes until its handler exits: params, then the response too
+	never     bool        // the policy never cancels its method; counted in Conn.neverActive
+	cancelled atomic.Bool // set under Conn.mu: a cancellation was applied, so no response
 }
 
 // errRequestDone is the cause a handler's context gets after its response
@@ -339,7 +339,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 	ins, outs := c.incoming, c.outgoing
 	c.incoming, c.outgoing, c.progress = nil, nil, nil
 	for _, f := range ins {
-		f.cancelled = true
+		f.cancelled.Store(true)
 	}
 	wire := cause.Source == SourceClose && len(outs) > 0
 	if wire {
@@ -492,7 +492,7 @@ func (c *Conn) cancelAfterGrace() {
 	}
 	for id, f := range c.incoming {
 		if !c.pol.never[f.req.Method] {
-			f.cancelled = true
+			f.cancelled.Store(true)
 			delete(c.incoming, id)
 			victims = append(victims, f)
 		}

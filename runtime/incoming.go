@@ -123,9 +123,16 @@ func (c *Conn) invoke(h Handler, f *inflight) (result any, err error) {
 // cancellation was applied and nothing is written, or the response is
 // written and later cancellations find no entry and are ignored.
 func (c *Conn) respond(f *inflight, result any, herr error) {
+	// A cancellation once applied is final, so a handler that returns after
+	// one (usually with ctx.Err()) is spared encoding an answer nobody gets.
+	// Only the check under the lock below decides; this one saves work.
+	if f.cancelled.Load() {
+		c.dropCancelled(f, "handler returned after cancellation; response dropped")
+		return
+	}
 	msg := encodeResponse(f.req.ID, result, herr)
 	c.mu.Lock()
-	if f.cancelled {
+	if f.cancelled.Load() {
 		c.mu.Unlock()
 		c.dropCancelled(f, "handler returned after cancellation; response dropped")
 		return

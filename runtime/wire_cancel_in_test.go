@@ -49,6 +49,42 @@ func TestWirePeerCancelStopsHandler(t *testing.T) {
 	}
 }
 
+// encodeSpy records whether a result was encoded.
+type encodeSpy struct{ encoded chan struct{} }
+
+func (s encodeSpy) MarshalJSON() ([]byte, error) {
+	close(s.encoded)
+	return []byte(`{}`), nil
+}
+
+// A handler that returns after the peer's cancellation was applied has its
+// result dropped without being encoded: nobody will read it.
+func TestCancelledHandlerResultNotEncoded(t *testing.T) {
+	p := newRawPeer(t)
+	spy := encodeSpy{encoded: make(chan struct{})}
+	started, returned := make(chan struct{}), make(chan struct{})
+	p.conn.Handle("tools/call", func(ctx context.Context, req *Request) (any, error) {
+		defer close(returned)
+		close(started)
+		<-ctx.Done()
+		return spy, nil
+	})
+	p.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sleep"}}`)
+	<-started
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	<-returned
+	for _, l := range p.closeAndDrain() {
+		if strings.Contains(l, `"id":7`) {
+			t.Errorf("response written after cancellation: %s", l)
+		}
+	}
+	select {
+	case <-spy.encoded:
+		t.Error("the cancelled handler's result was encoded")
+	default:
+	}
+}
+
 // Must-show 3: a cancellation arriving after the response was written is
 // ignored, and the session goes on.
 func TestWireCancelAfterResponseIgnored(t *testing.T) {
