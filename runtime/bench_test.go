@@ -126,6 +126,12 @@ func newRawServer(b *testing.B, opts ...Option) *rawServer {
 	return &rawServer{conn: c, w: cw, r: cr}
 }
 
+// blockingStdin puts the server's read end in blocking mode (os.File.Fd
+// does), before the Conn starts reading it.
+func (s *rawServer) blockingStdin() {
+	s.conn.t.(*stdioTransport).rc.(*os.File).Fd()
+}
+
 func (s *rawServer) close() {
 	s.w.Close()
 	s.conn.Close(context.Background())
@@ -141,6 +147,15 @@ func (s *rawServer) send(b *testing.B, msg []byte) {
 // Cancellation latency: from the moment notifications/cancelled is written
 // to the server's stdin until the handler's ctx is done. Reports p50 and p99.
 func BenchmarkCancelLatency(b *testing.B) { benchCancelLatency(b, newRawServer(b)) }
+
+// BenchmarkCancelLatencyBlockingStdin is BenchmarkCancelLatency with the
+// server reading a blocking descriptor, as a process's own stdin usually
+// is: its reads are system calls that hold a thread, not the poller's.
+func BenchmarkCancelLatencyBlockingStdin(b *testing.B) {
+	s := newRawServer(b)
+	s.blockingStdin()
+	benchCancelLatency(b, s)
+}
 
 // benchCancelLatency measures the latency on s, which it closes.
 func benchCancelLatency(b *testing.B, s *rawServer) {

@@ -13,11 +13,12 @@ import (
 // allocation), while most sessions only ever carry lines of a few hundred
 // bytes.
 type lineReader struct {
-	rd   io.Reader
-	buf  []byte
-	r, w int // buf[r:w] is read but not yet returned
-	max  int // the buffer never grows beyond this
-	err  error
+	rd    io.Reader
+	buf   []byte
+	r, w  int // buf[r:w] is read but not yet returned
+	max   int // the buffer never grows beyond this
+	err   error
+	fills int // reads that returned data
 }
 
 const (
@@ -69,6 +70,9 @@ func (b *lineReader) ReadSlice(delim byte) ([]byte, error) {
 	}
 }
 
+// buffered is how many bytes are read but not yet returned.
+func (b *lineReader) buffered() int { return b.w - b.r }
+
 // grow doubles the buffer (up to max), keeping the unread bytes.
 func (b *lineReader) grow() {
 	n := min(2*len(b.buf), b.max)
@@ -93,6 +97,9 @@ func (b *lineReader) fill() {
 			panic("runtime: reader returned an impossible count")
 		}
 		b.w += n
+		if n > 0 {
+			b.fills++
+		}
 		if err != nil {
 			b.err = err
 			return
