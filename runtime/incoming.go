@@ -125,12 +125,11 @@ func (c *Conn) invoke(h Handler, f *inflight) (result any, err error) {
 func (c *Conn) respond(f *inflight, result any, herr error) {
 	// A cancellation once applied is final, so a handler that returns after
 	// one (usually with ctx.Err()) is spared encoding an answer nobody gets.
-	// Only the check under the lock below decides; this one saves work.
-	if f.cancelled.Load() {
-		c.dropCancelled(f, "handler returned after cancellation; response dropped")
-		return
+	// Only the check under the lock below decides.
+	var msg []byte
+	if !f.cancelled.Load() {
+		msg = encodeResponse(f.req.ID, result, herr)
 	}
-	msg := encodeResponse(f.req.ID, result, herr)
 	c.mu.Lock()
 	if f.cancelled.Load() {
 		c.mu.Unlock()

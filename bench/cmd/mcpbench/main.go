@@ -106,17 +106,16 @@ func run(w io.Writer, short bool, count int) {
 	fmt.Fprintf(w, "Two clocks start at the same `cancel()` of the caller's context while the `block` handler runs: **handler ctx done** stops when the server's handler sees its context end (the cancellation crossed the wire: `notifications/cancelled` for all three over os.Pipe; in memory mcp-go's in-process client hands the caller's context to the handler directly, so no message is involved); **caller returns** stops when the client's call returns to the caller (the client library giving up locally; it says nothing about the server). The issue's target (mcpgen's p99 ≤ 0.25× mcp-go's) is about the first; \"mcpgen's p99 ÷ this\" is that ratio. The **floor** row is the same clock with no SDK at all: one `notifications/cancelled` line written to the os.Pipe, a reader goroutine that reads it and cancels a context, and a goroutine waiting on that context (`bench.CancelFloor`): what the pipe and the Go scheduler cost on this machine.\n\n")
 	fmt.Fprintf(w, "| implementation | transport | handler ctx done p50 | p90 | p99 | mcpgen's p99 ÷ this | caller returns p50 | p90 | p99 | mcpgen's p99 ÷ this |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, tr := range []bench.Transport{bench.Pipe, bench.Mem} {
-		// Rounds, the peers in turn, pooled (see bench.Samples).
-		pooled := make([]bench.Samples, len(bench.Peers))
-		var floorSamples bench.Samples
-		for r := 0; r < c.count; r++ {
-			for i, p := range bench.Peers {
-				pooled[i].Add(bench.CancelSamples(p, tr, c.latencyN, c.timeout))
-			}
-			if tr == bench.Pipe {
-				floorSamples.Add(bench.CancelFloorSamples(c.latencyN, c.timeout))
-			}
+		sources := len(bench.Peers)
+		if tr == bench.Pipe {
+			sources++ // the floor, last
 		}
+		pooled := inTurn(c.count, sources, func(i int) bench.Samples {
+			if i == len(bench.Peers) {
+				return bench.CancelFloorSamples(c.latencyN, c.timeout)
+			}
+			return bench.CancelSamples(bench.Peers[i], tr, c.latencyN, c.timeout)
+		})
 		var base bench.Latencies
 		for i, p := range bench.Peers {
 			l := pooled[i].Latencies()
@@ -131,7 +130,7 @@ func run(w io.Writer, short bool, count int) {
 			fmt.Fprintf(w, "| %s | %s | %s | %s |\n", p.Name, tr, handlerCols(l, base), returnCols(l, base))
 		}
 		if tr == bench.Pipe {
-			if l := floorSamples.Latencies(); l.Err != nil {
+			if l := pooled[len(bench.Peers)].Latencies(); l.Err != nil {
 				fail("cancel floor: %v", l.Err)
 				fmt.Fprintf(w, "| bare os.Pipe cancel (floor) | %s | failed: %v | | | | | | | |\n", tr, l.Err)
 			} else {
@@ -228,12 +227,9 @@ func runHTTP(w io.Writer, c config) {
 	fmt.Fprintf(w, "| implementation | mode | client | handler ctx done p50 | p90 | p99 | mcpgen's p99 ÷ this | caller returns p50 | p90 | p99 | mcpgen's p99 ÷ this |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, cl := range []bench.HTTPClient{bench.RawClient, bench.OwnClient} {
 		for _, m := range bench.HTTPModes {
-			pooled := make([]bench.Samples, len(bench.HTTPPeers))
-			for r := 0; r < c.count; r++ {
-				for i, p := range bench.HTTPPeers {
-					pooled[i].Add(bench.HTTPCancelSamples(p, m, cl, c.httpLatencyN, c.timeout))
-				}
-			}
+			pooled := inTurn(c.count, len(bench.HTTPPeers), func(i int) bench.Samples {
+				return bench.HTTPCancelSamples(bench.HTTPPeers[i], m, cl, c.httpLatencyN, c.timeout)
+			})
 			var base bench.Latencies
 			for i, p := range bench.HTTPPeers {
 				l := pooled[i].Latencies()
@@ -283,6 +279,19 @@ func ratio(base, this time.Duration) string {
 		return ""
 	}
 	return fmt.Sprintf("%.2f", float64(base)/float64(this))
+}
+
+// inTurn takes rounds of samples from n sources, source i by sample(i), the
+// sources in turn within each round, and pools each source's rounds (see
+// bench.Samples).
+func inTurn(rounds, n int, sample func(i int) bench.Samples) []bench.Samples {
+	pooled := make([]bench.Samples, n)
+	for range rounds {
+		for i := range pooled {
+			pooled[i].Add(sample(i))
+		}
+	}
+	return pooled
 }
 
 func handlerCols(l, base bench.Latencies) string {
