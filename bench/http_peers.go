@@ -12,24 +12,24 @@ import (
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	modern "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // mcpgenHTTP is runtime/streamhttp serving the generated 2025-11-25
 // (legacy) and 2026-07-28 (modern) servers on one endpoint, and its client
-// transport under a runtime.Conn with the generated callers.
+// transport under a jsonrpc2.Conn with the generated callers.
 var mcpgenHTTP = HTTPPeer{
 	Name: "mcpgen",
 	Handler: func(m HTTPMode, h *Hooks) (http.Handler, func(), error) {
-		handler := streamhttp.NewHandler(func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
+		handler := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 			if era == streamhttp.EraModern {
-				c := runtime.NewConn(t, runtime.WithPolicy(modern.Policy(runtime.SideServer)), runtime.WithLogger(quiet()))
+				c := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(modern.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
 				modern.RegisterServer(c, &mcpgenModernServer{h: h})
 				return c
 			}
-			c := runtime.NewConn(t, runtime.WithPolicy(mcp.Policy(runtime.SideServer)), runtime.WithLogger(quiet()))
+			c := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
 			mcp.RegisterServer(c, &mcpgenServer{h: h})
 			return c
 		}, streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE})
@@ -64,16 +64,16 @@ func (s *mcpgenModernServer) CallTool(ctx context.Context, p *modern.CallToolReq
 	case "block":
 		return nil, blockBody(ctx, s.h)
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 }
 
 func mcpgenHTTPConnect(url string, m HTTPMode) (*Session, error) {
-	era, pol := streamhttp.EraLegacy, mcp.Policy(runtime.SideClient)
+	era, pol := streamhttp.EraLegacy, mcp.Policy(jsonrpc2.SideClient)
 	if m.Era == Modern {
-		era, pol = streamhttp.EraModern, modern.Policy(runtime.SideClient)
+		era, pol = streamhttp.EraModern, modern.Policy(jsonrpc2.SideClient)
 	}
 	tr := streamhttp.NewClient(url, streamhttp.ClientOptions{Era: era, Logger: quiet()})
-	conn := runtime.NewConn(tr, runtime.WithPolicy(pol), runtime.WithLogger(quiet()))
+	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
 	if m.Era == Modern {
 		modern.RegisterClient(conn, modern.UnimplementedClient{})
 	} else {

@@ -7,7 +7,7 @@ import (
 	"log/slog"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 var mcpgenPeer = Peer{Name: "mcpgen", Connect: mcpgenConnect, CancelsUnderLoad: true}
@@ -38,7 +38,7 @@ func (s *mcpgenServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParam
 	case "block":
 		return nil, blockBody(ctx, s.h)
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 }
 
 // quiet is the logger every peer gets: disabled at every level, so no peer
@@ -52,24 +52,24 @@ func quiet() *slog.Logger {
 }
 
 func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
-	var st, ct runtime.Transport
+	var st, ct jsonrpc2.Transport
 	var p *pipes
 	if t == Pipe {
 		var err error
 		if p, err = newPipes(); err != nil {
 			return nil, err
 		}
-		st = runtime.NewStdioTransport(p.sr, p.sw, runtime.StdioOptions{})
-		ct = runtime.NewStdioTransport(p.cr, p.cw, runtime.StdioOptions{})
+		st = jsonrpc2.NewStdioTransport(p.sr, p.sw, jsonrpc2.StdioOptions{})
+		ct = jsonrpc2.NewStdioTransport(p.cr, p.cw, jsonrpc2.StdioOptions{})
 	} else {
-		st, ct = runtime.NewPipe()
+		st, ct = jsonrpc2.NewPipe()
 	}
-	// The default admission bound (runtime.DefaultMaxInFlight, 1024)
+	// The default admission bound (jsonrpc2.DefaultMaxInFlight, 1024)
 	// answers requests beyond it CodeServerBusy at once; the 10,000
 	// in-flight figure needs them all admitted, as go-sdk and mcp-go
 	// (which have no bound) do.
-	server := runtime.NewConn(st, runtime.WithPolicy(mcp.Policy(runtime.SideServer)), runtime.WithLogger(quiet()), runtime.WithMaxInFlight(maxInFlight))
-	client := runtime.NewConn(ct, runtime.WithPolicy(mcp.Policy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	server := jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()), jsonrpc2.WithMaxInFlight(maxInFlight))
+	client := jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	mcp.RegisterServer(server, &mcpgenServer{h: h})
 	mcp.RegisterClient(client, mcp.UnimplementedClient{})
 	server.Start()
@@ -90,7 +90,7 @@ func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
 
 // mcpgenLegacyCaller initializes a 2025-11-25 client Conn and returns its
 // Session.
-func mcpgenLegacyCaller(client *runtime.Conn, closeAll func()) (*Session, error) {
+func mcpgenLegacyCaller(client *jsonrpc2.Conn, closeAll func()) (*Session, error) {
 	caller := mcp.NewServerCaller(client)
 	ctx := context.Background()
 	if _, err := caller.Initialize(ctx, &mcp.InitializeRequestParams{

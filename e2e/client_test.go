@@ -1,7 +1,7 @@
 package e2e
 
 // Client-side rules, through each revision's generated client API
-// (NewServerCaller over a runtime.Conn with the revision's Policy) talking
+// (NewServerCaller over a jsonrpc2.Conn with the revision's Policy) talking
 // to a real subprocess: the example server, or the test binary running as a
 // scripted fake server that does what a careful server would not.
 
@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // call runs a tools/call in the background; the channel gets its outcome.
@@ -116,9 +116,9 @@ func TestClientCancelThroughGeneratedAPI(t *testing.T) {
 	})
 }
 
-// TestClientTimeoutSendsCancellation: runtime.WithTimeout and
-// runtime.WithMaxTimeout (with progress reset on) make a generated call
-// return a *runtime.CancelError saying which limit fired, and the
+// TestClientTimeoutSendsCancellation: jsonrpc2.WithTimeout and
+// jsonrpc2.WithMaxTimeout (with progress reset on) make a generated call
+// return a *jsonrpc2.CancelError saying which limit fired, and the
 // notifications/cancelled they send carries a reason naming the timeout,
 // which the server's handler sees (lifecycle.mdx "Timeouts", 2025-03-26 on).
 func TestClientTimeoutSendsCancellation(t *testing.T) {
@@ -130,22 +130,22 @@ func TestClientTimeoutSendsCancellation(t *testing.T) {
 		s.initialize(t)
 		limits := []struct {
 			name string
-			opts []runtime.CallOption
-			src  runtime.CancelSource
+			opts []jsonrpc2.CallOption
+			src  jsonrpc2.CancelSource
 			ms   string
 			want string // in the reason
 		}{
-			{"WithTimeout", []runtime.CallOption{runtime.WithTimeout(250 * time.Millisecond)},
-				runtime.SourceTimeout, "600011", "250ms timeout"},
-			{"WithMaxTimeout", []runtime.CallOption{runtime.WithTimeout(time.Hour), runtime.WithProgressReset(), runtime.WithMaxTimeout(250 * time.Millisecond)},
-				runtime.SourceMaxTimeout, "600012", "250ms maximum timeout"},
+			{"WithTimeout", []jsonrpc2.CallOption{jsonrpc2.WithTimeout(250 * time.Millisecond)},
+				jsonrpc2.SourceTimeout, "600011", "250ms timeout"},
+			{"WithMaxTimeout", []jsonrpc2.CallOption{jsonrpc2.WithTimeout(time.Hour), jsonrpc2.WithProgressReset(), jsonrpc2.WithMaxTimeout(250 * time.Millisecond)},
+				jsonrpc2.SourceMaxTimeout, "600012", "250ms maximum timeout"},
 		}
 		for i, l := range limits {
 			a := rev.api(s.conn, l.opts...)
 			_, err := a.callTool(context.Background(), "sleep", args("ms", l.ms))
-			var ce *runtime.CancelError
+			var ce *jsonrpc2.CancelError
 			if !errors.As(err, &ce) || ce.Source != l.src || !errors.Is(err, context.DeadlineExceeded) {
-				t.Fatalf("%s: CallTool returned %v, want a *runtime.CancelError from %v", l.name, err, l.src)
+				t.Fatalf("%s: CallTool returned %v, want a *jsonrpc2.CancelError from %v", l.name, err, l.src)
 			}
 			if !strings.Contains(ce.Reason, l.want) {
 				t.Errorf("%s: reason %q does not name the limit (%q)", l.name, ce.Reason, l.want)
@@ -224,7 +224,7 @@ func TestClientDropsLateResponse(t *testing.T) {
 }
 
 // TestClientNeverCancelsInitialize: when the caller gives up on initialize
-// (its ctx deadline, or runtime.WithTimeout), the generated Initialize
+// (its ctx deadline, or jsonrpc2.WithTimeout), the generated Initialize
 // returns, but no notifications/cancelled is written: the observer reports
 // the cancellation as ignored because initialize is never cancellable.
 func TestClientNeverCancelsInitialize(t *testing.T) {
@@ -236,12 +236,12 @@ func TestClientNeverCancelsInitialize(t *testing.T) {
 		if _, err := s.api.initialize(ctx, rev.version); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Initialize with a deadline returned %v", err)
 		}
-		a := rev.api(s.conn, runtime.WithTimeout(200*time.Millisecond))
+		a := rev.api(s.conn, jsonrpc2.WithTimeout(200*time.Millisecond))
 		if _, err := a.initialize(context.Background(), rev.version); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Initialize with WithTimeout returned %v", err)
 		}
-		s.events.waitN(t, "two ignored cancellations of initialize", 2, func(e runtime.Event) bool {
-			return e.Kind == runtime.EventIgnored && e.Method == "initialize" && e.Why == runtime.IgnoreNotCancellable
+		s.events.waitN(t, "two ignored cancellations of initialize", 2, func(e jsonrpc2.Event) bool {
+			return e.Kind == jsonrpc2.EventIgnored && e.Method == "initialize" && e.Why == jsonrpc2.IgnoreNotCancellable
 		})
 		s.close(t)
 

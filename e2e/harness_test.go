@@ -149,7 +149,7 @@ type proc struct {
 }
 
 // startProc starts name with args. With rawStdout the harness reads stdout
-// into p.out; otherwise the test takes p.stdout (for a runtime.Conn).
+// into p.out; otherwise the test takes p.stdout (for a jsonrpc2.Conn).
 func startProc(t *testing.T, rawStdout bool, env []string, name string, args ...string) *proc {
 	t.Helper()
 	inR, inW, err := os.Pipe()

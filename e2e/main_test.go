@@ -6,7 +6,7 @@
 // shows up as its exit status). The tests then talk to the server in two
 // ways: as a raw peer that writes JSON-RPC lines to its stdin and reads every
 // line of its stdout, and through the generated client API of each revision
-// over a runtime.Conn. For the client-side rules the test binary itself runs
+// over a jsonrpc2.Conn. For the client-side rules the test binary itself runs
 // as a scripted fake server (see fake_test.go).
 //
 // Nothing here sleeps to wait for something to happen: every wait is for a
@@ -19,7 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	goruntime "runtime"
+	"runtime"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -74,7 +74,7 @@ func build(dir string) error {
 		return err
 	}
 	exe := ""
-	if goruntime.GOOS == "windows" {
+	if runtime.GOOS == "windows" {
 		exe = ".exe"
 	}
 	serverBin = filepath.Join(dir, "stdio-server"+exe)

@@ -12,15 +12,15 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250326"
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // revision is one MCP revision the example server negotiates, with its
 // generated client API reduced to the four calls the tests make.
 type revision struct {
 	version string
-	policy  func(runtime.Side) runtime.Policy
-	api     func(*runtime.Conn, ...runtime.CallOption) api
+	policy  func(jsonrpc2.Side) jsonrpc2.Policy
+	api     func(*jsonrpc2.Conn, ...jsonrpc2.CallOption) api
 	// timeoutCancels: lifecycle.mdx says a sender whose request timed out
 	// SHOULD send notifications/cancelled (from 2025-03-26; 2024-11-05 only
 	// says to have timeouts).
@@ -71,7 +71,7 @@ func toolText(res any) string {
 	return r.Content[0].Text
 }
 
-func api20241105(c *runtime.Conn, opts ...runtime.CallOption) api {
+func api20241105(c *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) api {
 	s := mcp20241105.NewServerCaller(c, opts...)
 	return api{
 		initialize: func(ctx context.Context, v string) (string, error) {
@@ -94,7 +94,7 @@ func api20241105(c *runtime.Conn, opts ...runtime.CallOption) api {
 	}
 }
 
-func api20250326(c *runtime.Conn, opts ...runtime.CallOption) api {
+func api20250326(c *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) api {
 	s := mcp20250326.NewServerCaller(c, opts...)
 	return api{
 		initialize: func(ctx context.Context, v string) (string, error) {
@@ -117,7 +117,7 @@ func api20250326(c *runtime.Conn, opts ...runtime.CallOption) api {
 	}
 }
 
-func api20250618(c *runtime.Conn, opts ...runtime.CallOption) api {
+func api20250618(c *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) api {
 	s := mcp20250618.NewServerCaller(c, opts...)
 	return api{
 		initialize: func(ctx context.Context, v string) (string, error) {
@@ -140,7 +140,7 @@ func api20250618(c *runtime.Conn, opts ...runtime.CallOption) api {
 	}
 }
 
-func api20251125(c *runtime.Conn, opts ...runtime.CallOption) api {
+func api20251125(c *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) api {
 	s := mcp20251125.NewServerCaller(c, opts...)
 	return api{
 		initialize: func(ctx context.Context, v string) (string, error) {
@@ -164,14 +164,14 @@ func api20251125(c *runtime.Conn, opts ...runtime.CallOption) api {
 }
 
 // session is an in-process client (the generated API of one revision over a
-// runtime.Conn) talking to a server subprocess over its stdin and stdout.
+// jsonrpc2.Conn) talking to a server subprocess over its stdin and stdout.
 type session struct {
 	p      *proc
-	conn   *runtime.Conn
+	conn   *jsonrpc2.Conn
 	rev    revision
 	api    api
 	sent   *watch[string]        // every line the client wrote to the server
-	events *watch[runtime.Event] // the client Conn's cancellation events
+	events *watch[jsonrpc2.Event] // the client Conn's cancellation events
 }
 
 // startSession starts the server command and connects a client Conn with
@@ -180,14 +180,14 @@ func startSession(t *testing.T, rev revision, env []string, name string, args ..
 	t.Helper()
 	p := startProc(t, false, env, name, args...)
 	spy := newSpyWriter(p.stdin)
-	s := &session{p: p, rev: rev, sent: spy.lines, events: newWatch[runtime.Event]()}
+	s := &session{p: p, rev: rev, sent: spy.lines, events: newWatch[jsonrpc2.Event]()}
 	// As in examples/stdio-client: the transport does not close the server's
 	// stdout, so Close closes stdin and then waits for the server to exit.
-	tr := runtime.NewStdioTransport(struct{ io.Reader }{p.stdout}, spy, runtime.StdioOptions{})
-	s.conn = runtime.NewConn(tr,
-		runtime.WithPolicy(rev.policy(runtime.SideClient)),
-		runtime.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
-		runtime.WithObserver(s.events.add))
+	tr := jsonrpc2.NewStdioTransport(struct{ io.Reader }{p.stdout}, spy, jsonrpc2.StdioOptions{})
+	s.conn = jsonrpc2.NewConn(tr,
+		jsonrpc2.WithPolicy(rev.policy(jsonrpc2.SideClient)),
+		jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
+		jsonrpc2.WithObserver(s.events.add))
 	s.conn.Start()
 	s.api = rev.api(s.conn)
 	t.Cleanup(func() { s.close(t) })

@@ -8,7 +8,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
-	goruntime "runtime"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -292,7 +292,7 @@ func TestServerTaskMetadataWithoutTasksCapability(t *testing.T) {
 // is SIGTERM. The server cancels its in-flight handlers (cause: connection
 // closed), answers none of them and exits 0.
 func TestServerSIGTERM(t *testing.T) {
-	if goruntime.GOOS == "windows" {
+	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM on windows")
 	}
 	t.Parallel()

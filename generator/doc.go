@@ -47,7 +47,7 @@
 //	array                               []T
 //	$ref                                the definition's type
 //	$ref-only definition (EmptyResult)  type alias (type EmptyResult = Result)
-//	RequestId, ProgressToken            aliases of runtime.RequestID, which
+//	RequestId, ProgressToken            aliases of jsonrpc2.RequestID, which
 //	                                    keeps "1" and 1 apart, keeps integers
 //	                                    beyond 2^53 and refuses fractions,
 //	                                    booleans, null and objects

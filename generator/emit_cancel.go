@@ -124,7 +124,7 @@ func findProperty(t *schema.Type, name string) *schema.Property {
 	return nil
 }
 
-// idDefs are the definitions types.go makes aliases of runtime.RequestID.
+// idDefs are the definitions types.go makes aliases of jsonrpc2.RequestID.
 var idDefs = map[string]bool{"RequestId": true, "ProgressToken": true}
 
 // vfn is a generated validator method.

@@ -119,7 +119,7 @@ func directionText(me *schema.Method) string {
 }
 
 // emitMethods writes methods.go: the method name constants, the method table
-// and the revision's runtime.Policy.
+// and the revision's jsonrpc2.Policy.
 func emitMethods(g *gen, f *jen.File) (bool, error) {
 	if len(g.m.Methods) == 0 {
 		return false, nil
@@ -272,7 +272,7 @@ func emitMethods(g *gen, f *jen.File) (bool, error) {
 }
 
 // emitPolicy writes Policy(side), the revision's cancellation rules as a
-// runtime.Policy literal built from Model.Facts.
+// jsonrpc2.Policy literal built from Model.Facts.
 func emitPolicy(g *gen, f *jen.File) {
 	fa := g.m.Facts
 	rt := func(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }

@@ -114,9 +114,9 @@ func undocumented(f *ast.File) []string {
 // TestMethodsFile spot-checks methods.go: constants, table rows, Policy.
 func TestMethodsFile(t *testing.T) {
 	for rev, want := range map[string][]string{
-		"2024-11-05": {`MethodCallTool = "tools/call"`, `MethodCancelled = "notifications/cancelled"`, `NeverCancellable: []string{"initialize"}`, `ServerCancels:    runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}}`},
+		"2024-11-05": {`MethodCallTool = "tools/call"`, `MethodCancelled = "notifications/cancelled"`, `NeverCancellable: []string{"initialize"}`, `ServerCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}}`},
 		"2025-11-25": {`TaskCancelMethod:  "tasks/cancel"`, `TaskParamsMember:  "task"`, `RequestIDOptional: true`, `TaskAugmentable:    true`},
-		"2026-07-28": {`PeerRequests: runtime.MethodSet{Methods: []string{"subscriptions/listen"}}`, `DisconnectIsCancellation: true`, `Embedded:       true`},
+		"2026-07-28": {`PeerRequests: jsonrpc2.MethodSet{Methods: []string{"subscriptions/listen"}}`, `DisconnectIsCancellation: true`, `Embedded:       true`},
 	} {
 		_, files := generateOne(t, rev)
 		src := string(files["methods.go"])
@@ -134,7 +134,7 @@ func TestSideFiles(t *testing.T) {
 		"2024-11-05": {
 			"CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)",
 			"func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)",
-			"func RegisterServer(conn *runtime.Conn, impl Server)",
+			"func RegisterServer(conn *jsonrpc2.Conn, impl Server)",
 			"Initialized(ctx context.Context, params *InitializedNotificationParams) error",
 		},
 		"2025-11-25": {

@@ -17,7 +17,7 @@ type side struct {
 	role      string           // "server" or "client"
 	peer      string           // the other role
 	handles   schema.Direction // the direction of the messages this side receives
-	runtimeID string           // runtime.SideServer or runtime.SideClient
+	runtimeID string           // jsonrpc2.SideServer or jsonrpc2.SideClient
 }
 
 var (
@@ -185,7 +185,7 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 	f.Commentf("notification the %s sends it (%s and %s are handled by the runtime).", s.peer, g.m.Facts.CancelledMethod, g.m.Facts.ProgressMethod)
 	f.Comment("Every method's ctx ends when the request is cancelled, by the peer's")
 	f.Comment("notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)")
-	f.Comment("is then a *runtime.CancelError saying why, and the return values are dropped.")
+	f.Comment("is then a *jsonrpc2.CancelError saying why, and the return values are dropped.")
 	f.Commentf("Embed %s to keep compiling when a revision adds methods.", unimpl)
 	if len(methods) == 0 {
 		f.Commentf("In revision %s the %s receives no JSON-RPC requests or notifications.", g.m.Revision, s.role)
@@ -358,7 +358,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 	f.Commentf("the %s receives in revision %s. Params are decoded into their typed form", s.role, g.m.Revision)
 	f.Comment("(a request whose params do not decode gets -32602 with the reason; a")
 	f.Comment("notification whose params do not decode is dropped) and results are encoded")
-	f.Comment("back. Create conn with runtime.WithPolicy(Policy(runtime." + s.runtimeID + ")) so the")
+	f.Comment("back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2." + s.runtimeID + ")) so the")
 	f.Comment("revision's cancellation rules apply; call it before conn.Start.")
 	if g.anyResultType() && s.name == "Server" {
 		f.Comment("A result returned with an empty ResultType is sent as \"" + completeValue + "\".")
@@ -432,17 +432,17 @@ func emitRegisterHelpers(f *jen.File) {
 }
 
 // emitCaller writes ServerCaller/ClientCaller: the interface of side s
-// implemented over a runtime.Conn, for the peer to call.
+// implemented over a jsonrpc2.Conn, for the peer to call.
 func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, newCaller, iface string) {
 	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
 	json := func(n string) *jen.Statement { return jen.Qual("encoding/json", n) }
 	recv := func() *jen.Statement { return f.Func().Params(jen.Id("c").Op("*").Id(caller)) }
-	f.Commentf("%s calls an MCP %s of revision %s over a runtime.Conn. It implements", caller, s.role, g.m.Revision)
+	f.Commentf("%s calls an MCP %s of revision %s over a jsonrpc2.Conn. It implements", caller, s.role, g.m.Revision)
 	f.Commentf("%s, so the %s's call is one method call, e.g. peer.%s(ctx, params), and", iface, s.peer, exampleMethod(methods))
 	f.Comment("ending ctx is the MCP cancellation: the call returns ctx's error at once and")
 	f.Comment("the runtime sends notifications/cancelled as the revision's Policy says (never")
 	f.Comment("for initialize or a task-augmented request). A JSON-RPC error answer is")
-	f.Comment("returned as a *runtime.Error.")
+	f.Comment("returned as a *jsonrpc2.Error.")
 	f.Type().Id(caller).Struct(
 		jen.Id("conn").Op("*").Add(rt("Conn")),
 		jen.Id("opts").Index().Add(rt("CallOption")),
@@ -452,7 +452,7 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 		jen.Return(jen.Op("&").Id(caller).Values(jen.Dict{jen.Id("conn"): jen.Id("conn"), jen.Id("opts"): jen.Id("opts")})),
 	)
 	f.Comment("WithCallOptions returns a copy of c whose calls also use opts, e.g.")
-	f.Comment("c.WithCallOptions(runtime.WithTimeout(time.Second)).")
+	f.Comment("c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).")
 	recv().Id("WithCallOptions").Params(jen.Id("opts").Op("...").Add(rt("CallOption"))).Op("*").Id(caller).Block(
 		jen.Return(jen.Op("&").Id(caller).Values(jen.Dict{
 			jen.Id("conn"): jen.Id("c").Dot("conn"),

@@ -9,7 +9,7 @@ import (
 )
 
 // SessionPath is the import path of the lifecycle runtime.
-const SessionPath = RuntimePath + "/session"
+const SessionPath = "github.com/mcpgen/mcpgen/runtime/session"
 
 func init() { register("session.go", emitSession) }
 
@@ -82,7 +82,7 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 	)
 
 	f.Comment("Serve serves impl on one connection over t (for stdio:")
-	f.Comment("runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{})) until")
+	f.Comment("jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until")
 	f.Comment("the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.")
 	f.Func().Id("Serve").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),

@@ -7,7 +7,7 @@ import (
 )
 
 // TasksPath is the import path of the runtime's task package.
-const TasksPath = RuntimePath + "/tasks"
+const TasksPath = "github.com/mcpgen/mcpgen/runtime/tasks"
 
 func init() { register("tasks.go", emitTasks) }
 

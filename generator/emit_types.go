@@ -32,7 +32,7 @@ const (
 	catMap                      // map: nil when absent, {} kept
 	catScalar                   // string, int64, float64, bool (or a named one): pointer when optional
 	catRaw                      // json.RawMessage: nil when absent
-	catID                       // runtime.RequestID: pointer when optional
+	catID                       // jsonrpc2.RequestID: pointer when optional
 	catByMethod                 // by-method result union struct: pointer when optional
 )
 
@@ -323,7 +323,7 @@ func (t *tgen) emitDefinition(d *schema.Definition) error {
 	doc := t.link.docFor(d.Description, fmt.Sprintf("%s is the schema definition %q.", name, d.Name))
 	switch {
 	case idDefinitions[d.Name]:
-		doc = append(doc, "//", fmt.Sprintf("%s is the runtime's [runtime.RequestID]: it keeps a string id and an integer id", name),
+		doc = append(doc, "//", fmt.Sprintf("%s is the runtime's [jsonrpc2.RequestID]: it keeps a string id and an integer id", name),
 			"apart exactly (\"1\" is not 1), keeps integers beyond 2^53 intact and refuses",
 			"fractions, booleans, null and objects.")
 		t.f.Add(comment(doc)).Type().Id(name).Op("=").Qual(RuntimePath, "RequestID")

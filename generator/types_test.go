@@ -110,7 +110,7 @@ func TestEveryDefinitionHasAType(t *testing.T) {
 // TestNames pins the names users look for.
 func TestNames(t *testing.T) {
 	want := map[string][]string{
-		"2024-11-05": {"type CallToolRequestParams struct", "type CancelledNotification struct", "RequestID RequestId `json:\"requestId\"`", "type RequestId = runtime.RequestID", "type ProgressToken = runtime.RequestID", "type EmptyResult = Result"},
+		"2024-11-05": {"type CallToolRequestParams struct", "type CancelledNotification struct", "RequestID RequestId `json:\"requestId\"`", "type RequestId = jsonrpc2.RequestID", "type ProgressToken = jsonrpc2.RequestID", "type EmptyResult = Result"},
 		"2025-11-25": {"type CallToolRequestParams struct", "Meta *", "URI string `json:\"uri\"`", "type ContentBlock interface", "type UnknownContentBlock struct", "func DecodeContentBlock(", "TTL *int64 `json:\"ttl\"`"},
 		"2026-07-28": {"type JSONValue = json.RawMessage", "type ServerResult struct", "func (x ServerResult) CallToolResult() (*CallToolResult, error)", "HasMode bool `json:\"-\"`"},
 	}

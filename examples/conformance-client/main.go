@@ -19,7 +19,7 @@ import (
 	"time"
 
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
@@ -39,13 +39,13 @@ func run(url, scenario string) error {
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	tr := streamhttp.NewClient(url, streamhttp.ClientOptions{Era: streamhttp.EraLegacy, Logger: log})
-	conn := runtime.NewConn(tr, runtime.WithPolicy(mcp20251125.Policy(runtime.SideClient)), runtime.WithLogger(log))
+	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(mcp20251125.Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(log))
 	conn.Handle("elicitation/create", elicitDefaults)
-	conn.Handle("sampling/createMessage", func(context.Context, *runtime.Request) (any, error) {
+	conn.Handle("sampling/createMessage", func(context.Context, *jsonrpc2.Request) (any, error) {
 		return map[string]any{"role": "assistant", "content": map[string]string{"type": "text", "text": "ok"}, "model": "none"}, nil
 	})
-	conn.Handle("roots/list", func(context.Context, *runtime.Request) (any, error) { return map[string]any{"roots": []any{}}, nil })
-	conn.Handle("ping", func(context.Context, *runtime.Request) (any, error) { return map[string]any{}, nil })
+	conn.Handle("roots/list", func(context.Context, *jsonrpc2.Request) (any, error) { return map[string]any{"roots": []any{}}, nil })
+	conn.Handle("ping", func(context.Context, *jsonrpc2.Request) (any, error) { return map[string]any{}, nil })
 	conn.Start()
 	defer func() {
 		c, cc := context.WithTimeout(context.Background(), 5*time.Second)
@@ -100,7 +100,7 @@ func run(url, scenario string) error {
 
 // elicitDefaults accepts an elicitation with the defaults its schema gives
 // (SEP-1034: a client applies defaults for omitted fields).
-func elicitDefaults(ctx context.Context, r *runtime.Request) (any, error) {
+func elicitDefaults(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 	var p struct {
 		RequestedSchema struct {
 			Properties map[string]struct {
@@ -109,7 +109,7 @@ func elicitDefaults(ctx context.Context, r *runtime.Request) (any, error) {
 		} `json:"requestedSchema"`
 	}
 	if err := json.Unmarshal(r.Params, &p); err != nil {
-		return nil, runtime.ErrInvalidParams(err.Error())
+		return nil, jsonrpc2.ErrInvalidParams(err.Error())
 	}
 	content := map[string]json.RawMessage{}
 	for name, prop := range p.RequestedSchema.Properties {

@@ -30,7 +30,7 @@ import (
 	mcp20250618 "github.com/mcpgen/mcpgen/generated/mcp20250618"
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
@@ -91,7 +91,7 @@ var provided = []string{
 // factory serves legacy sessions (2025-11-25, 2025-06-18, 2025-03-26) and
 // modern requests (2026-07-28), each from its own session.Server.
 func factory(log *slog.Logger) streamhttp.ConnFactory {
-	opts := []session.ServerOption{session.WithLogger(log), session.WithConnOptions(runtime.WithLogger(log))}
+	opts := []session.ServerOption{session.WithLogger(log), session.WithConnOptions(jsonrpc2.WithLogger(log))}
 	for name, v := range capabilities {
 		opts = append(opts, session.WithCapability(name, v))
 	}
@@ -99,7 +99,7 @@ func factory(log *slog.Logger) streamhttp.ConnFactory {
 		append(opts, session.WithLegacy(mcp20250618.Revision(), mcp20250326.Revision()))...)
 	modern := session.NewServer(serverInfo, mcp20260728.Revision(), register, provided, opts...)
 	legacyConns, modernConns := streamhttp.AcceptConns(legacy, log), streamhttp.AcceptConns(modern, log)
-	return func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
+	return func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 		if era == streamhttp.EraModern {
 			return modernConns(t, era)
 		}
@@ -108,27 +108,27 @@ func factory(log *slog.Logger) streamhttp.ConnFactory {
 }
 
 // register installs the fixtures on a Conn of either era.
-func register(conn *runtime.Conn) {
+func register(conn *jsonrpc2.Conn) {
 	s := &server{conn: conn}
-	conn.Handle("tools/list", func(context.Context, *runtime.Request) (any, error) { return obj{"tools": toolList()}, nil })
+	conn.Handle("tools/list", func(context.Context, *jsonrpc2.Request) (any, error) { return obj{"tools": toolList()}, nil })
 	conn.Handle("tools/call", s.callTool)
-	conn.Handle("resources/list", func(context.Context, *runtime.Request) (any, error) { return obj{"resources": resources}, nil })
-	conn.Handle("resources/templates/list", func(context.Context, *runtime.Request) (any, error) {
+	conn.Handle("resources/list", func(context.Context, *jsonrpc2.Request) (any, error) { return obj{"resources": resources}, nil })
+	conn.Handle("resources/templates/list", func(context.Context, *jsonrpc2.Request) (any, error) {
 		return obj{"resourceTemplates": []any{obj{"uriTemplate": "test://template/{id}/data", "name": "template", "title": "Resource Template",
 			"description": "A resource template with parameter substitution", "mimeType": "application/json"}}}, nil
 	})
 	conn.Handle("resources/read", readResource)
-	conn.Handle("resources/subscribe", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("resources/subscribe", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		s.log("Subscribed to resource: " + uriOf(r))
 		return obj{}, nil
 	})
-	conn.Handle("resources/unsubscribe", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("resources/unsubscribe", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		s.log("Unsubscribed from resource: " + uriOf(r))
 		return obj{}, nil
 	})
-	conn.Handle("prompts/list", func(context.Context, *runtime.Request) (any, error) { return obj{"prompts": prompts}, nil })
+	conn.Handle("prompts/list", func(context.Context, *jsonrpc2.Request) (any, error) { return obj{"prompts": prompts}, nil })
 	conn.Handle("prompts/get", getPrompt)
-	conn.Handle("logging/setLevel", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("logging/setLevel", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		var p struct {
 			Level string `json:"level"`
 		}
@@ -136,12 +136,12 @@ func register(conn *runtime.Conn) {
 		s.log("Log level set to: " + p.Level)
 		return obj{}, nil
 	})
-	conn.Handle("completion/complete", func(context.Context, *runtime.Request) (any, error) {
+	conn.Handle("completion/complete", func(context.Context, *jsonrpc2.Request) (any, error) {
 		return obj{"completion": obj{"values": []string{}, "total": 0, "hasMore": false}}, nil
 	})
 }
 
-type server struct{ conn *runtime.Conn }
+type server struct{ conn *jsonrpc2.Conn }
 
 // log sends a notifications/message not tied to a request: on the
 // session's GET stream if one is open, else nowhere.
@@ -149,7 +149,7 @@ func (s *server) log(msg string) {
 	_ = s.conn.Notify(context.Background(), "notifications/message", obj{"level": "info", "logger": "conformance-test-server", "data": msg})
 }
 
-func uriOf(r *runtime.Request) string {
+func uriOf(r *jsonrpc2.Request) string {
 	var p struct {
 		URI string `json:"uri"`
 	}
@@ -198,7 +198,7 @@ func text(s string) obj { return obj{"type": "text", "text": s} }
 
 func content(blocks ...any) obj { return obj{"content": blocks} }
 
-func (s *server) callTool(ctx context.Context, r *runtime.Request) (any, error) {
+func (s *server) callTool(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 	var p struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
@@ -207,7 +207,7 @@ func (s *server) callTool(ctx context.Context, r *runtime.Request) (any, error) 
 		} `json:"_meta"`
 	}
 	if err := json.Unmarshal(r.Params, &p); err != nil {
-		return nil, runtime.ErrInvalidParams(err.Error())
+		return nil, jsonrpc2.ErrInvalidParams(err.Error())
 	}
 	var args map[string]any
 	_ = json.Unmarshal(p.Arguments, &args)
@@ -308,7 +308,7 @@ func (s *server) callTool(ctx context.Context, r *runtime.Request) (any, error) 
 	case "json_schema_2020_12_tool":
 		return content(text("JSON Schema 2020-12 tool called with: " + string(orEmpty(p.Arguments)))), nil
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 }
 
 func orEmpty(b json.RawMessage) json.RawMessage {
@@ -348,7 +348,7 @@ var resources = []any{
 
 var templateURI = regexp.MustCompile(`^test://template/([^/]+)/data$`)
 
-func readResource(ctx context.Context, r *runtime.Request) (any, error) {
+func readResource(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 	uri := uriOf(r)
 	one := func(c obj) obj { return obj{"contents": []any{c}} }
 	switch uri {
@@ -363,7 +363,7 @@ func readResource(ctx context.Context, r *runtime.Request) (any, error) {
 		data, _ := json.Marshal(obj{"id": m[1], "templateTest": true, "data": "Data for ID: " + m[1]})
 		return one(obj{"uri": uri, "mimeType": "application/json", "text": string(data)}), nil
 	}
-	return nil, runtime.NewError(-32002, "Resource not found: "+uri)
+	return nil, jsonrpc2.NewError(-32002, "Resource not found: "+uri)
 }
 
 var prompts = []any{
@@ -376,13 +376,13 @@ var prompts = []any{
 	obj{"name": "test_prompt_with_image", "title": "Prompt With Image", "description": "A prompt that includes image content"},
 }
 
-func getPrompt(ctx context.Context, r *runtime.Request) (any, error) {
+func getPrompt(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 	var p struct {
 		Name      string            `json:"name"`
 		Arguments map[string]string `json:"arguments"`
 	}
 	if err := json.Unmarshal(r.Params, &p); err != nil {
-		return nil, runtime.ErrInvalidParams(err.Error())
+		return nil, jsonrpc2.ErrInvalidParams(err.Error())
 	}
 	msg := func(c obj) obj { return obj{"role": "user", "content": c} }
 	switch p.Name {
@@ -401,5 +401,5 @@ func getPrompt(ctx context.Context, r *runtime.Request) (any, error) {
 			msg(text("Please analyze the image above.")),
 		}}, nil
 	}
-	return nil, runtime.ErrInvalidParams("unknown prompt " + p.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown prompt " + p.Name)
 }

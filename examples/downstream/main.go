@@ -11,14 +11,14 @@ import (
 	"os/signal"
 
 	"example.com/downstream/mcp"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	conn := runtime.NewConn(runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}),
-		runtime.WithPolicy(mcp.Policy(runtime.SideServer)))
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{}),
+		jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)))
 	mcp.RegisterServer(conn, &server{})
 	if err := conn.Run(ctx); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "downstream:", err)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 
 	"example.com/downstream/mcp"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // server is a small MCP server with one tool, greet. Embedding
@@ -49,7 +49,7 @@ func (s *server) ListTools(ctx context.Context, _ *mcp.ListToolsRequestParams) (
 // CallTool runs greet; an unknown tool is a protocol error.
 func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	if p.Name != "greet" {
-		return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+		return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 	}
 	var name string
 	if err := json.Unmarshal(p.Arguments["name"], &name); err != nil {

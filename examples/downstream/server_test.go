@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"example.com/downstream/mcp"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // TestGreet runs the server and a client over an in-memory pipe and calls
 // the tool through the generated caller.
 func TestGreet(t *testing.T) {
-	ct, st := runtime.NewPipe()
-	sc := runtime.NewConn(st, runtime.WithPolicy(mcp.Policy(runtime.SideServer)))
-	cc := runtime.NewConn(ct, runtime.WithPolicy(mcp.Policy(runtime.SideClient)))
+	ct, st := jsonrpc2.NewPipe()
+	sc := jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)))
+	cc := jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideClient)))
 	mcp.RegisterServer(sc, &server{})
 	sc.Start()
 	cc.Start()
@@ -43,7 +43,7 @@ func TestGreet(t *testing.T) {
 		t.Fatalf("greet answered %#v, want the text \"hello, gopher\"", res.Content[0])
 	}
 	_, err = srv.CallTool(ctx, &mcp.CallToolRequestParams{Name: "nope"})
-	var rpcErr *runtime.Error
+	var rpcErr *jsonrpc2.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != -32602 {
 		t.Fatalf("unknown tool: %v, want a -32602 error", err)
 	}

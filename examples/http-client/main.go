@@ -20,7 +20,7 @@ import (
 
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
@@ -61,11 +61,11 @@ func run(url string, era streamhttp.Era, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	pol := mcp20251125.Policy(runtime.SideClient)
+	pol := mcp20251125.Policy(jsonrpc2.SideClient)
 	if tr.Era() == streamhttp.EraModern {
-		pol = mcp20260728.Policy(runtime.SideClient)
+		pol = mcp20260728.Policy(jsonrpc2.SideClient)
 	}
-	conn := runtime.NewConn(tr, runtime.WithPolicy(pol), runtime.WithLogger(quiet))
+	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet))
 	conn.Start()
 	defer func() {
 		cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)

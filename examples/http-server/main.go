@@ -40,7 +40,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
@@ -73,14 +73,14 @@ func newServer(log *slog.Logger) *session.Server {
 		session.WithConnOptions(
 			// The runtime's own log, warnings only: cancellations are
 			// logged once each by the observer.
-			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
-			runtime.WithObserver(runtime.LogCancellations(log))))
+			jsonrpc2.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+			jsonrpc2.WithObserver(jsonrpc2.LogCancellations(log))))
 }
 
 func run(addr string, log *slog.Logger) error {
 	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy")), log)
 	modern := streamhttp.AcceptConns(newServer(log.With("era", "modern")), log)
-	h := streamhttp.NewHandler(func(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
+	h := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 		if era == streamhttp.EraModern {
 			return modern(t, era)
 		}
@@ -134,7 +134,7 @@ func (s *server) Sleep(ctx context.Context, a *tools.SleepArgs) (*tools.SleepRes
 	case <-ctx.Done():
 		cause := context.Cause(ctx)
 		attrs := []any{"ms", a.Ms, "after", time.Since(start).Round(time.Millisecond).String(), "cause", cause.Error()}
-		var ce *runtime.CancelError
+		var ce *jsonrpc2.CancelError
 		if errors.As(cause, &ce) {
 			attrs = append(attrs, "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
 		}

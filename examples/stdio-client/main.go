@@ -41,7 +41,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -105,7 +105,7 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts
 	// server's stdin and then waits for the server to close its stdout by
 	// exiting, which is the shutdown the spec asks for (and spares the
 	// server a SIGPIPE for writing to a pipe we closed).
-	transport := runtime.NewStdioTransport(struct{ io.Reader }{fromServer}, toServer, runtime.StdioOptions{})
+	transport := jsonrpc2.NewStdioTransport(struct{ io.Reader }{fromServer}, toServer, jsonrpc2.StdioOptions{})
 	// One call performs the lifecycle of the server's era. The session's
 	// Conn gets the era's cancellation policy; the options below log the
 	// cancellations we send (with their reasons) and bound every request.
@@ -115,9 +115,9 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts
 		append(opts, session.WithClientLogger(log), session.WithClientConnOptions(
 			// The runtime's own lines at Warn and above; every cancellation
 			// (the ones we send, with their reasons) is one "cancellation" record.
-			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
-			runtime.WithObserver(runtime.LogCancellations(log)),
-			runtime.WithDefaultTimeout(timeout)))...)
+			jsonrpc2.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+			jsonrpc2.WithObserver(jsonrpc2.LogCancellations(log)),
+			jsonrpc2.WithDefaultTimeout(timeout)))...)
 	if err != nil {
 		_ = transport.Close()
 		_ = cmd.Wait()
@@ -216,7 +216,7 @@ func listTools(ctx context.Context, srv mcp.Server) (map[string]bool, error) {
 func isToolError(res *mcp.CallToolResult) bool { return res.IsError != nil && *res.IsError }
 
 // shutdown ends the session the way basic/lifecycle.mdx describes for stdio.
-func shutdown(conn *runtime.Conn, cmd *exec.Cmd) error {
+func shutdown(conn *jsonrpc2.Conn, cmd *exec.Cmd) error {
 	// Close sends anything still queued (a cancellation issued just before
 	// is not lost), closes the server's stdin, and waits for the server to
 	// close its stdout, i.e. to exit.

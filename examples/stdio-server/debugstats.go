@@ -6,7 +6,7 @@ import (
 	"context"
 	"runtime"
 
-	mcpruntime "github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
@@ -19,7 +19,7 @@ const debugStatsMethod = "mcpgen/debug/stats"
 
 func debugOptions() []session.ServerOption {
 	return []session.ServerOption{session.WithHandler(debugStatsMethod,
-		func(context.Context, *mcpruntime.Request) (any, error) {
+		func(context.Context, *jsonrpc2.Request) (any, error) {
 			return map[string]any{"goroutines": runtime.NumGoroutine()}, nil
 		})}
 }

@@ -21,7 +21,7 @@
 // counted, not a stall.
 //
 // When stdin reaches EOF it stops reading, lets the requests already read
-// finish (runtime.DefaultEOFGrace), writes their answers and exits. On
+// finish (jsonrpc2.DefaultEOFGrace), writes their answers and exits. On
 // SIGTERM or SIGINT it exits within shutdownGrace whatever the client does.
 //
 // Run it under a client, for example:
@@ -46,7 +46,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -88,8 +88,8 @@ func run(log *slog.Logger) error {
 		session.WithConnOptions(
 			// The runtime's own log, warnings only (protocol errors from the
 			// peer): cancellations are logged once each by the observer below.
-			runtime.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
-			runtime.WithObserver(runtime.LogCancellations(log)),
+			jsonrpc2.WithLogger(slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn))),
+			jsonrpc2.WithObserver(jsonrpc2.LogCancellations(log)),
 		),
 	}
 	srv := mcp.NewServer(session.Implementation{Name: "mcpgen-stdio-server", Version: "0.1.0"}, tools.NewHandler(&server{log: log}),
@@ -101,7 +101,7 @@ func run(log *slog.Logger) error {
 	// cancelled with a cause saying why.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	conn, err := srv.Accept(ctx, runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}))
+	conn, err := srv.Accept(ctx, jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{}))
 	if err != nil {
 		log.Info("stdio-server exiting before any request", "error", err)
 		return nil
@@ -118,7 +118,7 @@ func run(log *slog.Logger) error {
 		return runErr // the transport failed
 	}
 	// conn.Err() says why the connection ended: EOF, a signal, ...
-	var why *runtime.CancelError
+	var why *jsonrpc2.CancelError
 	if errors.As(conn.Err(), &why) {
 		log.Info("stdio-server exiting", "source", why.Source.String(), "reason", why.Reason)
 	}
@@ -150,7 +150,7 @@ func (s *server) Sleep(ctx context.Context, a *tools.SleepArgs) (*tools.SleepRes
 		case <-done:
 			return &tools.SleepResult{SleptMs: a.Ms}, nil
 		case <-ctx.Done():
-			var ce *runtime.CancelError // the cause: request id, source and the client's reason
+			var ce *jsonrpc2.CancelError // the cause: request id, source and the client's reason
 			if errors.As(context.Cause(ctx), &ce) {
 				s.log.Info("sleep interrupted", "ms", a.Ms, "after", time.Since(start).Round(time.Millisecond), "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
 			}

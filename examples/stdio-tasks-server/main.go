@@ -33,7 +33,7 @@ import (
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // supportedVersions are the protocol revisions this server speaks, latest
@@ -56,15 +56,15 @@ func run(log *slog.Logger) error {
 	// either side may cancel its own requests, and so on.
 	// A task-augmented tools/call is exempt from notifications/cancelled in
 	// 2025-11-25 sessions (serveTasks declares it); tasks/cancel ends it.
-	policy := mcp.Policy(runtime.SideServer)
+	policy := mcp.Policy(jsonrpc2.SideServer)
 
-	conn := runtime.NewConn(
-		runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}),
-		runtime.WithPolicy(policy),
+	conn := jsonrpc2.NewConn(
+		jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{}),
+		jsonrpc2.WithPolicy(policy),
 		// The runtime's own log, warnings only (protocol errors from the
 		// peer): cancellations are logged once each by the observer below.
-		runtime.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
-		runtime.WithObserver(logCancellations(log)),
+		jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
+		jsonrpc2.WithObserver(logCancellations(log)),
 	)
 	srv := &server{log: log}
 	mcp.RegisterServer(conn, srv)
@@ -91,21 +91,21 @@ func run(log *slog.Logger) error {
 		return runErr // the transport failed
 	}
 	// conn.Err() says why the connection ended: EOF, a signal, ...
-	var why *runtime.CancelError
+	var why *jsonrpc2.CancelError
 	if errors.As(conn.Err(), &why) {
 		log.Info("stdio-server exiting", "source", why.Source.String(), "reason", why.Reason)
 	}
 	return nil
 }
 
-// logCancellations returns a runtime.Observer that logs each cancellation
+// logCancellations returns a jsonrpc2.Observer that logs each cancellation
 // the runtime applies, ignores or sends, with its reason. The spec says both
 // parties SHOULD log cancellation reasons; the observer sees every one,
 // including those that never reach a handler (unknown ids, malformed
 // notifications, a cancel naming initialize).
-func logCancellations(log *slog.Logger) runtime.Observer {
-	return func(e runtime.Event) {
-		if e.Kind == runtime.EventReceived || e.Kind == runtime.EventRequested {
+func logCancellations(log *slog.Logger) jsonrpc2.Observer {
+	return func(e jsonrpc2.Event) {
+		if e.Kind == jsonrpc2.EventReceived || e.Kind == jsonrpc2.EventRequested {
 			return // an applied, ignored or sent event follows
 		}
 		attrs := []slog.Attr{
@@ -118,7 +118,7 @@ func logCancellations(log *slog.Logger) runtime.Observer {
 		if e.Method != "" {
 			attrs = append(attrs, slog.String("method", e.Method))
 		}
-		if e.Kind == runtime.EventIgnored {
+		if e.Kind == jsonrpc2.EventIgnored {
 			attrs = append(attrs, slog.String("why", e.Why.String()))
 			if e.Detail != "" {
 				attrs = append(attrs, slog.String("detail", e.Detail))
@@ -210,7 +210,7 @@ func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return textResult(text), nil
 	}
 	// An unknown tool is a protocol error (server/tools.mdx), not a tool result.
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 }
 
 // sleep waits for d or for the request to be cancelled, whichever is first.
@@ -226,11 +226,11 @@ func (s *server) sleep(ctx context.Context, d time.Duration) (*mcp.CallToolResul
 		s.log.Info("sleep finished", "ms", d.Milliseconds())
 		return textResult(fmt.Sprintf("slept %d ms", d.Milliseconds())), nil
 	case <-ctx.Done():
-		// The cause is a *runtime.CancelError: the request id, the source
+		// The cause is a *jsonrpc2.CancelError: the request id, the source
 		// (peer notification, EOF, ...) and the peer's reason.
 		cause := context.Cause(ctx)
 		attrs := []any{"ms", d.Milliseconds(), "after", time.Since(start).Round(time.Millisecond), "cause", cause.Error()}
-		var ce *runtime.CancelError
+		var ce *jsonrpc2.CancelError
 		if errors.As(cause, &ce) {
 			attrs = append(attrs, "id", ce.ID.String(), "source", ce.Source.String(), "reason", ce.Reason)
 		}

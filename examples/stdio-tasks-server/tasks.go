@@ -8,7 +8,7 @@ import (
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
@@ -28,7 +28,7 @@ type taskState struct {
 // as a task (polled with tasks/get, ended only by tasks/cancel). Call it
 // after RegisterServer, which it wraps; the returned func cancels the tasks
 // still running and waits a little for them.
-func (s *server) serveTasks(conn *runtime.Conn, log *slog.Logger) (stop func(), err error) {
+func (s *server) serveTasks(conn *jsonrpc2.Conn, log *slog.Logger) (stop func(), err error) {
 	s.tasks = tasks.NewManager(tasks.Config{
 		Methods:     []string{mcp.MethodCallTool},
 		ToolSupport: func(tool string) tasks.Support { return tasks.Support(taskSupport[tool]) },

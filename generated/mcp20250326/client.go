@@ -5,7 +5,7 @@ package mcp20250326
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
 )
 
@@ -13,7 +13,7 @@ import (
 // notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
 // Every method's ctx ends when the request is cancelled, by the peer's
 // notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *runtime.CancelError saying why, and the return values are dropped.
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedClient to keep compiling when a revision adds methods.
 type Client interface {
 	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
@@ -61,17 +61,17 @@ type UnimplementedClient struct{}
 
 // Ping answers "ping" with -32601 (method not found).
 func (UnimplementedClient) Ping(_ context.Context, _ *PingRequestParams) (*EmptyResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodPing)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodPing)
 }
 
 // ListRoots answers "roots/list" with -32601 (method not found).
 func (UnimplementedClient) ListRoots(_ context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListRoots)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListRoots)
 }
 
 // CreateMessage answers "sampling/createMessage" with -32601 (method not found).
 func (UnimplementedClient) CreateMessage(_ context.Context, _ *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodCreateMessage)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodCreateMessage)
 }
 
 // LoggingMessage ignores "notifications/message".
@@ -103,42 +103,42 @@ func (UnimplementedClient) ToolListChanged(_ context.Context, _ *ToolListChanged
 // the client receives in revision 2025-03-26. Params are decoded into their typed form
 // (a request whose params do not decode gets -32602 with the reason; a
 // notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with runtime.WithPolicy(Policy(runtime.SideClient)) so the
+// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the
 // revision's cancellation rules apply; call it before conn.Start.
-func RegisterClient(conn *runtime.Conn, impl Client) {
-	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
+func RegisterClient(conn *jsonrpc2.Conn, impl Client) {
+	conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PingRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ListRootsRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListRoots(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("sampling/createMessage: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
 		}
 		res, err := impl.CreateMessage(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -149,7 +149,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.LoggingMessage(ctx, params)
 	})
-	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(PromptListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -158,7 +158,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.PromptListChanged(ctx, params)
 	})
-	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(ResourceListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -167,7 +167,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ResourceListChanged(ctx, params)
 	})
-	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -178,7 +178,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ResourceUpdated(ctx, params)
 	})
-	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(ToolListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -189,19 +189,19 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 }
 
-// ClientCaller calls an MCP client of revision 2025-03-26 over a runtime.Conn. It implements
+// ClientCaller calls an MCP client of revision 2025-03-26 over a jsonrpc2.Conn. It implements
 // Client, so the server's call is one method call, e.g. peer.Ping(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
-// returned as a *runtime.Error.
+// returned as a *jsonrpc2.Error.
 type ClientCaller struct {
-	conn *runtime.Conn
-	opts []runtime.CallOption
+	conn *jsonrpc2.Conn
+	opts []jsonrpc2.CallOption
 }
 
 // NewClientCaller returns a ClientCaller over conn; opts (timeouts, progress) apply to every call.
-func NewClientCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ClientCaller {
+func NewClientCaller(conn *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) *ClientCaller {
 	return &ClientCaller{
 		conn: conn,
 		opts: opts,
@@ -209,8 +209,8 @@ func NewClientCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ClientCall
 }
 
 // WithCallOptions returns a copy of c whose calls also use opts, e.g.
-// c.WithCallOptions(runtime.WithTimeout(time.Second)).
-func (c *ClientCaller) WithCallOptions(opts ...runtime.CallOption) *ClientCaller {
+// c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).
+func (c *ClientCaller) WithCallOptions(opts ...jsonrpc2.CallOption) *ClientCaller {
 	return &ClientCaller{
 		conn: c.conn,
 		opts: append(slices.Clip(c.opts), opts...),
@@ -218,7 +218,7 @@ func (c *ClientCaller) WithCallOptions(opts ...runtime.CallOption) *ClientCaller
 }
 
 // Conn returns the connection the calls go over.
-func (c *ClientCaller) Conn() *runtime.Conn {
+func (c *ClientCaller) Conn() *jsonrpc2.Conn {
 	return c.conn
 }
 

@@ -4,7 +4,7 @@
 package mcp20250326
 
 import (
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"reflect"
 )
 
@@ -296,13 +296,13 @@ func LookupMethod(name string) (*MethodInfo, bool) {
 // basic/transports.mdx: a disconnect is not a cancellation):
 // either side may cancel a request it issued with notifications/cancelled.
 // initialize is never cancelled. On HTTP, a disconnect is not a cancellation.
-func Policy(side runtime.Side) runtime.Policy {
-	return runtime.Policy{
+func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
+	return jsonrpc2.Policy{
 		CancelledMethod:  "notifications/cancelled",
-		ClientCancels:    runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}},
+		ClientCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		NeverCancellable: []string{"initialize"},
 		ProgressMethod:   "notifications/progress",
-		ServerCancels:    runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}},
+		ServerCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		Side:             side,
 	}
 }

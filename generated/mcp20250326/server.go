@@ -7,7 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
 )
 
@@ -15,7 +15,7 @@ import (
 // notification the client sends it (notifications/cancelled and notifications/progress are handled by the runtime).
 // Every method's ctx ends when the request is cancelled, by the peer's
 // notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *runtime.CancelError saying why, and the return values are dropped.
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedServer to keep compiling when a revision adds methods.
 type Server interface {
 	// Complete handles the request "completion/complete" (CompleteRequest). A
@@ -81,67 +81,67 @@ type UnimplementedServer struct{}
 
 // Complete answers "completion/complete" with -32601 (method not found).
 func (UnimplementedServer) Complete(_ context.Context, _ *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodComplete)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodComplete)
 }
 
 // Initialize answers "initialize" with -32601 (method not found).
 func (UnimplementedServer) Initialize(_ context.Context, _ *InitializeRequestParams) (*InitializeResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodInitialize)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodInitialize)
 }
 
 // SetLevel answers "logging/setLevel" with -32601 (method not found).
 func (UnimplementedServer) SetLevel(_ context.Context, _ *SetLevelRequestParams) (*EmptyResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodSetLevel)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodSetLevel)
 }
 
 // Ping answers "ping" with -32601 (method not found).
 func (UnimplementedServer) Ping(_ context.Context, _ *PingRequestParams) (*EmptyResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodPing)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodPing)
 }
 
 // GetPrompt answers "prompts/get" with -32601 (method not found).
 func (UnimplementedServer) GetPrompt(_ context.Context, _ *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodGetPrompt)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodGetPrompt)
 }
 
 // ListPrompts answers "prompts/list" with -32601 (method not found).
 func (UnimplementedServer) ListPrompts(_ context.Context, _ *ListPromptsRequestParams) (*ListPromptsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListPrompts)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListPrompts)
 }
 
 // ListResources answers "resources/list" with -32601 (method not found).
 func (UnimplementedServer) ListResources(_ context.Context, _ *ListResourcesRequestParams) (*ListResourcesResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListResources)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListResources)
 }
 
 // ReadResource answers "resources/read" with -32601 (method not found).
 func (UnimplementedServer) ReadResource(_ context.Context, _ *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodReadResource)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodReadResource)
 }
 
 // Subscribe answers "resources/subscribe" with -32601 (method not found).
 func (UnimplementedServer) Subscribe(_ context.Context, _ *SubscribeRequestParams) (*EmptyResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodSubscribe)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodSubscribe)
 }
 
 // ListResourceTemplates answers "resources/templates/list" with -32601 (method not found).
 func (UnimplementedServer) ListResourceTemplates(_ context.Context, _ *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListResourceTemplates)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListResourceTemplates)
 }
 
 // Unsubscribe answers "resources/unsubscribe" with -32601 (method not found).
 func (UnimplementedServer) Unsubscribe(_ context.Context, _ *UnsubscribeRequestParams) (*EmptyResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodUnsubscribe)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodUnsubscribe)
 }
 
 // CallTool answers "tools/call" with -32601 (method not found).
 func (UnimplementedServer) CallTool(_ context.Context, _ *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodCallTool)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodCallTool)
 }
 
 // ListTools answers "tools/list" with -32601 (method not found).
 func (UnimplementedServer) ListTools(_ context.Context, _ *ListToolsRequestParams) (*ListToolsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListTools)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListTools)
 }
 
 // Initialized ignores "notifications/initialized".
@@ -158,156 +158,156 @@ func (UnimplementedServer) RootsListChanged(_ context.Context, _ *RootsListChang
 // the server receives in revision 2025-03-26. Params are decoded into their typed form
 // (a request whose params do not decode gets -32602 with the reason; a
 // notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with runtime.WithPolicy(Policy(runtime.SideServer)) so the
+// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the
 // revision's cancellation rules apply; call it before conn.Start.
-func RegisterServer(conn *runtime.Conn, impl Server) {
-	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
+func RegisterServer(conn *jsonrpc2.Conn, impl Server) {
+	conn.Handle(MethodComplete, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CompleteRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("completion/complete: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
 		}
 		res, err := impl.Complete(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodInitialize, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodInitialize, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(InitializeRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("initialize: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("initialize: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("initialize: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("initialize: params are required")
 		}
 		res, err := impl.Initialize(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodSetLevel, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodSetLevel, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(SetLevelRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("logging/setLevel: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("logging/setLevel: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: params are required")
 		}
 		res, err := impl.SetLevel(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PingRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(GetPromptRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("prompts/get: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
 		}
 		res, err := impl.GetPrompt(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListPrompts, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ListPromptsRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListPrompts(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListResources, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ListResourcesRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListResources(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodReadResource, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("resources/read: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
 		}
 		res, err := impl.ReadResource(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodSubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodSubscribe, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(SubscribeRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/subscribe: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("resources/subscribe: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: params are required")
 		}
 		res, err := impl.Subscribe(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ListResourceTemplatesRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListResourceTemplates(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(UnsubscribeRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/unsubscribe: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("resources/unsubscribe: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: params are required")
 		}
 		res, err := impl.Unsubscribe(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CallToolRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("tools/call: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
 		}
 		res, err := impl.CallTool(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListTools, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ListToolsRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListTools(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(InitializedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -316,7 +316,7 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		_ = impl.Initialized(ctx, params)
 	})
-	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(RootsListChangedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -376,19 +376,19 @@ func rpcParams(params any, isNil bool, required bool) any {
 	return nil
 }
 
-// ServerCaller calls an MCP server of revision 2025-03-26 over a runtime.Conn. It implements
+// ServerCaller calls an MCP server of revision 2025-03-26 over a jsonrpc2.Conn. It implements
 // Server, so the client's call is one method call, e.g. peer.CallTool(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
-// returned as a *runtime.Error.
+// returned as a *jsonrpc2.Error.
 type ServerCaller struct {
-	conn *runtime.Conn
-	opts []runtime.CallOption
+	conn *jsonrpc2.Conn
+	opts []jsonrpc2.CallOption
 }
 
 // NewServerCaller returns a ServerCaller over conn; opts (timeouts, progress) apply to every call.
-func NewServerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ServerCaller {
+func NewServerCaller(conn *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) *ServerCaller {
 	return &ServerCaller{
 		conn: conn,
 		opts: opts,
@@ -396,8 +396,8 @@ func NewServerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ServerCall
 }
 
 // WithCallOptions returns a copy of c whose calls also use opts, e.g.
-// c.WithCallOptions(runtime.WithTimeout(time.Second)).
-func (c *ServerCaller) WithCallOptions(opts ...runtime.CallOption) *ServerCaller {
+// c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).
+func (c *ServerCaller) WithCallOptions(opts ...jsonrpc2.CallOption) *ServerCaller {
 	return &ServerCaller{
 		conn: c.conn,
 		opts: append(slices.Clip(c.opts), opts...),
@@ -405,7 +405,7 @@ func (c *ServerCaller) WithCallOptions(opts ...runtime.CallOption) *ServerCaller
 }
 
 // Conn returns the connection the calls go over.
-func (c *ServerCaller) Conn() *runtime.Conn {
+func (c *ServerCaller) Conn() *jsonrpc2.Conn {
 	return c.conn
 }
 

@@ -5,7 +5,7 @@ package mcp20250618
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
@@ -63,15 +63,15 @@ func Revision() session.Revision {
 // to serve older clients with the same handlers.
 func NewServer(info session.Implementation, impl Server, opts ...session.ServerOption) *session.Server {
 	rev := Revision()
-	return session.NewServer(info, rev, func(c *runtime.Conn) {
+	return session.NewServer(info, rev, func(c *jsonrpc2.Conn) {
 		RegisterServer(c, impl)
 	}, session.Provided(impl, rev.ServerMethods), opts...)
 }
 
 // Serve serves impl on one connection over t (for stdio:
-// runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{})) until
+// jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until
 // the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.
-func Serve(ctx context.Context, t runtime.Transport, info session.Implementation, impl Server, opts ...session.ServerOption) error {
+func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl Server, opts ...session.ServerOption) error {
 	return NewServer(info, impl, opts...).Serve(ctx, t)
 }
 
@@ -88,14 +88,14 @@ type Session struct {
 // revision has an InputHandler, a handler implementing it also answers the
 // input requests (sampling, elicitation, roots) of MRTR. With
 // session.WithClientLegacy(…) the client detects the server's era.
-func Connect(ctx context.Context, t runtime.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
+func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
 	rev := Revision()
 	cfg := session.ClientConfig{
 		Info:      info,
 		Revisions: []session.Revision{rev},
 	}
 	if handler != nil {
-		cfg.Register = func(c *runtime.Conn) {
+		cfg.Register = func(c *jsonrpc2.Conn) {
 			RegisterClient(c, handler)
 		}
 		cfg.Provided = session.Provided(handler, rev.ClientMethods)

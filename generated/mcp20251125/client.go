@@ -5,7 +5,7 @@ package mcp20251125
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
 )
 
@@ -13,7 +13,7 @@ import (
 // notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
 // Every method's ctx ends when the request is cancelled, by the peer's
 // notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *runtime.CancelError saying why, and the return values are dropped.
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedClient to keep compiling when a revision adds methods.
 type Client interface {
 	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
@@ -90,42 +90,42 @@ type UnimplementedClient struct{}
 
 // Elicit answers "elicitation/create" with -32601 (method not found).
 func (UnimplementedClient) Elicit(_ context.Context, _ ElicitRequestParams) (*ElicitResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodElicit)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodElicit)
 }
 
 // Ping answers "ping" with -32601 (method not found).
 func (UnimplementedClient) Ping(_ context.Context, _ *RequestParams) (*EmptyResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodPing)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodPing)
 }
 
 // ListRoots answers "roots/list" with -32601 (method not found).
 func (UnimplementedClient) ListRoots(_ context.Context, _ *RequestParams) (*ListRootsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListRoots)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListRoots)
 }
 
 // CreateMessage answers "sampling/createMessage" with -32601 (method not found).
 func (UnimplementedClient) CreateMessage(_ context.Context, _ *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodCreateMessage)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodCreateMessage)
 }
 
 // CancelTask answers "tasks/cancel" with -32601 (method not found).
 func (UnimplementedClient) CancelTask(_ context.Context, _ *CancelTaskRequestParams) (*CancelTaskResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodCancelTask)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodCancelTask)
 }
 
 // GetTask answers "tasks/get" with -32601 (method not found).
 func (UnimplementedClient) GetTask(_ context.Context, _ *GetTaskRequestParams) (*GetTaskResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodGetTask)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodGetTask)
 }
 
 // ListTasks answers "tasks/list" with -32601 (method not found).
 func (UnimplementedClient) ListTasks(_ context.Context, _ *PaginatedRequestParams) (*ListTasksResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListTasks)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListTasks)
 }
 
 // GetTaskPayload answers "tasks/result" with -32601 (method not found).
 func (UnimplementedClient) GetTaskPayload(_ context.Context, _ *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodGetTaskPayload)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodGetTaskPayload)
 }
 
 // ElicitationComplete ignores "notifications/elicitation/complete".
@@ -187,21 +187,21 @@ type CreateMessageTaskHandler interface {
 // the client receives in revision 2025-11-25. Params are decoded into their typed form
 // (a request whose params do not decode gets -32602 with the reason; a
 // notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with runtime.WithPolicy(Policy(runtime.SideClient)) so the
+// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the
 // revision's cancellation rules apply; call it before conn.Start.
-func RegisterClient(conn *runtime.Conn, impl Client) {
+func RegisterClient(conn *jsonrpc2.Conn, impl Client) {
 	if _, ok := impl.(ElicitTaskHandler); ok {
 		conn.AcceptTasks(MethodElicit)
 	}
-	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodElicit, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		var params ElicitRequestParams
 		if !rpcAbsent(req.Params) {
 			var err error
 			if params, err = DecodeElicitRequestParams(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("elicitation/create: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("elicitation/create: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
 		}
 		if th, ok := impl.(ElicitTaskHandler); ok && rpcHasMember(req.Params, "task") {
 			res, err := th.ElicitAsTask(ctx, params)
@@ -210,21 +210,21 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		res, err := impl.Elicit(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodPing, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("ping: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
 			}
 		}
 		res, err := impl.Ping(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListRoots(ctx, params)
@@ -233,14 +233,14 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	if _, ok := impl.(CreateMessageTaskHandler); ok {
 		conn.AcceptTasks(MethodCreateMessage)
 	}
-	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("sampling/createMessage: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
 		}
 		if th, ok := impl.(CreateMessageTaskHandler); ok && rpcHasMember(req.Params, "task") {
 			res, err := th.CreateMessageAsTask(ctx, params)
@@ -249,53 +249,53 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		res, err := impl.CreateMessage(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodCancelTask, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCancelTask, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CancelTaskRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tasks/cancel: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("tasks/cancel: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: params are required")
 		}
 		res, err := impl.CancelTask(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodGetTask, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodGetTask, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(GetTaskRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tasks/get: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tasks/get: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("tasks/get: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("tasks/get: params are required")
 		}
 		res, err := impl.GetTask(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListTasks, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListTasks, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tasks/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListTasks(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(GetTaskPayloadRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tasks/result: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tasks/result: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("tasks/result: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("tasks/result: params are required")
 		}
 		res, err := impl.GetTaskPayload(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.HandleNotification(MethodElicitationComplete, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodElicitationComplete, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(ElicitationCompleteNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -306,7 +306,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ElicitationComplete(ctx, params)
 	})
-	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -317,7 +317,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.LoggingMessage(ctx, params)
 	})
-	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -326,7 +326,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.PromptListChanged(ctx, params)
 	})
-	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -335,7 +335,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ResourceListChanged(ctx, params)
 	})
-	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -346,7 +346,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ResourceUpdated(ctx, params)
 	})
-	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(TaskStatusNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -357,7 +357,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.TaskStatus(ctx, params)
 	})
-	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -368,19 +368,19 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 }
 
-// ClientCaller calls an MCP client of revision 2025-11-25 over a runtime.Conn. It implements
+// ClientCaller calls an MCP client of revision 2025-11-25 over a jsonrpc2.Conn. It implements
 // Client, so the server's call is one method call, e.g. peer.Elicit(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
-// returned as a *runtime.Error.
+// returned as a *jsonrpc2.Error.
 type ClientCaller struct {
-	conn *runtime.Conn
-	opts []runtime.CallOption
+	conn *jsonrpc2.Conn
+	opts []jsonrpc2.CallOption
 }
 
 // NewClientCaller returns a ClientCaller over conn; opts (timeouts, progress) apply to every call.
-func NewClientCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ClientCaller {
+func NewClientCaller(conn *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) *ClientCaller {
 	return &ClientCaller{
 		conn: conn,
 		opts: opts,
@@ -388,8 +388,8 @@ func NewClientCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ClientCall
 }
 
 // WithCallOptions returns a copy of c whose calls also use opts, e.g.
-// c.WithCallOptions(runtime.WithTimeout(time.Second)).
-func (c *ClientCaller) WithCallOptions(opts ...runtime.CallOption) *ClientCaller {
+// c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).
+func (c *ClientCaller) WithCallOptions(opts ...jsonrpc2.CallOption) *ClientCaller {
 	return &ClientCaller{
 		conn: c.conn,
 		opts: append(slices.Clip(c.opts), opts...),
@@ -397,7 +397,7 @@ func (c *ClientCaller) WithCallOptions(opts ...runtime.CallOption) *ClientCaller
 }
 
 // Conn returns the connection the calls go over.
-func (c *ClientCaller) Conn() *runtime.Conn {
+func (c *ClientCaller) Conn() *jsonrpc2.Conn {
 	return c.conn
 }
 

@@ -8,7 +8,7 @@
 //   - types.go: a Go type for every definition of the schema (145 definitions). Required members are values, optional ones pointers (or nil slices and maps), so an explicit false, 0, {} or [] survives a round trip; members the schema does not declare are kept.
 //   - methods.go: the method names and the method table (20 requests, 11 notifications) with their params and result types, direction and cancellability, and this revision's cancellation policy for the runtime.
 //   - cancel.go: DecodeCancelledNotification, which accepts exactly what the schema accepts.
-//   - server.go and client.go: for each side, an interface with one context-first method per request it handles, an Unimplemented struct to embed, a function that registers an implementation on a runtime.Conn, and a caller that implements the other side's interface over a Conn.
+//   - server.go and client.go: for each side, an interface with one context-first method per request it handles, an Unimplemented struct to embed, a function that registers an implementation on a jsonrpc2.Conn, and a caller that implements the other side's interface over a Conn.
 //
 // Cancellation: either side may cancel a request it issued with notifications/cancelled. initialize is never cancelled. A task-augmented request is cancelled with tasks/cancel, never with the notification. The notification's requestId is optional in this revision's schema. On HTTP, a disconnect is not a cancellation.
 package mcp20251125

@@ -11,17 +11,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // pair connects a client Conn and a server Conn over an in-memory pipe, with
 // this revision's Policy on each side, and closes both when the test ends.
-func pair(t *testing.T, server Server, client Client) (cc, sc *runtime.Conn) {
+func pair(t *testing.T, server Server, client Client) (cc, sc *jsonrpc2.Conn) {
 	t.Helper()
-	ct, st := runtime.NewPipe()
+	ct, st := jsonrpc2.NewPipe()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cc = runtime.NewConn(ct, runtime.WithPolicy(Policy(runtime.SideClient)), runtime.WithLogger(quiet))
-	sc = runtime.NewConn(st, runtime.WithPolicy(Policy(runtime.SideServer)), runtime.WithLogger(quiet))
+	cc = jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet))
+	sc = jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet))
 	if server != nil {
 		RegisterServer(sc, server)
 	}
@@ -105,14 +105,14 @@ func TestHandlersUnimplemented(t *testing.T) {
 	cc, _ := pair(t, newToolServer(), nil)
 	srv := NewServerCaller(cc)
 	_, err := srv.ListTools(context.Background(), nil)
-	var rpcErr *runtime.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeMethodNotFound {
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
 		t.Fatalf("ListTools on UnimplementedServer: got %v, want -32601", err)
 	}
 	// The same through a bare UnimplementedServer.
 	cc2, _ := pair(t, UnimplementedServer{}, nil)
 	_, err = NewServerCaller(cc2).CallTool(context.Background(), &CallToolRequestParams{Name: "echo"})
-	if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeMethodNotFound {
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
 		t.Fatalf("CallTool on UnimplementedServer: got %v, want -32601", err)
 	}
 }
@@ -122,22 +122,22 @@ func TestHandlersInvalidParams(t *testing.T) {
 	for _, params := range []string{`{"name":5}`, `[]`, `{"arguments":{}}`} {
 		var raw json.RawMessage
 		err := cc.Call(context.Background(), MethodCallTool, json.RawMessage(params), &raw)
-		var rpcErr *runtime.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeInvalidParams {
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams {
 			t.Errorf("params %s: got %v, want -32602", params, err)
 			continue
 		}
 		t.Logf("params %s: %s", params, rpcErr.Message)
 	}
 	err := cc.Call(context.Background(), MethodCallTool, nil, nil)
-	var rpcErr *runtime.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeInvalidParams {
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams {
 		t.Errorf("no params: got %v, want -32602", err)
 	}
 }
 
 // TestHandlersCancel: cancelling the caller's ctx is the MCP cancellation; the
-// server handler's ctx ends with a *runtime.CancelError from the peer.
+// server handler's ctx ends with a *jsonrpc2.CancelError from the peer.
 func TestHandlersCancel(t *testing.T) {
 	s := newToolServer()
 	cc, _ := pair(t, s, nil)
@@ -160,9 +160,9 @@ func TestHandlersCancel(t *testing.T) {
 	}
 	select {
 	case cause := <-s.cause:
-		var ce *runtime.CancelError
-		if !errors.As(cause, &ce) || ce.Source != runtime.SourcePeer || !errors.Is(cause, context.Canceled) {
-			t.Fatalf("handler cause %v, want a peer *runtime.CancelError", cause)
+		var ce *jsonrpc2.CancelError
+		if !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourcePeer || !errors.Is(cause, context.Canceled) {
+			t.Fatalf("handler cause %v, want a peer *jsonrpc2.CancelError", cause)
 		}
 		if ce.Method != MethodCallTool || ce.Reason == "" {
 			t.Errorf("cause %+v: want method tools/call and a reason", ce)
@@ -238,8 +238,8 @@ func TestHandlersServerCallsClient(t *testing.T) {
 		t.Fatalf("roots: %+v", res.Roots)
 	}
 	_, err = cl.Elicit(context.Background(), &ElicitRequestFormParams{Message: "?"})
-	var rpcErr *runtime.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeMethodNotFound {
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
 		t.Fatalf("Elicit on UnimplementedClient: got %v, want -32601", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -250,9 +250,9 @@ func TestHandlersServerCallsClient(t *testing.T) {
 	}
 	select {
 	case cause := <-c.cause:
-		var ce *runtime.CancelError
-		if !errors.As(cause, &ce) || ce.Source != runtime.SourcePeer {
-			t.Fatalf("client handler cause %v, want a peer *runtime.CancelError", cause)
+		var ce *jsonrpc2.CancelError
+		if !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourcePeer {
+			t.Fatalf("client handler cause %v, want a peer *jsonrpc2.CancelError", cause)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("client handler ctx did not end")
@@ -275,12 +275,12 @@ func (s sleeper) CallTool(ctx context.Context, p *CallToolRequestParams) (*CallT
 // registers its implementation, the client calls it as a method, and
 // cancelling the call's ctx is the MCP cancellation the handler observes.
 func ExampleNewServerCaller() {
-	ct, st := runtime.NewPipe()
-	quiet := runtime.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	server := runtime.NewConn(st, runtime.WithPolicy(Policy(runtime.SideServer)), quiet)
+	ct, st := jsonrpc2.NewPipe()
+	quiet := jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	server := jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)), quiet)
 	impl := sleeper{why: make(chan error, 1)}
 	RegisterServer(server, impl)
-	client := runtime.NewConn(ct, runtime.WithPolicy(Policy(runtime.SideClient)), quiet)
+	client := jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)), quiet)
 	server.Start()
 	client.Start()
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
@@ -42,25 +42,25 @@ func (elicitClient) Elicit(ctx context.Context, p ElicitRequestParams) (*ElicitR
 	return &ElicitResult{Action: "decline"}, nil
 }
 
-type transportPair func(t *testing.T) (client, server runtime.Transport)
+type transportPair func(t *testing.T) (client, server jsonrpc2.Transport)
 
-func pipePair(*testing.T) (runtime.Transport, runtime.Transport) { return runtime.NewPipe() }
+func pipePair(*testing.T) (jsonrpc2.Transport, jsonrpc2.Transport) { return jsonrpc2.NewPipe() }
 
 // stdioPair joins two stdio transports with OS-free pipes: the same
 // newline-delimited framing as a real stdio session.
-func stdioPair(*testing.T) (runtime.Transport, runtime.Transport) {
+func stdioPair(*testing.T) (jsonrpc2.Transport, jsonrpc2.Transport) {
 	c2sR, c2sW := io.Pipe()
 	s2cR, s2cW := io.Pipe()
-	return runtime.NewStdioTransport(s2cR, c2sW, runtime.StdioOptions{}),
-		runtime.NewStdioTransport(c2sR, s2cW, runtime.StdioOptions{})
+	return jsonrpc2.NewStdioTransport(s2cR, c2sW, jsonrpc2.StdioOptions{}),
+		jsonrpc2.NewStdioTransport(c2sR, s2cW, jsonrpc2.StdioOptions{})
 }
 
-func taskPair(t *testing.T, tp transportPair, server Server, client Client, serverTasks, clientTasks []string) (cc, sc *runtime.Conn) {
+func taskPair(t *testing.T, tp transportPair, server Server, client Client, serverTasks, clientTasks []string) (cc, sc *jsonrpc2.Conn) {
 	t.Helper()
 	ct, st := tp(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
-	cc = runtime.NewConn(ct, runtime.WithPolicy(Policy(runtime.SideClient)), runtime.WithLogger(quiet))
-	sc = runtime.NewConn(st, runtime.WithPolicy(Policy(runtime.SideServer)), runtime.WithLogger(quiet))
+	cc = jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet))
+	sc = jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet))
 	var managers []*tasks.Manager
 	if server != nil {
 		RegisterServer(sc, server)
@@ -69,7 +69,7 @@ func taskPair(t *testing.T, tp transportPair, server Server, client Client, serv
 		RegisterClient(cc, client)
 	}
 	for _, side := range []struct {
-		conn    *runtime.Conn
+		conn    *jsonrpc2.Conn
 		methods []string
 	}{{sc, serverTasks}, {cc, clientTasks}} {
 		if len(side.methods) == 0 {
@@ -128,8 +128,8 @@ func TestTasksToolCallBothTransports(t *testing.T) {
 			if st, err := h2.Cancel(ctx); err != nil || st.Status != tasks.Cancelled {
 				t.Fatalf("cancel: %v %v", st.Status, err)
 			}
-			var ce *runtime.CancelError
-			if cause := <-srv.cause; !errors.As(cause, &ce) || ce.Source != runtime.SourceTaskCancel {
+			var ce *jsonrpc2.CancelError
+			if cause := <-srv.cause; !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourceTaskCancel {
 				t.Fatalf("tool cause %v", cause)
 			}
 		})

@@ -7,8 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/runtime"
 	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -6130,10 +6130,10 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 
 // A progress token, used to associate progress notifications with the original request.
 //
-// ProgressToken is the runtime's [runtime.RequestID]: it keeps a string id and an integer id
+// ProgressToken is the runtime's [jsonrpc2.RequestID]: it keeps a string id and an integer id
 // apart exactly ("1" is not 1), keeps integers beyond 2^53 intact and refuses
 // fractions, booleans, null and objects.
-type ProgressToken = runtime.RequestID
+type ProgressToken = jsonrpc2.RequestID
 
 // A prompt or prompt template that the server offers.
 type Prompt struct {
@@ -6731,10 +6731,10 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 
 // A uniquely identifying ID for a request in JSON-RPC.
 //
-// RequestId is the runtime's [runtime.RequestID]: it keeps a string id and an integer id
+// RequestId is the runtime's [jsonrpc2.RequestID]: it keeps a string id and an integer id
 // apart exactly ("1" is not 1), keeps integers beyond 2^53 intact and refuses
 // fractions, booleans, null and objects.
-type RequestId = runtime.RequestID
+type RequestId = jsonrpc2.RequestID
 
 // Common params for any request.
 type RequestParams struct {

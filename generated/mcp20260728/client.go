@@ -5,7 +5,7 @@ package mcp20260728
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
 )
 
@@ -13,7 +13,7 @@ import (
 // notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
 // Every method's ctx ends when the request is cancelled, by the peer's
 // notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *runtime.CancelError saying why, and the return values are dropped.
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedClient to keep compiling when a revision adds methods.
 type Client interface {
 	// LoggingMessage handles the notification "notifications/message"
@@ -90,10 +90,10 @@ func (UnimplementedClient) ToolListChanged(_ context.Context, _ *NotificationPar
 // the client receives in revision 2026-07-28. Params are decoded into their typed form
 // (a request whose params do not decode gets -32602 with the reason; a
 // notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with runtime.WithPolicy(Policy(runtime.SideClient)) so the
+// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the
 // revision's cancellation rules apply; call it before conn.Start.
-func RegisterClient(conn *runtime.Conn, impl Client) {
-	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *runtime.Notification) {
+func RegisterClient(conn *jsonrpc2.Conn, impl Client) {
+	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(LoggingMessageNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -104,7 +104,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.LoggingMessage(ctx, params)
 	})
-	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -113,7 +113,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.PromptListChanged(ctx, params)
 	})
-	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -122,7 +122,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ResourceListChanged(ctx, params)
 	})
-	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(ResourceUpdatedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -133,7 +133,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.ResourceUpdated(ctx, params)
 	})
-	conn.HandleNotification(MethodSubscriptionsAcknowledged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodSubscriptionsAcknowledged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(SubscriptionsAcknowledgedNotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -144,7 +144,7 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 		}
 		_ = impl.SubscriptionsAcknowledged(ctx, params)
 	})
-	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *runtime.Notification) {
+	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
 		params := new(NotificationParams)
 		if !rpcAbsent(n.Params) {
 			if err := params.UnmarshalJSON(n.Params); err != nil {
@@ -155,19 +155,19 @@ func RegisterClient(conn *runtime.Conn, impl Client) {
 	})
 }
 
-// ClientCaller calls an MCP client of revision 2026-07-28 over a runtime.Conn. It implements
+// ClientCaller calls an MCP client of revision 2026-07-28 over a jsonrpc2.Conn. It implements
 // Client, so the server's call is one method call, e.g. peer.LoggingMessage(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
-// returned as a *runtime.Error.
+// returned as a *jsonrpc2.Error.
 type ClientCaller struct {
-	conn *runtime.Conn
-	opts []runtime.CallOption
+	conn *jsonrpc2.Conn
+	opts []jsonrpc2.CallOption
 }
 
 // NewClientCaller returns a ClientCaller over conn; opts (timeouts, progress) apply to every call.
-func NewClientCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ClientCaller {
+func NewClientCaller(conn *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) *ClientCaller {
 	return &ClientCaller{
 		conn: conn,
 		opts: opts,
@@ -175,8 +175,8 @@ func NewClientCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ClientCall
 }
 
 // WithCallOptions returns a copy of c whose calls also use opts, e.g.
-// c.WithCallOptions(runtime.WithTimeout(time.Second)).
-func (c *ClientCaller) WithCallOptions(opts ...runtime.CallOption) *ClientCaller {
+// c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).
+func (c *ClientCaller) WithCallOptions(opts ...jsonrpc2.CallOption) *ClientCaller {
 	return &ClientCaller{
 		conn: c.conn,
 		opts: append(slices.Clip(c.opts), opts...),
@@ -184,7 +184,7 @@ func (c *ClientCaller) WithCallOptions(opts ...runtime.CallOption) *ClientCaller
 }
 
 // Conn returns the connection the calls go over.
-func (c *ClientCaller) Conn() *runtime.Conn {
+func (c *ClientCaller) Conn() *jsonrpc2.Conn {
 	return c.conn
 }
 

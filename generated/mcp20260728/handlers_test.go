@@ -9,17 +9,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // pair connects a client Conn and a server Conn over an in-memory pipe, with
 // this revision's Policy on each side, and closes both when the test ends.
-func pair(t *testing.T, server Server, client Client) (cc, sc *runtime.Conn) {
+func pair(t *testing.T, server Server, client Client) (cc, sc *jsonrpc2.Conn) {
 	t.Helper()
-	ct, st := runtime.NewPipe()
+	ct, st := jsonrpc2.NewPipe()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	cc = runtime.NewConn(ct, runtime.WithPolicy(Policy(runtime.SideClient)), runtime.WithLogger(quiet))
-	sc = runtime.NewConn(st, runtime.WithPolicy(Policy(runtime.SideServer)), runtime.WithLogger(quiet))
+	cc = jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet))
+	sc = jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet))
 	if server != nil {
 		RegisterServer(sc, server)
 	}
@@ -75,7 +75,7 @@ func (s *toolServer) CallTool(ctx context.Context, p *CallToolRequestParams) (*C
 		}
 		return &CallToolResult{Content: []ContentBlock{&TextContent{Text: "confirmed"}}}, nil
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool " + p.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 }
 
 func (s *toolServer) Discover(ctx context.Context, p *RequestParams) (*DiscoverResult, error) {
@@ -133,11 +133,11 @@ func TestHandlersInputRequired(t *testing.T) {
 // TestHandlersResultTypeAbsent: a result without resultType (a server of an
 // earlier revision) is taken as complete.
 func TestHandlersResultTypeAbsent(t *testing.T) {
-	ct, st := runtime.NewPipe()
+	ct, st := jsonrpc2.NewPipe()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	client := runtime.NewConn(ct, runtime.WithPolicy(Policy(runtime.SideClient)), runtime.WithLogger(quiet))
-	server := runtime.NewConn(st, runtime.WithPolicy(Policy(runtime.SideServer)), runtime.WithLogger(quiet))
-	server.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
+	client := jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet))
+	server := jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet))
+	server.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return json.RawMessage(`{"content":[{"type":"text","text":"old"}]}`), nil
 	})
 	client.Start()
@@ -158,8 +158,8 @@ func TestHandlersResultTypeAbsent(t *testing.T) {
 func TestHandlersUnimplemented(t *testing.T) {
 	cc, _ := pair(t, newToolServer(), nil)
 	_, err := NewServerCaller(cc).ListTools(context.Background(), &PaginatedRequestParams{Meta: meta()})
-	var rpcErr *runtime.Error
-	if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeMethodNotFound {
+	var rpcErr *jsonrpc2.Error
+	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
 		t.Fatalf("ListTools on UnimplementedServer: got %v, want -32601", err)
 	}
 }
@@ -168,8 +168,8 @@ func TestHandlersInvalidParams(t *testing.T) {
 	cc, _ := pair(t, newToolServer(), nil)
 	for _, params := range []string{`{"name":"echo"}`, `{"_meta":{},"name":"echo"}`, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":1}`} {
 		err := cc.Call(context.Background(), MethodCallTool, json.RawMessage(params), nil)
-		var rpcErr *runtime.Error
-		if !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeInvalidParams {
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams {
 			t.Errorf("params %s: got %v, want -32602", params, err)
 			continue
 		}
@@ -178,7 +178,7 @@ func TestHandlersInvalidParams(t *testing.T) {
 }
 
 // TestHandlersCancel: cancelling the caller's ctx is the MCP cancellation; the
-// server handler's ctx ends with a *runtime.CancelError from the peer.
+// server handler's ctx ends with a *jsonrpc2.CancelError from the peer.
 func TestHandlersCancel(t *testing.T) {
 	s := newToolServer()
 	cc, _ := pair(t, s, nil)
@@ -200,9 +200,9 @@ func TestHandlersCancel(t *testing.T) {
 	}
 	select {
 	case cause := <-s.cause:
-		var ce *runtime.CancelError
-		if !errors.As(cause, &ce) || ce.Source != runtime.SourcePeer || !errors.Is(cause, context.Canceled) {
-			t.Fatalf("handler cause %v, want a peer *runtime.CancelError", cause)
+		var ce *jsonrpc2.CancelError
+		if !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourcePeer || !errors.Is(cause, context.Canceled) {
+			t.Fatalf("handler cause %v, want a peer *jsonrpc2.CancelError", cause)
 		}
 		t.Logf("handler cause: %v", cause)
 	case <-time.After(5 * time.Second):

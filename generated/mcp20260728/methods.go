@@ -4,7 +4,7 @@
 package mcp20260728
 
 import (
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"reflect"
 )
 
@@ -296,13 +296,13 @@ func LookupMethod(name string) (*MethodInfo, bool) {
 // only the client cancels requests with notifications/cancelled; the server
 // sends it only to end subscriptions/listen. On Streamable HTTP, closing a
 // request's response stream is its cancellation.
-func Policy(side runtime.Side) runtime.Policy {
-	return runtime.Policy{
+func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
+	return jsonrpc2.Policy{
 		CancelledMethod:          "notifications/cancelled",
-		ClientCancels:            runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}},
+		ClientCancels:            jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		DisconnectIsCancellation: true,
 		ProgressMethod:           "notifications/progress",
-		ServerCancels:            runtime.CancelScope{PeerRequests: runtime.MethodSet{Methods: []string{"subscriptions/listen"}}},
+		ServerCancels:            jsonrpc2.CancelScope{PeerRequests: jsonrpc2.MethodSet{Methods: []string{"subscriptions/listen"}}},
 		Side:                     side,
 	}
 }

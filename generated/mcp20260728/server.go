@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
 )
 
@@ -17,7 +17,7 @@ import (
 // notification the client sends it (notifications/cancelled and notifications/progress are handled by the runtime).
 // Every method's ctx ends when the request is cancelled, by the peer's
 // notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *runtime.CancelError saying why, and the return values are dropped.
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedServer to keep compiling when a revision adds methods.
 type Server interface {
 	// Complete handles the request "completion/complete" (CompleteRequest). A
@@ -67,52 +67,52 @@ type UnimplementedServer struct{}
 
 // Complete answers "completion/complete" with -32601 (method not found).
 func (UnimplementedServer) Complete(_ context.Context, _ *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodComplete)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodComplete)
 }
 
 // GetPrompt answers "prompts/get" with -32601 (method not found).
 func (UnimplementedServer) GetPrompt(_ context.Context, _ *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodGetPrompt)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodGetPrompt)
 }
 
 // ListPrompts answers "prompts/list" with -32601 (method not found).
 func (UnimplementedServer) ListPrompts(_ context.Context, _ *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListPrompts)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListPrompts)
 }
 
 // ListResources answers "resources/list" with -32601 (method not found).
 func (UnimplementedServer) ListResources(_ context.Context, _ *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListResources)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListResources)
 }
 
 // ReadResource answers "resources/read" with -32601 (method not found).
 func (UnimplementedServer) ReadResource(_ context.Context, _ *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodReadResource)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodReadResource)
 }
 
 // ListResourceTemplates answers "resources/templates/list" with -32601 (method not found).
 func (UnimplementedServer) ListResourceTemplates(_ context.Context, _ *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListResourceTemplates)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListResourceTemplates)
 }
 
 // Discover answers "server/discover" with -32601 (method not found).
 func (UnimplementedServer) Discover(_ context.Context, _ *RequestParams) (*DiscoverResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodDiscover)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodDiscover)
 }
 
 // SubscriptionsListen answers "subscriptions/listen" with -32601 (method not found).
 func (UnimplementedServer) SubscriptionsListen(_ context.Context, _ *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodSubscriptionsListen)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodSubscriptionsListen)
 }
 
 // CallTool answers "tools/call" with -32601 (method not found).
 func (UnimplementedServer) CallTool(_ context.Context, _ *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodCallTool)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodCallTool)
 }
 
 // ListTools answers "tools/list" with -32601 (method not found).
 func (UnimplementedServer) ListTools(_ context.Context, _ *PaginatedRequestParams) (*ListToolsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListTools)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListTools)
 }
 
 // InputRequiredError is how a request that may need more input from the client
@@ -135,18 +135,18 @@ func (e *InputRequiredError) Error() string {
 // the server receives in revision 2026-07-28. Params are decoded into their typed form
 // (a request whose params do not decode gets -32602 with the reason; a
 // notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with runtime.WithPolicy(Policy(runtime.SideServer)) so the
+// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the
 // revision's cancellation rules apply; call it before conn.Start.
 // A result returned with an empty ResultType is sent as "complete".
-func RegisterServer(conn *runtime.Conn, impl Server) {
-	conn.Handle(MethodComplete, func(ctx context.Context, req *runtime.Request) (any, error) {
+func RegisterServer(conn *jsonrpc2.Conn, impl Server) {
+	conn.Handle(MethodComplete, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CompleteRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("completion/complete: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("completion/complete: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
 		}
 		res, err := impl.Complete(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -154,14 +154,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(GetPromptRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("prompts/get: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("prompts/get: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
 		}
 		res, err := impl.GetPrompt(ctx, params)
 		var ire *InputRequiredError
@@ -176,14 +176,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListPrompts, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListPrompts, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("prompts/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("prompts/list: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("prompts/list: params are required")
 		}
 		res, err := impl.ListPrompts(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -191,14 +191,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListResources, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListResources, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("resources/list: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("resources/list: params are required")
 		}
 		res, err := impl.ListResources(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -206,14 +206,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodReadResource, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodReadResource, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ReadResourceRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/read: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("resources/read: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
 		}
 		res, err := impl.ReadResource(ctx, params)
 		var ire *InputRequiredError
@@ -228,14 +228,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("resources/templates/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("resources/templates/list: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: params are required")
 		}
 		res, err := impl.ListResourceTemplates(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -243,14 +243,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodDiscover, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodDiscover, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(RequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("server/discover: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("server/discover: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("server/discover: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("server/discover: params are required")
 		}
 		res, err := impl.Discover(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -258,14 +258,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodSubscriptionsListen, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodSubscriptionsListen, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(SubscriptionsListenRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("subscriptions/listen: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("subscriptions/listen: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: params are required")
 		}
 		res, err := impl.SubscriptionsListen(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -273,14 +273,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodCallTool, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CallToolRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tools/call: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("tools/call: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
 		}
 		res, err := impl.CallTool(ctx, params)
 		var ire *InputRequiredError
@@ -295,14 +295,14 @@ func RegisterServer(conn *runtime.Conn, impl Server) {
 		}
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListTools, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListTools, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(PaginatedRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("tools/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("tools/list: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("tools/list: params are required")
 		}
 		res, err := impl.ListTools(ctx, params)
 		if res != nil && res.ResultType == "" {
@@ -361,19 +361,19 @@ func rpcParams(params any, isNil bool, required bool) any {
 	return nil
 }
 
-// ServerCaller calls an MCP server of revision 2026-07-28 over a runtime.Conn. It implements
+// ServerCaller calls an MCP server of revision 2026-07-28 over a jsonrpc2.Conn. It implements
 // Server, so the client's call is one method call, e.g. peer.CallTool(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
-// returned as a *runtime.Error.
+// returned as a *jsonrpc2.Error.
 type ServerCaller struct {
-	conn *runtime.Conn
-	opts []runtime.CallOption
+	conn *jsonrpc2.Conn
+	opts []jsonrpc2.CallOption
 }
 
 // NewServerCaller returns a ServerCaller over conn; opts (timeouts, progress) apply to every call.
-func NewServerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ServerCaller {
+func NewServerCaller(conn *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) *ServerCaller {
 	return &ServerCaller{
 		conn: conn,
 		opts: opts,
@@ -381,8 +381,8 @@ func NewServerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *ServerCall
 }
 
 // WithCallOptions returns a copy of c whose calls also use opts, e.g.
-// c.WithCallOptions(runtime.WithTimeout(time.Second)).
-func (c *ServerCaller) WithCallOptions(opts ...runtime.CallOption) *ServerCaller {
+// c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).
+func (c *ServerCaller) WithCallOptions(opts ...jsonrpc2.CallOption) *ServerCaller {
 	return &ServerCaller{
 		conn: c.conn,
 		opts: append(slices.Clip(c.opts), opts...),
@@ -390,7 +390,7 @@ func (c *ServerCaller) WithCallOptions(opts ...runtime.CallOption) *ServerCaller
 }
 
 // Conn returns the connection the calls go over.
-func (c *ServerCaller) Conn() *runtime.Conn {
+func (c *ServerCaller) Conn() *jsonrpc2.Conn {
 	return c.conn
 }
 

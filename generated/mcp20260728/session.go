@@ -5,7 +5,7 @@ package mcp20260728
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"slices"
 )
@@ -64,15 +64,15 @@ func Revision() session.Revision {
 // to serve older clients with the same handlers.
 func NewServer(info session.Implementation, impl Server, opts ...session.ServerOption) *session.Server {
 	rev := Revision()
-	return session.NewServer(info, rev, func(c *runtime.Conn) {
+	return session.NewServer(info, rev, func(c *jsonrpc2.Conn) {
 		RegisterServer(c, impl)
 	}, session.Provided(impl, rev.ServerMethods), opts...)
 }
 
 // Serve serves impl on one connection over t (for stdio:
-// runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{})) until
+// jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until
 // the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.
-func Serve(ctx context.Context, t runtime.Transport, info session.Implementation, impl Server, opts ...session.ServerOption) error {
+func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl Server, opts ...session.ServerOption) error {
 	return NewServer(info, impl, opts...).Serve(ctx, t)
 }
 
@@ -89,14 +89,14 @@ type Session struct {
 // revision has an InputHandler, a handler implementing it also answers the
 // input requests (sampling, elicitation, roots) of MRTR. With
 // session.WithClientLegacy(…) the client detects the server's era.
-func Connect(ctx context.Context, t runtime.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
+func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
 	rev := Revision()
 	cfg := session.ClientConfig{
 		Info:      info,
 		Revisions: []session.Revision{rev},
 	}
 	if handler != nil {
-		cfg.Register = func(c *runtime.Conn) {
+		cfg.Register = func(c *jsonrpc2.Conn) {
 			RegisterClient(c, handler)
 			if ih, ok := handler.(InputHandler); ok {
 				RegisterInputHandler(c, ih)
@@ -182,7 +182,7 @@ func AskCreateMessage(ctx context.Context, params *CreateMessageRequestParams) (
 // notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
 // Every method's ctx ends when the request is cancelled, by the peer's
 // notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *runtime.CancelError saying why, and the return values are dropped.
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
 // Embed UnimplementedInputHandler to keep compiling when a revision adds methods.
 type InputHandler interface {
 	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
@@ -205,76 +205,76 @@ type UnimplementedInputHandler struct{}
 
 // Elicit answers "elicitation/create" with -32601 (method not found).
 func (UnimplementedInputHandler) Elicit(_ context.Context, _ ElicitRequestParams) (*ElicitResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodElicit)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodElicit)
 }
 
 // ListRoots answers "roots/list" with -32601 (method not found).
 func (UnimplementedInputHandler) ListRoots(_ context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodListRoots)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodListRoots)
 }
 
 // CreateMessage answers "sampling/createMessage" with -32601 (method not found).
 func (UnimplementedInputHandler) CreateMessage(_ context.Context, _ *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, runtime.ErrMethodNotFound(MethodCreateMessage)
+	return nil, jsonrpc2.ErrMethodNotFound(MethodCreateMessage)
 }
 
 // RegisterInputHandler registers impl on conn as the handler of every request and notification
 // the client receives in revision 2026-07-28. Params are decoded into their typed form
 // (a request whose params do not decode gets -32602 with the reason; a
 // notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with runtime.WithPolicy(Policy(runtime.SideClient)) so the
+// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the
 // revision's cancellation rules apply; call it before conn.Start.
-func RegisterInputHandler(conn *runtime.Conn, impl InputHandler) {
-	conn.Handle(MethodElicit, func(ctx context.Context, req *runtime.Request) (any, error) {
+func RegisterInputHandler(conn *jsonrpc2.Conn, impl InputHandler) {
+	conn.Handle(MethodElicit, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		var params ElicitRequestParams
 		if !rpcAbsent(req.Params) {
 			var err error
 			if params, err = DecodeElicitRequestParams(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("elicitation/create: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("elicitation/create: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
 		}
 		res, err := impl.Elicit(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodListRoots, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(ListRootsRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("roots/list: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
 			}
 		}
 		res, err := impl.ListRoots(ctx, params)
 		return rpcResult(res, err)
 	})
-	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		params := new(CreateMessageRequestParams)
 		if !rpcAbsent(req.Params) {
 			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, runtime.ErrInvalidParams("sampling/createMessage: " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
 			}
 		} else {
-			return nil, runtime.ErrInvalidParams("sampling/createMessage: params are required")
+			return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
 		}
 		res, err := impl.CreateMessage(ctx, params)
 		return rpcResult(res, err)
 	})
 }
 
-// InputHandlerCaller calls an MCP client of revision 2026-07-28 over a runtime.Conn. It implements
+// InputHandlerCaller calls an MCP client of revision 2026-07-28 over a jsonrpc2.Conn. It implements
 // InputHandler, so the server's call is one method call, e.g. peer.Elicit(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
-// returned as a *runtime.Error.
+// returned as a *jsonrpc2.Error.
 type InputHandlerCaller struct {
-	conn *runtime.Conn
-	opts []runtime.CallOption
+	conn *jsonrpc2.Conn
+	opts []jsonrpc2.CallOption
 }
 
 // NewInputHandlerCaller returns a InputHandlerCaller over conn; opts (timeouts, progress) apply to every call.
-func NewInputHandlerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *InputHandlerCaller {
+func NewInputHandlerCaller(conn *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) *InputHandlerCaller {
 	return &InputHandlerCaller{
 		conn: conn,
 		opts: opts,
@@ -282,8 +282,8 @@ func NewInputHandlerCaller(conn *runtime.Conn, opts ...runtime.CallOption) *Inpu
 }
 
 // WithCallOptions returns a copy of c whose calls also use opts, e.g.
-// c.WithCallOptions(runtime.WithTimeout(time.Second)).
-func (c *InputHandlerCaller) WithCallOptions(opts ...runtime.CallOption) *InputHandlerCaller {
+// c.WithCallOptions(jsonrpc2.WithTimeout(time.Second)).
+func (c *InputHandlerCaller) WithCallOptions(opts ...jsonrpc2.CallOption) *InputHandlerCaller {
 	return &InputHandlerCaller{
 		conn: c.conn,
 		opts: append(slices.Clip(c.opts), opts...),
@@ -291,7 +291,7 @@ func (c *InputHandlerCaller) WithCallOptions(opts ...runtime.CallOption) *InputH
 }
 
 // Conn returns the connection the calls go over.
-func (c *InputHandlerCaller) Conn() *runtime.Conn {
+func (c *InputHandlerCaller) Conn() *jsonrpc2.Conn {
 	return c.conn
 }
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/modeltest"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func mustJSON(t *testing.T, v any) []byte {
@@ -74,7 +74,7 @@ func TestDiscriminatedUnions(t *testing.T) {
 	if !ok {
 		t.Fatalf("tools/call decoded to %T", req)
 	}
-	if call.Method() != "tools/call" || call.Params.Name != "x" || call.ID != runtime.Int64ID(7) {
+	if call.Method() != "tools/call" || call.Params.Name != "x" || call.ID != jsonrpc2.Int64ID(7) {
 		t.Errorf("decoded %+v", call)
 	}
 
@@ -332,7 +332,7 @@ func TestConstMembers(t *testing.T) {
 
 // cancelledValue builds a notification with only its settable fields.
 func cancelledValue() CancelledNotification {
-	return CancelledNotification{Params: CancelledNotificationParams{RequestID: runtime.StringID("r")}}
+	return CancelledNotification{Params: CancelledNotificationParams{RequestID: jsonrpc2.StringID("r")}}
 }
 
 // TestExplicitZeros: explicit false, 0, {} and [] survive; absent stays

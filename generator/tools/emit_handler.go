@@ -160,7 +160,7 @@ func (e *emitter) handler() {
 
 	f.Comment("failed answers an error from a tool method: an *ExecutionError becomes a")
 	f.Comment("result with isError: true; anything else goes to the runtime unchanged")
-	f.Comment("(a cancellation cause is dropped, a *runtime.Error sent as it is, other")
+	f.Comment("(a cancellation cause is dropped, a *jsonrpc2.Error sent as it is, other")
 	f.Comment("errors become -32603).")
 	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("failed").Params(jen.Err().Error()).Params(
 		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(

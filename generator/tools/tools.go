@@ -36,7 +36,7 @@
 // from 2025-11-25 on and a -32602 protocol error before, the text naming
 // the JSON pointer (/arguments/ms); an unknown tool is -32602; an
 // *ExecutionError from a method (Errorf) is an isError result; any other
-// error goes to the runtime unchanged (a *runtime.Error as it is, others
+// error goes to the runtime unchanged (a *jsonrpc2.Error as it is, others
 // -32603, a cancelled call's answer dropped), because a plain Go error is a
 // server fault whose text should not reach the model by default.
 //

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -107,10 +107,10 @@ func MethodTable(t *testing.T, rev string, methods []Method, lookup func(string)
 
 // Policy checks that Policy carries the revision's facts and that the
 // runtime takes it.
-func Policy(t *testing.T, rev string, policy func(runtime.Side) runtime.Policy) {
+func Policy(t *testing.T, rev string, policy func(jsonrpc2.Side) jsonrpc2.Policy) {
 	m, _ := Load(t, rev)
 	f := m.Facts
-	for _, side := range []runtime.Side{runtime.SideClient, runtime.SideServer} {
+	for _, side := range []jsonrpc2.Side{jsonrpc2.SideClient, jsonrpc2.SideServer} {
 		p := policy(side)
 		if p.Side != side || p.CancelledMethod != f.CancelledMethod || p.ProgressMethod != f.ProgressMethod {
 			t.Errorf("%v: %+v", side, p)
@@ -130,8 +130,8 @@ func Policy(t *testing.T, rev string, policy func(runtime.Side) runtime.Policy) 
 		if !reflect.DeepEqual(policy(side), p) {
 			t.Errorf("%v: Policy is not deterministic", side)
 		}
-		a, b := runtime.NewPipe()
-		c := runtime.NewConn(a, runtime.WithPolicy(p))
+		a, b := jsonrpc2.NewPipe()
+		c := jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(p))
 		if !reflect.DeepEqual(c.Policy(), p) {
 			t.Errorf("%v: the Conn holds %+v", side, c.Policy())
 		}

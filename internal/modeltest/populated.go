@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // The checks below are shared by the generated packages of every revision:
@@ -87,8 +87,8 @@ func ValidMutationsDecode(t *testing.T, rev string, decode Decoder) {
 				_, err := RoundTrip(c, decode, d.Name, mut)
 				switch {
 				case err == nil:
-				case errors.Is(err, runtime.ErrInvalidID):
-					// Ids are integer literals or strings only (runtime.RequestID,
+				case errors.Is(err, jsonrpc2.ErrInvalidID):
+					// Ids are integer literals or strings only (jsonrpc2.RequestID,
 					// as JSON-RPC expects), where JSON Schema also counts 2.0.
 					tolerated["id written as a non-literal integer"]++
 				case SpecDivergence(m, c, d.Name, mut) != "":

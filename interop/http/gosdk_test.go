@@ -14,7 +14,7 @@ import (
 
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -33,32 +33,32 @@ func newOurs() *ours {
 	return &ours{started: make(chan struct{}, 8), ended: make(chan error, 8)}
 }
 
-func (o *ours) factory(t runtime.Transport, era streamhttp.Era) *runtime.Conn {
-	pol := mcp20251125.Policy(runtime.SideServer)
+func (o *ours) factory(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
+	pol := mcp20251125.Policy(jsonrpc2.SideServer)
 	if era == streamhttp.EraModern {
-		pol = mcp20260728.Policy(runtime.SideServer)
+		pol = mcp20260728.Policy(jsonrpc2.SideServer)
 	}
-	conn := runtime.NewConn(t, runtime.WithPolicy(pol), runtime.WithLogger(quiet()))
+	conn := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
 	info := map[string]string{"name": "mcpgen", "version": "0"}
 	caps := map[string]any{"tools": map[string]any{}}
-	conn.Handle("initialize", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("initialize", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		var p struct {
 			ProtocolVersion string `json:"protocolVersion"`
 		}
 		_ = json.Unmarshal(r.Params, &p)
 		return map[string]any{"protocolVersion": p.ProtocolVersion, "capabilities": caps, "serverInfo": info}, nil
 	})
-	conn.Handle("server/discover", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("server/discover", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]any{"supportedVersions": []string{"2026-07-28", "2025-11-25"}, "capabilities": caps, "serverInfo": info, "cacheScope": "public"}, nil
 	})
-	conn.HandleNotification("notifications/initialized", func(context.Context, *runtime.Notification) {})
-	conn.Handle("tools/list", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.HandleNotification("notifications/initialized", func(context.Context, *jsonrpc2.Notification) {})
+	conn.Handle("tools/list", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]any{"tools": []any{
 			map[string]any{"name": "sleep", "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "echo", "inputSchema": map[string]any{"type": "object"}},
 		}}, nil
 	})
-	conn.Handle("tools/call", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		var p struct {
 			Name string `json:"name"`
 		}
@@ -92,10 +92,10 @@ func wait[T any](t *testing.T, ch <-chan T, what string) T {
 func TestGoSDKClientToMcpgenServer(t *testing.T) {
 	for _, tc := range []struct {
 		version string
-		source  runtime.CancelSource
+		source  jsonrpc2.CancelSource
 	}{
-		{"2025-11-25", runtime.SourcePeer},
-		{"2026-07-28", runtime.SourceStreamClosed},
+		{"2025-11-25", jsonrpc2.SourcePeer},
+		{"2026-07-28", jsonrpc2.SourceStreamClosed},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			o := newOurs()
@@ -129,7 +129,7 @@ func TestGoSDKClientToMcpgenServer(t *testing.T) {
 				t.Fatal("a cancelled call returned a result")
 			}
 			cause := wait(t, o.ended, "handler cancellation")
-			var ce *runtime.CancelError
+			var ce *jsonrpc2.CancelError
 			if !errors.As(cause, &ce) || ce.Source != tc.source {
 				t.Fatalf("handler cause %v, want source %v", cause, tc.source)
 			}
@@ -169,13 +169,13 @@ func TestMcpgenClientToGoSDKServer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pol := mcp20251125.Policy(runtime.SideClient)
+			pol := mcp20251125.Policy(jsonrpc2.SideClient)
 			if tc.era == streamhttp.EraModern {
-				pol = mcp20260728.Policy(runtime.SideClient)
+				pol = mcp20260728.Policy(jsonrpc2.SideClient)
 			}
-			events := make(chan runtime.Event, 16)
-			conn := runtime.NewConn(tr, runtime.WithPolicy(pol), runtime.WithLogger(quiet()),
-				runtime.WithObserver(func(e runtime.Event) { events <- e }))
+			events := make(chan jsonrpc2.Event, 16)
+			conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()),
+				jsonrpc2.WithObserver(func(e jsonrpc2.Event) { events <- e }))
 			conn.Start()
 			defer func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -205,7 +205,7 @@ func TestMcpgenClientToGoSDKServer(t *testing.T) {
 				t.Fatalf("go-sdk handler ended with %v", err)
 			}
 			for e := range events {
-				if e.Kind == runtime.EventSent {
+				if e.Kind == jsonrpc2.EventSent {
 					if tc.era == streamhttp.EraLegacy && !strings.Contains(e.Reason, "gave up") {
 						t.Errorf("reason %q", e.Reason)
 					}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
@@ -120,8 +120,8 @@ func TestTSClientToMcpgenServer(t *testing.T) {
 	next(t, ev, "connected")
 	wait(t, o.started, "handler start")
 	cause := wait(t, o.ended, "handler cancellation")
-	var ce *runtime.CancelError
-	if !errors.As(cause, &ce) || ce.Source != runtime.SourcePeer || !strings.Contains(ce.Reason, "gave up after 200ms") {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourcePeer || !strings.Contains(ce.Reason, "gave up after 200ms") {
 		t.Fatalf("cause %v", cause)
 	}
 	if e := next(t, ev, "aborted"); e.Error == "" {
@@ -155,7 +155,7 @@ func TestMcpgenClientToTSServer(t *testing.T) {
 	if tr.Era() != streamhttp.EraLegacy {
 		t.Fatalf("detected %v", tr.Era())
 	}
-	conn := runtime.NewConn(tr, runtime.WithPolicy(mcp20251125.Policy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(mcp20251125.Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
 	defer func() {
 		c, cc := context.WithTimeout(context.Background(), 5*time.Second)

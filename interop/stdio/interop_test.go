@@ -23,7 +23,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
@@ -126,7 +126,7 @@ func TestClientAgainstTSServer(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	tr := runtime.NewStdioTransport(struct{ io.Reader }{out}, in, runtime.StdioOptions{})
+	tr := jsonrpc2.NewStdioTransport(struct{ io.Reader }{out}, in, jsonrpc2.StdioOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	s, err := mcp.Connect(ctx, tr, session.Implementation{Name: "mcpgen-interop", Version: "0"}, nil,

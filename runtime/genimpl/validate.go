@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // This file is the schema validator's scanner the generated cancel.go runs
@@ -50,7 +50,7 @@ func InvalidJSON(data []byte) *ValidationError {
 }
 
 // Validator carries one validation: the input, and the integers written in a
-// form a Go integer type (and runtime.RequestID) does not read, such as 1e2
+// form a Go integer type (and jsonrpc2.RequestID) does not read, such as 1e2
 // or 7.0, which Decode rewrites as integer literals before decoding.
 type Validator struct {
 	// Base is the whole input being validated.
@@ -117,24 +117,24 @@ func (s *Validator) Span(v []byte) []byte {
 	return out
 }
 
-// RequestID decodes a validated string or integer as a runtime.RequestID,
+// RequestID decodes a validated string or integer as a jsonrpc2.RequestID,
 // writing integers such as 1e2 as the literal they denote.
-func (s *Validator) RequestID(v []byte) (runtime.RequestID, error) {
+func (s *Validator) RequestID(v []byte) (jsonrpc2.RequestID, error) {
 	if v[0] != '"' {
 		for _, c := range v {
 			if c == '.' || c == 'e' || c == 'E' {
 				lit, ok := svIntegerLiteral(v)
 				if !ok {
-					return runtime.RequestID{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
+					return jsonrpc2.RequestID{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
 				}
-				return runtime.IntegerID(string(lit))
+				return jsonrpc2.IntegerID(string(lit))
 			}
 		}
-		return runtime.ParseRequestID(v)
+		return jsonrpc2.ParseRequestID(v)
 	}
 	// Lossless: a string id that cannot be decoded exactly (a lone
 	// surrogate, invalid UTF-8) keeps its literal, as the runtime keeps it.
-	return runtime.ParseRequestID(v)
+	return jsonrpc2.ParseRequestID(v)
 }
 
 // svMaxZeros bounds the zeros an exponent may add when an integer such as

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Client is a connected MCP session as the client sees it: the era and
@@ -17,7 +17,7 @@ import (
 // generated package's Connect embeds it with a ServerCaller, so the
 // session also implements the generated Server interface.
 type Client struct {
-	conn         *runtime.Conn
+	conn         *jsonrpc2.Conn
 	rev          Revision
 	modern       bool
 	serverInfo   Implementation
@@ -42,7 +42,7 @@ func (c *Client) ServerCapabilities() json.RawMessage { return c.capabilities }
 func (c *Client) Instructions() string { return c.instructions }
 
 // RuntimeConn returns the connection (for Notify, Done, Err).
-func (c *Client) RuntimeConn() *runtime.Conn { return c.conn }
+func (c *Client) RuntimeConn() *jsonrpc2.Conn { return c.conn }
 
 // Close ends the session: in-flight calls are cancelled and the
 // transport closed (for stdio, the server sees EOF).
@@ -56,7 +56,7 @@ type ClientConfig struct {
 	Revisions []Revision
 	// Register installs the client's handlers (sampling, elicitation,
 	// roots); nil for none.
-	Register func(*runtime.Conn)
+	Register func(*jsonrpc2.Conn)
 	// Capabilities is the client's capabilities object; nil derives it
 	// from Provided.
 	Capabilities json.RawMessage
@@ -70,7 +70,7 @@ type ClientOption func(*clientOptions)
 type clientOptions struct {
 	version      string
 	probeTimeout time.Duration
-	connOpts     []runtime.Option
+	connOpts     []jsonrpc2.Option
 	logger       *slog.Logger
 	legacy       []Revision
 }
@@ -92,7 +92,7 @@ func WithProbeTimeout(d time.Duration) ClientOption {
 }
 
 // WithClientConnOptions adds runtime options to the client's Conn.
-func WithClientConnOptions(opts ...runtime.Option) ClientOption {
+func WithClientConnOptions(opts ...jsonrpc2.Option) ClientOption {
 	return func(o *clientOptions) { o.connOpts = append(o.connOpts, opts...) }
 }
 
@@ -101,14 +101,14 @@ func WithClientLogger(l *slog.Logger) ClientOption { return func(o *clientOption
 
 // probeID is the id of the server/discover probe, a string so that it
 // never collides with the Conn's integer ids.
-var probeID = runtime.StringID("mcpgen-discover-probe")
+var probeID = jsonrpc2.StringID("mcpgen-discover-probe")
 
 // Connect performs the lifecycle over t and returns the session. With a
 // modern revision among cfg.Revisions and no WithVersion, it probes
 // server/discover and falls back to initialize on any answer that is not
 // a DiscoverResult or UnsupportedProtocolVersionError, or on silence
 // (transports/stdio.mdx). ctx bounds the lifecycle only.
-func Connect(ctx context.Context, t runtime.Transport, cfg ClientConfig, opts ...ClientOption) (*Client, error) {
+func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts ...ClientOption) (*Client, error) {
 	o := clientOptions{probeTimeout: 5 * time.Second, logger: slog.Default()}
 	for _, f := range opts {
 		f(&o)
@@ -167,14 +167,14 @@ func Connect(ctx context.Context, t runtime.Transport, cfg ClientConfig, opts ..
 		rev, _ = find(revs, legacyVersion)
 	}
 	ct.setMode(modern != nil, rev.Version)
-	connOpts := append([]runtime.Option{runtime.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
-	connOpts = append(connOpts, runtime.WithPolicy(rev.Policy(runtime.SideClient)))
-	conn := runtime.NewConn(ct, connOpts...)
+	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
+	connOpts = append(connOpts, jsonrpc2.WithPolicy(rev.Policy(jsonrpc2.SideClient)))
+	conn := jsonrpc2.NewConn(ct, connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {
 		cfg.Register(conn)
 	}
-	conn.Handle(MethodPing, func(context.Context, *runtime.Request) (any, error) { return json.RawMessage(`{}`), nil })
+	conn.Handle(MethodPing, func(context.Context, *jsonrpc2.Request) (any, error) { return json.RawMessage(`{}`), nil })
 	conn.Start()
 	c.conn, c.rev, c.modern = conn, rev, modern != nil
 	if c.modern {
@@ -271,7 +271,7 @@ func probe(ctx context.Context, ct *clientTransport, revs []Revision, info Imple
 		if err != nil {
 			return Revision{}, nil, err
 		}
-		if m.Kind == runtime.KindResponse {
+		if m.Kind == jsonrpc2.KindResponse {
 			var d struct {
 				SupportedVersions []string `json:"supportedVersions"`
 			}

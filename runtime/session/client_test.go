@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
@@ -34,7 +34,7 @@ func (h *inputs) ListRoots(ctx context.Context, _ *mcp.ListRootsRequestParams) (
 // connect runs srv on a pipe and connects a newest-package client to it.
 func connect(t *testing.T, srv *session.Server, h mcp.Client, opts ...session.ClientOption) *mcp.Session {
 	t.Helper()
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), a) }()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // clientTransport sits between a client Conn and the real transport. It
@@ -19,12 +19,12 @@ import (
 // id as far as the Conn can tell); in the legacy era it removes the
 // modern _meta members that the newest package's types carry.
 type clientTransport struct {
-	inner     runtime.Transport
+	inner     jsonrpc2.Transport
 	stripMeta bool            // legacy era under modern types
 	cacheable map[string]bool // the modern base's CacheableResults
 	info      json.RawMessage
 	caps      json.RawMessage
-	conn      *runtime.Conn // set before the Conn starts
+	conn      *jsonrpc2.Conn // set before the Conn starts
 
 	in       chan pumped
 	stop     chan struct{}
@@ -36,16 +36,16 @@ type clientTransport struct {
 	version string
 	nextTry int
 	kept    [][]byte                         // read during the probe, before the Conn existed
-	calls   map[runtime.RequestID]*roundTrip // by the Conn's id
-	legacy  map[runtime.RequestID]string     // legacy-era requests awaiting a cacheable result
-	retries map[runtime.RequestID]runtime.RequestID
+	calls   map[jsonrpc2.RequestID]*roundTrip // by the Conn's id
+	legacy  map[jsonrpc2.RequestID]string     // legacy-era requests awaiting a cacheable result
+	retries map[jsonrpc2.RequestID]jsonrpc2.RequestID
 }
 
 // roundTrip is one MRTR request as the Conn issued it.
 type roundTrip struct {
 	params  json.RawMessage
 	method  string
-	current runtime.RequestID // the id on the wire now
+	current jsonrpc2.RequestID // the id on the wire now
 	ctx     context.Context   // ends when the Conn cancels the request
 	cancel  context.CancelFunc
 	rounds  int // input rounds so far; guarded by clientTransport.mu
@@ -60,11 +60,11 @@ type pumped struct {
 	err error
 }
 
-func newClientTransport(t runtime.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
+func newClientTransport(t jsonrpc2.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
 	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
-		legacy: map[runtime.RequestID]string{},
+		legacy: map[jsonrpc2.RequestID]string{},
 		in:     make(chan pumped), stop: make(chan struct{}),
-		calls: map[runtime.RequestID]*roundTrip{}, retries: map[runtime.RequestID]runtime.RequestID{}}
+		calls: map[jsonrpc2.RequestID]*roundTrip{}, retries: map[jsonrpc2.RequestID]jsonrpc2.RequestID{}}
 }
 
 func (ct *clientTransport) setMode(modern bool, version string) {
@@ -94,7 +94,7 @@ func (ct *clientTransport) start() { ct.pumpOnce.Do(func() { go ct.pump() }) }
 var errProbeTimeout = errors.New("session: server/discover probe timed out")
 
 // awaitProbe waits for the probe's answer, keeping every other message.
-func (ct *clientTransport) awaitProbe(ctx context.Context, timeout time.Duration) (*runtime.Message, error) {
+func (ct *clientTransport) awaitProbe(ctx context.Context, timeout time.Duration) (*jsonrpc2.Message, error) {
 	ct.start()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -104,8 +104,8 @@ func (ct *clientTransport) awaitProbe(ctx context.Context, timeout time.Duration
 			if p.err != nil {
 				return nil, p.err
 			}
-			m, derr := runtime.DecodeMessage(p.msg)
-			if derr == nil && (m.Kind == runtime.KindResponse || m.Kind == runtime.KindErrorResponse) && m.ID == probeID {
+			m, derr := jsonrpc2.DecodeMessage(p.msg)
+			if derr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == probeID {
 				return m, nil
 			}
 			ct.keep(p.msg)
@@ -139,7 +139,7 @@ func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
 		select {
 		case p = <-ct.in:
 		case <-ct.stop:
-			return nil, runtime.ErrTransportClosed
+			return nil, jsonrpc2.ErrTransportClosed
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
@@ -155,15 +155,15 @@ func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
 // incoming maps a response to an MRTR retry back to the Conn's id, and
 // takes input_required answers for itself.
 func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
-	m, derr := runtime.DecodeMessage(msg)
-	if derr != nil || (m.Kind != runtime.KindResponse && m.Kind != runtime.KindErrorResponse) {
+	m, derr := jsonrpc2.DecodeMessage(msg)
+	if derr != nil || (m.Kind != jsonrpc2.KindResponse && m.Kind != jsonrpc2.KindErrorResponse) {
 		return msg, true
 	}
 	ct.mu.Lock()
 	if _, ok := ct.legacy[m.ID]; ok {
 		delete(ct.legacy, m.ID)
 		ct.mu.Unlock()
-		if m.Kind == runtime.KindResponse {
+		if m.Kind == jsonrpc2.KindResponse {
 			// A legacy result read with the newest types: add what they
 			// require and a legacy server never sends.
 			if res, err := UnmapModernResult(m.Result, true); err == nil {
@@ -182,7 +182,7 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 		return msg, true
 	}
 	delete(ct.retries, m.ID)
-	if m.Kind == runtime.KindResponse {
+	if m.Kind == jsonrpc2.KindResponse {
 		var kind struct {
 			ResultType string `json:"resultType"`
 		}
@@ -199,7 +199,7 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 	if !isRetry {
 		return msg, true
 	}
-	if m.Kind == runtime.KindResponse {
+	if m.Kind == jsonrpc2.KindResponse {
 		return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "result": m.Result}), true
 	}
 	return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": m.Error}), true
@@ -207,8 +207,8 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 
 // answerInputs fulfils an InputRequiredResult with the client's handlers
 // and retries the request with inputResponses and requestState.
-func (ct *clientTransport) answerInputs(orig runtime.RequestID, rt *roundTrip, result json.RawMessage) {
-	fail := func(e *runtime.Error) {
+func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, result json.RawMessage) {
+	fail := func(e *jsonrpc2.Error) {
 		ct.mu.Lock()
 		delete(ct.calls, orig)
 		ct.mu.Unlock()
@@ -226,31 +226,31 @@ func (ct *clientTransport) answerInputs(orig runtime.RequestID, rt *roundTrip, r
 		RequestState json.RawMessage `json:"requestState"`
 	}
 	if err := json.Unmarshal(result, &ir); err != nil {
-		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "malformed InputRequiredResult: " + err.Error()})
+		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "malformed InputRequiredResult: " + err.Error()})
 		return
 	}
 	responses := map[string]json.RawMessage{}
 	for key, req := range ir.InputRequests {
 		h := ct.conn.Handler(req.Method)
 		if h == nil {
-			fail(&runtime.Error{Code: runtime.CodeMethodNotFound, Message: "the client cannot answer the input request " + req.Method})
+			fail(&jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "the client cannot answer the input request " + req.Method})
 			return
 		}
-		res, err := h(rt.ctx, &runtime.Request{Method: req.Method, Params: req.Params})
+		res, err := h(rt.ctx, &jsonrpc2.Request{Method: req.Method, Params: req.Params})
 		if rt.ctx.Err() != nil {
 			return // the caller gave up; the Conn already failed the call
 		}
 		if err != nil {
-			var rpc *runtime.Error
+			var rpc *jsonrpc2.Error
 			if !errors.As(err, &rpc) {
-				rpc = &runtime.Error{Code: runtime.CodeInternalError, Message: err.Error()}
+				rpc = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
 			}
 			fail(rpc)
 			return
 		}
 		b, err := json.Marshal(res)
 		if err != nil {
-			fail(&runtime.Error{Code: runtime.CodeInternalError, Message: err.Error()})
+			fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()})
 			return
 		}
 		responses[key] = b
@@ -260,7 +260,7 @@ func (ct *clientTransport) answerInputs(orig runtime.RequestID, rt *roundTrip, r
 		params, err = withMember(params, "requestState", ir.RequestState)
 	}
 	if err != nil {
-		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: err.Error()})
+		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()})
 		return
 	}
 	ct.mu.Lock()
@@ -270,22 +270,22 @@ func (ct *clientTransport) answerInputs(orig runtime.RequestID, rt *roundTrip, r
 	}
 	if rt.rounds++; rt.rounds > maxInputRounds {
 		ct.mu.Unlock()
-		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "the server kept asking for input (MRTR rounds exceeded)"})
+		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "the server kept asking for input (MRTR rounds exceeded)"})
 		return
 	}
 	ct.nextTry++
-	id := runtime.StringID("mrtr-" + strconv.Itoa(ct.nextTry))
+	id := jsonrpc2.StringID("mrtr-" + strconv.Itoa(ct.nextTry))
 	rt.current = id
 	ct.retries[id] = orig
 	ct.mu.Unlock()
 	msg := mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": rt.method, "params": params})
 	if err := ct.inner.Write(rt.ctx, msg); err != nil && rt.ctx.Err() == nil {
-		fail(&runtime.Error{Code: runtime.CodeInternalError, Message: "retrying: " + err.Error()})
+		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "retrying: " + err.Error()})
 	}
 }
 
 func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
-	m, derr := runtime.DecodeMessage(msg)
+	m, derr := jsonrpc2.DecodeMessage(msg)
 	if derr != nil {
 		return ct.inner.Write(ctx, msg)
 	}
@@ -293,7 +293,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 	modern, version := ct.modern, ct.version
 	ct.mu.Unlock()
 	switch {
-	case m.Kind == runtime.KindRequest && modern:
+	case m.Kind == jsonrpc2.KindRequest && modern:
 		params, err := ct.modernParams(m.Params, version)
 		if err != nil {
 			return err
@@ -303,7 +303,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 		ct.calls[m.ID] = &roundTrip{params: params, method: m.Method, current: m.ID, ctx: rctx, cancel: cancel}
 		ct.mu.Unlock()
 		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
-	case m.Kind == runtime.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
+	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
 		hadMeta := member(m.Params, "_meta") != nil && !emptyModernMeta(m.Params)
 		params, err := UnmapLegacyParams(m.Params, hadMeta)
 		if err != nil {
@@ -315,23 +315,23 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 			ct.legacy[m.ID] = m.Method
 			ct.mu.Unlock()
 		}
-	case m.Kind == runtime.KindNotification && m.Method == "notifications/cancelled" && !modern:
+	case m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled" && !modern:
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
 		if json.Unmarshal(m.Params, &p) == nil {
-			if id, err := runtime.ParseRequestID(p.RequestID); err == nil {
+			if id, err := jsonrpc2.ParseRequestID(p.RequestID); err == nil {
 				ct.mu.Lock()
 				delete(ct.legacy, id)
 				ct.mu.Unlock()
 			}
 		}
-	case m.Kind == runtime.KindNotification && m.Method == "notifications/cancelled" && modern:
+	case m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled" && modern:
 		// The Conn cancels its own id; on the wire the request may be a
 		// retry by now, and an input round may be running locally.
 		var p map[string]json.RawMessage
 		if json.Unmarshal(m.Params, &p) == nil {
-			if id, err := runtime.ParseRequestID(p["requestId"]); err == nil {
+			if id, err := jsonrpc2.ParseRequestID(p["requestId"]); err == nil {
 				ct.mu.Lock()
 				rt := ct.calls[id]
 				delete(ct.calls, id)

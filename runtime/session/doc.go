@@ -5,7 +5,7 @@
 // A Server answers initialize, ping, notifications/initialized and
 // logging/setLevel for legacy clients (2024-11-05 … 2025-11-25) and
 // server/discover and the per-request _meta of modern clients (2026-07-28),
-// with the revision's cancellation Policy applied to the runtime.Conn it
+// with the revision's cancellation Policy applied to the jsonrpc2.Conn it
 // builds, so the policy cannot be forgotten. Capabilities are derived from
 // the methods the implementation really provides.
 //
@@ -26,7 +26,7 @@
 // ends the handler with an InputRequiredResult (MRTR) and finds the
 // answer in inputResponses when the client retries.
 //
-// A handler error that is not a *runtime.Error is logged with its detail
+// A handler error that is not a *jsonrpc2.Error is logged with its detail
 // and answered with a generic -32603, so internals never reach the peer.
 //
 // # Era detection
@@ -39,7 +39,7 @@
 //
 // # Transport seam
 //
-// Server.Serve runs one connection over any runtime.Transport; Server.Accept
-// returns the started *runtime.Conn, which is what an HTTP handler needs
+// Server.Serve runs one connection over any jsonrpc2.Transport; Server.Accept
+// returns the started *jsonrpc2.Conn, which is what an HTTP handler needs
 // for a legacy session or for one stateless modern request.
 package session

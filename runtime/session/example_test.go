@@ -7,7 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
@@ -21,13 +21,13 @@ func (greeter) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp
 
 // Example_dualEra serves one implementation, written against the newest
 // package, to a modern and a legacy client. In a program the transport is
-// runtime.NewStdioTransport(os.Stdin, os.Stdout, runtime.StdioOptions{}).
+// jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{}).
 func Example_dualEra() {
 	srv := mcp.NewServer(session.Implementation{Name: "greeter", Version: "1.0.0"}, greeter{},
 		session.WithLegacy(mcp20251125.Revision()))
 
 	for _, version := range []string{"", "2025-11-25"} { // "": detect the era
-		a, b := runtime.NewPipe()
+		a, b := jsonrpc2.NewPipe()
 		done := make(chan error, 1)
 		go func() { done <- srv.Serve(context.Background(), a) }()
 
@@ -80,7 +80,7 @@ func (rootsClient) ListRoots(context.Context, *mcp.ListRootsRequestParams) (*mcp
 // an InputRequiredResult, answers it and retries, all inside one CallTool.
 func ExampleInput() {
 	srv := mcp.NewServer(session.Implementation{Name: "asker", Version: "1"}, asker{})
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), a) }()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -109,7 +109,7 @@ func ExampleInput() {
 func ExampleServer_Accept() {
 	srv := mcp.NewServer(session.Implementation{Name: "greeter", Version: "1.0.0"}, greeter{},
 		session.WithLegacy(mcp20251125.Revision()))
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	ctx := context.Background()
 	go func() {
 		_ = b.Write(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`))

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // requestState is what a handler's ctx knows about its request's session.
 type requestState struct {
 	st         *connState
-	req        *runtime.Request
+	req        *jsonrpc2.Request
 	modern     bool
 	mapped     bool // a legacy request served by modern handlers
 	version    string
@@ -64,7 +64,7 @@ func IsModern(ctx context.Context) bool {
 }
 
 // ConnOf returns the Conn the request in ctx arrived on.
-func ConnOf(ctx context.Context) (*runtime.Conn, bool) {
+func ConnOf(ctx context.Context) (*jsonrpc2.Conn, bool) {
 	rs, ok := stateOf(ctx)
 	if !ok {
 		return nil, false
@@ -83,10 +83,10 @@ func Notify(ctx context.Context, method string, params any) error {
 
 // ProgressToken returns the progress token of the request in ctx, if the
 // client asked for progress.
-func ProgressToken(ctx context.Context) (runtime.ProgressToken, bool) {
+func ProgressToken(ctx context.Context) (jsonrpc2.ProgressToken, bool) {
 	rs, ok := stateOf(ctx)
 	if !ok {
-		return runtime.ProgressToken{}, false
+		return jsonrpc2.ProgressToken{}, false
 	}
 	return rs.req.ProgressToken()
 }
@@ -168,7 +168,7 @@ func Input(ctx context.Context, method string, params any, result any) error {
 		return ErrNoSession
 	}
 	if c, ok := inputCapabilities[method]; ok && member(rs.clientCaps, c) == nil {
-		return &runtime.Error{Code: runtime.CodeInvalidRequest, Message: fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)}
+		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)}
 	}
 	if !rs.modern {
 		return rs.st.conn.Call(ctx, method, params, result)
@@ -236,9 +236,9 @@ func carriedResponses(state json.RawMessage) map[string]json.RawMessage {
 
 // wrap runs a handler with the session's view of its request: the era and
 // version, the legacy mapping, MRTR and the error policy.
-func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
+func (st *connState) wrap(method string, h jsonrpc2.Handler) jsonrpc2.Handler {
 	srv := st.srv
-	return func(ctx context.Context, req *runtime.Request) (any, error) {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		rs := &requestState{st: st, req: req}
 		if v, ok := metaString(req.Params, MetaProtocolVersion); ok && srv.base.Modern {
 			if !srv.supportsModern(v) {
@@ -256,13 +256,13 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 		} else {
 			lc, ok := st.awaitInitialize(ctx)
 			if !ok && srv.base.Modern && method != MethodPing {
-				return nil, runtime.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q and no initialize came first", method, MetaProtocolVersion))
+				return nil, jsonrpc2.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q and no initialize came first", method, MetaProtocolVersion))
 			}
 			rs.version, rs.level, rs.clientCaps = lc.Version, lc.LogLevel, lc.ClientCapabilities
 			if ok && srv.base.Modern {
 				p, err := MapLegacyParams(req.Params, lc)
 				if err != nil {
-					return nil, runtime.ErrInvalidParams(method + ": " + err.Error())
+					return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
 				}
 				mapped := *req
 				mapped.Params = p
@@ -292,14 +292,14 @@ func (st *connState) wrap(method string, h runtime.Handler) runtime.Handler {
 	}
 }
 
-// answerError applies the error policy: a *runtime.Error goes to the peer
+// answerError applies the error policy: a *jsonrpc2.Error goes to the peer
 // as is; input required becomes an InputRequiredResult; anything else is
 // logged with its detail and answered with a generic -32603.
 func (s *Server) answerError(ctx context.Context, rs *requestState, method string, err error) (any, error) {
 	if errors.Is(err, ErrInputRequired) && rs.modern {
 		return rs.inputRequired(), nil
 	}
-	var rpc *runtime.Error
+	var rpc *jsonrpc2.Error
 	if errors.As(err, &rpc) {
 		return nil, err
 	}
@@ -308,5 +308,5 @@ func (s *Server) answerError(ctx context.Context, rs *requestState, method strin
 	}
 	rs.st.log.LogAttrs(ctx, slog.LevelError, "request handler failed", slog.String("method", method),
 		slog.String("id", rs.req.ID.String()), slog.String("error", err.Error()))
-	return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "internal error"}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error"}
 }

@@ -1,6 +1,6 @@
 package session
 
-import "github.com/mcpgen/mcpgen/runtime"
+import "github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 
 // Revision is what the session needs to know about one protocol revision,
 // as data a generated package builds (mcpYYYYMMDD.Revision()).
@@ -11,7 +11,7 @@ type Revision struct {
 	// version, client info and capabilities in _meta (2026-07-28 on).
 	Modern bool
 	// Policy is the revision's cancellation rules for a side.
-	Policy func(runtime.Side) runtime.Policy
+	Policy func(jsonrpc2.Side) jsonrpc2.Policy
 	// ServerMethods maps each request a server of this revision handles to
 	// the Go method of the generated Server interface ("tools/call" →
 	// "CallTool"), so the session can tell which ones an implementation

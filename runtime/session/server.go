@@ -10,7 +10,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Lifecycle methods the session answers itself unless the implementation
@@ -30,12 +30,12 @@ type Server struct {
 	info         Implementation
 	base         Revision
 	legacy       []Revision // legacy revisions served, newest first
-	register     func(*runtime.Conn)
+	register     func(*jsonrpc2.Conn)
 	provided     map[string]bool
 	instructions string
 	logger       *slog.Logger
-	connOpts     []runtime.Option
-	overrides    map[string]runtime.Handler
+	connOpts     []jsonrpc2.Option
+	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
 }
 
@@ -61,13 +61,13 @@ func WithLogger(l *slog.Logger) ServerOption { return func(s *Server) { s.logger
 
 // WithConnOptions adds runtime options (observer, timeouts, logger) to
 // every Conn the server builds. The Policy is the session's to choose.
-func WithConnOptions(opts ...runtime.Option) ServerOption {
+func WithConnOptions(opts ...jsonrpc2.Option) ServerOption {
 	return func(s *Server) { s.connOpts = append(s.connOpts, opts...) }
 }
 
 // WithHandler replaces the session's answer to a lifecycle method
 // (initialize, ping, logging/setLevel, server/discover) or any other.
-func WithHandler(method string, h runtime.Handler) ServerOption {
+func WithHandler(method string, h jsonrpc2.Handler) ServerOption {
 	return func(s *Server) { s.overrides[method] = h }
 }
 
@@ -81,9 +81,9 @@ func WithCapability(name string, value json.RawMessage) ServerOption {
 // the implementation provides. register installs the implementation's
 // typed handlers on a Conn; provided lists the methods the implementation
 // really provides (see Provided). Generated packages call it.
-func NewServer(info Implementation, base Revision, register func(*runtime.Conn), provided []string, opts ...ServerOption) *Server {
+func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn), provided []string, opts ...ServerOption) *Server {
 	s := &Server{info: info, base: base, register: register, provided: map[string]bool{},
-		overrides: map[string]runtime.Handler{}, extraCaps: map[string]json.RawMessage{}}
+		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{}}
 	for _, m := range provided {
 		s.provided[m] = true
 	}
@@ -146,11 +146,11 @@ func (s *Server) negotiate(requested string) (Revision, bool) {
 
 // Serve runs one connection over t until the peer goes away, ctx ends or
 // the connection fails, then closes it and waits for its handlers.
-func (s *Server) Serve(ctx context.Context, t runtime.Transport) error {
+func (s *Server) Serve(ctx context.Context, t jsonrpc2.Transport) error {
 	conn, err := s.Accept(ctx, t)
 	if err != nil {
 		t.Close()
-		if errors.Is(err, runtime.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		if errors.Is(err, jsonrpc2.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 			return nil
 		}
 		return err
@@ -172,56 +172,56 @@ func (s *Server) Serve(ctx context.Context, t runtime.Transport) error {
 // Conn with the era's Policy and the lifecycle installed. The messages it
 // read are replayed to the Conn. This is the seam for other transports:
 // an HTTP handler calls it per legacy session or per modern request.
-func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn, error) {
+func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
 	rt := &replayTransport{}
-	var pol runtime.Policy
+	var pol jsonrpc2.Policy
 	initFirst := false
 	for decided := false; !decided; {
 		msg, err := t.Read(ctx)
 		if err != nil {
 			return nil, err
 		}
-		m, derr := runtime.DecodeMessage(msg)
-		if derr != nil || m.Kind != runtime.KindRequest {
+		m, derr := jsonrpc2.DecodeMessage(msg)
+		if derr != nil || m.Kind != jsonrpc2.KindRequest {
 			rt.pending = append(rt.pending, msg) // the Conn answers or drops it
 			if len(rt.pending) < 64 {
 				continue
 			}
 		}
 		switch {
-		case m != nil && m.Kind == runtime.KindRequest && m.Method == MethodInitialize:
+		case m != nil && m.Kind == jsonrpc2.KindRequest && m.Method == MethodInitialize:
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
 			initFirst = true
 			if r, ok := s.negotiate(p.ProtocolVersion); ok {
-				pol = r.Policy(runtime.SideServer)
+				pol = r.Policy(jsonrpc2.SideServer)
 			} else {
-				pol = s.base.Policy(runtime.SideServer)
+				pol = s.base.Policy(jsonrpc2.SideServer)
 			}
-		case m != nil && m.Kind == runtime.KindRequest && m.Method == MethodPing && member(m.Params, "_meta") == nil:
+		case m != nil && m.Kind == jsonrpc2.KindRequest && m.Method == MethodPing && member(m.Params, "_meta") == nil:
 			if err := t.Write(ctx, response(m.ID, json.RawMessage(`{}`), nil)); err != nil {
 				return nil, err
 			}
 			continue
-		case m != nil && m.Kind == runtime.KindRequest:
+		case m != nil && m.Kind == jsonrpc2.KindRequest:
 			if v, ok := metaString(m.Params, MetaProtocolVersion); ok && s.base.Modern && !s.supportsModern(v) {
 				if err := t.Write(ctx, response(m.ID, nil, s.unsupported(v))); err != nil {
 					return nil, err
 				}
 				continue
 			}
-			pol = s.base.Policy(runtime.SideServer)
+			pol = s.base.Policy(jsonrpc2.SideServer)
 		default:
-			pol = s.base.Policy(runtime.SideServer)
+			pol = s.base.Policy(jsonrpc2.SideServer)
 		}
 		rt.pending = append(rt.pending, msg)
 		decided = true
 	}
-	opts := append([]runtime.Option{runtime.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
-	opts = append(opts, runtime.WithPolicy(pol))
-	conn := runtime.NewConn(replaying(t, rt.pending), opts...)
+	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
+	opts = append(opts, jsonrpc2.WithPolicy(pol))
+	conn := jsonrpc2.NewConn(replaying(t, rt.pending), opts...)
 	s.bind(conn, initFirst)
 	conn.Start()
 	return conn, nil
@@ -230,12 +230,12 @@ func (s *Server) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn
 func (s *Server) supportsModern(v string) bool { return s.base.Modern && v == s.base.Version }
 
 // unsupported is UnsupportedProtocolVersionError (versioning.mdx).
-func (s *Server) unsupported(requested string) *runtime.Error {
-	return &runtime.Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
+func (s *Server) unsupported(requested string) *jsonrpc2.Error {
+	return &jsonrpc2.Error{Code: CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version",
 		Data: mustJSON(map[string]any{"supported": s.SupportedVersions(), "requested": requested})}
 }
 
-func response(id runtime.RequestID, result json.RawMessage, e *runtime.Error) []byte {
+func response(id jsonrpc2.RequestID, result json.RawMessage, e *jsonrpc2.Error) []byte {
 	msg := map[string]any{"jsonrpc": "2.0", "id": id}
 	if e != nil {
 		msg["error"] = e
@@ -248,7 +248,7 @@ func response(id runtime.RequestID, result json.RawMessage, e *runtime.Error) []
 // connState is one connection's lifecycle state.
 type connState struct {
 	srv  *Server
-	conn *runtime.Conn
+	conn *jsonrpc2.Conn
 	log  *slog.Logger // s.logger through the Conn's dispatch queue: never blocks a handler
 
 	mu     sync.Mutex
@@ -285,14 +285,14 @@ func (st *connState) legacyContext() (LegacyContext, bool) {
 }
 
 // bind installs the implementation and the lifecycle on conn.
-func (s *Server) bind(conn *runtime.Conn, initFirst bool) {
+func (s *Server) bind(conn *jsonrpc2.Conn, initFirst bool) {
 	st := &connState{srv: s, conn: conn, log: conn.QueuedLogger(s.logger)}
 	if initFirst {
 		st.initDone = make(chan struct{})
 	}
 	s.register(conn)
-	lifecycle := map[string]runtime.Handler{
-		MethodPing:     func(context.Context, *runtime.Request) (any, error) { return json.RawMessage(`{}`), nil },
+	lifecycle := map[string]jsonrpc2.Handler{
+		MethodPing:     func(context.Context, *jsonrpc2.Request) (any, error) { return json.RawMessage(`{}`), nil },
 		MethodSetLevel: st.setLevel,
 	}
 	if s.base.Modern {
@@ -326,7 +326,7 @@ func (s *Server) bind(conn *runtime.Conn, initFirst bool) {
 	if st.initDone != nil {
 		var once sync.Once
 		first := init
-		init = func(ctx context.Context, req *runtime.Request) (any, error) {
+		init = func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			defer once.Do(func() { close(st.initDone) })
 			return first(ctx, req)
 		}
@@ -345,7 +345,7 @@ func (s *Server) bind(conn *runtime.Conn, initFirst bool) {
 			conn.Handle(MethodSetLevel, st.setLevel)
 		}
 	}
-	conn.HandleNotification(MethodInitialized, func(context.Context, *runtime.Notification) {})
+	conn.HandleNotification(MethodInitialized, func(context.Context, *jsonrpc2.Notification) {})
 }
 
 // capabilities are derived from what the implementation provides.
@@ -368,10 +368,10 @@ type initializeParams struct {
 	ClientInfo      json.RawMessage `json:"clientInfo"`
 }
 
-func (st *connState) initialize(ctx context.Context, req *runtime.Request) (any, error) {
+func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p initializeParams
 	if err := json.Unmarshal(req.Params, &p); err != nil || p.ProtocolVersion == "" {
-		return nil, runtime.ErrInvalidParams("initialize: protocolVersion is required")
+		return nil, jsonrpc2.ErrInvalidParams("initialize: protocolVersion is required")
 	}
 	r, ok := st.srv.negotiate(p.ProtocolVersion)
 	if !ok {
@@ -397,8 +397,8 @@ func (st *connState) initialize(ctx context.Context, req *runtime.Request) (any,
 
 // recordInitialize runs a user-provided initialize and records the
 // version it answered with, so the rest of the lifecycle follows it.
-func (st *connState) recordInitialize(h runtime.Handler) runtime.Handler {
-	return func(ctx context.Context, req *runtime.Request) (any, error) {
+func (st *connState) recordInitialize(h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		res, err := h(ctx, req)
 		if err != nil {
 			return res, err
@@ -420,12 +420,12 @@ func (st *connState) recordInitialize(h runtime.Handler) runtime.Handler {
 	}
 }
 
-func (st *connState) setLevel(ctx context.Context, req *runtime.Request) (any, error) {
+func (st *connState) setLevel(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p struct {
 		Level string `json:"level"`
 	}
 	if err := json.Unmarshal(req.Params, &p); err != nil || levelRank(p.Level) < 0 {
-		return nil, runtime.ErrInvalidParams("logging/setLevel: unknown level")
+		return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: unknown level")
 	}
 	st.mu.Lock()
 	if st.legacy != nil {
@@ -435,7 +435,7 @@ func (st *connState) setLevel(ctx context.Context, req *runtime.Request) (any, e
 	return json.RawMessage(`{}`), nil
 }
 
-func (st *connState) discover(ctx context.Context, req *runtime.Request) (any, error) {
+func (st *connState) discover(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	res := map[string]any{
 		"_meta":             map[string]any{MetaServerInfo: st.srv.info},
 		"supportedVersions": st.srv.SupportedVersions(),

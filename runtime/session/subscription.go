@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // MetaSubscriptionID is the _meta key that ties a notification to its
@@ -21,8 +21,8 @@ const MethodSubscriptionsListen = "subscriptions/listen"
 // when the handler calls Cancel (notifications/cancelled to the client), or
 // when the client cancels the request (the handler's ctx ends).
 type Subscription struct {
-	conn *runtime.Conn
-	id   runtime.RequestID
+	conn *jsonrpc2.Conn
+	id   jsonrpc2.RequestID
 }
 
 // Listen acknowledges the subscriptions/listen request a handler's ctx
@@ -36,14 +36,14 @@ func Listen(ctx context.Context, accepted any) (*Subscription, error) {
 		return nil, ErrNoSession
 	}
 	if rs.req.Method != MethodSubscriptionsListen {
-		return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "session.Listen outside a subscriptions/listen handler"}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "session.Listen outside a subscriptions/listen handler"}
 	}
 	s := &Subscription{conn: rs.st.conn, id: rs.req.ID}
 	return s, s.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": accepted})
 }
 
 // ID is the subscription id: the listen request's JSON-RPC id.
-func (s *Subscription) ID() runtime.RequestID { return s.id }
+func (s *Subscription) ID() jsonrpc2.RequestID { return s.id }
 
 // Notify sends a notification on the stream: params (an object, or nil)
 // gets the subscription id in its _meta.
@@ -70,7 +70,7 @@ func (s *Subscription) Cancel(reason string) error { return s.conn.CancelIncomin
 
 // withSubscriptionID puts the subscription id into a listen result's
 // _meta, which the subscriptions page requires and a handler need not know.
-func withSubscriptionID(result any, id runtime.RequestID) (any, error) {
+func withSubscriptionID(result any, id jsonrpc2.RequestID) (any, error) {
 	raw, err := json.Marshal(result)
 	if err != nil {
 		return nil, err

@@ -5,42 +5,42 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"log/slog"
 	"reflect"
-	goruntime "runtime"
+	"runtime"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // replayTransport hands the Conn the messages Accept read while deciding
 // the era, then reads on.
 type replayTransport struct {
-	runtime.Transport
+	jsonrpc2.Transport
 	pending [][]byte // only the Conn's read loop touches it after Accept
 }
 
 // replaying wraps t for the Conn, keeping the optional interfaces t has
 // (a Streamable HTTP transport's disconnect seams), which the Conn finds
 // by type assertion.
-func replaying(t runtime.Transport, pending [][]byte) runtime.Transport {
+func replaying(t jsonrpc2.Transport, pending [][]byte) jsonrpc2.Transport {
 	r := &replayTransport{Transport: t, pending: pending}
-	dn, isDN := t.(runtime.DisconnectNotifier)
-	rc, isRC := t.(runtime.RequestStreamCanceller)
+	dn, isDN := t.(jsonrpc2.DisconnectNotifier)
+	rc, isRC := t.(jsonrpc2.RequestStreamCanceller)
 	switch {
 	case isDN && isRC:
 		return struct {
 			*replayTransport
-			runtime.DisconnectNotifier
-			runtime.RequestStreamCanceller
+			jsonrpc2.DisconnectNotifier
+			jsonrpc2.RequestStreamCanceller
 		}{r, dn, rc}
 	case isDN:
 		return struct {
 			*replayTransport
-			runtime.DisconnectNotifier
+			jsonrpc2.DisconnectNotifier
 		}{r, dn}
 	case isRC:
 		return struct {
 			*replayTransport
-			runtime.RequestStreamCanceller
+			jsonrpc2.RequestStreamCanceller
 		}{r, rc}
 	}
 	return r
@@ -99,7 +99,7 @@ func promoted(t reflect.Type, m reflect.Method) bool {
 // declared reports whether fn is a method body someone wrote, rather than
 // a compiler wrapper or a generated Unimplemented stub.
 func declared(fn reflect.Value) bool {
-	f := goruntime.FuncForPC(fn.Pointer())
+	f := runtime.FuncForPC(fn.Pointer())
 	if f == nil {
 		return true
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
@@ -40,7 +40,7 @@ func (s *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 	case "fail":
 		return nil, errors.New("secret detail")
 	case "rpcfail":
-		return nil, runtime.NewError(-32000, "visible")
+		return nil, jsonrpc2.NewError(-32000, "visible")
 	case "toolfail":
 		return mcp.ToolError(errors.New("bad input")), nil
 	case "chatty":
@@ -81,7 +81,7 @@ func (s *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 // rawPeer is the client side of a pipe, speaking JSON by hand.
 type rawPeer struct {
 	t  *testing.T
-	tr runtime.Transport
+	tr jsonrpc2.Transport
 }
 
 func (p *rawPeer) send(format string, args ...any) {
@@ -110,7 +110,7 @@ func str(v any) string { b, _ := json.Marshal(v); return string(b) }
 
 // serve runs srv on one end of a pipe and returns the other as a raw peer.
 func serve(t *testing.T, srv *session.Server) *rawPeer {
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), a) }()
 	t.Cleanup(func() {
@@ -219,7 +219,7 @@ func TestUnsupportedFirstRequest(t *testing.T) {
 }
 
 // TestHandlerErrors: a Go error reaches the peer as a generic -32603 and
-// the log with its detail; a *runtime.Error passes through; ToolError is
+// the log with its detail; a *jsonrpc2.Error passes through; ToolError is
 // an isError result.
 func TestHandlerErrors(t *testing.T) {
 	var logBuf bytes.Buffer
@@ -237,7 +237,7 @@ func TestHandlerErrors(t *testing.T) {
 	}
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{%s,"name":"rpcfail"}}`, modernMeta)
 	if got := str(p.recv()); got != `{"error":{"code":-32000,"message":"visible"},"id":2,"jsonrpc":"2.0"}` {
-		t.Errorf("runtime.Error: %s", got)
+		t.Errorf("jsonrpc2.Error: %s", got)
 	}
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{%s,"name":"toolfail"}}`, modernMeta)
 	if got := str(p.recv()); got != `{"id":3,"jsonrpc":"2.0","result":{"content":[{"text":"bad input","type":"text"}],"isError":true,"resultType":"complete"}}` {
@@ -440,7 +440,7 @@ func TestSubscriptionsListen(t *testing.T) {
 		l := &listener{end: make(chan string, 1), stopped: make(chan error, 1)}
 		p := open(t, l)
 		p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub-1","reason":"closing the view"}}`)
-		var ce *runtime.CancelError
+		var ce *jsonrpc2.CancelError
 		if err := <-l.stopped; !errors.As(err, &ce) || ce.Reason != "closing the view" {
 			t.Errorf("handler cause: %v", err)
 		}
@@ -464,7 +464,7 @@ func (discoverer) Discover(ctx context.Context, _ *mcp.RequestParams) (*mcp.Disc
 func TestLifecycleOverrides(t *testing.T) {
 	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &discoverer{},
 		session.WithLegacy(legacyRevisions...),
-		session.WithHandler("initialize", func(ctx context.Context, req *runtime.Request) (any, error) {
+		session.WithHandler("initialize", func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			return json.RawMessage(`{"protocolVersion":"2025-03-26","capabilities":{"custom":{}},"serverInfo":{"name":"mine","version":"9"}}`), nil
 		}))
 	p := serve(t, srv)
@@ -489,7 +489,7 @@ func TestQuietAtInfo(t *testing.T) {
 	var mu sync.Mutex
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	impl := &tools{started: make(chan struct{})}
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	served := make(chan error, 1)
 	go func() { served <- newServer(log, impl).Serve(context.Background(), a) }()
 	p := &rawPeer{t: t, tr: b}
@@ -549,13 +549,13 @@ func TestModernOnlyRefusesInitialize(t *testing.T) {
 // disconnecting is a pipe end that, like a Streamable HTTP transport, can
 // report that the stream of an incoming request dropped.
 type disconnecting struct {
-	runtime.Transport
+	jsonrpc2.Transport
 	mu     sync.Mutex
-	notify func(runtime.RequestID)
+	notify func(jsonrpc2.RequestID)
 	ready  chan struct{}
 }
 
-func (d *disconnecting) OnRequestDisconnect(f func(runtime.RequestID)) {
+func (d *disconnecting) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
 	d.mu.Lock()
 	d.notify = f
 	d.mu.Unlock()
@@ -580,7 +580,7 @@ func (b *blocker) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (*
 // transport's DisconnectNotifier, so under the modern policy a dropped
 // stream cancels the handler (what the HTTP transport relies on).
 func TestAcceptKeepsDisconnectSeam(t *testing.T) {
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	d := &disconnecting{Transport: a, ready: make(chan struct{})}
 	impl := &blocker{started: make(chan struct{}), cause: make(chan error, 1)}
 	srv := newServer(nil, impl)
@@ -595,12 +595,12 @@ func TestAcceptKeepsDisconnectSeam(t *testing.T) {
 	<-d.ready
 	<-impl.started
 	d.mu.Lock()
-	d.notify(runtime.Int64ID(5))
+	d.notify(jsonrpc2.Int64ID(5))
 	d.mu.Unlock()
-	var ce *runtime.CancelError
+	var ce *jsonrpc2.CancelError
 	select {
 	case err := <-impl.cause:
-		if !errors.As(err, &ce) || ce.Source != runtime.SourceStreamClosed {
+		if !errors.As(err, &ce) || ce.Source != jsonrpc2.SourceStreamClosed {
 			t.Errorf("handler cause %v, want a disconnect", err)
 		}
 	case <-time.After(5 * time.Second):

@@ -10,23 +10,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // benchServer is a Handler with an echo method in both eras, over loopback
 // TCP.
 func benchServer(b *testing.B, opts Options) (*httptest.Server, func()) {
 	opts.Logger = quiet()
-	h := NewHandler(func(t runtime.Transport, era Era) *runtime.Conn {
-		pol := legacyPolicy(runtime.SideServer)
+	h := NewHandler(func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
+		pol := legacyPolicy(jsonrpc2.SideServer)
 		if era == EraModern {
-			pol = modernPolicy(runtime.SideServer)
+			pol = modernPolicy(jsonrpc2.SideServer)
 		}
-		c := runtime.NewConn(t, runtime.WithPolicy(pol), runtime.WithLogger(quiet()))
-		c.Handle("initialize", func(context.Context, *runtime.Request) (any, error) {
+		c := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
+		c.Handle("initialize", func(context.Context, *jsonrpc2.Request) (any, error) {
 			return map[string]string{"protocolVersion": "2025-11-25"}, nil
 		})
-		c.Handle("echo", func(context.Context, *runtime.Request) (any, error) { return map[string]bool{"ok": true}, nil })
+		c.Handle("echo", func(context.Context, *jsonrpc2.Request) (any, error) { return map[string]bool{"ok": true}, nil })
 		return c
 	}, opts)
 	srv := httptest.NewServer(h)

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // ClientOptions configures a Client.
@@ -70,9 +70,9 @@ func (o ClientOptions) withDefaults() ClientOptions {
 	return o
 }
 
-// Client is the client side of Streamable HTTP as a runtime.Transport. Each
+// Client is the client side of Streamable HTTP as a jsonrpc2.Transport. Each
 // outgoing request is its own POST whose response (JSON or SSE) feeds Read.
-// In the modern era it implements runtime.RequestStreamCanceller, so a
+// In the modern era it implements jsonrpc2.RequestStreamCanceller, so a
 // cancelled call closes its own stream and sends nothing; in the legacy era
 // the Conn POSTs notifications/cancelled instead and the stream stays open.
 type Client struct {
@@ -92,8 +92,8 @@ type Client struct {
 	isClosed  bool
 	session   string
 	version   string // legacy: negotiated, sent once known
-	initID    runtime.RequestID
-	streams   map[runtime.RequestID]context.CancelFunc
+	initID    jsonrpc2.RequestID
+	streams   map[jsonrpc2.RequestID]context.CancelFunc
 	getOpened bool
 }
 
@@ -110,7 +110,7 @@ func NewClient(endpoint string, opts ClientOptions) *Client {
 		endpoint: endpoint, opts: opts, era: era, log: opts.Logger,
 		base: base, cancelBase: cancel,
 		in: make(chan []byte, 64), closed: make(chan struct{}),
-		streams: map[runtime.RequestID]context.CancelFunc{},
+		streams: map[jsonrpc2.RequestID]context.CancelFunc{},
 	}
 }
 
@@ -137,7 +137,7 @@ func (c *Client) SessionID() string {
 	return c.session
 }
 
-// Read implements runtime.Transport.
+// Read implements jsonrpc2.Transport.
 func (c *Client) Read(ctx context.Context) ([]byte, error) {
 	select {
 	case m := <-c.in:
@@ -149,17 +149,17 @@ func (c *Client) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
-// Write implements runtime.Transport. A request returns once its POST is
+// Write implements jsonrpc2.Transport. A request returns once its POST is
 // under way; its answer (or an error response made from an HTTP failure)
 // arrives through Read. Notifications and responses are POSTed before Write
 // returns, so a notifications/cancelled written before Close is delivered.
 func (c *Client) Write(ctx context.Context, msg []byte) error {
-	m, derr := runtime.DecodeMessage(msg)
+	m, derr := jsonrpc2.DecodeMessage(msg)
 	if derr != nil {
 		return derr
 	}
 	body := msg
-	if c.era == EraModern && m.Kind == runtime.KindRequest {
+	if c.era == EraModern && m.Kind == jsonrpc2.KindRequest {
 		var err error
 		if body, err = c.withMeta(m); err != nil {
 			return err
@@ -168,9 +168,9 @@ func (c *Client) Write(ctx context.Context, msg []byte) error {
 	c.mu.Lock()
 	if c.isClosed {
 		c.mu.Unlock()
-		return runtime.ErrTransportClosed
+		return jsonrpc2.ErrTransportClosed
 	}
-	if m.Kind != runtime.KindRequest {
+	if m.Kind != jsonrpc2.KindRequest {
 		c.mu.Unlock()
 		return c.postSync(ctx, m, body)
 	}
@@ -192,10 +192,10 @@ func (c *Client) Write(ctx context.Context, msg []byte) error {
 	return nil
 }
 
-// CloseRequestStream implements runtime.RequestStreamCanceller: the modern
+// CloseRequestStream implements jsonrpc2.RequestStreamCanceller: the modern
 // cancellation. The POST's context is cancelled, which closes the
 // connection's stream; nothing else is sent.
-func (c *Client) CloseRequestStream(id runtime.RequestID) error {
+func (c *Client) CloseRequestStream(id jsonrpc2.RequestID) error {
 	if c.era != EraModern {
 		return errors.New("streamhttp: legacy streams are not closed to cancel")
 	}
@@ -237,7 +237,7 @@ func (c *Client) Close() error {
 	return err
 }
 
-func (c *Client) dropStream(id runtime.RequestID) {
+func (c *Client) dropStream(id jsonrpc2.RequestID) {
 	c.mu.Lock()
 	delete(c.streams, id)
 	c.mu.Unlock()
@@ -261,7 +261,7 @@ func (c *Client) setCommon(h http.Header) {
 	}
 }
 
-func (c *Client) newPost(ctx context.Context, m *runtime.Message, body []byte) (*http.Request, error) {
+func (c *Client) newPost(ctx context.Context, m *jsonrpc2.Message, body []byte) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -270,7 +270,7 @@ func (c *Client) newPost(ctx context.Context, m *runtime.Message, body []byte) (
 	c.setCommon(h)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
-	if c.era == EraModern && m.Kind == runtime.KindRequest {
+	if c.era == EraModern && m.Kind == jsonrpc2.KindRequest {
 		h.Set(HeaderMethod, m.Method)
 		if p, ok := peekParams(m.Params); ok {
 			switch {
@@ -294,7 +294,7 @@ func (c *Client) newPost(ctx context.Context, m *runtime.Message, body []byte) (
 }
 
 // withMeta adds the modern per-request metadata to a request that lacks it.
-func (c *Client) withMeta(m *runtime.Message) ([]byte, error) {
+func (c *Client) withMeta(m *jsonrpc2.Message) ([]byte, error) {
 	params := map[string]json.RawMessage{}
 	if len(m.Params) > 0 {
 		if err := json.Unmarshal(m.Params, &params); err != nil {
@@ -319,14 +319,14 @@ func (c *Client) withMeta(m *runtime.Message) ([]byte, error) {
 	params["_meta"], _ = json.Marshal(meta)
 	return json.Marshal(struct {
 		JSONRPC string                     `json:"jsonrpc"`
-		ID      runtime.RequestID          `json:"id"`
+		ID      jsonrpc2.RequestID          `json:"id"`
 		Method  string                     `json:"method"`
 		Params  map[string]json.RawMessage `json:"params"`
 	}{"2.0", m.ID, m.Method, params})
 }
 
 // postSync POSTs a notification or response and expects 202 (or 200).
-func (c *Client) postSync(ctx context.Context, m *runtime.Message, body []byte) error {
+func (c *Client) postSync(ctx context.Context, m *jsonrpc2.Message, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := c.newPost(ctx, m, body)
@@ -366,13 +366,13 @@ func (c *Client) postSync(ctx context.Context, m *runtime.Message, body []byte) 
 const getStreamWait = 5 * time.Second
 
 // roundTrip runs one request's POST and feeds its answer to Read.
-func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id runtime.RequestID) {
+func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID) {
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
 	answered := false
 	deliver := func(data []byte) error {
-		if m, derr := runtime.DecodeMessage(data); derr == nil && (m.Kind == runtime.KindResponse || m.Kind == runtime.KindErrorResponse) && m.ID == id {
+		if m, derr := jsonrpc2.DecodeMessage(data); derr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
 			answered = true
 			c.noteResult(m)
 		}
@@ -401,7 +401,7 @@ func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *
 		var data []byte
 		data, err = io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageBytes)+1))
 		if err == nil && len(data) > c.opts.MaxMessageBytes {
-			err = &runtime.MessageTooLargeError{Size: len(data), Limit: c.opts.MaxMessageBytes}
+			err = &jsonrpc2.MessageTooLargeError{Size: len(data), Limit: c.opts.MaxMessageBytes}
 		}
 		if err == nil {
 			data = withID(data, id)
@@ -421,24 +421,24 @@ func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *
 
 // withID fills in the id of an error response that a server sent with id
 // null (an HTTP-level rejection), so the Conn can match it to the call.
-func withID(data []byte, id runtime.RequestID) []byte {
-	m, derr := runtime.DecodeMessage(data)
-	if derr != nil || m.Kind != runtime.KindErrorResponse || !m.ID.IsZero() {
+func withID(data []byte, id jsonrpc2.RequestID) []byte {
+	m, derr := jsonrpc2.DecodeMessage(data)
+	if derr != nil || m.Kind != jsonrpc2.KindErrorResponse || !m.ID.IsZero() {
 		return data
 	}
 	b, _ := json.Marshal(struct {
 		JSONRPC string            `json:"jsonrpc"`
-		ID      runtime.RequestID `json:"id"`
-		Error   *runtime.Error    `json:"error"`
+		ID      jsonrpc2.RequestID `json:"id"`
+		Error   *jsonrpc2.Error    `json:"error"`
 	}{"2.0", id, m.Error})
 	return b
 }
 
 // noteResult learns the negotiated version from initialize's result.
-func (c *Client) noteResult(m *runtime.Message) {
+func (c *Client) noteResult(m *jsonrpc2.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.initID.IsZero() || m.ID != c.initID || m.Kind != runtime.KindResponse {
+	if c.initID.IsZero() || m.ID != c.initID || m.Kind != jsonrpc2.KindResponse {
 		return
 	}
 	var r struct {
@@ -451,9 +451,9 @@ func (c *Client) noteResult(m *runtime.Message) {
 
 // fail answers a request locally with an error, so its Call returns rather
 // than waiting for a response that will not come.
-func (c *Client) fail(id runtime.RequestID, why string) {
+func (c *Client) fail(id jsonrpc2.RequestID, why string) {
 	c.log.Debug("request failed at the transport", "id", id.String(), "why", why)
-	_ = c.deliver(errorBody(id, runtime.CodeInternalError, "streamhttp: "+why, nil))
+	_ = c.deliver(errorBody(id, jsonrpc2.CodeInternalError, "streamhttp: "+why, nil))
 }
 
 func (c *Client) deliver(data []byte) error {
@@ -461,9 +461,9 @@ func (c *Client) deliver(data []byte) error {
 	case c.in <- data:
 		return nil
 	case <-c.closed:
-		return runtime.ErrTransportClosed
+		return jsonrpc2.ErrTransportClosed
 	case <-c.base.Done():
-		return runtime.ErrTransportClosed
+		return jsonrpc2.ErrTransportClosed
 	}
 }
 
@@ -527,7 +527,7 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 	c := NewClient(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
 		ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
 	defer c.Close()
-	probe := &runtime.Message{Kind: runtime.KindRequest, ID: runtime.StringID("mcpgen-era-probe"), Method: "server/discover"}
+	probe := &jsonrpc2.Message{Kind: jsonrpc2.KindRequest, ID: jsonrpc2.StringID("mcpgen-era-probe"), Method: "server/discover"}
 	body, err := c.withMeta(probe)
 	if err != nil {
 		return Detection{}, err
@@ -576,7 +576,7 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 		}) {
 			d.Era = EraLegacy
 		}
-	case isModernCode(e.Error.Code), resp.StatusCode == http.StatusNotFound && e.Error.Code == runtime.CodeMethodNotFound:
+	case isModernCode(e.Error.Code), resp.StatusCode == http.StatusNotFound && e.Error.Code == jsonrpc2.CodeMethodNotFound:
 		d.Era = EraModern
 	}
 	return d, nil

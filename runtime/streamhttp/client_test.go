@@ -12,13 +12,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // clientOn starts a modern client Conn on c, closed with the test.
-func clientOn(t *testing.T, c *Client) *runtime.Conn {
+func clientOn(t *testing.T, c *Client) *jsonrpc2.Conn {
 	t.Helper()
-	conn := runtime.NewConn(c, runtime.WithPolicy(modernPolicy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -28,7 +28,7 @@ func clientOn(t *testing.T, c *Client) *runtime.Conn {
 	return conn
 }
 
-func clientConn(t *testing.T, f *fixture, era Era) (*runtime.Conn, *Client) {
+func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *Client) {
 	t.Helper()
 	c, err := Dial(context.Background(), f.url, ClientOptions{Logger: quiet()})
 	if err != nil {
@@ -37,12 +37,12 @@ func clientConn(t *testing.T, f *fixture, era Era) (*runtime.Conn, *Client) {
 	if c.Era() != era {
 		t.Fatalf("detected %v, want %v", c.Era(), era)
 	}
-	pol := legacyPolicy(runtime.SideClient)
+	pol := legacyPolicy(jsonrpc2.SideClient)
 	if era == EraModern {
-		pol = modernPolicy(runtime.SideClient)
+		pol = modernPolicy(jsonrpc2.SideClient)
 	}
-	conn := runtime.NewConn(c, runtime.WithPolicy(pol), runtime.WithLogger(quiet()))
-	conn.Handle("sampling/createMessage", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
+	conn.Handle("sampling/createMessage", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]string{"from": "client"}, nil
 	})
 	conn.Start()
@@ -94,12 +94,12 @@ func TestClientModernCancelClosesStream(t *testing.T) {
 		t.Fatalf("call: %v", err)
 	}
 	e := waitFor(t, f.ended, "handler end")
-	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceStreamClosed {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != jsonrpc2.SourceStreamClosed {
 		t.Fatalf("server cause %v", e.cause)
 	}
 	// A timeout does the same.
-	err := conn.Call(context.Background(), "sleep", map[string]any{}, nil, runtime.WithTimeout(30*time.Millisecond))
+	err := conn.Call(context.Background(), "sleep", map[string]any{}, nil, jsonrpc2.WithTimeout(30*time.Millisecond))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("timeout: %v", err)
 	}
@@ -141,8 +141,8 @@ func TestClientLegacyCancelOnceAndDelete(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := waitFor(t, f.ended, "handler end")
-	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourcePeer || ce.Reason != "user pressed stop" {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != jsonrpc2.SourcePeer || ce.Reason != "user pressed stop" {
 		t.Fatalf("server cause %v", e.cause)
 	}
 	cancels, deletes := 0, 0
@@ -195,7 +195,7 @@ func TestClientSSEResponse(t *testing.T) {
 				}
 			}
 			got := make(chan struct{}, 1)
-			conn.HandleNotification("notifications/progress", func(context.Context, *runtime.Notification) { got <- struct{}{} })
+			conn.HandleNotification("notifications/progress", func(context.Context, *jsonrpc2.Notification) { got <- struct{}{} })
 			var out json.RawMessage
 			if err := conn.Call(context.Background(), "progress", map[string]any{}, &out); err != nil || string(out) != `{"done":"yes"}` {
 				t.Fatalf("progress: %s %v", out, err)
@@ -223,7 +223,7 @@ func TestClientLegacySessionGone(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = conn.Call(ctx, "echo", map[string]any{}, nil)
-	var re *runtime.Error
+	var re *jsonrpc2.Error
 	if !errors.As(err, &re) || !strings.Contains(re.Message, "session not found") {
 		t.Fatalf("call on an ended session: %v", err)
 	}
@@ -256,7 +256,7 @@ func TestClientInitializedWaitsForGetStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn := runtime.NewConn(c, runtime.WithPolicy(legacyPolicy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(legacyPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
 	defer conn.Close(context.Background())
 	if err := conn.Call(context.Background(), "initialize", map[string]any{}, nil); err != nil {

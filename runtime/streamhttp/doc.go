@@ -1,21 +1,21 @@
 // Package streamhttp is MCP's Streamable HTTP transport for both protocol
 // eras, on the standard library only: a server http.Handler and a client
-// runtime.Transport.
+// jsonrpc2.Transport.
 //
 // The two eras differ in exactly the ways that matter for cancellation:
 //
 //   - Legacy (2025-03-26 … 2025-11-25): a session (Mcp-Session-Id) owns one
-//     runtime.Conn. Each client message is its own POST; a request is
+//     jsonrpc2.Conn. Each client message is its own POST; a request is
 //     answered on that POST, as JSON or as an SSE stream. A dropped stream is
 //     not a cancellation: the client cancels by POSTing
 //     notifications/cancelled, which reaches only its own session's Conn.
 //   - Modern (2026-07-28): no sessions. Every POST carries its version in the
 //     MCP-Protocol-Version header and in params._meta, and is served by a
-//     runtime.Conn of its own, so ids of different clients never meet.
+//     jsonrpc2.Conn of its own, so ids of different clients never meet.
 //     Closing the response stream is the cancellation: the transport reports
-//     it through runtime.DisconnectNotifier and the revision's Policy
+//     it through jsonrpc2.DisconnectNotifier and the revision's Policy
 //     (DisconnectIsCancellation) makes the Conn cancel the handler with
-//     runtime.SourceStreamClosed. Nothing is written to a closed stream and no
+//     jsonrpc2.SourceStreamClosed. Nothing is written to a closed stream and no
 //     notifications/cancelled is sent for it.
 //
 // The handler never decides revision semantics itself beyond what HTTP needs
@@ -50,7 +50,7 @@
 //     DELETE still cancels with the client's reason).
 //   - Server-to-client requests in the modern era fail at once: 2026-07-28
 //     replaces them with InputRequiredResult (MRTR).
-//   - The cancel source of a closed modern stream is runtime.SourceStreamClosed
+//   - The cancel source of a closed modern stream is jsonrpc2.SourceStreamClosed
 //     (named "stream closed", as the log records show it; its reason says the
 //     peer closed the request's stream).
 package streamhttp

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Era is the protocol family a request or session belongs to.
@@ -97,7 +97,7 @@ func (p peek) metaVersion() (string, bool) {
 }
 
 // errorBody encodes a JSON-RPC error response; id may be zero (null).
-func errorBody(id runtime.RequestID, code int, msg string, data any) []byte {
+func errorBody(id jsonrpc2.RequestID, code int, msg string, data any) []byte {
 	type errObj struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`

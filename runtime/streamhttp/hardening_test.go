@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func TestOrigin(t *testing.T) {
@@ -110,7 +110,7 @@ func TestPerSessionStreamLimit(t *testing.T) {
 // its bound gets CodeServerBusy while another session is still served.
 func TestRuntimeLimitsPerSession(t *testing.T) {
 	f := newFixture(t, Options{})
-	f.connOpts = []runtime.Option{runtime.WithMaxInFlight(1)}
+	f.connOpts = []jsonrpc2.Option{jsonrpc2.WithMaxInFlight(1)}
 	if status, body := busySession(t, f); !strings.Contains(body, `"code":-31429`) || !strings.Contains(body, `"id":2`) {
 		t.Fatalf("second request of a session at its bound: %d %s, want error -31429 for id 2", status, body)
 	}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"go.uber.org/goleak"
 )
 
@@ -25,19 +25,19 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // The policies of the two eras, as the generated packages define them
 // (mcp20251125.Policy, mcp20260728.Policy); written out here so the runtime
 // package's tests do not depend on generated code.
-func legacyPolicy(side runtime.Side) runtime.Policy {
-	p := runtime.DefaultPolicy()
+func legacyPolicy(side jsonrpc2.Side) jsonrpc2.Policy {
+	p := jsonrpc2.DefaultPolicy()
 	p.Side = side
 	return p
 }
 
-func modernPolicy(side runtime.Side) runtime.Policy {
-	return runtime.Policy{
+func modernPolicy(side jsonrpc2.Side) jsonrpc2.Policy {
+	return jsonrpc2.Policy{
 		Side:                     side,
 		CancelledMethod:          "notifications/cancelled",
 		ProgressMethod:           "notifications/progress",
-		ClientCancels:            runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}},
-		ServerCancels:            runtime.CancelScope{PeerRequests: runtime.MethodSet{Methods: []string{"subscriptions/listen"}}},
+		ClientCancels:            jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
+		ServerCancels:            jsonrpc2.CancelScope{PeerRequests: jsonrpc2.MethodSet{Methods: []string{"subscriptions/listen"}}},
 		DisconnectIsCancellation: true,
 	}
 }
@@ -63,14 +63,14 @@ type fixture struct {
 	url     string
 	started chan string // id of each sleep handler as it starts
 	ended   chan ended
-	events  chan runtime.Event
+	events  chan jsonrpc2.Event
 	logs    chan string
-	conns   chan *runtime.Conn // every Conn the factory built
+	conns   chan *jsonrpc2.Conn // every Conn the factory built
 	answers chan error         // ask: the outcome of the server's own call
 	late    *lateWrites
 	// connOpts are added to every Conn's options (set before the first
 	// request).
-	connOpts []runtime.Option
+	connOpts []jsonrpc2.Option
 }
 
 func newFixture(t *testing.T, opts Options) *fixture {
@@ -78,9 +78,9 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	f := &fixture{
 		started: make(chan string, 64),
 		ended:   make(chan ended, 64),
-		events:  make(chan runtime.Event, 256),
+		events:  make(chan jsonrpc2.Event, 256),
 		logs:    make(chan string, 256),
-		conns:   make(chan *runtime.Conn, 256),
+		conns:   make(chan *jsonrpc2.Conn, 256),
 		answers: make(chan error, 16),
 	}
 	if opts.Logger == nil {
@@ -105,36 +105,36 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	return f
 }
 
-func (f *fixture) newConn(t runtime.Transport, era Era) *runtime.Conn {
-	pol := legacyPolicy(runtime.SideServer)
+func (f *fixture) newConn(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
+	pol := legacyPolicy(jsonrpc2.SideServer)
 	if era == EraModern {
-		pol = modernPolicy(runtime.SideServer)
+		pol = modernPolicy(jsonrpc2.SideServer)
 	}
-	opts := append([]runtime.Option{runtime.WithPolicy(pol),
-		runtime.WithLogger(slog.New(&chanHandler{ch: f.logs})),
-		runtime.WithObserver(func(e runtime.Event) {
+	opts := append([]jsonrpc2.Option{jsonrpc2.WithPolicy(pol),
+		jsonrpc2.WithLogger(slog.New(&chanHandler{ch: f.logs})),
+		jsonrpc2.WithObserver(func(e jsonrpc2.Event) {
 			select {
 			case f.events <- e:
 			default:
 			}
 		})}, f.connOpts...)
-	conn := runtime.NewConn(t, opts...)
-	conn.Handle("initialize", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn := jsonrpc2.NewConn(t, opts...)
+	conn.Handle("initialize", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "serverInfo": map[string]string{"name": "t", "version": "0"}}, nil
 	})
-	conn.Handle("echo", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("echo", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]json.RawMessage{"params": r.Params}, nil
 	})
-	conn.Handle("tools/call", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]any{"content": []any{}}, nil
 	})
-	conn.Handle("progress", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("progress", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		if err := conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": 1, "progress": 1}); err != nil {
 			return nil, err
 		}
 		return map[string]string{"done": "yes"}, nil
 	})
-	sleep := func(ctx context.Context, r *runtime.Request) (any, error) {
+	sleep := func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		f.started <- r.ID.String()
 		<-ctx.Done()
 		// Try to write after the cancellation: must not reach the wire.
@@ -143,20 +143,20 @@ func (f *fixture) newConn(t runtime.Transport, era Era) *runtime.Conn {
 		return map[string]string{"late": "result"}, nil
 	}
 	conn.Handle("sleep", sleep)
-	conn.Handle("subscriptions/listen", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("subscriptions/listen", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		if err := conn.Notify(ctx, "notifications/tools/list_changed", map[string]any{}); err != nil {
 			return nil, err
 		}
 		return sleep(ctx, r)
 	})
-	conn.Handle("ask", func(ctx context.Context, r *runtime.Request) (any, error) {
+	conn.Handle("ask", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		var p struct {
 			TimeoutMS int `json:"timeoutMs"`
 		}
 		_ = json.Unmarshal(r.Params, &p)
-		var opts []runtime.CallOption
+		var opts []jsonrpc2.CallOption
 		if p.TimeoutMS > 0 {
-			opts = append(opts, runtime.WithTimeout(time.Duration(p.TimeoutMS)*time.Millisecond))
+			opts = append(opts, jsonrpc2.WithTimeout(time.Duration(p.TimeoutMS)*time.Millisecond))
 		}
 		var res json.RawMessage
 		err := conn.Call(ctx, "sampling/createMessage", map[string]any{"q": 1}, &res, opts...)
@@ -378,7 +378,7 @@ func (f *fixture) waitLog(t *testing.T, s string) {
 }
 
 // waitEvent waits for an observer event matching ok.
-func (f *fixture) waitEvent(t *testing.T, ok func(runtime.Event) bool) runtime.Event {
+func (f *fixture) waitEvent(t *testing.T, ok func(jsonrpc2.Event) bool) jsonrpc2.Event {
 	t.Helper()
 	for {
 		if e := waitFor(t, f.events, "observer event"); ok(e) {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func TestLegacySessionLifecycle(t *testing.T) {
@@ -101,8 +101,8 @@ func TestLegacyDisconnectIsNotCancellation(t *testing.T) {
 		t.Fatalf("cancel POST: %d %q", resp.StatusCode, b)
 	}
 	e := waitFor(t, f.ended, "handler end")
-	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourcePeer || ce.Reason != "user gave up" {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != jsonrpc2.SourcePeer || ce.Reason != "user gave up" {
 		t.Fatalf("cause = %v, want peer notification with the reason", e.cause)
 	}
 }
@@ -118,8 +118,8 @@ func TestLegacyCancelFromOtherSessionIgnored(t *testing.T) {
 	if readAll(t, r); r.StatusCode != 202 {
 		t.Fatalf("foreign cancel: %d", r.StatusCode)
 	}
-	f.waitEvent(t, func(e runtime.Event) bool {
-		return e.Kind == runtime.EventIgnored && e.Why == runtime.IgnoreUnknownID && e.ID == runtime.Int64ID(5)
+	f.waitEvent(t, func(e jsonrpc2.Event) bool {
+		return e.Kind == jsonrpc2.EventIgnored && e.Why == jsonrpc2.IgnoreUnknownID && e.ID == jsonrpc2.Int64ID(5)
 	})
 	select {
 	case e := <-f.ended:
@@ -129,7 +129,7 @@ func TestLegacyCancelFromOtherSessionIgnored(t *testing.T) {
 	r = post(t, context.Background(), f.url, legacyHdr(a), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"mine"}}`)
 	readAll(t, r)
 	e := waitFor(t, f.ended, "handler end")
-	var ce *runtime.CancelError
+	var ce *jsonrpc2.CancelError
 	if !errors.As(e.cause, &ce) || ce.Reason != "mine" {
 		t.Fatalf("cause = %v", e.cause)
 	}
@@ -176,7 +176,7 @@ func TestLegacyServerRequestOnStream(t *testing.T) {
 	if !strings.Contains(ask, `"method":"sampling/createMessage"`) {
 		t.Fatalf("got %s", ask)
 	}
-	m, _ := runtime.DecodeMessage([]byte(ask))
+	m, _ := jsonrpc2.DecodeMessage([]byte(ask))
 	r := post(t, context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":`+m.ID.String()+`,"result":{"ok":true}}`)
 	if readAll(t, r); r.StatusCode != 202 {
 		t.Fatalf("response POST: %d", r.StatusCode)
@@ -198,7 +198,7 @@ func TestLegacyServerRequestOnStream(t *testing.T) {
 	defer resp2.Body.Close()
 	s2 := newSSE(resp2.Body)
 	ask = s2.next(t)
-	m, _ = runtime.DecodeMessage([]byte(ask))
+	m, _ = jsonrpc2.DecodeMessage([]byte(ask))
 	want := `"requestId":` + m.ID.String()
 	seen := 0
 	for e := range s2.ch {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"log/slog"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Lifecycle is a lifecycle layer that builds the Conn of a transport from
@@ -15,7 +15,7 @@ import (
 // implementation, and returns the Conn started). streamhttp does not import
 // the session package; this interface is the whole contract.
 type Lifecycle interface {
-	Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn, error)
+	Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error)
 }
 
 // NewLifecycleHandler returns a Handler that serves srv in both eras on one
@@ -42,7 +42,7 @@ func AcceptConns(srv Lifecycle, log *slog.Logger) ConnFactory {
 	if log == nil {
 		log = slog.Default()
 	}
-	return func(t runtime.Transport, era Era) *runtime.Conn {
+	return func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 		g := &acceptGuard{Transport: t}
 		ctx := context.WithValue(context.Background(), acceptKey{}, g)
 		conn, err := srv.Accept(ctx, g)
@@ -67,11 +67,11 @@ type acceptKey struct{}
 // both of the Handler's transports implement and the Conn finds by type
 // assertion.
 type acceptGuard struct {
-	runtime.Transport
+	jsonrpc2.Transport
 	took bool // only Accept's goroutine reads it, before the Conn exists
 }
 
-// Read implements runtime.Transport.
+// Read implements jsonrpc2.Transport.
 func (g *acceptGuard) Read(ctx context.Context) ([]byte, error) {
 	if ctx.Value(acceptKey{}) == g {
 		if g.took {
@@ -82,9 +82,9 @@ func (g *acceptGuard) Read(ctx context.Context) ([]byte, error) {
 	return g.Transport.Read(ctx)
 }
 
-// OnRequestDisconnect implements runtime.DisconnectNotifier.
-func (g *acceptGuard) OnRequestDisconnect(f func(runtime.RequestID)) {
-	if dn, ok := g.Transport.(runtime.DisconnectNotifier); ok {
+// OnRequestDisconnect implements jsonrpc2.DisconnectNotifier.
+func (g *acceptGuard) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
+	if dn, ok := g.Transport.(jsonrpc2.DisconnectNotifier); ok {
 		dn.OnRequestDisconnect(f)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	lifecycle "github.com/mcpgen/mcpgen/runtime/session" // named so: this package has a type session
 )
 
@@ -46,8 +46,8 @@ type lifecycleFixture struct {
 func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
 	t.Helper()
 	f := &lifecycleFixture{started: make(chan string, 16), causes: make(chan error, 16)}
-	register := func(c *runtime.Conn) {
-		c.Handle("tools/call", func(ctx context.Context, r *runtime.Request) (any, error) {
+	register := func(c *jsonrpc2.Conn) {
+		c.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 			var p struct {
 				Name string `json:"name"`
 			}
@@ -156,8 +156,8 @@ func TestLifecycleLegacySession(t *testing.T) {
 	if b := readAll(t, resp); resp.StatusCode != 202 {
 		t.Fatalf("notifications/cancelled: %d %q", resp.StatusCode, b)
 	}
-	var ce *runtime.CancelError
-	if cause := waitFor(t, f.causes, "block's cause"); !errors.As(cause, &ce) || ce.Source != runtime.SourcePeer || ce.Reason != "test gave up" {
+	var ce *jsonrpc2.CancelError
+	if cause := waitFor(t, f.causes, "block's cause"); !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourcePeer || ce.Reason != "test gave up" {
 		t.Fatalf("cause %v, want the peer's cancellation", cause)
 	}
 	if r := waitFor(t, done, "the cancelled request's POST"); r != nil {
@@ -220,8 +220,8 @@ func TestLifecycleModernRequests(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"block","arguments":{},`+modernMeta+`}}`)
 	waitFor(t, f.started, "block to start")
 	cancel()
-	var ce *runtime.CancelError
-	if cause := waitFor(t, f.causes, "block's cause"); !errors.As(cause, &ce) || ce.Source != runtime.SourceStreamClosed {
+	var ce *jsonrpc2.CancelError
+	if cause := waitFor(t, f.causes, "block's cause"); !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourceStreamClosed {
 		t.Fatalf("cause %v, want the stream's disconnect", cause)
 	}
 	if r := waitFor(t, done, "the aborted POST"); r != nil {
@@ -232,7 +232,7 @@ func TestLifecycleModernRequests(t *testing.T) {
 // refusing is a Lifecycle that reads the first message and refuses it.
 type refusing struct{ read chan []byte }
 
-func (r refusing) Accept(ctx context.Context, t runtime.Transport) (*runtime.Conn, error) {
+func (r refusing) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
 	msg, err := t.Read(ctx)
 	if err != nil {
 		return nil, err
@@ -285,7 +285,7 @@ func TestLifecycleRefusedFirstMessage(t *testing.T) {
 		meta := strings.Replace(modernMeta, "2026-07-28", "2027-01-01", 1)
 		resp := post(t, ctx, f.url, hdr, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo",`+meta+`}}`)
 		body, m := rpcBody(t, resp)
-		var e runtime.Error
+		var e jsonrpc2.Error
 		if err := json.Unmarshal(m["error"], &e); err != nil || e.Code != lifecycle.CodeUnsupportedProtocolVersion || string(m["id"]) != "4" {
 			t.Fatalf("unspoken version: %d %s", resp.StatusCode, body)
 		}

@@ -9,27 +9,27 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // errNoServerRequests refuses a server-to-client request on a modern
 // stream: 2026-07-28 embeds them in results (MRTR) instead.
 var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
 
-// requestTransport is the runtime.Transport of the Conn serving one modern
+// requestTransport is the jsonrpc2.Transport of the Conn serving one modern
 // request: Read yields that request once, Write puts messages on its
 // response stream.
 type requestTransport struct {
 	msg    []byte
-	id     runtime.RequestID
+	id     jsonrpc2.RequestID
 	st     *stream
 	read   bool
 	closed chan struct{}
 	once   sync.Once
-	onDisc func(runtime.RequestID)
+	onDisc func(jsonrpc2.RequestID)
 }
 
-// Read implements runtime.Transport: the request, then nothing until Close.
+// Read implements jsonrpc2.Transport: the request, then nothing until Close.
 // It must not report EOF earlier, since EOF shuts the Conn down and would
 // cancel the handler for the wrong reason.
 func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
@@ -45,42 +45,42 @@ func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
-// Write implements runtime.Transport.
+// Write implements jsonrpc2.Transport.
 func (t *requestTransport) Write(ctx context.Context, msg []byte) error {
 	if handlerDone(ctx) {
 		return errStreamClosed
 	}
-	m, derr := runtime.DecodeMessage(msg)
+	m, derr := jsonrpc2.DecodeMessage(msg)
 	if derr != nil {
 		return derr
 	}
 	switch m.Kind {
-	case runtime.KindResponse, runtime.KindErrorResponse:
+	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
 		if m.ID != t.id {
 			return errStreamClosed
 		}
 		return t.st.send(msg, true)
-	case runtime.KindNotification:
+	case jsonrpc2.KindNotification:
 		if m.Method == "notifications/cancelled" {
 			// The one notifications/cancelled a modern server sends: ending
 			// a subscriptions/listen stream. Nothing may follow it.
 			return t.st.send(msg, true)
 		}
 		return t.st.send(msg, false)
-	case runtime.KindRequest:
+	case jsonrpc2.KindRequest:
 		return errNoServerRequests
 	}
 	return errors.New("streamhttp: refusing to write an invalid message")
 }
 
-// Close implements runtime.Transport.
+// Close implements jsonrpc2.Transport.
 func (t *requestTransport) Close() error {
 	t.once.Do(func() { close(t.closed) })
 	return nil
 }
 
-// OnRequestDisconnect implements runtime.DisconnectNotifier.
-func (t *requestTransport) OnRequestDisconnect(f func(runtime.RequestID)) { t.onDisc = f }
+// OnRequestDisconnect implements jsonrpc2.DisconnectNotifier.
+func (t *requestTransport) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { t.onDisc = f }
 
 // modernStatus maps a final message written as plain JSON to its HTTP
 // status: the modern errors that reject a request are 400, an unknown method
@@ -95,7 +95,7 @@ func modernStatus(msg []byte) int {
 		return http.StatusOK
 	}
 	switch {
-	case e.Error.Code == runtime.CodeMethodNotFound:
+	case e.Error.Code == jsonrpc2.CodeMethodNotFound:
 		return http.StatusNotFound
 	case isModernCode(e.Error.Code):
 		return http.StatusBadRequest
@@ -103,10 +103,10 @@ func modernStatus(msg []byte) int {
 	return http.StatusOK
 }
 
-func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.Message, data []byte,
+func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte,
 	version, metaVersion string, hasMeta bool, p peek, paramsOK bool) {
 	switch m.Kind {
-	case runtime.KindNotification:
+	case jsonrpc2.KindNotification:
 		// 2026-07-28 defines no client notifications over HTTP. A stray
 		// notifications/cancelled in particular names no request we could
 		// find (every request has its own Conn) and must not cancel one of
@@ -114,8 +114,8 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 		h.log.Debug("modern notification ignored", "method", m.Method)
 		w.WriteHeader(http.StatusAccepted)
 		return
-	case runtime.KindResponse, runtime.KindErrorResponse:
-		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeInvalidRequest, "clients must not send responses in 2026-07-28", nil)
+	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "clients must not send responses in 2026-07-28", nil)
 		return
 	}
 	if msg, code, data := h.validateModern(r.Header, m, version, metaVersion, hasMeta, p, paramsOK); msg != "" {
@@ -123,7 +123,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 		return
 	}
 	if !h.enter() {
-		writeError(w, http.StatusServiceUnavailable, m.ID, runtime.CodeInternalError, "server is shutting down", nil)
+		writeError(w, http.StatusServiceUnavailable, m.ID, jsonrpc2.CodeInternalError, "server is shutting down", nil)
 		return
 	}
 	defer h.bg.Done()
@@ -137,7 +137,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 	conn := h.newConn(t, EraModern)
 	if conn == nil {
 		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)
-			writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "request refused", nil)
+			writeError(w, http.StatusInternalServerError, m.ID, jsonrpc2.CodeInternalError, "request refused", nil)
 		}
 		return
 	}
@@ -165,7 +165,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *runtime.
 
 // validateModern applies streamable-http.mdx's server validation. It returns
 // an empty message when the request may proceed.
-func (h *Handler) validateModern(hd http.Header, m *runtime.Message, version, metaVersion string, hasMeta bool, p peek, paramsOK bool) (string, int, any) {
+func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, metaVersion string, hasMeta bool, p peek, paramsOK bool) (string, int, any) {
 	if version == "" {
 		return "Header mismatch: MCP-Protocol-Version header is required", CodeHeaderMismatch, nil
 	}
@@ -175,7 +175,7 @@ func (h *Handler) validateModern(hd http.Header, m *runtime.Message, version, me
 			map[string]any{"supported": supported, "requested": version}
 	}
 	if !paramsOK {
-		return "Invalid params: params must be an object with string name/uri", runtime.CodeInvalidParams, nil
+		return "Invalid params: params must be an object with string name/uri", jsonrpc2.CodeInvalidParams, nil
 	}
 	if !hasMeta {
 		return "Header mismatch: params._meta is missing " + metaProtocolVersion, CodeHeaderMismatch, nil
@@ -220,6 +220,6 @@ func (h *Handler) validateModern(hd http.Header, m *runtime.Message, version, me
 // in before the runtime's own notifications/cancelled, or after the stream
 // was meant to end.
 func handlerDone(ctx context.Context) bool {
-	_, ok := runtime.RequestFromContext(ctx)
+	_, ok := jsonrpc2.RequestFromContext(ctx)
 	return ok && ctx.Err() != nil
 }

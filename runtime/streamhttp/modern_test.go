@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func TestModernValidation(t *testing.T) {
@@ -51,7 +51,7 @@ func TestModernValidation(t *testing.T) {
 		{"param missing", with(map[string]string{HeaderName: "sql"}), call(`"sql"`, `{"region":"us-west1"}`), 400, CodeHeaderMismatch},
 		{"param mismatch", with(map[string]string{HeaderName: "sql", "Mcp-Param-Region": "eu"}), call(`"sql"`, `{"region":"us-west1"}`), 400, CodeHeaderMismatch},
 		{"param for absent value", with(map[string]string{HeaderName: "sql", "Mcp-Param-Region": "eu"}), call(`"sql"`, `{"region":null}`), 400, CodeHeaderMismatch},
-		{"unknown method", modernHdr("nope/nope"), `{"jsonrpc":"2.0","id":1,"method":"nope/nope","params":{` + modernMeta + `}}`, 404, runtime.CodeMethodNotFound},
+		{"unknown method", modernHdr("nope/nope"), `{"jsonrpc":"2.0","id":1,"method":"nope/nope","params":{` + modernMeta + `}}`, 404, jsonrpc2.CodeMethodNotFound},
 	}
 	for _, c := range cases {
 		resp := post(t, context.Background(), f.url, c.hdr, c.body)
@@ -103,8 +103,8 @@ func TestModernStreamCloseCancels(t *testing.T) {
 	waitFor(t, f.started, "sleep start")
 	drop()
 	e := waitFor(t, f.ended, "handler end")
-	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceStreamClosed || ce.ID != runtime.Int64ID(9) {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != jsonrpc2.SourceStreamClosed || ce.ID != jsonrpc2.Int64ID(9) {
 		t.Fatalf("cause = %v, want the stream-disconnect source for id 9", e.cause)
 	}
 	if !strings.Contains(ce.Error(), "closed the request's stream") {
@@ -126,7 +126,7 @@ func TestModernStreamCloseCancels(t *testing.T) {
 	}
 	close(f.events)
 	for ev := range f.events {
-		if ev.Kind == runtime.EventSent {
+		if ev.Kind == jsonrpc2.EventSent {
 			t.Errorf("the server sent a cancellation: %+v", ev)
 		}
 	}
@@ -175,8 +175,8 @@ func TestModernListenStream(t *testing.T) {
 	}
 	drop()
 	e := waitFor(t, f.ended, "listen end")
-	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceStreamClosed {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != jsonrpc2.SourceStreamClosed {
 		t.Fatalf("cause %v", e.cause)
 	}
 }
@@ -230,7 +230,7 @@ func TestModernListenEndedByServer(t *testing.T) {
 	}
 	conn := waitFor(t, f.conns, "listen conn")
 	waitFor(t, f.started, "listen handler")
-	if err := conn.CancelIncoming(runtime.StringID("L"), "subscription torn down"); err != nil {
+	if err := conn.CancelIncoming(jsonrpc2.StringID("L"), "subscription torn down"); err != nil {
 		t.Fatal(err)
 	}
 	if e := s.next(t); !strings.Contains(e, `"method":"notifications/cancelled"`) || !strings.Contains(e, `"requestId":"L"`) {
@@ -240,8 +240,8 @@ func TestModernListenEndedByServer(t *testing.T) {
 		t.Fatal("an event followed the cancellation")
 	}
 	e := waitFor(t, f.ended, "listen handler end")
-	var ce *runtime.CancelError
-	if !errors.As(e.cause, &ce) || ce.Source != runtime.SourceLocal {
+	var ce *jsonrpc2.CancelError
+	if !errors.As(e.cause, &ce) || ce.Source != jsonrpc2.SourceLocal {
 		t.Fatalf("cause %v", e.cause)
 	}
 }
@@ -306,7 +306,7 @@ func TestCloseWaitsForModernRequests(t *testing.T) {
 			}
 		}()
 	}
-	conns := make([]*runtime.Conn, n)
+	conns := make([]*jsonrpc2.Conn, n)
 	for i := range n {
 		waitFor(t, f.started, "sleep start")
 		conns[i] = waitFor(t, f.conns, "conn")

@@ -16,10 +16,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
-// ConnFactory builds the runtime.Conn that serves t: one per legacy session,
+// ConnFactory builds the jsonrpc2.Conn that serves t: one per legacy session,
 // one per modern request. It must give the Conn the Policy of the era's
 // revision (mcp20260728.Policy for EraModern, so that a closed stream
 // cancels the handler) and register the handlers; the Handler starts and
@@ -28,7 +28,7 @@ import (
 // This is the seam for the lifecycle layer (initialize negotiation,
 // server/discover, per-request _meta): it lives in the Conn the factory
 // builds, not in the transport.
-type ConnFactory func(t runtime.Transport, era Era) *runtime.Conn
+type ConnFactory func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn
 
 // Options configures a Handler. The zero value is usable: every limit then
 // has the default documented on its field.
@@ -209,16 +209,16 @@ func (h *Handler) Close(ctx context.Context) error {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.originOK(r.Header.Get("Origin")) {
 		h.log.Warn("request from a disallowed origin refused", "origin", r.Header.Get("Origin"))
-		writeError(w, http.StatusForbidden, runtime.RequestID{}, runtime.CodeInvalidRequest, "Forbidden: origin not allowed", nil)
+		writeError(w, http.StatusForbidden, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Forbidden: origin not allowed", nil)
 		return
 	}
 	if !h.opts.AllowAnyHost && !hostOK(r) {
 		h.log.Warn("request with a non-loopback Host on a loopback address refused", "host", r.Host)
-		writeError(w, http.StatusForbidden, runtime.RequestID{}, runtime.CodeInvalidRequest, "Forbidden: host not allowed", nil)
+		writeError(w, http.StatusForbidden, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Forbidden: host not allowed", nil)
 		return
 	}
 	if h.isClosed() {
-		writeError(w, http.StatusServiceUnavailable, runtime.RequestID{}, runtime.CodeInternalError, "server is shutting down", nil)
+		writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "server is shutting down", nil)
 		return
 	}
 	switch r.Method {
@@ -230,7 +230,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.delete(w, r)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "method not allowed", nil)
+		writeError(w, http.StatusMethodNotAllowed, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "method not allowed", nil)
 	}
 }
 
@@ -323,27 +323,27 @@ func isLoopbackHost(hostport string) bool {
 
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
-		writeError(w, http.StatusUnsupportedMediaType, runtime.RequestID{}, runtime.CodeInvalidRequest, "Content-Type must be application/json", nil)
+		writeError(w, http.StatusUnsupportedMediaType, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Content-Type must be application/json", nil)
 		return
 	}
 	if json, sse := accepts(r.Header.Values("Accept")); !json || !sse {
-		writeError(w, http.StatusNotAcceptable, runtime.RequestID{}, runtime.CodeInvalidRequest, "Accept must list application/json and text/event-stream", nil)
+		writeError(w, http.StatusNotAcceptable, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Accept must list application/json and text/event-stream", nil)
 		return
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, runtime.RequestID{}, runtime.CodeInvalidRequest, "message exceeds the body size limit", nil)
+			writeError(w, http.StatusRequestEntityTooLarge, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "message exceeds the body size limit", nil)
 			return
 		}
-		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeParseError, "reading the body failed", nil)
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeParseError, "reading the body failed", nil)
 		return
 	}
-	m, derr := runtime.DecodeMessage(data)
+	m, derr := jsonrpc2.DecodeMessage(data)
 	if derr != nil {
-		var id runtime.RequestID
-		if m != nil && m.Kind == runtime.KindRequest {
+		var id jsonrpc2.RequestID
+		if m != nil && m.Kind == jsonrpc2.KindRequest {
 			id = m.ID
 		}
 		writeError(w, http.StatusBadRequest, id, derr.Code, derr.Message, nil)
@@ -360,39 +360,39 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		case sid != "":
 			s := h.lookup(sid)
 			if s == nil {
-				writeError(w, http.StatusNotFound, requestID(m), runtime.CodeInvalidRequest, "session not found", nil)
+				writeError(w, http.StatusNotFound, requestID(m), jsonrpc2.CodeInvalidRequest, "session not found", nil)
 				return
 			}
 			h.legacyPost(w, r, s, m, data)
-		case m.Kind == runtime.KindRequest && m.Method == "initialize":
+		case m.Kind == jsonrpc2.KindRequest && m.Method == "initialize":
 			h.legacyInit(w, r, m, data)
 		default:
-			writeError(w, http.StatusBadRequest, requestID(m), runtime.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+			writeError(w, http.StatusBadRequest, requestID(m), jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		}
 		return
 	}
 	if !h.modernEnabled() {
-		writeError(w, http.StatusBadRequest, requestID(m), runtime.CodeInvalidRequest, "unsupported protocol version", nil)
+		writeError(w, http.StatusBadRequest, requestID(m), jsonrpc2.CodeInvalidRequest, "unsupported protocol version", nil)
 		return
 	}
 	h.modernPost(w, r, m, data, version, metaVersion, hasMeta, p, paramsOK)
 }
 
-func requestID(m *runtime.Message) runtime.RequestID {
-	if m.Kind == runtime.KindRequest {
+func requestID(m *jsonrpc2.Message) jsonrpc2.RequestID {
+	if m.Kind == jsonrpc2.KindRequest {
 		return m.ID
 	}
-	return runtime.RequestID{}
+	return jsonrpc2.RequestID{}
 }
 
 // acceptStream takes a slot of the stream semaphore, or answers 503.
-func (h *Handler) acceptStream(w http.ResponseWriter, id runtime.RequestID) bool {
+func (h *Handler) acceptStream(w http.ResponseWriter, id jsonrpc2.RequestID) bool {
 	select {
 	case h.streams <- struct{}{}:
 		return true
 	default:
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, id, runtime.CodeInternalError, "too many open streams", nil)
+		writeError(w, http.StatusServiceUnavailable, id, jsonrpc2.CodeInternalError, "too many open streams", nil)
 		return false
 	}
 }
@@ -401,12 +401,12 @@ func (h *Handler) releaseStream() { <-h.streams }
 
 // acceptSessionStream takes a slot of session s's stream semaphore and of
 // the Handler's, or answers 503.
-func (h *Handler) acceptSessionStream(w http.ResponseWriter, s *session, id runtime.RequestID) bool {
+func (h *Handler) acceptSessionStream(w http.ResponseWriter, s *session, id jsonrpc2.RequestID) bool {
 	select {
 	case s.streams <- struct{}{}:
 	default:
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, id, runtime.CodeInternalError, "too many open streams in this session", nil)
+		writeError(w, http.StatusServiceUnavailable, id, jsonrpc2.CodeInternalError, "too many open streams in this session", nil)
 		return false
 	}
 	if !h.acceptStream(w, id) {
@@ -469,7 +469,7 @@ func accepts(values []string) (json, sse bool) {
 	return json, sse
 }
 
-func writeError(w http.ResponseWriter, status int, id runtime.RequestID, code int, msg string, data any) {
+func writeError(w http.ResponseWriter, status int, id jsonrpc2.RequestID, code int, msg string, data any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(errorBody(id, code, msg, data))

@@ -11,14 +11,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // errNoStream is returned for a server-to-client request when the session
 // has no open stream to carry it.
 var errNoStream = errors.New("streamhttp: no open stream to the client (no request stream and no GET stream)")
 
-// session is one legacy session: the runtime.Transport of its Conn. Client
+// session is one legacy session: the jsonrpc2.Transport of its Conn. Client
 // messages arrive from POST handlers through in; the Conn's writes are
 // routed to the stream each message belongs on, so each message goes on
 // exactly one stream.
@@ -33,18 +33,18 @@ type session struct {
 	// session). The Conn may already be writing while the factory runs (a
 	// lifecycle layer starts it), so conn is read under mu.
 	ready chan struct{}
-	conn  *runtime.Conn
+	conn  *jsonrpc2.Conn
 
 	closed    chan struct{}
 	closeOnce sync.Once
 
 	mu         sync.Mutex
-	reqStreams map[runtime.RequestID]*stream // client requests awaiting their response
-	outStreams map[runtime.RequestID]*stream // our requests, by the stream they went on
+	reqStreams map[jsonrpc2.RequestID]*stream // client requests awaiting their response
+	outStreams map[jsonrpc2.RequestID]*stream // our requests, by the stream they went on
 	get        *stream
 	open       int // streams open now; a session with one is never idle
 	lastActive time.Time
-	onDisc     func(runtime.RequestID)
+	onDisc     func(jsonrpc2.RequestID)
 }
 
 func newSession(h *Handler) *session {
@@ -55,13 +55,13 @@ func newSession(h *Handler) *session {
 		streams:    make(chan struct{}, h.opts.MaxSessionStreams),
 		ready:      make(chan struct{}),
 		closed:     make(chan struct{}),
-		reqStreams: map[runtime.RequestID]*stream{},
-		outStreams: map[runtime.RequestID]*stream{},
+		reqStreams: map[jsonrpc2.RequestID]*stream{},
+		outStreams: map[jsonrpc2.RequestID]*stream{},
 		lastActive: time.Now(),
 	}
 }
 
-// Read implements runtime.Transport.
+// Read implements jsonrpc2.Transport.
 //
 // Messages accepted before Close (their POST got 202) are still returned
 // before io.EOF: a notifications/cancelled followed at once by DELETE must
@@ -82,16 +82,16 @@ func (s *session) Read(ctx context.Context) ([]byte, error) {
 	}
 }
 
-// Close implements runtime.Transport: it ends the session's streams (their
+// Close implements jsonrpc2.Transport: it ends the session's streams (their
 // ServeHTTP calls return) and makes Read return io.EOF.
 func (s *session) Close() error {
 	s.closeOnce.Do(func() { close(s.closed) })
 	return nil
 }
 
-// OnRequestDisconnect implements runtime.DisconnectNotifier. Under a legacy
+// OnRequestDisconnect implements jsonrpc2.DisconnectNotifier. Under a legacy
 // Policy the Conn only logs the disconnect: it is not a cancellation.
-func (s *session) OnRequestDisconnect(f func(runtime.RequestID)) { s.onDisc = f }
+func (s *session) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { s.onDisc = f }
 
 // writeLog is the logger for what Write logs. Write runs on the Conn's
 // sender and handler goroutines, and a sender stuck in a log call would in
@@ -104,23 +104,23 @@ func (s *session) writeLog() *slog.Logger {
 	return s.h.log
 }
 
-func (s *session) getConn() *runtime.Conn {
+func (s *session) getConn() *jsonrpc2.Conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conn
 }
 
-// Write implements runtime.Transport by routing msg to its stream.
+// Write implements jsonrpc2.Transport by routing msg to its stream.
 func (s *session) Write(ctx context.Context, msg []byte) error {
 	if handlerDone(ctx) {
 		return errStreamClosed
 	}
-	m, derr := runtime.DecodeMessage(msg)
+	m, derr := jsonrpc2.DecodeMessage(msg)
 	if derr != nil {
 		return derr
 	}
 	switch m.Kind {
-	case runtime.KindResponse, runtime.KindErrorResponse:
+	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
 		s.mu.Lock()
 		st := s.reqStreams[m.ID]
 		delete(s.reqStreams, m.ID)
@@ -130,7 +130,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 			return errStreamClosed
 		}
 		return st.send(msg, true)
-	case runtime.KindRequest:
+	case jsonrpc2.KindRequest:
 		st := s.streamFor(ctx)
 		if st == nil {
 			return errNoStream
@@ -145,7 +145,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 			return err
 		}
 		return nil
-	case runtime.KindNotification:
+	case jsonrpc2.KindNotification:
 		var st *stream
 		if m.Method == "notifications/cancelled" {
 			// The cancellation follows the request it names, so the client
@@ -171,7 +171,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 func (s *session) streamFor(ctx context.Context) *stream {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if req, ok := runtime.RequestFromContext(ctx); ok {
+	if req, ok := jsonrpc2.RequestFromContext(ctx); ok {
 		if st := s.reqStreams[req.ID]; st != nil && !st.finished() {
 			return st
 		}
@@ -190,7 +190,7 @@ func (s *session) outStreamOf(params json.RawMessage) *stream {
 	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
 		return nil
 	}
-	id, err := runtime.ParseRequestID(p.RequestID)
+	id, err := jsonrpc2.ParseRequestID(p.RequestID)
 	if err != nil {
 		return nil
 	}
@@ -220,7 +220,7 @@ func (s *session) endCancelledStream(params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
 		return
 	}
-	id, err := runtime.ParseRequestID(p.RequestID)
+	id, err := jsonrpc2.ParseRequestID(p.RequestID)
 	if err != nil {
 		return
 	}
@@ -269,13 +269,13 @@ func (h *Handler) lookup(id string) *session {
 	return h.sessions[id]
 }
 
-func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *runtime.Message, data []byte) {
+func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
 	s := newSession(h)
 	h.mu.Lock()
 	if h.closed || len(h.sessions) >= h.opts.MaxSessions {
 		h.mu.Unlock()
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, m.ID, runtime.CodeInternalError, "too many sessions", nil)
+		writeError(w, http.StatusServiceUnavailable, m.ID, jsonrpc2.CodeInternalError, "too many sessions", nil)
 		return
 	}
 	h.sessions[s.id] = s
@@ -311,14 +311,14 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *runtime.
 	})
 }
 
-func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session, m *runtime.Message, data []byte) {
+func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session, m *jsonrpc2.Message, data []byte) {
 	s.touch(0)
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" && m.Method != "initialize" && !slices.Contains(h.opts.LegacyVersions, v) {
-		writeError(w, http.StatusBadRequest, requestID(m), runtime.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version "+v, nil)
+		writeError(w, http.StatusBadRequest, requestID(m), jsonrpc2.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version "+v, nil)
 		return
 	}
-	if m.Kind != runtime.KindRequest {
-		if m.Kind == runtime.KindResponse || m.Kind == runtime.KindErrorResponse {
+	if m.Kind != jsonrpc2.KindRequest {
+		if m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse {
 			s.mu.Lock()
 			delete(s.outStreams, m.ID)
 			s.mu.Unlock()
@@ -331,7 +331,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 			s.endCancelledStream(m.Params)
 		}
 		if !s.deliver(r.Context(), data) {
-			writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session ended", nil)
+			writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session ended", nil)
 			return
 		}
 		if m.Method == "notifications/cancelled" {
@@ -347,7 +347,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 // start, when not nil, runs after the request is queued for the Conn and
 // before the wait: legacyInit builds the session's Conn there. If it
 // returns false the request is refused with 500.
-func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *session, m *runtime.Message, data []byte, start func() bool) {
+func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *session, m *jsonrpc2.Message, data []byte, start func() bool) {
 	if !h.acceptSessionStream(w, s, m.ID) {
 		if start != nil {
 			h.refuseSession(s)
@@ -360,7 +360,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *sessi
 	s.mu.Lock()
 	if _, dup := s.reqStreams[m.ID]; dup {
 		s.mu.Unlock()
-		writeError(w, http.StatusBadRequest, m.ID, runtime.CodeInvalidRequest, "request id "+m.ID.String()+" is already in flight in this session", nil)
+		writeError(w, http.StatusBadRequest, m.ID, jsonrpc2.CodeInvalidRequest, "request id "+m.ID.String()+" is already in flight in this session", nil)
 		return
 	}
 	s.reqStreams[m.ID] = st
@@ -375,7 +375,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *sessi
 		delete(s.reqStreams, m.ID)
 		s.mu.Unlock()
 		if !st.finished() { // a lifecycle layer may have answered before refusing
-			writeError(w, http.StatusInternalServerError, m.ID, runtime.CodeInternalError, "session refused", nil)
+			writeError(w, http.StatusInternalServerError, m.ID, jsonrpc2.CodeInternalError, "session refused", nil)
 		}
 		return
 	}
@@ -395,24 +395,24 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *sessi
 func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	if !h.legacyEnabled() {
 		w.Header().Set("Allow", "POST")
-		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "GET is not supported: no sessions in this protocol version", nil)
+		writeError(w, http.StatusMethodNotAllowed, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "GET is not supported: no sessions in this protocol version", nil)
 		return
 	}
 	if _, sse := accepts(r.Header.Values("Accept")); !sse {
-		writeError(w, http.StatusNotAcceptable, runtime.RequestID{}, runtime.CodeInvalidRequest, "Accept must list text/event-stream", nil)
+		writeError(w, http.StatusNotAcceptable, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Accept must list text/event-stream", nil)
 		return
 	}
 	sid := r.Header.Get(HeaderSessionID)
 	if sid == "" {
-		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return
 	}
 	s := h.lookup(sid)
 	if s == nil {
-		writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session not found", nil)
+		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
 	}
-	if !h.acceptSessionStream(w, s, runtime.RequestID{}) {
+	if !h.acceptSessionStream(w, s, jsonrpc2.RequestID{}) {
 		return
 	}
 	defer h.releaseSessionStream(s)
@@ -421,7 +421,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	if s.get != nil && !s.get.finished() {
 		s.mu.Unlock()
-		writeError(w, http.StatusConflict, runtime.RequestID{}, runtime.CodeInvalidRequest, "Conflict: only one GET stream per session", nil)
+		writeError(w, http.StatusConflict, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Conflict: only one GET stream per session", nil)
 		return
 	}
 	s.get = st
@@ -441,17 +441,17 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	if !h.legacyEnabled() {
 		w.Header().Set("Allow", "POST")
-		writeError(w, http.StatusMethodNotAllowed, runtime.RequestID{}, runtime.CodeInvalidRequest, "DELETE is not supported: no sessions in this protocol version", nil)
+		writeError(w, http.StatusMethodNotAllowed, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "DELETE is not supported: no sessions in this protocol version", nil)
 		return
 	}
 	sid := r.Header.Get(HeaderSessionID)
 	if sid == "" {
-		writeError(w, http.StatusBadRequest, runtime.RequestID{}, runtime.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return
 	}
 	s := h.lookup(sid)
 	if s == nil {
-		writeError(w, http.StatusNotFound, runtime.RequestID{}, runtime.CodeInvalidRequest, "session not found", nil)
+		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
 	}
 	h.endSession(s, "session deleted by the client")

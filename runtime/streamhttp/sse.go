@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // readEvents parses an SSE stream and calls fn with the data of each event
 // (comments, ids and retry fields are skipped). An event larger than max
-// bytes ends the stream with an error wrapping runtime.ErrMessageTooLarge,
+// bytes ends the stream with an error wrapping jsonrpc2.ErrMessageTooLarge,
 // so a hostile server cannot grow the buffer without bound.
 func readEvents(r io.Reader, max int, fn func(data []byte) error) error {
 	br := bufio.NewReaderSize(r, 4096)
@@ -45,7 +45,7 @@ func readEvents(r io.Reader, max int, fn func(data []byte) error) error {
 					data = append(data, '\n')
 				}
 				if len(data)+len(value) > max {
-					return &runtime.MessageTooLargeError{Size: len(data) + len(value), Limit: max}
+					return &jsonrpc2.MessageTooLargeError{Size: len(data) + len(value), Limit: max}
 				}
 				data = append(data, value...)
 				have = true
@@ -76,7 +76,7 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 			return line, nil
 		}
 		if len(line) >= max {
-			return nil, fmt.Errorf("sse line: %w", &runtime.MessageTooLargeError{Size: len(line), Limit: max})
+			return nil, fmt.Errorf("sse line: %w", &jsonrpc2.MessageTooLargeError{Size: len(line), Limit: max})
 		}
 		line = append(line, b)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func TestReadEvents(t *testing.T) {
@@ -16,11 +16,11 @@ func TestReadEvents(t *testing.T) {
 		t.Fatalf("got %q, %v", got, err)
 	}
 	err = readEvents(strings.NewReader("data: "+strings.Repeat("x", 100)+"\n\n"), 50, func([]byte) error { return nil })
-	if !errors.Is(err, runtime.ErrMessageTooLarge) {
+	if !errors.Is(err, jsonrpc2.ErrMessageTooLarge) {
 		t.Fatalf("oversized event: %v", err)
 	}
 	err = readEvents(strings.NewReader(strings.Repeat("data: xx\n", 40)+"\n"), 50, func([]byte) error { return nil })
-	if !errors.Is(err, runtime.ErrMessageTooLarge) {
+	if !errors.Is(err, jsonrpc2.ErrMessageTooLarge) {
 		t.Fatalf("oversized multi-line event: %v", err)
 	}
 }

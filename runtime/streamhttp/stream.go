@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
-	goruntime "runtime"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -154,7 +154,7 @@ func (s *stream) abort() bool {
 // yield took a modern abort's handler-ctx-done median from 25–27 µs to 11–13
 // µs (bench: BenchmarkHTTPCancelLatency), level with a handler whose context
 // is the request's own.
-func yieldToCancelled() { goruntime.Gosched() }
+func yieldToCancelled() { runtime.Gosched() }
 
 // finished reports whether nothing more can be written.
 func (s *stream) finished() bool {

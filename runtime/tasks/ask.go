@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // taskKey is the context key of the task a handler runs under.
@@ -37,7 +37,7 @@ var ErrNotATask = errors.New("tasks: context does not belong to a task")
 // io.modelcontextprotocol/related-task metadata. The requestor, seeing
 // input_required, calls tasks/result early; its answer comes back as the
 // response to this call.
-func Ask(ctx context.Context, method string, params any, result any, opts ...runtime.CallOption) error {
+func Ask(ctx context.Context, method string, params any, result any, opts ...jsonrpc2.CallOption) error {
 	ref, ok := ctx.Value(taskKey{}).(*taskRef)
 	if !ok {
 		return ErrNotATask
@@ -119,13 +119,13 @@ func relatedTaskOf(raw json.RawMessage) (string, bool) {
 // request carrying related-task metadata carries it too, as the page
 // requires of every message related to a task. Call it after the generated
 // Register function.
-func AnswerRelated(conn *runtime.Conn, methods ...string) {
+func AnswerRelated(conn *jsonrpc2.Conn, methods ...string) {
 	for _, method := range methods {
 		h := conn.Handler(method)
 		if h == nil {
 			continue
 		}
-		conn.Handle(method, func(ctx context.Context, req *runtime.Request) (any, error) {
+		conn.Handle(method, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			res, err := h(ctx, req)
 			id, ok := relatedTaskOf(req.Params)
 			if err != nil || !ok {

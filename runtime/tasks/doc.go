@@ -1,5 +1,5 @@
 // Package tasks runs MCP task-augmented requests (2025-11-25
-// basic/utilities/tasks.mdx) on a runtime.Conn, on both ends of the wire.
+// basic/utilities/tasks.mdx) on a jsonrpc2.Conn, on both ends of the wire.
 //
 // Receiver side: a Manager, attached to a Conn with Serve after the generated
 // Register function, takes over the configured methods (tools/call on a

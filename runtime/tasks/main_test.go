@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"go.uber.org/goleak"
 )
 
@@ -23,8 +23,8 @@ func quiet() *slog.Logger {
 
 // taskPolicy is 2025-11-25's policy, written out so this package's tests
 // need no generated package.
-func taskPolicy(side runtime.Side) runtime.Policy {
-	p := runtime.DefaultPolicy()
+func taskPolicy(side jsonrpc2.Side) jsonrpc2.Policy {
+	p := jsonrpc2.DefaultPolicy()
 	p.Side = side
 	p.RequestIDOptional = true
 	p.TaskCancelMethod = "tasks/cancel"
@@ -59,21 +59,21 @@ type msg struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
-	Error  *runtime.Error  `json:"error"`
+	Error  *jsonrpc2.Error  `json:"error"`
 }
 
 // rawPeer is the requestor as bytes on the wire: it writes exactly the JSON
 // a test gives and reads every message the Conn under test writes.
 type rawPeer struct {
 	t      testing.TB
-	tr     runtime.Transport
+	tr     jsonrpc2.Transport
 	in     chan msg
 	mu     sync.Mutex
 	stash  []msg
 	nextID int
 }
 
-func newRawPeer(t testing.TB, tr runtime.Transport) *rawPeer {
+func newRawPeer(t testing.TB, tr jsonrpc2.Transport) *rawPeer {
 	p := &rawPeer{t: t, tr: tr, in: make(chan msg, 1024), nextID: 100}
 	go func() {
 		defer close(p.in)
@@ -195,17 +195,17 @@ func (p *rawPeer) pending(id int) bool {
 // env is a server Conn with a Manager, driven by a raw peer.
 type env struct {
 	t     *testing.T
-	srv   *runtime.Conn
+	srv   *jsonrpc2.Conn
 	mgr   *Manager
 	peer  *rawPeer
 	clock *fakeClock
 }
 
-func newEnv(t *testing.T, cfg Config, handlers map[string]runtime.Handler) *env {
+func newEnv(t *testing.T, cfg Config, handlers map[string]jsonrpc2.Handler) *env {
 	t.Helper()
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	e := &env{t: t, clock: newClock()}
-	e.srv = runtime.NewConn(a, runtime.WithPolicy(taskPolicy(runtime.SideServer)), runtime.WithLogger(quiet()))
+	e.srv = jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(taskPolicy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
 	for m, h := range handlers {
 		e.srv.Handle(m, h)
 	}
@@ -256,7 +256,7 @@ func newGate() *gate {
 	return &gate{started: make(chan string, 64), release: make(chan gateOutcome, 64), ctxErr: make(chan error, 64)}
 }
 
-func (g *gate) handler(ctx context.Context, req *runtime.Request) (any, error) {
+func (g *gate) handler(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	id, _ := ID(ctx)
 	g.started <- id
 	if g.ignore {

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // The task methods of 2025-11-25.
@@ -128,7 +128,7 @@ type Manager struct {
 	// until its terminal one is sent. It outlives live: the work may return
 	// and leave live between a tasks/cancel's store update and its
 	// notification, and that notification must still go out.
-	announce map[string]*runtime.Conn
+	announce map[string]*jsonrpc2.Conn
 	swept    time.Time
 	closed   bool
 	wg       sync.WaitGroup
@@ -137,17 +137,17 @@ type Manager struct {
 // run is the work of one task still executing.
 type run struct {
 	cancel  context.CancelCauseFunc
-	conn    *runtime.Conn
+	conn    *jsonrpc2.Conn
 	session string
 	owner   string
-	request runtime.RequestID // the creating request, named in the work's cancel cause
+	request jsonrpc2.RequestID // the creating request, named in the work's cancel cause
 	asking  int               // outstanding input requests (Ask)
 }
 
 // NewManager returns a Manager with cfg.
 func NewManager(cfg Config) *Manager {
 	m := &Manager{cfg: cfg, store: cfg.Store, now: cfg.Now, log: cfg.Logger,
-		live: map[string]*run{}, waiters: map[string]chan bool{}, expiries: map[string]time.Time{}, announce: map[string]*runtime.Conn{}}
+		live: map[string]*run{}, waiters: map[string]chan bool{}, expiries: map[string]time.Time{}, announce: map[string]*jsonrpc2.Conn{}}
 	if m.store == nil {
 		m.store = NewMemoryStore()
 	}
@@ -218,7 +218,7 @@ func (m *Manager) Capability() json.RawMessage {
 // function) is wrapped to run as a task when augmented, and tasks/get,
 // tasks/result, tasks/list and tasks/cancel are answered by the Manager.
 // Call it after Register and before conn.Start.
-func (m *Manager) Serve(conn *runtime.Conn) error {
+func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 	session := ""
 	if !m.cfg.Unbound {
 		session = newID()
@@ -233,20 +233,20 @@ func (m *Manager) Serve(conn *runtime.Conn) error {
 		}
 		conn.Handle(method, m.wrap(conn, session, method, h))
 	}
-	conn.Handle(MethodGet, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodGet, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		rec, err := m.op(ctx, session, req)
 		if err != nil {
 			return nil, err
 		}
 		return rec.Task, nil
 	})
-	conn.Handle(MethodResult, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodResult, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return m.result(ctx, session, req)
 	})
-	conn.Handle(MethodCancel, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodCancel, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return m.cancelOp(ctx, session, req)
 	})
-	conn.Handle(MethodList, func(ctx context.Context, req *runtime.Request) (any, error) {
+	conn.Handle(MethodList, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		return m.list(ctx, session, req)
 	})
 	if session != "" {
@@ -271,7 +271,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	m.mu.Unlock()
 	for _, id := range ids {
-		m.forceCancel(id, "task manager closed", runtime.SourceClose)
+		m.forceCancel(id, "task manager closed", jsonrpc2.SourceClose)
 	}
 	done := make(chan struct{})
 	go func() { m.wg.Wait(); close(done) }()
@@ -293,7 +293,7 @@ func (m *Manager) endSession(session string) {
 	}
 	m.mu.Unlock()
 	for _, id := range ids {
-		m.forceCancel(id, "the session that created the task ended", runtime.SourceClose)
+		m.forceCancel(id, "the session that created the task ended", jsonrpc2.SourceClose)
 	}
 }
 
@@ -320,19 +320,19 @@ func (m *Manager) owner(ctx context.Context, session string) string {
 
 func (m *Manager) allow(owner string) error {
 	if m.limiter != nil && !m.limiter.allow(owner) {
-		return &runtime.Error{Code: CodeRateLimited, Message: "rate limit exceeded for task operations"}
+		return &jsonrpc2.Error{Code: CodeRateLimited, Message: "rate limit exceeded for task operations"}
 	}
 	return nil
 }
 
 // wrap runs h as a task when the request is augmented, and enforces the
 // tool-level rules for tools/call.
-func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Handler) runtime.Handler {
-	return func(ctx context.Context, req *runtime.Request) (any, error) {
+func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		members := map[string]json.RawMessage{}
 		if len(req.Params) > 0 && req.Params[0] == '{' {
 			if err := json.Unmarshal(req.Params, &members); err != nil {
-				return nil, runtime.ErrInvalidParams(method + ": " + err.Error())
+				return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
 			}
 		}
 		rawTask, augmented := members["task"]
@@ -353,23 +353,23 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 		}
 		if !augmented {
 			if support == Required {
-				return nil, &runtime.Error{Code: runtime.CodeMethodNotFound, Message: "method not found: tool requires task augmentation"}
+				return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not found: tool requires task augmentation"}
 			}
 			return h(ctx, req)
 		}
 		if support == Forbidden {
-			return nil, &runtime.Error{Code: runtime.CodeMethodNotFound, Message: "method not found: tool does not support task augmentation"}
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not found: tool does not support task augmentation"}
 		}
 		var tm taskMeta
 		if err := json.Unmarshal(rawTask, &tm); err != nil {
-			return nil, runtime.ErrInvalidParams(method + ": task: " + err.Error())
+			return nil, jsonrpc2.ErrInvalidParams(method + ": task: " + err.Error())
 		}
 		owner := m.owner(ctx, session)
 		if err := m.allow(owner); err != nil {
 			return nil, err
 		}
 		if m.cfg.MaxActive > 0 && m.active(owner) >= m.cfg.MaxActive {
-			return nil, &runtime.Error{Code: CodeRateLimited, Message: "too many running tasks for this requestor"}
+			return nil, &jsonrpc2.Error{Code: CodeRateLimited, Message: "too many running tasks for this requestor"}
 		}
 		rec, err := m.create(ctx, owner, method, tm.TTL)
 		if err != nil {
@@ -381,7 +381,7 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 		// for a CallToolAsTask.
 		delete(members, "task")
 		params, _ := json.Marshal(members)
-		work := &runtime.Request{ID: req.ID, Method: req.Method, Params: params}
+		work := &jsonrpc2.Request{ID: req.ID, Method: req.Method, Params: params}
 		// Detached from the creating request (its cancellation does not reach
 		// the task), but keeping its values (the runtime's Request, hence
 		// the progress token, which stays valid for the task's lifetime).
@@ -392,7 +392,7 @@ func (m *Manager) wrap(conn *runtime.Conn, session, method string, h runtime.Han
 			m.mu.Unlock()
 			cancel(nil)
 			m.store.Delete(ctx, rec.Task.TaskID)
-			return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "task manager closed"}
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "task manager closed"}
 		}
 		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner, request: req.ID}
 		if conn != nil {
@@ -454,7 +454,7 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 		rec.Expires = now.Add(ttl)
 	}
 	if err := m.store.Create(ctx, rec); err != nil {
-		return Record{}, &runtime.Error{Code: runtime.CodeInternalError, Message: "creating task: " + err.Error()}
+		return Record{}, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "creating task: " + err.Error()}
 	}
 	m.mu.Lock()
 	m.waiters[rec.Task.TaskID] = make(chan bool)
@@ -467,7 +467,7 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 
 // work runs a task's handler and records its outcome, unless the task is
 // already terminal (cancelled), in which case the outcome is dropped.
-func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, method string, h runtime.Handler, req *runtime.Request) {
+func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, method string, h jsonrpc2.Handler, req *jsonrpc2.Request) {
 	defer m.wg.Done()
 	res, herr := invoke(ctx, h, req)
 	raw, rpcErr := encodeOutcome(res, herr)
@@ -490,10 +490,10 @@ func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, 
 
 var errWorkDone = errors.New("tasks: task work returned")
 
-func invoke(ctx context.Context, h runtime.Handler, req *runtime.Request) (res any, err error) {
+func invoke(ctx context.Context, h jsonrpc2.Handler, req *jsonrpc2.Request) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "internal error: handler panicked"}
+			res, err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error: handler panicked"}
 		}
 	}()
 	return h(ctx, req)
@@ -501,11 +501,11 @@ func invoke(ctx context.Context, h runtime.Handler, req *runtime.Request) (res a
 
 // encodeOutcome turns a handler's return into what tasks/result answers,
 // the same way the runtime answers an ordinary request.
-func encodeOutcome(res any, herr error) (json.RawMessage, *runtime.Error) {
+func encodeOutcome(res any, herr error) (json.RawMessage, *jsonrpc2.Error) {
 	if herr != nil {
-		var e *runtime.Error
+		var e *jsonrpc2.Error
 		if !errors.As(herr, &e) {
-			e = &runtime.Error{Code: runtime.CodeInternalError, Message: "internal error: " + herr.Error()}
+			e = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error: " + herr.Error()}
 		}
 		return nil, e
 	}
@@ -517,7 +517,7 @@ func encodeOutcome(res any, herr error) (json.RawMessage, *runtime.Error) {
 	}
 	raw, err := json.Marshal(res)
 	if err != nil {
-		return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "internal error: encoding result: " + err.Error()}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error: encoding result: " + err.Error()}
 	}
 	if string(raw) == "null" {
 		raw = json.RawMessage("{}")
@@ -579,15 +579,15 @@ func (m *Manager) transition(ctx context.Context, id string, to Status, msg stri
 
 // forceCancel moves a task to cancelled and cancels its work with a cause
 // naming the task.
-func (m *Manager) forceCancel(id, reason string, src runtime.CancelSource) (Record, error) {
+func (m *Manager) forceCancel(id, reason string, src jsonrpc2.CancelSource) (Record, error) {
 	rec, err := m.transition(context.Background(), id, Cancelled, reason, func(r *Record) {
-		r.Result, r.Err = nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "task cancelled: " + reason}
+		r.Result, r.Err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "task cancelled: " + reason}
 	})
 	m.mu.Lock()
 	r := m.live[id]
 	m.mu.Unlock()
 	if err == nil && r != nil {
-		r.cancel(&runtime.CancelError{ID: r.request, Method: rec.Method, Reason: "task " + id + ": " + reason, Source: src})
+		r.cancel(&jsonrpc2.CancelError{ID: r.request, Method: rec.Method, Reason: "task " + id + ": " + reason, Source: src})
 	}
 	return rec, err
 }
@@ -598,11 +598,11 @@ func (m *Manager) forceCancel(id, reason string, src runtime.CancelSource) (Reco
 func (m *Manager) lookup(ctx context.Context, owner, id string) (Record, error) {
 	rec, err := m.store.Get(ctx, id)
 	if err != nil || rec.Owner != owner {
-		return Record{}, runtime.ErrInvalidParams("Failed to retrieve task: Task not found")
+		return Record{}, jsonrpc2.ErrInvalidParams("Failed to retrieve task: Task not found")
 	}
 	if !rec.Expires.IsZero() && !m.now().Before(rec.Expires) {
 		m.expire(ctx, id)
-		return Record{}, runtime.ErrInvalidParams("Failed to retrieve task: Task has expired")
+		return Record{}, jsonrpc2.ErrInvalidParams("Failed to retrieve task: Task has expired")
 	}
 	return rec, nil
 }
@@ -619,7 +619,7 @@ func (m *Manager) expire(ctx context.Context, id string) {
 	delete(m.announce, id)
 	m.mu.Unlock()
 	if r != nil {
-		r.cancel(&runtime.CancelError{Reason: "task " + id + ": ttl expired", Source: runtime.SourceTaskCancel})
+		r.cancel(&jsonrpc2.CancelError{Reason: "task " + id + ": ttl expired", Source: jsonrpc2.SourceTaskCancel})
 	}
 	m.store.Delete(context.WithoutCancel(ctx), id)
 	m.log.Info("task expired", slog.String("task", id))
@@ -647,10 +647,10 @@ func (m *Manager) sweep(ctx context.Context, now time.Time) {
 }
 
 // op decodes a taskId request, rate-limits it and looks the task up.
-func (m *Manager) op(ctx context.Context, session string, req *runtime.Request) (Record, error) {
+func (m *Manager) op(ctx context.Context, session string, req *jsonrpc2.Request) (Record, error) {
 	var p taskIDParams
 	if err := json.Unmarshal(req.Params, &p); err != nil || p.TaskID == nil {
-		return Record{}, runtime.ErrInvalidParams(req.Method + ": taskId is required")
+		return Record{}, jsonrpc2.ErrInvalidParams(req.Method + ": taskId is required")
 	}
 	owner := m.owner(ctx, session)
 	if err := m.allow(owner); err != nil {
@@ -663,7 +663,7 @@ func (m *Manager) op(ctx context.Context, session string, req *runtime.Request) 
 // result answers tasks/result: it blocks until the task is terminal, then
 // returns the underlying request's outcome. A requestor that gives up
 // (cancels this request) ends only the wait.
-func (m *Manager) result(ctx context.Context, session string, req *runtime.Request) (any, error) {
+func (m *Manager) result(ctx context.Context, session string, req *jsonrpc2.Request) (any, error) {
 	rec, err := m.op(ctx, session, req)
 	if err != nil {
 		return nil, err
@@ -706,7 +706,7 @@ func (m *Manager) result(ctx context.Context, session string, req *runtime.Reque
 func withRelatedTask(result json.RawMessage, id string) (json.RawMessage, error) {
 	obj := map[string]json.RawMessage{}
 	if err := json.Unmarshal(result, &obj); err != nil {
-		return nil, &runtime.Error{Code: runtime.CodeInternalError, Message: "internal error: stored result is not an object"}
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error: stored result is not an object"}
 	}
 	meta := map[string]json.RawMessage{}
 	if raw, ok := obj["_meta"]; ok {
@@ -717,27 +717,27 @@ func withRelatedTask(result json.RawMessage, id string) (json.RawMessage, error)
 	return json.Marshal(obj)
 }
 
-func (m *Manager) cancelOp(ctx context.Context, session string, req *runtime.Request) (any, error) {
+func (m *Manager) cancelOp(ctx context.Context, session string, req *jsonrpc2.Request) (any, error) {
 	rec, err := m.op(ctx, session, req)
 	if err != nil {
 		return nil, err
 	}
-	rec, err = m.forceCancel(rec.Task.TaskID, "The task was cancelled by request.", runtime.SourceTaskCancel)
+	rec, err = m.forceCancel(rec.Task.TaskID, "The task was cancelled by request.", jsonrpc2.SourceTaskCancel)
 	var term errTerminal
 	if errors.As(err, &term) {
-		return nil, runtime.ErrInvalidParams("Cannot cancel task: already in terminal status '" + string(term.status) + "'")
+		return nil, jsonrpc2.ErrInvalidParams("Cannot cancel task: already in terminal status '" + string(term.status) + "'")
 	}
 	if err != nil {
-		return nil, runtime.ErrInvalidParams("Failed to retrieve task: " + err.Error())
+		return nil, jsonrpc2.ErrInvalidParams("Failed to retrieve task: " + err.Error())
 	}
 	m.log.Info("task cancelled", slog.String("task", rec.Task.TaskID), slog.String("request", req.ID.String()))
 	return rec.Task, nil
 }
 
-func (m *Manager) list(ctx context.Context, session string, req *runtime.Request) (any, error) {
+func (m *Manager) list(ctx context.Context, session string, req *jsonrpc2.Request) (any, error) {
 	owner := m.owner(ctx, session)
 	if !m.listable() || owner == "" {
-		return nil, runtime.ErrMethodNotFound(MethodList)
+		return nil, jsonrpc2.ErrMethodNotFound(MethodList)
 	}
 	if err := m.allow(owner); err != nil {
 		return nil, err
@@ -747,14 +747,14 @@ func (m *Manager) list(ctx context.Context, session string, req *runtime.Request
 	}
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, runtime.ErrInvalidParams("tasks/list: " + err.Error())
+			return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
 		}
 	}
 	now := m.now()
 	m.sweep(ctx, now)
 	recs, next, err := m.store.List(ctx, owner, p.Cursor, m.cfg.PageSize)
 	if err != nil {
-		return nil, runtime.ErrInvalidParams("tasks/list: invalid cursor")
+		return nil, jsonrpc2.ErrInvalidParams("tasks/list: invalid cursor")
 	}
 	out := listResult{Tasks: make([]Task, 0, len(recs)), NextCursor: next}
 	for _, r := range recs {

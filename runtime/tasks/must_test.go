@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func gateEnv(t *testing.T, cfg Config) (*env, *gate) {
 	g := newGate()
-	return newEnv(t, cfg, map[string]runtime.Handler{"tools/call": g.handler}), g
+	return newEnv(t, cfg, map[string]jsonrpc2.Handler{"tools/call": g.handler}), g
 }
 
 // Capabilities: parties that support task-augmented requests MUST declare a
@@ -40,9 +40,9 @@ func TestMUST_DeclareTasksCapabilityForImplementedRequests(t *testing.T) {
 func TestMUST_RequiredToolWithoutTaskIsMethodNotFound(t *testing.T) {
 	support := map[string]Support{"req": Required, "opt": Optional, "forb": Forbidden}
 	e, g := gateEnv(t, Config{ToolSupport: func(n string) Support { return support[n] }})
-	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"req","arguments":{}}`), runtime.CodeMethodNotFound, "requires task")
-	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"forb","arguments":{},"task":{}}`), runtime.CodeMethodNotFound, "does not support")
-	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"absent","arguments":{},"task":{}}`), runtime.CodeMethodNotFound, "does not support")
+	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"req","arguments":{}}`), jsonrpc2.CodeMethodNotFound, "requires task")
+	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"forb","arguments":{},"task":{}}`), jsonrpc2.CodeMethodNotFound, "does not support")
+	wantCode(t, e.peer.roundtrip("tools/call", `{"name":"absent","arguments":{},"task":{}}`), jsonrpc2.CodeMethodNotFound, "does not support")
 	// optional, plain: answered directly by the handler.
 	id := e.peer.send("tools/call", `{"name":"opt","arguments":{}}`)
 	if tid := g.waitStart(t); tid != "" {
@@ -64,7 +64,7 @@ func TestMUST_RequiredToolWithoutTaskIsMethodNotFound(t *testing.T) {
 // process requests of that type normally, ignoring the task metadata.
 func TestMUST_UndeclaredRequestTypeProcessedNormally(t *testing.T) {
 	g := newGate()
-	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": g.handler, "prompts/get": g.handler})
+	e := newEnv(t, Config{}, map[string]jsonrpc2.Handler{"tools/call": g.handler, "prompts/get": g.handler})
 	id := e.peer.send("prompts/get", `{"name":"p","task":{"ttl":1000}}`)
 	if tid := g.waitStart(t); tid != "" {
 		t.Fatal("undeclared method ran as a task")
@@ -211,11 +211,11 @@ func TestTaskExpiresAfterTTL(t *testing.T) {
 	e.clock.Advance(4999 * time.Millisecond)
 	decodeTask(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID)))
 	e.clock.Advance(time.Millisecond)
-	wantCode(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID)), runtime.CodeInvalidParams, "expired")
+	wantCode(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID)), jsonrpc2.CodeInvalidParams, "expired")
 	if cause := <-g.ctxErr; !strings.Contains(cause.Error(), "ttl expired") {
 		t.Fatalf("work cause %v", cause)
 	}
-	wantCode(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID)), runtime.CodeInvalidParams, "not found")
+	wantCode(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID)), jsonrpc2.CodeInvalidParams, "not found")
 	var list listResult
 	json.Unmarshal(e.peer.roundtrip("tasks/list", `{}`).Result, &list)
 	if len(list.Tasks) != 0 {
@@ -247,7 +247,7 @@ func TestMUST_ResultReturnsUnderlyingResultOrError(t *testing.T) {
 
 	bad := e.create("t", `{}`)
 	g.waitStart(t)
-	g.release <- gateOutcome{err: &runtime.Error{Code: -32042, Message: "upstream said no", Data: json.RawMessage(`{"x":1}`)}}
+	g.release <- gateOutcome{err: &jsonrpc2.Error{Code: -32042, Message: "upstream said no", Data: json.RawMessage(`{"x":1}`)}}
 	m := e.peer.roundtrip("tasks/result", idParams(bad.TaskID))
 	if m.Error == nil || m.Error.Code != -32042 || m.Error.Message != "upstream said no" || string(m.Error.Data) != `{"x":1}` {
 		t.Fatalf("tasks/result error %+v", m.Error)
@@ -304,7 +304,7 @@ func TestMUST_ResultCarriesRelatedTaskMetadata(t *testing.T) {
 // the related-task metadata, and the task is input_required meanwhile.
 func TestMUST_InputRequestsCarryRelatedTask(t *testing.T) {
 	asked := make(chan error, 1)
-	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": func(ctx context.Context, req *runtime.Request) (any, error) {
+	e := newEnv(t, Config{}, map[string]jsonrpc2.Handler{"tools/call": func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		var answer json.RawMessage
 		err := Ask(ctx, "elicitation/create", map[string]any{"message": "name?", "requestedSchema": map[string]any{"type": "object"}}, &answer)
 		asked <- err
@@ -378,7 +378,7 @@ func TestMUST_ListNextCursorWhenMoreAndInvalidCursorRejected(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(ids, ",") {
 		t.Fatalf("listed %v, created %v", got, ids)
 	}
-	wantCode(t, e.peer.roundtrip("tasks/list", `{"cursor":"not-ours"}`), runtime.CodeInvalidParams, "cursor")
+	wantCode(t, e.peer.roundtrip("tasks/list", `{"cursor":"not-ours"}`), jsonrpc2.CodeInvalidParams, "cursor")
 }
 
 // If a task is retrievable via tasks/get for a requestor, it MUST be
@@ -407,8 +407,8 @@ func TestMUST_GettableTasksAreListed(t *testing.T) {
 func TestMUST_UnknownTaskIDIsInvalidParams(t *testing.T) {
 	e, _ := gateEnv(t, Config{})
 	for _, method := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
-		wantCode(t, e.peer.roundtrip(method, idParams("nope")), runtime.CodeInvalidParams, "not found")
-		wantCode(t, e.peer.roundtrip(method, `{}`), runtime.CodeInvalidParams, "taskId")
+		wantCode(t, e.peer.roundtrip(method, idParams("nope")), jsonrpc2.CodeInvalidParams, "not found")
+		wantCode(t, e.peer.roundtrip(method, `{}`), jsonrpc2.CodeInvalidParams, "taskId")
 	}
 }
 
@@ -419,11 +419,11 @@ func TestMUST_CancelTerminalTaskIsInvalidParams(t *testing.T) {
 	g.waitStart(t)
 	g.release <- gateOutcome{result: textResult("ok")}
 	e.peer.roundtrip("tasks/result", idParams(task.TaskID))
-	wantCode(t, e.peer.roundtrip("tasks/cancel", idParams(task.TaskID)), runtime.CodeInvalidParams, "already in terminal status 'completed'")
+	wantCode(t, e.peer.roundtrip("tasks/cancel", idParams(task.TaskID)), jsonrpc2.CodeInvalidParams, "already in terminal status 'completed'")
 	again := e.create("t", `{}`)
 	g.waitStart(t)
 	decodeTask(t, e.peer.roundtrip("tasks/cancel", idParams(again.TaskID)))
-	wantCode(t, e.peer.roundtrip("tasks/cancel", idParams(again.TaskID)), runtime.CodeInvalidParams, "'cancelled'")
+	wantCode(t, e.peer.roundtrip("tasks/cancel", idParams(again.TaskID)), jsonrpc2.CodeInvalidParams, "'cancelled'")
 	<-g.ctxErr
 }
 
@@ -442,8 +442,8 @@ func TestMUST_CancelledBeforeResponse(t *testing.T) {
 		t.Fatalf("stored status %s", rec.Task.Status)
 	}
 	cause := <-g.ctxErr
-	var ce *runtime.CancelError
-	if !errors.As(cause, &ce) || ce.Source != runtime.SourceTaskCancel || !strings.Contains(ce.Reason, task.TaskID) ||
+	var ce *jsonrpc2.CancelError
+	if !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourceTaskCancel || !strings.Contains(ce.Reason, task.TaskID) ||
 		ce.Source.String() != "tasks/cancel" || ce.Method != "tools/call" || ce.ID.IsZero() {
 		t.Fatalf("work cause %v", cause)
 	}
@@ -525,7 +525,7 @@ func TestMUST_TasksBoundToAuthorizationContext(t *testing.T) {
 	// The "authorization context" here is the request's _meta.user, read by
 	// the application's Owner function.
 	owner := func(ctx context.Context) (string, bool) {
-		r, ok := runtime.RequestFromContext(ctx)
+		r, ok := jsonrpc2.RequestFromContext(ctx)
 		if !ok {
 			return "", false
 		}
@@ -542,7 +542,7 @@ func TestMUST_TasksBoundToAuthorizationContext(t *testing.T) {
 	alice := decodeTask(t, e.peer.roundtrip("tools/call", `{"name":"t","arguments":{},"task":{},"_meta":{"user":"alice"}}`))
 	g.waitStart(t)
 	for _, method := range []string{"tasks/get", "tasks/result", "tasks/cancel"} {
-		wantCode(t, e.peer.roundtrip(method, `{"taskId":"`+alice.TaskID+`","_meta":{"user":"mallory"}}`), runtime.CodeInvalidParams, "not found")
+		wantCode(t, e.peer.roundtrip(method, `{"taskId":"`+alice.TaskID+`","_meta":{"user":"mallory"}}`), jsonrpc2.CodeInvalidParams, "not found")
 	}
 	var list listResult
 	json.Unmarshal(e.peer.roundtrip("tasks/list", `{"_meta":{"user":"mallory"}}`).Result, &list)
@@ -561,25 +561,25 @@ func TestMUST_TasksBoundToAuthorizationContext(t *testing.T) {
 // the same Manager cannot see them, and they end with their session.
 func TestTasksBoundToSession(t *testing.T) {
 	g := newGate()
-	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": g.handler})
+	e := newEnv(t, Config{}, map[string]jsonrpc2.Handler{"tools/call": g.handler})
 	task := e.create("t", `{}`)
 	g.waitStart(t)
 
-	a, b := runtime.NewPipe()
-	other := runtime.NewConn(a, runtime.WithPolicy(taskPolicy(runtime.SideServer)), runtime.WithLogger(quiet()))
+	a, b := jsonrpc2.NewPipe()
+	other := jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(taskPolicy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
 	other.Handle("tools/call", g.handler)
 	if err := e.mgr.Serve(other); err != nil {
 		t.Fatal(err)
 	}
 	other.Start()
 	peer2 := newRawPeer(t, b)
-	wantCode(t, peer2.roundtrip("tasks/get", idParams(task.TaskID)), runtime.CodeInvalidParams, "not found")
+	wantCode(t, peer2.roundtrip("tasks/get", idParams(task.TaskID)), jsonrpc2.CodeInvalidParams, "not found")
 	// The first session ends: its task's work is cancelled.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	e.srv.Close(ctx)
-	var ce *runtime.CancelError
-	if cause := <-g.ctxErr; !errors.As(cause, &ce) || ce.Source != runtime.SourceClose {
+	var ce *jsonrpc2.CancelError
+	if cause := <-g.ctxErr; !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourceClose {
 		t.Fatalf("cause %v", cause)
 	}
 	other.Close(ctx)
@@ -593,7 +593,7 @@ func TestUnboundHasNoListAndIsRateLimited(t *testing.T) {
 	if strings.Contains(string(e.mgr.Capability()), `"list"`) {
 		t.Fatalf("unbound capability %s", e.mgr.Capability())
 	}
-	wantCode(t, e.peer.roundtrip("tasks/list", `{}`), runtime.CodeMethodNotFound, "tasks/list")
+	wantCode(t, e.peer.roundtrip("tasks/list", `{}`), jsonrpc2.CodeMethodNotFound, "tasks/list")
 	task := e.create("t", `{}`) // 1
 	g.waitStart(t)
 	decodeTask(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID))) // 2
@@ -653,8 +653,8 @@ func TestMaxActiveTasksPerRequestor(t *testing.T) {
 // Notifications from a task's work (progress here) MUST carry the
 // related-task metadata; the creating request's progressToken stays usable.
 func TestMUST_TaskNotificationsCarryRelatedTask(t *testing.T) {
-	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": func(ctx context.Context, req *runtime.Request) (any, error) {
-		r, _ := runtime.RequestFromContext(ctx) // the creating request, kept in the detached ctx
+	e := newEnv(t, Config{}, map[string]jsonrpc2.Handler{"tools/call": func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		r, _ := jsonrpc2.RequestFromContext(ctx) // the creating request, kept in the detached ctx
 		var p struct {
 			Meta struct {
 				Token json.RawMessage `json:"progressToken"`
@@ -677,7 +677,7 @@ func TestMUST_TaskNotificationsCarryRelatedTask(t *testing.T) {
 // (or returns a plain Go error) fails, and tasks/result answers -32603.
 func TestMUST_InternalErrorsAreInternalError(t *testing.T) {
 	calls := 0
-	e := newEnv(t, Config{}, map[string]runtime.Handler{"tools/call": func(ctx context.Context, req *runtime.Request) (any, error) {
+	e := newEnv(t, Config{}, map[string]jsonrpc2.Handler{"tools/call": func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		calls++
 		if calls == 1 {
 			panic("boom")
@@ -687,7 +687,7 @@ func TestMUST_InternalErrorsAreInternalError(t *testing.T) {
 	for _, want := range []string{"panicked", "disk full"} {
 		task := e.create("t", `{}`)
 		m := e.peer.roundtrip("tasks/result", idParams(task.TaskID))
-		wantCode(t, m, runtime.CodeInternalError, want)
+		wantCode(t, m, jsonrpc2.CodeInternalError, want)
 		if got := decodeTask(t, e.peer.roundtrip("tasks/get", idParams(task.TaskID))); got.Status != Failed {
 			t.Fatalf("status %s", got.Status)
 		}

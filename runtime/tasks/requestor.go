@@ -8,16 +8,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Handle is a task the requestor created with Start. R is the underlying
 // request's result type (CallToolResult for tools/call).
 type Handle[R any] struct {
-	conn  *runtime.Conn
+	conn  *jsonrpc2.Conn
 	id    string
 	timer func(time.Duration) <-chan time.Time
-	call  []runtime.CallOption
+	call  []jsonrpc2.CallOption
 
 	mu      sync.Mutex
 	last    Task
@@ -30,7 +30,7 @@ type StartOption func(*startConfig)
 type startConfig struct {
 	ttl   *int64
 	timer func(time.Duration) <-chan time.Time
-	call  []runtime.CallOption
+	call  []jsonrpc2.CallOption
 }
 
 // WithTTL asks the receiver to keep the task for d after its creation (it
@@ -41,7 +41,7 @@ func WithTTL(d time.Duration) StartOption {
 
 // WithCallOptions applies runtime call options (timeouts) to every request
 // the Handle sends.
-func WithCallOptions(opts ...runtime.CallOption) StartOption {
+func WithCallOptions(opts ...jsonrpc2.CallOption) StartOption {
 	return func(c *startConfig) { c.call = append(c.call, opts...) }
 }
 
@@ -60,7 +60,7 @@ func WithTimer(f func(time.Duration) <-chan time.Time) StartOption {
 // which the page forbids for tasks). If it ends before the CreateTaskResult
 // arrives, Start returns at once and cancels the task with tasks/cancel as
 // soon as its id is known.
-func Start[R any](ctx context.Context, conn *runtime.Conn, method string, params any, opts ...StartOption) (*Handle[R], error) {
+func Start[R any](ctx context.Context, conn *jsonrpc2.Conn, method string, params any, opts ...StartOption) (*Handle[R], error) {
 	cfg := startConfig{timer: time.After}
 	for _, o := range opts {
 		o(&cfg)
@@ -168,7 +168,7 @@ func (h *Handle[R]) Status(ctx context.Context) (Task, error) {
 
 // Cancel sends tasks/cancel and returns the task as the receiver answered it
 // (status cancelled). A task already terminal answers -32602, returned as a
-// *runtime.Error.
+// *jsonrpc2.Error.
 func (h *Handle[R]) Cancel(ctx context.Context) (Task, error) {
 	var t Task
 	if err := h.conn.Call(ctx, MethodCancel, map[string]string{"taskId": h.id}, &t, h.call...); err != nil {
@@ -179,7 +179,7 @@ func (h *Handle[R]) Cancel(ctx context.Context) (Task, error) {
 }
 
 // Result waits for the task to end and returns the underlying request's
-// result, or its JSON-RPC error as a *runtime.Error. It polls tasks/get at
+// result, or its JSON-RPC error as a *jsonrpc2.Error. It polls tasks/get at
 // the receiver's pollInterval and calls tasks/result (which blocks until the
 // task is terminal) once the task is terminal or needs input, since the
 // receiver's input requests may be delivered alongside that call. Ending ctx
@@ -205,7 +205,7 @@ func (h *Handle[R]) Result(ctx context.Context) (*R, error) {
 	}
 	var raw json.RawMessage
 	if err := h.conn.Call(ctx, MethodResult, map[string]string{"taskId": h.id}, &raw, h.call...); err != nil {
-		var rpcErr *runtime.Error
+		var rpcErr *jsonrpc2.Error
 		if errors.As(err, &rpcErr) {
 			// The task is terminal now whatever its error: refresh the
 			// cached state so the caller sees failed or cancelled.

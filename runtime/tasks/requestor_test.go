@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // result is a tools/call result as the requestor decodes it.
@@ -23,7 +23,7 @@ type result struct {
 // duo is a requestor Conn and a receiver Conn with a Manager, joined by a
 // pipe (or by the caller's transports).
 type duo struct {
-	client, server *runtime.Conn
+	client, server *jsonrpc2.Conn
 	mgr            *Manager
 	sent           *sentLog
 }
@@ -31,10 +31,10 @@ type duo struct {
 // sentLog records the cancellation events the requestor's Conn reports.
 type sentLog struct {
 	mu     sync.Mutex
-	events []runtime.Event
+	events []jsonrpc2.Event
 }
 
-func (l *sentLog) observe(e runtime.Event) {
+func (l *sentLog) observe(e jsonrpc2.Event) {
 	l.mu.Lock()
 	l.events = append(l.events, e)
 	l.mu.Unlock()
@@ -45,18 +45,18 @@ func (l *sentLog) sentCancellations() int {
 	defer l.mu.Unlock()
 	n := 0
 	for _, e := range l.events {
-		if e.Kind == runtime.EventSent {
+		if e.Kind == jsonrpc2.EventSent {
 			n++
 		}
 	}
 	return n
 }
 
-func newDuo(t *testing.T, ta, tb runtime.Transport, cfg Config, serverHandlers, clientHandlers map[string]runtime.Handler) *duo {
+func newDuo(t *testing.T, ta, tb jsonrpc2.Transport, cfg Config, serverHandlers, clientHandlers map[string]jsonrpc2.Handler) *duo {
 	t.Helper()
 	d := &duo{sent: &sentLog{}}
-	d.server = runtime.NewConn(ta, runtime.WithPolicy(taskPolicy(runtime.SideServer)), runtime.WithLogger(quiet()))
-	d.client = runtime.NewConn(tb, runtime.WithPolicy(taskPolicy(runtime.SideClient)), runtime.WithLogger(quiet()), runtime.WithObserver(d.sent.observe))
+	d.server = jsonrpc2.NewConn(ta, jsonrpc2.WithPolicy(taskPolicy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
+	d.client = jsonrpc2.NewConn(tb, jsonrpc2.WithPolicy(taskPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()), jsonrpc2.WithObserver(d.sent.observe))
 	for m, h := range serverHandlers {
 		d.server.Handle(m, h)
 	}
@@ -104,8 +104,8 @@ func (f *fakeTimer) after(d time.Duration) <-chan time.Time {
 // fetches the result with tasks/result.
 func TestHandleResultHonoursPollInterval(t *testing.T) {
 	g := newGate()
-	a, b := runtime.NewPipe()
-	d := newDuo(t, a, b, Config{PollInterval: 70 * time.Millisecond}, map[string]runtime.Handler{"tools/call": g.handler}, nil)
+	a, b := jsonrpc2.NewPipe()
+	d := newDuo(t, a, b, Config{PollInterval: 70 * time.Millisecond}, map[string]jsonrpc2.Handler{"tools/call": g.handler}, nil)
 	ft := newFakeTimer()
 	h, err := Start[result](context.Background(), d.client, "tools/call", map[string]any{"name": "t", "arguments": map[string]any{}}, WithTimer(ft.after))
 	if err != nil {
@@ -154,8 +154,8 @@ func mustRaw(meta map[string]json.RawMessage) json.RawMessage {
 // after the task exists sends tasks/cancel.
 func TestMUST_CreatingCtxCancelSendsTasksCancelNotNotification(t *testing.T) {
 	g := newGate()
-	a, b := runtime.NewPipe()
-	d := newDuo(t, a, b, Config{}, map[string]runtime.Handler{"tools/call": g.handler}, nil)
+	a, b := jsonrpc2.NewPipe()
+	d := newDuo(t, a, b, Config{}, map[string]jsonrpc2.Handler{"tools/call": g.handler}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	h, err := Start[result](ctx, d.client, "tools/call", map[string]any{"name": "t", "arguments": map[string]any{}})
 	if err != nil {
@@ -163,8 +163,8 @@ func TestMUST_CreatingCtxCancelSendsTasksCancelNotNotification(t *testing.T) {
 	}
 	g.waitStart(t)
 	cancel()
-	var ce *runtime.CancelError
-	if cause := <-g.ctxErr; !errors.As(cause, &ce) || ce.Source != runtime.SourceTaskCancel {
+	var ce *jsonrpc2.CancelError
+	if cause := <-g.ctxErr; !errors.As(cause, &ce) || ce.Source != jsonrpc2.SourceTaskCancel {
 		t.Fatalf("work cause %v", cause)
 	}
 	if st, err := h.Status(context.Background()); err != nil || st.Status != Cancelled {
@@ -182,8 +182,8 @@ func TestMUST_CreatingCtxCancelSendsTasksCancelNotNotification(t *testing.T) {
 // ends stops waiting without cancelling the task.
 func TestHandleCancelAndResultGivingUp(t *testing.T) {
 	g := newGate()
-	a, b := runtime.NewPipe()
-	d := newDuo(t, a, b, Config{}, map[string]runtime.Handler{"tools/call": g.handler}, nil)
+	a, b := jsonrpc2.NewPipe()
+	d := newDuo(t, a, b, Config{}, map[string]jsonrpc2.Handler{"tools/call": g.handler}, nil)
 	h, err := Start[result](context.Background(), d.client, "tools/call", map[string]any{"name": "t"}, WithTTL(time.Minute))
 	if err != nil {
 		t.Fatal(err)
@@ -210,8 +210,8 @@ func TestHandleCancelAndResultGivingUp(t *testing.T) {
 		t.Fatalf("Cancel: %v %v", st.Status, err)
 	}
 	<-g.ctxErr
-	var rpcErr *runtime.Error
-	if _, err := h.Cancel(context.Background()); !errors.As(err, &rpcErr) || rpcErr.Code != runtime.CodeInvalidParams {
+	var rpcErr *jsonrpc2.Error
+	if _, err := h.Cancel(context.Background()); !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeInvalidParams {
 		t.Fatalf("second Cancel: %v", err)
 	}
 }
@@ -221,7 +221,7 @@ func TestHandleCancelAndResultGivingUp(t *testing.T) {
 // and is answered with it, and the result follows.
 func TestInputRequiredPreemptiveResultAndRelatedAnswers(t *testing.T) {
 	answered := make(chan json.RawMessage, 1)
-	tool := func(ctx context.Context, req *runtime.Request) (any, error) {
+	tool := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		var ans json.RawMessage
 		if err := Ask(ctx, "elicitation/create", map[string]any{"message": "name?"}, &ans); err != nil {
 			return nil, err
@@ -231,17 +231,17 @@ func TestInputRequiredPreemptiveResultAndRelatedAnswers(t *testing.T) {
 	}
 	elicit := make(chan json.RawMessage, 1)
 	release := make(chan struct{})
-	client := map[string]runtime.Handler{"elicitation/create": func(ctx context.Context, req *runtime.Request) (any, error) {
+	client := map[string]jsonrpc2.Handler{"elicitation/create": func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		elicit <- req.Params
 		<-release
 		return map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}, nil
 	}}
-	a, b := runtime.NewPipe()
-	d := newDuo(t, a, b, Config{}, map[string]runtime.Handler{"tools/call": tool}, client)
+	a, b := jsonrpc2.NewPipe()
+	d := newDuo(t, a, b, Config{}, map[string]jsonrpc2.Handler{"tools/call": tool}, client)
 	AnswerRelated(d.client, "elicitation/create")
 	resultCalled := make(chan struct{}, 1)
 	inner := d.server.Handler(MethodResult)
-	d.server.Handle(MethodResult, func(ctx context.Context, req *runtime.Request) (any, error) {
+	d.server.Handle(MethodResult, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		resultCalled <- struct{}{}
 		return inner(ctx, req)
 	})
@@ -275,8 +275,8 @@ func TestInputRequiredPreemptiveResultAndRelatedAnswers(t *testing.T) {
 // Result still ends by polling.
 func TestMUST_RequestorDoesNotRelyOnStatusNotifications(t *testing.T) {
 	g := newGate()
-	a, b := runtime.NewPipe()
-	d := newDuo(t, a, b, Config{StatusNotifications: false, PollInterval: time.Millisecond}, map[string]runtime.Handler{"tools/call": g.handler}, nil)
+	a, b := jsonrpc2.NewPipe()
+	d := newDuo(t, a, b, Config{StatusNotifications: false, PollInterval: time.Millisecond}, map[string]jsonrpc2.Handler{"tools/call": g.handler}, nil)
 	h, err := Start[result](context.Background(), d.client, "tools/call", map[string]any{"name": "t"})
 	if err != nil {
 		t.Fatal(err)
@@ -292,10 +292,10 @@ func TestMUST_RequestorDoesNotRelyOnStatusNotifications(t *testing.T) {
 // elicitation/create, the client runs it as a task.
 func TestClientSideElicitationTask(t *testing.T) {
 	g := newGate()
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	// Here the Manager sits on the "server" Conn of the duo, which plays the
 	// MCP client: the roles are symmetric at this level.
-	d := newDuo(t, a, b, Config{Methods: []string{"elicitation/create", "sampling/createMessage"}}, map[string]runtime.Handler{"elicitation/create": g.handler, "sampling/createMessage": g.handler}, nil)
+	d := newDuo(t, a, b, Config{Methods: []string{"elicitation/create", "sampling/createMessage"}}, map[string]jsonrpc2.Handler{"elicitation/create": g.handler, "sampling/createMessage": g.handler}, nil)
 	if !strings.Contains(string(d.mgr.Capability()), `"elicitation":{"create":{}}`) {
 		t.Fatalf("capability %s", d.mgr.Capability())
 	}
@@ -315,8 +315,8 @@ func TestClientSideElicitationTask(t *testing.T) {
 // returns at once, and the task is cancelled with tasks/cancel as soon as
 // its id is known; no notifications/cancelled is ever written.
 func TestStartCtxEndsBeforeCreateTaskResult(t *testing.T) {
-	a, b := runtime.NewPipe()
-	client := runtime.NewConn(b, runtime.WithPolicy(taskPolicy(runtime.SideClient)), runtime.WithLogger(quiet()))
+	a, b := jsonrpc2.NewPipe()
+	client := jsonrpc2.NewConn(b, jsonrpc2.WithPolicy(taskPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	client.Start()
 	peer := newRawPeer(t, a)
 	t.Cleanup(func() {

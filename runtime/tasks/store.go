@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Record is what a Store keeps for one task: its wire state, who may see it,
@@ -26,7 +26,7 @@ type Record struct {
 	Created, Expires time.Time
 	// Result or Err is the underlying request's outcome once terminal.
 	Result json.RawMessage
-	Err    *runtime.Error
+	Err    *jsonrpc2.Error
 }
 
 // ErrNotFound is returned by a Store for an id it does not hold.

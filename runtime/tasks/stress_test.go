@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // TestStressCancelRacesCompletion races tasks/cancel against the work's
@@ -42,7 +42,7 @@ func TestStressCancelRacesCompletion(t *testing.T) {
 				if final.Status != Cancelled || res.Error == nil {
 					t.Fatalf("task %s: cancel succeeded, then status %s, result %s", id, final.Status, res.Result)
 				}
-			case m.Error != nil && m.Error.Code == runtime.CodeInvalidParams:
+			case m.Error != nil && m.Error.Code == jsonrpc2.CodeInvalidParams:
 				completed++
 				if final.Status != Completed || res.Error != nil {
 					t.Fatalf("task %s: cancel refused (%s), then status %s", id, m.Error.Message, final.Status)
@@ -98,9 +98,9 @@ func TestStressHandlesCancelRacesCompletion(t *testing.T) {
 	g.started = make(chan string, n)
 	g.release = make(chan gateOutcome, n)
 	g.ctxErr = make(chan error, n)
-	a, b := runtime.NewPipe()
+	a, b := jsonrpc2.NewPipe()
 	d := newDuo(t, a, b, Config{PollInterval: time.Millisecond, RateLimit: RateLimit{PerSecond: -1}, MaxActive: -1},
-		map[string]runtime.Handler{"tools/call": g.handler}, nil)
+		map[string]jsonrpc2.Handler{"tools/call": g.handler}, nil)
 	var mu sync.Mutex
 	var cancelled, completed int
 	var wg sync.WaitGroup

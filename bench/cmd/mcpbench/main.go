@@ -141,7 +141,7 @@ func run(w io.Writer, short bool, count int) {
 	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "## cancel under load (n calls in flight, all cancelled; time until every handler's ctx is done; timeout %v)\n\n", c.timeout)
-	fmt.Fprintf(w, "mcp-go's stdio server runs a few handlers at a time and stops reading while its queue is full, so its `notifications/cancelled` are never read: the handlers that started are never cancelled (\"handlers done\" 0). mcpgen's server is configured with `runtime.WithMaxInFlight(32768)`: its default admission bound (1,024) answers requests beyond it with CodeServerBusy at once instead of running them; go-sdk and mcp-go have no such bound.\n\n")
+	fmt.Fprintf(w, "mcp-go's stdio server runs a few handlers at a time and stops reading while its queue is full, so its `notifications/cancelled` are never read: the handlers that started are never cancelled (\"handlers done\" 0). mcpgen's server is configured with `jsonrpc2.WithMaxInFlight(32768)`: its default admission bound (1,024) answers requests beyond it with CodeServerBusy at once instead of running them; go-sdk and mcp-go have no such bound.\n\n")
 	fmt.Fprintf(w, "| implementation | transport | in flight | handlers started | handlers done | time | mcpgen's time ÷ this | live heap per call | goroutines per call |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, n := range c.many {
 		for _, tr := range []bench.Transport{bench.Pipe} {

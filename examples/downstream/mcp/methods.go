@@ -4,7 +4,7 @@
 package mcp
 
 import (
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"reflect"
 )
 
@@ -406,14 +406,14 @@ func LookupMethod(name string) (*MethodInfo, bool) {
 // tasks/cancel, never with the notification. The notification's requestId is
 // optional in this revision's schema. On HTTP, a disconnect is not a
 // cancellation.
-func Policy(side runtime.Side) runtime.Policy {
-	return runtime.Policy{
+func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
+	return jsonrpc2.Policy{
 		CancelledMethod:   "notifications/cancelled",
-		ClientCancels:     runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}},
+		ClientCancels:     jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		NeverCancellable:  []string{"initialize"},
 		ProgressMethod:    "notifications/progress",
 		RequestIDOptional: true,
-		ServerCancels:     runtime.CancelScope{OwnRequests: runtime.MethodSet{All: true}},
+		ServerCancels:     jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		Side:              side,
 		TaskCancelMethod:  "tasks/cancel",
 		TaskParamsMember:  "task",

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Tool names, as tools/list announces them and tools/call names them.
@@ -24,7 +24,7 @@ const (
 // the call, and arguments already validated against the tool's input schema.
 // Return an *ExecutionError (see Errorf) for a failure the model should see
 // (a result with isError: true); any other error is handed to the runtime
-// unchanged, which answers a *runtime.Error as it is and anything else with
+// unchanged, which answers a *jsonrpc2.Error as it is and anything else with
 // -32603 (internal error); a cancelled call's answer is dropped.
 // A typed result is sent as structuredContent and, in a text block, as the
 // same JSON, or as its String() if you give the result type a String method
@@ -293,7 +293,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return h.result(out, text, false)
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution
@@ -308,7 +308,7 @@ func (h *Handler) invalid(tool string, err error) (*mcp.CallToolResult, error) {
 
 // failed answers an error from a tool method: an *ExecutionError becomes a
 // result with isError: true; anything else goes to the runtime unchanged
-// (a cancellation cause is dropped, a *runtime.Error sent as it is, other
+// (a cancellation cause is dropped, a *jsonrpc2.Error sent as it is, other
 // errors become -32603).
 func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	var ee *ExecutionError
@@ -390,7 +390,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		}
 		return h.result(out, text, false)
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution
@@ -405,7 +405,7 @@ func (h *Handler20251125) invalid(tool string, err error) (*mcp20251125.CallTool
 
 // failed answers an error from a tool method: an *ExecutionError becomes a
 // result with isError: true; anything else goes to the runtime unchanged
-// (a cancellation cause is dropped, a *runtime.Error sent as it is, other
+// (a cancellation cause is dropped, a *jsonrpc2.Error sent as it is, other
 // errors become -32603).
 func (h *Handler20251125) failed(err error) (*mcp20251125.CallToolResult, error) {
 	var ee *ExecutionError

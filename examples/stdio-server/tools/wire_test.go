@@ -12,21 +12,21 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/stdio-server/tools"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // progressTools is stdioTools whose sleep reports progress, with today's
 // runtime API (the token from the request, NotifyProgress on the Conn).
 type progressTools struct {
 	stdioTools
-	conn *runtime.Conn
+	conn *jsonrpc2.Conn
 }
 
 func (p *progressTools) Sleep(ctx context.Context, args *tools.SleepArgs) (*tools.SleepResult, error) {
-	if req, ok := runtime.RequestFromContext(ctx); ok {
+	if req, ok := jsonrpc2.RequestFromContext(ctx); ok {
 		if tok, ok := req.ProgressToken(); ok {
 			total := float64(args.Ms)
-			p.conn.NotifyProgress(ctx, runtime.ProgressParams{ProgressToken: tok, Progress: 0, Total: &total, Message: "sleeping"})
+			p.conn.NotifyProgress(ctx, jsonrpc2.ProgressParams{ProgressToken: tok, Progress: 0, Total: &total, Message: "sleeping"})
 		}
 	}
 	return p.stdioTools.Sleep(ctx, args)
@@ -47,12 +47,12 @@ func (legacyServer) Ping(context.Context, *mcp20251125.RequestParams) (*mcp20251
 // over an in-memory pipe: a typed call, its progress, a cancelled call, and
 // invalid arguments.
 func TestWire(t *testing.T) {
-	quiet := runtime.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	a, b := runtime.NewPipe()
-	srv := runtime.NewConn(a, runtime.WithPolicy(mcp20251125.Policy(runtime.SideServer)), quiet)
+	quiet := jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	a, b := jsonrpc2.NewPipe()
+	srv := jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(mcp20251125.Policy(jsonrpc2.SideServer)), quiet)
 	impl := &progressTools{conn: srv}
 	mcp20251125.RegisterServer(srv, legacyServer{tools.NewHandler20251125(impl)})
-	cli := runtime.NewConn(b, runtime.WithPolicy(mcp20251125.Policy(runtime.SideClient)), quiet)
+	cli := jsonrpc2.NewConn(b, jsonrpc2.WithPolicy(mcp20251125.Policy(jsonrpc2.SideClient)), quiet)
 	srv.Start()
 	cli.Start()
 	defer func() {
@@ -61,8 +61,8 @@ func TestWire(t *testing.T) {
 	}()
 
 	var mu sync.Mutex
-	var progress []runtime.ProgressParams
-	caller := mcp20251125.NewServerCaller(cli, runtime.WithProgress(func(p runtime.ProgressParams) {
+	var progress []jsonrpc2.ProgressParams
+	caller := mcp20251125.NewServerCaller(cli, jsonrpc2.WithProgress(func(p jsonrpc2.ProgressParams) {
 		mu.Lock()
 		progress = append(progress, p)
 		mu.Unlock()

@@ -20,7 +20,7 @@ import (
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	"github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -393,8 +393,8 @@ func TestDispatch(t *testing.T) {
 
 	// Unknown tool: protocol error -32602.
 	_, err = call(t, h, "nope", `{}`)
-	var re *runtime.Error
-	if !errors.As(err, &re) || re.Code != runtime.CodeInvalidParams {
+	var re *jsonrpc2.Error
+	if !errors.As(err, &re) || re.Code != jsonrpc2.CodeInvalidParams {
 		t.Errorf("unknown tool: %v, want -32602", err)
 	}
 
@@ -450,11 +450,11 @@ func TestListTools(t *testing.T) {
 // TestWire serves the Handler on a runtime connection and calls it through
 // the generated ServerCaller.
 func TestWire(t *testing.T) {
-	a, b := runtime.NewPipe()
-	quiet := runtime.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	srv := runtime.NewConn(a, runtime.WithPolicy(mcp.Policy(runtime.SideServer)), quiet)
+	a, b := jsonrpc2.NewPipe()
+	quiet := jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)), quiet)
 	mcp.RegisterServer(srv, NewHandler(impl{}))
-	cli := runtime.NewConn(b, runtime.WithPolicy(mcp.Policy(runtime.SideClient)), quiet)
+	cli := jsonrpc2.NewConn(b, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideClient)), quiet)
 	srv.Start()
 	cli.Start()
 	defer func() {
@@ -499,8 +499,8 @@ func FuzzCallTool(f *testing.F) {
 			t.Fatalf("answered with result %v and error %v", res, err)
 		}
 		if err != nil {
-			var re *runtime.Error
-			if !errors.As(err, &re) || re.Code != runtime.CodeInvalidParams || s.input[name] != nil {
+			var re *jsonrpc2.Error
+			if !errors.As(err, &re) || re.Code != jsonrpc2.CodeInvalidParams || s.input[name] != nil {
 				t.Fatalf("error %v for tool %q", err, name)
 			}
 			return

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20250618"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 type impl struct{}
@@ -30,8 +30,8 @@ func TestInvalidArgumentsAreProtocolErrors(t *testing.T) {
 	h := NewHandler(impl{})
 	p := &mcp.CallToolRequestParams{Name: ToolSearchItems, Arguments: map[string]json.RawMessage{"query": json.RawMessage(`"q"`), "tags": json.RawMessage(`["A"]`)}}
 	res, err := h.CallTool(context.Background(), p)
-	var re *runtime.Error
-	if res != nil || !errors.As(err, &re) || re.Code != runtime.CodeInvalidParams || !strings.Contains(re.Message, "/arguments/tags/0") {
+	var re *jsonrpc2.Error
+	if res != nil || !errors.As(err, &re) || re.Code != jsonrpc2.CodeInvalidParams || !strings.Contains(re.Message, "/arguments/tags/0") {
 		t.Fatalf("got %+v, %v; want -32602 naming /arguments/tags/0", res, err)
 	}
 	p.Arguments["tags"] = json.RawMessage(`["a"]`)

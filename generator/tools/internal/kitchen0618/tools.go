@@ -9,7 +9,7 @@ import (
 	"errors"
 	"fmt"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20250618"
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"regexp"
 	"strconv"
 )
@@ -25,7 +25,7 @@ const (
 // the call, and arguments already validated against the tool's input schema.
 // Return an *ExecutionError (see Errorf) for a failure the model should see
 // (a result with isError: true); any other error is handed to the runtime
-// unchanged, which answers a *runtime.Error as it is and anything else with
+// unchanged, which answers a *jsonrpc2.Error as it is and anything else with
 // -32603 (internal error); a cancelled call's answer is dropped.
 // A typed result is sent as structuredContent and, in a text block, as the
 // same JSON, or as its String() if you give the result type a String method
@@ -669,7 +669,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	}
-	return nil, runtime.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a protocol error
@@ -679,12 +679,12 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 // JSON pointer from the params, e.g. /arguments/ms.
 func (h *Handler) invalid(tool string, err error) (*mcp.CallToolResult, error) {
 	msg := "invalid arguments for tool " + tool + ": " + tvArgumentsText(err)
-	return nil, runtime.ErrInvalidParams(msg)
+	return nil, jsonrpc2.ErrInvalidParams(msg)
 }
 
 // failed answers an error from a tool method: an *ExecutionError becomes a
 // result with isError: true; anything else goes to the runtime unchanged
-// (a cancellation cause is dropped, a *runtime.Error sent as it is, other
+// (a cancellation cause is dropped, a *jsonrpc2.Error sent as it is, other
 // errors become -32603).
 func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	var ee *ExecutionError

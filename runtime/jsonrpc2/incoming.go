@@ -1,0 +1,194 @@
+package jsonrpc2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+)
+
+// onRequest registers an incoming request in the in-flight table before its
+// handler runs, then starts it on its own goroutine. Registering at read time
+// is what lets a cancellation reach work that is queued behind
+// WithMaxConcurrentHandlers or has not been scheduled yet.
+func (c *Conn) onRequest(m *Message) {
+	f := &inflight{
+		req: Request{ID: m.ID, Method: m.Method, Params: m.Params},
+	}
+	f.task = c.pol.isTask(m.Params) && c.acceptsTasks(m.Method)
+	ctx, cancel := context.WithCancelCause(context.WithValue(c.connCtx, requestKey{}, &f.req))
+	f.ctx, f.cancel = ctx, cancel
+	c.mu.Lock()
+	if c.closing {
+		cause := c.cause
+		c.mu.Unlock()
+		cancel(cause)
+		c.debug("dropping request received during shutdown", slog.String("id", m.ID.String()), slog.String("method", m.Method))
+		return
+	}
+	if _, dup := c.incoming[m.ID]; dup {
+		c.mu.Unlock()
+		cancel(nil)
+		// Answering would look like the answer to the first request with
+		// this id; the peer broke JSON-RPC's uniqueness rule, so log and drop.
+		c.warnDuplicate(m.ID, m.Method)
+		return
+	}
+	limit := c.cfg.maxInFlight
+	if m.Method == "ping" {
+		limit += pingHeadroom
+	}
+	size := len(m.Params) + len(m.Method) + inflightOverhead
+	if c.active >= limit || (c.activeBytes+size > c.cfg.maxInFlightBytes && c.active > 0 && m.Method != "ping") {
+		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d requests (%d bytes) in flight; retry later", c.active, c.activeBytes)})
+		c.mu.Unlock()
+		cancel(nil)
+		// Admission happens here, before any goroutine or queue slot is
+		// spent on the request, so a flood costs one error reply each, and
+		// those are bounded by the sender's byte budget.
+		c.sendAsync(msg)
+		return
+	}
+	c.incoming[m.ID] = f
+	c.active++
+	if c.pol.never[m.Method] {
+		f.never = true
+		c.neverActive++
+	}
+	f.size = size
+	c.activeBytes += size
+	spawn := c.dispatchLocked(f)
+	c.mu.Unlock()
+	if spawn {
+		go c.worker(f)
+	}
+}
+
+// requestKey is the context key of the Request a handler serves.
+type requestKey struct{}
+
+// RequestFromContext returns the incoming request whose handler ctx belongs
+// to (its id, method and raw params), so typed handlers, which receive only
+// the decoded params, can log or correlate by request id.
+func RequestFromContext(ctx context.Context) (*Request, bool) {
+	r, ok := ctx.Value(requestKey{}).(*Request)
+	return r, ok
+}
+
+// serve runs one request's handler and answers it, unless it was cancelled.
+func (c *Conn) serve(f *inflight) {
+	defer c.handlerExited(f)
+	if c.sem != nil && f.req.Method != "ping" {
+		select {
+		case c.sem <- struct{}{}:
+			defer func() { <-c.sem }()
+		case <-f.ctx.Done():
+			c.dropCancelled(f, "cancelled while queued; handler never started")
+			return
+		}
+	}
+	if f.ctx.Err() != nil {
+		c.dropCancelled(f, "cancelled before its handler started")
+		return
+	}
+	c.hmu.RLock()
+	h := c.handlers[f.req.Method]
+	c.hmu.RUnlock()
+	var result any
+	var err error
+	if h == nil {
+		err = ErrMethodNotFound(f.req.Method)
+	} else {
+		result, err = c.invoke(h, f)
+	}
+	c.respond(f, result, err)
+}
+
+// invoke calls h, turning a panic into a -32603 error so one bad handler does
+// not take the process down.
+func (c *Conn) invoke(h Handler, f *inflight) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			c.log.Error("request handler panicked", slog.String("id", f.req.ID.String()),
+				slog.String("method", f.req.Method), slog.Any("panic", r))
+			result, err = nil, &Error{Code: CodeInternalError, Message: "internal error: handler panicked"}
+		}
+	}()
+	return h(f.ctx, &f.req)
+}
+
+// respond writes the handler's answer unless a cancellation was applied
+// first. The in-flight entry is removed under the lock in the same step that
+// checks for cancellation, so each request has exactly one outcome: either a
+// cancellation was applied and nothing is written, or the response is
+// written and later cancellations find no entry and are ignored.
+func (c *Conn) respond(f *inflight, result any, herr error) {
+	// A cancellation once applied is final, so a handler that returns after
+	// one (usually with ctx.Err()) is spared encoding an answer nobody gets.
+	// Only the check under the lock below decides.
+	var msg []byte
+	if !f.cancelled.Load() {
+		msg = encodeResponse(f.req.ID, result, herr)
+	}
+	c.mu.Lock()
+	if f.cancelled.Load() {
+		c.mu.Unlock()
+		c.dropCancelled(f, "handler returned after cancellation; response dropped")
+		return
+	}
+	delete(c.incoming, f.req.ID)
+	// The encoded response is held until the transport has taken it, which
+	// for a peer that does not read is as long as the peer likes: charge it
+	// to the in-flight budget with the request (handlerExited releases both,
+	// after the write), so that later requests are refused as busy instead
+	// of piling up more responses nobody reads.
+	f.size += len(msg)
+	c.activeBytes += len(msg)
+	c.mu.Unlock()
+	if err := c.t.Write(c.connCtx, msg); err != nil {
+		if errors.Is(err, ErrMessageTooLarge) {
+			msg = appendError(nil, f.req.ID, &Error{Code: CodeInternalError, Message: "internal error: " + err.Error()})
+			err = c.t.Write(c.connCtx, msg)
+		}
+		if err != nil {
+			c.warn("writing response failed", slog.String("id", f.req.ID.String()), slog.String("error", err.Error()))
+		}
+	}
+	f.cancel(errRequestDone)
+}
+
+func (c *Conn) dropCancelled(f *inflight, what string) {
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.debug(what, slog.String("id", f.req.ID.String()), slog.String("method", f.req.Method),
+			slog.Any("cause", context.Cause(f.ctx)))
+	}
+	f.cancel(errRequestDone)
+}
+
+func (c *Conn) handlerExited(f *inflight) {
+	c.mu.Lock()
+	c.active--
+	if f.never {
+		c.neverActive--
+	}
+	c.activeBytes -= f.size
+	c.wakeDrainLocked() // after EOF, the drain re-checks what still runs
+	c.checkIdleLocked()
+	c.mu.Unlock()
+}
+
+// responseEnvelope is what appendResult adds to the result and the id's text:
+// the members around them, a string id's quotes, and {} for a nil result.
+const responseEnvelope = len(`{"jsonrpc":"2.0","id":"","result":{}}`)
+
+// encodeResponse builds the response message for a handler's outcome.
+func encodeResponse(id RequestID, result any, herr error) []byte {
+	if herr != nil {
+		var rpcErr *Error
+		if !errors.As(herr, &rpcErr) {
+			rpcErr = &Error{Code: CodeInternalError, Message: "internal error: " + herr.Error()}
+		}
+		return appendError(nil, id, rpcErr)
+	}
+	return encodeResult(id, result)
+}

@@ -1,0 +1,86 @@
+package jsonrpc2
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sync"
+	"testing"
+)
+
+// streamTransport stands in for Streamable HTTP: each request has its own
+// stream, which the Conn can close, and whose drop it is told about.
+type streamTransport struct {
+	Transport
+	mu         sync.Mutex
+	closed     []RequestID
+	disconnect func(RequestID)
+	closedCh   chan struct{}
+}
+
+func (s *streamTransport) CloseRequestStream(id RequestID) error {
+	s.mu.Lock()
+	s.closed = append(s.closed, id)
+	s.mu.Unlock()
+	s.closedCh <- struct{}{}
+	return nil
+}
+
+func (s *streamTransport) OnRequestDisconnect(f func(RequestID)) { s.disconnect = f }
+
+// Under DisconnectIsCancellation (2026-07-28 Streamable HTTP) an abandoned
+// call closes its stream instead of sending a notification, and a dropped
+// incoming stream cancels its handler with SourceStreamClosed. Without it, the
+// drop is not a cancellation.
+func TestDisconnectSeam(t *testing.T) {
+	for _, disconnectCancels := range []bool{true, false} {
+		a, b := NewPipe()
+		st := &streamTransport{Transport: newSpy(a), closedCh: make(chan struct{}, 1)}
+		pol := policy20260728(SideAny)
+		pol.DisconnectIsCancellation = disconnectCancels
+		c := NewConn(st, WithPolicy(pol), WithLogger(quietLogger()))
+		causes := make(chan error, 1)
+		started := make(chan struct{})
+		release := make(chan struct{})
+		c.Handle("tools/call", func(ctx context.Context, req *Request) (any, error) {
+			close(started)
+			select {
+			case <-ctx.Done():
+				causes <- context.Cause(ctx)
+			case <-release:
+				causes <- nil
+			}
+			return map[string]any{}, nil
+		})
+		c.Start()
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := callAsync(c, ctx, "tools/call", nil)
+		if _, err := b.Read(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cancel()
+		<-errc
+		if disconnectCancels {
+			<-st.closedCh
+		} else if msg, _ := b.Read(context.Background()); !bytes.Contains(msg, []byte("notifications/cancelled")) {
+			t.Fatalf("no notification without DisconnectIsCancellation: %s", msg)
+		}
+		// Incoming side.
+		b.Write(context.Background(), reqMsg(Int64ID(1), "tools/call"))
+		<-started
+		st.disconnect(Int64ID(1))
+		if !disconnectCancels {
+			close(release)
+		}
+		err := <-causes
+		var ce *CancelError
+		if disconnectCancels && (!errors.As(err, &ce) || ce.Source != SourceStreamClosed) {
+			t.Fatalf("cause %v", err)
+		}
+		if !disconnectCancels && err != nil {
+			t.Fatalf("disconnect cancelled the handler although the policy says it is not a cancellation: %v", err)
+		}
+		c.Close(context.Background())
+		b.Close()
+	}
+}
