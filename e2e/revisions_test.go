@@ -170,7 +170,7 @@ type session struct {
 	conn   *jsonrpc2.Conn
 	rev    revision
 	api    api
-	sent   *watch[string]        // every line the client wrote to the server
+	sent   *watch[string]         // every line the client wrote to the server
 	events *watch[jsonrpc2.Event] // the client Conn's cancellation events
 }
 

@@ -35,7 +35,7 @@ type clientTransport struct {
 	modern  bool
 	version string
 	nextTry int
-	kept    [][]byte                         // read during the probe, before the Conn existed
+	kept    [][]byte                          // read during the probe, before the Conn existed
 	calls   map[jsonrpc2.RequestID]*roundTrip // by the Conn's id
 	legacy  map[jsonrpc2.RequestID]string     // legacy-era requests awaiting a cacheable result
 	retries map[jsonrpc2.RequestID]jsonrpc2.RequestID
@@ -46,7 +46,7 @@ type roundTrip struct {
 	params  json.RawMessage
 	method  string
 	current jsonrpc2.RequestID // the id on the wire now
-	ctx     context.Context   // ends when the Conn cancels the request
+	ctx     context.Context    // ends when the Conn cancels the request
 	cancel  context.CancelFunc
 	rounds  int // input rounds so far; guarded by clientTransport.mu
 }

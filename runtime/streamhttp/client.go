@@ -319,7 +319,7 @@ func (c *Client) withMeta(m *jsonrpc2.Message) ([]byte, error) {
 	params["_meta"], _ = json.Marshal(meta)
 	return json.Marshal(struct {
 		JSONRPC string                     `json:"jsonrpc"`
-		ID      jsonrpc2.RequestID          `json:"id"`
+		ID      jsonrpc2.RequestID         `json:"id"`
 		Method  string                     `json:"method"`
 		Params  map[string]json.RawMessage `json:"params"`
 	}{"2.0", m.ID, m.Method, params})
@@ -427,7 +427,7 @@ func withID(data []byte, id jsonrpc2.RequestID) []byte {
 		return data
 	}
 	b, _ := json.Marshal(struct {
-		JSONRPC string            `json:"jsonrpc"`
+		JSONRPC string             `json:"jsonrpc"`
 		ID      jsonrpc2.RequestID `json:"id"`
 		Error   *jsonrpc2.Error    `json:"error"`
 	}{"2.0", id, m.Error})

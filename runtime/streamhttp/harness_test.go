@@ -66,7 +66,7 @@ type fixture struct {
 	events  chan jsonrpc2.Event
 	logs    chan string
 	conns   chan *jsonrpc2.Conn // every Conn the factory built
-	answers chan error         // ask: the outcome of the server's own call
+	answers chan error          // ask: the outcome of the server's own call
 	late    *lateWrites
 	// connOpts are added to every Conn's options (set before the first
 	// request).

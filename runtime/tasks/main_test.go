@@ -59,7 +59,7 @@ type msg struct {
 	Method string          `json:"method"`
 	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
-	Error  *jsonrpc2.Error  `json:"error"`
+	Error  *jsonrpc2.Error `json:"error"`
 }
 
 // rawPeer is the requestor as bytes on the wire: it writes exactly the JSON

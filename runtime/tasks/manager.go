@@ -141,7 +141,7 @@ type run struct {
 	session string
 	owner   string
 	request jsonrpc2.RequestID // the creating request, named in the work's cancel cause
-	asking  int               // outstanding input requests (Ask)
+	asking  int                // outstanding input requests (Ask)
 }
 
 // NewManager returns a Manager with cfg.
