@@ -25,7 +25,7 @@ func TestHeaderAndGuard(t *testing.T) {
 		}
 		guards := 0
 		for name, src := range files {
-			head := "// " + Header + "\n// mcpgen version: " + want + "\n// Source: schema.json "
+			head := "// " + header + "\n// mcpgen version: " + want + "\n// Source: schema.json "
 			if !bytes.HasPrefix(src, []byte(head)) {
 				t.Errorf("version %q: %s starts %q, want %q", v, name, firstLinesOf(src, 3), head)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/internal/outdir"
+	"github.com/mcpgen/mcpgen/internal/version"
 )
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -86,7 +87,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		// differs, the schema changed, not (only) the code.
 		fmt.Fprintf(&b, "the bindings say:  %s\nmcpgen would write: %s\n", have, want)
 	}
-	if have, want := headerLine(onDisk, "// mcpgen version: "), headerLine(files["doc.go"], "// mcpgen version: "); have != "" && have != want {
+	if have, want := headerLine(onDisk, "// "+version.HeaderPrefix), headerLine(files["doc.go"], "// "+version.HeaderPrefix); have != "" && have != want {
 		// Another mcpgen wrote them: the code may differ for that reason alone.
 		fmt.Fprintf(&b, "the bindings say:  %s\nthis mcpgen is:     %s\n", have, want)
 	}

@@ -44,7 +44,7 @@ type emitter struct {
 func (e *emitter) newFile() *jen.File {
 	f := jen.NewFile(e.opts.Package)
 	f.HeaderComment(header)
-	f.HeaderComment(versionLine(e.opts.Version))
+	f.HeaderComment(version.HeaderLine(e.opts.Version))
 	f.HeaderComment(e.source())
 	for _, t := range e.targets {
 		f.ImportAlias(t.imp, t.alias)
@@ -52,15 +52,6 @@ func (e *emitter) newFile() *jen.File {
 	f.ImportName(runtimePath, "jsonrpc2")
 	f.ImportName(supportPath, "toolsupport")
 	return f
-}
-
-// versionLine is the header line naming the mcpgen version that wrote the
-// file, worded as the bindings' header words it.
-func versionLine(v string) string {
-	if v == "" {
-		v = version.Dev
-	}
-	return "mcpgen version: " + v
 }
 
 // supportDecls are the package's one reference to the support package's

@@ -17,6 +17,20 @@ const Module = "github.com/mcpgen/mcpgen"
 // release is tagged, to the next version with a -dev suffix.
 const Dev = "v0.1.0-dev"
 
+// HeaderPrefix starts the header line that names the version.
+const HeaderPrefix = "mcpgen version: "
+
+// HeaderLine is the line of a generated file's header, after the "Code
+// generated" line, that names the mcpgen version v that wrote it; an empty
+// v is Dev. Every generator of mcpgen writes it this way, and "mcpgen
+// check" reads it back.
+func HeaderLine(v string) string {
+	if v == "" {
+		v = Dev
+	}
+	return HeaderPrefix + v
+}
+
 // String is the version of the running mcpgen: the module version recorded
 // in the build info when mcpgen was built from a version fetched through the
 // module system (go install github.com/mcpgen/mcpgen/cmd/mcpgen@v1.2.3, or
