@@ -37,7 +37,19 @@ func emitDoc(g *gen, f *jen.File) (bool, error) {
 	for _, line := range strings.Split(strings.TrimRight(string(text), "\n"), "\n") {
 		f.PackageComment(line)
 	}
+	emitGuard(f)
 	return true, nil
+}
+
+// emitGuard writes the package's one reference to the support packages'
+// version guard.
+func emitGuard(f *jen.File) {
+	f.Comment("A compile error on this line (undefined: genimpl." + supportGuard + ") means these")
+	f.Comment("bindings and the module github.com/mcpgen/mcpgen they are built with do not match:")
+	f.Comment("the module is older, or too much newer, than the mcpgen named in the header.")
+	f.Comment("Regenerate the bindings with the mcpgen of the module you build with, or")
+	f.Comment("require the mcpgen version the header names.")
+	f.Const().Id("_").Op("=").Qual(genimplPkg, supportGuard)
 }
 
 // cancellationSummary states the revision's rules in one paragraph.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/internal/outdir"
+	"github.com/mcpgen/mcpgen/internal/version"
 )
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -62,7 +63,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportLoadError(stderr, "check", err)
 	}
-	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*dir)})
+	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*dir), Version: mcpgenVersion})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %s: %s\n", in.name(), firstLine(err.Error()))
 		return 1
@@ -76,35 +77,41 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "mcpgen check: %s is not what mcpgen %s generates from %s:\n", *dir, version, in.name())
+	fmt.Fprintf(&b, "mcpgen check: %s is not what mcpgen %s generates from %s:\n", *dir, mcpgenVersion, in.name())
 	for _, d := range diffs {
 		fmt.Fprintf(&b, "\t%s\n", d)
 	}
-	if have, want := headerSourceOf(filepath.Join(*dir, "doc.go")), headerSource(files["doc.go"]); have != "" && have != want {
+	onDisk := readFile(filepath.Join(*dir, "doc.go"))
+	if have, want := headerLine(onDisk, "// Source: "), headerLine(files["doc.go"], "// Source: "); have != "" && have != want {
 		// The header's source line names the schema and its digest: when it
 		// differs, the schema changed, not (only) the code.
 		fmt.Fprintf(&b, "the bindings say:  %s\nmcpgen would write: %s\n", have, want)
+	}
+	if have, want := headerLine(onDisk, "// "+version.HeaderPrefix), headerLine(files["doc.go"], "// "+version.HeaderPrefix); have != "" && have != want {
+		// Another mcpgen wrote them: the code may differ for that reason alone.
+		fmt.Fprintf(&b, "the bindings say:  %s\nthis mcpgen is:     %s\n", have, want)
 	}
 	b.WriteString("regenerate (go generate, or mcpgen generate with the same flags) and commit the result\n")
 	io.WriteString(stderr, b.String())
 	return 1
 }
 
-// headerSourceOf is the "// Source: ..." header line of a generated file, or "".
-func headerSourceOf(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return ""
-	}
-	return headerSource(data)
+// readFile is the content of path, or nil when it cannot be read.
+func readFile(path string) []byte {
+	data, _ := os.ReadFile(path)
+	return data
 }
 
-// headerSource is the second line of a generated file when it is the
-// "// Source:" header line.
-func headerSource(data []byte) string {
-	lines := strings.SplitN(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n", 3)
-	if len(lines) < 2 || !strings.HasPrefix(lines[1], "// Source: ") {
-		return ""
+// headerLine is the line of a generated file's header (the comment lines
+// before the first blank line) that starts with prefix, or "".
+func headerLine(data []byte, prefix string) string {
+	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		if !strings.HasPrefix(line, "//") {
+			break
+		}
+		if strings.HasPrefix(line, prefix) {
+			return line
+		}
 	}
-	return lines[1]
+	return ""
 }

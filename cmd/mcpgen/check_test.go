@@ -23,10 +23,20 @@ func TestCheck(t *testing.T) {
 	if code, errs := check("--revision", "2025-06-18"); code != 0 {
 		t.Fatalf("fresh bindings: exit %d: %s", code, errs)
 	}
-	if code, errs := check("--revision", "2025-11-25"); code != 1 || !strings.Contains(errs, "types.go: changed from line 2") ||
+	if code, errs := check("--revision", "2025-11-25"); code != 1 || !strings.Contains(errs, "types.go: changed from line 3") ||
 		!strings.Contains(errs, "the bindings say:  // Source: official schema 2025-06-18") || !strings.Contains(errs, "mcpgen would write: // Source: official schema 2025-11-25") {
 		t.Errorf("another revision: exit %d, stderr %q: want 1 naming types.go and both sources", code, errs)
 	}
+
+	// Bindings another mcpgen wrote: the check names both versions.
+	doc := filepath.Join(dir, "doc.go")
+	fresh, _ := os.ReadFile(doc)
+	os.WriteFile(doc, []byte(strings.Replace(string(fresh), "// mcpgen version: "+mcpgenVersion+"\n", "// mcpgen version: v0.0.9\n", 1)), 0o644)
+	if code, errs := check("--revision", "2025-06-18"); code != 1 || !strings.Contains(errs, "doc.go: changed from line 2") ||
+		!strings.Contains(errs, "the bindings say:  // mcpgen version: v0.0.9\nthis mcpgen is:     // mcpgen version: "+mcpgenVersion+"\n") {
+		t.Errorf("bindings of another mcpgen: exit %d, stderr %q: want 1 naming both versions", code, errs)
+	}
+	os.WriteFile(doc, fresh, 0o644)
 
 	types := filepath.Join(dir, "types.go")
 	orig, _ := os.ReadFile(types)

@@ -97,7 +97,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*out)})
+	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*out), Version: mcpgenVersion})
 	if err != nil {
 		// One line: a formatting error would otherwise carry the whole
 		// unformatted source with it.

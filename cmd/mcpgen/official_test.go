@@ -29,9 +29,11 @@ func TestGenerateFromEmbeddedRevision(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantHeader := generatedHeader + "\n// Source: official schema " + rev + " (MCP revision " + rev + ", sha256 " + m.SHA256 + ").\n"
+			// The version line names what "mcpgen version" prints.
+			_, v, _ := runCLI("version")
+			wantHeader := generatedHeader + "\n// mcpgen version: " + strings.Fields(v)[1] + "\n// Source: official schema " + rev + " (MCP revision " + rev + ", sha256 " + m.SHA256 + ").\n"
 			if !bytes.HasPrefix(doc, []byte(wantHeader)) {
-				t.Errorf("doc.go header:\n%s\nwant:\n%s", firstLines(doc, 2), wantHeader)
+				t.Errorf("doc.go header:\n%s\nwant:\n%s", firstLines(doc, 3), wantHeader)
 			}
 		})
 	}

@@ -70,7 +70,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	files, err := tools.Generate(data, tools.Options{
-		Package: name, Import: (*imports)[0], AlsoImport: (*imports)[1:], Revision: *revision, ToolsFile: filepath.ToSlash(*toolsPath),
+		Package: name, Import: (*imports)[0], AlsoImport: (*imports)[1:], Revision: *revision, ToolsFile: filepath.ToSlash(*toolsPath), Version: mcpgenVersion,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)

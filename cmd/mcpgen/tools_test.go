@@ -119,3 +119,40 @@ func TestToolsHelp(t *testing.T) {
 		t.Fatalf("mcpgen help does not list tools:\n%s", out)
 	}
 }
+
+// TestToolsRemovesOldSupportFile: an earlier mcpgen wrote the support code
+// into each tools package as tools_support.go; it now lives in
+// runtime/toolsupport, so mcpgen tools removes that file when it carries
+// the mcpgen header (its declarations would clash with tools.go's) and
+// leaves a file of the same name that the user wrote.
+func TestToolsRemovesOldSupportFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tools.json")
+	os.WriteFile(file, []byte(toolsFile(true)), 0o644)
+	for _, c := range []struct {
+		content string
+		kept    bool
+	}{
+		{generatedHeader + "\n// Source: tools.json\n\npackage out\n\ntype ValidationError struct{}\n", false},
+		{"package out\n\n// My own helpers, written by hand.\n", true},
+	} {
+		out := filepath.Join(dir, "out")
+		os.MkdirAll(out, 0o755)
+		old := filepath.Join(out, "tools_support.go")
+		os.WriteFile(old, []byte(c.content), 0o644)
+		if code, _, errs := runCLI("tools", "--tools", file, "--import", "github.com/mcpgen/mcpgen/generated/mcp20251125", "--out", out); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		got, err := os.ReadFile(old)
+		switch {
+		case c.kept && string(got) != c.content:
+			t.Errorf("the user's tools_support.go was changed or removed (%v)", err)
+		case !c.kept && err == nil:
+			t.Errorf("the tools_support.go an earlier mcpgen wrote is still there")
+		}
+		if _, err := os.Stat(filepath.Join(out, "tools.go")); err != nil {
+			t.Errorf("no tools.go: %v", err)
+		}
+		os.RemoveAll(out)
+	}
+}

@@ -4,20 +4,21 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"runtime/debug"
 
 	"github.com/spf13/pflag"
+
+	"github.com/mcpgen/mcpgen/internal/version"
 )
 
-// version is the release this source tree is; "go install ...@vX" builds
-// report the module version from the build info instead.
-const version = "v0.1.0-dev"
+// mcpgenVersion is the version this mcpgen reports and writes into the
+// header of every generated file (internal/version decides it).
+var mcpgenVersion = version.String()
 
 func runVersion(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: mcpgen version\n\nVersion prints the mcpgen version and the Go toolchain it was built with.\n")
+		fmt.Fprint(fs.Output(), "usage: mcpgen version\n\nVersion prints the mcpgen version and the Go toolchain it was built with.\nThe version is the one the header of every file mcpgen generates names.\n")
 	}
 	if code, done := parseFlags(fs, args, stdout); done {
 		return code
@@ -26,10 +27,6 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen version: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	v := version
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
-	}
-	fmt.Fprintf(stdout, "mcpgen %s %s %s/%s\n", v, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(stdout, "mcpgen %s %s %s/%s\n", mcpgenVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return 0
 }

@@ -96,14 +96,14 @@ func (e *emitter) handler() {
 	var cases []jen.Code
 	for _, t := range e.tools {
 		stmts := []jen.Code{
-			jen.List(jen.Id("args"), jen.Err()).Op(":=").Id("tvBindArguments").Call(jen.Id("params").Dot("Arguments"), jen.Id(t.args.fn)),
+			jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(ts("BindArguments")).Call(jen.Id("params").Dot("Arguments"), jen.Id(t.args.fn)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("invalid").Call(jen.Id("params").Dot("Name"), jen.Err()))),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
 		}
 		if t.result != nil {
 			stmts = append(stmts,
-				jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Id("tvCheckResult").Call(jen.Id("res"), jen.Id(t.result.fn)),
+				jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Add(ts("CheckResult")).Call(jen.Id("res"), jen.Id(t.result.fn)),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
 				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
 			)
@@ -114,7 +114,7 @@ func (e *emitter) handler() {
 				stmts = append(stmts, jen.Return(jen.Id("res"), jen.Nil()))
 			} else {
 				// The method returns the primary bindings' result: carry it over as JSON.
-				stmts = append(stmts, jen.Return(jen.Id("tvConvert").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
+				stmts = append(stmts, jen.Return(ts("ConvertResult").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
 			}
 		}
 		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(stmts...))
@@ -138,7 +138,7 @@ func (e *emitter) handler() {
 		"from the params, e.g. /arguments/ms.",
 	}
 	invalidBody := []jen.Code{
-		jen.Id("msg").Op(":=").Lit("invalid arguments for tool ").Op("+").Id("tool").Op("+").Lit(": ").Op("+").Id("tvArgumentsText").Call(jen.Err()),
+		jen.Id("msg").Op(":=").Lit("invalid arguments for tool ").Op("+").Id("tool").Op("+").Lit(": ").Op("+").Add(ts("ArgumentsText")).Call(jen.Err()),
 	}
 	if r.argsAsToolErrors {
 		invalidBody = append(invalidBody, jen.Return(jen.Id("h").Dot("result").Call(jen.Nil(), jen.Id("msg"), jen.True())))
@@ -174,14 +174,14 @@ func (e *emitter) handler() {
 	if r.modern {
 		resultType = "true"
 	}
-	f.Comment("result decodes the JSON tvResult writes into the bindings' CallToolResult,")
+	f.Comment("result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,")
 	f.Comment("so the bindings' own decoder checks it.")
 	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("result").Params(
 		jen.Id("structured").Index().Byte(), jen.Id("text").String(), jen.Id("isError").Bool()).Params(
 		jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
 		jen.Var().Id("res").Add(e.mcp("CallToolResult")),
 		jen.If(jen.Err().Op(":=").Qual(jsonPath, "Unmarshal").Call(
-			jen.Id("tvResult").Call(jen.Id("structured"), jen.Id("text"), jen.Id("isError"), jen.Id(resultType)), jen.Op("&").Id("res")),
+			ts("ResultJSON").Call(jen.Id("structured"), jen.Id("text"), jen.Id("isError"), jen.Id(resultType)), jen.Op("&").Id("res")),
 			jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Op("&").Id("res"), jen.Nil()),
 	)
@@ -213,14 +213,14 @@ func (e *emitter) caller() {
 			res = jen.Id(t.result.goName)
 		}
 		body := []jen.Code{
-			jen.List(jen.Id("a"), jen.Err()).Op(":=").Id("tvArgs").Call(jen.Id("args")),
+			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(ts("ArgumentsOf")).Call(jen.Id("args")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
 				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		}
 		if t.result != nil {
-			body = append(body, jen.Return(jen.Id("tvTyped").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))))
+			body = append(body, jen.Return(ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))))
 		} else {
 			body = append(body, jen.Return(jen.Id("res"), jen.Nil()))
 		}

@@ -5,7 +5,7 @@
 // description and the two schemas.
 //
 // For one or more target bindings packages (generated/mcpYYYYMMDD or a
-// user's own), Generate writes a Go package (tools.go, tools_support.go)
+// user's own), Generate writes a Go package (one file, tools.go)
 // with, per tool: an argument struct from the input schema and, given an
 // output schema, a result struct (required members are values, optional
 // ones pointers, or nil-able slices and maps; nested objects are named
@@ -24,7 +24,13 @@
 // schema, and answering structuredContent plus the same JSON in a text
 // block (server/tools.mdx, "Structured Content"), or the result's String()
 // when the user gives the type one in a file of the package. The generated code imports
-// only the bindings, the runtime and the standard library.
+// only the bindings, the runtime, the standard library and the support
+// package runtime/toolsupport, which holds the code every tools package
+// shares (the error types, exported again as aliases, and the validation
+// and result helpers the generated code calls) and whose version guard the
+// package refers to. A tools_support.go that mcpgen wrote before the
+// support code moved there carries the mcpgen header, so "mcpgen tools"
+// removes it.
 //
 // Caller is the client's side of the same interface: it implements Tools by
 // calling any CallTool (the bindings' ServerCaller, or a Handler in tests),
@@ -81,6 +87,10 @@ type Options struct {
 	AlsoImport []string
 	// ToolsFile names the tools file in errors and in the header comment.
 	ToolsFile string
+	// Version is the mcpgen version the header names (the command passes
+	// what "mcpgen version" prints); empty means version.Dev, the version
+	// of this source tree.
+	Version string
 }
 
 // target is one bindings package a Handler is generated for.
@@ -185,11 +195,7 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 	if err != nil {
 		return fail(err)
 	}
-	support, err := e.support()
-	if err != nil {
-		return fail(err)
-	}
-	return map[string][]byte{"tools.go": main, "tools_support.go": support}, nil
+	return map[string][]byte{"tools.go": main}, nil
 }
 
 // parseTools reads the array of tools and the schemas in it.
@@ -199,7 +205,7 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 		return nil, fmt.Errorf("#: want a JSON array of Tool objects: %v", err)
 	}
 	ps := &parser{names: map[string]string{}}
-	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ExecutionError", "Errorf", "ToolsJSON",
+	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ValidationErrors", "ExecutionError", "Errorf", "ToolsJSON",
 		"Caller", "NewCaller", "ToolCaller"} {
 		ps.names[id] = "(a name mcpgen uses)"
 	}

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Short fuzz runs of "mcpgen tools": the generator on arbitrary tools files,
-# and the code it generates (the kitchen golden package): the tools/call
-# dispatcher and an argument decoder, each checked against jsonschema/v5.
+# and the code it generates (internal/toolstest/kitchen, from the kitchen
+# tools file): the tools/call dispatcher and an argument decoder, each
+# checked against jsonschema/v5.
 # Bounded: about 10 s per target.
 set -euo pipefail
 # Fuzz budgets are execution counts (-fuzztime Nx), not durations: with a
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (golang/go#75804, fixed in Go 1.27).
 cd "$(dirname "$0")/../.."
-go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime 300000x ./generator/tools/internal/kitchen
-go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime 200000x ./generator/tools/internal/kitchen
+go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime 300000x ./internal/toolstest/kitchen
+go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime 200000x ./internal/toolstest/kitchen
 go test -run '^$' -fuzz '^FuzzGenerate$' -fuzztime 1000x ./generator/tools

@@ -1,5 +1,5 @@
-// Tests of the code mcpgen tools generates, run on the golden package
-// generated from ../../testdata/kitchen.json (every supported keyword).
+// Tests of the code mcpgen tools generates, run on the package generated
+// from generator/tools/testdata/kitchen.json (every supported keyword).
 package kitchen
 
 import (

@@ -1,0 +1,197 @@
+package toolsupport
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Decode decodes data and binds it with a generated bind function (which
+// checks the decoded value against a schema and converts it).
+func Decode[T any](data []byte, bind func(any, string) (T, error)) (*T, error) {
+	v, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	x, err := bind(v, "")
+	if err != nil {
+		return nil, err
+	}
+	return &x, nil
+}
+
+// BindArguments binds the arguments of tools/call with a generated bind
+// function; pointers in its errors are relative to the arguments.
+func BindArguments[T any](args map[string]json.RawMessage, bind func(any, string) (T, error)) (*T, error) {
+	v, err := arguments(args)
+	if err != nil {
+		return nil, err
+	}
+	x, err := bind(v, "")
+	if err != nil {
+		return nil, err
+	}
+	return &x, nil
+}
+
+// ArgumentsText lists the violations of the arguments of tools/call with
+// pointers from the params (/arguments/ms), one per line after the first.
+func ArgumentsText(err error) string {
+	var list []*ValidationError
+	switch e := err.(type) {
+	case *ValidationError:
+		list = []*ValidationError{e}
+	case ValidationErrors:
+		list = e
+	default:
+		return err.Error()
+	}
+	s := make([]string, len(list))
+	for i, v := range list {
+		s[i] = "/arguments" + v.Pointer + ": " + v.Message
+	}
+	return strings.Join(s, "\n")
+}
+
+// CheckResult encodes a tool's typed result and checks it against the
+// output schema with the generated bind function, so the server never sends
+// structured content its own schema rejects (server/tools.mdx: servers MUST
+// provide structured results that conform to the output schema).
+//
+// text is what the text block says: the result's String method when it has
+// one (the user writes it in a file of their own in the tools package),
+// else the JSON.
+func CheckResult[T any](res *T, check func(any, string) (T, error)) (structured []byte, text string, err error) {
+	if res == nil {
+		return nil, "", errors.New("nil result")
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, "", err
+	}
+	v, err := Parse(b)
+	if err != nil {
+		return nil, "", err
+	}
+	if _, err := check(v, ""); err != nil {
+		return nil, "", fmt.Errorf("result does not match the output schema: %w", err)
+	}
+	if s, ok := any(res).(fmt.Stringer); ok {
+		return b, s.String(), nil
+	}
+	return b, string(b), nil
+}
+
+// ResultJSON is the JSON of a CallToolResult: one text block and, when not
+// nil, structured content; resultType adds "resultType":"complete" (from
+// 2026-07-28 on). server/tools.mdx recommends the text be the structured
+// content's JSON, for clients that only read text; that is CheckResult's
+// default.
+func ResultJSON(structured []byte, text string, isError, resultType bool) []byte {
+	var t bytes.Buffer
+	enc := json.NewEncoder(&t)
+	enc.SetEscapeHTML(false) // the text is for a model, not for a browser
+	enc.Encode(text)
+	var b bytes.Buffer
+	b.WriteString(`{"content":[{"type":"text","text":`)
+	b.Write(bytes.TrimSuffix(t.Bytes(), []byte("\n")))
+	b.WriteString("}]")
+	if structured != nil {
+		b.WriteString(`,"structuredContent":`)
+		b.Write(structured)
+	}
+	if isError {
+		b.WriteString(`,"isError":true`)
+	}
+	if resultType {
+		b.WriteString(`,"resultType":"complete"`)
+	}
+	b.WriteString("}")
+	return b.Bytes()
+}
+
+// ConvertResult carries a result of one bindings package over to another's
+// type through its JSON, for a Handler of a second revision: resultType is
+// required from 2026-07-28 on (modern) and unknown before.
+func ConvertResult[T any](v any, modern bool) (*T, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if _, ok := m["resultType"]; modern && !ok {
+		m["resultType"] = json.RawMessage(`"complete"`)
+	} else if !modern {
+		delete(m, "resultType")
+	}
+	if b, err = json.Marshal(m); err != nil {
+		return nil, err
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ArgumentsOf turns typed arguments into the arguments member of
+// tools/call (never nil, so nil arguments are sent as {}).
+func ArgumentsOf(args any) (map[string]json.RawMessage, error) {
+	b, err := json.Marshal(args)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{} // nil arguments encode as null
+	}
+	return m, nil
+}
+
+// TypedResult reads the answer to a typed call, whatever the bindings'
+// result type: an isError result is an *ExecutionError with the text of its
+// text blocks; otherwise the structured content, decoded and validated
+// against the output schema by decode (server/tools.mdx: clients SHOULD
+// validate structured results).
+func TypedResult[T any](tool string, res any, decode func([]byte) (*T, error)) (*T, error) {
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	if r.IsError {
+		var texts []string
+		for _, c := range r.Content {
+			if c.Type == "text" {
+				texts = append(texts, c.Text)
+			}
+		}
+		return nil, &ExecutionError{Message: strings.Join(texts, "\n")}
+	}
+	if len(r.StructuredContent) == 0 || string(r.StructuredContent) == "null" {
+		return nil, fmt.Errorf("tool %s: the result has no structured content", tool)
+	}
+	x, err := decode(r.StructuredContent)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: structured content: %w", tool, err)
+	}
+	return x, nil
+}
