@@ -273,7 +273,9 @@ func check(rows []row, pkgs []pkg) []violation {
 
 // checkImport applies the rules to one import by a package placed by from
 // of imp, placed by to (nil when imp is outside the repository). It reports
-// the first rule broken, in the order of the rules table.
+// the first rule broken, in the order of the rules table of ARCHITECTURE.md
+// (the most specific first, so the message names the real problem: a
+// generator importing the runtime is that, not just a layer inversion).
 func checkImport(from, to *row, imp string, test bool) (violation, bool) {
 	in := func(r *row, roles []string) bool { return r != nil && slices.Contains(roles, r.role) }
 	switch {
