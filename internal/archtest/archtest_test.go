@@ -51,7 +51,7 @@ func TestArchitecture(t *testing.T) {
 		}
 	}
 	used := make([]bool, len(knownViolations))
-	for _, v := range check(rows, pkgs) {
+	for _, v := range append(check(rows, pkgs), checkNames(pkgs, stdlibNames(t))...) {
 		known := slices.IndexFunc(knownViolations, func(k struct{ from, rule, why string }) bool {
 			return k.from == v.from && k.rule == v.rule
 		})
@@ -112,7 +112,7 @@ func modules(t *testing.T, root string) []string {
 
 // listed is the part of go list -json's output the test reads.
 type listed struct {
-	ImportPath                         string
+	ImportPath, Name                   string
 	Dir                                string
 	Imports, TestImports, XTestImports []string
 	IgnoredGoFiles                     []string
@@ -152,7 +152,7 @@ func loadRepo(t *testing.T, root string) []pkg {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := pkg{path: l.ImportPath, dir: filepath.ToSlash(rel), imports: l.Imports,
+			p := pkg{path: l.ImportPath, name: l.Name, dir: filepath.ToSlash(rel), imports: l.Imports,
 				testImports: append(append([]string(nil), l.TestImports...), l.XTestImports...)}
 			// Files the current build constraints leave out (another OS,
 			// a build tag) are imports too.
@@ -193,4 +193,27 @@ func fileImports(t *testing.T, file string) []string {
 		out = append(out, strings.Trim(s.Path.Value, "`\""))
 	}
 	return out
+}
+
+// stdlibNames returns the names of the standard library's importable
+// packages (internal and vendored ones excluded).
+func stdlibNames(t *testing.T) map[string]bool {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{.Name}}", "std").Output()
+	if err != nil {
+		t.Fatalf("go list std: %v", err)
+	}
+	names := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, name, _ := strings.Cut(line, " ")
+		elems := strings.Split(path, "/")
+		if slices.Contains(elems, "internal") || slices.Contains(elems, "vendor") {
+			continue
+		}
+		names[name] = true
+	}
+	if !names["runtime"] || !names["context"] {
+		t.Fatalf("go list std listed no runtime or context package: %q", out)
+	}
+	return names
 }

@@ -206,3 +206,22 @@ func TestParseLayersRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNames: a package named like a standard-library package is
+// reported, a command is not.
+func TestCheckNames(t *testing.T) {
+	std := map[string]bool{"runtime": true, "context": true}
+	pkgs := []pkg{
+		{path: "example.com/m/runtime", name: "runtime", dir: "runtime"},
+		{path: "example.com/m/runtime/jsonrpc2", name: "jsonrpc2", dir: "runtime/jsonrpc2"},
+		{path: "example.com/m/cmd/context", name: "main", dir: "cmd/context"},
+	}
+	var got []string
+	for _, v := range checkNames(pkgs, std) {
+		got = append(got, v.String())
+	}
+	want := []string{`[no-stdlib-name] package example.com/m/runtime (directory runtime) is named "runtime" like a standard-library package: rename it`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

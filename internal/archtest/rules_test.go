@@ -35,6 +35,7 @@ const (
 	ruleToolchainNeverRuntime = "toolchain-never-runtime"
 	ruleRuntimeNeverToolchain = "runtime-never-toolchain"
 	ruleListed                = "listed"
+	ruleNoStdlibName          = "no-stdlib-name"
 )
 
 // noLayer is the layer of a row whose layer cell is "-" (test and test
@@ -174,6 +175,7 @@ func place(rows []row, dir string) (*row, string) {
 // pkg is what the checker needs of one package.
 type pkg struct {
 	path        string   // import path
+	name        string   // package name
 	dir         string   // relative to the repository root, slash-separated
 	imports     []string // of its non-test files
 	testImports []string // of its _test.go files, in-package and external
@@ -192,7 +194,7 @@ func (v violation) String() string {
 	if v.test {
 		kind = "imports in a test"
 	}
-	if v.rule == ruleListed {
+	if v.rule == ruleListed || v.rule == ruleNoStdlibName {
 		return fmt.Sprintf("[%s] %s", v.rule, v.detail)
 	}
 	return fmt.Sprintf("[%s] %s %s %s: %s", v.rule, v.from, kind, v.to, v.detail)
@@ -302,4 +304,19 @@ func checkImport(from, to *row, imp string, test bool) (violation, bool) {
 		return violation{rule: ruleLayer, detail: fmt.Sprintf("layer %d imports layer %d", from.layer, to.layer)}, true
 	}
 	return violation{}, false
+}
+
+// checkNames reports the packages named like a standard-library package
+// (stdNames), which every importer would have to rename: a package
+// "runtime" shadows the standard library's. Commands (package main) have no
+// importers.
+func checkNames(pkgs []pkg, stdNames map[string]bool) []violation {
+	var out []violation
+	for _, p := range pkgs {
+		if p.name != "main" && stdNames[p.name] {
+			out = append(out, violation{rule: ruleNoStdlibName, from: p.dir,
+				detail: fmt.Sprintf("package %s (directory %s) is named %q like a standard-library package: rename it", p.path, p.dir, p.name)})
+		}
+	}
+	return out
 }
