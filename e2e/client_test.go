@@ -18,7 +18,7 @@ import (
 )
 
 // call runs a tools/call in the background; the channel gets its outcome.
-func (s *session) call(ctx context.Context, a api, name string, arguments map[string]json.RawMessage) <-chan error {
+func (s *clientSession) call(ctx context.Context, a api, name string, arguments map[string]json.RawMessage) <-chan error {
 	errc := make(chan error, 1)
 	go func() {
 		_, err := a.callTool(ctx, name, arguments)

@@ -85,11 +85,6 @@ func fakeServer() int {
 				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32602,"message":"unknown tool"}}`+"\n", m.ID)
 				out.Flush()
 			}
-		default:
-			if len(m.ID) > 0 { // a request we do not serve: JSON-RPC says answer it
-				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
-				out.Flush()
-			}
 		case "notifications/cancelled":
 			id := string(m.Params.RequestID)
 			if held[id] {
@@ -98,6 +93,11 @@ func fakeServer() int {
 				delete(held, id)
 				reply(json.RawMessage(id), `{"content":[{"type":"text","text":"LATE"}]}`)
 				log.Info("late response sent", "id", id)
+			}
+		default:
+			if len(m.ID) > 0 { // a request we do not serve: JSON-RPC says answer it
+				fmt.Fprintf(out, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
+				out.Flush()
 			}
 		}
 	}

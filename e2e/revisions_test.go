@@ -163,9 +163,9 @@ func api20251125(c *jsonrpc2.Conn, opts ...jsonrpc2.CallOption) api {
 	}
 }
 
-// session is an in-process client (the generated API of one revision over a
+// clientSession is an in-process client (the generated API of one revision over a
 // jsonrpc2.Conn) talking to a server subprocess over its stdin and stdout.
-type session struct {
+type clientSession struct {
 	p      *proc
 	conn   *jsonrpc2.Conn
 	rev    revision
@@ -176,11 +176,11 @@ type session struct {
 
 // startSession starts the server command and connects a client Conn with
 // rev's policy to it; it does not initialize.
-func startSession(t *testing.T, rev revision, env []string, name string, args ...string) *session {
+func startSession(t *testing.T, rev revision, env []string, name string, args ...string) *clientSession {
 	t.Helper()
 	p := startProc(t, false, env, name, args...)
 	spy := newSpyWriter(p.stdin)
-	s := &session{p: p, rev: rev, sent: spy.lines, events: newWatch[jsonrpc2.Event]()}
+	s := &clientSession{p: p, rev: rev, sent: spy.lines, events: newWatch[jsonrpc2.Event]()}
 	// As in examples/stdio-client: the transport does not close the server's
 	// stdout, so Close closes stdin and then waits for the server to exit.
 	tr := jsonrpc2.NewStdioTransport(struct{ io.Reader }{p.stdout}, spy, jsonrpc2.StdioOptions{})
@@ -195,7 +195,7 @@ func startSession(t *testing.T, rev revision, env []string, name string, args ..
 }
 
 // initialize runs the handshake through the generated API.
-func (s *session) initialize(t *testing.T) {
+func (s *clientSession) initialize(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
@@ -214,7 +214,7 @@ func (s *session) initialize(t *testing.T) {
 // close closes the client Conn (which flushes queued cancellations, closes
 // the server's stdin and waits for its stdout to end) and checks the server
 // exits 0. It is idempotent.
-func (s *session) close(t testing.TB) {
+func (s *clientSession) close(t testing.TB) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()

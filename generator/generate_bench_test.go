@@ -3,7 +3,7 @@ package generator
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/scaletest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/scaletest"
 	"github.com/mcpgen/mcpgen/schema"
 )
 

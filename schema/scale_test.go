@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/scaletest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/scaletest"
 )
 
 // BenchmarkLoadScale measures Load (parse, compile with jsonschema/v5,

@@ -15,10 +15,6 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // (official/schemas/<revision>/schema.json).
 const officialSchemas = "../../official/schemas"
 
-// shared is the old name of officialSchemas, kept for tests written
-// before the schemas moved into the module.
-const shared = officialSchemas
-
 var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 func runCLI(args ...string) (code int, stdout, stderr string) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/scaletest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/scaletest"
 )
 
 // TestScale generates the official 2025-11-25 schema plus 1,000 extra

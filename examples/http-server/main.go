@@ -50,7 +50,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default: DNS-rebinding safety)")
 	format := flag.String("log-format", "text", "log format on stderr: text or json")
 	flag.Parse()
-	sink, err := logsink.NewFormat(os.Stderr, *format, nil)
+	sink, err := logsink.NewFormatHandler(os.Stderr, *format, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "http-server:", err)
 		os.Exit(2)

@@ -69,7 +69,7 @@ func main() {
 	if *version != "" {
 		opts = append(opts, session.WithVersion(*version))
 	}
-	sink, err := logsink.NewFormat(os.Stderr, *logFormat, nil)
+	sink, err := logsink.NewFormatHandler(os.Stderr, *logFormat, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stdio-client:", err)
 		os.Exit(2)

@@ -62,7 +62,7 @@ func main() {
 	flag.Parse()
 	// stdout is the protocol stream; every log line goes to stderr, through
 	// a bounded queue so a stuck stderr never stalls the protocol.
-	sink, err := logsink.NewFormat(os.Stderr, *logFormat, nil)
+	sink, err := logsink.NewFormatHandler(os.Stderr, *logFormat, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stdio-server:", err)
 		os.Exit(2)

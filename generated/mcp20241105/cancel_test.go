@@ -3,13 +3,13 @@ package mcp20241105
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/canceltest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/canceltest"
 )
 
 const revision = "2024-11-05"
 
 // cancelled is this package's decoder as the shared checks of
-// internal/canceltest see it.
+// internal/testsupport/canceltest see it.
 var cancelled = canceltest.Subject[CancelledNotification, CancelledNotificationParams]{
 	Revision:             revision,
 	DecodeNotification:   DecodeCancelledNotification,

@@ -4,10 +4,10 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/modeltest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/modeltest"
 )
 
-// methodTable is Methods as the shared checks of internal/modeltest see it.
+// methodTable is Methods as the shared checks of internal/testsupport/modeltest see it.
 func methodTable() []modeltest.Method {
 	out := make([]modeltest.Method, len(Methods))
 	for i, m := range Methods {

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/modeltest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/modeltest"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 

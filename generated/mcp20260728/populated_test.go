@@ -3,7 +3,7 @@ package mcp20260728
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/modeltest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/modeltest"
 )
 
 // TestPopulated: a maximal and a minimal valid instance of every

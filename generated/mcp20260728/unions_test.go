@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/modeltest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/modeltest"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 

@@ -623,7 +623,7 @@ func (c *Conn) onResponse(m *Message) {
 	close(cl.done)
 }
 
-// event queues e for the observer, if any; see dispatch.go.
+// event queues e for the observer, if any; see logqueue.go.
 func (c *Conn) event(e Event) {
 	if c.obs != nil {
 		c.disp.pushEvent(e)

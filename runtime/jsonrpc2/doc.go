@@ -71,7 +71,7 @@
 //     peer sent, so such ids never collide and are echoed byte for byte.
 //   - Logging and observers never block routing, whatever the user gives:
 //     events and log records go through a bounded per-Conn queue to a
-//     goroutine of their own (dispatch.go), dropped and counted when the
+//     goroutine of their own (logqueue.go), dropped and counted when the
 //     sink cannot keep up (Conn.DispatchStats, and a Warn record saying how
 //     many); Close flushes the queue within its context. The runtime
 //     rate-limits its peer-triggered lines (ignored cancellations, duplicate

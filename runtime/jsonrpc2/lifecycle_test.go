@@ -57,18 +57,6 @@ func TestBothDirectionsCancellationChain(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool {
-	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
-}
-func indexOf(s, sub string) int {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return i
-		}
-	}
-	return -1
-}
-
 // Must-show 8: EOF cancels every in-flight handler (cause says so) and fails
 // every outgoing call; Done closes.
 func TestTeardownOnEOF(t *testing.T) {

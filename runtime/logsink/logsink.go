@@ -131,10 +131,10 @@ func (q *queue) write(e entry) {
 	_ = e.h.Handle(context.Background(), e.r)
 }
 
-// NewFormat returns a Handler over a slog text or JSON handler writing to w,
+// NewFormatHandler returns a Handler over a slog text or JSON handler writing to w,
 // for a --log-format flag: format is "text" or "json" (one JSON record per
 // line). opts may be nil.
-func NewFormat(w io.Writer, format string, opts *slog.HandlerOptions) (*Handler, error) {
+func NewFormatHandler(w io.Writer, format string, opts *slog.HandlerOptions) (*Handler, error) {
 	switch format {
 	case "text", "":
 		return NewHandler(slog.NewTextHandler(w, opts), 0), nil

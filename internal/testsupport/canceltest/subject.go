@@ -23,7 +23,7 @@ type Subject[N, P any] struct {
 	ValidateParams       func([]byte) error
 }
 
-func (s Subject[N, P]) validator(def string) Validate {
+func (s Subject[N, P]) validator(def string) ValidatorFunc {
 	if def == Notification {
 		return s.ValidateNotification
 	}

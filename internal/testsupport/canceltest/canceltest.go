@@ -121,13 +121,14 @@ func (r *Reference) Verdict(data []byte) (valid, known bool) {
 	return r.schema.Validate(v) == nil, true
 }
 
-// Validate is the validator under test: nil or an error naming a JSON pointer.
-type Validate func(data []byte) error
+// ValidatorFunc is the validator under test: nil or an error naming a JSON
+// pointer.
+type ValidatorFunc func(data []byte) error
 
 // Agree fails t when validate and the reference disagree about data, when a
 // rejection does not start with a JSON pointer, or when decode fails on an
 // input validate accepted. It reports whether the reference had a verdict.
-func Agree(t testing.TB, data []byte, validate Validate, decode func([]byte) error, ref *Reference) bool {
+func Agree(t testing.TB, data []byte, validate ValidatorFunc, decode func([]byte) error, ref *Reference) bool {
 	t.Helper()
 	err := validate(data)
 	want, known := ref.Verdict(data)

@@ -1,7 +1,7 @@
 // Command scaleschema writes a large schema for the scale suite: an
 // official schema plus extra definitions (see package scaletest).
 //
-//	go run ./internal/scaletest/scaleschema -revision 2025-11-25 -defs 1000 -props 50 > big.json
+//	go run ./internal/testsupport/scaletest/scaleschema -revision 2025-11-25 -defs 1000 -props 50 > big.json
 package main
 
 import (
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/mcpgen/mcpgen/internal/scaletest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/scaletest"
 )
 
 func main() {

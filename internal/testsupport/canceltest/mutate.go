@@ -214,9 +214,7 @@ func mutate(base value) []string {
 			}))
 		}
 	}
-	for _, alt := range alternatives {
-		out = append(out, alt)
-	}
+	out = append(out, alternatives...)
 	for _, t := range mutateText([]byte(base.String())) {
 		out = append(out, string(t))
 	}
