@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator"
-	"github.com/mcpgen/mcpgen/internal/version"
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 	"github.com/mcpgen/mcpgen/official"
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -82,8 +82,8 @@ func TestNoDrift(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The version go generate's "go run ../../cmd/mcpgen" reports
-			// (a build from the checkout: version.Dev).
-			opts := generator.Options{Package: g.pkg, SchemaFile: source, Version: version.String()}
+			// (a build from the checkout: toolversion.Dev).
+			opts := generator.Options{Package: g.pkg, SchemaFile: source, Version: toolversion.String()}
 			files, err := generator.Generate(m, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/version"
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 )
 
 // TestHeaderAndGuard: every file starts with the generated-code line Go's
-// tools recognise, then the version the caller passes (version.Dev when it
+// tools recognise, then the version the caller passes (toolversion.Dev when it
 // passes none); the package refers to the support packages' version guard
 // exactly once, in doc.go.
 func TestHeaderAndGuard(t *testing.T) {
@@ -21,7 +21,7 @@ func TestHeaderAndGuard(t *testing.T) {
 		}
 		want := v
 		if want == "" {
-			want = version.Dev
+			want = toolversion.Dev
 		}
 		guards := 0
 		for name, src := range files {

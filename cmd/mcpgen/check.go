@@ -11,7 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/internal/outdir"
-	"github.com/mcpgen/mcpgen/internal/version"
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 )
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
@@ -87,7 +87,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		// differs, the schema changed, not (only) the code.
 		fmt.Fprintf(&b, "the bindings say:  %s\nmcpgen would write: %s\n", have, want)
 	}
-	if have, want := headerLine(onDisk, "// "+version.HeaderPrefix), headerLine(files["doc.go"], "// "+version.HeaderPrefix); have != "" && have != want {
+	if have, want := headerLine(onDisk, "// "+toolversion.HeaderPrefix), headerLine(files["doc.go"], "// "+toolversion.HeaderPrefix); have != "" && have != want {
 		// Another mcpgen wrote them: the code may differ for that reason alone.
 		fmt.Fprintf(&b, "the bindings say:  %s\nthis mcpgen is:     %s\n", have, want)
 	}

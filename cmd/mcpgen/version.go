@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/mcpgen/mcpgen/internal/version"
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 )
 
 // mcpgenVersion is the version this mcpgen reports and writes into the
-// header of every generated file (internal/version decides it).
-var mcpgenVersion = version.String()
+// header of every generated file (internal/toolversion decides it).
+var mcpgenVersion = toolversion.String()
 
 func runVersion(args []string, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("version", pflag.ContinueOnError)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/mcpgen/mcpgen/internal/version"
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 )
 
 const (
@@ -44,7 +44,7 @@ type emitter struct {
 func (e *emitter) newFile() *jen.File {
 	f := jen.NewFile(e.opts.Package)
 	f.HeaderComment(header)
-	f.HeaderComment(version.HeaderLine(e.opts.Version))
+	f.HeaderComment(toolversion.HeaderLine(e.opts.Version))
 	f.HeaderComment(e.source())
 	for _, t := range e.targets {
 		f.ImportAlias(t.imp, t.alias)

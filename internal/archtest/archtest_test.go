@@ -17,17 +17,10 @@ import (
 )
 
 // knownViolations are imports that break a rule today and are being fixed on
-// another branch. Each entry must still match a violation: once the fix is
+// another branch (none at present). Each entry must still match a violation: once the fix is
 // merged the test fails until the entry is removed, so none outlives its
 // reason.
-var knownViolations = []struct{ from, rule, why string }{
-	// The typed-tools goldens are compiled packages under generator/ that
-	// import the bindings and runtime/jsonrpc2 (issue 20, point 10). Remove
-	// both entries, and their row in ARCHITECTURE.md, when the branch that
-	// moves them out of generator/ (h4-guard-tools) is merged.
-	{"generator/tools/internal/kitchen", ruleToolchainNeverRuntime, "typed-tools golden under generator/"},
-	{"generator/tools/internal/kitchen0618", ruleToolchainNeverRuntime, "typed-tools golden under generator/"},
-}
+var knownViolations = []struct{ from, rule, why string }{}
 
 // TestArchitecture checks every import of every package of every module of
 // the repository against the layers table of ARCHITECTURE.md.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Short fuzz runs of "mcpgen tools": the generator on arbitrary tools files,
-# and the code it generates (internal/toolstest/kitchen, from the kitchen
+# and the code it generates (internal/testsupport/toolstest/kitchen, from the kitchen
 # tools file): the tools/call dispatcher and an argument decoder, each
 # checked against jsonschema/v5.
 # Bounded: about 10 s per target.
@@ -9,6 +9,6 @@ set -euo pipefail
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (golang/go#75804, fixed in Go 1.27).
 cd "$(dirname "$0")/../.."
-go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime 300000x ./internal/toolstest/kitchen
-go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime 200000x ./internal/toolstest/kitchen
+go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime 300000x ./internal/testsupport/toolstest/kitchen
+go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime 200000x ./internal/testsupport/toolstest/kitchen
 go test -run '^$' -fuzz '^FuzzGenerate$' -fuzztime 1000x ./generator/tools

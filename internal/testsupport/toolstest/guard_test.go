@@ -22,11 +22,11 @@ func TestGuardStopsMismatchedPackage(t *testing.T) {
 		t.Skip("runs go build")
 	}
 	const guard = "toolsupport.SupportPackageIsVersion1"
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(root, "internal", "toolstest", "kitchen0618", "tools.go")
+	file := filepath.Join(root, "internal", "testsupport", "toolstest", "kitchen0618", "tools.go")
 	src, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +53,7 @@ func TestGuardStopsMismatchedPackage(t *testing.T) {
 			if err := os.WriteFile(overlay, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlay, "./internal/toolstest/kitchen0618")
+			cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlay, "./internal/testsupport/toolstest/kitchen0618")
 			cmd.Dir = root
 			out, err := cmd.CombinedOutput()
 			if c.guard == guard {

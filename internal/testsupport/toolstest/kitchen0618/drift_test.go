@@ -1,9 +1,9 @@
-package kitchen
+package kitchen0618
 
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/toolstest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/toolstest"
 )
 
 // TestNoDrift keeps the committed package equal to what mcpgen tools

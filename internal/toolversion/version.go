@@ -2,7 +2,7 @@
 // what the header of every file mcpgen generates names. It is the one
 // source of truth for both, so a generated file always says which mcpgen
 // wrote it in the words "mcpgen version" would use.
-package version
+package toolversion
 
 import "runtime/debug"
 

@@ -1,4 +1,4 @@
-package version
+package toolversion
 
 import (
 	"runtime/debug"

@@ -1,9 +1,9 @@
-package kitchen0618
+package kitchen
 
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/toolstest"
+	"github.com/mcpgen/mcpgen/internal/testsupport/toolstest"
 )
 
 // TestNoDrift keeps the committed package equal to what mcpgen tools

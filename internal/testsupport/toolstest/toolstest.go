@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generator/tools"
-	"github.com/mcpgen/mcpgen/internal/version"
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 )
 
 // NoDrift regenerates the tools package in dir with the flags of the
@@ -31,7 +31,7 @@ func NoDrift(t testing.TB, dir string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	opts := tools.Options{Version: version.String()}
+	opts := tools.Options{Version: toolversion.String()}
 	var file string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
