@@ -17,11 +17,12 @@ import (
 var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
 
 // requestTransport is the jsonrpc2.Transport of the Conn serving one modern
-// request: Read yields that request once, Write puts messages on its
-// response stream.
+// request: reading yields that request once, decoded as the Handler decoded
+// it (jsonrpc2.MessageReader), and Write puts messages on its response
+// stream.
 type requestTransport struct {
-	msg    []byte
-	id     jsonrpc2.RequestID
+	m      *jsonrpc2.Message // the request, decoded by Handler.post
+	data   []byte            // its bytes, for Read
 	st     *stream
 	read   bool
 	closed chan struct{}
@@ -29,13 +30,16 @@ type requestTransport struct {
 	onDisc func(jsonrpc2.RequestID)
 }
 
-// Read implements jsonrpc2.Transport: the request, then nothing until Close.
-// It must not report EOF earlier, since EOF shuts the Conn down and would
-// cancel the handler for the wrong reason.
-func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
+// ReadMessage implements jsonrpc2.MessageReader: the request, then nothing
+// until Close. It must not report EOF earlier, since EOF shuts the Conn down
+// and would cancel the handler for the wrong reason.
+func (t *requestTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
 	if !t.read {
 		t.read = true
-		return t.msg, nil
+		return t.m, nil
+	}
+	if accepting(ctx) {
+		return nil, errUndecided
 	}
 	select {
 	case <-t.closed:
@@ -43,6 +47,15 @@ func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// Read implements jsonrpc2.Transport, for a reader that wants the bytes
+// (the Conn reads through ReadMessage).
+func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
+	if _, err := t.ReadMessage(ctx); err != nil {
+		return nil, err
+	}
+	return t.data, nil
 }
 
 // Write implements jsonrpc2.Transport.
@@ -56,7 +69,7 @@ func (t *requestTransport) Write(ctx context.Context, msg []byte) error {
 	}
 	switch m.Kind {
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
-		if m.ID != t.id {
+		if m.ID != t.m.ID {
 			return errStreamClosed
 		}
 		return t.st.send(msg, true)
@@ -133,7 +146,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	defer h.releaseStream()
 	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.status = modernStatus
-	t := &requestTransport{msg: data, id: m.ID, st: st, closed: make(chan struct{})}
+	t := &requestTransport{m: m, data: data, st: st, closed: make(chan struct{})}
 	conn := h.newConn(t, EraModern)
 	if conn == nil {
 		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)

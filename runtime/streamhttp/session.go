@@ -25,7 +25,7 @@ var errNoStream = errors.New("streamhttp: no open stream to the client (no reque
 type session struct {
 	id string
 	h  *Handler
-	in chan []byte
+	in chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
 
@@ -47,11 +47,17 @@ type session struct {
 	onDisc     func(jsonrpc2.RequestID)
 }
 
+// inbound is a client message on its way to the session's Conn.
+type inbound struct {
+	m    *jsonrpc2.Message // decoded by Handler.post
+	data []byte
+}
+
 func newSession(h *Handler) *session {
 	return &session{
 		id:         newSessionID(),
 		h:          h,
-		in:         make(chan []byte, 16),
+		in:         make(chan inbound, 16),
 		streams:    make(chan struct{}, h.opts.MaxSessionStreams),
 		ready:      make(chan struct{}),
 		closed:     make(chan struct{}),
@@ -61,24 +67,45 @@ func newSession(h *Handler) *session {
 	}
 }
 
-// Read implements jsonrpc2.Transport.
+// ReadMessage implements jsonrpc2.MessageReader: the client's messages as
+// the Handler decoded them.
 //
 // Messages accepted before Close (their POST got 202) are still returned
 // before io.EOF: a notifications/cancelled followed at once by DELETE must
 // cancel with the client's reason, not be lost to the session's end.
+func (s *session) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
+	in, err := s.next(ctx)
+	return in.m, err
+}
+
+// Read implements jsonrpc2.Transport, for a reader that wants the bytes
+// (the Conn reads through ReadMessage).
 func (s *session) Read(ctx context.Context) ([]byte, error) {
+	in, err := s.next(ctx)
+	return in.data, err
+}
+
+func (s *session) next(ctx context.Context) (inbound, error) {
 	select {
-	case m := <-s.in:
-		return m, nil
+	case in := <-s.in:
+		return in, nil
+	default:
+	}
+	if accepting(ctx) {
+		return inbound{}, errUndecided
+	}
+	select {
+	case in := <-s.in:
+		return in, nil
 	case <-s.closed:
 		select {
-		case m := <-s.in:
-			return m, nil
+		case in := <-s.in:
+			return in, nil
 		default:
-			return nil, io.EOF
+			return inbound{}, io.EOF
 		}
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return inbound{}, ctx.Err()
 	}
 }
 
@@ -234,14 +261,14 @@ func (s *session) endCancelledStream(params json.RawMessage) {
 }
 
 // deliver hands a client message to the Conn.
-func (s *session) deliver(ctx context.Context, data []byte) bool {
+func (s *session) deliver(ctx context.Context, m *jsonrpc2.Message, data []byte) bool {
 	select {
 	case <-s.closed:
 		return false // checked first: a message queued after EOF would be lost
 	default:
 	}
 	select {
-	case s.in <- data:
+	case s.in <- inbound{m, data}:
 		return true
 	case <-s.closed:
 		return false
@@ -330,7 +357,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 		if m.Method == "notifications/cancelled" {
 			s.endCancelledStream(m.Params)
 		}
-		if !s.deliver(r.Context(), data) {
+		if !s.deliver(r.Context(), m, data) {
 			writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session ended", nil)
 			return
 		}
@@ -367,7 +394,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *sessi
 	s.mu.Unlock()
 	s.touch(1)
 	defer s.touch(-1)
-	if !s.deliver(r.Context(), data) {
+	if !s.deliver(r.Context(), m, data) {
 		st.abort()
 	}
 	if start != nil && !start() {
