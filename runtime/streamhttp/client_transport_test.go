@@ -16,7 +16,7 @@ import (
 )
 
 // clientOn starts a modern client Conn on c, closed with the test.
-func clientOn(t *testing.T, c *Client) *jsonrpc2.Conn {
+func clientOn(t *testing.T, c *ClientTransport) *jsonrpc2.Conn {
 	t.Helper()
 	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
@@ -28,7 +28,7 @@ func clientOn(t *testing.T, c *Client) *jsonrpc2.Conn {
 	return conn
 }
 
-func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *Client) {
+func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *ClientTransport) {
 	t.Helper()
 	c, err := Dial(context.Background(), f.url, ClientOptions{Logger: quiet()})
 	if err != nil {
