@@ -41,6 +41,7 @@ type lifecycleFixture struct {
 	h       *Handler
 	started chan string
 	causes  chan error
+	srv     *session.Server
 }
 
 func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
@@ -63,6 +64,7 @@ func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
 	}
 	srv := session.NewServer(session.Implementation{Name: "lifecycle-test", Version: "0"}, modernRevision(), register,
 		[]string{"tools/call"}, session.WithLegacy(legacyRevision()), session.WithLogger(quiet()))
+	f.srv = srv
 	return f.serve(t, srv, opts)
 }
 

@@ -21,13 +21,18 @@ var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-cl
 // it (jsonrpc2.MessageReader), and Write puts messages on its response
 // stream.
 type requestTransport struct {
-	m      *jsonrpc2.Message // the request, decoded by Handler.post
-	data   []byte            // its bytes, for Read
-	st     *stream
-	read   bool
-	closed chan struct{}
-	once   sync.Once
-	onDisc func(jsonrpc2.RequestID)
+	m    *jsonrpc2.Message // the request, decoded by Handler.post
+	data []byte            // its bytes, for Read
+	st   *stream
+	read bool
+	// routed is closed when the Conn asks for a message after the request:
+	// by then its read loop has put the request in its in-flight table, so
+	// a disconnect reported from then on finds it.
+	routed     chan struct{}
+	routedDone bool // only the reading goroutine touches it
+	closed     chan struct{}
+	once       sync.Once
+	onDisc     func(jsonrpc2.RequestID)
 }
 
 // ReadMessage implements jsonrpc2.MessageReader: the request, then nothing
@@ -40,6 +45,10 @@ func (t *requestTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, 
 	}
 	if accepting(ctx) {
 		return nil, errUndecided
+	}
+	if !t.routedDone {
+		t.routedDone = true
+		close(t.routed)
 	}
 	select {
 	case <-t.closed:
@@ -95,6 +104,19 @@ func (t *requestTransport) Close() error {
 // OnRequestDisconnect implements jsonrpc2.DisconnectNotifier.
 func (t *requestTransport) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { t.onDisc = f }
 
+// disconnected reports the closed stream to conn, once its read loop has
+// routed the request: a client that gives up at once can close the stream
+// before that, and a disconnect reported then would find no request to
+// cancel (the handler would start afterwards and run until the Conn
+// closes, cancelled for the wrong reason).
+func (t *requestTransport) disconnected(conn *jsonrpc2.Conn) {
+	select {
+	case <-t.routed:
+	case <-conn.Done():
+	}
+	t.onDisc(t.m.ID)
+}
+
 // modernStatus maps a final message written as plain JSON to its HTTP
 // status: the modern errors that reject a request are 400, an unknown method
 // is 404 (streamable-http.mdx), everything else 200.
@@ -146,7 +168,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	defer h.releaseStream()
 	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.status = modernStatus
-	t := &requestTransport{m: m, data: data, st: st, closed: make(chan struct{})}
+	t := &requestTransport{m: m, data: data, st: st, routed: make(chan struct{}), closed: make(chan struct{})}
 	conn := h.newConn(t, EraModern)
 	if conn == nil {
 		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)
@@ -163,7 +185,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		// The cancellation itself: the Policy (DisconnectIsCancellation)
 		// makes the Conn cancel the handler with SourceStreamClosed. The
 		// stream is already marked closed, so nothing is written after.
-		t.onDisc(m.ID)
+		t.disconnected(conn)
 		yieldToCancelled()
 	}
 	h.background(func() {
