@@ -8,10 +8,13 @@ import "context"
 // rather than the bytes, and no message is decoded twice. The Conn's read
 // loop prefers ReadMessage to Read.
 type MessageReader interface {
-	// ReadMessage returns the next message, decoded. It returns only valid
-	// messages (a transport that decodes answers the invalid ones itself);
-	// its errors are Read's: io.EOF for a clean end, an error wrapping
-	// ErrMessageTooLarge for a refused message, any other error is fatal.
+	// ReadMessage returns the next message, decoded. A message that does
+	// not decode comes back with an error of type *Error, DecodeMessage's,
+	// and what could be read of it (possibly nil): the Conn answers or
+	// drops it as it would have on decoding the bytes itself, and reads
+	// on. Its other errors are Read's: io.EOF for a clean end, an error
+	// wrapping ErrMessageTooLarge for a refused message, any other error is
+	// fatal.
 	ReadMessage(ctx context.Context) (*Message, error)
 }
 
@@ -32,6 +35,9 @@ type Received struct {
 func Receive(ctx context.Context, t Transport) (Received, error) {
 	if mr, ok := t.(MessageReader); ok {
 		m, err := mr.ReadMessage(ctx)
+		if perr, ok := err.(*Error); ok {
+			return Received{Msg: m, Err: perr}, nil
+		}
 		return Received{Msg: m}, err
 	}
 	data, err := t.Read(ctx)
@@ -65,7 +71,12 @@ func (c *Conn) readMessages(ctx context.Context) error {
 		for {
 			m, err := mr.ReadMessage(ctx)
 			if err != nil {
-				return err
+				perr, invalid := err.(*Error)
+				if !invalid {
+					return err
+				}
+				c.routeMessage(m, perr)
+				continue
 			}
 			c.routeMessage(m, nil)
 		}

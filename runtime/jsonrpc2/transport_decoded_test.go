@@ -16,15 +16,15 @@ type decodingTransport struct {
 }
 
 func (d *decodingTransport) ReadMessage(ctx context.Context) (*Message, error) {
-	for {
-		data, err := d.Transport.Read(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if m, perr := DecodeMessage(data); perr == nil {
-			return m, nil
-		}
+	data, err := d.Transport.Read(ctx)
+	if err != nil {
+		return nil, err
 	}
+	m, perr := DecodeMessage(data)
+	if perr != nil {
+		return m, perr
+	}
+	return m, nil
 }
 
 func (d *decodingTransport) Read(ctx context.Context) ([]byte, error) {
@@ -34,7 +34,8 @@ func (d *decodingTransport) Read(ctx context.Context) ([]byte, error) {
 
 // A Conn over a MessageReader routes the messages given WithReceived first,
 // invalid ones answered as if it had read them, then reads decoded messages
-// and never asks for bytes.
+// (an invalid one, reported as an *Error, answered too) and never asks for
+// bytes.
 func TestConnReadsDecodedMessages(t *testing.T) {
 	a, b := NewPipe()
 	d := &decodingTransport{Transport: a}
@@ -84,6 +85,12 @@ func TestConnReadsDecodedMessages(t *testing.T) {
 	}
 	if m := recv(); string(m["id"]) != "2" || string(m["result"]) != `{"n":2}` {
 		t.Errorf("read request: answer %v", m)
+	}
+	if err := b.Write(ctx, []byte(`{"jsonrpc":"2.0","id":4,"method":"echo","params":3}`)); err != nil {
+		t.Fatal(err)
+	}
+	if m := recv(); string(m["id"]) != "4" || !containsCode(string(m["error"]), CodeInvalidRequest) {
+		t.Errorf("read invalid request: answer %v", m)
 	}
 	if n := d.rawReads.Load(); n != 0 {
 		t.Errorf("the Conn asked a MessageReader for bytes %d times", n)

@@ -84,7 +84,7 @@ type ClientTransport struct {
 
 	base       context.Context
 	cancelBase context.CancelFunc
-	in         chan []byte
+	in         chan clientInbound
 	closed     chan struct{}
 	closeOnce  sync.Once
 	wg         sync.WaitGroup
@@ -110,7 +110,7 @@ func NewClientTransport(endpoint string, opts ClientOptions) *ClientTransport {
 	return &ClientTransport{
 		endpoint: endpoint, opts: opts, era: era, log: opts.Logger,
 		base: base, cancelBase: cancel,
-		in: make(chan []byte, 64), closed: make(chan struct{}),
+		in: make(chan clientInbound, 64), closed: make(chan struct{}),
 		streams: map[jsonrpc2.RequestID]context.CancelFunc{},
 	}
 }
@@ -138,16 +138,44 @@ func (c *ClientTransport) SessionID() string {
 	return c.session
 }
 
-// Read implements jsonrpc2.Transport.
-func (c *ClientTransport) Read(ctx context.Context) ([]byte, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	case <-c.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// ReadMessage implements jsonrpc2.MessageReader: the server's messages as
+// the transport decoded them to find the answer of each request, so the
+// Conn does not decode them again.
+func (c *ClientTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
+	in, err := c.next(ctx)
+	if err != nil {
+		return nil, err
 	}
+	if in.perr != nil {
+		return in.m, in.perr
+	}
+	return in.m, nil
+}
+
+// Read implements jsonrpc2.Transport, for a reader that wants the bytes
+// (the Conn reads through ReadMessage).
+func (c *ClientTransport) Read(ctx context.Context) ([]byte, error) {
+	in, err := c.next(ctx)
+	return in.data, err
+}
+
+func (c *ClientTransport) next(ctx context.Context) (clientInbound, error) {
+	select {
+	case in := <-c.in:
+		return in, nil
+	case <-c.closed:
+		return clientInbound{}, io.EOF
+	case <-ctx.Done():
+		return clientInbound{}, ctx.Err()
+	}
+}
+
+// clientInbound is a server message on its way to the Conn: its bytes and
+// what DecodeMessage made of them.
+type clientInbound struct {
+	m    *jsonrpc2.Message
+	perr *jsonrpc2.Error
+	data []byte
 }
 
 // Write implements jsonrpc2.Transport. A request returns once its POST is
@@ -372,12 +400,20 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	defer cancel()
 	defer c.dropStream(id)
 	answered := false
-	deliver := func(data []byte) error {
-		if m, derr := jsonrpc2.DecodeMessage(data); derr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
+	// deliver decodes each message once, for the answer check here and for
+	// the Conn. fillID is for a JSON body: an HTTP-level rejection a server
+	// sent with id null is given the request's id, so the Conn can match it.
+	deliver := func(data []byte, fillID bool) error {
+		m, perr := jsonrpc2.DecodeMessage(data)
+		if perr == nil && fillID && m.Kind == jsonrpc2.KindErrorResponse && m.ID.IsZero() {
+			m.ID = id
+			data = withID(m)
+		}
+		if perr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
 			answered = true
 			c.noteResult(m)
 		}
-		return c.deliver(data)
+		return c.push(clientInbound{m: m, perr: perr, data: data})
 	}
 	resp, err := c.opts.HTTPClient.Do(req)
 	if err != nil {
@@ -397,7 +433,7 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
-		err = readEvents(resp.Body, c.opts.MaxMessageBytes, deliver)
+		err = readEvents(resp.Body, c.opts.MaxMessageBytes, func(data []byte) error { return deliver(data, false) })
 	case ct == "application/json":
 		var data []byte
 		data, err = io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageBytes)+1))
@@ -405,8 +441,7 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 			err = &jsonrpc2.MessageTooLargeError{Size: len(data), Limit: c.opts.MaxMessageBytes}
 		}
 		if err == nil {
-			data = withID(data, id)
-			err = deliver(data)
+			err = deliver(data, true)
 		}
 	case resp.StatusCode == http.StatusAccepted:
 	}
@@ -420,18 +455,13 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	c.fail(id, why)
 }
 
-// withID fills in the id of an error response that a server sent with id
-// null (an HTTP-level rejection), so the Conn can match it to the call.
-func withID(data []byte, id jsonrpc2.RequestID) []byte {
-	m, derr := jsonrpc2.DecodeMessage(data)
-	if derr != nil || m.Kind != jsonrpc2.KindErrorResponse || !m.ID.IsZero() {
-		return data
-	}
+// withID encodes m, an error response whose id the transport filled in.
+func withID(m *jsonrpc2.Message) []byte {
 	b, _ := json.Marshal(struct {
 		JSONRPC string             `json:"jsonrpc"`
 		ID      jsonrpc2.RequestID `json:"id"`
 		Error   *jsonrpc2.Error    `json:"error"`
-	}{"2.0", id, m.Error})
+	}{"2.0", m.ID, m.Error})
 	return b
 }
 
@@ -457,9 +487,15 @@ func (c *ClientTransport) fail(id jsonrpc2.RequestID, why string) {
 	_ = c.deliver(errorBody(id, jsonrpc2.CodeInternalError, "streamhttp: "+why, nil))
 }
 
+// deliver hands a server message to the Conn, decoded.
 func (c *ClientTransport) deliver(data []byte) error {
+	m, perr := jsonrpc2.DecodeMessage(data)
+	return c.push(clientInbound{m: m, perr: perr, data: data})
+}
+
+func (c *ClientTransport) push(in clientInbound) error {
 	select {
-	case c.in <- data:
+	case c.in <- in:
 		return nil
 	case <-c.closed:
 		return jsonrpc2.ErrTransportClosed

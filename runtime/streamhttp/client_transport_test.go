@@ -276,3 +276,17 @@ func TestClientInitializedWaitsForGetStream(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// An HTTP-level rejection the server answers with id null (here a refused
+// Origin) reaches the call it rejects: the transport gives the error the
+// request's id, on the message it decoded for the Conn.
+func TestClientRejectionWithNullID(t *testing.T) {
+	f := newFixture(t, Options{})
+	c := NewClientTransport(f.url, ClientOptions{Era: EraModern, Logger: quiet(), Header: http.Header{"Origin": {"https://elsewhere.example"}}})
+	conn := clientOn(t, c)
+	err := conn.Call(context.Background(), "echo", map[string]int{"x": 1}, nil)
+	var e *jsonrpc2.Error
+	if !errors.As(err, &e) || e.Code != jsonrpc2.CodeInvalidRequest || !strings.Contains(e.Message, "origin not allowed") {
+		t.Fatalf("call: %v, want the server's -32600 origin refusal", err)
+	}
+}
