@@ -37,7 +37,10 @@ func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
 // reason a Conn was refused (nil means slog.Default()).
 //
 // The Handler calls a factory once the first message of the session or
-// request is readable from t, which is what lets Accept run inside it.
+// request is readable from t, which is what lets Accept run inside it. t
+// is a jsonrpc2.MessageReader: Accept (through jsonrpc2.Receive) and then
+// the Conn take the message as the Handler decoded it. A read of Accept's
+// that would wait for a further message fails at once instead.
 func AcceptConns(srv Lifecycle, log *slog.Logger) ConnFactory {
 	if log == nil {
 		log = slog.Default()
