@@ -118,7 +118,7 @@ func TestModernDisconnectBeforeRouting(t *testing.T) {
 	reported := make(chan struct{})
 	go func() {
 		defer close(reported)
-		tr.disconnected(conn) // before the read loop exists
+		tr.disconnected(conn, nil) // before the read loop exists
 	}()
 	conn.Start()
 	e := waitFor(t, events, "the disconnect's event")

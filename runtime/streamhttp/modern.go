@@ -108,11 +108,13 @@ func (t *requestTransport) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { t.o
 // routed the request: a client that gives up at once can close the stream
 // before that, and a disconnect reported then would find no request to
 // cancel (the handler would start afterwards and run until the Conn
-// closes, cancelled for the wrong reason).
-func (t *requestTransport) disconnected(conn *jsonrpc2.Conn) {
+// closes, cancelled for the wrong reason). It stops waiting when the Conn
+// shuts down or stop is closed (the Handler closing).
+func (t *requestTransport) disconnected(conn *jsonrpc2.Conn, stop <-chan struct{}) {
 	select {
 	case <-t.routed:
 	case <-conn.Done():
+	case <-stop:
 	}
 	t.onDisc(t.m.ID)
 }
@@ -185,7 +187,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		// The cancellation itself: the Policy (DisconnectIsCancellation)
 		// makes the Conn cancel the handler with SourceStreamClosed. The
 		// stream is already marked closed, so nothing is written after.
-		t.disconnected(conn)
+		t.disconnected(conn, h.ctx.Done())
 		yieldToCancelled()
 	}
 	h.background(func() {
