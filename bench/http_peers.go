@@ -72,7 +72,7 @@ func mcpgenHTTPConnect(url string, m HTTPMode) (*Session, error) {
 	if m.Era == Modern {
 		era, pol = streamhttp.EraModern, modern.Policy(jsonrpc2.SideClient)
 	}
-	tr := streamhttp.NewClient(url, streamhttp.ClientOptions{Era: era, Logger: quiet()})
+	tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{Era: era, Logger: quiet()})
 	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
 	if m.Era == Modern {
 		modern.RegisterClient(conn, modern.UnimplementedClient{})

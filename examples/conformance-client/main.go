@@ -38,7 +38,7 @@ func run(url, scenario string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	tr := streamhttp.NewClient(url, streamhttp.ClientOptions{Era: streamhttp.EraLegacy, Logger: log})
+	tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{Era: streamhttp.EraLegacy, Logger: log})
 	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(mcp20251125.Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(log))
 	conn.Handle("elicitation/create", elicitDefaults)
 	conn.Handle("sampling/createMessage", func(context.Context, *jsonrpc2.Request) (any, error) {

@@ -43,7 +43,7 @@ func main() {
 	h := streamhttp.NewHandler(factory(log), streamhttp.Options{Logger: log, SSEResponses: *sse})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	srv := streamhttp.NewServer(*addr, mux)
+	srv := streamhttp.NewHTTPServer(*addr, mux)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {

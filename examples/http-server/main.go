@@ -88,7 +88,7 @@ func run(addr string, log *slog.Logger) error {
 	}, streamhttp.Options{Logger: log})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	srv := streamhttp.NewServer(addr, mux)
+	srv := streamhttp.NewHTTPServer(addr, mux)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ln, err := net.Listen("tcp", addr)

@@ -400,11 +400,7 @@ func (c *Conn) readLoop() {
 	// and before the read loop stops the sender.
 	readCtx := context.WithoutCancel(c.connCtx)
 	for {
-		data, err := c.t.Read(readCtx)
-		if err == nil {
-			c.route(data)
-			continue
-		}
+		err := c.readMessages(readCtx) // returns only the transport's error
 		if errors.Is(err, ErrMessageTooLarge) {
 			c.warn("refused oversized message", slog.String("error", err.Error()))
 			c.sendAsync(appendError(nil, RequestID{}, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}))
@@ -525,6 +521,12 @@ func (c *Conn) wakeDrainLocked() {
 // route dispatches one message without blocking on handlers or writes.
 func (c *Conn) route(data []byte) {
 	m, perr := DecodeMessage(data)
+	c.routeMessage(m, perr)
+}
+
+// routeMessage is route for a message already decoded: m and perr are what
+// DecodeMessage returned for it.
+func (c *Conn) routeMessage(m *Message, perr *Error) {
 	if perr != nil {
 		switch {
 		case m == nil || m.Kind == KindRequest || m.Kind == KindInvalid:

@@ -24,6 +24,7 @@ type config struct {
 	maxInFlight      int
 	maxInFlightBytes int
 	maxQueuedBytes   int
+	received         []Received // WithReceived: routed before the first read
 }
 
 // Admission and buffering defaults. Together with StdioOptions.MaxMessageSize

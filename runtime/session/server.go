@@ -169,43 +169,49 @@ func (s *Server) Serve(ctx context.Context, t jsonrpc2.Transport) error {
 // Accept reads t until the client's era is known (an initialize request
 // selects legacy, a request with modern _meta selects modern), answering
 // ping and unsupported versions itself meanwhile, then returns a started
-// Conn with the era's Policy and the lifecycle installed. The messages it
-// read are replayed to the Conn. This is the seam for other transports:
-// an HTTP handler calls it per legacy session or per modern request.
+// Conn with the era's Policy and the lifecycle installed. It reads with
+// jsonrpc2.Receive, so a transport that decodes (Streamable HTTP) hands it
+// decoded messages, and the messages it read go to the Conn as they are
+// (jsonrpc2.WithReceived): each is decoded once. This is the seam for other
+// transports: an HTTP handler calls it per legacy session or per modern
+// request.
 func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
-	rt := &replayTransport{}
+	var read []jsonrpc2.Received // for the Conn, in order
 	var pol jsonrpc2.Policy
 	initFirst := false
 	for decided := false; !decided; {
-		msg, err := t.Read(ctx)
+		r, err := jsonrpc2.Receive(ctx, t)
 		if err != nil {
 			return nil, err
 		}
-		m, derr := jsonrpc2.DecodeMessage(msg)
-		if derr != nil || m.Kind != jsonrpc2.KindRequest {
-			rt.pending = append(rt.pending, msg) // the Conn answers or drops it
-			if len(rt.pending) < 64 {
-				continue
+		m := r.Msg
+		if r.Err != nil || m.Kind != jsonrpc2.KindRequest {
+			// The Conn answers or drops it. A peer that sends nothing but
+			// these gets the base revision's Policy after maxUndecided.
+			read = append(read, r)
+			if len(read) >= maxUndecided {
+				pol, decided = s.base.Policy(jsonrpc2.SideServer), true
 			}
+			continue
 		}
 		switch {
-		case m != nil && m.Kind == jsonrpc2.KindRequest && m.Method == MethodInitialize:
+		case m.Method == MethodInitialize:
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`
 			}
 			_ = json.Unmarshal(m.Params, &p)
 			initFirst = true
-			if r, ok := s.negotiate(p.ProtocolVersion); ok {
-				pol = r.Policy(jsonrpc2.SideServer)
+			if rev, ok := s.negotiate(p.ProtocolVersion); ok {
+				pol = rev.Policy(jsonrpc2.SideServer)
 			} else {
 				pol = s.base.Policy(jsonrpc2.SideServer)
 			}
-		case m != nil && m.Kind == jsonrpc2.KindRequest && m.Method == MethodPing && member(m.Params, "_meta") == nil:
+		case m.Method == MethodPing && member(m.Params, "_meta") == nil:
 			if err := t.Write(ctx, response(m.ID, json.RawMessage(`{}`), nil)); err != nil {
 				return nil, err
 			}
 			continue
-		case m != nil && m.Kind == jsonrpc2.KindRequest:
+		default:
 			if v, ok := metaString(m.Params, MetaProtocolVersion); ok && s.base.Modern && !s.supportsModern(v) {
 				if err := t.Write(ctx, response(m.ID, nil, s.unsupported(v))); err != nil {
 					return nil, err
@@ -213,19 +219,21 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 				continue
 			}
 			pol = s.base.Policy(jsonrpc2.SideServer)
-		default:
-			pol = s.base.Policy(jsonrpc2.SideServer)
 		}
-		rt.pending = append(rt.pending, msg)
+		read = append(read, r)
 		decided = true
 	}
 	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
-	opts = append(opts, jsonrpc2.WithPolicy(pol))
-	conn := jsonrpc2.NewConn(replaying(t, rt.pending), opts...)
+	opts = append(opts, jsonrpc2.WithPolicy(pol), jsonrpc2.WithReceived(read...))
+	conn := jsonrpc2.NewConn(t, opts...)
 	s.bind(conn, initFirst)
 	conn.Start()
 	return conn, nil
 }
+
+// maxUndecided bounds the messages Accept holds before the era is known
+// (notifications, responses, invalid messages: none of them decides it).
+const maxUndecided = 64
 
 func (s *Server) supportsModern(v string) bool { return s.base.Modern && v == s.base.Version }
 

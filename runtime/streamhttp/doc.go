@@ -23,6 +23,12 @@
 // the ConnFactory carries the revision's Policy and handlers, which is where
 // the lifecycle layer plugs in.
 //
+// Each message is decoded once: the Handler decodes a POST body to route it
+// (era, session, header checks) and hands that Message on, to the lifecycle
+// layer and the Conn alike (the server transports are
+// jsonrpc2.MessageReaders); the ClientTransport does the same with what the
+// server sends.
+//
 // Decisions worth knowing (the spec is silent or the pages disagree):
 //
 //   - A response is JSON unless something precedes it on its stream (a

@@ -206,8 +206,8 @@ func TestIdleSessionExpiry(t *testing.T) {
 	}
 }
 
-func TestNewServerTimeouts(t *testing.T) {
-	s := NewServer("127.0.0.1:0", http.NotFoundHandler())
+func TestNewHTTPServerTimeouts(t *testing.T) {
+	s := NewHTTPServer("127.0.0.1:0", http.NotFoundHandler())
 	if s.ReadHeaderTimeout <= 0 || s.MaxHeaderBytes <= 0 {
 		t.Fatalf("ReadHeaderTimeout %v, MaxHeaderBytes %d", s.ReadHeaderTimeout, s.MaxHeaderBytes)
 	}

@@ -37,15 +37,16 @@ func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
 // reason a Conn was refused (nil means slog.Default()).
 //
 // The Handler calls a factory once the first message of the session or
-// request is readable from t, which is what lets Accept run inside it.
+// request is readable from t, which is what lets Accept run inside it. t
+// is a jsonrpc2.MessageReader: Accept (through jsonrpc2.Receive) and then
+// the Conn take the message as the Handler decoded it. A read of Accept's
+// that would wait for a further message fails at once instead.
 func AcceptConns(srv Lifecycle, log *slog.Logger) ConnFactory {
 	if log == nil {
 		log = slog.Default()
 	}
 	return func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
-		g := &acceptGuard{Transport: t}
-		ctx := context.WithValue(context.Background(), acceptKey{}, g)
-		conn, err := srv.Accept(ctx, g)
+		conn, err := srv.Accept(acceptCtx, t)
 		if err != nil {
 			log.Error("lifecycle refused a "+era.String()+" connection", "error", err)
 			return nil
@@ -60,31 +61,12 @@ var errUndecided = errors.New("streamhttp: the lifecycle layer did not accept th
 
 type acceptKey struct{}
 
-// acceptGuard lets Accept read the first message and no more: its further
-// reads (with Accept's ctx) fail at once instead of waiting for a message
-// that only comes after the Conn exists. The Conn reads through it with its
-// own ctx, unaffected. It keeps the transport's DisconnectNotifier, which
-// both of the Handler's transports implement and the Conn finds by type
-// assertion.
-type acceptGuard struct {
-	jsonrpc2.Transport
-	took bool // only Accept's goroutine reads it, before the Conn exists
-}
+// acceptCtx is the context Accept reads with. The Handler's transports hold
+// the message of the session or request when the factory runs, and any
+// further message only comes after the Conn exists, so a read with this
+// context that would wait fails at once with errUndecided instead. The
+// Conn reads with its own context and waits as usual.
+var acceptCtx = context.WithValue(context.Background(), acceptKey{}, true)
 
-// Read implements jsonrpc2.Transport.
-func (g *acceptGuard) Read(ctx context.Context) ([]byte, error) {
-	if ctx.Value(acceptKey{}) == g {
-		if g.took {
-			return nil, errUndecided
-		}
-		g.took = true
-	}
-	return g.Transport.Read(ctx)
-}
-
-// OnRequestDisconnect implements jsonrpc2.DisconnectNotifier.
-func (g *acceptGuard) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
-	if dn, ok := g.Transport.(jsonrpc2.DisconnectNotifier); ok {
-		dn.OnRequestDisconnect(f)
-	}
-}
+// accepting reports whether ctx is acceptCtx (or derived from it).
+func accepting(ctx context.Context) bool { return ctx.Value(acceptKey{}) != nil }

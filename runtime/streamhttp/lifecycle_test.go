@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-	lifecycle "github.com/mcpgen/mcpgen/runtime/session" // named so: this package has a type session
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // These tests serve a real session.Server (the lifecycle layer) through
@@ -20,14 +20,14 @@ import (
 // only knows tools/call. The revisions are written out (as the harness's
 // policies are) so the runtime's tests do not depend on generated code.
 
-func legacyRevision() lifecycle.Revision {
-	return lifecycle.Revision{Version: "2025-11-25", Policy: legacyPolicy,
+func legacyRevision() session.Revision {
+	return session.Revision{Version: "2025-11-25", Policy: legacyPolicy,
 		ServerMethods: map[string]string{"tools/call": "CallTool"},
 		Capabilities:  map[string]string{"tools/call": "tools"}}
 }
 
-func modernRevision() lifecycle.Revision {
-	return lifecycle.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
+func modernRevision() session.Revision {
+	return session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
 		ServerMethods:    map[string]string{"tools/call": "CallTool"},
 		Capabilities:     map[string]string{"tools/call": "tools"},
 		CacheableResults: map[string]bool{"server/discover": true}}
@@ -41,6 +41,7 @@ type lifecycleFixture struct {
 	h       *Handler
 	started chan string
 	causes  chan error
+	srv     *session.Server
 }
 
 func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
@@ -61,8 +62,9 @@ func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
 			return map[string]any{"content": []any{map[string]string{"type": "text", "text": "echoed " + p.Name}}}, nil
 		})
 	}
-	srv := lifecycle.NewServer(lifecycle.Implementation{Name: "lifecycle-test", Version: "0"}, modernRevision(), register,
-		[]string{"tools/call"}, lifecycle.WithLegacy(legacyRevision()), lifecycle.WithLogger(quiet()))
+	srv := session.NewServer(session.Implementation{Name: "lifecycle-test", Version: "0"}, modernRevision(), register,
+		[]string{"tools/call"}, session.WithLegacy(legacyRevision()), session.WithLogger(quiet()))
+	f.srv = srv
 	return f.serve(t, srv, opts)
 }
 
@@ -130,7 +132,7 @@ func TestLifecycleLegacySession(t *testing.T) {
 	}
 	var res struct {
 		ProtocolVersion string                     `json:"protocolVersion"`
-		ServerInfo      lifecycle.Implementation   `json:"serverInfo"`
+		ServerInfo      session.Implementation     `json:"serverInfo"`
 		Capabilities    map[string]json.RawMessage `json:"capabilities"`
 	}
 	if err := json.Unmarshal(m["result"], &res); err != nil || res.ProtocolVersion != "2025-11-25" ||
@@ -196,7 +198,7 @@ func TestLifecycleModernRequests(t *testing.T) {
 		SupportedVersions []string                   `json:"supportedVersions"`
 		Capabilities      map[string]json.RawMessage `json:"capabilities"`
 		Meta              struct {
-			ServerInfo lifecycle.Implementation `json:"io.modelcontextprotocol/serverInfo"`
+			ServerInfo session.Implementation `json:"io.modelcontextprotocol/serverInfo"`
 		} `json:"_meta"`
 	}
 	if err := json.Unmarshal(m["result"], &disc); err != nil || strings.Join(disc.SupportedVersions, ",") != "2026-07-28,2025-11-25" ||
@@ -286,7 +288,7 @@ func TestLifecycleRefusedFirstMessage(t *testing.T) {
 		resp := post(t, ctx, f.url, hdr, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo",`+meta+`}}`)
 		body, m := rpcBody(t, resp)
 		var e jsonrpc2.Error
-		if err := json.Unmarshal(m["error"], &e); err != nil || e.Code != lifecycle.CodeUnsupportedProtocolVersion || string(m["id"]) != "4" {
+		if err := json.Unmarshal(m["error"], &e); err != nil || e.Code != session.CodeUnsupportedProtocolVersion || string(m["id"]) != "4" {
 			t.Fatalf("unspoken version: %d %s", resp.StatusCode, body)
 		}
 		if resp.StatusCode != http.StatusBadRequest {

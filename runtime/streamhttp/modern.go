@@ -17,25 +17,38 @@ import (
 var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
 
 // requestTransport is the jsonrpc2.Transport of the Conn serving one modern
-// request: Read yields that request once, Write puts messages on its
-// response stream.
+// request: reading yields that request once, decoded as the Handler decoded
+// it (jsonrpc2.MessageReader), and Write puts messages on its response
+// stream.
 type requestTransport struct {
-	msg    []byte
-	id     jsonrpc2.RequestID
-	st     *stream
-	read   bool
-	closed chan struct{}
-	once   sync.Once
-	onDisc func(jsonrpc2.RequestID)
+	m    *jsonrpc2.Message // the request, decoded by Handler.post
+	data []byte            // its bytes, for Read
+	st   *stream
+	read bool
+	// routed is closed when the Conn asks for a message after the request:
+	// by then its read loop has put the request in its in-flight table, so
+	// a disconnect reported from then on finds it.
+	routed     chan struct{}
+	routedDone bool // only the reading goroutine touches it
+	closed     chan struct{}
+	once       sync.Once
+	onDisc     func(jsonrpc2.RequestID)
 }
 
-// Read implements jsonrpc2.Transport: the request, then nothing until Close.
-// It must not report EOF earlier, since EOF shuts the Conn down and would
-// cancel the handler for the wrong reason.
-func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
+// ReadMessage implements jsonrpc2.MessageReader: the request, then nothing
+// until Close. It must not report EOF earlier, since EOF shuts the Conn down
+// and would cancel the handler for the wrong reason.
+func (t *requestTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
 	if !t.read {
 		t.read = true
-		return t.msg, nil
+		return t.m, nil
+	}
+	if accepting(ctx) {
+		return nil, errUndecided
+	}
+	if !t.routedDone {
+		t.routedDone = true
+		close(t.routed)
 	}
 	select {
 	case <-t.closed:
@@ -43,6 +56,15 @@ func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+}
+
+// Read implements jsonrpc2.Transport, for a reader that wants the bytes
+// (the Conn reads through ReadMessage).
+func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
+	if _, err := t.ReadMessage(ctx); err != nil {
+		return nil, err
+	}
+	return t.data, nil
 }
 
 // Write implements jsonrpc2.Transport.
@@ -56,7 +78,7 @@ func (t *requestTransport) Write(ctx context.Context, msg []byte) error {
 	}
 	switch m.Kind {
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
-		if m.ID != t.id {
+		if m.ID != t.m.ID {
 			return errStreamClosed
 		}
 		return t.st.send(msg, true)
@@ -81,6 +103,21 @@ func (t *requestTransport) Close() error {
 
 // OnRequestDisconnect implements jsonrpc2.DisconnectNotifier.
 func (t *requestTransport) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { t.onDisc = f }
+
+// disconnected reports the closed stream to conn, once its read loop has
+// routed the request: a client that gives up at once can close the stream
+// before that, and a disconnect reported then would find no request to
+// cancel (the handler would start afterwards and run until the Conn
+// closes, cancelled for the wrong reason). It stops waiting when the Conn
+// shuts down or stop is closed (the Handler closing).
+func (t *requestTransport) disconnected(conn *jsonrpc2.Conn, stop <-chan struct{}) {
+	select {
+	case <-t.routed:
+	case <-conn.Done():
+	case <-stop:
+	}
+	t.onDisc(t.m.ID)
+}
 
 // modernStatus maps a final message written as plain JSON to its HTTP
 // status: the modern errors that reject a request are 400, an unknown method
@@ -133,7 +170,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	defer h.releaseStream()
 	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.status = modernStatus
-	t := &requestTransport{msg: data, id: m.ID, st: st, closed: make(chan struct{})}
+	t := &requestTransport{m: m, data: data, st: st, routed: make(chan struct{}), closed: make(chan struct{})}
 	conn := h.newConn(t, EraModern)
 	if conn == nil {
 		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)
@@ -150,7 +187,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		// The cancellation itself: the Policy (DisconnectIsCancellation)
 		// makes the Conn cancel the handler with SourceStreamClosed. The
 		// stream is already marked closed, so nothing is written after.
-		t.onDisc(m.ID)
+		t.disconnected(conn, h.ctx.Done())
 		yieldToCancelled()
 	}
 	h.background(func() {

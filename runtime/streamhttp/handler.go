@@ -133,7 +133,7 @@ type Handler struct {
 	streams chan struct{} // semaphore of open streams
 
 	mu       sync.Mutex
-	sessions map[string]*session
+	sessions map[string]*legacySession
 	closed   bool
 	waiting  bool // Close is in bg.Wait: no more bg.Add
 	janitor  bool
@@ -152,15 +152,15 @@ func NewHandler(newConn ConnFactory, opts Options) *Handler {
 		ctx:      ctx,
 		cancel:   cancel,
 		streams:  make(chan struct{}, opts.MaxStreams),
-		sessions: map[string]*session{},
+		sessions: map[string]*legacySession{},
 	}
 }
 
-// NewServer returns an http.Server for h with the timeouts a public-facing
+// NewHTTPServer returns an http.Server for h with the timeouts a public-facing
 // MCP endpoint needs: ReadHeaderTimeout against slow-header clients, and no
 // WriteTimeout (SSE streams are long; Options.WriteTimeout bounds each write
 // instead).
-func NewServer(addr string, h http.Handler) *http.Server {
+func NewHTTPServer(addr string, h http.Handler) *http.Server {
 	return &http.Server{
 		Addr:              addr,
 		Handler:           h,
@@ -183,7 +183,7 @@ func (h *Handler) Sessions() int {
 func (h *Handler) Close(ctx context.Context) error {
 	h.mu.Lock()
 	h.closed = true
-	all := make([]*session, 0, len(h.sessions))
+	all := make([]*legacySession, 0, len(h.sessions))
 	for _, s := range h.sessions {
 		all = append(all, s)
 	}
@@ -401,7 +401,7 @@ func (h *Handler) releaseStream() { <-h.streams }
 
 // acceptSessionStream takes a slot of session s's stream semaphore and of
 // the Handler's, or answers 503.
-func (h *Handler) acceptSessionStream(w http.ResponseWriter, s *session, id jsonrpc2.RequestID) bool {
+func (h *Handler) acceptSessionStream(w http.ResponseWriter, s *legacySession, id jsonrpc2.RequestID) bool {
 	select {
 	case s.streams <- struct{}{}:
 	default:
@@ -416,7 +416,7 @@ func (h *Handler) acceptSessionStream(w http.ResponseWriter, s *session, id json
 	return true
 }
 
-func (h *Handler) releaseSessionStream(s *session) {
+func (h *Handler) releaseSessionStream(s *legacySession) {
 	<-s.streams
 	h.releaseStream()
 }

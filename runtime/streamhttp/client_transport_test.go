@@ -16,7 +16,7 @@ import (
 )
 
 // clientOn starts a modern client Conn on c, closed with the test.
-func clientOn(t *testing.T, c *Client) *jsonrpc2.Conn {
+func clientOn(t *testing.T, c *ClientTransport) *jsonrpc2.Conn {
 	t.Helper()
 	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
@@ -28,7 +28,7 @@ func clientOn(t *testing.T, c *Client) *jsonrpc2.Conn {
 	return conn
 }
 
-func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *Client) {
+func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *ClientTransport) {
 	t.Helper()
 	c, err := Dial(context.Background(), f.url, ClientOptions{Logger: quiet()})
 	if err != nil {
@@ -274,5 +274,19 @@ func TestClientInitializedWaitsForGetStream(t *testing.T) {
 	close(gate)
 	if err := waitFor(t, notified, "notifications/initialized"); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An HTTP-level rejection the server answers with id null (here a refused
+// Origin) reaches the call it rejects: the transport gives the error the
+// request's id, on the message it decoded for the Conn.
+func TestClientRejectionWithNullID(t *testing.T) {
+	f := newFixture(t, Options{})
+	c := NewClientTransport(f.url, ClientOptions{Era: EraModern, Logger: quiet(), Header: http.Header{"Origin": {"https://elsewhere.example"}}})
+	conn := clientOn(t, c)
+	err := conn.Call(context.Background(), "echo", map[string]int{"x": 1}, nil)
+	var e *jsonrpc2.Error
+	if !errors.As(err, &e) || e.Code != jsonrpc2.CodeInvalidRequest || !strings.Contains(e.Message, "origin not allowed") {
+		t.Fatalf("call: %v, want the server's -32600 origin refusal", err)
 	}
 }

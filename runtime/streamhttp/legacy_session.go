@@ -18,14 +18,14 @@ import (
 // has no open stream to carry it.
 var errNoStream = errors.New("streamhttp: no open stream to the client (no request stream and no GET stream)")
 
-// session is one legacy session: the jsonrpc2.Transport of its Conn. Client
-// messages arrive from POST handlers through in; the Conn's writes are
+// legacySession is one legacy session: the jsonrpc2.Transport of its Conn.
+// Client messages arrive from POST handlers through in; the Conn's writes are
 // routed to the stream each message belongs on, so each message goes on
 // exactly one stream.
-type session struct {
+type legacySession struct {
 	id string
 	h  *Handler
-	in chan []byte
+	in chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
 
@@ -47,11 +47,17 @@ type session struct {
 	onDisc     func(jsonrpc2.RequestID)
 }
 
-func newSession(h *Handler) *session {
-	return &session{
+// inbound is a client message on its way to the session's Conn.
+type inbound struct {
+	m    *jsonrpc2.Message // decoded by Handler.post
+	data []byte
+}
+
+func newLegacySession(h *Handler) *legacySession {
+	return &legacySession{
 		id:         newSessionID(),
 		h:          h,
-		in:         make(chan []byte, 16),
+		in:         make(chan inbound, 16),
 		streams:    make(chan struct{}, h.opts.MaxSessionStreams),
 		ready:      make(chan struct{}),
 		closed:     make(chan struct{}),
@@ -61,57 +67,78 @@ func newSession(h *Handler) *session {
 	}
 }
 
-// Read implements jsonrpc2.Transport.
+// ReadMessage implements jsonrpc2.MessageReader: the client's messages as
+// the Handler decoded them.
 //
 // Messages accepted before Close (their POST got 202) are still returned
 // before io.EOF: a notifications/cancelled followed at once by DELETE must
 // cancel with the client's reason, not be lost to the session's end.
-func (s *session) Read(ctx context.Context) ([]byte, error) {
+func (s *legacySession) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
+	in, err := s.next(ctx)
+	return in.m, err
+}
+
+// Read implements jsonrpc2.Transport, for a reader that wants the bytes
+// (the Conn reads through ReadMessage).
+func (s *legacySession) Read(ctx context.Context) ([]byte, error) {
+	in, err := s.next(ctx)
+	return in.data, err
+}
+
+func (s *legacySession) next(ctx context.Context) (inbound, error) {
 	select {
-	case m := <-s.in:
-		return m, nil
+	case in := <-s.in:
+		return in, nil
+	default:
+	}
+	if accepting(ctx) {
+		return inbound{}, errUndecided
+	}
+	select {
+	case in := <-s.in:
+		return in, nil
 	case <-s.closed:
 		select {
-		case m := <-s.in:
-			return m, nil
+		case in := <-s.in:
+			return in, nil
 		default:
-			return nil, io.EOF
+			return inbound{}, io.EOF
 		}
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return inbound{}, ctx.Err()
 	}
 }
 
 // Close implements jsonrpc2.Transport: it ends the session's streams (their
 // ServeHTTP calls return) and makes Read return io.EOF.
-func (s *session) Close() error {
+func (s *legacySession) Close() error {
 	s.closeOnce.Do(func() { close(s.closed) })
 	return nil
 }
 
 // OnRequestDisconnect implements jsonrpc2.DisconnectNotifier. Under a legacy
 // Policy the Conn only logs the disconnect: it is not a cancellation.
-func (s *session) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { s.onDisc = f }
+func (s *legacySession) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { s.onDisc = f }
 
 // writeLog is the logger for what Write logs. Write runs on the Conn's
 // sender and handler goroutines, and a sender stuck in a log call would in
 // the end stop the Conn's read loop, so it logs through the Conn's dispatch
 // queue, which never blocks.
-func (s *session) writeLog() *slog.Logger {
+func (s *legacySession) writeLog() *slog.Logger {
 	if c := s.getConn(); c != nil {
 		return c.QueuedLogger(s.h.log)
 	}
 	return s.h.log
 }
 
-func (s *session) getConn() *jsonrpc2.Conn {
+func (s *legacySession) getConn() *jsonrpc2.Conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conn
 }
 
 // Write implements jsonrpc2.Transport by routing msg to its stream.
-func (s *session) Write(ctx context.Context, msg []byte) error {
+func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 	if handlerDone(ctx) {
 		return errStreamClosed
 	}
@@ -168,7 +195,7 @@ func (s *session) Write(ctx context.Context, msg []byte) error {
 // the client request whose handler sent it; the GET stream for messages not
 // made by a handler. A handler whose stream has ended (answered, cancelled
 // or dropped) gets nil: what it sends then must not appear anywhere.
-func (s *session) streamFor(ctx context.Context) *stream {
+func (s *legacySession) streamFor(ctx context.Context) *stream {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if req, ok := jsonrpc2.RequestFromContext(ctx); ok {
@@ -183,7 +210,7 @@ func (s *session) streamFor(ctx context.Context) *stream {
 	return nil
 }
 
-func (s *session) outStreamOf(params json.RawMessage) *stream {
+func (s *legacySession) outStreamOf(params json.RawMessage) *stream {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
@@ -213,7 +240,7 @@ func (s *session) outStreamOf(params json.RawMessage) *stream {
 // given up on the answer, so ending it is safe even in the rare case the Conn
 // ignores the cancellation (a cancel naming initialize, which the client must
 // never send).
-func (s *session) endCancelledStream(params json.RawMessage) {
+func (s *legacySession) endCancelledStream(params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
@@ -234,14 +261,14 @@ func (s *session) endCancelledStream(params json.RawMessage) {
 }
 
 // deliver hands a client message to the Conn.
-func (s *session) deliver(ctx context.Context, data []byte) bool {
+func (s *legacySession) deliver(ctx context.Context, m *jsonrpc2.Message, data []byte) bool {
 	select {
 	case <-s.closed:
 		return false // checked first: a message queued after EOF would be lost
 	default:
 	}
 	select {
-	case s.in <- data:
+	case s.in <- inbound{m, data}:
 		return true
 	case <-s.closed:
 		return false
@@ -250,27 +277,27 @@ func (s *session) deliver(ctx context.Context, data []byte) bool {
 	}
 }
 
-func (s *session) touch(delta int) {
+func (s *legacySession) touch(delta int) {
 	s.mu.Lock()
 	s.open += delta
 	s.lastActive = time.Now()
 	s.mu.Unlock()
 }
 
-func (s *session) idleSince() (time.Time, bool) {
+func (s *legacySession) idleSince() (time.Time, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.lastActive, s.open == 0
 }
 
-func (h *Handler) lookup(id string) *session {
+func (h *Handler) lookup(id string) *legacySession {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.sessions[id]
 }
 
 func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
-	s := newSession(h)
+	s := newLegacySession(h)
 	h.mu.Lock()
 	if h.closed || len(h.sessions) >= h.opts.MaxSessions {
 		h.mu.Unlock()
@@ -311,7 +338,7 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	})
 }
 
-func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session, m *jsonrpc2.Message, data []byte) {
+func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySession, m *jsonrpc2.Message, data []byte) {
 	s.touch(0)
 	if v := r.Header.Get(HeaderProtocolVersion); v != "" && m.Method != "initialize" && !slices.Contains(h.opts.LegacyVersions, v) {
 		writeError(w, http.StatusBadRequest, requestID(m), jsonrpc2.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version "+v, nil)
@@ -330,7 +357,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 		if m.Method == "notifications/cancelled" {
 			s.endCancelledStream(m.Params)
 		}
-		if !s.deliver(r.Context(), data) {
+		if !s.deliver(r.Context(), m, data) {
 			writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session ended", nil)
 			return
 		}
@@ -347,7 +374,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *session,
 // start, when not nil, runs after the request is queued for the Conn and
 // before the wait: legacyInit builds the session's Conn there. If it
 // returns false the request is refused with 500.
-func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *session, m *jsonrpc2.Message, data []byte, start func() bool) {
+func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legacySession, m *jsonrpc2.Message, data []byte, start func() bool) {
 	if !h.acceptSessionStream(w, s, m.ID) {
 		if start != nil {
 			h.refuseSession(s)
@@ -367,7 +394,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *sessi
 	s.mu.Unlock()
 	s.touch(1)
 	defer s.touch(-1)
-	if !s.deliver(r.Context(), data) {
+	if !s.deliver(r.Context(), m, data) {
 		st.abort()
 	}
 	if start != nil && !start() {
@@ -461,7 +488,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 // endSession forgets s (later requests get 404), ends its streams and
 // closes its Conn in the background: handlers still running are cancelled
 // with the transport-closed source.
-func (h *Handler) endSession(s *session, why string) {
+func (h *Handler) endSession(s *legacySession, why string) {
 	h.mu.Lock()
 	if h.sessions[s.id] != s {
 		h.mu.Unlock()
@@ -495,7 +522,7 @@ func (h *Handler) endSession(s *session, why string) {
 }
 
 // refuseSession forgets a session whose Conn was never built.
-func (h *Handler) refuseSession(s *session) {
+func (h *Handler) refuseSession(s *legacySession) {
 	h.mu.Lock()
 	delete(h.sessions, s.id)
 	h.mu.Unlock()
@@ -518,7 +545,7 @@ func (h *Handler) runJanitor() {
 			return
 		case now := <-t.C:
 			h.mu.Lock()
-			var idle []*session
+			var idle []*legacySession
 			for _, s := range h.sessions {
 				if last, quiet := s.idleSince(); quiet && now.Sub(last) >= h.opts.SessionIdleTimeout {
 					idle = append(idle, s)

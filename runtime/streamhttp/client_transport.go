@@ -17,7 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
-// ClientOptions configures a Client.
+// ClientOptions configures a ClientTransport.
 type ClientOptions struct {
 	// HTTPClient sends the requests (default: a client of its own without an
 	// overall timeout, since response streams are long-lived; per-call
@@ -70,12 +70,13 @@ func (o ClientOptions) withDefaults() ClientOptions {
 	return o
 }
 
-// Client is the client side of Streamable HTTP as a jsonrpc2.Transport. Each
-// outgoing request is its own POST whose response (JSON or SSE) feeds Read.
+// ClientTransport is the client side of Streamable HTTP as a
+// jsonrpc2.Transport. Each outgoing request is its own POST whose response
+// (JSON or SSE) feeds Read.
 // In the modern era it implements jsonrpc2.RequestStreamCanceller, so a
 // cancelled call closes its own stream and sends nothing; in the legacy era
 // the Conn POSTs notifications/cancelled instead and the stream stays open.
-type Client struct {
+type ClientTransport struct {
 	endpoint string
 	opts     ClientOptions
 	era      Era
@@ -83,7 +84,7 @@ type Client struct {
 
 	base       context.Context
 	cancelBase context.CancelFunc
-	in         chan []byte
+	in         chan clientInbound
 	closed     chan struct{}
 	closeOnce  sync.Once
 	wg         sync.WaitGroup
@@ -97,26 +98,26 @@ type Client struct {
 	getOpened bool
 }
 
-// NewClient returns a Client for the given era (EraModern when opts.Era is
-// zero; use Dial to detect it).
-func NewClient(endpoint string, opts ClientOptions) *Client {
+// NewClientTransport returns a ClientTransport for the given era (EraModern
+// when opts.Era is zero; use Dial to detect it).
+func NewClientTransport(endpoint string, opts ClientOptions) *ClientTransport {
 	opts = opts.withDefaults()
 	era := opts.Era
 	if era == 0 {
 		era = EraModern
 	}
 	base, cancel := context.WithCancel(context.Background())
-	return &Client{
+	return &ClientTransport{
 		endpoint: endpoint, opts: opts, era: era, log: opts.Logger,
 		base: base, cancelBase: cancel,
-		in: make(chan []byte, 64), closed: make(chan struct{}),
+		in: make(chan clientInbound, 64), closed: make(chan struct{}),
 		streams: map[jsonrpc2.RequestID]context.CancelFunc{},
 	}
 }
 
 // Dial detects the server's era (unless opts.Era is set) and returns a
-// Client for it. Build the Conn with the Policy of Era().
-func Dial(ctx context.Context, endpoint string, opts ClientOptions) (*Client, error) {
+// ClientTransport for it. Build the Conn with the Policy of Era().
+func Dial(ctx context.Context, endpoint string, opts ClientOptions) (*ClientTransport, error) {
 	if opts.Era == 0 {
 		d, err := Detect(ctx, endpoint, opts)
 		if err != nil {
@@ -124,36 +125,64 @@ func Dial(ctx context.Context, endpoint string, opts ClientOptions) (*Client, er
 		}
 		opts.Era = d.Era
 	}
-	return NewClient(endpoint, opts), nil
+	return NewClientTransport(endpoint, opts), nil
 }
 
 // Era returns the era this client speaks.
-func (c *Client) Era() Era { return c.era }
+func (c *ClientTransport) Era() Era { return c.era }
 
 // SessionID returns the legacy session id, empty before initialize.
-func (c *Client) SessionID() string {
+func (c *ClientTransport) SessionID() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.session
 }
 
-// Read implements jsonrpc2.Transport.
-func (c *Client) Read(ctx context.Context) ([]byte, error) {
-	select {
-	case m := <-c.in:
-		return m, nil
-	case <-c.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
+// ReadMessage implements jsonrpc2.MessageReader: the server's messages as
+// the transport decoded them to find the answer of each request, so the
+// Conn does not decode them again.
+func (c *ClientTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
+	in, err := c.next(ctx)
+	if err != nil {
+		return nil, err
 	}
+	if in.perr != nil {
+		return in.m, in.perr
+	}
+	return in.m, nil
+}
+
+// Read implements jsonrpc2.Transport, for a reader that wants the bytes
+// (the Conn reads through ReadMessage).
+func (c *ClientTransport) Read(ctx context.Context) ([]byte, error) {
+	in, err := c.next(ctx)
+	return in.data, err
+}
+
+func (c *ClientTransport) next(ctx context.Context) (clientInbound, error) {
+	select {
+	case in := <-c.in:
+		return in, nil
+	case <-c.closed:
+		return clientInbound{}, io.EOF
+	case <-ctx.Done():
+		return clientInbound{}, ctx.Err()
+	}
+}
+
+// clientInbound is a server message on its way to the Conn: its bytes and
+// what DecodeMessage made of them.
+type clientInbound struct {
+	m    *jsonrpc2.Message
+	perr *jsonrpc2.Error
+	data []byte
 }
 
 // Write implements jsonrpc2.Transport. A request returns once its POST is
 // under way; its answer (or an error response made from an HTTP failure)
 // arrives through Read. Notifications and responses are POSTed before Write
 // returns, so a notifications/cancelled written before Close is delivered.
-func (c *Client) Write(ctx context.Context, msg []byte) error {
+func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 	m, derr := jsonrpc2.DecodeMessage(msg)
 	if derr != nil {
 		return derr
@@ -195,7 +224,7 @@ func (c *Client) Write(ctx context.Context, msg []byte) error {
 // CloseRequestStream implements jsonrpc2.RequestStreamCanceller: the modern
 // cancellation. The POST's context is cancelled, which closes the
 // connection's stream; nothing else is sent.
-func (c *Client) CloseRequestStream(id jsonrpc2.RequestID) error {
+func (c *ClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error {
 	if c.era != EraModern {
 		return errors.New("streamhttp: legacy streams are not closed to cancel")
 	}
@@ -211,7 +240,7 @@ func (c *Client) CloseRequestStream(id jsonrpc2.RequestID) error {
 }
 
 // Close ends every stream and, in a legacy session, DELETEs it.
-func (c *Client) Close() error {
+func (c *ClientTransport) Close() error {
 	var err error
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
@@ -237,13 +266,13 @@ func (c *Client) Close() error {
 	return err
 }
 
-func (c *Client) dropStream(id jsonrpc2.RequestID) {
+func (c *ClientTransport) dropStream(id jsonrpc2.RequestID) {
 	c.mu.Lock()
 	delete(c.streams, id)
 	c.mu.Unlock()
 }
 
-func (c *Client) setCommon(h http.Header) {
+func (c *ClientTransport) setCommon(h http.Header) {
 	for k, v := range c.opts.Header {
 		h[k] = v
 	}
@@ -261,7 +290,7 @@ func (c *Client) setCommon(h http.Header) {
 	}
 }
 
-func (c *Client) newPost(ctx context.Context, m *jsonrpc2.Message, body []byte) (*http.Request, error) {
+func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body []byte) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.endpoint, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -294,7 +323,7 @@ func (c *Client) newPost(ctx context.Context, m *jsonrpc2.Message, body []byte) 
 }
 
 // withMeta adds the modern per-request metadata to a request that lacks it.
-func (c *Client) withMeta(m *jsonrpc2.Message) ([]byte, error) {
+func (c *ClientTransport) withMeta(m *jsonrpc2.Message) ([]byte, error) {
 	params := map[string]json.RawMessage{}
 	if len(m.Params) > 0 {
 		if err := json.Unmarshal(m.Params, &params); err != nil {
@@ -326,7 +355,7 @@ func (c *Client) withMeta(m *jsonrpc2.Message) ([]byte, error) {
 }
 
 // postSync POSTs a notification or response and expects 202 (or 200).
-func (c *Client) postSync(ctx context.Context, m *jsonrpc2.Message, body []byte) error {
+func (c *ClientTransport) postSync(ctx context.Context, m *jsonrpc2.Message, body []byte) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := c.newPost(ctx, m, body)
@@ -366,17 +395,25 @@ func (c *Client) postSync(ctx context.Context, m *jsonrpc2.Message, body []byte)
 const getStreamWait = 5 * time.Second
 
 // roundTrip runs one request's POST and feeds its answer to Read.
-func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID) {
+func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID) {
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
 	answered := false
-	deliver := func(data []byte) error {
-		if m, derr := jsonrpc2.DecodeMessage(data); derr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
+	// deliver decodes each message once, for the answer check here and for
+	// the Conn. fillID is for a JSON body: an HTTP-level rejection a server
+	// sent with id null is given the request's id, so the Conn can match it.
+	deliver := func(data []byte, fillID bool) error {
+		m, perr := jsonrpc2.DecodeMessage(data)
+		if perr == nil && fillID && m.Kind == jsonrpc2.KindErrorResponse && m.ID.IsZero() {
+			m.ID = id
+			data = withID(m)
+		}
+		if perr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
 			answered = true
 			c.noteResult(m)
 		}
-		return c.deliver(data)
+		return c.push(clientInbound{m: m, perr: perr, data: data})
 	}
 	resp, err := c.opts.HTTPClient.Do(req)
 	if err != nil {
@@ -396,7 +433,7 @@ func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
-		err = readEvents(resp.Body, c.opts.MaxMessageBytes, deliver)
+		err = readEvents(resp.Body, c.opts.MaxMessageBytes, func(data []byte) error { return deliver(data, false) })
 	case ct == "application/json":
 		var data []byte
 		data, err = io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageBytes)+1))
@@ -404,8 +441,7 @@ func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *
 			err = &jsonrpc2.MessageTooLargeError{Size: len(data), Limit: c.opts.MaxMessageBytes}
 		}
 		if err == nil {
-			data = withID(data, id)
-			err = deliver(data)
+			err = deliver(data, true)
 		}
 	case resp.StatusCode == http.StatusAccepted:
 	}
@@ -419,23 +455,18 @@ func (c *Client) roundTrip(ctx context.Context, cancel context.CancelFunc, req *
 	c.fail(id, why)
 }
 
-// withID fills in the id of an error response that a server sent with id
-// null (an HTTP-level rejection), so the Conn can match it to the call.
-func withID(data []byte, id jsonrpc2.RequestID) []byte {
-	m, derr := jsonrpc2.DecodeMessage(data)
-	if derr != nil || m.Kind != jsonrpc2.KindErrorResponse || !m.ID.IsZero() {
-		return data
-	}
+// withID encodes m, an error response whose id the transport filled in.
+func withID(m *jsonrpc2.Message) []byte {
 	b, _ := json.Marshal(struct {
 		JSONRPC string             `json:"jsonrpc"`
 		ID      jsonrpc2.RequestID `json:"id"`
 		Error   *jsonrpc2.Error    `json:"error"`
-	}{"2.0", id, m.Error})
+	}{"2.0", m.ID, m.Error})
 	return b
 }
 
 // noteResult learns the negotiated version from initialize's result.
-func (c *Client) noteResult(m *jsonrpc2.Message) {
+func (c *ClientTransport) noteResult(m *jsonrpc2.Message) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.initID.IsZero() || m.ID != c.initID || m.Kind != jsonrpc2.KindResponse {
@@ -451,14 +482,20 @@ func (c *Client) noteResult(m *jsonrpc2.Message) {
 
 // fail answers a request locally with an error, so its Call returns rather
 // than waiting for a response that will not come.
-func (c *Client) fail(id jsonrpc2.RequestID, why string) {
+func (c *ClientTransport) fail(id jsonrpc2.RequestID, why string) {
 	c.log.Debug("request failed at the transport", "id", id.String(), "why", why)
 	_ = c.deliver(errorBody(id, jsonrpc2.CodeInternalError, "streamhttp: "+why, nil))
 }
 
-func (c *Client) deliver(data []byte) error {
+// deliver hands a server message to the Conn, decoded.
+func (c *ClientTransport) deliver(data []byte) error {
+	m, perr := jsonrpc2.DecodeMessage(data)
+	return c.push(clientInbound{m: m, perr: perr, data: data})
+}
+
+func (c *ClientTransport) push(in clientInbound) error {
 	select {
-	case c.in <- data:
+	case c.in <- in:
 		return nil
 	case <-c.closed:
 		return jsonrpc2.ErrTransportClosed
@@ -471,7 +508,7 @@ func (c *Client) deliver(data []byte) error {
 // and notifications; a 405 means the server offers none. The channel it
 // returns is closed once the stream's response headers are in, or opening
 // it failed (or it was already opened).
-func (c *Client) openGet() <-chan struct{} {
+func (c *ClientTransport) openGet() <-chan struct{} {
 	ready := make(chan struct{})
 	c.mu.Lock()
 	if c.getOpened || c.isClosed {
@@ -524,7 +561,7 @@ type Detection struct {
 // modern server that supports none of our modern versions but a legacy one
 // is reported as legacy.
 func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection, error) {
-	c := NewClient(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
+	c := NewClientTransport(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
 		ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
 	defer c.Close()
 	probe := &jsonrpc2.Message{Kind: jsonrpc2.KindRequest, ID: jsonrpc2.StringID("mcpgen-era-probe"), Method: "server/discover"}
