@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -89,7 +88,7 @@ func TestGuardStopsMismatchedBindings(t *testing.T) {
 			if err := os.WriteFile(overlay, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlay, "./generated/mcp20251125")
+			cmd := exec.Command("go", "build", "-overlay", overlay, "./generated/mcp20251125")
 			cmd.Dir = root
 			out, err := cmd.CombinedOutput()
 			if c.guard == guard {

@@ -173,8 +173,7 @@ func (f *fixture) newConn(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 // chanHandler is a slog.Handler that sends each record's message and
 // attributes as one line, so tests can wait for a log line.
 type chanHandler struct {
-	ch    chan string
-	attrs []slog.Attr
+	ch chan string
 }
 
 func (h *chanHandler) Enabled(context.Context, slog.Level) bool { return true }

@@ -163,13 +163,6 @@ func (s *stream) finished() bool {
 	return s.closed
 }
 
-// written reports whether any response bytes were committed.
-func (s *stream) written() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mode != modePending
-}
-
 func (s *stream) finishLocked() {
 	s.closed = true
 	s.closeOnce.Do(func() {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -53,7 +52,7 @@ func TestGuardStopsMismatchedPackage(t *testing.T) {
 			if err := os.WriteFile(overlay, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlay, "./internal/testsupport/toolstest/kitchen0618")
+			cmd := exec.Command("go", "build", "-overlay", overlay, "./internal/testsupport/toolstest/kitchen0618")
 			cmd.Dir = root
 			out, err := cmd.CombinedOutput()
 			if c.guard == guard {
