@@ -24,6 +24,7 @@ type config struct {
 	maxInFlight      int
 	maxInFlightBytes int
 	maxQueuedBytes   int
+	interceptors     []Interceptor
 }
 
 // Admission and buffering defaults. Together with StdioOptions.MaxMessageSize
