@@ -132,7 +132,6 @@ func logCancellations(log *slog.Logger) jsonrpc2.Observer {
 // UnimplementedServer answers everything else with -32601 and keeps the type
 // compiling when a revision adds methods.
 type server struct {
-	mcp.UnimplementedServer
 	taskState
 	log *slog.Logger
 }

@@ -15,8 +15,6 @@ import (
 
 // inputs answers roots/list for MRTR (modern) and as a request (legacy).
 type inputs struct {
-	mcp.UnimplementedClient
-	mcp.UnimplementedInputHandler
 	entered chan struct{} // when set, ListRoots blocks until ctx ends
 	ended   chan error
 }
@@ -32,7 +30,7 @@ func (h *inputs) ListRoots(ctx context.Context, _ *mcp.ListRootsRequestParams) (
 }
 
 // connect runs srv on a pipe and connects a newest-package client to it.
-func connect(t *testing.T, srv *session.Server, h mcp.Client, opts ...session.ClientOption) *mcp.Session {
+func connect(t *testing.T, srv *session.Server, h any, opts ...session.ClientOption) *mcp.ClientSession {
 	t.Helper()
 	a, b := jsonrpc2.NewPipe()
 	done := make(chan error, 1)
@@ -75,7 +73,7 @@ func TestConnectModern(t *testing.T) {
 	if s.ServerInfo().Name != "test" || string(s.ServerCapabilities()) != `{"logging":{},"tools":{}}` {
 		t.Errorf("info %+v caps %s", s.ServerInfo(), s.ServerCapabilities())
 	}
-	var srv mcp.Server = s // the session implements the generated Server
+	var srv mcp.ServerHandler = s // the session implements the generated Server
 	r, err := srv.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "echo"})
 	if err != nil || text(t, r) != "echo 2026-07-28" {
 		t.Fatalf("echo: %v %v", r, err)
@@ -115,7 +113,6 @@ func TestConnectLegacyForced(t *testing.T) {
 
 // legacyTools is a legacy-only server (2025-11-25 package).
 type legacyTools struct {
-	mcp20251125.UnimplementedServer
 }
 
 func (legacyTools) CallTool(ctx context.Context, p *mcp20251125.CallToolRequestParams) (*mcp20251125.CallToolResult, error) {

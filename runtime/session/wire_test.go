@@ -25,7 +25,6 @@ var legacyRevisions = []session.Revision{mcp20251125.Revision(), mcp20250618.Rev
 
 // tools is a server written once, against the newest package.
 type tools struct {
-	mcp.UnimplementedServer
 	started chan struct{} // "block" signals here, then waits for ctx
 }
 
@@ -122,7 +121,7 @@ func serve(t *testing.T, srv *session.Server) *rawPeer {
 	return &rawPeer{t: t, tr: b}
 }
 
-func newServer(log *slog.Logger, impl mcp.Server) *session.Server {
+func newServer(log *slog.Logger, impl any) *session.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -564,7 +563,6 @@ func (d *disconnecting) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
 
 // blocker's tool waits for its ctx and reports the cause.
 type blocker struct {
-	mcp.UnimplementedServer
 	started chan struct{}
 	cause   chan error
 }
