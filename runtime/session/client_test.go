@@ -2,8 +2,11 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -179,5 +182,43 @@ func TestCancelModernCall(t *testing.T) {
 	cancel(errors.New("user gave up"))
 	if err := <-errc; err == nil || !strings.Contains(context.Cause(ctx).Error(), "user gave up") {
 		t.Errorf("call: %v", err)
+	}
+}
+
+// TestClientInterceptors: the client's interceptors see its calls (the
+// lifecycle's initialize included) and the requests it answers, a legacy
+// server's roots/list and ping included, and the session answers ping
+// before any handler.
+func TestClientInterceptors(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	record := jsonrpc2.Interceptor{
+		Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+			mu.Lock()
+			seen = append(seen, "in "+req.Method)
+			mu.Unlock()
+			return next(ctx, req)
+		},
+		Call: func(ctx context.Context, method string, params, result any, next jsonrpc2.Caller, opts ...jsonrpc2.CallOption) error {
+			mu.Lock()
+			seen = append(seen, "out "+method)
+			mu.Unlock()
+			return next(ctx, method, params, result, opts...)
+		},
+	}
+	s := connect(t, newServer(nil, &tools{}), &inputs{}, session.WithVersion("2025-11-25"), session.WithClientInterceptors(record))
+	r, err := s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "roots"})
+	if err != nil || text(t, r) != "1 roots, first file:///client" {
+		t.Fatalf("roots: %v %v", r, err)
+	}
+	var res json.RawMessage
+	if err := s.RuntimeConn().Call(context.Background(), "ping", nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"out initialize", "out tools/call", "in roots/list", "out ping"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("client interceptors saw %q, want %q", seen, want)
 	}
 }
