@@ -49,6 +49,12 @@ func (g *gen) handled(s side) []*schema.Method {
 	return out
 }
 
+// handledByBoth reports whether both the server and the client receive me,
+// so that its handler interface (declared once) serves both.
+func (g *gen) handledByBoth(me *schema.Method) bool {
+	return hasDirection(me, serverSide.handles) && hasDirection(me, clientSide.handles) && !g.runtimeHandled(me)
+}
+
 // goType is how a definition's Go type is spelled as a parameter or result:
 // a pointer to a struct, or the interface of a union.
 func (g *gen) goType(name string) (jen.Code, bool) {
@@ -189,15 +195,26 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 			return false, err
 		}
 		g.handlerIfaces[name] = sig
-		var ifaceDoc string
-		if me.Kind == schema.Request {
-			ifaceDoc = fmt.Sprintf("%s is implemented by a %s that answers %q: registered with %s, it is what", name, s.role, me.Name, register)
-		} else {
-			ifaceDoc = fmt.Sprintf("%s is implemented by a %s that handles %q: registered with %s, it is what", name, s.role, me.Name, register)
+		role, reg := s.role, register
+		if g.handledByBoth(me) {
+			role, reg = "server or client", "RegisterServer or RegisterClient"
 		}
-		f.Comment(ifaceDoc)
-		f.Comment("receives it; without it the message is answered -32601 (method not found) or,")
-		f.Comment("for a notification, dropped, and no capability is declared for it.")
+		verb := "answers"
+		if me.Kind != schema.Request {
+			verb = "handles"
+		}
+		ifaceDoc := fmt.Sprintf("%s is implemented by a %s that %s %q. %s registers it, and the capability that goes with it, if any, is declared; without it ", name, role, verb, me.Name, reg)
+		if me.Kind == schema.Request {
+			ifaceDoc += "the request is answered -32601 (method not found)."
+		} else {
+			ifaceDoc += "the notification is dropped."
+		}
+		if lifecycle["Server"][me.Name] {
+			ifaceDoc += " The session (NewServer, Connect) answers it itself, whatever the implementation has: this interface is for a bare jsonrpc2.Conn."
+		}
+		for _, line := range strings.Split(wrapComment(ifaceDoc), "\n") {
+			f.Comment(line)
+		}
 		var lines []jen.Code
 		for _, line := range strings.Split(wrapComment(doc), "\n") {
 			lines = append(lines, jen.Comment(line))

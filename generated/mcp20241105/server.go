@@ -11,18 +11,21 @@ import (
 	"slices"
 )
 
-// CompleteHandler is implemented by a server that answers "completion/complete": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CompleteHandler is implemented by a server that answers
+// "completion/complete". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type CompleteHandler interface {
 	// Complete handles the request "completion/complete" (CompleteRequest). A
 	// request from the client to the server, to ask for completion options.
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
 }
 
-// InitializeHandler is implemented by a server that answers "initialize": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// InitializeHandler is implemented by a server that answers "initialize".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+// The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
 type InitializeHandler interface {
 	// Initialize handles the request "initialize" (InitializeRequest). This
 	// request is sent from the client to the server when it first connects, asking
@@ -30,27 +33,29 @@ type InitializeHandler interface {
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
 }
 
-// SetLevelHandler is implemented by a server that answers "logging/setLevel": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// SetLevelHandler is implemented by a server that answers "logging/setLevel".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+// The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
 type SetLevelHandler interface {
 	// SetLevel handles the request "logging/setLevel" (SetLevelRequest). A request
 	// from the client to the server, to enable or adjust logging.
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
 }
 
-// GetPromptHandler is implemented by a server that answers "prompts/get": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// GetPromptHandler is implemented by a server that answers "prompts/get".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type GetPromptHandler interface {
 	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
 	// client to get a prompt provided by the server.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
 }
 
-// ListPromptsHandler is implemented by a server that answers "prompts/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListPromptsHandler is implemented by a server that answers "prompts/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ListPromptsHandler interface {
 	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
 	// from the client to request a list of prompts and prompt templates the server
@@ -58,27 +63,30 @@ type ListPromptsHandler interface {
 	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
 }
 
-// ListResourcesHandler is implemented by a server that answers "resources/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListResourcesHandler is implemented by a server that answers
+// "resources/list". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type ListResourcesHandler interface {
 	// ListResources handles the request "resources/list" (ListResourcesRequest).
 	// Sent from the client to request a list of resources the server has.
 	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
 }
 
-// ReadResourceHandler is implemented by a server that answers "resources/read": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ReadResourceHandler is implemented by a server that answers
+// "resources/read". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type ReadResourceHandler interface {
 	// ReadResource handles the request "resources/read" (ReadResourceRequest).
 	// Sent from the client to the server, to read a specific resource URI.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
 }
 
-// SubscribeHandler is implemented by a server that answers "resources/subscribe": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// SubscribeHandler is implemented by a server that answers
+// "resources/subscribe". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type SubscribeHandler interface {
 	// Subscribe handles the request "resources/subscribe" (SubscribeRequest). Sent
 	// from the client to request resources/updated notifications from the server
@@ -86,9 +94,10 @@ type SubscribeHandler interface {
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
 }
 
-// ListResourceTemplatesHandler is implemented by a server that answers "resources/templates/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListResourceTemplatesHandler is implemented by a server that answers
+// "resources/templates/list". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
 type ListResourceTemplatesHandler interface {
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// (ListResourceTemplatesRequest). Sent from the client to request a list of
@@ -96,9 +105,10 @@ type ListResourceTemplatesHandler interface {
 	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
 }
 
-// UnsubscribeHandler is implemented by a server that answers "resources/unsubscribe": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// UnsubscribeHandler is implemented by a server that answers
+// "resources/unsubscribe". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
 type UnsubscribeHandler interface {
 	// Unsubscribe handles the request "resources/unsubscribe"
 	// (UnsubscribeRequest). Sent from the client to request cancellation of
@@ -106,27 +116,29 @@ type UnsubscribeHandler interface {
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
 }
 
-// CallToolHandler is implemented by a server that answers "tools/call": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CallToolHandler is implemented by a server that answers "tools/call".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type CallToolHandler interface {
 	// CallTool handles the request "tools/call" (CallToolRequest). Used by the
 	// client to invoke a tool provided by the server.
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
 }
 
-// ListToolsHandler is implemented by a server that answers "tools/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListToolsHandler is implemented by a server that answers "tools/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ListToolsHandler interface {
 	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
 	// client to request a list of tools the server has.
 	ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error)
 }
 
-// InitializedHandler is implemented by a server that handles "notifications/initialized": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// InitializedHandler is implemented by a server that handles
+// "notifications/initialized". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the notification is
+// dropped. The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
 type InitializedHandler interface {
 	// Initialized handles the notification "notifications/initialized"
 	// (InitializedNotification); its error is dropped, as notifications have no
@@ -135,9 +147,10 @@ type InitializedHandler interface {
 	Initialized(ctx context.Context, params *InitializedNotificationParams) error
 }
 
-// RootsListChangedHandler is implemented by a server that handles "notifications/roots/list_changed": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// RootsListChangedHandler is implemented by a server that handles
+// "notifications/roots/list_changed". RegisterServer registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type RootsListChangedHandler interface {
 	// RootsListChanged handles the notification "notifications/roots/list_changed"
 	// (RootsListChangedNotification); its error is dropped, as notifications have

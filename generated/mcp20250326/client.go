@@ -9,27 +9,30 @@ import (
 	"slices"
 )
 
-// PingHandler is implemented by a client that answers "ping": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// PingHandler is implemented by a server or client that answers "ping".
+// RegisterServer or RegisterClient registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found). The session (NewServer, Connect) answers it itself,
+// whatever the implementation has: this interface is for a bare jsonrpc2.Conn.
 type PingHandler interface {
 	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
 	// server or the client, to check that the other party is still alive.
 	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
 }
 
-// ListRootsHandler is implemented by a client that answers "roots/list": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListRootsHandler is implemented by a client that answers "roots/list".
+// RegisterClient registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ListRootsHandler interface {
 	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
 	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
 }
 
-// CreateMessageHandler is implemented by a client that answers "sampling/createMessage": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CreateMessageHandler is implemented by a client that answers
+// "sampling/createMessage". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
 type CreateMessageHandler interface {
 	// CreateMessage handles the request "sampling/createMessage"
 	// (CreateMessageRequest). A request from the server to sample an LLM via the
@@ -37,9 +40,10 @@ type CreateMessageHandler interface {
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
 }
 
-// LoggingMessageHandler is implemented by a client that handles "notifications/message": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// LoggingMessageHandler is implemented by a client that handles
+// "notifications/message". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the notification is
+// dropped.
 type LoggingMessageHandler interface {
 	// LoggingMessage handles the notification "notifications/message"
 	// (LoggingMessageNotification); its error is dropped, as notifications have no
@@ -47,9 +51,10 @@ type LoggingMessageHandler interface {
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
 }
 
-// PromptListChangedHandler is implemented by a client that handles "notifications/prompts/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// PromptListChangedHandler is implemented by a client that handles
+// "notifications/prompts/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type PromptListChangedHandler interface {
 	// PromptListChanged handles the notification
 	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
@@ -59,9 +64,10 @@ type PromptListChangedHandler interface {
 	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
 }
 
-// ResourceListChangedHandler is implemented by a client that handles "notifications/resources/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ResourceListChangedHandler is implemented by a client that handles
+// "notifications/resources/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ResourceListChangedHandler interface {
 	// ResourceListChanged handles the notification
 	// "notifications/resources/list_changed" (ResourceListChangedNotification);
@@ -71,9 +77,10 @@ type ResourceListChangedHandler interface {
 	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
 }
 
-// ResourceUpdatedHandler is implemented by a client that handles "notifications/resources/updated": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ResourceUpdatedHandler is implemented by a client that handles
+// "notifications/resources/updated". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ResourceUpdatedHandler interface {
 	// ResourceUpdated handles the notification "notifications/resources/updated"
 	// (ResourceUpdatedNotification); its error is dropped, as notifications have
@@ -82,9 +89,10 @@ type ResourceUpdatedHandler interface {
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
 }
 
-// ToolListChangedHandler is implemented by a client that handles "notifications/tools/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ToolListChangedHandler is implemented by a client that handles
+// "notifications/tools/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ToolListChangedHandler interface {
 	// ToolListChanged handles the notification "notifications/tools/list_changed"
 	// (ToolListChangedNotification); its error is dropped, as notifications have

@@ -9,9 +9,9 @@ import (
 	"slices"
 )
 
-// ElicitHandler is implemented by a client that answers "elicitation/create": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ElicitHandler is implemented by a client that answers "elicitation/create".
+// RegisterClient registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ElicitHandler interface {
 	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
 	// from the server to elicit additional information from the user via the
@@ -20,27 +20,30 @@ type ElicitHandler interface {
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
 }
 
-// PingHandler is implemented by a client that answers "ping": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// PingHandler is implemented by a server or client that answers "ping".
+// RegisterServer or RegisterClient registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found). The session (NewServer, Connect) answers it itself,
+// whatever the implementation has: this interface is for a bare jsonrpc2.Conn.
 type PingHandler interface {
 	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
 	// server or the client, to check that the other party is still alive.
 	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
 }
 
-// ListRootsHandler is implemented by a client that answers "roots/list": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListRootsHandler is implemented by a client that answers "roots/list".
+// RegisterClient registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ListRootsHandler interface {
 	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
 	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
 }
 
-// CreateMessageHandler is implemented by a client that answers "sampling/createMessage": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CreateMessageHandler is implemented by a client that answers
+// "sampling/createMessage". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
 type CreateMessageHandler interface {
 	// CreateMessage handles the request "sampling/createMessage"
 	// (CreateMessageRequest). A request from the server to sample an LLM via the
@@ -49,45 +52,50 @@ type CreateMessageHandler interface {
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
 }
 
-// CancelTaskHandler is implemented by a client that answers "tasks/cancel": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CancelTaskHandler is implemented by a server or client that answers
+// "tasks/cancel". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
 type CancelTaskHandler interface {
 	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest). A request
 	// to cancel a task.
 	CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error)
 }
 
-// GetTaskHandler is implemented by a client that answers "tasks/get": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// GetTaskHandler is implemented by a server or client that answers
+// "tasks/get". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
 type GetTaskHandler interface {
 	// GetTask handles the request "tasks/get" (GetTaskRequest). A request to
 	// retrieve the state of a task.
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
 }
 
-// ListTasksHandler is implemented by a client that answers "tasks/list": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListTasksHandler is implemented by a server or client that answers
+// "tasks/list". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
 type ListTasksHandler interface {
 	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to
 	// retrieve a list of tasks.
 	ListTasks(ctx context.Context, params *ListTasksRequestParams) (*ListTasksResult, error)
 }
 
-// GetTaskPayloadHandler is implemented by a client that answers "tasks/result": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// GetTaskPayloadHandler is implemented by a server or client that answers
+// "tasks/result". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
 type GetTaskPayloadHandler interface {
 	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A
 	// request to retrieve the result of a completed task.
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
 }
 
-// ElicitationCompleteHandler is implemented by a client that handles "notifications/elicitation/complete": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ElicitationCompleteHandler is implemented by a client that handles
+// "notifications/elicitation/complete". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ElicitationCompleteHandler interface {
 	// ElicitationComplete handles the notification
 	// "notifications/elicitation/complete" (ElicitationCompleteNotification); its
@@ -97,9 +105,10 @@ type ElicitationCompleteHandler interface {
 	ElicitationComplete(ctx context.Context, params *ElicitationCompleteNotificationParams) error
 }
 
-// LoggingMessageHandler is implemented by a client that handles "notifications/message": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// LoggingMessageHandler is implemented by a client that handles
+// "notifications/message". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the notification is
+// dropped.
 type LoggingMessageHandler interface {
 	// LoggingMessage handles the notification "notifications/message"
 	// (LoggingMessageNotification); its error is dropped, as notifications have no
@@ -107,9 +116,10 @@ type LoggingMessageHandler interface {
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
 }
 
-// PromptListChangedHandler is implemented by a client that handles "notifications/prompts/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// PromptListChangedHandler is implemented by a client that handles
+// "notifications/prompts/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type PromptListChangedHandler interface {
 	// PromptListChanged handles the notification
 	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
@@ -119,9 +129,10 @@ type PromptListChangedHandler interface {
 	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
 }
 
-// ResourceListChangedHandler is implemented by a client that handles "notifications/resources/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ResourceListChangedHandler is implemented by a client that handles
+// "notifications/resources/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ResourceListChangedHandler interface {
 	// ResourceListChanged handles the notification
 	// "notifications/resources/list_changed" (ResourceListChangedNotification);
@@ -131,9 +142,10 @@ type ResourceListChangedHandler interface {
 	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
 }
 
-// ResourceUpdatedHandler is implemented by a client that handles "notifications/resources/updated": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ResourceUpdatedHandler is implemented by a client that handles
+// "notifications/resources/updated". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ResourceUpdatedHandler interface {
 	// ResourceUpdated handles the notification "notifications/resources/updated"
 	// (ResourceUpdatedNotification); its error is dropped, as notifications have
@@ -142,9 +154,10 @@ type ResourceUpdatedHandler interface {
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
 }
 
-// TaskStatusHandler is implemented by a client that handles "notifications/tasks/status": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// TaskStatusHandler is implemented by a server or client that handles
+// "notifications/tasks/status". RegisterServer or RegisterClient registers it,
+// and the capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type TaskStatusHandler interface {
 	// TaskStatus handles the notification "notifications/tasks/status"
 	// (TaskStatusNotification); its error is dropped, as notifications have no
@@ -153,9 +166,10 @@ type TaskStatusHandler interface {
 	TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
 }
 
-// ToolListChangedHandler is implemented by a client that handles "notifications/tools/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ToolListChangedHandler is implemented by a client that handles
+// "notifications/tools/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ToolListChangedHandler interface {
 	// ToolListChanged handles the notification "notifications/tools/list_changed"
 	// (ToolListChangedNotification); its error is dropped, as notifications have

@@ -9,9 +9,10 @@ import (
 	"slices"
 )
 
-// LoggingMessageHandler is implemented by a client that handles "notifications/message": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// LoggingMessageHandler is implemented by a client that handles
+// "notifications/message". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the notification is
+// dropped.
 type LoggingMessageHandler interface {
 	// LoggingMessage handles the notification "notifications/message"
 	// (LoggingMessageNotification); its error is dropped, as notifications have no
@@ -19,9 +20,10 @@ type LoggingMessageHandler interface {
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
 }
 
-// PromptListChangedHandler is implemented by a client that handles "notifications/prompts/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// PromptListChangedHandler is implemented by a client that handles
+// "notifications/prompts/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type PromptListChangedHandler interface {
 	// PromptListChanged handles the notification
 	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
@@ -31,9 +33,10 @@ type PromptListChangedHandler interface {
 	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
 }
 
-// ResourceListChangedHandler is implemented by a client that handles "notifications/resources/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ResourceListChangedHandler is implemented by a client that handles
+// "notifications/resources/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ResourceListChangedHandler interface {
 	// ResourceListChanged handles the notification
 	// "notifications/resources/list_changed" (ResourceListChangedNotification);
@@ -43,9 +46,10 @@ type ResourceListChangedHandler interface {
 	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
 }
 
-// ResourceUpdatedHandler is implemented by a client that handles "notifications/resources/updated": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ResourceUpdatedHandler is implemented by a client that handles
+// "notifications/resources/updated". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ResourceUpdatedHandler interface {
 	// ResourceUpdated handles the notification "notifications/resources/updated"
 	// (ResourceUpdatedNotification); its error is dropped, as notifications have
@@ -54,9 +58,10 @@ type ResourceUpdatedHandler interface {
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
 }
 
-// SubscriptionsAcknowledgedHandler is implemented by a client that handles "notifications/subscriptions/acknowledged": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// SubscriptionsAcknowledgedHandler is implemented by a client that handles
+// "notifications/subscriptions/acknowledged". RegisterClient registers it, and
+// the capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type SubscriptionsAcknowledgedHandler interface {
 	// SubscriptionsAcknowledged handles the notification
 	// "notifications/subscriptions/acknowledged"
@@ -67,9 +72,10 @@ type SubscriptionsAcknowledgedHandler interface {
 	SubscriptionsAcknowledged(ctx context.Context, params *SubscriptionsAcknowledgedNotificationParams) error
 }
 
-// ToolListChangedHandler is implemented by a client that handles "notifications/tools/list_changed": registered with RegisterClient, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ToolListChangedHandler is implemented by a client that handles
+// "notifications/tools/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
 type ToolListChangedHandler interface {
 	// ToolListChanged handles the notification "notifications/tools/list_changed"
 	// (ToolListChangedNotification); its error is dropped, as notifications have

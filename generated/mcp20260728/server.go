@@ -13,18 +13,19 @@ import (
 	"slices"
 )
 
-// CompleteHandler is implemented by a server that answers "completion/complete": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CompleteHandler is implemented by a server that answers
+// "completion/complete". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type CompleteHandler interface {
 	// Complete handles the request "completion/complete" (CompleteRequest). A
 	// request from the client to the server, to ask for completion options.
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
 }
 
-// GetPromptHandler is implemented by a server that answers "prompts/get": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// GetPromptHandler is implemented by a server that answers "prompts/get".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type GetPromptHandler interface {
 	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
 	// client to get a prompt provided by the server. To answer with an
@@ -32,9 +33,9 @@ type GetPromptHandler interface {
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
 }
 
-// ListPromptsHandler is implemented by a server that answers "prompts/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListPromptsHandler is implemented by a server that answers "prompts/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ListPromptsHandler interface {
 	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
 	// from the client to request a list of prompts and prompt templates the server
@@ -42,18 +43,20 @@ type ListPromptsHandler interface {
 	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
 }
 
-// ListResourcesHandler is implemented by a server that answers "resources/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListResourcesHandler is implemented by a server that answers
+// "resources/list". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type ListResourcesHandler interface {
 	// ListResources handles the request "resources/list" (ListResourcesRequest).
 	// Sent from the client to request a list of resources the server has.
 	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
 }
 
-// ReadResourceHandler is implemented by a server that answers "resources/read": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ReadResourceHandler is implemented by a server that answers
+// "resources/read". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type ReadResourceHandler interface {
 	// ReadResource handles the request "resources/read" (ReadResourceRequest).
 	// Sent from the client to the server, to read a specific resource URI. To
@@ -61,9 +64,10 @@ type ReadResourceHandler interface {
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
 }
 
-// ListResourceTemplatesHandler is implemented by a server that answers "resources/templates/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListResourceTemplatesHandler is implemented by a server that answers
+// "resources/templates/list". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
 type ListResourceTemplatesHandler interface {
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// (ListResourceTemplatesRequest). Sent from the client to request a list of
@@ -71,9 +75,11 @@ type ListResourceTemplatesHandler interface {
 	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
 }
 
-// DiscoverHandler is implemented by a server that answers "server/discover": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// DiscoverHandler is implemented by a server that answers "server/discover".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+// The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
 type DiscoverHandler interface {
 	// Discover handles the request "server/discover" (DiscoverRequest). A request
 	// from the client asking the server to advertise its supported protocol
@@ -81,9 +87,10 @@ type DiscoverHandler interface {
 	Discover(ctx context.Context, params *DiscoverRequestParams) (*DiscoverResult, error)
 }
 
-// SubscriptionsListenHandler is implemented by a server that answers "subscriptions/listen": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// SubscriptionsListenHandler is implemented by a server that answers
+// "subscriptions/listen". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
 type SubscriptionsListenHandler interface {
 	// SubscriptionsListen handles the request "subscriptions/listen"
 	// (SubscriptionsListenRequest). Sent from the client to open a long-lived
@@ -92,9 +99,9 @@ type SubscriptionsListenHandler interface {
 	SubscriptionsListen(ctx context.Context, params *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error)
 }
 
-// CallToolHandler is implemented by a server that answers "tools/call": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CallToolHandler is implemented by a server that answers "tools/call".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type CallToolHandler interface {
 	// CallTool handles the request "tools/call" (CallToolRequest). Used by the
 	// client to invoke a tool provided by the server. To answer with an
@@ -102,9 +109,9 @@ type CallToolHandler interface {
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
 }
 
-// ListToolsHandler is implemented by a server that answers "tools/list": registered with RegisterServer, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListToolsHandler is implemented by a server that answers "tools/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
 type ListToolsHandler interface {
 	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
 	// client to request a list of tools the server has.

@@ -188,9 +188,10 @@ func AskCreateMessage(ctx context.Context, params *CreateMessageRequestParams) (
 	return out, nil
 }
 
-// ElicitHandler is implemented by a client that answers "elicitation/create": registered with RegisterInputHandler, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ElicitHandler is implemented by a client that answers "elicitation/create".
+// RegisterInputHandler registers it, and the capability that goes with it, if
+// any, is declared; without it the request is answered -32601 (method not
+// found).
 type ElicitHandler interface {
 	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
 	// from the server to elicit additional information from the user via the
@@ -198,18 +199,20 @@ type ElicitHandler interface {
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
 }
 
-// ListRootsHandler is implemented by a client that answers "roots/list": registered with RegisterInputHandler, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// ListRootsHandler is implemented by a client that answers "roots/list".
+// RegisterInputHandler registers it, and the capability that goes with it, if
+// any, is declared; without it the request is answered -32601 (method not
+// found).
 type ListRootsHandler interface {
 	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
 	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
 }
 
-// CreateMessageHandler is implemented by a client that answers "sampling/createMessage": registered with RegisterInputHandler, it is what
-// receives it; without it the message is answered -32601 (method not found) or,
-// for a notification, dropped, and no capability is declared for it.
+// CreateMessageHandler is implemented by a client that answers
+// "sampling/createMessage". RegisterInputHandler registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
 type CreateMessageHandler interface {
 	// CreateMessage handles the request "sampling/createMessage"
 	// (CreateMessageRequest). A request from the server to sample an LLM via the
