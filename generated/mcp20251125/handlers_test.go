@@ -100,19 +100,19 @@ func TestHandlersCallTool(t *testing.T) {
 	}
 }
 
-func TestHandlersUnimplemented(t *testing.T) {
+func TestHandlersNotImplemented(t *testing.T) {
 	cc, _ := pair(t, newToolServer(), nil)
 	srv := NewServerCaller(cc)
 	_, err := srv.ListTools(context.Background(), nil)
 	var rpcErr *jsonrpc2.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
-		t.Fatalf("ListTools on UnimplementedServer: got %v, want -32601", err)
+		t.Fatalf("ListTools on a server without it: got %v, want -32601", err)
 	}
-	// The same through a bare UnimplementedServer.
+	// The same with nothing registered.
 	cc2, _ := pair(t, nil, nil)
 	_, err = NewServerCaller(cc2).CallTool(context.Background(), &CallToolRequestParams{Name: "echo"})
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
-		t.Fatalf("CallTool on UnimplementedServer: got %v, want -32601", err)
+		t.Fatalf("CallTool on a server without it: got %v, want -32601", err)
 	}
 }
 
@@ -238,7 +238,7 @@ func TestHandlersServerCallsClient(t *testing.T) {
 	_, err = cl.Elicit(context.Background(), &ElicitRequestFormParams{Message: "?"})
 	var rpcErr *jsonrpc2.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
-		t.Fatalf("Elicit on UnimplementedClient: got %v, want -32601", err)
+		t.Fatalf("Elicit on a client without it: got %v, want -32601", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

@@ -154,12 +154,12 @@ func TestHandlersResultTypeAbsent(t *testing.T) {
 	}
 }
 
-func TestHandlersUnimplemented(t *testing.T) {
+func TestHandlersNotImplemented(t *testing.T) {
 	cc, _ := pair(t, newToolServer(), nil)
 	_, err := NewServerCaller(cc).ListTools(context.Background(), &PaginatedRequestParams{Meta: meta()})
 	var rpcErr *jsonrpc2.Error
 	if !errors.As(err, &rpcErr) || rpcErr.Code != jsonrpc2.CodeMethodNotFound {
-		t.Fatalf("ListTools on UnimplementedServer: got %v, want -32601", err)
+		t.Fatalf("ListTools on a server without it: got %v, want -32601", err)
 	}
 }
 
