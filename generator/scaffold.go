@@ -45,7 +45,12 @@ func Scaffold(m *schema.Model, opts ScaffoldOptions) ([]byte, error) {
 	b := &Bindings{Package: pkg, Revision: m.Revision, Interfaces: map[string][]BindingMethod{}, Capabilities: map[string]string{}}
 	for _, s := range []side{serverSide, clientSide} {
 		var ms []BindingMethod
-		for _, me := range g.handled(s) {
+		handled := g.handled(s)
+		if s.name == "Client" {
+			// The input requests of MRTR (2026-07-28) are the client's too.
+			handled = append(handled, g.handled(inputSide)...)
+		}
+		for _, me := range handled {
 			bm := BindingMethod{Name: methodBase(me), Method: me.Name, Request: me.Kind == schema.Request}
 			if p := paramsTypeName(me); p != "" {
 				// The stable name, so the scaffold builds against later revisions.

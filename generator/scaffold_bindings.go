@@ -43,7 +43,9 @@ type BindingMethod struct {
 
 // fullInterfaces are the generated interfaces made of one handler
 // interface per method, by the side they describe.
-var fullInterfaces = map[string]string{"ServerHandler": "Server", "ClientHandler": "Client"}
+// InputHandler (2026-07-28) holds the input requests a modern server embeds
+// in an InputRequiredResult: the client answers them too.
+var fullInterfaces = map[string]string{"ServerHandler": "Server", "ClientHandler": "Client", "InputHandler": "Client"}
 
 // ReadBindings parses the generated package in dir. It fails naming the
 // directory when dir does not hold mcpgen bindings.
@@ -141,8 +143,10 @@ func ReadBindings(dir string) (*Bindings, error) {
 	}
 	for side, names := range embeds {
 		var ms []BindingMethod
+		seen := map[string]bool{}
 		for _, n := range names {
-			if m, ok := handlers[n]; ok {
+			if m, ok := handlers[n]; ok && !seen[n] {
+				seen[n] = true
 				ms = append(ms, m)
 			}
 		}
