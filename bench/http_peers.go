@@ -49,7 +49,6 @@ var mcpgenHTTP = HTTPPeer{
 }
 
 type mcpgenModernServer struct {
-	modern.UnimplementedServer
 	h *Hooks
 }
 
@@ -75,9 +74,9 @@ func mcpgenHTTPConnect(url string, m HTTPMode) (*Session, error) {
 	tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{Era: era, Logger: quiet()})
 	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
 	if m.Era == Modern {
-		modern.RegisterClient(conn, modern.UnimplementedClient{})
+		modern.RegisterClient(conn, nil)
 	} else {
-		mcp.RegisterClient(conn, mcp.UnimplementedClient{})
+		mcp.RegisterClient(conn, nil)
 	}
 	conn.Start()
 	closeAll := closeOnce(func() {

@@ -13,7 +13,6 @@ import (
 var mcpgenPeer = Peer{Name: "mcpgen", Connect: mcpgenConnect, CancelsUnderLoad: true}
 
 type mcpgenServer struct {
-	mcp.UnimplementedServer
 	h *Hooks
 }
 
@@ -71,7 +70,7 @@ func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
 	server := jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()), jsonrpc2.WithMaxInFlight(maxInFlight))
 	client := jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	mcp.RegisterServer(server, &mcpgenServer{h: h})
-	mcp.RegisterClient(client, mcp.UnimplementedClient{})
+	mcp.RegisterClient(client, nil)
 	server.Start()
 	client.Start()
 	closeAll := closeOnce(func() {

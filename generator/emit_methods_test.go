@@ -134,13 +134,18 @@ func TestSideFiles(t *testing.T) {
 		"2024-11-05": {
 			"CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)",
 			"func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)",
-			"func RegisterServer(conn *jsonrpc2.Conn, impl Server)",
+			"func RegisterServer(conn *jsonrpc2.Conn, impl any) []string",
+			"type CallToolHandler interface",
+			"if h, ok := impl.(CallToolHandler); ok {",
+			"type ServerHandler interface",
+			"var _ ServerHandler = (*ServerCaller)(nil)",
 			"Initialized(ctx context.Context, params *InitializedNotificationParams) error",
 		},
 		"2025-11-25": {
 			"CallToolAsTask(ctx context.Context, params *CallToolRequestParams) (*CreateTaskResult, error)",
 			"Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)",
 			"type CallToolTaskHandler interface",
+			"type ClientHandler interface",
 		},
 		"2026-07-28": {"type InputRequiredError struct", `ire.Result.ResultType = "input_required"`},
 	} {
@@ -156,6 +161,15 @@ func TestSideFiles(t *testing.T) {
 	_, files := generateOne(t, "2026-07-28")
 	if src := string(files["client.go"]); strings.Contains(src, "ListRoots(") || strings.Contains(src, "CreateMessage(") {
 		t.Error("2026-07-28 client.go has handler methods for embedded input requests")
+	}
+	// No Unimplemented types: an implementation is what it implements.
+	for _, rev := range []string{"2024-11-05", "2025-11-25", "2026-07-28"} {
+		_, files := generateOne(t, rev)
+		for name, src := range files {
+			if strings.Contains(string(src), "Unimplemented") {
+				t.Errorf("%s %s still mentions Unimplemented", rev, name)
+			}
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ func init() { register("server.go", emitServer) }
 // side describes one MCP role for the handler/caller emitter.
 type side struct {
 	name      string           // "Server" or "Client"
+	iface     string           // the full interface: "ServerHandler" or "ClientHandler"
 	role      string           // "server" or "client"
 	peer      string           // the other role
 	handles   schema.Direction // the direction of the messages this side receives
@@ -21,8 +22,8 @@ type side struct {
 }
 
 var (
-	serverSide = side{name: "Server", role: "server", peer: "client", handles: schema.ClientToServer, runtimeID: "SideServer"}
-	clientSide = side{name: "Client", role: "client", peer: "server", handles: schema.ServerToClient, runtimeID: "SideClient"}
+	serverSide = side{name: "Server", iface: "ServerHandler", role: "server", peer: "client", handles: schema.ClientToServer, runtimeID: "SideServer"}
+	clientSide = side{name: "Client", iface: "ClientHandler", role: "client", peer: "server", handles: schema.ServerToClient, runtimeID: "SideClient"}
 )
 
 // inputRequired is the resultType value of an InputRequiredResult
@@ -46,6 +47,12 @@ func (g *gen) handled(s side) []*schema.Method {
 		}
 	}
 	return out
+}
+
+// handledByBoth reports whether both the server and the client receive me,
+// so that its handler interface (declared once) serves both.
+func (g *gen) handledByBoth(me *schema.Method) bool {
+	return hasDirection(me, serverSide.handles) && hasDirection(me, clientSide.handles) && !g.runtimeHandled(me)
 }
 
 // goType is how a definition's Go type is spelled as a parameter or result:
@@ -101,20 +108,19 @@ func firstSentence(desc string) string {
 	return desc
 }
 
-// emitSide writes one side's interface, Unimplemented struct, Register
-// function and the caller that implements the interface over a Conn.
+// emitSide writes one side's handler interfaces (one per method, and the
+// full one made of them), its Register function and the caller that
+// implements the full interface over a Conn.
 func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 	methods := g.handled(s)
-	iface := s.name
-	unimpl := "Unimplemented" + s.name
+	iface := s.iface
 	register := "Register" + s.name
 	caller := s.name + "Caller"
 	newCaller := "New" + caller
-	if err := g.checkNames(strings.ToLower(s.name)+".go", iface, unimpl, register, caller, newCaller); err != nil {
+	if err := g.checkNames(strings.ToLower(s.name)+".go", iface, register, caller, newCaller); err != nil {
 		return false, err
 	}
 	ctx := func() *jen.Statement { return jen.Id("ctx").Qual("context", "Context") }
-	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
 
 	// Method names on the interface must be unique.
 	seen := map[string]string{}
@@ -160,7 +166,7 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 		names = append(names, d.Name)
 	}
 	linker := newDocLinker(names)
-	var ifaceMethods []jen.Code
+	var embedded []jen.Code
 	for _, me := range methods {
 		params, results := signature(me)
 		desc := firstSentence(strings.Join(linker.lines(g.m.Definition(me.Definition).Description), " "))
@@ -176,44 +182,64 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 		} else {
 			doc = fmt.Sprintf("%s handles the notification %q (%s); its error is dropped, as notifications have no response. %s", methodBase(me), me.Name, me.Definition, desc)
 		}
-		for _, line := range strings.Split(wrapComment(doc), "\n") {
-			ifaceMethods = append(ifaceMethods, jen.Comment(line))
+		name := methodBase(me) + "Handler"
+		embedded = append(embedded, jen.Id(name))
+		sig := fmt.Sprintf("%#v", jen.Func().Params(params...).Params(results...))
+		if prev, ok := g.handlerIfaces[name]; ok {
+			if prev != sig {
+				return false, fmt.Errorf("%s: %s is declared by both sides with different signatures", strings.ToLower(s.name), name)
+			}
+			continue // both sides handle it alike: one interface
 		}
-		ifaceMethods = append(ifaceMethods, jen.Id(methodBase(me)).Params(params...).Params(results...))
+		if err := g.checkNames(strings.ToLower(s.name)+".go", name); err != nil {
+			return false, err
+		}
+		g.handlerIfaces[name] = sig
+		role, reg := s.role, register
+		if g.handledByBoth(me) {
+			role, reg = "server or client", "RegisterServer or RegisterClient"
+		}
+		verb := "answers"
+		if me.Kind != schema.Request {
+			verb = "handles"
+		}
+		ifaceDoc := fmt.Sprintf("%s is implemented by a %s that %s %q. %s registers it, and the capability that goes with it, if any, is declared; without it ", name, role, verb, me.Name, reg)
+		if me.Kind == schema.Request {
+			ifaceDoc += "the request is answered -32601 (method not found)."
+		} else {
+			ifaceDoc += "the notification is dropped."
+		}
+		if lifecycle["Server"][me.Name] {
+			ifaceDoc += " The session (NewServer, Connect) answers it itself, whatever the implementation has: this interface is for a bare jsonrpc2.Conn."
+		}
+		for _, line := range strings.Split(wrapComment(ifaceDoc), "\n") {
+			f.Comment(line)
+		}
+		var lines []jen.Code
+		for _, line := range strings.Split(wrapComment(doc), "\n") {
+			lines = append(lines, jen.Comment(line))
+		}
+		lines = append(lines, jen.Id(methodBase(me)).Params(params...).Params(results...))
+		f.Type().Id(name).Interface(lines...)
 	}
-	f.Commentf("%s is what an MCP %s of revision %s implements: one method per request and", iface, s.role, g.m.Revision)
-	f.Commentf("notification the %s sends it (%s and %s are handled by the runtime).", s.peer, g.m.Facts.CancelledMethod, g.m.Facts.ProgressMethod)
+	f.Commentf("%s is what an MCP %s of revision %s can implement: one method per request and", iface, s.role, g.m.Revision)
+	f.Commentf("notification the %s sends it (%s and %s are handled by the runtime),", s.peer, g.m.Facts.CancelledMethod, g.m.Facts.ProgressMethod)
+	f.Comment("each the only method of its own …Handler interface. An implementation need not")
+	f.Commentf("implement all of it: %s registers the methods whose handler interface it", register)
+	f.Comment("satisfies, and the capabilities follow them. Assert the ones you mean to serve,")
+	if s.name == "Client" {
+		f.Comment("e.g. var _ CreateMessageHandler = (*MyClient)(nil), so a signature that drifts")
+	} else {
+		f.Comment("e.g. var _ CallToolHandler = (*MyServer)(nil), so a signature that drifts")
+	}
+	f.Comment("fails to compile instead of silently serving nothing.")
 	f.Comment("Every method's ctx ends when the request is cancelled, by the peer's")
 	f.Comment("notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)")
 	f.Comment("is then a *jsonrpc2.CancelError saying why, and the return values are dropped.")
-	f.Commentf("Embed %s to keep compiling when a revision adds methods.", unimpl)
 	if len(methods) == 0 {
 		f.Commentf("In revision %s the %s receives no JSON-RPC requests or notifications.", g.m.Revision, s.role)
 	}
-	f.Type().Id(iface).Interface(ifaceMethods...)
-
-	// Unimplemented.
-	f.Commentf("%s answers every request with -32601 (method not found) and ignores", unimpl)
-	f.Commentf("every notification. Embed it in a %s implementation so that it keeps", iface)
-	f.Comment("compiling when a revision adds methods; override the methods you serve.")
-	f.Type().Id(unimpl).Struct()
-	for _, me := range methods {
-		params, results := signature(me)
-		params[0] = jen.Id("_").Qual("context", "Context")
-		if len(params) > 1 {
-			pt, _ := g.goType(paramsTypeName(me))
-			params[1] = jen.Id("_").Add(pt)
-		}
-		var body jen.Code
-		if me.Kind == schema.Request {
-			body = jen.Return(jen.Nil(), rt("ErrMethodNotFound").Call(jen.Id(methodConstName(me))))
-			f.Commentf("%s answers %q with -32601 (method not found).", methodBase(me), me.Name)
-		} else {
-			body = jen.Return(jen.Nil())
-			f.Commentf("%s ignores %q.", methodBase(me), me.Name)
-		}
-		f.Func().Params(jen.Id(unimpl)).Id(methodBase(me)).Params(params...).Params(results...).Block(body)
-	}
+	f.Type().Id(iface).Interface(embedded...)
 
 	// Task handlers (2025-11-25).
 	for _, me := range methods {
@@ -225,7 +251,7 @@ func emitSide(g *gen, f *jen.File, s side) (bool, error) {
 		if err := g.checkNames(strings.ToLower(s.name)+".go", name); err != nil {
 			return false, err
 		}
-		f.Commentf("%s is implemented by a %s that runs %q as a task when the request", name, iface, me.Name)
+		f.Commentf("%s is implemented by a %s that runs %q as a task when the request", name, s.role, me.Name)
 		f.Commentf("carries the %q member: %sAsTask answers with a CreateTaskResult, and the", g.m.Facts.TaskMember, methodBase(me))
 		f.Commentf("task is then driven with the tasks/* methods (and cancelled with %s, never", g.m.Facts.TaskCancelMethod)
 		f.Commentf("with notifications/cancelled). Without it, %s handles the request and the", methodBase(me))
@@ -267,6 +293,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 	rt := func(n string) *jen.Statement { return jen.Qual(RuntimePath, n) }
 	var stmts []jen.Code
 	for _, me := range methods {
+		var inner []jen.Code
 		base := methodBase(me)
 		pname := paramsTypeName(me)
 		decode := []jen.Code{}
@@ -304,9 +331,10 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		}
 		if me.Kind == schema.Notification {
 			// A notification has nowhere to report bad params: it is dropped.
-			body := append(decode, jen.Id("_").Op("=").Id("impl").Dot(base).Call(args...))
-			stmts = append(stmts, jen.Id("conn").Dot("HandleNotification").Call(jen.Id(methodConstName(me)),
+			body := append(decode, jen.Id("_").Op("=").Id("h").Dot(base).Call(args...))
+			inner = append(inner, jen.Id("conn").Dot("HandleNotification").Call(jen.Id(methodConstName(me)),
 				jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("n").Op("*").Add(rt("Notification"))).Block(body...)))
+			stmts = append(stmts, registerIf(me, inner))
 			continue
 		}
 		body := decode
@@ -318,7 +346,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 				),
 			)
 		}
-		body = append(body, jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("impl").Dot(base).Call(args...))
+		body = append(body, jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot(base).Call(args...))
 		if hasAlternative(me, inputRequiredDef) {
 			body = append(body,
 				jen.Var().Id("ire").Op("*").Id("InputRequiredError"),
@@ -347,29 +375,42 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 			// its task-augmented requests tasks; for any other, tasks.mdx
 			// says the task member is ignored, so the request stays
 			// cancellable with the notification.
-			stmts = append(stmts, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id(base+"TaskHandler")), jen.Id("ok")).Block(
+			inner = append(inner, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id(base+"TaskHandler")), jen.Id("ok")).Block(
 				jen.Id("conn").Dot("AcceptTasks").Call(jen.Id(methodConstName(me))),
 			))
 		}
-		stmts = append(stmts, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
+		inner = append(inner, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
+		stmts = append(stmts, registerIf(me, inner))
 	}
-	f.Commentf("%s registers impl on conn as the handler of every request and notification", register)
-	f.Commentf("the %s receives in revision %s. Params are decoded into their typed form", s.role, g.m.Revision)
-	f.Comment("(a request whose params do not decode gets -32602 with the reason; a")
-	f.Comment("notification whose params do not decode is dropped) and results are encoded")
-	f.Comment("back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2." + s.runtimeID + ")) so the")
-	f.Comment("revision's cancellation rules apply; call it before conn.Start.")
+	f.Commentf("%s registers on conn the handlers of the methods impl implements: each", register)
+	f.Commentf("request and notification the %s receives in revision %s whose …Handler", s.role, g.m.Revision)
+	f.Comment("interface impl satisfies (a type assertion: nothing else about impl counts). It")
+	f.Comment("returns those methods; with a nil conn it registers nothing and only lists them,")
+	f.Comment("which is how the session learns the capabilities before any connection. Params")
+	f.Comment("are decoded into their typed form (a request whose params do not decode gets")
+	f.Comment("-32602 with the reason; a notification whose params do not decode is dropped)")
+	f.Comment("and results are encoded back. Create conn with")
+	f.Comment("jsonrpc2.WithPolicy(Policy(jsonrpc2." + s.runtimeID + ")) so the revision's cancellation")
+	f.Comment("rules apply; call it before conn.Start.")
 	if g.anyResultType() && s.name == "Server" {
 		f.Comment("A result returned with an empty ResultType is sent as \"" + completeValue + "\".")
 	}
-	if len(stmts) == 0 {
-		stmts = append(stmts, jen.Id("_").Op(",").Id("_").Op("=").List(jen.Id("conn"), jen.Id("impl")))
-	}
-	f.Func().Id(register).Params(jen.Id("conn").Op("*").Add(rt("Conn")), jen.Id("impl").Id(s.name)).Block(stmts...)
+	stmts = append([]jen.Code{jen.Var().Id("methods").Index().String()}, stmts...)
+	stmts = append(stmts, jen.Return(jen.Id("methods")))
+	f.Func().Id(register).Params(jen.Id("conn").Op("*").Add(rt("Conn")), jen.Id("impl").Any()).Index().String().Block(stmts...)
 	if s.name == "Server" {
 		emitRegisterHelpers(f)
 	}
+}
+
+// registerIf wraps one method's registration in the type assertion on its
+// handler interface, and lists the method.
+func registerIf(me *schema.Method, register []jen.Code) jen.Code {
+	return jen.If(jen.List(jen.Id("h"), jen.Id("ok")).Op(":=").Id("impl").Assert(jen.Id(methodBase(me)+"Handler")), jen.Id("ok")).Block(
+		jen.Id("methods").Op("=").Append(jen.Id("methods"), jen.Id(methodConstName(me))),
+		jen.If(jen.Id("conn").Op("!=").Nil()).Block(register...),
+	)
 }
 
 // withMissing adds the "params are required" branch to a params decode.

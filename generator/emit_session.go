@@ -65,19 +65,25 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		})),
 	)
 
-	f.Comment("NewServer returns a server for impl: it answers the lifecycle (initialize,")
-	f.Comment("ping, notifications/initialized, logging/setLevel, and server/discover for")
-	f.Comment("modern revisions) unless impl provides those methods itself, declares the")
-	f.Comment("capabilities of the methods impl provides, and applies this revision's")
-	f.Comment("Policy to every connection. Add session.WithLegacy(mcp20251125.Revision(), …)")
-	f.Comment("to serve older clients with the same handlers.")
+	f.Comment("Server is the session's server (runtime/session): it serves an implementation to")
+	f.Comment("clients over any transport (Serve for one connection, Accept for Streamable HTTP).")
+	f.Type().Id("Server").Op("=").Add(ses("Server"))
+
+	f.Comment("NewServer returns a server for impl, which implements the …Handler interfaces")
+	f.Comment("(CallToolHandler, ListToolsHandler, …) of the methods it serves: RegisterServer")
+	f.Comment("registers exactly those, and the server declares their capabilities, plus")
+	f.Comment("logging and session.WithCapability's. The session answers the lifecycle")
+	f.Comment("(initialize, ping, notifications/initialized, logging/setLevel, and")
+	f.Comment("server/discover for modern revisions) itself, whatever impl has; replace those")
+	f.Comment("answers with session.WithHandler or session.WithInterceptors. This revision's")
+	f.Comment("Policy applies to every connection. Add session.WithLegacy(mcp20251125.Revision(),")
+	f.Comment("…) to serve older clients with the same handlers.")
 	f.Func().Id("NewServer").Params(
-		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Id("Server"), jen.Id("opts").Op("...").Add(ses("ServerOption")),
-	).Op("*").Add(ses("Server")).Block(
-		jen.Id("rev").Op(":=").Id("Revision").Call(),
-		jen.Return(ses("NewServer").Call(jen.Id("info"), jen.Id("rev"),
-			jen.Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Block(jen.Id("RegisterServer").Call(jen.Id("c"), jen.Id("impl"))),
-			ses("Provided").Call(jen.Id("impl"), jen.Id("rev").Dot("ServerMethods")), jen.Id("opts").Op("...")),
+		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Any(), jen.Id("opts").Op("...").Add(ses("ServerOption")),
+	).Op("*").Id("Server").Block(
+		jen.Return(ses("NewServer").Call(jen.Id("info"), jen.Id("Revision").Call(),
+			jen.Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Index().String().Block(jen.Return(jen.Id("RegisterServer").Call(jen.Id("c"), jen.Id("impl")))),
+			jen.Id("opts").Op("...")),
 		),
 	)
 
@@ -86,50 +92,51 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 	f.Comment("the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.")
 	f.Func().Id("Serve").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
-		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Id("Server"), jen.Id("opts").Op("...").Add(ses("ServerOption")),
+		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Any(), jen.Id("opts").Op("...").Add(ses("ServerOption")),
 	).Error().Block(
 		jen.Return(jen.Id("NewServer").Call(jen.Id("info"), jen.Id("impl"), jen.Id("opts").Op("...")).Dot("Serve").Call(jen.Id("ctx"), jen.Id("t"))),
 	)
 
-	f.Commentf("Session is a connected client session of revision %s: the negotiated", g.m.Revision)
-	f.Comment("version, server info and capabilities (session.Client), and a ServerCaller,")
-	f.Comment("so it implements Server: session.CallTool(ctx, params) is the whole call.")
-	f.Type().Id("Session").Struct(
-		jen.Op("*").Add(ses("Client")),
+	f.Commentf("ClientSession is a connected client session of revision %s: the negotiated", g.m.Revision)
+	f.Comment("version, server info and capabilities (session.ClientSession), and a")
+	f.Comment("ServerCaller, so it implements ServerHandler: s.CallTool(ctx, params) is the")
+	f.Comment("whole call.")
+	f.Type().Id("ClientSession").Struct(
+		jen.Op("*").Add(ses("ClientSession")),
 		jen.Op("*").Id("ServerCaller"),
 	)
+	registerClient := func(conn jen.Code) []jen.Code {
+		out := []jen.Code{jen.Id("methods").Op(":=").Id("RegisterClient").Call(conn, jen.Id("handler"))}
+		if len(inputs) > 0 {
+			out = append(out, jen.Id("methods").Op("=").Append(jen.Id("methods"), jen.Id("RegisterInputHandler").Call(conn, jen.Id("handler")).Op("...")))
+		}
+		return out
+	}
 	f.Comment("Connect performs the lifecycle over t and returns the session. handler")
-	f.Comment("answers the server's requests and notifications; nil answers none. Where the")
-	f.Comment("revision has an InputHandler, a handler implementing it also answers the")
-	f.Comment("input requests (sampling, elicitation, roots) of MRTR. With")
-	f.Comment("session.WithClientLegacy(…) the client detects the server's era.")
+	f.Comment("answers the server's requests and notifications through the …Handler")
+	f.Comment("interfaces it implements (RegisterClient), which also make the client's")
+	f.Comment("capabilities (sampling, elicitation, roots); nil answers none. Where the")
+	f.Comment("revision has input requests (MRTR), their handler interfaces answer them too.")
+	f.Comment("With session.WithClientLegacy(…) the client detects the server's era.")
 	f.Func().Id("Connect").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
-		jen.Id("info").Add(ses("Implementation")), jen.Id("handler").Id("Client"), jen.Id("opts").Op("...").Add(ses("ClientOption")),
-	).Params(jen.Op("*").Id("Session"), jen.Error()).Block(
-		jen.Id("rev").Op(":=").Id("Revision").Call(),
+		jen.Id("info").Add(ses("Implementation")), jen.Id("handler").Any(), jen.Id("opts").Op("...").Add(ses("ClientOption")),
+	).Params(jen.Op("*").Id("ClientSession"), jen.Error()).Block(
 		jen.Id("cfg").Op(":=").Add(ses("ClientConfig")).Values(jen.Dict{
 			jen.Id("Info"):      jen.Id("info"),
-			jen.Id("Revisions"): jen.Index().Add(ses("Revision")).Values(jen.Id("rev")),
+			jen.Id("Revisions"): jen.Index().Add(ses("Revision")).Values(jen.Id("Revision").Call()),
 		}),
 		jen.If(jen.Id("handler").Op("!=").Nil()).Block(
 			jen.Id("cfg").Dot("Register").Op("=").Func().Params(jen.Id("c").Op("*").Add(rt("Conn"))).Block(
-				jen.Id("RegisterClient").Call(jen.Id("c"), jen.Id("handler")),
-				jen.Do(func(st *jen.Statement) {
-					if len(inputs) > 0 {
-						st.If(jen.List(jen.Id("ih"), jen.Id("ok")).Op(":=").Id("handler").Assert(jen.Id("InputHandler")), jen.Id("ok")).Block(
-							jen.Id("RegisterInputHandler").Call(jen.Id("c"), jen.Id("ih")),
-						)
-					}
-				}),
+				append(registerClient(jen.Id("c")), jen.Id("_").Op("=").Id("methods"))...,
 			),
-			jen.Id("cfg").Dot("Provided").Op("=").Add(ses("Provided")).Call(jen.Id("handler"), jen.Id("rev").Dot("ClientMethods")),
+			jen.Block(append(registerClient(jen.Nil()), jen.Id("cfg").Dot("Provided").Op("=").Id("methods"))...),
 		),
 		jen.List(jen.Id("c"), jen.Err()).Op(":=").Add(ses("Connect")).Call(jen.Id("ctx"), jen.Id("t"), jen.Id("cfg"), jen.Id("opts").Op("...")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		jen.Return(jen.Op("&").Id("Session").Values(jen.Dict{
-			jen.Id("Client"):       jen.Id("c"),
-			jen.Id("ServerCaller"): jen.Id("NewServerCaller").Call(jen.Id("c").Dot("RuntimeConn").Call()),
+		jen.Return(jen.Op("&").Id("ClientSession").Values(jen.Dict{
+			jen.Id("ClientSession"): jen.Id("c"),
+			jen.Id("ServerCaller"):  jen.Id("NewServerCaller").Call(jen.Id("c").Dot("RuntimeConn").Call()),
 		}), jen.Nil()),
 	)
 
@@ -197,7 +204,7 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 }
 
 // inputSide is the client answering input requests (2026-07-28 MRTR).
-var inputSide = side{name: "InputHandler", role: "client", peer: "server", handles: schema.ServerToClientEmbedded, runtimeID: "SideClient"}
+var inputSide = side{name: "InputHandler", iface: "InputHandler", role: "client", peer: "server", handles: schema.ServerToClientEmbedded, runtimeID: "SideClient"}
 
 // capabilityOf is the capability that providing method declares: the
 // property of the capabilities definition named after the method's first

@@ -102,9 +102,16 @@ func register(file string, fn func(g *gen, f *jen.File) (bool, error)) {
 type gen struct {
 	m    *schema.Model
 	opts Options
+
+	// handlerIfaces are the per-method handler interfaces already declared
+	// (name → signature), so that a method both sides handle with the same
+	// signature (ping, tasks/get) has one interface.
+	handlerIfaces map[string]string
 }
 
-func newGen(m *schema.Model, opts Options) *gen { return &gen{m: m, opts: opts} }
+func newGen(m *schema.Model, opts Options) *gen {
+	return &gen{m: m, opts: opts, handlerIfaces: map[string]string{}}
+}
 
 // resolve follows references to the schema they name.
 func (g *gen) resolve(t *schema.Type) *schema.Type { return g.m.Resolve(t) }

@@ -29,19 +29,28 @@ type ScaffoldOptions struct {
 	Type string
 }
 
-// Scaffold returns a user-owned Go file with a type that implements one
-// side's generated interface, every method stubbed and documented with how
-// to honour ctx. It uses the same method list and names as server.go and
-// client.go, so the stub always compiles against the bindings generated from
-// m. The bindings' package name is taken from ImportPath (its last element
+// Scaffold returns a user-owned Go file with a type for one side and, for
+// every method of that side the session does not answer itself (the
+// lifecycle), a commented-out stub with the method's exact signature and a
+// commented-out compile-time assertion of its handler interface, grouped by
+// the capability serving it declares. Unedited, the type implements no
+// handler interface, so the server declares no capability but logging;
+// uncommenting a stub serves the method and declares its capability. It uses
+// the same method list and names as server.go and client.go, so an
+// uncommented stub compiles against the bindings generated from m. The bindings' package name is taken from ImportPath (its last element
 // that is not a major version).
 func Scaffold(m *schema.Model, opts ScaffoldOptions) ([]byte, error) {
 	pkg := PackageFromImportPath(opts.ImportPath)
 	g := newGen(m, Options{Package: pkg})
-	b := &Bindings{Package: pkg, Revision: m.Revision, Interfaces: map[string][]BindingMethod{}}
+	b := &Bindings{Package: pkg, Revision: m.Revision, Interfaces: map[string][]BindingMethod{}, Capabilities: map[string]string{}}
 	for _, s := range []side{serverSide, clientSide} {
 		var ms []BindingMethod
-		for _, me := range g.handled(s) {
+		handled := g.handled(s)
+		if s.name == "Client" {
+			// The input requests of MRTR (2026-07-28) are the client's too.
+			handled = append(handled, g.handled(inputSide)...)
+		}
+		for _, me := range handled {
 			bm := BindingMethod{Name: methodBase(me), Method: me.Name, Request: me.Kind == schema.Request}
 			if p := paramsTypeName(me); p != "" {
 				// The stable name, so the scaffold builds against later revisions.
@@ -57,6 +66,11 @@ func Scaffold(m *schema.Model, opts ScaffoldOptions) ([]byte, error) {
 				}
 			}
 			ms = append(ms, bm)
+			if me.Kind == schema.Request && s.name == "Server" {
+				if c := g.capabilityOf(me.Name, "ServerCapabilities"); c != "" {
+					b.Capabilities[me.Name] = c
+				}
+			}
 		}
 		b.Interfaces[s.name] = ms
 	}
@@ -112,10 +126,37 @@ func ScaffoldBindings(b *Bindings, opts ScaffoldOptions) ([]byte, error) {
 		Name, Method, Params, Result string
 		Request                      bool
 	}
-	var out []method
+	type group struct {
+		Capability string // "" for methods that declare none
+		Methods    []method
+	}
+	var groups []*group
+	byCap := map[string]*group{}
 	for _, me := range methods {
-		out = append(out, method{Name: me.Name, Method: me.Method, Request: me.Request,
+		if lifecycle[s.name][me.Method] {
+			continue // the session answers it
+		}
+		c := b.Capabilities[me.Method]
+		if s.name == "Client" {
+			c = clientCapabilities[me.Method]
+		}
+		gr := byCap[c]
+		if gr == nil {
+			gr = &group{Capability: c}
+			byCap[c] = gr
+			groups = append(groups, gr)
+		}
+		gr.Methods = append(gr.Methods, method{Name: me.Name, Method: me.Method, Request: me.Request,
 			Params: qualifyType(alias, me.Params), Result: qualifyType(alias, me.Result)})
+	}
+	// Capabilities first, in order of appearance; the rest last.
+	if gr := byCap[""]; gr != nil {
+		for i, x := range groups {
+			if x == gr {
+				groups = append(append(groups[:i:i], groups[i+1:]...), gr)
+				break
+			}
+		}
 	}
 	importAlias := ""
 	if alias != path.Base(opts.ImportPath) {
@@ -131,7 +172,10 @@ func ScaffoldBindings(b *Bindings, opts ScaffoldOptions) ([]byte, error) {
 		"Receiver":    strings.ToLower(opts.Type[:1]),
 		"Peer":        s.peer,
 		"Revision":    b.Revision,
-		"Methods":     out,
+		"Groups":      groups,
+		"Lifecycle":   lifecycleText[s.name],
+		"Role":        s.role,
+		"Anchor":      anchor[s.name],
 	})
 	if err != nil {
 		return nil, err
@@ -141,6 +185,30 @@ func ScaffoldBindings(b *Bindings, opts ScaffoldOptions) ([]byte, error) {
 		return nil, fmt.Errorf("scaffold: the template produced invalid Go: %w", err)
 	}
 	return formatted, nil
+}
+
+// lifecycle lists, by side, the methods the session answers itself, whatever
+// the implementation has: the scaffold writes no stub for them.
+var lifecycle = map[string]map[string]bool{
+	"Server": {"initialize": true, "ping": true, "notifications/initialized": true, "logging/setLevel": true, "server/discover": true},
+	"Client": {"ping": true},
+}
+
+var lifecycleText = map[string]string{
+	"Server": "initialize, ping, notifications/initialized, logging/setLevel and (modern) server/discover",
+	"Client": "ping",
+}
+
+// anchor is a type of the bindings the unedited scaffold refers to, to use
+// their import.
+var anchor = map[string]string{"Server": "Server", "Client": "ClientSession"}
+
+// clientCapabilities is the client capability answering a server request
+// declares (session.Connect derives the same).
+var clientCapabilities = map[string]string{
+	"sampling/createMessage": "sampling",
+	"elicitation/create":     "elicitation",
+	"roots/list":             "roots",
 }
 
 // qualifyType prefixes the bindings' exported type in a generated parameter

@@ -40,7 +40,7 @@ func commands() []command {
 		{"check", "exit 1 when a directory's bindings differ from what generate writes now", runCheck},
 		{"diff", "print the API-level changes between two revisions or schema files", runDiff},
 		{"validate", "check JSON-RPC messages against a revision's schema", runValidate},
-		{"scaffold", "write a user-owned implementation file with every method stubbed", runScaffold},
+		{"scaffold", "write a user-owned implementation file with every method as a commented-out stub", runScaffold},
 		{"tools", "write typed tools (args, results, interface, validating dispatcher) from a tools file", runTools},
 		{"version", "print the mcpgen version", runVersion},
 	}

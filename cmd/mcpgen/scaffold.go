@@ -23,15 +23,17 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	alias := flags.String("alias", "", "`name` for the bindings package in the written file (default: its package name)")
 	out := flags.String("out", "", "`file` to write (required)")
 	pkg := flags.String("package", "main", "Go package `name` of the written file")
-	typ := flags.String("type", "", "name of the implementing `type` (default Server or Client)")
+	typ := flags.String("type", "", "name of the `type` to write (default Server or Client)")
 	force := flags.Bool("force", false, "overwrite --out if it exists")
 	flags.Usage = func() {
 		fmt.Fprint(flags.Output(), "usage: mcpgen scaffold --dir BINDINGS --out FILE [--import PATH] [--alias NAME] [--side server|client] [--package NAME] [--type NAME] [--force]\n\n"+
-			"Scaffold writes a user-owned file with a type that implements the server (or\n"+
-			"client) interface of the generated bindings in --dir: every method stubbed,\n"+
-			"with a comment showing how to honour ctx. It reads the bindings themselves, so\n"+
-			"the file compiles with them; it creates --out's directory and never overwrites\n"+
-			"a file without --force.\n\nFlags:\n")
+			"Scaffold writes a user-owned file with a server (or client) type for the\n"+
+			"generated bindings in --dir and, for every method but the lifecycle (which the\n"+
+			"session answers), a commented-out stub with its exact signature and handler\n"+
+			"interface assertion, grouped by the capability it declares: uncomment a stub to\n"+
+			"serve that method. A comment shows how to honour ctx. It reads the bindings\n"+
+			"themselves, so the stubs compile with them; it creates --out's directory and\n"+
+			"never overwrites a file without --force.\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	if code, done := parseFlags(flags, args, stdout); done {

@@ -9,8 +9,9 @@ import (
 )
 
 // TestScaffoldCompiles writes the server and client scaffold of every
-// revision into a package inside this module and vets it against the
-// committed bindings: a stub that does not compile is a defect.
+// revision into a package inside this module, as written and with every
+// stub uncommented, and vets it against the committed bindings: a stub that
+// does not compile is a defect.
 func TestScaffoldCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
@@ -34,6 +35,15 @@ func TestScaffoldCompiles(t *testing.T) {
 			if !strings.Contains(string(src), "context.Cause(ctx)") {
 				t.Errorf("%s %s: no comment showing how to honour ctx", rev, side)
 			}
+			// Every commented-out stub, uncommented, compiles too: its
+			// signature and assertion are the bindings' own.
+			all := strings.ReplaceAll(uncomment(string(src)), typ, "All"+typ)
+			if all == strings.ReplaceAll(string(src), typ, "All"+typ) {
+				t.Errorf("%s %s: no stub to uncomment", rev, side)
+			}
+			if err := os.WriteFile(filepath.Join(dir, pkg+"_"+side+"_all.go"), []byte(all), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	cmd := exec.Command("go", "vet", "./"+filepath.ToSlash(dir))
@@ -47,9 +57,9 @@ func TestScaffoldCompiles(t *testing.T) {
 // directory is created.
 func TestScaffoldImportPaths(t *testing.T) {
 	for _, tc := range []struct{ importPath, alias, wantImport, wantUse string }{
-		{"example.com/my-mcp", "", `mcp20251125 "example.com/my-mcp"`, "mcp20251125.UnimplementedServer"},
-		{"example.com/mcp/v2", "", `mcp20251125 "example.com/mcp/v2"`, "mcp20251125.UnimplementedServer"},
-		{"example.com/mcp/v2", "mcp", `mcp "example.com/mcp/v2"`, "mcp.UnimplementedServer"},
+		{"example.com/my-mcp", "", `mcp20251125 "example.com/my-mcp"`, "mcp20251125.CallToolHandler"},
+		{"example.com/mcp/v2", "", `mcp20251125 "example.com/mcp/v2"`, "mcp20251125.CallToolHandler"},
+		{"example.com/mcp/v2", "mcp", `mcp "example.com/mcp/v2"`, "mcp.CallToolHandler"},
 		{"example.com/mcp20251125", "", `"example.com/mcp20251125"`, "*mcp20251125.CallToolRequestParams"},
 	} {
 		out := filepath.Join(t.TempDir(), "new", "dir", "impl.go")

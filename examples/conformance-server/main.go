@@ -85,19 +85,20 @@ var serverInfo = session.Implementation{Name: "mcp-conformance-test-server", Ver
 var provided = []string{
 	"tools/list", "tools/call", "resources/list", "resources/templates/list", "resources/read",
 	"resources/subscribe", "resources/unsubscribe", "prompts/list", "prompts/get",
-	"logging/setLevel", "completion/complete",
+	"completion/complete",
 }
 
 // factory serves legacy sessions (2025-11-25, 2025-06-18, 2025-03-26) and
 // modern requests (2026-07-28), each from its own session.Server.
 func factory(log *slog.Logger) streamhttp.ConnFactory {
-	opts := []session.ServerOption{session.WithLogger(log), session.WithConnOptions(jsonrpc2.WithLogger(log))}
+	opts := []session.ServerOption{session.WithLogger(log), session.WithConnOptions(jsonrpc2.WithLogger(log)),
+		session.WithInterceptors(announceLevel)}
 	for name, v := range capabilities {
 		opts = append(opts, session.WithCapability(name, v))
 	}
-	legacy := session.NewServer(serverInfo, mcp20251125.Revision(), register, provided,
+	legacy := session.NewServer(serverInfo, mcp20251125.Revision(), register,
 		append(opts, session.WithLegacy(mcp20250618.Revision(), mcp20250326.Revision()))...)
-	modern := session.NewServer(serverInfo, mcp20260728.Revision(), register, provided, opts...)
+	modern := session.NewServer(serverInfo, mcp20260728.Revision(), register, opts...)
 	legacyConns, modernConns := streamhttp.AcceptConns(legacy, log), streamhttp.AcceptConns(modern, log)
 	return func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 		if era == streamhttp.EraModern {
@@ -107,8 +108,12 @@ func factory(log *slog.Logger) streamhttp.ConnFactory {
 	}
 }
 
-// register installs the fixtures on a Conn of either era.
-func register(conn *jsonrpc2.Conn) {
+// register installs the fixtures on a Conn of either era and returns the
+// methods it serves (only those for a nil conn, as session.NewServer asks).
+func register(conn *jsonrpc2.Conn) []string {
+	if conn == nil {
+		return provided
+	}
 	s := &server{conn: conn}
 	conn.Handle("tools/list", func(context.Context, *jsonrpc2.Request) (any, error) { return obj{"tools": toolList()}, nil })
 	conn.Handle("tools/call", s.callTool)
@@ -128,18 +133,26 @@ func register(conn *jsonrpc2.Conn) {
 	})
 	conn.Handle("prompts/list", func(context.Context, *jsonrpc2.Request) (any, error) { return obj{"prompts": prompts}, nil })
 	conn.Handle("prompts/get", getPrompt)
-	conn.Handle("logging/setLevel", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+	conn.Handle("completion/complete", func(context.Context, *jsonrpc2.Request) (any, error) {
+		return obj{"completion": obj{"values": []string{}, "total": 0, "hasMore": false}}, nil
+	})
+	return provided
+}
+
+// announceLevel tells the client the level it set with logging/setLevel, as
+// the conformance suite expects, after the session has recorded it. The
+// session answers logging/setLevel itself, so this is an interceptor.
+var announceLevel = jsonrpc2.Interceptor{Request: func(ctx context.Context, r *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	res, err := next(ctx, r)
+	if r.Method == "logging/setLevel" && err == nil {
 		var p struct {
 			Level string `json:"level"`
 		}
 		_ = json.Unmarshal(r.Params, &p)
-		s.log("Log level set to: " + p.Level)
-		return obj{}, nil
-	})
-	conn.Handle("completion/complete", func(context.Context, *jsonrpc2.Request) (any, error) {
-		return obj{"completion": obj{"values": []string{}, "total": 0, "hasMore": false}}, nil
-	})
-}
+		_ = session.Notify(ctx, "notifications/message", obj{"level": "info", "logger": "conformance-test-server", "data": "Log level set to: " + p.Level})
+	}
+	return res, err
+}}
 
 type server struct{ conn *jsonrpc2.Conn }
 

@@ -8,12 +8,21 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
-// server is a small MCP server with one tool, greet. Embedding
-// mcp.UnimplementedServer answers every other method with -32601 and keeps
-// the type compiling when a new revision adds methods.
-type server struct {
-	mcp.UnimplementedServer
-}
+// server is a small MCP server with one tool, greet, served on a bare
+// jsonrpc2.Conn (no session), so it answers the lifecycle itself.
+// mcp.RegisterServer registers exactly the methods whose handler interface
+// it implements; every other method is answered with -32601.
+type server struct{}
+
+// The handler interfaces server means to implement: a signature that drifts
+// fails to compile here rather than silently serving nothing.
+var (
+	_ mcp.InitializeHandler  = (*server)(nil)
+	_ mcp.InitializedHandler = (*server)(nil)
+	_ mcp.PingHandler        = (*server)(nil)
+	_ mcp.ListToolsHandler   = (*server)(nil)
+	_ mcp.CallToolHandler    = (*server)(nil)
+)
 
 // Initialize accepts the client and announces the tools capability.
 func (s *server) Initialize(ctx context.Context, p *mcp.InitializeRequestParams) (*mcp.InitializeResult, error) {

@@ -134,9 +134,9 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts
 }
 
 // converse is the conversation with the server once connected. sess
-// implements mcp.Server whatever the era: a legacy server's answers are
+// implements mcp.ServerHandler whatever the era: a legacy server's answers are
 // mapped onto the newest types.
-func converse(sess *mcp.Session, sleepMS int, cancelAfter time.Duration) error {
+func converse(sess *mcp.ClientSession, sleepMS int, cancelAfter time.Duration) error {
 	ctx := context.Background()
 
 	// 3. Call sleep and give up after cancelAfter. Cancelling the call's
@@ -192,7 +192,7 @@ func converse(sess *mcp.Session, sleepMS int, cancelAfter time.Duration) error {
 
 // listTools returns the names of every tool the server offers, following
 // pagination (bounded, in case a server's cursors never end).
-func listTools(ctx context.Context, srv mcp.Server) (map[string]bool, error) {
+func listTools(ctx context.Context, srv mcp.ServerHandler) (map[string]bool, error) {
 	names := map[string]bool{}
 	var cursor *string
 	for page := 0; page < 100; page++ {

@@ -128,11 +128,10 @@ func logCancellations(log *slog.Logger) jsonrpc2.Observer {
 	}
 }
 
-// server implements the MCP methods this example serves. Embedding
-// UnimplementedServer answers everything else with -32601 and keeps the type
-// compiling when a revision adds methods.
+// server implements the MCP methods this example serves, on a bare
+// jsonrpc2.Conn, so the lifecycle too: mcp.RegisterServer registers the
+// handler interfaces it implements, and everything else is answered -32601.
 type server struct {
-	mcp.UnimplementedServer
 	taskState
 	log *slog.Logger
 }

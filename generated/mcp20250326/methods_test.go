@@ -34,5 +34,5 @@ func TestPolicy(t *testing.T) { modeltest.Policy(t, revision, Policy) }
 // TestInterfacesCoverTable: every request and notification a side receives
 // has a method on that side's interface.
 func TestInterfacesCoverTable(t *testing.T) {
-	modeltest.InterfacesCoverTable(t, methodTable(), reflect.TypeFor[Server](), reflect.TypeFor[Client]())
+	modeltest.InterfacesCoverTable(t, methodTable(), reflect.TypeFor[ServerHandler](), reflect.TypeFor[ClientHandler]())
 }

@@ -12,62 +12,147 @@ import (
 	"slices"
 )
 
-// Server is what an MCP server of revision 2025-03-26 implements: one method per request and
-// notification the client sends it (notifications/cancelled and notifications/progress are handled by the runtime).
-// Every method's ctx ends when the request is cancelled, by the peer's
-// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
-// Embed UnimplementedServer to keep compiling when a revision adds methods.
-type Server interface {
+// CompleteHandler is implemented by a server that answers
+// "completion/complete". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type CompleteHandler interface {
 	// Complete handles the request "completion/complete" (CompleteRequest). A
 	// request from the client to the server, to ask for completion options.
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
+}
+
+// InitializeHandler is implemented by a server that answers "initialize".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+// The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
+type InitializeHandler interface {
 	// Initialize handles the request "initialize" (InitializeRequest). This
 	// request is sent from the client to the server when it first connects, asking
 	// it to begin initialization.
 	Initialize(ctx context.Context, params *InitializeRequestParams) (*InitializeResult, error)
+}
+
+// SetLevelHandler is implemented by a server that answers "logging/setLevel".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+// The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
+type SetLevelHandler interface {
 	// SetLevel handles the request "logging/setLevel" (SetLevelRequest). A request
 	// from the client to the server, to enable or adjust logging.
 	SetLevel(ctx context.Context, params *SetLevelRequestParams) (*EmptyResult, error)
-	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
-	// server or the client, to check that the other party is still alive.
-	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
+}
+
+// GetPromptHandler is implemented by a server that answers "prompts/get".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type GetPromptHandler interface {
 	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
 	// client to get a prompt provided by the server.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
+}
+
+// ListPromptsHandler is implemented by a server that answers "prompts/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type ListPromptsHandler interface {
 	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
 	// from the client to request a list of prompts and prompt templates the server
 	// has.
 	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
+}
+
+// ListResourcesHandler is implemented by a server that answers
+// "resources/list". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type ListResourcesHandler interface {
 	// ListResources handles the request "resources/list" (ListResourcesRequest).
 	// Sent from the client to request a list of resources the server has.
 	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
+}
+
+// ReadResourceHandler is implemented by a server that answers
+// "resources/read". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type ReadResourceHandler interface {
 	// ReadResource handles the request "resources/read" (ReadResourceRequest).
 	// Sent from the client to the server, to read a specific resource URI.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
+}
+
+// SubscribeHandler is implemented by a server that answers
+// "resources/subscribe". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type SubscribeHandler interface {
 	// Subscribe handles the request "resources/subscribe" (SubscribeRequest). Sent
 	// from the client to request resources/updated notifications from the server
 	// whenever a particular resource changes.
 	Subscribe(ctx context.Context, params *SubscribeRequestParams) (*EmptyResult, error)
+}
+
+// ListResourceTemplatesHandler is implemented by a server that answers
+// "resources/templates/list". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
+type ListResourceTemplatesHandler interface {
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// (ListResourceTemplatesRequest). Sent from the client to request a list of
 	// resource templates the server has.
 	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
+}
+
+// UnsubscribeHandler is implemented by a server that answers
+// "resources/unsubscribe". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
+type UnsubscribeHandler interface {
 	// Unsubscribe handles the request "resources/unsubscribe"
 	// (UnsubscribeRequest). Sent from the client to request cancellation of
 	// resources/updated notifications from the server.
 	Unsubscribe(ctx context.Context, params *UnsubscribeRequestParams) (*EmptyResult, error)
+}
+
+// CallToolHandler is implemented by a server that answers "tools/call".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type CallToolHandler interface {
 	// CallTool handles the request "tools/call" (CallToolRequest). Used by the
 	// client to invoke a tool provided by the server.
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
+}
+
+// ListToolsHandler is implemented by a server that answers "tools/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type ListToolsHandler interface {
 	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
 	// client to request a list of tools the server has.
 	ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error)
+}
+
+// InitializedHandler is implemented by a server that handles
+// "notifications/initialized". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the notification is
+// dropped. The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
+type InitializedHandler interface {
 	// Initialized handles the notification "notifications/initialized"
 	// (InitializedNotification); its error is dropped, as notifications have no
 	// response. This notification is sent from the client to the server after
 	// initialization has finished.
 	Initialized(ctx context.Context, params *InitializedNotificationParams) error
+}
+
+// RootsListChangedHandler is implemented by a server that handles
+// "notifications/roots/list_changed". RegisterServer registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type RootsListChangedHandler interface {
 	// RootsListChanged handles the notification "notifications/roots/list_changed"
 	// (RootsListChangedNotification); its error is dropped, as notifications have
 	// no response. A notification from the client to the server, informing it that
@@ -75,257 +160,286 @@ type Server interface {
 	RootsListChanged(ctx context.Context, params *RootsListChangedNotificationParams) error
 }
 
-// UnimplementedServer answers every request with -32601 (method not found) and ignores
-// every notification. Embed it in a Server implementation so that it keeps
-// compiling when a revision adds methods; override the methods you serve.
-type UnimplementedServer struct{}
-
-// Complete answers "completion/complete" with -32601 (method not found).
-func (UnimplementedServer) Complete(_ context.Context, _ *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodComplete)
+// ServerHandler is what an MCP server of revision 2025-03-26 can implement: one method per request and
+// notification the client sends it (notifications/cancelled and notifications/progress are handled by the runtime),
+// each the only method of its own …Handler interface. An implementation need not
+// implement all of it: RegisterServer registers the methods whose handler interface it
+// satisfies, and the capabilities follow them. Assert the ones you mean to serve,
+// e.g. var _ CallToolHandler = (*MyServer)(nil), so a signature that drifts
+// fails to compile instead of silently serving nothing.
+// Every method's ctx ends when the request is cancelled, by the peer's
+// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
+type ServerHandler interface {
+	CompleteHandler
+	InitializeHandler
+	SetLevelHandler
+	PingHandler
+	GetPromptHandler
+	ListPromptsHandler
+	ListResourcesHandler
+	ReadResourceHandler
+	SubscribeHandler
+	ListResourceTemplatesHandler
+	UnsubscribeHandler
+	CallToolHandler
+	ListToolsHandler
+	InitializedHandler
+	RootsListChangedHandler
 }
 
-// Initialize answers "initialize" with -32601 (method not found).
-func (UnimplementedServer) Initialize(_ context.Context, _ *InitializeRequestParams) (*InitializeResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodInitialize)
-}
-
-// SetLevel answers "logging/setLevel" with -32601 (method not found).
-func (UnimplementedServer) SetLevel(_ context.Context, _ *SetLevelRequestParams) (*EmptyResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodSetLevel)
-}
-
-// Ping answers "ping" with -32601 (method not found).
-func (UnimplementedServer) Ping(_ context.Context, _ *PingRequestParams) (*EmptyResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodPing)
-}
-
-// GetPrompt answers "prompts/get" with -32601 (method not found).
-func (UnimplementedServer) GetPrompt(_ context.Context, _ *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodGetPrompt)
-}
-
-// ListPrompts answers "prompts/list" with -32601 (method not found).
-func (UnimplementedServer) ListPrompts(_ context.Context, _ *ListPromptsRequestParams) (*ListPromptsResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListPrompts)
-}
-
-// ListResources answers "resources/list" with -32601 (method not found).
-func (UnimplementedServer) ListResources(_ context.Context, _ *ListResourcesRequestParams) (*ListResourcesResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListResources)
-}
-
-// ReadResource answers "resources/read" with -32601 (method not found).
-func (UnimplementedServer) ReadResource(_ context.Context, _ *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodReadResource)
-}
-
-// Subscribe answers "resources/subscribe" with -32601 (method not found).
-func (UnimplementedServer) Subscribe(_ context.Context, _ *SubscribeRequestParams) (*EmptyResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodSubscribe)
-}
-
-// ListResourceTemplates answers "resources/templates/list" with -32601 (method not found).
-func (UnimplementedServer) ListResourceTemplates(_ context.Context, _ *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListResourceTemplates)
-}
-
-// Unsubscribe answers "resources/unsubscribe" with -32601 (method not found).
-func (UnimplementedServer) Unsubscribe(_ context.Context, _ *UnsubscribeRequestParams) (*EmptyResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodUnsubscribe)
-}
-
-// CallTool answers "tools/call" with -32601 (method not found).
-func (UnimplementedServer) CallTool(_ context.Context, _ *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodCallTool)
-}
-
-// ListTools answers "tools/list" with -32601 (method not found).
-func (UnimplementedServer) ListTools(_ context.Context, _ *ListToolsRequestParams) (*ListToolsResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListTools)
-}
-
-// Initialized ignores "notifications/initialized".
-func (UnimplementedServer) Initialized(_ context.Context, _ *InitializedNotificationParams) error {
-	return nil
-}
-
-// RootsListChanged ignores "notifications/roots/list_changed".
-func (UnimplementedServer) RootsListChanged(_ context.Context, _ *RootsListChangedNotificationParams) error {
-	return nil
-}
-
-// RegisterServer registers impl on conn as the handler of every request and notification
-// the server receives in revision 2025-03-26. Params are decoded into their typed form
-// (a request whose params do not decode gets -32602 with the reason; a
-// notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the
-// revision's cancellation rules apply; call it before conn.Start.
-func RegisterServer(conn *jsonrpc2.Conn, impl Server) {
-	conn.Handle(MethodComplete, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CompleteRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+// RegisterServer registers on conn the handlers of the methods impl implements: each
+// request and notification the server receives in revision 2025-03-26 whose …Handler
+// interface impl satisfies (a type assertion: nothing else about impl counts). It
+// returns those methods; with a nil conn it registers nothing and only lists them,
+// which is how the session learns the capabilities before any connection. Params
+// are decoded into their typed form (a request whose params do not decode gets
+// -32602 with the reason; a notification whose params do not decode is dropped)
+// and results are encoded back. Create conn with
+// jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the revision's cancellation
+// rules apply; call it before conn.Start.
+func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
+	var methods []string
+	if h, ok := impl.(CompleteHandler); ok {
+		methods = append(methods, MethodComplete)
+		if conn != nil {
+			conn.Handle(MethodComplete, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CompleteRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+				}
+				res, err := h.Complete(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Complete(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodInitialize, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(InitializeRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("initialize: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("initialize: params are required")
+	}
+	if h, ok := impl.(InitializeHandler); ok {
+		methods = append(methods, MethodInitialize)
+		if conn != nil {
+			conn.Handle(MethodInitialize, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(InitializeRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("initialize: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("initialize: params are required")
+				}
+				res, err := h.Initialize(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Initialize(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodSetLevel, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(SetLevelRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: params are required")
+	}
+	if h, ok := impl.(SetLevelHandler); ok {
+		methods = append(methods, MethodSetLevel)
+		if conn != nil {
+			conn.Handle(MethodSetLevel, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(SetLevelRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: params are required")
+				}
+				res, err := h.SetLevel(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.SetLevel(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(PingRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
-			}
+	}
+	if h, ok := impl.(PingHandler); ok {
+		methods = append(methods, MethodPing)
+		if conn != nil {
+			conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(PingRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
+					}
+				}
+				res, err := h.Ping(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Ping(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(GetPromptRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+	}
+	if h, ok := impl.(GetPromptHandler); ok {
+		methods = append(methods, MethodGetPrompt)
+		if conn != nil {
+			conn.Handle(MethodGetPrompt, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(GetPromptRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+				}
+				res, err := h.GetPrompt(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.GetPrompt(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListPrompts, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ListPromptsRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
-			}
+	}
+	if h, ok := impl.(ListPromptsHandler); ok {
+		methods = append(methods, MethodListPrompts)
+		if conn != nil {
+			conn.Handle(MethodListPrompts, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ListPromptsRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
+					}
+				}
+				res, err := h.ListPrompts(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListPrompts(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListResources, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ListResourcesRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
-			}
+	}
+	if h, ok := impl.(ListResourcesHandler); ok {
+		methods = append(methods, MethodListResources)
+		if conn != nil {
+			conn.Handle(MethodListResources, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ListResourcesRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
+					}
+				}
+				res, err := h.ListResources(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListResources(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodReadResource, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ReadResourceRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+	}
+	if h, ok := impl.(ReadResourceHandler); ok {
+		methods = append(methods, MethodReadResource)
+		if conn != nil {
+			conn.Handle(MethodReadResource, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ReadResourceRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+				}
+				res, err := h.ReadResource(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ReadResource(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodSubscribe, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(SubscribeRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: params are required")
+	}
+	if h, ok := impl.(SubscribeHandler); ok {
+		methods = append(methods, MethodSubscribe)
+		if conn != nil {
+			conn.Handle(MethodSubscribe, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(SubscribeRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: params are required")
+				}
+				res, err := h.Subscribe(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Subscribe(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ListResourceTemplatesRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
-			}
+	}
+	if h, ok := impl.(ListResourceTemplatesHandler); ok {
+		methods = append(methods, MethodListResourceTemplates)
+		if conn != nil {
+			conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ListResourceTemplatesRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
+					}
+				}
+				res, err := h.ListResourceTemplates(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListResourceTemplates(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(UnsubscribeRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: params are required")
+	}
+	if h, ok := impl.(UnsubscribeHandler); ok {
+		methods = append(methods, MethodUnsubscribe)
+		if conn != nil {
+			conn.Handle(MethodUnsubscribe, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(UnsubscribeRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: params are required")
+				}
+				res, err := h.Unsubscribe(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Unsubscribe(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CallToolRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
+	}
+	if h, ok := impl.(CallToolHandler); ok {
+		methods = append(methods, MethodCallTool)
+		if conn != nil {
+			conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CallToolRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
+				}
+				res, err := h.CallTool(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.CallTool(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListTools, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ListToolsRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
-			}
+	}
+	if h, ok := impl.(ListToolsHandler); ok {
+		methods = append(methods, MethodListTools)
+		if conn != nil {
+			conn.Handle(MethodListTools, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ListToolsRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
+					}
+				}
+				res, err := h.ListTools(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListTools(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(InitializedNotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
+	}
+	if h, ok := impl.(InitializedHandler); ok {
+		methods = append(methods, MethodInitialized)
+		if conn != nil {
+			conn.HandleNotification(MethodInitialized, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(InitializedNotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				}
+				_ = h.Initialized(ctx, params)
+			})
 		}
-		_ = impl.Initialized(ctx, params)
-	})
-	conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(RootsListChangedNotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
+	}
+	if h, ok := impl.(RootsListChangedHandler); ok {
+		methods = append(methods, MethodRootsListChanged)
+		if conn != nil {
+			conn.HandleNotification(MethodRootsListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(RootsListChangedNotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				}
+				_ = h.RootsListChanged(ctx, params)
+			})
 		}
-		_ = impl.RootsListChanged(ctx, params)
-	})
+	}
+	return methods
 }
 
 // rpcAbsent reports whether a params member is absent or null.
@@ -378,7 +492,7 @@ func rpcParams(params any, isNil bool, required bool) any {
 }
 
 // ServerCaller calls an MCP server of revision 2025-03-26 over a jsonrpc2.Conn. It implements
-// Server, so the client's call is one method call, e.g. peer.CallTool(ctx, params), and
+// ServerHandler, so the client's call is one method call, e.g. peer.CallTool(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
@@ -538,4 +652,4 @@ func (c *ServerCaller) RootsListChanged(ctx context.Context, params *RootsListCh
 	return c.conn.Notify(ctx, MethodRootsListChanged, rpcParams(params, params == nil, false))
 }
 
-var _ Server = (*ServerCaller)(nil)
+var _ ServerHandler = (*ServerCaller)(nil)

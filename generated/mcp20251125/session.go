@@ -68,58 +68,69 @@ func Revision() session.Revision {
 	}
 }
 
-// NewServer returns a server for impl: it answers the lifecycle (initialize,
-// ping, notifications/initialized, logging/setLevel, and server/discover for
-// modern revisions) unless impl provides those methods itself, declares the
-// capabilities of the methods impl provides, and applies this revision's
-// Policy to every connection. Add session.WithLegacy(mcp20251125.Revision(), …)
-// to serve older clients with the same handlers.
-func NewServer(info session.Implementation, impl Server, opts ...session.ServerOption) *session.Server {
-	rev := Revision()
-	return session.NewServer(info, rev, func(c *jsonrpc2.Conn) {
-		RegisterServer(c, impl)
-	}, session.Provided(impl, rev.ServerMethods), opts...)
+// Server is the session's server (runtime/session): it serves an implementation to
+// clients over any transport (Serve for one connection, Accept for Streamable HTTP).
+type Server = session.Server
+
+// NewServer returns a server for impl, which implements the …Handler interfaces
+// (CallToolHandler, ListToolsHandler, …) of the methods it serves: RegisterServer
+// registers exactly those, and the server declares their capabilities, plus
+// logging and session.WithCapability's. The session answers the lifecycle
+// (initialize, ping, notifications/initialized, logging/setLevel, and
+// server/discover for modern revisions) itself, whatever impl has; replace those
+// answers with session.WithHandler or session.WithInterceptors. This revision's
+// Policy applies to every connection. Add session.WithLegacy(mcp20251125.Revision(),
+// …) to serve older clients with the same handlers.
+func NewServer(info session.Implementation, impl any, opts ...session.ServerOption) *Server {
+	return session.NewServer(info, Revision(), func(c *jsonrpc2.Conn) []string {
+		return RegisterServer(c, impl)
+	}, opts...)
 }
 
 // Serve serves impl on one connection over t (for stdio:
 // jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until
 // the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.
-func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl Server, opts ...session.ServerOption) error {
+func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl any, opts ...session.ServerOption) error {
 	return NewServer(info, impl, opts...).Serve(ctx, t)
 }
 
-// Session is a connected client session of revision 2025-11-25: the negotiated
-// version, server info and capabilities (session.Client), and a ServerCaller,
-// so it implements Server: session.CallTool(ctx, params) is the whole call.
-type Session struct {
-	*session.Client
+// ClientSession is a connected client session of revision 2025-11-25: the negotiated
+// version, server info and capabilities (session.ClientSession), and a
+// ServerCaller, so it implements ServerHandler: s.CallTool(ctx, params) is the
+// whole call.
+type ClientSession struct {
+	*session.ClientSession
 	*ServerCaller
 }
 
 // Connect performs the lifecycle over t and returns the session. handler
-// answers the server's requests and notifications; nil answers none. Where the
-// revision has an InputHandler, a handler implementing it also answers the
-// input requests (sampling, elicitation, roots) of MRTR. With
-// session.WithClientLegacy(…) the client detects the server's era.
-func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
-	rev := Revision()
+// answers the server's requests and notifications through the …Handler
+// interfaces it implements (RegisterClient), which also make the client's
+// capabilities (sampling, elicitation, roots); nil answers none. Where the
+// revision has input requests (MRTR), their handler interfaces answer them too.
+// With session.WithClientLegacy(…) the client detects the server's era.
+func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler any, opts ...session.ClientOption) (*ClientSession, error) {
 	cfg := session.ClientConfig{
 		Info:      info,
-		Revisions: []session.Revision{rev},
+		Revisions: []session.Revision{Revision()},
 	}
 	if handler != nil {
 		cfg.Register = func(c *jsonrpc2.Conn) {
-			RegisterClient(c, handler)
+			methods := RegisterClient(c, handler)
+			_ = methods
 		}
-		cfg.Provided = session.Provided(handler, rev.ClientMethods)
+		{
+			methods := RegisterClient(nil, handler)
+			cfg.Provided = methods
+		}
 	}
 	c, err := session.Connect(ctx, t, cfg, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{
-		Client:       c,
-		ServerCaller: NewServerCaller(c.RuntimeConn()),
+	return &ClientSession{
+		ClientSession: c,
+		ServerCaller:  NewServerCaller(c.RuntimeConn()),
 	}, nil
 }
 

@@ -18,7 +18,6 @@ import (
 
 // taskTool is a Server whose "wait" tool ends when released or cancelled.
 type taskTool struct {
-	UnimplementedServer
 	started chan struct{}
 	release chan string
 	cause   chan error
@@ -36,7 +35,7 @@ func (s *taskTool) CallTool(ctx context.Context, p *CallToolRequestParams) (*Cal
 }
 
 // elicitClient is a Client that answers elicitations (here run as tasks).
-type elicitClient struct{ UnimplementedClient }
+type elicitClient struct{}
 
 func (elicitClient) Elicit(ctx context.Context, p ElicitRequestParams) (*ElicitResult, error) {
 	return &ElicitResult{Action: "decline"}, nil
@@ -55,7 +54,7 @@ func stdioPair(*testing.T) (jsonrpc2.Transport, jsonrpc2.Transport) {
 		jsonrpc2.NewStdioTransport(c2sR, s2cW, jsonrpc2.StdioOptions{})
 }
 
-func taskPair(t *testing.T, tp transportPair, server Server, client Client, serverTasks, clientTasks []string) (cc, sc *jsonrpc2.Conn) {
+func taskPair(t *testing.T, tp transportPair, server, client any, serverTasks, clientTasks []string) (cc, sc *jsonrpc2.Conn) {
 	t.Helper()
 	ct, st := tp(t)
 	quiet := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))

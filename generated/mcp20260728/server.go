@@ -14,106 +14,132 @@ import (
 	"slices"
 )
 
-// Server is what an MCP server of revision 2026-07-28 implements: one method per request and
-// notification the client sends it (notifications/cancelled and notifications/progress are handled by the runtime).
-// Every method's ctx ends when the request is cancelled, by the peer's
-// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
-// Embed UnimplementedServer to keep compiling when a revision adds methods.
-type Server interface {
+// CompleteHandler is implemented by a server that answers
+// "completion/complete". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type CompleteHandler interface {
 	// Complete handles the request "completion/complete" (CompleteRequest). A
 	// request from the client to the server, to ask for completion options.
 	Complete(ctx context.Context, params *CompleteRequestParams) (*CompleteResult, error)
+}
+
+// GetPromptHandler is implemented by a server that answers "prompts/get".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type GetPromptHandler interface {
 	// GetPrompt handles the request "prompts/get" (GetPromptRequest). Used by the
 	// client to get a prompt provided by the server. To answer with an
 	// InputRequiredResult instead, return an *InputRequiredError.
 	GetPrompt(ctx context.Context, params *GetPromptRequestParams) (*GetPromptResult, error)
+}
+
+// ListPromptsHandler is implemented by a server that answers "prompts/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type ListPromptsHandler interface {
 	// ListPrompts handles the request "prompts/list" (ListPromptsRequest). Sent
 	// from the client to request a list of prompts and prompt templates the server
 	// has.
 	ListPrompts(ctx context.Context, params *ListPromptsRequestParams) (*ListPromptsResult, error)
+}
+
+// ListResourcesHandler is implemented by a server that answers
+// "resources/list". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type ListResourcesHandler interface {
 	// ListResources handles the request "resources/list" (ListResourcesRequest).
 	// Sent from the client to request a list of resources the server has.
 	ListResources(ctx context.Context, params *ListResourcesRequestParams) (*ListResourcesResult, error)
+}
+
+// ReadResourceHandler is implemented by a server that answers
+// "resources/read". RegisterServer registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type ReadResourceHandler interface {
 	// ReadResource handles the request "resources/read" (ReadResourceRequest).
 	// Sent from the client to the server, to read a specific resource URI. To
 	// answer with an InputRequiredResult instead, return an *InputRequiredError.
 	ReadResource(ctx context.Context, params *ReadResourceRequestParams) (*ReadResourceResult, error)
+}
+
+// ListResourceTemplatesHandler is implemented by a server that answers
+// "resources/templates/list". RegisterServer registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
+type ListResourceTemplatesHandler interface {
 	// ListResourceTemplates handles the request "resources/templates/list"
 	// (ListResourceTemplatesRequest). Sent from the client to request a list of
 	// resource templates the server has.
 	ListResourceTemplates(ctx context.Context, params *ListResourceTemplatesRequestParams) (*ListResourceTemplatesResult, error)
+}
+
+// DiscoverHandler is implemented by a server that answers "server/discover".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+// The session (NewServer, Connect) answers it itself, whatever the
+// implementation has: this interface is for a bare jsonrpc2.Conn.
+type DiscoverHandler interface {
 	// Discover handles the request "server/discover" (DiscoverRequest). A request
 	// from the client asking the server to advertise its supported protocol
 	// versions, capabilities, and other metadata.
 	Discover(ctx context.Context, params *DiscoverRequestParams) (*DiscoverResult, error)
+}
+
+// SubscriptionsListenHandler is implemented by a server that answers
+// "subscriptions/listen". RegisterServer registers it, and the capability that
+// goes with it, if any, is declared; without it the request is answered -32601
+// (method not found).
+type SubscriptionsListenHandler interface {
 	// SubscriptionsListen handles the request "subscriptions/listen"
 	// (SubscriptionsListenRequest). Sent from the client to open a long-lived
 	// channel for receiving notifications outside the context of a specific
 	// request.
 	SubscriptionsListen(ctx context.Context, params *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error)
+}
+
+// CallToolHandler is implemented by a server that answers "tools/call".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type CallToolHandler interface {
 	// CallTool handles the request "tools/call" (CallToolRequest). Used by the
 	// client to invoke a tool provided by the server. To answer with an
 	// InputRequiredResult instead, return an *InputRequiredError.
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResult, error)
+}
+
+// ListToolsHandler is implemented by a server that answers "tools/list".
+// RegisterServer registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type ListToolsHandler interface {
 	// ListTools handles the request "tools/list" (ListToolsRequest). Sent from the
 	// client to request a list of tools the server has.
 	ListTools(ctx context.Context, params *ListToolsRequestParams) (*ListToolsResult, error)
 }
 
-// UnimplementedServer answers every request with -32601 (method not found) and ignores
-// every notification. Embed it in a Server implementation so that it keeps
-// compiling when a revision adds methods; override the methods you serve.
-type UnimplementedServer struct{}
-
-// Complete answers "completion/complete" with -32601 (method not found).
-func (UnimplementedServer) Complete(_ context.Context, _ *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodComplete)
-}
-
-// GetPrompt answers "prompts/get" with -32601 (method not found).
-func (UnimplementedServer) GetPrompt(_ context.Context, _ *GetPromptRequestParams) (*GetPromptResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodGetPrompt)
-}
-
-// ListPrompts answers "prompts/list" with -32601 (method not found).
-func (UnimplementedServer) ListPrompts(_ context.Context, _ *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListPrompts)
-}
-
-// ListResources answers "resources/list" with -32601 (method not found).
-func (UnimplementedServer) ListResources(_ context.Context, _ *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListResources)
-}
-
-// ReadResource answers "resources/read" with -32601 (method not found).
-func (UnimplementedServer) ReadResource(_ context.Context, _ *ReadResourceRequestParams) (*ReadResourceResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodReadResource)
-}
-
-// ListResourceTemplates answers "resources/templates/list" with -32601 (method not found).
-func (UnimplementedServer) ListResourceTemplates(_ context.Context, _ *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListResourceTemplates)
-}
-
-// Discover answers "server/discover" with -32601 (method not found).
-func (UnimplementedServer) Discover(_ context.Context, _ *RequestParams) (*DiscoverResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodDiscover)
-}
-
-// SubscriptionsListen answers "subscriptions/listen" with -32601 (method not found).
-func (UnimplementedServer) SubscriptionsListen(_ context.Context, _ *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodSubscriptionsListen)
-}
-
-// CallTool answers "tools/call" with -32601 (method not found).
-func (UnimplementedServer) CallTool(_ context.Context, _ *CallToolRequestParams) (*CallToolResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodCallTool)
-}
-
-// ListTools answers "tools/list" with -32601 (method not found).
-func (UnimplementedServer) ListTools(_ context.Context, _ *PaginatedRequestParams) (*ListToolsResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListTools)
+// ServerHandler is what an MCP server of revision 2026-07-28 can implement: one method per request and
+// notification the client sends it (notifications/cancelled and notifications/progress are handled by the runtime),
+// each the only method of its own …Handler interface. An implementation need not
+// implement all of it: RegisterServer registers the methods whose handler interface it
+// satisfies, and the capabilities follow them. Assert the ones you mean to serve,
+// e.g. var _ CallToolHandler = (*MyServer)(nil), so a signature that drifts
+// fails to compile instead of silently serving nothing.
+// Every method's ctx ends when the request is cancelled, by the peer's
+// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
+type ServerHandler interface {
+	CompleteHandler
+	GetPromptHandler
+	ListPromptsHandler
+	ListResourcesHandler
+	ReadResourceHandler
+	ListResourceTemplatesHandler
+	DiscoverHandler
+	SubscriptionsListenHandler
+	CallToolHandler
+	ListToolsHandler
 }
 
 // InputRequiredError is how a request that may need more input from the client
@@ -132,185 +158,241 @@ func (e *InputRequiredError) Error() string {
 	return "input required: the server answered with an InputRequiredResult"
 }
 
-// RegisterServer registers impl on conn as the handler of every request and notification
-// the server receives in revision 2026-07-28. Params are decoded into their typed form
-// (a request whose params do not decode gets -32602 with the reason; a
-// notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the
-// revision's cancellation rules apply; call it before conn.Start.
+// RegisterServer registers on conn the handlers of the methods impl implements: each
+// request and notification the server receives in revision 2026-07-28 whose …Handler
+// interface impl satisfies (a type assertion: nothing else about impl counts). It
+// returns those methods; with a nil conn it registers nothing and only lists them,
+// which is how the session learns the capabilities before any connection. Params
+// are decoded into their typed form (a request whose params do not decode gets
+// -32602 with the reason; a notification whose params do not decode is dropped)
+// and results are encoded back. Create conn with
+// jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the revision's cancellation
+// rules apply; call it before conn.Start.
 // A result returned with an empty ResultType is sent as "complete".
-func RegisterServer(conn *jsonrpc2.Conn, impl Server) {
-	conn.Handle(MethodComplete, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CompleteRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
+	var methods []string
+	if h, ok := impl.(CompleteHandler); ok {
+		methods = append(methods, MethodComplete)
+		if conn != nil {
+			conn.Handle(MethodComplete, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CompleteRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+				}
+				res, err := h.Complete(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Complete(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
+	}
+	if h, ok := impl.(GetPromptHandler); ok {
+		methods = append(methods, MethodGetPrompt)
+		if conn != nil {
+			conn.Handle(MethodGetPrompt, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(GetPromptRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+				}
+				res, err := h.GetPrompt(ctx, params)
+				var ire *InputRequiredError
+				if errors.As(err, &ire) && ire.Result != nil {
+					if ire.Result.ResultType == "" {
+						ire.Result.ResultType = "input_required"
+					}
+					return ire.Result, nil
+				}
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodGetPrompt, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(GetPromptRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+	}
+	if h, ok := impl.(ListPromptsHandler); ok {
+		methods = append(methods, MethodListPrompts)
+		if conn != nil {
+			conn.Handle(MethodListPrompts, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(PaginatedRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("prompts/list: params are required")
+				}
+				res, err := h.ListPrompts(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.GetPrompt(ctx, params)
-		var ire *InputRequiredError
-		if errors.As(err, &ire) && ire.Result != nil {
-			if ire.Result.ResultType == "" {
-				ire.Result.ResultType = "input_required"
-			}
-			return ire.Result, nil
+	}
+	if h, ok := impl.(ListResourcesHandler); ok {
+		methods = append(methods, MethodListResources)
+		if conn != nil {
+			conn.Handle(MethodListResources, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(PaginatedRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("resources/list: params are required")
+				}
+				res, err := h.ListResources(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
+	}
+	if h, ok := impl.(ReadResourceHandler); ok {
+		methods = append(methods, MethodReadResource)
+		if conn != nil {
+			conn.Handle(MethodReadResource, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ReadResourceRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+				}
+				res, err := h.ReadResource(ctx, params)
+				var ire *InputRequiredError
+				if errors.As(err, &ire) && ire.Result != nil {
+					if ire.Result.ResultType == "" {
+						ire.Result.ResultType = "input_required"
+					}
+					return ire.Result, nil
+				}
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListPrompts, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(PaginatedRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("prompts/list: params are required")
+	}
+	if h, ok := impl.(ListResourceTemplatesHandler); ok {
+		methods = append(methods, MethodListResourceTemplates)
+		if conn != nil {
+			conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(PaginatedRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: params are required")
+				}
+				res, err := h.ListResourceTemplates(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListPrompts(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
+	}
+	if h, ok := impl.(DiscoverHandler); ok {
+		methods = append(methods, MethodDiscover)
+		if conn != nil {
+			conn.Handle(MethodDiscover, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(RequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("server/discover: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("server/discover: params are required")
+				}
+				res, err := h.Discover(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListResources, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(PaginatedRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("resources/list: params are required")
+	}
+	if h, ok := impl.(SubscriptionsListenHandler); ok {
+		methods = append(methods, MethodSubscriptionsListen)
+		if conn != nil {
+			conn.Handle(MethodSubscriptionsListen, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(SubscriptionsListenRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: params are required")
+				}
+				res, err := h.SubscriptionsListen(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListResources(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
+	}
+	if h, ok := impl.(CallToolHandler); ok {
+		methods = append(methods, MethodCallTool)
+		if conn != nil {
+			conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CallToolRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
+				}
+				res, err := h.CallTool(ctx, params)
+				var ire *InputRequiredError
+				if errors.As(err, &ire) && ire.Result != nil {
+					if ire.Result.ResultType == "" {
+						ire.Result.ResultType = "input_required"
+					}
+					return ire.Result, nil
+				}
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodReadResource, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ReadResourceRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+	}
+	if h, ok := impl.(ListToolsHandler); ok {
+		methods = append(methods, MethodListTools)
+		if conn != nil {
+			conn.Handle(MethodListTools, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(PaginatedRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("tools/list: params are required")
+				}
+				res, err := h.ListTools(ctx, params)
+				if res != nil && res.ResultType == "" {
+					res.ResultType = "complete"
+				}
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ReadResource(ctx, params)
-		var ire *InputRequiredError
-		if errors.As(err, &ire) && ire.Result != nil {
-			if ire.Result.ResultType == "" {
-				ire.Result.ResultType = "input_required"
-			}
-			return ire.Result, nil
-		}
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
-		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListResourceTemplates, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(PaginatedRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: params are required")
-		}
-		res, err := impl.ListResourceTemplates(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
-		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodDiscover, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(RequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("server/discover: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("server/discover: params are required")
-		}
-		res, err := impl.Discover(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
-		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodSubscriptionsListen, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(SubscriptionsListenRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: params are required")
-		}
-		res, err := impl.SubscriptionsListen(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
-		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CallToolRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
-		}
-		res, err := impl.CallTool(ctx, params)
-		var ire *InputRequiredError
-		if errors.As(err, &ire) && ire.Result != nil {
-			if ire.Result.ResultType == "" {
-				ire.Result.ResultType = "input_required"
-			}
-			return ire.Result, nil
-		}
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
-		}
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListTools, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(PaginatedRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("tools/list: params are required")
-		}
-		res, err := impl.ListTools(ctx, params)
-		if res != nil && res.ResultType == "" {
-			res.ResultType = "complete"
-		}
-		return rpcResult(res, err)
-	})
+	}
+	return methods
 }
 
 // rpcAbsent reports whether a params member is absent or null.
@@ -363,7 +445,7 @@ func rpcParams(params any, isNil bool, required bool) any {
 }
 
 // ServerCaller calls an MCP server of revision 2026-07-28 over a jsonrpc2.Conn. It implements
-// Server, so the client's call is one method call, e.g. peer.CallTool(ctx, params), and
+// ServerHandler, so the client's call is one method call, e.g. peer.CallTool(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
@@ -569,7 +651,7 @@ func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestPa
 	return out, nil
 }
 
-var _ Server = (*ServerCaller)(nil)
+var _ ServerHandler = (*ServerCaller)(nil)
 
 // rpcResultKind returns the resultType of a result ("complete" when absent, as the
 // revision says for results of servers of earlier revisions, in which case it

@@ -57,61 +57,71 @@ func Revision() session.Revision {
 	}
 }
 
-// NewServer returns a server for impl: it answers the lifecycle (initialize,
-// ping, notifications/initialized, logging/setLevel, and server/discover for
-// modern revisions) unless impl provides those methods itself, declares the
-// capabilities of the methods impl provides, and applies this revision's
-// Policy to every connection. Add session.WithLegacy(mcp20251125.Revision(), …)
-// to serve older clients with the same handlers.
-func NewServer(info session.Implementation, impl Server, opts ...session.ServerOption) *session.Server {
-	rev := Revision()
-	return session.NewServer(info, rev, func(c *jsonrpc2.Conn) {
-		RegisterServer(c, impl)
-	}, session.Provided(impl, rev.ServerMethods), opts...)
+// Server is the session's server (runtime/session): it serves an implementation to
+// clients over any transport (Serve for one connection, Accept for Streamable HTTP).
+type Server = session.Server
+
+// NewServer returns a server for impl, which implements the …Handler interfaces
+// (CallToolHandler, ListToolsHandler, …) of the methods it serves: RegisterServer
+// registers exactly those, and the server declares their capabilities, plus
+// logging and session.WithCapability's. The session answers the lifecycle
+// (initialize, ping, notifications/initialized, logging/setLevel, and
+// server/discover for modern revisions) itself, whatever impl has; replace those
+// answers with session.WithHandler or session.WithInterceptors. This revision's
+// Policy applies to every connection. Add session.WithLegacy(mcp20251125.Revision(),
+// …) to serve older clients with the same handlers.
+func NewServer(info session.Implementation, impl any, opts ...session.ServerOption) *Server {
+	return session.NewServer(info, Revision(), func(c *jsonrpc2.Conn) []string {
+		return RegisterServer(c, impl)
+	}, opts...)
 }
 
 // Serve serves impl on one connection over t (for stdio:
 // jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until
 // the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.
-func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl Server, opts ...session.ServerOption) error {
+func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl any, opts ...session.ServerOption) error {
 	return NewServer(info, impl, opts...).Serve(ctx, t)
 }
 
-// Session is a connected client session of revision 2026-07-28: the negotiated
-// version, server info and capabilities (session.Client), and a ServerCaller,
-// so it implements Server: session.CallTool(ctx, params) is the whole call.
-type Session struct {
-	*session.Client
+// ClientSession is a connected client session of revision 2026-07-28: the negotiated
+// version, server info and capabilities (session.ClientSession), and a
+// ServerCaller, so it implements ServerHandler: s.CallTool(ctx, params) is the
+// whole call.
+type ClientSession struct {
+	*session.ClientSession
 	*ServerCaller
 }
 
 // Connect performs the lifecycle over t and returns the session. handler
-// answers the server's requests and notifications; nil answers none. Where the
-// revision has an InputHandler, a handler implementing it also answers the
-// input requests (sampling, elicitation, roots) of MRTR. With
-// session.WithClientLegacy(…) the client detects the server's era.
-func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler Client, opts ...session.ClientOption) (*Session, error) {
-	rev := Revision()
+// answers the server's requests and notifications through the …Handler
+// interfaces it implements (RegisterClient), which also make the client's
+// capabilities (sampling, elicitation, roots); nil answers none. Where the
+// revision has input requests (MRTR), their handler interfaces answer them too.
+// With session.WithClientLegacy(…) the client detects the server's era.
+func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler any, opts ...session.ClientOption) (*ClientSession, error) {
 	cfg := session.ClientConfig{
 		Info:      info,
-		Revisions: []session.Revision{rev},
+		Revisions: []session.Revision{Revision()},
 	}
 	if handler != nil {
 		cfg.Register = func(c *jsonrpc2.Conn) {
-			RegisterClient(c, handler)
-			if ih, ok := handler.(InputHandler); ok {
-				RegisterInputHandler(c, ih)
-			}
+			methods := RegisterClient(c, handler)
+			methods = append(methods, RegisterInputHandler(c, handler)...)
+			_ = methods
 		}
-		cfg.Provided = session.Provided(handler, rev.ClientMethods)
+		{
+			methods := RegisterClient(nil, handler)
+			methods = append(methods, RegisterInputHandler(nil, handler)...)
+			cfg.Provided = methods
+		}
 	}
 	c, err := session.Connect(ctx, t, cfg, opts...)
 	if err != nil {
 		return nil, err
 	}
-	return &Session{
-		Client:       c,
-		ServerCaller: NewServerCaller(c.RuntimeConn()),
+	return &ClientSession{
+		ClientSession: c,
+		ServerCaller:  NewServerCaller(c.RuntimeConn()),
 	}, nil
 }
 
@@ -179,88 +189,117 @@ func AskCreateMessage(ctx context.Context, params *CreateMessageRequestParams) (
 	return out, nil
 }
 
-// InputHandler is what an MCP client of revision 2026-07-28 implements: one method per request and
-// notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
-// Every method's ctx ends when the request is cancelled, by the peer's
-// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
-// Embed UnimplementedInputHandler to keep compiling when a revision adds methods.
-type InputHandler interface {
+// ElicitHandler is implemented by a client that answers "elicitation/create".
+// RegisterInputHandler registers it, and the capability that goes with it, if
+// any, is declared; without it the request is answered -32601 (method not
+// found).
+type ElicitHandler interface {
 	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
 	// from the server to elicit additional information from the user via the
 	// client.
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
+}
+
+// ListRootsHandler is implemented by a client that answers "roots/list".
+// RegisterInputHandler registers it, and the capability that goes with it, if
+// any, is declared; without it the request is answered -32601 (method not
+// found).
+type ListRootsHandler interface {
 	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
 	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+}
+
+// CreateMessageHandler is implemented by a client that answers
+// "sampling/createMessage". RegisterInputHandler registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
+type CreateMessageHandler interface {
 	// CreateMessage handles the request "sampling/createMessage"
 	// (CreateMessageRequest). A request from the server to sample an LLM via the
 	// client.
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
 }
 
-// UnimplementedInputHandler answers every request with -32601 (method not found) and ignores
-// every notification. Embed it in a InputHandler implementation so that it keeps
-// compiling when a revision adds methods; override the methods you serve.
-type UnimplementedInputHandler struct{}
-
-// Elicit answers "elicitation/create" with -32601 (method not found).
-func (UnimplementedInputHandler) Elicit(_ context.Context, _ ElicitRequestParams) (*ElicitResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodElicit)
+// InputHandler is what an MCP client of revision 2026-07-28 can implement: one method per request and
+// notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime),
+// each the only method of its own …Handler interface. An implementation need not
+// implement all of it: RegisterInputHandler registers the methods whose handler interface it
+// satisfies, and the capabilities follow them. Assert the ones you mean to serve,
+// e.g. var _ CallToolHandler = (*MyServer)(nil), so a signature that drifts
+// fails to compile instead of silently serving nothing.
+// Every method's ctx ends when the request is cancelled, by the peer's
+// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
+type InputHandler interface {
+	ElicitHandler
+	ListRootsHandler
+	CreateMessageHandler
 }
 
-// ListRoots answers "roots/list" with -32601 (method not found).
-func (UnimplementedInputHandler) ListRoots(_ context.Context, _ *ListRootsRequestParams) (*ListRootsResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListRoots)
-}
-
-// CreateMessage answers "sampling/createMessage" with -32601 (method not found).
-func (UnimplementedInputHandler) CreateMessage(_ context.Context, _ *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodCreateMessage)
-}
-
-// RegisterInputHandler registers impl on conn as the handler of every request and notification
-// the client receives in revision 2026-07-28. Params are decoded into their typed form
-// (a request whose params do not decode gets -32602 with the reason; a
-// notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the
-// revision's cancellation rules apply; call it before conn.Start.
-func RegisterInputHandler(conn *jsonrpc2.Conn, impl InputHandler) {
-	conn.Handle(MethodElicit, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		var params ElicitRequestParams
-		if !rpcAbsent(req.Params) {
-			var err error
-			if params, err = DecodeElicitRequestParams(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+// RegisterInputHandler registers on conn the handlers of the methods impl implements: each
+// request and notification the client receives in revision 2026-07-28 whose …Handler
+// interface impl satisfies (a type assertion: nothing else about impl counts). It
+// returns those methods; with a nil conn it registers nothing and only lists them,
+// which is how the session learns the capabilities before any connection. Params
+// are decoded into their typed form (a request whose params do not decode gets
+// -32602 with the reason; a notification whose params do not decode is dropped)
+// and results are encoded back. Create conn with
+// jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the revision's cancellation
+// rules apply; call it before conn.Start.
+func RegisterInputHandler(conn *jsonrpc2.Conn, impl any) []string {
+	var methods []string
+	if h, ok := impl.(ElicitHandler); ok {
+		methods = append(methods, MethodElicit)
+		if conn != nil {
+			conn.Handle(MethodElicit, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				var params ElicitRequestParams
+				if !rpcAbsent(req.Params) {
+					var err error
+					if params, err = DecodeElicitRequestParams(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+				}
+				res, err := h.Elicit(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.Elicit(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(ListRootsRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
-			}
+	}
+	if h, ok := impl.(ListRootsHandler); ok {
+		methods = append(methods, MethodListRoots)
+		if conn != nil {
+			conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(ListRootsRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
+					}
+				}
+				res, err := h.ListRoots(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListRoots(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CreateMessageRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+	}
+	if h, ok := impl.(CreateMessageHandler); ok {
+		methods = append(methods, MethodCreateMessage)
+		if conn != nil {
+			conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CreateMessageRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+				}
+				res, err := h.CreateMessage(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.CreateMessage(ctx, params)
-		return rpcResult(res, err)
-	})
+	}
+	return methods
 }
 
 // InputHandlerCaller calls an MCP client of revision 2026-07-28 over a jsonrpc2.Conn. It implements

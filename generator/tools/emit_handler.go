@@ -36,10 +36,10 @@ func (e *emitter) handler() {
 	H := e.t.handler
 
 	fields := []jen.Code{
-		jen.Comment("UnimplementedServer answers every other method with -32601, so a"),
-		jen.Comment("*Handler is a complete server that only has tools; embed *Handler in"),
-		jen.Comment("a server type (instead of UnimplementedServer) to add the rest."),
-		e.mcp("UnimplementedServer"),
+		jen.Comment("impl is called for each tool. A *Handler implements the bindings'"),
+		jen.Comment("ListToolsHandler and CallToolHandler only, so on its own it is a server"),
+		jen.Comment("that declares and answers tools and nothing else; embed *Handler in a"),
+		jen.Comment("server type to add the rest."),
 		jen.Id("impl").Id("Tools"),
 	}
 	if r.modern {

@@ -17,8 +17,8 @@
 //	Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error)
 //
 // (a tool without an output schema returns the bindings' *CallToolResult);
-// and a Handler per target that embeds the bindings' UnimplementedServer
-// and answers tools/list with the tools as written and tools/call by
+// and a Handler per target (a ListToolsHandler and CallToolHandler of the
+// bindings) that answers tools/list with the tools as written and tools/call by
 // binding and validating the arguments with code generated from the input
 // schema, calling the method, checking the result against the output
 // schema, and answering structuredContent plus the same JSON in a text

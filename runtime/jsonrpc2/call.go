@@ -48,6 +48,14 @@ var ErrClosed = errors.New("connection closed")
 // returned as an *Error. If the Conn shuts down, Call returns the shutdown's
 // *CancelError.
 func (c *Conn) Call(ctx context.Context, method string, params any, result any, opts ...CallOption) error {
+	if c.callChain != nil {
+		return c.callChain(ctx, method, params, result, opts...)
+	}
+	return c.call(ctx, method, params, result, opts...)
+}
+
+// call is Call without the call interceptors.
+func (c *Conn) call(ctx context.Context, method string, params any, result any, opts ...CallOption) error {
 	cc := callConfig{timeout: c.cfg.defaultTimeout, maxTimeout: c.cfg.defaultMax}
 	for _, o := range opts {
 		o(&cc)
@@ -310,6 +318,14 @@ func reasonOf(ctx context.Context) string {
 
 // Notify sends a notification. It fails if the Conn has shut down.
 func (c *Conn) Notify(ctx context.Context, method string, params any) error {
+	if c.notifyChain != nil {
+		return c.notifyChain(ctx, method, params)
+	}
+	return c.notify(ctx, method, params)
+}
+
+// notify is Notify without the notify interceptors.
+func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	var msg []byte
 	if a, ok := asAppender(params); ok {
 		var pre [128]byte

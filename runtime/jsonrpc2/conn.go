@@ -65,6 +65,13 @@ type Conn struct {
 	tasks    map[string]bool // methods whose task-augmented requests this side runs as tasks
 	notes    map[string]NotificationHandler
 
+	// The interceptor chains (intercept.go), nil without interceptors;
+	// composed before Start and only read afterwards.
+	reqChain    Handler
+	noteChain   NotificationHandler
+	callChain   Caller
+	notifyChain Notifier
+
 	mu          sync.Mutex
 	incoming    map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
 	outgoing    map[RequestID]*call     // our calls awaiting a response
@@ -160,6 +167,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		dupLimit:     newLogLimiter(20, 10),
 	}
 	c.log = slog.New(c.disp.handler())
+	c.composeLocked()
 	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
 	if cfg.maxHandlers > 0 {
 		c.sem = make(chan struct{}, cfg.maxHandlers)
@@ -582,12 +590,15 @@ func (c *Conn) onNotification(m *Message) {
 	case c.pol.ProgressMethod != "" && m.Method == c.pol.ProgressMethod:
 		c.onProgress(m.Params)
 	}
-	c.hmu.RLock()
-	h := c.notes[m.Method]
-	c.hmu.RUnlock()
+	h := c.noteChain
 	if h == nil {
-		c.debug("no handler for notification", slog.String("method", m.Method))
-		return
+		c.hmu.RLock()
+		h = c.notes[m.Method]
+		c.hmu.RUnlock()
+		if h == nil {
+			c.debug("no handler for notification", slog.String("method", m.Method))
+			return
+		}
 	}
 	n := &Notification{Method: m.Method, Params: m.Params}
 	c.notifier.pushBounded(func(context.Context) {

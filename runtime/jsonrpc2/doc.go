@@ -21,6 +21,13 @@
 // cancelled) is not coded here as revision checks: it is data, a Policy, that
 // the generated package for each revision constructs and hands to NewConn.
 //
+// Cross-cutting behaviour goes through one seam, interceptors
+// (WithInterceptors, Conn.Intercept; intercept.go): functions around every
+// incoming request and notification and every outgoing call and
+// notification, the first given outermost, composed once before the Conn
+// starts. The session's lifecycle, tasks and user middleware are
+// interceptors; nothing reads a registered handler back to wrap it.
+//
 // # Decisions worth knowing
 //
 //   - Ids: only JSON strings and integer literals are ids; 1.0 and 1e3 are

@@ -41,8 +41,8 @@ func (e *Error) Error() string {
 func NewError(code int, message string) *Error { return &Error{Code: code, Message: message} }
 
 // ErrMethodNotFound returns the -32601 error for method; it is what a Conn
-// answers for methods with no handler, and what generated Unimplemented types
-// return.
+// answers for methods with no handler (the generated Register functions
+// register only the methods an implementation has).
 func ErrMethodNotFound(method string) *Error {
 	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
 }

@@ -91,9 +91,12 @@ func (c *Conn) serve(f *inflight) {
 		c.dropCancelled(f, "cancelled before its handler started")
 		return
 	}
-	c.hmu.RLock()
-	h := c.handlers[f.req.Method]
-	c.hmu.RUnlock()
+	h := c.reqChain
+	if h == nil {
+		c.hmu.RLock()
+		h = c.handlers[f.req.Method]
+		c.hmu.RUnlock()
+	}
 	var result any
 	var err error
 	if h == nil {

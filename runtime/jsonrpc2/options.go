@@ -25,6 +25,7 @@ type config struct {
 	maxInFlightBytes int
 	maxQueuedBytes   int
 	received         []Received // WithReceived: routed before the first read
+	interceptors     []Interceptor
 }
 
 // Admission and buffering defaults. Together with StdioOptions.MaxMessageSize

@@ -12,11 +12,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
-// Client is a connected MCP session as the client sees it: the era and
-// version in use, the server's info and capabilities, and the Conn. The
-// generated package's Connect embeds it with a ServerCaller, so the
-// session also implements the generated Server interface.
-type Client struct {
+// ClientSession is a connected MCP session as the client sees it: the era
+// and version in use, the server's info and capabilities, and the Conn.
+// The generated package's ClientSession (what its Connect returns) embeds
+// it with a ServerCaller, so the session also implements the generated
+// ServerHandler interface.
+type ClientSession struct {
 	conn         *jsonrpc2.Conn
 	rev          Revision
 	modern       bool
@@ -26,27 +27,27 @@ type Client struct {
 }
 
 // ProtocolVersion is the version the session speaks.
-func (c *Client) ProtocolVersion() string { return c.rev.Version }
+func (c *ClientSession) ProtocolVersion() string { return c.rev.Version }
 
 // Modern reports whether the server was found to be modern.
-func (c *Client) Modern() bool { return c.modern }
+func (c *ClientSession) Modern() bool { return c.modern }
 
 // ServerInfo is the server's self-description (initialize's serverInfo or
 // server/discover's _meta serverInfo).
-func (c *Client) ServerInfo() Implementation { return c.serverInfo }
+func (c *ClientSession) ServerInfo() Implementation { return c.serverInfo }
 
 // ServerCapabilities are the server's capabilities, as sent.
-func (c *Client) ServerCapabilities() json.RawMessage { return c.capabilities }
+func (c *ClientSession) ServerCapabilities() json.RawMessage { return c.capabilities }
 
 // Instructions are the server's instructions, if any.
-func (c *Client) Instructions() string { return c.instructions }
+func (c *ClientSession) Instructions() string { return c.instructions }
 
 // RuntimeConn returns the connection (for Notify, Done, Err).
-func (c *Client) RuntimeConn() *jsonrpc2.Conn { return c.conn }
+func (c *ClientSession) RuntimeConn() *jsonrpc2.Conn { return c.conn }
 
 // Close ends the session: in-flight calls are cancelled and the
 // transport closed (for stdio, the server sees EOF).
-func (c *Client) Close(ctx context.Context) error { return c.conn.Close(ctx) }
+func (c *ClientSession) Close(ctx context.Context) error { return c.conn.Close(ctx) }
 
 // ClientConfig is what Connect needs: the revisions the client speaks
 // (the first is the one its typed calls use), how to register its
@@ -60,7 +61,9 @@ type ClientConfig struct {
 	// Capabilities is the client's capabilities object; nil derives it
 	// from Provided.
 	Capabilities json.RawMessage
-	// Provided lists the client requests the handlers really provide.
+	// Provided lists the client requests the handlers answer (what the
+	// generated RegisterClient returns): the client's capabilities
+	// (sampling, elicitation, roots) are theirs.
 	Provided []string
 }
 
@@ -73,6 +76,19 @@ type clientOptions struct {
 	connOpts     []jsonrpc2.Option
 	logger       *slog.Logger
 	legacy       []Revision
+	interceptors []jsonrpc2.Interceptor
+}
+
+// WithClientInterceptors adds interceptors around every request and
+// notification the client receives (ping and the input requests of MRTR
+// included) and every call and notification it sends, the lifecycle's
+// initialize and server/discover made through the Conn included (see
+// jsonrpc2.Interceptor; the first given is the outermost). They sit outside
+// the session's answer to ping, then the interceptors of
+// WithClientConnOptions, then the handlers. The server/discover probe that
+// decides the era is written before the Conn exists and is not seen.
+func WithClientInterceptors(ics ...jsonrpc2.Interceptor) ClientOption {
+	return func(o *clientOptions) { o.interceptors = append(o.interceptors, ics...) }
 }
 
 // WithClientLegacy adds legacy revisions the client also speaks, so that
@@ -108,7 +124,7 @@ var probeID = jsonrpc2.StringID("mcpgen-discover-probe")
 // server/discover and falls back to initialize on any answer that is not
 // a DiscoverResult or UnsupportedProtocolVersionError, or on silence
 // (transports/stdio.mdx). ctx bounds the lifecycle only.
-func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts ...ClientOption) (*Client, error) {
+func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts ...ClientOption) (*ClientSession, error) {
 	o := clientOptions{probeTimeout: 5 * time.Second, logger: slog.Default()}
 	for _, f := range opts {
 		f(&o)
@@ -130,7 +146,7 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 		caps = mustJSON(m)
 	}
 	ct := newClientTransport(t, base, cfg.Info, caps)
-	c := &Client{}
+	c := &ClientSession{}
 
 	var modern *Revision
 	var legacyVersion string
@@ -167,14 +183,16 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 		rev, _ = find(revs, legacyVersion)
 	}
 	ct.setMode(modern != nil, rev.Version)
-	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
+	// The session answers ping in an interceptor, before the handlers: a
+	// handler for ping never shadows it.
+	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
+	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
 	connOpts = append(connOpts, jsonrpc2.WithPolicy(rev.Policy(jsonrpc2.SideClient)))
 	conn := jsonrpc2.NewConn(ct, connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {
 		cfg.Register(conn)
 	}
-	conn.Handle(MethodPing, func(context.Context, *jsonrpc2.Request) (any, error) { return json.RawMessage(`{}`), nil })
 	conn.Start()
 	c.conn, c.rev, c.modern = conn, rev, modern != nil
 	if c.modern {
@@ -196,6 +214,14 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	return c, nil
 }
 
+// answerPing is the client's lifecycle: ping is answered by the session.
+func answerPing(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	if req.Method == MethodPing {
+		return json.RawMessage(`{}`), nil
+	}
+	return next(ctx, req)
+}
+
 func find(revs []Revision, v string) (Revision, bool) {
 	for _, r := range revs {
 		if r.Version == v {
@@ -205,7 +231,7 @@ func find(revs []Revision, v string) (Revision, bool) {
 	return Revision{}, false
 }
 
-func (c *Client) fromDiscover(dr json.RawMessage) {
+func (c *ClientSession) fromDiscover(dr json.RawMessage) {
 	var d struct {
 		Meta struct {
 			ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
@@ -219,7 +245,7 @@ func (c *Client) fromDiscover(dr json.RawMessage) {
 
 // initialize is the legacy handshake: initialize, a version check, then
 // notifications/initialized.
-func (c *Client) initialize(ctx context.Context, revs []Revision, version string, info Implementation, caps json.RawMessage) error {
+func (c *ClientSession) initialize(ctx context.Context, revs []Revision, version string, info Implementation, caps json.RawMessage) error {
 	var res struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`

@@ -2,8 +2,11 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,8 +18,6 @@ import (
 
 // inputs answers roots/list for MRTR (modern) and as a request (legacy).
 type inputs struct {
-	mcp.UnimplementedClient
-	mcp.UnimplementedInputHandler
 	entered chan struct{} // when set, ListRoots blocks until ctx ends
 	ended   chan error
 }
@@ -32,7 +33,7 @@ func (h *inputs) ListRoots(ctx context.Context, _ *mcp.ListRootsRequestParams) (
 }
 
 // connect runs srv on a pipe and connects a newest-package client to it.
-func connect(t *testing.T, srv *session.Server, h mcp.Client, opts ...session.ClientOption) *mcp.Session {
+func connect(t *testing.T, srv *session.Server, h any, opts ...session.ClientOption) *mcp.ClientSession {
 	t.Helper()
 	a, b := jsonrpc2.NewPipe()
 	done := make(chan error, 1)
@@ -75,7 +76,7 @@ func TestConnectModern(t *testing.T) {
 	if s.ServerInfo().Name != "test" || string(s.ServerCapabilities()) != `{"logging":{},"tools":{}}` {
 		t.Errorf("info %+v caps %s", s.ServerInfo(), s.ServerCapabilities())
 	}
-	var srv mcp.Server = s // the session implements the generated Server
+	var srv mcp.ServerHandler = s // the session implements the generated Server
 	r, err := srv.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "echo"})
 	if err != nil || text(t, r) != "echo 2026-07-28" {
 		t.Fatalf("echo: %v %v", r, err)
@@ -115,7 +116,6 @@ func TestConnectLegacyForced(t *testing.T) {
 
 // legacyTools is a legacy-only server (2025-11-25 package).
 type legacyTools struct {
-	mcp20251125.UnimplementedServer
 }
 
 func (legacyTools) CallTool(ctx context.Context, p *mcp20251125.CallToolRequestParams) (*mcp20251125.CallToolResult, error) {
@@ -182,5 +182,43 @@ func TestCancelModernCall(t *testing.T) {
 	cancel(errors.New("user gave up"))
 	if err := <-errc; err == nil || !strings.Contains(context.Cause(ctx).Error(), "user gave up") {
 		t.Errorf("call: %v", err)
+	}
+}
+
+// TestClientInterceptors: the client's interceptors see its calls (the
+// lifecycle's initialize included) and the requests it answers, a legacy
+// server's roots/list and ping included, and the session answers ping
+// before any handler.
+func TestClientInterceptors(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	record := jsonrpc2.Interceptor{
+		Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+			mu.Lock()
+			seen = append(seen, "in "+req.Method)
+			mu.Unlock()
+			return next(ctx, req)
+		},
+		Call: func(ctx context.Context, method string, params, result any, next jsonrpc2.Caller, opts ...jsonrpc2.CallOption) error {
+			mu.Lock()
+			seen = append(seen, "out "+method)
+			mu.Unlock()
+			return next(ctx, method, params, result, opts...)
+		},
+	}
+	s := connect(t, newServer(nil, &tools{}), &inputs{}, session.WithVersion("2025-11-25"), session.WithClientInterceptors(record))
+	r, err := s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "roots"})
+	if err != nil || text(t, r) != "1 roots, first file:///client" {
+		t.Fatalf("roots: %v %v", r, err)
+	}
+	var res json.RawMessage
+	if err := s.RuntimeConn().Call(context.Background(), "ping", nil, &res); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"out initialize", "out tools/call", "in roots/list", "out ping"}
+	if !slices.Equal(seen, want) {
+		t.Errorf("client interceptors saw %q, want %q", seen, want)
 	}
 }

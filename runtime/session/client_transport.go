@@ -231,12 +231,9 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 	}
 	responses := map[string]json.RawMessage{}
 	for key, req := range ir.InputRequests {
-		h := ct.conn.Handler(req.Method)
-		if h == nil {
-			fail(&jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "the client cannot answer the input request " + req.Method})
-			return
-		}
-		res, err := h(rt.ctx, &jsonrpc2.Request{Method: req.Method, Params: req.Params})
+		// The client's handlers answer it, through its interceptors, as
+		// they answer a legacy server's ordinary request.
+		res, err := ct.conn.HandleEmbedded(rt.ctx, &jsonrpc2.Request{Method: req.Method, Params: req.Params})
 		if rt.ctx.Err() != nil {
 			return // the caller gave up; the Conn already failed the call
 		}
@@ -244,6 +241,9 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 			var rpc *jsonrpc2.Error
 			if !errors.As(err, &rpc) {
 				rpc = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()}
+			}
+			if rpc.Code == jsonrpc2.CodeMethodNotFound {
+				rpc = &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "the client cannot answer the input request " + req.Method}
 			}
 			fail(rpc)
 			return

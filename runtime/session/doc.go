@@ -6,13 +6,30 @@
 // logging/setLevel for legacy clients (2024-11-05 … 2025-11-25) and
 // server/discover and the per-request _meta of modern clients (2026-07-28),
 // with the revision's cancellation Policy applied to the jsonrpc2.Conn it
-// builds, so the policy cannot be forgotten. Capabilities are derived from
-// the methods the implementation really provides.
+// builds, so the policy cannot be forgotten. The lifecycle is the
+// session's: an implementation's method of the same name never shadows it
+// (WithHandler and interceptors replace its answers). Capabilities are those
+// of the methods the generated Register function installs, that is of the
+// per-method handler interfaces (CallToolHandler, …) the implementation
+// satisfies: type assertions, never reflection on names.
+//
+// # Interceptors
+//
+// WithInterceptors (server) and WithClientInterceptors (Connect) are the
+// public middleware seam, over jsonrpc2.Interceptor: around every incoming
+// request and notification and every outgoing call and notification, the
+// first given outermost. On a server's Conn the order, outermost first, is:
+// the session's view of the request (era, version, legacy mapping, MRTR,
+// error policy; it records initialize), the user's interceptors, the
+// session's lifecycle (initialize, ping, logging/setLevel, server/discover,
+// WithHandler's methods), the interceptors of WithConnOptions and of layers
+// that add theirs to the Conn (tasks.Manager.Serve, tasks.AnswerRelated),
+// then the implementation's handlers.
 //
 // # Handlers written once for both eras
 //
-// A dual-era server implements the newest generated Server interface
-// (mcp20260728.Server). A legacy request is mapped onto it: the session
+// A dual-era server implements handler interfaces of the newest generated
+// package (mcp20260728.CallToolHandler, …). A legacy request is mapped onto it: the session
 // adds the modern _meta members the legacy client stated once in
 // initialize (protocolVersion, clientInfo, clientCapabilities) and the log
 // level it set, and removes the modern resultType from the result. The

@@ -12,7 +12,7 @@ import (
 )
 
 // greeter implements only its tool; the session answers the lifecycle.
-type greeter struct{ mcp.UnimplementedServer }
+type greeter struct{}
 
 func (greeter) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	_ = mcp.Progress(ctx, 1, 1, "greeting") // sent only if the client asked for progress
@@ -56,7 +56,7 @@ func Example_dualEra() {
 }
 
 // asker needs a root from the client before it can answer.
-type asker struct{ mcp.UnimplementedServer }
+type asker struct{}
 
 func (asker) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	roots, err := mcp.AskListRoots(ctx, &mcp.ListRootsRequestParams{})
@@ -68,8 +68,6 @@ func (asker) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (*mcp.C
 
 // rootsClient answers the input requests of MRTR.
 type rootsClient struct {
-	mcp.UnimplementedClient
-	mcp.UnimplementedInputHandler
 }
 
 func (rootsClient) ListRoots(context.Context, *mcp.ListRootsRequestParams) (*mcp.ListRootsResult, error) {

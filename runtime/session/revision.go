@@ -13,9 +13,9 @@ type Revision struct {
 	// Policy is the revision's cancellation rules for a side.
 	Policy func(jsonrpc2.Side) jsonrpc2.Policy
 	// ServerMethods maps each request a server of this revision handles to
-	// the Go method of the generated Server interface ("tools/call" →
-	// "CallTool"), so the session can tell which ones an implementation
-	// really provides.
+	// the Go method of the generated ServerHandler interface ("tools/call" →
+	// "CallTool"): the requests whose handlers get the session's view of the
+	// request.
 	ServerMethods map[string]string
 	// ClientMethods is ServerMethods for the requests a client handles
 	// ("sampling/createMessage" → "CreateMessage").
@@ -24,7 +24,7 @@ type Revision struct {
 	// caching hints cacheScope and ttlMs, which legacy results lack.
 	CacheableResults map[string]bool
 	// Capabilities maps a server request to the server capability that
-	// providing it declares ("tools/call" → "tools").
+	// registering a handler for it declares ("tools/call" → "tools").
 	Capabilities map[string]string
 }
 

@@ -13,8 +13,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
-// Lifecycle methods the session answers itself unless the implementation
-// or WithHandler provides them.
+// Lifecycle methods the session answers itself, whatever the
+// implementation has; WithHandler or an interceptor replaces its answers.
 const (
 	MethodInitialize  = "initialize"
 	MethodInitialized = "notifications/initialized"
@@ -30,13 +30,15 @@ type Server struct {
 	info         Implementation
 	base         Revision
 	legacy       []Revision // legacy revisions served, newest first
-	register     func(*jsonrpc2.Conn)
-	provided     map[string]bool
+	register     func(*jsonrpc2.Conn) []string
+	provided     map[string]bool // the methods register installs
+	wrapped      map[string]bool // the methods whose handlers see the session's view of the request
 	instructions string
 	logger       *slog.Logger
 	connOpts     []jsonrpc2.Option
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
+	interceptors []jsonrpc2.Interceptor
 }
 
 // ServerOption configures a Server.
@@ -66,7 +68,9 @@ func WithConnOptions(opts ...jsonrpc2.Option) ServerOption {
 }
 
 // WithHandler replaces the session's answer to a lifecycle method
-// (initialize, ping, logging/setLevel, server/discover) or any other.
+// (initialize, ping, logging/setLevel, server/discover) or any other: it
+// answers method in place of the session and of the implementation. The
+// session still records the version an initialize handler answers with.
 func WithHandler(method string, h jsonrpc2.Handler) ServerOption {
 	return func(s *Server) { s.overrides[method] = h }
 }
@@ -77,19 +81,40 @@ func WithCapability(name string, value json.RawMessage) ServerOption {
 	return func(s *Server) { s.extraCaps[name] = value }
 }
 
-// NewServer returns a Server for base, the revision whose Server interface
-// the implementation provides. register installs the implementation's
-// typed handlers on a Conn; provided lists the methods the implementation
-// really provides (see Provided). Generated packages call it.
-func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn), provided []string, opts ...ServerOption) *Server {
+// WithInterceptors adds interceptors around every request and notification
+// the server's connections receive and every call and notification they
+// send (see jsonrpc2.Interceptor; the first given is the outermost). They
+// sit inside the session's view of the request and outside its lifecycle:
+// they see every request, initialize, ping, logging/setLevel and
+// server/discover included, with a ctx the session helpers
+// (ProtocolVersion, Log, Input…) work with and, for a legacy client of a
+// modern server, the params already mapped to the modern form; an error
+// they return goes through the session's error policy; answering without
+// calling next replaces the session's (or the implementation's) answer.
+// The order is: the session's view, these interceptors, the session's
+// lifecycle, the interceptors of WithConnOptions and of layers that add
+// them to the Conn later (the task manager), the implementation.
+func WithInterceptors(ics ...jsonrpc2.Interceptor) ServerOption {
+	return func(s *Server) { s.interceptors = append(s.interceptors, ics...) }
+}
+
+// NewServer returns a Server for base, the revision whose ServerHandler
+// interface the implementation implements (in part). register installs the
+// implementation's typed handlers on a Conn and returns the methods it
+// installed; NewServer calls it once with a nil Conn, on which it installs
+// nothing and only lists them, to derive the capabilities: those of the
+// methods listed (Revision.Capabilities), logging (which the session
+// answers) and WithCapability's. Generated packages call it.
+func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn) []string, opts ...ServerOption) *Server {
 	s := &Server{info: info, base: base, register: register, provided: map[string]bool{},
 		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{}}
-	for _, m := range provided {
+	for _, m := range register(nil) {
 		s.provided[m] = true
 	}
 	for _, o := range opts {
 		o(s)
 	}
+	s.wrapped = s.wrappedMethods()
 	if !base.Modern {
 		s.legacy = append([]Revision{base}, s.legacy...)
 	}
@@ -225,8 +250,7 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 	}
 	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, jsonrpc2.WithPolicy(pol), jsonrpc2.WithReceived(read...))
-	conn := jsonrpc2.NewConn(t, opts...)
-	s.bind(conn, initFirst)
+	conn := s.newConn(t, opts, initFirst)
 	conn.Start()
 	return conn, nil
 }
@@ -268,6 +292,7 @@ type connState struct {
 	// wait for it rather than being refused for a race the client did not
 	// lose on the wire.
 	initDone chan struct{}
+	initOnce sync.Once
 }
 
 // awaitInitialize waits, while ctx lasts, for the first initialize to be
@@ -292,68 +317,100 @@ func (st *connState) legacyContext() (LegacyContext, bool) {
 	return *st.legacy, true
 }
 
-// bind installs the implementation and the lifecycle on conn.
-func (s *Server) bind(conn *jsonrpc2.Conn, initFirst bool) {
-	st := &connState{srv: s, conn: conn, log: conn.QueuedLogger(s.logger)}
+// wrappedMethods are the requests whose handlers see the session's view of
+// the request (state, legacy mapping, MRTR, error policy): the methods of
+// the base revision that have a handler (the implementation's, the
+// session's lifecycle, WithHandler's), initialize aside, which the session
+// records instead. A modern server answers ping and logging/setLevel (for
+// legacy clients it maps) with no such view, as the modern revision has
+// neither.
+func (s *Server) wrappedMethods() map[string]bool {
+	has := map[string]bool{MethodPing: true, MethodSetLevel: true}
+	for m := range s.provided {
+		has[m] = true
+	}
+	for m := range s.overrides {
+		has[m] = true
+	}
+	w := map[string]bool{}
+	for m := range s.base.ServerMethods {
+		if has[m] && m != MethodInitialize {
+			w[m] = true
+		}
+	}
+	if s.base.Modern {
+		w[MethodDiscover] = true
+		delete(w, MethodPing)
+		delete(w, MethodSetLevel)
+	}
+	return w
+}
+
+// newConn builds a Conn over t with the session installed: its view of
+// each request and its lifecycle as interceptors (see WithInterceptors for
+// the order), then the implementation's handlers. Nothing is read back
+// from the Conn: the lifecycle is answered before the handler table is
+// consulted, so the implementation can never shadow it.
+func (s *Server) newConn(t jsonrpc2.Transport, opts []jsonrpc2.Option, initFirst bool) *jsonrpc2.Conn {
+	st := &connState{srv: s}
 	if initFirst {
 		st.initDone = make(chan struct{})
 	}
+	ics := append([]jsonrpc2.Interceptor{{Request: st.intercept}}, s.interceptors...)
+	ics = append(ics, jsonrpc2.Interceptor{Request: st.lifecycle})
+	conn := jsonrpc2.NewConn(t, append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...)}, opts...)...)
+	st.conn, st.log = conn, conn.QueuedLogger(s.logger)
 	s.register(conn)
-	lifecycle := map[string]jsonrpc2.Handler{
-		MethodPing:     func(context.Context, *jsonrpc2.Request) (any, error) { return json.RawMessage(`{}`), nil },
-		MethodSetLevel: st.setLevel,
-	}
-	if s.base.Modern {
-		lifecycle[MethodDiscover] = st.discover
-	}
-	for method, h := range lifecycle {
-		if !s.provided[method] {
-			conn.Handle(method, h)
-		}
-	}
-	for method, h := range s.overrides {
-		conn.Handle(method, h)
-	}
-	for method := range s.base.ServerMethods {
-		if method == MethodInitialize {
-			continue
-		}
-		if h := conn.Handler(method); h != nil {
-			conn.Handle(method, st.wrap(method, h))
-		}
-	}
-	if _, ok := s.base.ServerMethods[MethodDiscover]; !ok && s.base.Modern {
-		conn.Handle(MethodDiscover, st.wrap(MethodDiscover, conn.Handler(MethodDiscover)))
-	}
-	init := st.initialize
-	if h, ok := s.overrides[MethodInitialize]; ok {
-		init = st.recordInitialize(h)
-	} else if s.provided[MethodInitialize] {
-		init = st.recordInitialize(conn.Handler(MethodInitialize))
-	}
-	if st.initDone != nil {
-		var once sync.Once
-		first := init
-		init = func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-			defer once.Do(func() { close(st.initDone) })
-			return first(ctx, req)
-		}
-	}
-	conn.Handle(MethodInitialize, init)
-	if s.base.Modern {
-		// Legacy-only requests have no modern handler; the session answers
-		// those it owns, the rest get -32601.
-		conn.Handle(MethodPing, lifecycle[MethodPing])
-		if h, ok := s.overrides[MethodPing]; ok {
-			conn.Handle(MethodPing, h)
-		}
-		if h, ok := s.overrides[MethodSetLevel]; ok {
-			conn.Handle(MethodSetLevel, h)
-		} else {
-			conn.Handle(MethodSetLevel, st.setLevel)
-		}
-	}
 	conn.HandleNotification(MethodInitialized, func(context.Context, *jsonrpc2.Notification) {})
+	return conn
+}
+
+// lifecycle is the interceptor that answers the lifecycle (and the methods
+// WithHandler replaces) before the implementation's handlers are reached.
+func (st *connState) lifecycle(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	if h, ok := st.srv.overrides[req.Method]; ok {
+		return h(ctx, req)
+	}
+	switch req.Method {
+	case MethodInitialize:
+		return st.initialize(ctx, req)
+	case MethodPing:
+		return json.RawMessage(`{}`), nil
+	case MethodSetLevel:
+		return st.setLevel(ctx, req)
+	case MethodDiscover:
+		if st.srv.base.Modern {
+			return st.discover(ctx, req)
+		}
+	}
+	return next(ctx, req)
+}
+
+// initializing runs initialize (whoever answers it) and records the
+// version it answered with, so the rest of the lifecycle follows it; the
+// requests a client pipelined behind the first initialize wait for it.
+func (st *connState) initializing(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	if st.initDone != nil {
+		defer st.initOnce.Do(func() { close(st.initDone) })
+	}
+	res, err := next(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	b, merr := json.Marshal(res)
+	if merr != nil {
+		return res, err
+	}
+	var out struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(b, &out)
+	var p initializeParams
+	_ = json.Unmarshal(req.Params, &p)
+	st.mu.Lock()
+	st.legacy = &LegacyContext{Version: out.ProtocolVersion, ClientInfo: p.ClientInfo, ClientCapabilities: p.Capabilities}
+	st.mu.Unlock()
+	return res, nil
 }
 
 // capabilities are derived from what the implementation provides.
@@ -389,9 +446,6 @@ func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any
 		e.Message = fmt.Sprintf("initialize is not supported: this server speaks %v", st.srv.SupportedVersions())
 		return nil, e
 	}
-	st.mu.Lock()
-	st.legacy = &LegacyContext{Version: r.Version, ClientInfo: p.ClientInfo, ClientCapabilities: p.Capabilities}
-	st.mu.Unlock()
 	res := map[string]any{
 		"protocolVersion": r.Version,
 		"capabilities":    st.srv.capabilities(),
@@ -401,31 +455,6 @@ func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any
 		res["instructions"] = st.srv.instructions
 	}
 	return mustJSON(res), nil
-}
-
-// recordInitialize runs a user-provided initialize and records the
-// version it answered with, so the rest of the lifecycle follows it.
-func (st *connState) recordInitialize(h jsonrpc2.Handler) jsonrpc2.Handler {
-	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		res, err := h(ctx, req)
-		if err != nil {
-			return res, err
-		}
-		b, merr := json.Marshal(res)
-		if merr != nil {
-			return res, err
-		}
-		var out struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		_ = json.Unmarshal(b, &out)
-		var p initializeParams
-		_ = json.Unmarshal(req.Params, &p)
-		st.mu.Lock()
-		st.legacy = &LegacyContext{Version: out.ProtocolVersion, ClientInfo: p.ClientInfo, ClientCapabilities: p.Capabilities}
-		st.mu.Unlock()
-		return res, nil
-	}
 }
 
 func (st *connState) setLevel(ctx context.Context, req *jsonrpc2.Request) (any, error) {

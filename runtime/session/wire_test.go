@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +26,6 @@ var legacyRevisions = []session.Revision{mcp20251125.Revision(), mcp20250618.Rev
 
 // tools is a server written once, against the newest package.
 type tools struct {
-	mcp.UnimplementedServer
 	started chan struct{} // "block" signals here, then waits for ctx
 }
 
@@ -122,7 +122,7 @@ func serve(t *testing.T, srv *session.Server) *rawPeer {
 	return &rawPeer{t: t, tr: b}
 }
 
-func newServer(log *slog.Logger, impl mcp.Server) *session.Server {
+func newServer(log *slog.Logger, impl any) *session.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -451,19 +451,38 @@ func TestSubscriptionsListen(t *testing.T) {
 	})
 }
 
-// discoverer provides server/discover itself: its answer replaces the
-// session's, still behind the version check.
+// discoverer has a Discover of its own: the session owns server/discover,
+// so it is never called.
 type discoverer struct{ tools }
 
 func (discoverer) Discover(ctx context.Context, _ *mcp.RequestParams) (*mcp.DiscoverResult, error) {
 	return &mcp.DiscoverResult{SupportedVersions: []string{"2026-07-28"}, CacheScope: "private"}, nil
 }
 
-// TestLifecycleOverrides: an implementation's own Discover and a
-// WithHandler initialize replace the session's answers.
+// TestLifecycleNotShadowed: an implementation's own lifecycle method never
+// replaces the session's answer, which declares what the implementation
+// serves.
+func TestLifecycleNotShadowed(t *testing.T) {
+	p := serve(t, mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &discoverer{}, session.WithLegacy(legacyRevisions...)))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{%s}}`, modernMeta)
+	res, _ := p.recv()["result"].(map[string]any)
+	if res["cacheScope"] != "public" || str(res["capabilities"]) != `{"logging":{},"tools":{}}` {
+		t.Errorf("discover answered by the implementation, not the session: %s", str(res))
+	}
+}
+
+// TestLifecycleOverrides: an interceptor and a WithHandler initialize
+// replace the session's answers; the session still checks the version
+// first and follows the version the override answered.
 func TestLifecycleOverrides(t *testing.T) {
-	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &discoverer{},
+	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &tools{},
 		session.WithLegacy(legacyRevisions...),
+		session.WithInterceptors(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+			if req.Method == "server/discover" {
+				return &mcp.DiscoverResult{SupportedVersions: []string{"2026-07-28"}, CacheScope: "private", ResultType: "complete"}, nil
+			}
+			return next(ctx, req)
+		}}),
 		session.WithHandler("initialize", func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 			return json.RawMessage(`{"protocolVersion":"2025-03-26","capabilities":{"custom":{}},"serverInfo":{"name":"mine","version":"9"}}`), nil
 		}))
@@ -472,6 +491,10 @@ func TestLifecycleOverrides(t *testing.T) {
 	if got := str(p.recv()["result"]); got != `{"cacheScope":"private","capabilities":{},"resultType":"complete","supportedVersions":["2026-07-28"],"ttlMs":0}` {
 		t.Errorf("discover: %s", got)
 	}
+	p.send(`{"jsonrpc":"2.0","id":4,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`)
+	if e, _ := p.recv()["error"].(map[string]any); e["code"] != float64(session.CodeUnsupportedProtocolVersion) {
+		t.Errorf("an unsupported version passed the interceptor: %v", e)
+	}
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 	if got := str(p.recv()["result"]); got != `{"capabilities":{"custom":{}},"protocolVersion":"2025-03-26","serverInfo":{"name":"mine","version":"9"}}` {
 		t.Errorf("initialize: %s", got)
@@ -479,6 +502,70 @@ func TestLifecycleOverrides(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}`)
 	if got := str(p.recv()["result"]); got != `{"content":[{"text":"echo 2025-03-26","type":"text"}]}` {
 		t.Errorf("the session follows the version the override answered: %s", got)
+	}
+}
+
+// TestInterceptorsSeeEverything: the interceptors of WithInterceptors see
+// every request (the lifecycle's and unknown methods included) and
+// notification the server receives, in order, with the session's view of
+// the request in ctx, and every call the server makes to its client.
+func TestInterceptorsSeeEverything(t *testing.T) {
+	var mu sync.Mutex
+	var seen []string
+	record := func(s string) {
+		mu.Lock()
+		seen = append(seen, s)
+		mu.Unlock()
+	}
+	trace := func(name string) jsonrpc2.Interceptor {
+		return jsonrpc2.Interceptor{
+			Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+				record(name + " " + req.Method + " " + session.ProtocolVersion(ctx))
+				return next(ctx, req)
+			},
+			Notification: func(ctx context.Context, n *jsonrpc2.Notification, next jsonrpc2.NotificationHandler) {
+				record(name + " " + n.Method)
+				next(ctx, n)
+			},
+			Call: func(ctx context.Context, method string, params, result any, next jsonrpc2.Caller, opts ...jsonrpc2.CallOption) error {
+				record(name + " call " + method)
+				return next(ctx, method, params, result, opts...)
+			},
+		}
+	}
+	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &tools{},
+		session.WithLegacy(legacyRevisions...), session.WithInterceptors(trace("a"), trace("b")))
+	p := serve(t, srv)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"info"}}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","id":4,"method":"nope"}`)
+	if e, _ := p.recv()["error"].(map[string]any); e["code"] != float64(jsonrpc2.CodeMethodNotFound) {
+		t.Errorf("unknown method: %v", e)
+	}
+	p.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"roots"}}`)
+	ask := p.recv() // the server's roots/list
+	p.send(`{"jsonrpc":"2.0","id":%s,"result":{"roots":[{"uri":"file:///x"}]}}`, str(ask["id"]))
+	p.recv()
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{
+		"a initialize ", "b initialize ",
+		"a notifications/initialized", "b notifications/initialized",
+		// A modern server answers ping and logging/setLevel, which its
+		// revision lacks, without the session's view (as before).
+		"a ping ", "b ping ",
+		"a logging/setLevel ", "b logging/setLevel ",
+		"a nope ", "b nope ",
+		"a tools/call 2025-11-25", "b tools/call 2025-11-25",
+		"a call roots/list", "b call roots/list",
+	}
+	if !slices.Equal(seen, want) {
+		t.Errorf("interceptors saw\n%q\nwant\n%q", seen, want)
 	}
 }
 
@@ -564,7 +651,6 @@ func (d *disconnecting) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
 
 // blocker's tool waits for its ctx and reports the cause.
 type blocker struct {
-	mcp.UnimplementedServer
 	started chan struct{}
 	cause   chan error
 }

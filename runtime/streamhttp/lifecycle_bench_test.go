@@ -88,7 +88,10 @@ func BenchmarkLifecycleRoundTrip(b *testing.B) {
 // NewLifecycleHandler over loopback TCP. Its tools/call runs block (when
 // not nil) for the tool "block" and answers every other at once.
 func lifecycleBenchServer(block func(ctx context.Context)) (url string, stop func()) {
-	register := func(c *jsonrpc2.Conn) {
+	register := func(c *jsonrpc2.Conn) []string {
+		if c == nil {
+			return []string{"tools/call"}
+		}
 		c.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 			if block != nil && strings.Contains(string(r.Params), `"name":"block"`) {
 				block(ctx)
@@ -96,11 +99,12 @@ func lifecycleBenchServer(block func(ctx context.Context)) (url string, stop fun
 			}
 			return map[string]any{"content": []any{}}, nil
 		})
+		return []string{"tools/call"}
 	}
 	srv := session.NewServer(session.Implementation{Name: "bench", Version: "0"},
 		session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
 			ServerMethods: map[string]string{"tools/call": "CallTool"}, Capabilities: map[string]string{"tools/call": "tools"}},
-		register, []string{"tools/call"}, session.WithLogger(quiet()))
+		register, session.WithLogger(quiet()))
 	h := NewLifecycleHandler(srv, Options{Logger: quiet()})
 	hs := httptest.NewServer(h)
 	return hs.URL, func() {

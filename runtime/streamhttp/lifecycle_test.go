@@ -47,7 +47,10 @@ type lifecycleFixture struct {
 func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
 	t.Helper()
 	f := &lifecycleFixture{started: make(chan string, 16), causes: make(chan error, 16)}
-	register := func(c *jsonrpc2.Conn) {
+	register := func(c *jsonrpc2.Conn) []string {
+		if c == nil {
+			return []string{"tools/call"}
+		}
 		c.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 			var p struct {
 				Name string `json:"name"`
@@ -61,9 +64,10 @@ func newLifecycleFixture(t *testing.T, opts Options) *lifecycleFixture {
 			}
 			return map[string]any{"content": []any{map[string]string{"type": "text", "text": "echoed " + p.Name}}}, nil
 		})
+		return []string{"tools/call"}
 	}
 	srv := session.NewServer(session.Implementation{Name: "lifecycle-test", Version: "0"}, modernRevision(), register,
-		[]string{"tools/call"}, session.WithLegacy(legacyRevision()), session.WithLogger(quiet()))
+		session.WithLegacy(legacyRevision()), session.WithLogger(quiet()))
 	f.srv = srv
 	return f.serve(t, srv, opts)
 }

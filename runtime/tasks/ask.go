@@ -114,30 +114,31 @@ func relatedTaskOf(raw json.RawMessage) (string, bool) {
 	return rt.TaskID, rt.TaskID != ""
 }
 
-// AnswerRelated wraps the handlers of methods on conn (the requestor's
-// elicitation/create, sampling/createMessage) so that a response to a
-// request carrying related-task metadata carries it too, as the page
-// requires of every message related to a task. Call it after the generated
-// Register function.
+// AnswerRelated makes the answers of methods on conn (the requestor's
+// elicitation/create, sampling/createMessage) to a request carrying
+// related-task metadata carry it too, as the page requires of every message
+// related to a task. It adds an interceptor inside those conn already has:
+// call it before conn.Start.
 func AnswerRelated(conn *jsonrpc2.Conn, methods ...string) {
+	related := map[string]bool{}
 	for _, method := range methods {
-		h := conn.Handler(method)
-		if h == nil {
-			continue
-		}
-		conn.Handle(method, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-			res, err := h(ctx, req)
-			id, ok := relatedTaskOf(req.Params)
-			if err != nil || !ok {
-				return res, err
-			}
-			raw, rpcErr := encodeOutcome(res, nil)
-			if rpcErr != nil {
-				return nil, rpcErr
-			}
-			return withRelatedTask(raw, id)
-		})
+		related[method] = true
 	}
+	conn.Intercept(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+		if !related[req.Method] {
+			return next(ctx, req)
+		}
+		res, err := next(ctx, req)
+		id, ok := relatedTaskOf(req.Params)
+		if err != nil || !ok {
+			return res, err
+		}
+		raw, rpcErr := encodeOutcome(res, nil)
+		if rpcErr != nil {
+			return nil, rpcErr
+		}
+		return withRelatedTask(raw, id)
+	}})
 }
 
 // Notify sends a notification to the requestor on behalf of the task that

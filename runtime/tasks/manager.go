@@ -213,26 +213,31 @@ func (m *Manager) Capability() json.RawMessage {
 	return b
 }
 
-// Serve takes over conn's task methods: each of Config.Methods (whose
-// handler must already be registered, e.g. by the generated Register
-// function) is wrapped to run as a task when augmented, and tasks/get,
-// tasks/result, tasks/list and tasks/cancel are answered by the Manager.
-// Call it after Register and before conn.Start.
+// Serve takes over conn's task methods: each of Config.Methods is run as
+// a task when augmented, by an interceptor around the handler registered
+// for it (e.g. by the generated Register function, before or after Serve),
+// and tasks/get, tasks/result, tasks/list and tasks/cancel are answered by
+// the Manager. The interceptor is added inside those conn already has (the
+// session's, the user's), so they see the creating request and the
+// Manager's own methods. Call it before conn.Start.
 func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 	session := ""
 	if !m.cfg.Unbound {
 		session = newID()
 	}
+	methods := map[string]bool{}
 	for _, method := range m.cfg.Methods {
-		h := conn.Handler(method)
-		if h == nil {
-			return fmt.Errorf("tasks: no handler registered for %s", method)
-		}
+		methods[method] = true
 		if m.cfg.Enabled == nil {
 			conn.AcceptTasks(method)
 		}
-		conn.Handle(method, m.wrap(conn, session, method, h))
 	}
+	conn.Intercept(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+		if !methods[req.Method] {
+			return next(ctx, req)
+		}
+		return m.wrap(conn, session, req.Method, next)(ctx, req)
+	}})
 	conn.Handle(MethodGet, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		rec, err := m.op(ctx, session, req)
 		if err != nil {

@@ -52,7 +52,7 @@ func (l *sentLog) sentCancellations() int {
 	return n
 }
 
-func newDuo(t *testing.T, ta, tb jsonrpc2.Transport, cfg Config, serverHandlers, clientHandlers map[string]jsonrpc2.Handler) *duo {
+func newDuo(t *testing.T, ta, tb jsonrpc2.Transport, cfg Config, serverHandlers, clientHandlers map[string]jsonrpc2.Handler, beforeStart ...func(*duo)) *duo {
 	t.Helper()
 	d := &duo{sent: &sentLog{}}
 	d.server = jsonrpc2.NewConn(ta, jsonrpc2.WithPolicy(taskPolicy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
@@ -72,6 +72,9 @@ func newDuo(t *testing.T, ta, tb jsonrpc2.Transport, cfg Config, serverHandlers,
 	d.mgr = NewManager(cfg)
 	if err := d.mgr.Serve(d.server); err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range beforeStart {
+		f(d) // interceptors are added before the Conns start
 	}
 	d.server.Start()
 	d.client.Start()
@@ -237,13 +240,15 @@ func TestInputRequiredPreemptiveResultAndRelatedAnswers(t *testing.T) {
 		return map[string]any{"action": "accept", "content": map[string]any{"name": "Ada"}}, nil
 	}}
 	a, b := jsonrpc2.NewPipe()
-	d := newDuo(t, a, b, Config{}, map[string]jsonrpc2.Handler{"tools/call": tool}, client)
-	AnswerRelated(d.client, "elicitation/create")
 	resultCalled := make(chan struct{}, 1)
-	inner := d.server.Handler(MethodResult)
-	d.server.Handle(MethodResult, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		resultCalled <- struct{}{}
-		return inner(ctx, req)
+	d := newDuo(t, a, b, Config{}, map[string]jsonrpc2.Handler{"tools/call": tool}, client, func(d *duo) {
+		AnswerRelated(d.client, "elicitation/create")
+		d.server.Intercept(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+			if req.Method == MethodResult {
+				resultCalled <- struct{}{}
+			}
+			return next(ctx, req)
+		}})
 	})
 	ft := newFakeTimer()
 	h, err := Start[result](context.Background(), d.client, "tools/call", map[string]any{"name": "t"}, WithTimer(ft.after))

@@ -10,73 +10,168 @@ import (
 	"slices"
 )
 
-// Client is what an MCP client of revision 2025-11-25 implements: one method per request and
-// notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime).
-// Every method's ctx ends when the request is cancelled, by the peer's
-// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
-// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
-// Embed UnimplementedClient to keep compiling when a revision adds methods.
-type Client interface {
+// ElicitHandler is implemented by a client that answers "elicitation/create".
+// RegisterClient registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type ElicitHandler interface {
 	// Elicit handles the request "elicitation/create" (ElicitRequest). A request
 	// from the server to elicit additional information from the user via the
 	// client. A task-augmented request goes to ElicitAsTask when the
 	// implementation has it (ElicitTaskHandler).
 	Elicit(ctx context.Context, params ElicitRequestParams) (*ElicitResult, error)
+}
+
+// PingHandler is implemented by a server or client that answers "ping".
+// RegisterServer or RegisterClient registers it, and the capability that goes
+// with it, if any, is declared; without it the request is answered -32601
+// (method not found). The session (NewServer, Connect) answers it itself,
+// whatever the implementation has: this interface is for a bare jsonrpc2.Conn.
+type PingHandler interface {
 	// Ping handles the request "ping" (PingRequest). A ping, issued by either the
 	// server or the client, to check that the other party is still alive.
 	Ping(ctx context.Context, params *PingRequestParams) (*EmptyResult, error)
+}
+
+// ListRootsHandler is implemented by a client that answers "roots/list".
+// RegisterClient registers it, and the capability that goes with it, if any,
+// is declared; without it the request is answered -32601 (method not found).
+type ListRootsHandler interface {
 	// ListRoots handles the request "roots/list" (ListRootsRequest). Sent from the
 	// server to request a list of root URIs from the client.
 	ListRoots(ctx context.Context, params *ListRootsRequestParams) (*ListRootsResult, error)
+}
+
+// CreateMessageHandler is implemented by a client that answers
+// "sampling/createMessage". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the request is answered
+// -32601 (method not found).
+type CreateMessageHandler interface {
 	// CreateMessage handles the request "sampling/createMessage"
 	// (CreateMessageRequest). A request from the server to sample an LLM via the
 	// client. A task-augmented request goes to CreateMessageAsTask when the
 	// implementation has it (CreateMessageTaskHandler).
 	CreateMessage(ctx context.Context, params *CreateMessageRequestParams) (*CreateMessageResult, error)
+}
+
+// CancelTaskHandler is implemented by a server or client that answers
+// "tasks/cancel". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
+type CancelTaskHandler interface {
 	// CancelTask handles the request "tasks/cancel" (CancelTaskRequest). A request
 	// to cancel a task.
 	CancelTask(ctx context.Context, params *CancelTaskRequestParams) (*CancelTaskResult, error)
+}
+
+// GetTaskHandler is implemented by a server or client that answers
+// "tasks/get". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
+type GetTaskHandler interface {
 	// GetTask handles the request "tasks/get" (GetTaskRequest). A request to
 	// retrieve the state of a task.
 	GetTask(ctx context.Context, params *GetTaskRequestParams) (*GetTaskResult, error)
+}
+
+// ListTasksHandler is implemented by a server or client that answers
+// "tasks/list". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
+type ListTasksHandler interface {
 	// ListTasks handles the request "tasks/list" (ListTasksRequest). A request to
 	// retrieve a list of tasks.
 	ListTasks(ctx context.Context, params *ListTasksRequestParams) (*ListTasksResult, error)
+}
+
+// GetTaskPayloadHandler is implemented by a server or client that answers
+// "tasks/result". RegisterServer or RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the request is
+// answered -32601 (method not found).
+type GetTaskPayloadHandler interface {
 	// GetTaskPayload handles the request "tasks/result" (GetTaskPayloadRequest). A
 	// request to retrieve the result of a completed task.
 	GetTaskPayload(ctx context.Context, params *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error)
+}
+
+// ElicitationCompleteHandler is implemented by a client that handles
+// "notifications/elicitation/complete". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type ElicitationCompleteHandler interface {
 	// ElicitationComplete handles the notification
 	// "notifications/elicitation/complete" (ElicitationCompleteNotification); its
 	// error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it of a completion of
 	// a out-of-band elicitation request.
 	ElicitationComplete(ctx context.Context, params *ElicitationCompleteNotificationParams) error
+}
+
+// LoggingMessageHandler is implemented by a client that handles
+// "notifications/message". RegisterClient registers it, and the capability
+// that goes with it, if any, is declared; without it the notification is
+// dropped.
+type LoggingMessageHandler interface {
 	// LoggingMessage handles the notification "notifications/message"
 	// (LoggingMessageNotification); its error is dropped, as notifications have no
 	// response. JSONRPCNotification of a log message passed from server to client.
 	LoggingMessage(ctx context.Context, params *LoggingMessageNotificationParams) error
+}
+
+// PromptListChangedHandler is implemented by a client that handles
+// "notifications/prompts/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type PromptListChangedHandler interface {
 	// PromptListChanged handles the notification
 	// "notifications/prompts/list_changed" (PromptListChangedNotification); its
 	// error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it that the list of
 	// prompts it offers has changed.
 	PromptListChanged(ctx context.Context, params *PromptListChangedNotificationParams) error
+}
+
+// ResourceListChangedHandler is implemented by a client that handles
+// "notifications/resources/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type ResourceListChangedHandler interface {
 	// ResourceListChanged handles the notification
 	// "notifications/resources/list_changed" (ResourceListChangedNotification);
 	// its error is dropped, as notifications have no response. An optional
 	// notification from the server to the client, informing it that the list of
 	// resources it can read from has changed.
 	ResourceListChanged(ctx context.Context, params *ResourceListChangedNotificationParams) error
+}
+
+// ResourceUpdatedHandler is implemented by a client that handles
+// "notifications/resources/updated". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type ResourceUpdatedHandler interface {
 	// ResourceUpdated handles the notification "notifications/resources/updated"
 	// (ResourceUpdatedNotification); its error is dropped, as notifications have
 	// no response. A notification from the server to the client, informing it that
 	// a resource has changed and may need to be read again.
 	ResourceUpdated(ctx context.Context, params *ResourceUpdatedNotificationParams) error
+}
+
+// TaskStatusHandler is implemented by a server or client that handles
+// "notifications/tasks/status". RegisterServer or RegisterClient registers it,
+// and the capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type TaskStatusHandler interface {
 	// TaskStatus handles the notification "notifications/tasks/status"
 	// (TaskStatusNotification); its error is dropped, as notifications have no
 	// response. An optional notification from the receiver to the requestor,
 	// informing them that a task's status has changed.
 	TaskStatus(ctx context.Context, params *TaskStatusNotificationParams) error
+}
+
+// ToolListChangedHandler is implemented by a client that handles
+// "notifications/tools/list_changed". RegisterClient registers it, and the
+// capability that goes with it, if any, is declared; without it the
+// notification is dropped.
+type ToolListChangedHandler interface {
 	// ToolListChanged handles the notification "notifications/tools/list_changed"
 	// (ToolListChangedNotification); its error is dropped, as notifications have
 	// no response. An optional notification from the server to the client,
@@ -84,87 +179,35 @@ type Client interface {
 	ToolListChanged(ctx context.Context, params *ToolListChangedNotificationParams) error
 }
 
-// UnimplementedClient answers every request with -32601 (method not found) and ignores
-// every notification. Embed it in a Client implementation so that it keeps
-// compiling when a revision adds methods; override the methods you serve.
-type UnimplementedClient struct{}
-
-// Elicit answers "elicitation/create" with -32601 (method not found).
-func (UnimplementedClient) Elicit(_ context.Context, _ ElicitRequestParams) (*ElicitResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodElicit)
+// ClientHandler is what an MCP client of revision 2025-11-25 can implement: one method per request and
+// notification the server sends it (notifications/cancelled and notifications/progress are handled by the runtime),
+// each the only method of its own …Handler interface. An implementation need not
+// implement all of it: RegisterClient registers the methods whose handler interface it
+// satisfies, and the capabilities follow them. Assert the ones you mean to serve,
+// e.g. var _ CreateMessageHandler = (*MyClient)(nil), so a signature that drifts
+// fails to compile instead of silently serving nothing.
+// Every method's ctx ends when the request is cancelled, by the peer's
+// notifications/cancelled, a timeout or the connection closing; context.Cause(ctx)
+// is then a *jsonrpc2.CancelError saying why, and the return values are dropped.
+type ClientHandler interface {
+	ElicitHandler
+	PingHandler
+	ListRootsHandler
+	CreateMessageHandler
+	CancelTaskHandler
+	GetTaskHandler
+	ListTasksHandler
+	GetTaskPayloadHandler
+	ElicitationCompleteHandler
+	LoggingMessageHandler
+	PromptListChangedHandler
+	ResourceListChangedHandler
+	ResourceUpdatedHandler
+	TaskStatusHandler
+	ToolListChangedHandler
 }
 
-// Ping answers "ping" with -32601 (method not found).
-func (UnimplementedClient) Ping(_ context.Context, _ *RequestParams) (*EmptyResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodPing)
-}
-
-// ListRoots answers "roots/list" with -32601 (method not found).
-func (UnimplementedClient) ListRoots(_ context.Context, _ *RequestParams) (*ListRootsResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListRoots)
-}
-
-// CreateMessage answers "sampling/createMessage" with -32601 (method not found).
-func (UnimplementedClient) CreateMessage(_ context.Context, _ *CreateMessageRequestParams) (*CreateMessageResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodCreateMessage)
-}
-
-// CancelTask answers "tasks/cancel" with -32601 (method not found).
-func (UnimplementedClient) CancelTask(_ context.Context, _ *CancelTaskRequestParams) (*CancelTaskResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodCancelTask)
-}
-
-// GetTask answers "tasks/get" with -32601 (method not found).
-func (UnimplementedClient) GetTask(_ context.Context, _ *GetTaskRequestParams) (*GetTaskResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodGetTask)
-}
-
-// ListTasks answers "tasks/list" with -32601 (method not found).
-func (UnimplementedClient) ListTasks(_ context.Context, _ *PaginatedRequestParams) (*ListTasksResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodListTasks)
-}
-
-// GetTaskPayload answers "tasks/result" with -32601 (method not found).
-func (UnimplementedClient) GetTaskPayload(_ context.Context, _ *GetTaskPayloadRequestParams) (*GetTaskPayloadResult, error) {
-	return nil, jsonrpc2.ErrMethodNotFound(MethodGetTaskPayload)
-}
-
-// ElicitationComplete ignores "notifications/elicitation/complete".
-func (UnimplementedClient) ElicitationComplete(_ context.Context, _ *ElicitationCompleteNotificationParams) error {
-	return nil
-}
-
-// LoggingMessage ignores "notifications/message".
-func (UnimplementedClient) LoggingMessage(_ context.Context, _ *LoggingMessageNotificationParams) error {
-	return nil
-}
-
-// PromptListChanged ignores "notifications/prompts/list_changed".
-func (UnimplementedClient) PromptListChanged(_ context.Context, _ *NotificationParams) error {
-	return nil
-}
-
-// ResourceListChanged ignores "notifications/resources/list_changed".
-func (UnimplementedClient) ResourceListChanged(_ context.Context, _ *NotificationParams) error {
-	return nil
-}
-
-// ResourceUpdated ignores "notifications/resources/updated".
-func (UnimplementedClient) ResourceUpdated(_ context.Context, _ *ResourceUpdatedNotificationParams) error {
-	return nil
-}
-
-// TaskStatus ignores "notifications/tasks/status".
-func (UnimplementedClient) TaskStatus(_ context.Context, _ *TaskStatusNotificationParams) error {
-	return nil
-}
-
-// ToolListChanged ignores "notifications/tools/list_changed".
-func (UnimplementedClient) ToolListChanged(_ context.Context, _ *NotificationParams) error {
-	return nil
-}
-
-// ElicitTaskHandler is implemented by a Client that runs "elicitation/create" as a task when the request
+// ElicitTaskHandler is implemented by a client that runs "elicitation/create" as a task when the request
 // carries the "task" member: ElicitAsTask answers with a CreateTaskResult, and the
 // task is then driven with the tasks/* methods (and cancelled with tasks/cancel, never
 // with notifications/cancelled). Without it, Elicit handles the request and the
@@ -174,7 +217,7 @@ type ElicitTaskHandler interface {
 	ElicitAsTask(ctx context.Context, params ElicitRequestParams) (*CreateTaskResult, error)
 }
 
-// CreateMessageTaskHandler is implemented by a Client that runs "sampling/createMessage" as a task when the request
+// CreateMessageTaskHandler is implemented by a client that runs "sampling/createMessage" as a task when the request
 // carries the "task" member: CreateMessageAsTask answers with a CreateTaskResult, and the
 // task is then driven with the tasks/* methods (and cancelled with tasks/cancel, never
 // with notifications/cancelled). Without it, CreateMessage handles the request and the
@@ -184,193 +227,274 @@ type CreateMessageTaskHandler interface {
 	CreateMessageAsTask(ctx context.Context, params *CreateMessageRequestParams) (*CreateTaskResult, error)
 }
 
-// RegisterClient registers impl on conn as the handler of every request and notification
-// the client receives in revision 2025-11-25. Params are decoded into their typed form
-// (a request whose params do not decode gets -32602 with the reason; a
-// notification whose params do not decode is dropped) and results are encoded
-// back. Create conn with jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the
-// revision's cancellation rules apply; call it before conn.Start.
-func RegisterClient(conn *jsonrpc2.Conn, impl Client) {
-	if _, ok := impl.(ElicitTaskHandler); ok {
-		conn.AcceptTasks(MethodElicit)
+// RegisterClient registers on conn the handlers of the methods impl implements: each
+// request and notification the client receives in revision 2025-11-25 whose …Handler
+// interface impl satisfies (a type assertion: nothing else about impl counts). It
+// returns those methods; with a nil conn it registers nothing and only lists them,
+// which is how the session learns the capabilities before any connection. Params
+// are decoded into their typed form (a request whose params do not decode gets
+// -32602 with the reason; a notification whose params do not decode is dropped)
+// and results are encoded back. Create conn with
+// jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the revision's cancellation
+// rules apply; call it before conn.Start.
+func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
+	var methods []string
+	if h, ok := impl.(ElicitHandler); ok {
+		methods = append(methods, MethodElicit)
+		if conn != nil {
+			if _, ok := impl.(ElicitTaskHandler); ok {
+				conn.AcceptTasks(MethodElicit)
+			}
+			conn.Handle(MethodElicit, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				var params ElicitRequestParams
+				if !rpcAbsent(req.Params) {
+					var err error
+					if params, err = DecodeElicitRequestParams(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+				}
+				if th, ok := impl.(ElicitTaskHandler); ok && rpcHasMember(req.Params, "task") {
+					res, err := th.ElicitAsTask(ctx, params)
+					return rpcResult(res, err)
+				}
+				res, err := h.Elicit(ctx, params)
+				return rpcResult(res, err)
+			})
+		}
 	}
-	conn.Handle(MethodElicit, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		var params ElicitRequestParams
-		if !rpcAbsent(req.Params) {
-			var err error
-			if params, err = DecodeElicitRequestParams(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+	if h, ok := impl.(PingHandler); ok {
+		methods = append(methods, MethodPing)
+		if conn != nil {
+			conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(RequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
+					}
+				}
+				res, err := h.Ping(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		if th, ok := impl.(ElicitTaskHandler); ok && rpcHasMember(req.Params, "task") {
-			res, err := th.ElicitAsTask(ctx, params)
-			return rpcResult(res, err)
-		}
-		res, err := impl.Elicit(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodPing, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(RequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
-			}
-		}
-		res, err := impl.Ping(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(RequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
-			}
-		}
-		res, err := impl.ListRoots(ctx, params)
-		return rpcResult(res, err)
-	})
-	if _, ok := impl.(CreateMessageTaskHandler); ok {
-		conn.AcceptTasks(MethodCreateMessage)
 	}
-	conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CreateMessageRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
+	if h, ok := impl.(ListRootsHandler); ok {
+		methods = append(methods, MethodListRoots)
+		if conn != nil {
+			conn.Handle(MethodListRoots, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(RequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
+					}
+				}
+				res, err := h.ListRoots(ctx, params)
+				return rpcResult(res, err)
+			})
+		}
+	}
+	if h, ok := impl.(CreateMessageHandler); ok {
+		methods = append(methods, MethodCreateMessage)
+		if conn != nil {
+			if _, ok := impl.(CreateMessageTaskHandler); ok {
+				conn.AcceptTasks(MethodCreateMessage)
 			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+			conn.Handle(MethodCreateMessage, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CreateMessageRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+				}
+				if th, ok := impl.(CreateMessageTaskHandler); ok && rpcHasMember(req.Params, "task") {
+					res, err := th.CreateMessageAsTask(ctx, params)
+					return rpcResult(res, err)
+				}
+				res, err := h.CreateMessage(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		if th, ok := impl.(CreateMessageTaskHandler); ok && rpcHasMember(req.Params, "task") {
-			res, err := th.CreateMessageAsTask(ctx, params)
-			return rpcResult(res, err)
+	}
+	if h, ok := impl.(CancelTaskHandler); ok {
+		methods = append(methods, MethodCancelTask)
+		if conn != nil {
+			conn.Handle(MethodCancelTask, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(CancelTaskRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: params are required")
+				}
+				res, err := h.CancelTask(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.CreateMessage(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodCancelTask, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(CancelTaskRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: params are required")
+	}
+	if h, ok := impl.(GetTaskHandler); ok {
+		methods = append(methods, MethodGetTask)
+		if conn != nil {
+			conn.Handle(MethodGetTask, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(GetTaskRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tasks/get: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("tasks/get: params are required")
+				}
+				res, err := h.GetTask(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.CancelTask(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodGetTask, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(GetTaskRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tasks/get: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("tasks/get: params are required")
+	}
+	if h, ok := impl.(ListTasksHandler); ok {
+		methods = append(methods, MethodListTasks)
+		if conn != nil {
+			conn.Handle(MethodListTasks, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(PaginatedRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
+					}
+				}
+				res, err := h.ListTasks(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.GetTask(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodListTasks, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(PaginatedRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
-			}
+	}
+	if h, ok := impl.(GetTaskPayloadHandler); ok {
+		methods = append(methods, MethodGetTaskPayload)
+		if conn != nil {
+			conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+				params := new(GetTaskPayloadRequestParams)
+				if !rpcAbsent(req.Params) {
+					if err := params.UnmarshalJSON(req.Params); err != nil {
+						return nil, jsonrpc2.ErrInvalidParams("tasks/result: " + err.Error())
+					}
+				} else {
+					return nil, jsonrpc2.ErrInvalidParams("tasks/result: params are required")
+				}
+				res, err := h.GetTaskPayload(ctx, params)
+				return rpcResult(res, err)
+			})
 		}
-		res, err := impl.ListTasks(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.Handle(MethodGetTaskPayload, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		params := new(GetTaskPayloadRequestParams)
-		if !rpcAbsent(req.Params) {
-			if err := params.UnmarshalJSON(req.Params); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams("tasks/result: " + err.Error())
-			}
-		} else {
-			return nil, jsonrpc2.ErrInvalidParams("tasks/result: params are required")
+	}
+	if h, ok := impl.(ElicitationCompleteHandler); ok {
+		methods = append(methods, MethodElicitationComplete)
+		if conn != nil {
+			conn.HandleNotification(MethodElicitationComplete, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(ElicitationCompleteNotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				} else {
+					return
+				}
+				_ = h.ElicitationComplete(ctx, params)
+			})
 		}
-		res, err := impl.GetTaskPayload(ctx, params)
-		return rpcResult(res, err)
-	})
-	conn.HandleNotification(MethodElicitationComplete, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(ElicitationCompleteNotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
-		} else {
-			return
+	}
+	if h, ok := impl.(LoggingMessageHandler); ok {
+		methods = append(methods, MethodLoggingMessage)
+		if conn != nil {
+			conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(LoggingMessageNotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				} else {
+					return
+				}
+				_ = h.LoggingMessage(ctx, params)
+			})
 		}
-		_ = impl.ElicitationComplete(ctx, params)
-	})
-	conn.HandleNotification(MethodLoggingMessage, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(LoggingMessageNotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
-		} else {
-			return
+	}
+	if h, ok := impl.(PromptListChangedHandler); ok {
+		methods = append(methods, MethodPromptListChanged)
+		if conn != nil {
+			conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(NotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				}
+				_ = h.PromptListChanged(ctx, params)
+			})
 		}
-		_ = impl.LoggingMessage(ctx, params)
-	})
-	conn.HandleNotification(MethodPromptListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(NotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
+	}
+	if h, ok := impl.(ResourceListChangedHandler); ok {
+		methods = append(methods, MethodResourceListChanged)
+		if conn != nil {
+			conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(NotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				}
+				_ = h.ResourceListChanged(ctx, params)
+			})
 		}
-		_ = impl.PromptListChanged(ctx, params)
-	})
-	conn.HandleNotification(MethodResourceListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(NotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
+	}
+	if h, ok := impl.(ResourceUpdatedHandler); ok {
+		methods = append(methods, MethodResourceUpdated)
+		if conn != nil {
+			conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(ResourceUpdatedNotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				} else {
+					return
+				}
+				_ = h.ResourceUpdated(ctx, params)
+			})
 		}
-		_ = impl.ResourceListChanged(ctx, params)
-	})
-	conn.HandleNotification(MethodResourceUpdated, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(ResourceUpdatedNotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
-		} else {
-			return
+	}
+	if h, ok := impl.(TaskStatusHandler); ok {
+		methods = append(methods, MethodTaskStatus)
+		if conn != nil {
+			conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(TaskStatusNotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				} else {
+					return
+				}
+				_ = h.TaskStatus(ctx, params)
+			})
 		}
-		_ = impl.ResourceUpdated(ctx, params)
-	})
-	conn.HandleNotification(MethodTaskStatus, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(TaskStatusNotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
-		} else {
-			return
+	}
+	if h, ok := impl.(ToolListChangedHandler); ok {
+		methods = append(methods, MethodToolListChanged)
+		if conn != nil {
+			conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
+				params := new(NotificationParams)
+				if !rpcAbsent(n.Params) {
+					if err := params.UnmarshalJSON(n.Params); err != nil {
+						return
+					}
+				}
+				_ = h.ToolListChanged(ctx, params)
+			})
 		}
-		_ = impl.TaskStatus(ctx, params)
-	})
-	conn.HandleNotification(MethodToolListChanged, func(ctx context.Context, n *jsonrpc2.Notification) {
-		params := new(NotificationParams)
-		if !rpcAbsent(n.Params) {
-			if err := params.UnmarshalJSON(n.Params); err != nil {
-				return
-			}
-		}
-		_ = impl.ToolListChanged(ctx, params)
-	})
+	}
+	return methods
 }
 
 // ClientCaller calls an MCP client of revision 2025-11-25 over a jsonrpc2.Conn. It implements
-// Client, so the server's call is one method call, e.g. peer.Elicit(ctx, params), and
+// ClientHandler, so the server's call is one method call, e.g. peer.Elicit(ctx, params), and
 // ending ctx is the MCP cancellation: the call returns ctx's error at once and
 // the runtime sends notifications/cancelled as the revision's Policy says (never
 // for initialize or a task-augmented request). A JSON-RPC error answer is
@@ -537,4 +661,4 @@ func (c *ClientCaller) ToolListChanged(ctx context.Context, params *Notification
 	return c.conn.Notify(ctx, MethodToolListChanged, rpcParams(params, params == nil, false))
 }
 
-var _ Client = (*ClientCaller)(nil)
+var _ ClientHandler = (*ClientCaller)(nil)

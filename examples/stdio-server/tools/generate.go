@@ -7,16 +7,16 @@
 // text.go, written by hand, gives the results their text blocks.
 // Regenerate with "go generate ./examples/stdio-server/tools".
 //
-// A server embeds a Handler instead of UnimplementedServer and keeps its
-// own lifecycle methods:
+// A Handler is a ListToolsHandler and CallToolHandler of its bindings; a
+// server with more methods embeds it:
 //
 //	type server struct {
-//		*tools.Handler20251125 // tools/list, tools/call; the rest -32601
+//		*tools.Handler20251125 // tools/list, tools/call
 //		log *slog.Logger
 //	}
-//	// Initialize, Initialized, Ping as before.
+//	// ListPrompts, GetPrompt, … as the server serves them.
 //
-//	mcp.RegisterServer(conn, &server{Handler20251125: tools.NewHandler20251125(impl), log: log})
+//	mcp.NewServer(info, &server{Handler20251125: tools.NewHandler20251125(impl), log: log})
 //
 // where impl implements Tools:
 //

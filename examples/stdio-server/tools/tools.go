@@ -251,10 +251,10 @@ const ToolsJSON = `[{"name":"sleep","title":"Sleep","description":"Waits ms mill
 // with generated code before calling the method, and turns a typed result
 // into structuredContent plus the same JSON in a text block.
 type Handler struct {
-	// UnimplementedServer answers every other method with -32601, so a
-	// *Handler is a complete server that only has tools; embed *Handler in
-	// a server type (instead of UnimplementedServer) to add the rest.
-	mcp.UnimplementedServer
+	// impl is called for each tool. A *Handler implements the bindings'
+	// ListToolsHandler and CallToolHandler only, so on its own it is a server
+	// that declares and answers tools and nothing else; embed *Handler in a
+	// server type to add the rest.
 	impl Tools
 
 	// TTLMs and CacheScope are the CacheableResult hints of tools/list
@@ -363,10 +363,10 @@ func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.Cal
 // with generated code before calling the method, and turns a typed result
 // into structuredContent plus the same JSON in a text block.
 type Handler20251125 struct {
-	// UnimplementedServer answers every other method with -32601, so a
-	// *Handler is a complete server that only has tools; embed *Handler in
-	// a server type (instead of UnimplementedServer) to add the rest.
-	mcp20251125.UnimplementedServer
+	// impl is called for each tool. A *Handler implements the bindings'
+	// ListToolsHandler and CallToolHandler only, so on its own it is a server
+	// that declares and answers tools and nothing else; embed *Handler in a
+	// server type to add the rest.
 	impl Tools
 }
 
