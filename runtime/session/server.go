@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // Lifecycle methods the session answers itself unless the implementation
@@ -200,7 +202,7 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 			} else {
 				pol = s.base.Policy(jsonrpc2.SideServer)
 			}
-		case m != nil && m.Kind == jsonrpc2.KindRequest && m.Method == MethodPing && member(m.Params, "_meta") == nil:
+		case m != nil && m.Kind == jsonrpc2.KindRequest && m.Method == MethodPing && jsonscan.Member(m.Params, "_meta") == nil:
 			if err := t.Write(ctx, response(m.ID, json.RawMessage(`{}`), nil)); err != nil {
 				return nil, err
 			}
