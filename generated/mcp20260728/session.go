@@ -38,8 +38,10 @@ func Revision() session.Revision {
 			"roots/list":             "ListRoots",
 			"sampling/createMessage": "CreateMessage",
 		},
-		Modern: true,
-		Policy: Policy,
+		HTTPHeaders: []string{"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-"},
+		Lifecycle:   []string{"server/discover", "subscriptions/listen"},
+		Modern:      true,
+		Policy:      Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"prompts/get":              "GetPrompt",
