@@ -9,10 +9,33 @@ import "encoding/json"
 // checking again); on anything else EachMember stops early, without
 // panicking, and what it reported so far means nothing.
 func EachMember(obj []byte, f func(key, val []byte) bool) {
-	for k, v, i := firstMember(obj); i >= 0; k, v, i = nextMember(obj, i) {
-		if !f(k, v) {
+	// One loop with nothing to call but f: this runs for every message
+	// the peer decodes.
+	i := SkipSpace(obj, 0)
+	if i >= len(obj) || obj[i] != '{' {
+		return
+	}
+	i = SkipSpace(obj, i+1)
+	for i < len(obj) && obj[i] == '"' {
+		kEnd := skipTrustedString(obj, i)
+		if kEnd < 0 {
 			return
 		}
+		k := obj[i+1 : kEnd-1]
+		i = SkipSpace(obj, kEnd)
+		if i >= len(obj) || obj[i] != ':' {
+			return
+		}
+		i = SkipSpace(obj, i+1)
+		vEnd := skipTrustedValue(obj, i)
+		if vEnd <= i || !f(k, obj[i:vEnd:vEnd]) {
+			return
+		}
+		i = SkipSpace(obj, vEnd)
+		if i >= len(obj) || obj[i] != ',' {
+			return
+		}
+		i = SkipSpace(obj, i+1)
 	}
 }
 
@@ -22,72 +45,41 @@ func EachMember(obj []byte, f func(key, val []byte) bool) {
 // decoded, as encoding/json compares them.
 func Member(obj []byte, key string) []byte {
 	var found []byte
-	for k, v, i := firstMember(obj); i >= 0; k, v, i = nextMember(obj, i) {
-		if string(k) == key || escapedKeyIs(k, key) {
+	EachMember(obj, func(k, v []byte) bool {
+		if string(k) == key || (!plainKey(k) && escapedKeyIs(k, key)) {
 			found = v
 		}
-	}
+		return true
+	})
 	return found
 }
 
 // KeyIs reports whether the raw (still escaped) member key k, as EachMember
 // reports it, decodes to key.
-func KeyIs(k []byte, key string) bool { return string(k) == key || escapedKeyIs(k, key) }
+func KeyIs(k []byte, key string) bool {
+	return string(k) == key || (!plainKey(k) && escapedKeyIs(k, key))
+}
+
+// plainKey reports whether k reads as itself: no escape, nothing but
+// ASCII. Almost every key is, so the decoding is only paid for the rare
+// one that is not.
+func plainKey(k []byte) bool {
+	for _, c := range k {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
 
 // escapedKeyIs reports whether k, which holds an escape or non-ASCII bytes
 // (which encoding/json reads as U+FFFD when they are not UTF-8), decodes to
 // key.
 func escapedKeyIs(k []byte, key string) bool {
-	for _, c := range k {
-		if c == '\\' || c >= 0x80 {
-			var s string
-			q := make([]byte, 0, len(k)+2)
-			q = append(append(append(q, '"'), k...), '"')
-			return json.Unmarshal(q, &s) == nil && s == key
-		}
-	}
-	return false
-}
-
-// firstMember returns the first member of the object obj and the index to
-// continue from, or -1 when there is none.
-func firstMember(obj []byte) (k, v []byte, next int) {
-	i := SkipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
-		return nil, nil, -1
-	}
-	return member(obj, SkipSpace(obj, i+1))
-}
-
-// nextMember returns the member after the one that ended at i.
-func nextMember(obj []byte, i int) (k, v []byte, next int) {
-	i = SkipSpace(obj, i)
-	if i >= len(obj) || obj[i] != ',' {
-		return nil, nil, -1
-	}
-	return member(obj, SkipSpace(obj, i+1))
-}
-
-// member reads the member whose key starts at obj[i].
-func member(obj []byte, i int) (k, v []byte, next int) {
-	if i >= len(obj) || obj[i] != '"' {
-		return nil, nil, -1
-	}
-	kEnd := skipTrustedString(obj, i)
-	if kEnd < 0 {
-		return nil, nil, -1
-	}
-	k = obj[i+1 : kEnd-1]
-	i = SkipSpace(obj, kEnd)
-	if i >= len(obj) || obj[i] != ':' {
-		return nil, nil, -1
-	}
-	i = SkipSpace(obj, i+1)
-	vEnd := skipTrustedValue(obj, i)
-	if vEnd <= i {
-		return nil, nil, -1
-	}
-	return k, obj[i:vEnd:vEnd], vEnd
+	var s string
+	q := make([]byte, 0, len(k)+2)
+	q = append(append(append(q, '"'), k...), '"')
+	return json.Unmarshal(q, &s) == nil && s == key
 }
 
 // skipTrustedString returns the index just past the string literal at
