@@ -235,6 +235,7 @@ const lifecycleCheck = `package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"time"
@@ -267,8 +268,9 @@ func main() {
 	if r.Version != rev || mcp.ProtocolVersion != rev {
 		fail("step 3: the bindings say revision %%s (ProtocolVersion %%s)", r.Version, mcp.ProtocolVersion)
 	}
-	if r.Modern != (row.Era == schema.EraModern) || !slices.Equal(r.HTTPHeaders, row.Headers) {
-		fail("step 3: Revision() has modern %%v and headers %%v, the row era %%s and headers %%v", r.Modern, r.HTTPHeaders, row.Era, row.Headers)
+	if r.Modern != (row.Era == schema.EraModern) || !slices.Equal(r.HTTPHeaders, row.Headers) || !maps.Equal(r.HTTPNameMembers, row.NameHeader) {
+		fail("step 3: Revision() has modern %%v, headers %%v, Mcp-Name %%v; the row era %%s, headers %%v, Mcp-Name %%v",
+			r.Modern, r.HTTPHeaders, r.HTTPNameMembers, row.Era, row.Headers, row.NameHeader)
 	}
 	if _, err := tools.Generate([]byte(` + "`" + `[{"name":"greet","inputSchema":{"type":"object"}}]` + "`" + `),
 		tools.Options{Package: "tools", Import: "github.com/mcpgen/mcpgen/generated/%[1]s"}); err != nil {

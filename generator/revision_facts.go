@@ -6,22 +6,29 @@ import (
 
 // revisionFacts are the members of the generated Revision() that come from
 // the revision's facts (schema.Model.Facts: the lifecycle methods its
-// schema defines, the HTTP headers of the revision table), so the runtime
-// learns them through the generated code instead of keeping its own
-// literals.
+// schema defines, the HTTP headers of the revision table and the members
+// Mcp-Name mirrors), so the runtime learns them through the generated code
+// instead of keeping its own literals. Empty facts are left out.
 func revisionFacts(g *gen) jen.Dict {
-	lits := func(list []string) jen.Code {
+	d := jen.Dict{}
+	strs := func(field string, list []string) {
 		if len(list) == 0 {
-			return jen.Nil()
+			return
 		}
 		var vals []jen.Code
 		for _, s := range list {
 			vals = append(vals, jen.Lit(s))
 		}
-		return jen.Index().String().Values(vals...)
+		d[jen.Id(field)] = jen.Index().String().Values(vals...)
 	}
-	return jen.Dict{
-		jen.Id("Lifecycle"):   lits(g.m.Facts.Lifecycle),
-		jen.Id("HTTPHeaders"): lits(g.m.Facts.Headers),
+	strs("Lifecycle", g.m.Facts.Lifecycle)
+	strs("HTTPHeaders", g.m.Facts.Headers)
+	if len(g.m.Facts.NameHeader) > 0 {
+		names := jen.Dict{}
+		for method, member := range g.m.Facts.NameHeader {
+			names[jen.Lit(method)] = jen.Lit(member)
+		}
+		d[jen.Id("HTTPNameMembers")] = jen.Map(jen.String()).String().Values(names)
 	}
+	return d
 }

@@ -234,6 +234,7 @@ func (a *analyser) deriveFacts() {
 	f.HTTPDisconnectCancels = rule.HTTPDisconnectCancels
 	f.Source = rule.Source
 	f.Headers = rule.Headers
+	f.NameHeader = rule.NameHeader
 	has := map[string]bool{}
 	for _, me := range a.m.Methods {
 		has[me.Name] = true

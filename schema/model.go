@@ -296,6 +296,9 @@ type Facts struct {
 	// Headers are the HTTP headers the revision's Streamable HTTP
 	// transport defines, from the revision table; empty without one.
 	Headers []string `json:"headers,omitempty"`
+	// NameHeader maps the requests whose params member the Mcp-Name
+	// header mirrors to that member, from the revision table.
+	NameHeader map[string]string `json:"nameHeader,omitempty"`
 	// Source says where the prose rules come from.
 	Source string `json:"source"`
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"maps"
 	"slices"
 	"sort"
 )
@@ -71,6 +72,12 @@ type RevisionFacts struct {
 	// (2024-11-05 has the older HTTP+SSE transport, which mcpgen does not
 	// serve). From basic/transports*.
 	Headers []string
+	// NameHeader maps each request whose params member the Mcp-Name
+	// header mirrors to that member ("tools/call" → "name",
+	// "resources/read" → "uri"); nil when the revision has no Mcp-Name.
+	// From basic/transports/streamable-http.mdx. Checked: each method and
+	// member exists.
+	NameHeader map[string]string
 	// StructuredToolOutput: Tool.outputSchema and
 	// CallToolResult.structuredContent exist (2025-06-18 on). Checked.
 	StructuredToolOutput bool
@@ -140,6 +147,7 @@ var revisionTable = []RevisionFacts{
 		CanonicalSHA256: "6b3a3dd3090f1a3954dc653be746b86c4cab968de0717b541f40d2ae9955a2b1",
 		Era:             EraModern, Dialect: "2020-12",
 		Headers:                  []string{HeaderProtocolVersion, HeaderMethod, HeaderName, HeaderParamPrefix},
+		NameHeader:               map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"},
 		StructuredToolOutput:     true,
 		ToolInputErrorsAsResults: true,
 		ServerCancelsOnly:        []string{"subscriptions/listen"},
@@ -203,5 +211,6 @@ func DefaultHTTPVersions(era Era) []string {
 func (r RevisionFacts) clone() RevisionFacts {
 	r.Headers = slices.Clone(r.Headers)
 	r.ServerCancelsOnly = slices.Clone(r.ServerCancelsOnly)
+	r.NameHeader = maps.Clone(r.NameHeader)
 	return r
 }

@@ -66,6 +66,22 @@ func TestRevisionTable(t *testing.T) {
 				t.Errorf("%s: ServerCancelsOnly names %s, which the schema does not define", r.Version, me)
 			}
 		}
+		if len(r.NameHeader) > 0 != slices.Contains(r.Headers, schema.HeaderName) {
+			t.Errorf("%s: NameHeader %v with headers %v", r.Version, r.NameHeader, r.Headers)
+		}
+		for method, member := range r.NameHeader {
+			i := slices.IndexFunc(m.Methods, func(x *schema.Method) bool { return x.Name == method })
+			if i < 0 || m.Methods[i].Params == nil {
+				t.Errorf("%s: NameHeader names %s, which the schema does not define with params", r.Version, method)
+				continue
+			}
+			params := m.Resolve(m.Methods[i].Params)
+			if !slices.ContainsFunc(params.Properties, func(p *schema.Property) bool {
+				return p.Name == member && p.Required && m.Resolve(p.Type).Kind == schema.KindString
+			}) {
+				t.Errorf("%s: NameHeader mirrors %s's params.%s, which is not a required string there", r.Version, method, member)
+			}
+		}
 		if !slices.Equal(m.Facts.Headers, r.Headers) {
 			t.Errorf("%s: Model.Facts.Headers %v, the table %v", r.Version, m.Facts.Headers, r.Headers)
 		}

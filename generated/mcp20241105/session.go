@@ -32,10 +32,9 @@ func Revision() session.Revision {
 			"roots/list":             "ListRoots",
 			"sampling/createMessage": "CreateMessage",
 		},
-		HTTPHeaders: nil,
-		Lifecycle:   []string{"initialize", "notifications/initialized", "ping", "logging/setLevel"},
-		Modern:      false,
-		Policy:      Policy,
+		Lifecycle: []string{"initialize", "notifications/initialized", "ping", "logging/setLevel"},
+		Modern:    false,
+		Policy:    Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"initialize":               "Initialize",

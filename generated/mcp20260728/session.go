@@ -39,9 +39,14 @@ func Revision() session.Revision {
 			"sampling/createMessage": "CreateMessage",
 		},
 		HTTPHeaders: []string{"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-"},
-		Lifecycle:   []string{"server/discover", "subscriptions/listen"},
-		Modern:      true,
-		Policy:      Policy,
+		HTTPNameMembers: map[string]string{
+			"prompts/get":    "name",
+			"resources/read": "uri",
+			"tools/call":     "name",
+		},
+		Lifecycle: []string{"server/discover", "subscriptions/listen"},
+		Modern:    true,
+		Policy:    Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"prompts/get":              "GetPrompt",

@@ -44,6 +44,11 @@ type Revision struct {
 	// Streamable HTTP (2024-11-05). From the revision table, through the
 	// generated Revision.
 	HTTPHeaders []string
+	// HTTPNameMembers maps each request whose params member the Mcp-Name
+	// header mirrors to that member ("tools/call" → "name",
+	// "resources/read" → "uri"); nil when the revision has no Mcp-Name.
+	// From the revision table, through the generated Revision.
+	HTTPNameMembers map[string]string
 }
 
 // HasLifecycle reports whether the revision defines the lifecycle method
