@@ -39,11 +39,13 @@ const (
 	HeaderParamPrefix = "Mcp-Param-"
 )
 
-// LifecycleMethods are the methods the session layer answers itself when a
-// revision has them (unless the implementation provides them): opening a
-// legacy session, liveness, the log level, a modern server's discovery and
-// its one server-cancellable stream. Which of them a revision has is read
-// from its schema (Facts.Lifecycle), never from a table.
+// LifecycleMethods are the methods the session layer handles rather than
+// the user's handlers alone: opening a legacy session, liveness and the log
+// level, a modern server's discovery (all answered by the session unless
+// the implementation provides them), and the modern subscription stream
+// (the implementation's handler, inside the session's stream rules).
+// Which of them a revision has is read from its schema (Facts.Lifecycle),
+// never from a table.
 var LifecycleMethods = []string{
 	"initialize", "notifications/initialized", "ping", "logging/setLevel",
 	"server/discover", "subscriptions/listen",

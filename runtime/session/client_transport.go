@@ -8,9 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // clientTransport sits between a client Conn and the real transport. It

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // requestState is what a handler's ctx knows about its request's session.

@@ -30,11 +30,12 @@ type Revision struct {
 	// Capabilities maps a server request to the server capability that
 	// providing it declares ("tools/call" → "tools").
 	Capabilities map[string]string
-	// Lifecycle lists the lifecycle methods the revision's schema defines,
-	// which the session answers itself unless the implementation provides
-	// them: of initialize, notifications/initialized, ping,
-	// logging/setLevel, server/discover and subscriptions/listen, those
-	// the revision has (2026-07-28 has no ping and no logging/setLevel).
+	// Lifecycle lists the lifecycle methods the revision's schema defines:
+	// of initialize, notifications/initialized, ping, logging/setLevel,
+	// server/discover (which the session answers unless the implementation
+	// provides them) and subscriptions/listen (the implementation's, inside
+	// the session's stream rules), those the revision has; 2026-07-28 has
+	// no ping and no logging/setLevel.
 	// From the revision table of mcpgen's schema package, through the
 	// generated Revision.
 	Lifecycle []string

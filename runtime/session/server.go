@@ -10,9 +10,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Lifecycle methods the session answers itself unless the implementation

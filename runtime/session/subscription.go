@@ -4,9 +4,8 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // MetaSubscriptionID is the _meta key that ties a notification to its

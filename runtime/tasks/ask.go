@@ -6,9 +6,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // taskKey is the context key of the task a handler runs under.

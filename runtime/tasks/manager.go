@@ -12,9 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // The task methods of 2025-11-25.

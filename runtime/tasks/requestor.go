@@ -8,9 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Handle is a task the requestor created with Start. R is the underlying
