@@ -53,16 +53,20 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		f.Comment("version, its era (legacy: initialize opens the session), the cancellation")
 	}
 	f.Comment("Policy, and which Server methods declare which capability.")
+	revDict := jen.Dict{
+		jen.Id("Version"):          jen.Lit(g.m.Revision),
+		jen.Id("Modern"):           jen.Lit(modern),
+		jen.Id("Policy"):           jen.Id("Policy"),
+		jen.Id("ServerMethods"):    jen.Map(jen.String()).String().Values(serverMethods),
+		jen.Id("ClientMethods"):    jen.Map(jen.String()).String().Values(clientMethods),
+		jen.Id("Capabilities"):     jen.Map(jen.String()).String().Values(serverCaps),
+		jen.Id("CacheableResults"): jen.Map(jen.String()).Bool().Values(cacheable),
+	}
+	for k, v := range revisionFacts(g) { // revision_facts.go
+		revDict[k] = v
+	}
 	f.Func().Id("Revision").Params().Add(ses("Revision")).Block(
-		jen.Return(ses("Revision").Values(jen.Dict{
-			jen.Id("Version"):          jen.Lit(g.m.Revision),
-			jen.Id("Modern"):           jen.Lit(modern),
-			jen.Id("Policy"):           jen.Id("Policy"),
-			jen.Id("ServerMethods"):    jen.Map(jen.String()).String().Values(serverMethods),
-			jen.Id("ClientMethods"):    jen.Map(jen.String()).String().Values(clientMethods),
-			jen.Id("Capabilities"):     jen.Map(jen.String()).String().Values(serverCaps),
-			jen.Id("CacheableResults"): jen.Map(jen.String()).Bool().Values(cacheable),
-		})),
+		jen.Return(ses("Revision").Values(revDict)),
 	)
 
 	f.Comment("Server is the session's server (runtime/session): it serves an implementation to")

@@ -24,8 +24,11 @@ const ExamplesRevision = "2026-07-28"
 //go:embed schemas/*/schema.json schemas/2026-07-28/examples
 var files embed.FS
 
-// revisions is computed once from the embedded tree, so adding a revision
-// is adding its folder.
+// revisions is computed once from the embedded tree: each folder is an
+// official revision. Adding a revision takes more than its folder (its row
+// of the revision table in schema/revisions.go, its generated package):
+// ADDING_A_REVISION.md at the repository root lists the steps, and a test
+// keeps that list true.
 var revisions = func() []string {
 	entries, err := files.ReadDir("schemas")
 	if err != nil {

@@ -222,34 +222,19 @@ func (a *analyser) findResult(me *Method) error {
 	return nil
 }
 
-// proseRules are the cancellation rules the schema cannot carry, from the
-// spec pages of each revision; a revision takes the last entry that
-// starts no later than it.
-var proseRules = []struct {
-	since                 string
-	serverMayCancel       bool
-	serverCancelsOnly     []string
-	httpDisconnectCancels bool
-	source                string
-}{
-	{"2024-11-05", true, nil, false, "basic/utilities/cancellation.mdx; basic/transports.mdx: a disconnect is not a cancellation"},
-	{"2026-07-28", false, []string{"subscriptions/listen"}, true, "basic/patterns/cancellation.mdx; basic/transports/streamable-http.mdx: closing the response stream is the cancellation"},
-}
-
 func (a *analyser) deriveFacts() {
 	f := &a.m.Facts
 	f.CancelledMethod = "notifications/cancelled"
 	f.ProgressMethod = "notifications/progress"
 	f.ClientMayCancel = true
-	rule := proseRules[0]
-	for _, r := range proseRules {
-		if r.since <= a.m.Revision {
-			rule = r
-		}
-	}
-	f.ServerMayCancel = rule.serverMayCancel
-	f.HTTPDisconnectCancels = rule.httpDisconnectCancels
-	f.Source = rule.source
+	// The cancellation rules the schema cannot carry come from the
+	// revision table (revisions.go).
+	rule := factsFor(a.m.Revision)
+	f.ServerMayCancel = rule.ServerMayCancel
+	f.HTTPDisconnectCancels = rule.HTTPDisconnectCancels
+	f.Source = rule.Source
+	f.Headers = rule.Headers
+	f.NameHeader = rule.NameHeader
 	has := map[string]bool{}
 	for _, me := range a.m.Methods {
 		has[me.Name] = true
@@ -257,15 +242,22 @@ func (a *analyser) deriveFacts() {
 			f.TaskMember = "task"
 		}
 	}
-	for _, m := range rule.serverCancelsOnly {
+	for _, m := range rule.ServerCancelsOnly {
 		if has[m] {
 			f.ServerCancelsOnly = append(f.ServerCancelsOnly, m)
 		}
 	}
 	if has["initialize"] {
 		f.NeverCancellable = []string{"initialize"}
+		f.Era = EraLegacy
 	} else {
 		f.Stateless = true
+		f.Era = EraModern
+	}
+	for _, m := range LifecycleMethods {
+		if has[m] {
+			f.Lifecycle = append(f.Lifecycle, m)
+		}
 	}
 	if has["tasks/cancel"] {
 		f.TaskCancelMethod = "tasks/cancel"

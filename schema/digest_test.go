@@ -24,7 +24,7 @@ func TestOfficialCanonicalDigests(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r := schema.OfficialRevision(d); r != rev {
-			t.Errorf("%s: canonical digest %s is recognised as %q (update the table in digest.go)", rev, d, r)
+			t.Errorf("%s: canonical digest %s is recognised as %q (update its CanonicalSHA256 in schema/revisions.go)", rev, d, r)
 		}
 		if seen[d] {
 			t.Errorf("%s: digest %s shared with another revision", rev, d)

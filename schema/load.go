@@ -58,7 +58,7 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, &Error{File: file, Msg: "cannot digest the schema", Err: err}
 	}
-	officialRev := officialCanonical[canonical]
+	officialRev := OfficialRevision(canonical)
 	revision := opts.Revision
 	if revision != "" && officialRev != "" && revision != officialRev {
 		return nil, errAt(file, "", "revision %s was given, but this is the official schema of revision %s", revision, officialRev)

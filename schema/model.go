@@ -24,8 +24,9 @@ type Model struct {
 	// Unions holds every anyOf (and every multi-kind type array) in the
 	// schema with the decoding strategy chosen for it, sorted by pointer.
 	Unions []*Union `json:"unions"`
-	// Facts are the revision's cancellation rules: derived from the schema
-	// where it can be, from the per-revision table where it cannot.
+	// Facts are the revision's cancellation and lifecycle rules: derived
+	// from the schema where it can be, from the revision table
+	// (revisions.go) where it cannot.
 	Facts Facts `json:"facts"`
 	// Omitted lists definitions that deliberately get no type of their own,
 	// with the reason. It is empty for every official revision.
@@ -286,6 +287,18 @@ type Facts struct {
 	HTTPDisconnectCancels bool `json:"httpDisconnectCancels"`
 	// Stateless is set for revisions without initialize (2026-07-28).
 	Stateless bool `json:"stateless,omitempty"`
+	// Era is the revision's protocol family: legacy when the schema
+	// defines initialize, modern otherwise.
+	Era Era `json:"era"`
+	// Lifecycle are the LifecycleMethods the schema defines, in that
+	// list's order: what the session answers itself.
+	Lifecycle []string `json:"lifecycle"`
+	// Headers are the HTTP headers the revision's Streamable HTTP
+	// transport defines, from the revision table; empty without one.
+	Headers []string `json:"headers,omitempty"`
+	// NameHeader maps the requests whose params member the Mcp-Name
+	// header mirrors to that member, from the revision table.
+	NameHeader map[string]string `json:"nameHeader,omitempty"`
 	// Source says where the prose rules come from.
 	Source string `json:"source"`
 }

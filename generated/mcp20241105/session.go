@@ -33,8 +33,9 @@ func Revision() session.Revision {
 			"roots/list":             "ListRoots",
 			"sampling/createMessage": "CreateMessage",
 		},
-		Modern: false,
-		Policy: Policy,
+		Lifecycle: []string{"initialize", "notifications/initialized", "ping", "logging/setLevel"},
+		Modern:    false,
+		Policy:    Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"initialize":               "Initialize",

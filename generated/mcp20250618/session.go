@@ -35,8 +35,10 @@ func Revision() session.Revision {
 			"roots/list":             "ListRoots",
 			"sampling/createMessage": "CreateMessage",
 		},
-		Modern: false,
-		Policy: Policy,
+		HTTPHeaders: []string{"Mcp-Session-Id", "MCP-Protocol-Version"},
+		Lifecycle:   []string{"initialize", "notifications/initialized", "ping", "logging/setLevel"},
+		Modern:      false,
+		Policy:      Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"initialize":               "Initialize",

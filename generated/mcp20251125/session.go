@@ -43,8 +43,10 @@ func Revision() session.Revision {
 			"tasks/list":             "ListTasks",
 			"tasks/result":           "GetTaskPayload",
 		},
-		Modern: false,
-		Policy: Policy,
+		HTTPHeaders: []string{"Mcp-Session-Id", "MCP-Protocol-Version"},
+		Lifecycle:   []string{"initialize", "notifications/initialized", "ping", "logging/setLevel"},
+		Modern:      false,
+		Policy:      Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"initialize":               "Initialize",

@@ -39,8 +39,15 @@ func Revision() session.Revision {
 			"roots/list":             "ListRoots",
 			"sampling/createMessage": "CreateMessage",
 		},
-		Modern: true,
-		Policy: Policy,
+		HTTPHeaders: []string{"MCP-Protocol-Version", "Mcp-Method", "Mcp-Name", "Mcp-Param-"},
+		HTTPNameMembers: map[string]string{
+			"prompts/get":    "name",
+			"resources/read": "uri",
+			"tools/call":     "name",
+		},
+		Lifecycle: []string{"server/discover", "subscriptions/listen"},
+		Modern:    true,
+		Policy:    Policy,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"prompts/get":              "GetPrompt",

@@ -89,7 +89,7 @@ func (e *emitter) handler() {
 	f.Comment("ListTools answers tools/list with every tool of the tools file, in its")
 	f.Comment("order, decoded afresh for each call so callers may keep or change it.")
 	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("ListTools").Params(
-		jen.Id("_").Qual("context", "Context"), jen.Id("_").Op("*").Add(e.mcp(r.listParams)),
+		jen.Id("_").Qual("context", "Context"), jen.Id("_").Op("*").Add(e.mcp("ListToolsRequestParams")),
 	).Params(jen.Op("*").Add(e.mcp("ListToolsResult")), jen.Error()).Block(listBody...)
 
 	// CallTool.

@@ -68,6 +68,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/mcpgen/mcpgen/schema"
 )
 
 // Options tune Generate.
@@ -103,31 +105,33 @@ type target struct {
 }
 
 // revision is what the generated dispatcher must know about the bindings'
-// revision and cannot read from the tools file.
+// revision and cannot read from the tools file: its row of the revision
+// table (schema/revisions.go).
 type revision struct {
 	date string
-	// listParams is the Go name of the tools/list params type.
-	listParams string
 	// structured: Tool.outputSchema and CallToolResult.structuredContent
-	// exist (2025-06-18 and later).
+	// exist.
 	structured bool
 	// argsAsToolErrors: input validation errors are tool execution errors
-	// (isError: true) rather than -32602 protocol errors, as
-	// server/tools.mdx says from 2025-11-25 on (SEP-1303; changelog.mdx of
-	// 2025-11-25). Earlier pages list "invalid arguments" among protocol
-	// errors.
+	// (isError: true) rather than -32602 protocol errors.
 	argsAsToolErrors bool
 	// modern: results carry resultType, and tools/list is a CacheableResult
-	// with ttlMs and cacheScope (2026-07-28).
+	// with ttlMs and cacheScope.
 	modern bool
 }
 
-var revisions = map[string]revision{
-	"2024-11-05": {date: "2024-11-05", listParams: "ListToolsRequestParams"},
-	"2025-03-26": {date: "2025-03-26", listParams: "ListToolsRequestParams"},
-	"2025-06-18": {date: "2025-06-18", listParams: "ListToolsRequestParams", structured: true},
-	"2025-11-25": {date: "2025-11-25", listParams: "PaginatedRequestParams", structured: true, argsAsToolErrors: true},
-	"2026-07-28": {date: "2026-07-28", listParams: "PaginatedRequestParams", structured: true, argsAsToolErrors: true, modern: true},
+// lookupRevision returns what the dispatcher of revision rev needs.
+func lookupRevision(rev string) (revision, bool) {
+	f, ok := schema.LookupRevision(rev)
+	if !ok {
+		return revision{}, false
+	}
+	return revision{
+		date:             f.Version,
+		structured:       f.StructuredToolOutput,
+		argsAsToolErrors: f.ToolInputErrorsAsResults,
+		modern:           f.Era == schema.EraModern,
+	}, true
 }
 
 var importRevision = regexp.MustCompile(`mcp(\d{4})(\d{2})(\d{2})$`)
@@ -167,9 +171,9 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 			}
 			rev = m[1] + "-" + m[2] + "-" + m[3]
 		}
-		r, ok := revisions[rev]
+		r, ok := lookupRevision(rev)
 		if !ok {
-			return nil, fmt.Errorf("tools: unknown MCP revision %q", rev)
+			return nil, fmt.Errorf("tools: unknown MCP revision %q (no row in the revision table, schema/revisions.go)", rev)
 		}
 		t := target{imp: imp, alias: "mcp", rev: r, handler: "Handler", ctor: "NewHandler"}
 		if i > 0 {

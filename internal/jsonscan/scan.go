@@ -1,8 +1,18 @@
-// Package jsonscan is the JSON scanner that the runtime (to validate each
-// message) and runtime/genimpl (the generated codec's support) both use:
-// one recursive-descent pass that validates what it passes over exactly as
-// encoding/json does, without allocating. It lives below both because
-// genimpl imports the runtime.
+// Package jsonscan is the one home of the project's JSON scanning and
+// member editing, below every support package that needs it (the JSON-RPC
+// peer validates and picks apart each message with it, runtime/genimpl
+// builds the generated codec on it, the session and tasks edit _meta with
+// it). Standard library only.
+//
+// Two kinds of scanning live here. The validating scanner (Skip, Valid,
+// Value, the Object and Array iterators) checks everything it passes over
+// exactly as encoding/json does, without allocating. The trusted walkers
+// (EachMember, Member) only step over input that has already been
+// validated, which is what the decoder's hot path needs: it validates each
+// message once and then picks its members out without checking again.
+// Member editing (WithMember, EditObject) decodes and re-encodes through
+// encoding/json: it runs off the hot path, where matching encoding/json's
+// output (sorted keys) matters more than speed.
 package jsonscan
 
 // MaxDepth is encoding/json's nesting limit: deeper documents are invalid
@@ -18,6 +28,28 @@ func SkipSpace(data []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// Trim returns data without surrounding whitespace.
+func Trim(data []byte) []byte {
+	for len(data) > 0 && IsSpace(data[0]) {
+		data = data[1:]
+	}
+	for len(data) > 0 && IsSpace(data[len(data)-1]) {
+		data = data[:len(data)-1]
+	}
+	return data
+}
+
+// Value returns the one JSON value data holds, without surrounding
+// whitespace, and whether data is exactly one valid value.
+func Value(data []byte) ([]byte, bool) {
+	start := SkipSpace(data, 0)
+	end := Skip(data, start)
+	if end < 0 || SkipSpace(data, end) != len(data) {
+		return nil, false
+	}
+	return data[start:end], true
 }
 
 // Skip returns the index just past the JSON value that starts at data[i]

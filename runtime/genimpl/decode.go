@@ -531,7 +531,7 @@ func DecodeSlice[T any](data []byte, dec func([]byte) (T, error)) ([]T, error) {
 		}
 		out = append(out, v)
 	}
-	if a.Bad() || jsonscan.SkipSpace(data, a.i) != len(data) {
+	if a.Bad() || jsonscan.SkipSpace(data, a.End()) != len(data) {
 		return nil, errSyntax
 	}
 	return out, nil

@@ -2,6 +2,10 @@ package genimpl
 
 import "github.com/mcpgen/mcpgen/internal/jsonscan"
 
+// The scanner lives in internal/jsonscan, the one home of the project's
+// JSON scanning; these names are what the generated code and the rest of
+// genimpl call.
+
 // Skip returns the index just past the JSON value that starts at data[i]
 // (after optional whitespace), or -1 when there is no valid value there. It
 // validates everything it passes over, as encoding/json would.
@@ -9,154 +13,18 @@ func Skip(data []byte, i int) int { return jsonscan.Skip(data, i) }
 
 // Value returns the one JSON value data holds, without surrounding
 // whitespace, and whether data is exactly one valid value.
-func Value(data []byte) ([]byte, bool) {
-	start := jsonscan.SkipSpace(data, 0)
-	end := Skip(data, start)
-	if end < 0 || jsonscan.SkipSpace(data, end) != len(data) {
-		return nil, false
-	}
-	return data[start:end], true
-}
+func Value(data []byte) ([]byte, bool) { return jsonscan.Value(data) }
 
 // Object iterates over the members of one JSON object, validating every
-// byte it passes over. Start with NewObject, then call Next until it returns
-// false; Err tells a malformed object from the end.
-type Object struct {
-	data  []byte
-	i     int
-	state uint8 // 0 before the first member, 1 between members, 2 done, 3 bad
-	// Key is the current member's key between the quotes, still escaped.
-	Key []byte
-	// Value is the current member's value, without surrounding whitespace.
-	Value []byte
-}
+// byte it passes over (jsonscan.Object).
+type Object = jsonscan.Object
 
 // NewObject starts iterating over the object at data[i]; a value that is
 // not an object makes the first Next return false and Bad true.
-func NewObject(data []byte, i int) Object {
-	i = jsonscan.SkipSpace(data, i)
-	o := Object{data: data, i: i}
-	if i >= len(data) || data[i] != '{' {
-		o.state = 3
-	}
-	return o
-}
-
-// Next moves to the next member.
-func (o *Object) Next() bool {
-	data, i := o.data, o.i
-	switch o.state {
-	case 0:
-		i = jsonscan.SkipSpace(data, i+1)
-		if i < len(data) && data[i] == '}' {
-			o.i, o.state = i+1, 2
-			return false
-		}
-	case 1:
-		i = jsonscan.SkipSpace(data, i)
-		if i >= len(data) {
-			o.state = 3
-			return false
-		}
-		if data[i] == '}' {
-			o.i, o.state = i+1, 2
-			return false
-		}
-		if data[i] != ',' {
-			o.state = 3
-			return false
-		}
-		i = jsonscan.SkipSpace(data, i+1)
-	default:
-		return false
-	}
-	if i >= len(data) || data[i] != '"' {
-		o.state = 3
-		return false
-	}
-	ks := i
-	if i = jsonscan.SkipString(data, i); i < 0 {
-		o.state = 3
-		return false
-	}
-	o.Key = data[ks+1 : i-1]
-	i = jsonscan.SkipSpace(data, i)
-	if i >= len(data) || data[i] != ':' {
-		o.state = 3
-		return false
-	}
-	vs := jsonscan.SkipSpace(data, i+1)
-	if i = jsonscan.SkipNested(data, vs, 1); i < 0 {
-		o.state = 3
-		return false
-	}
-	o.Value = data[vs:i]
-	o.i, o.state = i, 1
-	return true
-}
-
-// Bad reports whether iteration stopped on malformed JSON.
-func (o *Object) Bad() bool { return o.state == 3 }
-
-// End is the index just past the object once Next has returned false.
-func (o *Object) End() int { return o.i }
+func NewObject(data []byte, i int) Object { return jsonscan.NewObject(data, i) }
 
 // Array iterates over the items of one JSON array like Object.
-type Array struct {
-	data  []byte
-	i     int
-	state uint8
-	// Value is the current item, without surrounding whitespace.
-	Value []byte
-}
+type Array = jsonscan.Array
 
 // NewArray starts iterating over the array at data[i].
-func NewArray(data []byte, i int) Array {
-	i = jsonscan.SkipSpace(data, i)
-	a := Array{data: data, i: i}
-	if i >= len(data) || data[i] != '[' {
-		a.state = 3
-	}
-	return a
-}
-
-// Next moves to the next item.
-func (a *Array) Next() bool {
-	data, i := a.data, a.i
-	switch a.state {
-	case 0:
-		i = jsonscan.SkipSpace(data, i+1)
-		if i < len(data) && data[i] == ']' {
-			a.i, a.state = i+1, 2
-			return false
-		}
-	case 1:
-		i = jsonscan.SkipSpace(data, i)
-		if i >= len(data) {
-			a.state = 3
-			return false
-		}
-		if data[i] == ']' {
-			a.i, a.state = i+1, 2
-			return false
-		}
-		if data[i] != ',' {
-			a.state = 3
-			return false
-		}
-		i++
-	default:
-		return false
-	}
-	vs := jsonscan.SkipSpace(data, i)
-	if i = jsonscan.SkipNested(data, vs, 1); i < 0 {
-		a.state = 3
-		return false
-	}
-	a.Value = data[vs:i]
-	a.i, a.state = i, 1
-	return true
-}
-
-// Bad reports whether iteration stopped on malformed JSON.
-func (a *Array) Bad() bool { return a.state == 3 }
+func NewArray(data []byte, i int) Array { return jsonscan.NewArray(data, i) }

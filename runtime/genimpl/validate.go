@@ -228,15 +228,7 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 func SkipSpace(data []byte, i int) int { return jsonscan.SkipSpace(data, i) }
 
 // Trim returns data without surrounding whitespace.
-func Trim(data []byte) []byte {
-	for len(data) > 0 && jsonscan.IsSpace(data[0]) {
-		data = data[1:]
-	}
-	for len(data) > 0 && jsonscan.IsSpace(data[len(data)-1]) {
-		data = data[:len(data)-1]
-	}
-	return data
-}
+func Trim(data []byte) []byte { return jsonscan.Trim(data) }
 
 // Skip scans the value at i, checking its syntax as encoding/json does, and
 // returns the index after it, or -1 when it is not valid JSON (or nests

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // call is one outgoing request awaiting its response.
@@ -382,7 +384,7 @@ func progressTokenOfNotification(params []byte) (ProgressToken, bool, error) {
 	if len(params) == 0 || params[0] != '{' {
 		return ProgressToken{}, false, nil
 	}
-	raw := memberValue(params, "progressToken")
+	raw := jsonscan.Member(params, "progressToken")
 	if raw == nil {
 		return ProgressToken{}, false, nil
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // FuzzStdioFraming feeds arbitrary bytes to the stdio transport's reader:
@@ -31,7 +33,7 @@ func FuzzStdioFraming(f *testing.F) {
 			if i == 0 {
 				l = bytes.TrimPrefix(l, []byte("\xef\xbb\xbf"))
 			}
-			if len(trimSpace(l)) == 0 && raw <= max {
+			if len(jsonscan.Trim(l)) == 0 && raw <= max {
 				continue
 			}
 			want = append(want, l)

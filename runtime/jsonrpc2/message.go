@@ -59,7 +59,7 @@ func DecodeMessage(data []byte) (*Message, *Error) {
 	if !jsonscan.Valid(data) {
 		return nil, &Error{Code: CodeParseError, Message: "parse error: message is not valid JSON"}
 	}
-	data = trimSpace(data)
+	data = jsonscan.Trim(data)
 	if data[0] != '{' {
 		if data[0] == '[' {
 			return nil, &Error{Code: CodeInvalidRequest, Message: "invalid request: batches are not supported"}
@@ -99,14 +99,14 @@ func DecodeMessage(data []byte) (*Message, *Error) {
 		if err != nil {
 			// An error response may carry id null: that is how the peer tells us
 			// it could not read one of our messages.
-			if !(m.Kind == KindErrorResponse && string(trimSpace(f.id)) == "null") {
+			if !(m.Kind == KindErrorResponse && string(jsonscan.Trim(f.id)) == "null") {
 				return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
 			}
 		} else {
 			m.ID = id
 		}
 	}
-	if f.jsonrpc == nil || string(trimSpace(f.jsonrpc)) != `"2.0"` {
+	if f.jsonrpc == nil || string(jsonscan.Trim(f.jsonrpc)) != `"2.0"` {
 		return m, &Error{Code: CodeInvalidRequest, Message: `invalid request: "jsonrpc" must be "2.0"`}
 	}
 	if f.method != nil {
@@ -152,7 +152,7 @@ type rawFields struct {
 // (encoding/json would match "ID" to "id"); duplicate keys keep the last
 // value, as encoding/json does.
 func scanObject(data []byte, f *rawFields) {
-	eachMember(data, func(key, val []byte) bool {
+	jsonscan.EachMember(data, func(key, val []byte) bool {
 		switch string(key) {
 		case "jsonrpc":
 			f.jsonrpc = val
@@ -169,59 +169,6 @@ func scanObject(data []byte, f *rawFields) {
 		}
 		return true
 	})
-}
-
-func skipWS(data []byte, i int) int {
-	for i < len(data) && isSpace(data[i]) {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the string literal starting at i.
-func skipString(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(data)
-}
-
-// skipValue returns the index just past the (valid) JSON value starting at i.
-func skipValue(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				j = skipString(data, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	j := i
-	for j < len(data) {
-		switch data[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j
-		}
-		j++
-	}
-	return j
 }
 
 // commonMethods lets the decoder return a shared string for the methods every

@@ -1,5 +1,7 @@
 package jsonrpc2
 
+import "github.com/mcpgen/mcpgen/internal/jsonscan"
+
 // Side says which MCP role a Conn plays. Cancellation rules differ by role in
 // some revisions (2026-07-28 lets only the client cancel its requests), so the
 // Conn needs to know which rules are its own and which are its peer's.
@@ -170,9 +172,5 @@ func (p *compiledPolicy) isTask(params []byte) bool {
 	if p.TaskCancelMethod == "" || p.TaskParamsMember == "" || len(params) == 0 || params[0] != '{' {
 		return false
 	}
-	return hasMember(params, p.TaskParamsMember)
+	return jsonscan.Member(params, p.TaskParamsMember) != nil
 }
-
-// hasMember reports whether the valid JSON object obj has a top-level member
-// named key.
-func hasMember(obj []byte, key string) bool { return memberValue(obj, key) != nil }

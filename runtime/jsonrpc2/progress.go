@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // ProgressParams is the params of notifications/progress, as the runtime
@@ -28,11 +30,11 @@ func progressTokenOf(params []byte) (ProgressToken, bool, error) {
 	if len(params) == 0 || params[0] != '{' {
 		return ProgressToken{}, false, nil
 	}
-	meta := memberValue(params, "_meta")
+	meta := jsonscan.Member(params, "_meta")
 	if meta == nil || meta[0] != '{' {
 		return ProgressToken{}, false, nil
 	}
-	raw := memberValue(meta, "progressToken")
+	raw := jsonscan.Member(meta, "progressToken")
 	if raw == nil {
 		return ProgressToken{}, false, nil
 	}
@@ -41,19 +43,6 @@ func progressTokenOf(params []byte) (ProgressToken, bool, error) {
 		return ProgressToken{}, true, fmt.Errorf("runtime: params._meta.progressToken: %w", err)
 	}
 	return tok, true, nil
-}
-
-// memberValue returns the raw value of member key of the valid JSON object
-// obj, or nil.
-func memberValue(obj []byte, key string) []byte {
-	var found []byte
-	eachMember(obj, func(k, v []byte) bool {
-		if string(k) == key {
-			found = v
-		}
-		return true
-	})
-	return found
 }
 
 // injectProgressToken returns params with _meta.progressToken set to tok,
@@ -72,43 +61,18 @@ func injectProgressToken(params json.RawMessage, tok ProgressToken) (json.RawMes
 	} else if ok {
 		return params, existing, nil
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(params, &obj); err != nil {
-		return nil, tok, err
-	}
-	meta := map[string]json.RawMessage{}
-	if m, ok := obj["_meta"]; ok && string(m) != "null" {
-		if err := json.Unmarshal(m, &meta); err != nil {
-			return nil, tok, fmt.Errorf("runtime: params._meta is not an object: %w", err)
-		}
-	}
-	meta["progressToken"] = tok.appendJSON(nil)
-	mb, err := json.Marshal(meta)
+	out, err := jsonscan.EditObject(params, "_meta", func(meta map[string]json.RawMessage) bool {
+		meta["progressToken"] = tok.appendJSON(nil)
+		return true
+	})
 	if err != nil {
-		return nil, tok, err
+		return nil, tok, fmt.Errorf("runtime: params._meta is not an object: %w", err)
 	}
-	obj["_meta"] = mb
-	out, err := json.Marshal(obj)
-	return out, tok, err
+	return out, tok, nil
 }
 
-// eachMember calls f with the raw key and value of each member of the valid
-// JSON object obj until f returns false. Keys are compared raw (unescaped),
-// which is exact for the ASCII member names the protocol uses.
-func eachMember(obj []byte, f func(k, v []byte) bool) {
-	i := skipWS(obj, 1)
-	for i < len(obj) && obj[i] != '}' {
-		kEnd := skipString(obj, i)
-		k := obj[i+1 : kEnd-1]
-		i = skipWS(obj, kEnd)
-		i = skipWS(obj, i+1)
-		vEnd := skipValue(obj, i)
-		if !f(k, obj[i:vEnd:vEnd]) {
-			return
-		}
-		i = skipWS(obj, vEnd)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipWS(obj, i+1)
-		}
-	}
-}
+// eachMember is jsonscan.EachMember under its old name, kept only for
+// cancel_in.go's hand-written parseCancelled, which is going away (the
+// runtime is to run the generated cancellation decoder instead); delete
+// it with that function.
+func eachMember(obj []byte, f func(k, v []byte) bool) { jsonscan.EachMember(obj, f) }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // RequestID is a JSON-RPC request id exactly as it appeared on the wire: a
@@ -152,7 +154,7 @@ var ErrInvalidID = errors.New("invalid request id")
 // ParseRequestID decodes one JSON value (surrounding whitespace allowed) as a
 // RequestID, with the rules described on RequestID.
 func ParseRequestID(data []byte) (RequestID, error) {
-	data = trimSpace(data)
+	data = jsonscan.Trim(data)
 	if len(data) == 0 {
 		return RequestID{}, fmt.Errorf("%w: empty", ErrInvalidID)
 	}
@@ -288,18 +290,6 @@ func hex4(b []byte) rune {
 	}
 	return r
 }
-
-func trimSpace(b []byte) []byte {
-	for len(b) > 0 && isSpace(b[0]) {
-		b = b[1:]
-	}
-	for len(b) > 0 && isSpace(b[len(b)-1]) {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // clip shortens untrusted input for error messages.
 func clip(b []byte) string {

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // DefaultMaxMessageSize is the stdio transport's size limit when
@@ -154,7 +156,7 @@ func (t *stdioTransport) Read(ctx context.Context) ([]byte, error) {
 			// byte order mark; it is not JSON, so drop it, but only there.
 			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
-		if len(trimSpace(line)) == 0 {
+		if len(jsonscan.Trim(line)) == 0 {
 			continue // blank lines are not messages; skip rather than answer -32700
 		}
 		return line, nil

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -255,9 +256,9 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 		}
 		responses[key] = b
 	}
-	params, err := withMember(rt.params, "inputResponses", mustJSON(responses))
+	params, err := jsonscan.WithMember(rt.params, "inputResponses", mustJSON(responses))
 	if err == nil {
-		params, err = withMember(params, "requestState", ir.RequestState)
+		params, err = jsonscan.WithMember(params, "requestState", ir.RequestState)
 	}
 	if err != nil {
 		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()})
@@ -304,7 +305,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 		ct.mu.Unlock()
 		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
 	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
-		hadMeta := member(m.Params, "_meta") != nil && !emptyModernMeta(m.Params)
+		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !emptyModernMeta(m.Params)
 		params, err := UnmapLegacyParams(m.Params, hadMeta)
 		if err != nil {
 			return err
@@ -353,7 +354,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 // members (what the newest types always write), i.e. the legacy message
 // would have had no _meta.
 func emptyModernMeta(params json.RawMessage) bool {
-	meta, err := members(member(params, "_meta"))
+	meta, err := jsonscan.Members(jsonscan.Member(params, "_meta"))
 	if err != nil {
 		return false
 	}
@@ -370,23 +371,16 @@ func emptyModernMeta(params json.RawMessage) bool {
 // modernParams puts the session's version, info and capabilities into
 // _meta where the typed params left them empty.
 func (ct *clientTransport) modernParams(params json.RawMessage, version string) (json.RawMessage, error) {
-	m, err := members(params)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := members(m["_meta"])
-	if err != nil {
-		return nil, err
-	}
-	meta[MetaProtocolVersion] = mustJSON(version)
-	if v := meta[MetaClientInfo]; len(v) == 0 || string(v) == "null" {
-		meta[MetaClientInfo] = ct.info
-	}
-	if v := meta[MetaClientCapabilities]; len(v) == 0 || string(v) == "{}" || string(v) == "null" {
-		meta[MetaClientCapabilities] = ct.caps
-	}
-	m["_meta"] = mustJSON(meta)
-	return json.Marshal(m)
+	return jsonscan.EditObject(params, "_meta", func(meta map[string]json.RawMessage) bool {
+		meta[MetaProtocolVersion] = mustJSON(version)
+		if v := meta[MetaClientInfo]; len(v) == 0 || string(v) == "null" {
+			meta[MetaClientInfo] = ct.info
+		}
+		if v := meta[MetaClientCapabilities]; len(v) == 0 || string(v) == "{}" || string(v) == "null" {
+			meta[MetaClientCapabilities] = ct.caps
+		}
+		return true
+	})
 }
 
 func (ct *clientTransport) Close() error {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -167,7 +168,7 @@ func Input(ctx context.Context, method string, params any, result any) error {
 	if !ok {
 		return ErrNoSession
 	}
-	if c, ok := inputCapabilities[method]; ok && member(rs.clientCaps, c) == nil {
+	if c, ok := inputCapabilities[method]; ok && jsonscan.Member(rs.clientCaps, c) == nil {
 		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)}
 	}
 	if !rs.modern {
@@ -251,12 +252,12 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		if !srv.supportsModern(v) {
 			return nil, srv.unsupported(v)
 		}
-		meta := member(req.Params, "_meta")
+		meta := jsonscan.Member(req.Params, "_meta")
 		rs.modern, rs.version = true, v
 		rs.level, _ = metaString(req.Params, MetaLogLevel)
-		rs.clientCaps = member(meta, MetaClientCapabilities)
-		rs.responses = carriedResponses(member(req.Params, "requestState"))
-		answered, _ := members(member(req.Params, "inputResponses"))
+		rs.clientCaps = jsonscan.Member(meta, MetaClientCapabilities)
+		rs.responses = carriedResponses(jsonscan.Member(req.Params, "requestState"))
+		answered, _ := jsonscan.Members(jsonscan.Member(req.Params, "inputResponses"))
 		for k, v := range answered {
 			rs.responses[k] = v
 		}

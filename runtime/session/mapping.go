@@ -3,6 +3,8 @@ package session
 import (
 	"encoding/json"
 	"errors"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // LegacyContext is what a legacy client stated once, in initialize and
@@ -66,7 +68,7 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 	if len(result) == 0 {
 		return result, nil
 	}
-	rt := member(result, "resultType")
+	rt := jsonscan.Member(result, "resultType")
 	if rt == nil {
 		return result, nil
 	}
@@ -75,14 +77,14 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 	if kind != "complete" {
 		return nil, errors.New("session: a " + kind + " result has no legacy form")
 	}
-	out, err := withMember(result, memberResultType, nil)
+	out, err := jsonscan.WithMember(result, memberResultType, nil)
 	if err != nil || !cacheable {
 		return out, err
 	}
-	if out, err = withMember(out, memberCacheScope, nil); err != nil {
+	if out, err = jsonscan.WithMember(out, memberCacheScope, nil); err != nil {
 		return nil, err
 	}
-	return withMember(out, memberTTL, nil)
+	return jsonscan.WithMember(out, memberTTL, nil)
 }
 
 // UnmapModernResult is MapModernResult's inverse, what a modern client
@@ -95,7 +97,7 @@ func UnmapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage,
 		add[memberCacheScope] = json.RawMessage(`"private"`)
 		add[memberTTL] = json.RawMessage(`0`)
 	}
-	m, err := members(result)
+	m, err := jsonscan.Members(result)
 	if err != nil {
 		return nil, err
 	}

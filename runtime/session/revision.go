@@ -1,6 +1,10 @@
 package session
 
-import "github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+import (
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+)
 
 // Revision is what the session needs to know about one protocol revision,
 // as data a generated package builds (mcpYYYYMMDD.Revision()).
@@ -26,6 +30,49 @@ type Revision struct {
 	// Capabilities maps a server request to the server capability that
 	// registering a handler for it declares ("tools/call" → "tools").
 	Capabilities map[string]string
+	// Lifecycle lists the lifecycle methods the revision's schema defines:
+	// of initialize, notifications/initialized, ping, logging/setLevel,
+	// server/discover (which the session answers unless the implementation
+	// provides them) and subscriptions/listen (the implementation's, inside
+	// the session's stream rules), those the revision has; 2026-07-28 has
+	// no ping and no logging/setLevel.
+	// From the revision table of mcpgen's schema package, through the
+	// generated Revision.
+	Lifecycle []string
+	// HTTPHeaders lists the HTTP headers the revision's Streamable HTTP
+	// transport defines (Mcp-Session-Id, MCP-Protocol-Version, Mcp-Method,
+	// Mcp-Name, and the Mcp-Param- prefix); empty for a revision without
+	// Streamable HTTP (2024-11-05). From the revision table, through the
+	// generated Revision.
+	HTTPHeaders []string
+	// HTTPNameMembers maps each request whose params member the Mcp-Name
+	// header mirrors to that member ("tools/call" → "name",
+	// "resources/read" → "uri"); nil when the revision has no Mcp-Name.
+	// From the revision table, through the generated Revision.
+	HTTPNameMembers map[string]string
+}
+
+// HasLifecycle reports whether the revision defines the lifecycle method
+// method.
+func (r Revision) HasLifecycle(method string) bool {
+	for _, m := range r.Lifecycle {
+		if m == method {
+			return true
+		}
+	}
+	return false
+}
+
+// HasHTTPHeader reports whether the revision's Streamable HTTP transport
+// defines the header name (compared case-insensitively, as HTTP does; a
+// prefix such as "Mcp-Param-" is matched as written).
+func (r Revision) HasHTTPHeader(name string) bool {
+	for _, h := range r.HTTPHeaders {
+		if strings.EqualFold(h, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // Implementation names a program, as serverInfo or clientInfo.

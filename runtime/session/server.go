@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -231,7 +232,7 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 			} else {
 				pol = s.base.Policy(jsonrpc2.SideServer)
 			}
-		case m.Method == MethodPing && member(m.Params, "_meta") == nil:
+		case m.Method == MethodPing && jsonscan.Member(m.Params, "_meta") == nil:
 			if err := t.Write(ctx, response(m.ID, json.RawMessage(`{}`), nil)); err != nil {
 				return nil, err
 			}

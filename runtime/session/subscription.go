@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -79,15 +80,8 @@ func withSubscriptionID(result any, id jsonrpc2.RequestID) (any, error) {
 		raw = []byte(`{"resultType":"complete"}`)
 	}
 	// Set, not added: a typed result carries a zero id there.
-	m, err := members(raw)
-	if err != nil {
-		return nil, err
-	}
-	meta, err := members(m["_meta"])
-	if err != nil {
-		return nil, err
-	}
-	meta[MetaSubscriptionID] = mustJSON(id)
-	m["_meta"] = mustJSON(meta)
-	return json.RawMessage(mustJSON(m)), nil
+	return jsonscan.EditObject(raw, "_meta", func(meta map[string]json.RawMessage) bool {
+		meta[MetaSubscriptionID] = mustJSON(id)
+		return true
+	})
 }

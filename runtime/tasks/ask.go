@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -74,44 +75,35 @@ func Ask(ctx context.Context, method string, params any, result any, opts ...jso
 
 // addMeta encodes params and sets _meta[related-task] to {taskId: id}.
 func addMeta(params any, id string) (json.RawMessage, error) {
-	var raw []byte
-	var err error
-	if rm, ok := params.(json.RawMessage); ok {
-		raw = rm
-	} else if raw, err = json.Marshal(params); err != nil {
+	raw, err := rawParams(params)
+	if err != nil {
 		return nil, err
 	}
-	obj := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return nil, fmt.Errorf("tasks: params must be an object: %w", err)
-		}
+	out, err := jsonscan.EditObject(raw, "_meta", func(meta map[string]json.RawMessage) bool {
+		meta[RelatedTaskKey] = relatedTask(id)
+		return true
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tasks: params must be an object: %w", err)
 	}
-	meta := map[string]json.RawMessage{}
-	if m, ok := obj["_meta"]; ok {
-		_ = json.Unmarshal(m, &meta)
-	}
-	meta[RelatedTaskKey], _ = json.Marshal(map[string]string{"taskId": id})
-	obj["_meta"], _ = json.Marshal(meta)
-	return json.Marshal(obj)
+	return out, nil
+}
+
+// relatedTask is the value of the related-task _meta member for task id.
+func relatedTask(id string) json.RawMessage {
+	b, _ := json.Marshal(map[string]string{"taskId": id})
+	return b
 }
 
 // relatedTaskOf returns the related-task id in a message's params or result
 // _meta, if any.
 func relatedTaskOf(raw json.RawMessage) (string, bool) {
-	var v struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
-	}
-	if json.Unmarshal(raw, &v) != nil {
+	v := jsonscan.Member(jsonscan.Member(jsonscan.Member(raw, "_meta"), RelatedTaskKey), "taskId")
+	var id string
+	if v == nil || json.Unmarshal(v, &id) != nil {
 		return "", false
 	}
-	var rt struct {
-		TaskID string `json:"taskId"`
-	}
-	if json.Unmarshal(v.Meta[RelatedTaskKey], &rt) != nil {
-		return "", false
-	}
-	return rt.TaskID, rt.TaskID != ""
+	return id, id != ""
 }
 
 // AnswerRelated makes the answers of methods on conn (the requestor's

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -709,17 +710,14 @@ func (m *Manager) result(ctx context.Context, session string, req *jsonrpc2.Requ
 
 // withRelatedTask adds the related-task metadata to a result object.
 func withRelatedTask(result json.RawMessage, id string) (json.RawMessage, error) {
-	obj := map[string]json.RawMessage{}
-	if err := json.Unmarshal(result, &obj); err != nil {
+	out, err := jsonscan.EditObject(result, "_meta", func(meta map[string]json.RawMessage) bool {
+		meta[RelatedTaskKey] = relatedTask(id)
+		return true
+	})
+	if err != nil {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error: stored result is not an object"}
 	}
-	meta := map[string]json.RawMessage{}
-	if raw, ok := obj["_meta"]; ok {
-		_ = json.Unmarshal(raw, &meta)
-	}
-	meta[RelatedTaskKey], _ = json.Marshal(map[string]string{"taskId": id})
-	obj["_meta"], _ = json.Marshal(meta)
-	return json.Marshal(obj)
+	return out, nil
 }
 
 func (m *Manager) cancelOp(ctx context.Context, session string, req *jsonrpc2.Request) (any, error) {

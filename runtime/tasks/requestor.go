@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -116,23 +117,26 @@ func Start[R any](ctx context.Context, conn *jsonrpc2.Conn, method string, param
 // withTaskMember encodes params and adds "task" (with ttl, if set) unless
 // present.
 func withTaskMember(params any, ttl *int64) (json.RawMessage, error) {
-	var raw []byte
-	var err error
-	if rm, ok := params.(json.RawMessage); ok {
-		raw = rm
-	} else if raw, err = json.Marshal(params); err != nil {
+	raw, err := rawParams(params)
+	if err != nil {
 		return nil, err
 	}
-	obj := map[string]json.RawMessage{}
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &obj); err != nil {
-			return nil, fmt.Errorf("tasks: params must be an object: %w", err)
-		}
+	obj, err := jsonscan.Members(raw)
+	if err != nil {
+		return nil, fmt.Errorf("tasks: params must be an object: %w", err)
 	}
 	if _, ok := obj["task"]; !ok {
 		obj["task"], _ = json.Marshal(taskMeta{TTL: ttl})
 	}
 	return json.Marshal(obj)
+}
+
+// rawParams is params as JSON: itself when it already is.
+func rawParams(params any) (json.RawMessage, error) {
+	if rm, ok := params.(json.RawMessage); ok {
+		return rm, nil
+	}
+	return json.Marshal(params)
 }
 
 // ID returns the receiver-generated task id.

@@ -271,7 +271,7 @@ func NewHandler(impl Tools) *Handler {
 
 // ListTools answers tools/list with every tool of the tools file, in its
 // order, decoded afresh for each call so callers may keep or change it.
-func (h *Handler) ListTools(_ context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+func (h *Handler) ListTools(_ context.Context, _ *mcp.ListToolsRequestParams) (*mcp.ListToolsResult, error) {
 	scope := h.CacheScope
 	if scope == "" {
 		scope = "public"
@@ -377,7 +377,7 @@ func NewHandler20251125(impl Tools) *Handler20251125 {
 
 // ListTools answers tools/list with every tool of the tools file, in its
 // order, decoded afresh for each call so callers may keep or change it.
-func (h *Handler20251125) ListTools(_ context.Context, _ *mcp20251125.PaginatedRequestParams) (*mcp20251125.ListToolsResult, error) {
+func (h *Handler20251125) ListTools(_ context.Context, _ *mcp20251125.ListToolsRequestParams) (*mcp20251125.ListToolsResult, error) {
 	var res mcp20251125.ListToolsResult
 	if err := json.Unmarshal([]byte("{\"tools\":"+ToolsJSON+"}"), &res); err != nil {
 		return nil, err

@@ -658,7 +658,7 @@ func NewHandler(impl Tools) *Handler {
 
 // ListTools answers tools/list with every tool of the tools file, in its
 // order, decoded afresh for each call so callers may keep or change it.
-func (h *Handler) ListTools(_ context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+func (h *Handler) ListTools(_ context.Context, _ *mcp.ListToolsRequestParams) (*mcp.ListToolsResult, error) {
 	var res mcp.ListToolsResult
 	if err := json.Unmarshal([]byte("{\"tools\":"+ToolsJSON+"}"), &res); err != nil {
 		return nil, err
@@ -760,7 +760,7 @@ func NewHandler20260728(impl Tools) *Handler20260728 {
 
 // ListTools answers tools/list with every tool of the tools file, in its
 // order, decoded afresh for each call so callers may keep or change it.
-func (h *Handler20260728) ListTools(_ context.Context, _ *mcp20260728.PaginatedRequestParams) (*mcp20260728.ListToolsResult, error) {
+func (h *Handler20260728) ListTools(_ context.Context, _ *mcp20260728.ListToolsRequestParams) (*mcp20260728.ListToolsResult, error) {
 	scope := h.CacheScope
 	if scope == "" {
 		scope = "public"
