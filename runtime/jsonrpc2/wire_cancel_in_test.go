@@ -187,16 +187,19 @@ func TestWireIgnoredCancellations(t *testing.T) {
 		{`{"requestId":999}`, IgnoreUnknownID, ""},
 		{`{"requestId":"done"}`, IgnoreUnknownID, ""}, // completed
 		{`{"requestId":0,"reason":"nope"}`, IgnoreNotCancellable, ""},
-		{``, IgnoreMalformed, "params missing"},
-		{`[1]`, IgnoreMalformed, "not an object"},
-		{`"w"`, IgnoreMalformed, "params must be an object"},
-		{`{}`, IgnoreMalformed, "requestId missing"},
-		{`{"reason":"x"}`, IgnoreMalformed, "requestId missing"},
-		{`{"requestId":true}`, IgnoreMalformed, "boolean"},
-		{`{"requestId":1.5}`, IgnoreMalformed, "not an integer"},
-		{`{"requestId":{"id":"w"}}`, IgnoreMalformed, "object"},
-		{`{"requestId":"w","reason":42}`, IgnoreMalformed, "reason is not a string"},
-		{`{"requestId":"w","reason":null}`, IgnoreMalformed, "reason is not a string"},
+		// The details are the generated decoder's: the JSON pointer in the
+		// notification and what the schema says is wrong there.
+		{``, IgnoreMalformed, `(root): missing required member "params"`},
+		{`null`, IgnoreMalformed, `(root): missing required member "params"`}, // null is absent
+		{`[1]`, IgnoreMalformed, "/params: must be an object"},
+		{`"w"`, IgnoreMalformed, "params must be an object"}, // refused by the message layer
+		{`{}`, IgnoreMalformed, `/params: missing required member "requestId"`},
+		{`{"reason":"x"}`, IgnoreMalformed, `/params: missing required member "requestId"`},
+		{`{"requestId":true}`, IgnoreMalformed, "/params/requestId: must be a string or an integer"},
+		{`{"requestId":1.5}`, IgnoreMalformed, "/params/requestId: must be a string or an integer"},
+		{`{"requestId":{"id":"w"}}`, IgnoreMalformed, "/params/requestId: must be a string or an integer"},
+		{`{"requestId":"w","reason":42}`, IgnoreMalformed, "/params/reason: must be a string"},
+		{`{"requestId":"w","reason":null}`, IgnoreMalformed, "/params/reason: must be a string"},
 	}
 	for _, c := range cases {
 		msg := `{"jsonrpc":"2.0","method":"notifications/cancelled"`
