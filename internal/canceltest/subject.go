@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Subject is one generated package's notifications/cancelled decoder, as
@@ -21,6 +23,9 @@ type Subject[N, P any] struct {
 	// ValidateNotification and ValidateParams are the generated validators.
 	ValidateNotification func([]byte) error
 	ValidateParams       func([]byte) error
+	// Policy is the generated Policy, whose Cancelled decoder the runtime
+	// runs (RuntimeDifferential, FuzzRuntime).
+	Policy func(jsonrpc2.Side) jsonrpc2.Policy
 }
 
 func (s Subject[N, P]) validator(def string) Validate {
