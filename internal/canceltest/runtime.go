@@ -35,6 +35,7 @@ func RuntimeSeeds() []string {
 		`{"requestId":[7]}`, `{"requestId":{"id":7}}`, `{"requestId":7,"reason":5}`, `{"requestId":7,"reason":null}`,
 		`{"requestId":7.0}`, `{"requestId":1e2}`, `{"requestId":-0.0}`, `{"requestId":0.7e1}`,
 		`{"requestId":123456789012345678901234567890}`, `{"requestId":-9223372036854775809}`, `{"requestId":1e400}`, `{"requestId":1e5000}`,
+		`{"requestId":0e100000000}`, `{"requestId":901e0456890}`,
 		`{"requestId":"` + long + `"}`, `{"requestId":"\ud800"}`, `{"requestId":"a\u0000b"}`, `{"requestId":"\u0037"}`,
 		`{"requestId":7,"extra":1}`, `{"requestId":7,"_meta":{}}`, `{"requestId":7,"_meta":5}`, `{"requestId":7,"_meta":{"progressToken":1}}`,
 		`{"requestId":7,"requestId":"7"}`, `{"requestId":"7","requestId":7}`, `{"requestId":1.5,"requestId":7}`, `{"requestId":7,"requestId":1.5}`,
@@ -154,7 +155,11 @@ func (s Subject[N, P]) runConn(t testing.TB, ids []jsonrpc2.RequestID, params []
 	a, b := jsonrpc2.NewPipe()
 	events := make(chan jsonrpc2.Event, 64)
 	rec := &recorder{}
+	// The dispatch queue is sized for ids of a million digits (1e999999
+	// is one), whose log line and event would otherwise be dropped, as the
+	// Conn drops what does not fit rather than block.
 	c := jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(s.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(slog.New(rec)),
+		jsonrpc2.WithDispatchQueue(64, 64<<20),
 		jsonrpc2.WithObserver(func(e jsonrpc2.Event) {
 			if e.Kind == jsonrpc2.EventApplied || e.Kind == jsonrpc2.EventIgnored {
 				select {
