@@ -228,3 +228,29 @@ func TestWireIgnoredCancellations(t *testing.T) {
 		t.Errorf("unexpected lines %q", rest)
 	}
 }
+
+// A Policy without a Cancelled decoder (DefaultPolicy) applies no
+// cancellation from the peer: the runtime has no definition of a valid one
+// of its own. Each is ignored as IgnoreNoDecoder and the request runs on.
+func TestWireNoDecoderIgnoresCancellations(t *testing.T) {
+	events := newEventLog()
+	p := newRawPeer(t, WithPolicy(DefaultPolicy()), WithObserver(events.observe))
+	release := make(chan struct{})
+	p.conn.Handle("work", func(ctx context.Context, req *Request) (any, error) {
+		select {
+		case <-release:
+			return "done", nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"work"}`)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	if ev := events.waitFor(t, func(e Event) bool { return e.Kind == EventIgnored || e.Kind == EventApplied }); ev.Kind != EventIgnored || ev.Why != IgnoreNoDecoder {
+		t.Fatalf("got %+v, want ignored: %v", ev, IgnoreNoDecoder)
+	}
+	close(release)
+	if l := p.next(); !strings.Contains(l, `"id":1,"result":"done"`) {
+		t.Fatalf("the request was not left running: %s", l)
+	}
+}
