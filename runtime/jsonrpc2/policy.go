@@ -61,8 +61,9 @@ type CancelScope struct {
 
 // Policy is one revision's cancellation rules, as data. Generated packages
 // construct it (one per revision, with Side set per role); the Conn consults
-// it and never compares revision strings. All fields are plain values so a
-// Policy can be written as a composite literal and compared in tests.
+// it and never compares revision strings. All fields are plain values (the
+// Cancelled decoder an empty struct behind an interface) so a Policy can be
+// written as a composite literal and compared with reflect.DeepEqual.
 type Policy struct {
 	// Side is the role of the Conn holding this Policy.
 	Side Side
