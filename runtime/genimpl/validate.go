@@ -181,6 +181,12 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 		digits = append(digits, v[s:j]...)
 		frac = j - s
 	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return []byte("0"), true // 0e100000000 is 0 too, whatever the exponent
+	}
 	exp := 0
 	if j < len(v) {
 		j++ // 'e' or 'E'
@@ -200,12 +206,6 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 		if eneg {
 			exp = -exp
 		}
-	}
-	for len(digits) > 0 && digits[0] == '0' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 {
-		return []byte("0"), true
 	}
 	scale := exp - frac // the value is digits × 10^scale
 	if scale < 0 {
