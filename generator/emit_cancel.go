@@ -710,7 +710,7 @@ func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code,
 	field := jen.Id("out").Dot(FieldName(p.Name))
 	pt := p.Type
 	fail := func() jen.Code {
-		return jen.Return(jen.Id("m").Dot("I"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()}))
+		return jen.Return(jen.Id("m").Dot("I"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call(), jen.Id("Err"): jen.Err()}))
 	}
 	switch {
 	case pt.Const != nil:

@@ -214,6 +214,7 @@ func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificatio
 			id, err := s.RequestID(vRequestID)
 			if err != nil {
 				return m.I, &ValidationError{
+					Err:     err,
 					Message: "valid, but cannot be decoded: " + err.Error(),
 					Pointer: "/requestId",
 				}

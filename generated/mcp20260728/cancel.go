@@ -198,6 +198,7 @@ func (s *svState) svNotificationMetaObject(i int, out *NotificationMetaObject) (
 			id, err := s.RequestID(vSubscriptionID)
 			if err != nil {
 				return m.I, &ValidationError{
+					Err:     err,
 					Message: "valid, but cannot be decoded: " + err.Error(),
 					Pointer: "/io.modelcontextprotocol~1subscriptionId",
 				}
@@ -289,6 +290,7 @@ func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificatio
 			id, err := s.RequestID(vRequestID)
 			if err != nil {
 				return m.I, &ValidationError{
+					Err:     err,
 					Message: "valid, but cannot be decoded: " + err.Error(),
 					Pointer: "/requestId",
 				}

@@ -119,6 +119,9 @@ func (c *Conn) decodeCancelled(params []byte) (id RequestID, reason string, why 
 		return id, "", IgnoreNoDecoder, "the Policy has no Cancelled decoder; use a generated package's Policy"
 	}
 	p, err := c.pol.Cancelled.Decode(params)
+	if errors.Is(err, ErrIDOutOfRange) {
+		return id, "", IgnoreUnknownID, err.Error()
+	}
 	if err != nil {
 		return id, "", IgnoreMalformed, err.Error()
 	}
