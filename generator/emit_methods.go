@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -315,6 +316,9 @@ func emitPolicy(g *gen, f *jen.File) {
 			lits = append(lits, jen.Lit(m))
 		}
 		d[jen.Id("NeverCancellable")] = jen.Index().String().Values(lits...)
+	}
+	if slices.Contains(fa.Lifecycle, schema.LivenessMethod) {
+		d[jen.Id("LivenessMethod")] = jen.Lit(schema.LivenessMethod)
 	}
 	if !fa.CancelRequestIDRequired {
 		d[jen.Id("RequestIDOptional")] = jen.True()

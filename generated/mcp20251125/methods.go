@@ -411,6 +411,7 @@ func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
 	return jsonrpc2.Policy{
 		CancelledMethod:   "notifications/cancelled",
 		ClientCancels:     jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
+		LivenessMethod:    "ping",
 		NeverCancellable:  []string{"initialize"},
 		ProgressMethod:    "notifications/progress",
 		RequestIDOptional: true,

@@ -85,6 +85,12 @@ type Policy struct {
 	// notification in either direction (every revision: "initialize").
 	NeverCancellable []string
 
+	// LivenessMethod is the request admitted beyond the in-flight limits
+	// and without waiting for a handler slot, so a peer whose every slot is
+	// busy still answers liveness checks ("ping", in the revisions whose
+	// schema defines it). Empty admits no request so.
+	LivenessMethod string
+
 	// RequestIDOptional is true when the notification's requestId may be
 	// absent (2025-11-25, where its absence means "not for a plain request").
 	// A notification without requestId is then ignored as "nothing to
@@ -118,6 +124,7 @@ func DefaultPolicy() Policy {
 		ClientCancels:    all,
 		ServerCancels:    all,
 		NeverCancellable: []string{"initialize"},
+		LivenessMethod:   "ping",
 	}
 }
 

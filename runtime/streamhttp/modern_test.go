@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 func TestModernValidation(t *testing.T) {
@@ -40,7 +41,7 @@ func TestModernValidation(t *testing.T) {
 		{"ok", with(map[string]string{HeaderName: "echo"}), call(`"echo"`, `{}`), 200, 0},
 		{"base64 name", with(map[string]string{HeaderName: "=?base64?" + "SGVsbG8sIOS4lueVjA==" + "?="}), call(`"Hello, 世界"`, `{}`), 200, 0},
 		{"no version header", with(map[string]string{HeaderProtocolVersion: "", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
-		{"unsupported version", with(map[string]string{HeaderProtocolVersion: "2099-01-01", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeUnsupportedProtocolVersion},
+		{"unsupported version", with(map[string]string{HeaderProtocolVersion: "2099-01-01", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, session.CodeUnsupportedProtocolVersion},
 		{"meta mismatch", with(map[string]string{HeaderName: "echo"}), strings.Replace(call(`"echo"`, `{}`), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, `"io.modelcontextprotocol/protocolVersion":"2025-11-25"`, 1), 400, CodeHeaderMismatch},
 		{"no meta", with(map[string]string{HeaderName: "echo"}), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`, 400, CodeHeaderMismatch},
 		{"no Mcp-Method", with(map[string]string{HeaderMethod: "", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
@@ -73,7 +74,7 @@ func TestModernValidation(t *testing.T) {
 			t.Errorf("%s: unexpected error %s", c.name, body)
 		case c.code != 0 && (e.Error == nil || e.Error.Code != c.code || string(e.ID) != "1"):
 			t.Errorf("%s: body %s, want error %d for id 1", c.name, body, c.code)
-		case c.code == CodeUnsupportedProtocolVersion && len(e.Error.Data.Supported) == 0:
+		case c.code == session.CodeUnsupportedProtocolVersion && len(e.Error.Data.Supported) == 0:
 			t.Errorf("%s: no supported versions in %s", c.name, body)
 		}
 		if resp.Header.Get(HeaderSessionID) != "" {
