@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,11 +18,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/generated/mcp20241105"
+	"github.com/mcpgen/mcpgen/generated/mcp20250326"
+	"github.com/mcpgen/mcpgen/generated/mcp20250618"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/generator"
 	"github.com/mcpgen/mcpgen/official"
+	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/mcpgen/mcpgen/schema"
 )
+
+// generatedRevisions are the Revision() of every official revision's
+// bindings: what the runtime learns of each revision through the generated
+// code.
+var generatedRevisions = []session.Revision{mcp20241105.Revision(), mcp20250326.Revision(),
+	mcp20250618.Revision(), mcp20251125.Revision(), mcp20260728.Revision()}
 
 // syntheticRevision is the made-up date TestAddingARevision adds.
 const syntheticRevision = "2099-12-31"
@@ -46,8 +59,7 @@ var docNames = []struct{ file, name string }{
 	{"schema/digest_test.go", "TestOfficialCanonicalDigests"},
 	{"official/official.go", "ExamplesRevision"},
 	{"official/official_test.go", "TestFilesUnmodified"},
-	{"runtime/streamhttp/era.go", "DefaultModernVersions"},
-	{"runtime/streamhttp/era.go", "DefaultLegacyVersions"},
+	{"runtime/streamhttp/revisions.go", "defaultRevisions"},
 	{"generator/types_test.go", "revisions"},
 	{"cmd/mcpgen/migrating_test.go", "Migrating"},
 }
@@ -74,12 +86,7 @@ func TestAddingARevision(t *testing.T) {
 	}
 	checkDocPaths(t, root, string(doc), latest)
 
-	// Step 4's HTTP defaults are the table's.
-	for era, got := range map[schema.Era][]string{schema.EraModern: streamhttp.DefaultModernVersions, schema.EraLegacy: streamhttp.DefaultLegacyVersions} {
-		if want := schema.DefaultHTTPVersions(era); !slices.Equal(got, want) {
-			t.Errorf("runtime/streamhttp/era.go: the default %s versions are %v, the revision table says %v", era, got, want)
-		}
-	}
+	checkHTTPDefaults(t)
 	if testing.Short() {
 		t.Skip("the rest runs go build")
 	}
@@ -313,3 +320,36 @@ func main() {
 	fmt.Println("ok")
 }
 `
+
+// checkHTTPDefaults checks step 4: the revision data streamhttp falls back
+// on without Options.Revisions is what the generated Revision() of each
+// revision says (version, era, lifecycle methods, HTTP headers, Mcp-Name
+// members), it covers every official revision with Streamable HTTP, and
+// the versions a Handler derives from it, like those it derives from the
+// generated data, are the revision table's.
+func checkHTTPDefaults(t *testing.T) {
+	t.Helper()
+	const file = "runtime/streamhttp/revisions.go"
+	defaults := streamhttp.DefaultRevisions()
+	for era, sEra := range map[streamhttp.Era]schema.Era{streamhttp.EraModern: schema.EraModern, streamhttp.EraLegacy: schema.EraLegacy} {
+		want := schema.DefaultHTTPVersions(sEra)
+		if got := streamhttp.Versions(defaults, era); !slices.Equal(got, want) {
+			t.Errorf("%s: the default %s versions are %v, the revision table says %v", file, sEra, got, want)
+		}
+		if got := streamhttp.Versions(generatedRevisions, era); !slices.Equal(got, want) {
+			t.Errorf("the generated Revision() data gives the %s HTTP versions %v, the revision table says %v", sEra, got, want)
+		}
+	}
+	for _, d := range defaults {
+		i := slices.IndexFunc(generatedRevisions, func(r session.Revision) bool { return r.Version == d.Version })
+		if i < 0 {
+			t.Errorf("%s: %s has no generated bindings", file, d.Version)
+			continue
+		}
+		g := generatedRevisions[i]
+		if d.Modern != g.Modern || !slices.Equal(d.Lifecycle, g.Lifecycle) || !slices.Equal(d.HTTPHeaders, g.HTTPHeaders) || !maps.Equal(d.HTTPNameMembers, g.HTTPNameMembers) {
+			t.Errorf("%s: %s is {Modern: %v, Lifecycle: %v, HTTPHeaders: %v, HTTPNameMembers: %v}; the generated Revision() says {%v, %v, %v, %v}",
+				file, d.Version, d.Modern, d.Lifecycle, d.HTTPHeaders, d.HTTPNameMembers, g.Modern, g.Lifecycle, g.HTTPHeaders, g.HTTPNameMembers)
+		}
+	}
+}

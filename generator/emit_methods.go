@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -320,6 +321,9 @@ func emitPolicy(g *gen, f *jen.File) {
 		// cancel.go's decoder, generated from the same schema: the runtime
 		// runs it on every notifications/cancelled the peer sends.
 		d[jen.Id("Cancelled")] = jen.Id(cancelledDecoderType).Values()
+	}
+	if slices.Contains(fa.Lifecycle, schema.LivenessMethod) {
+		d[jen.Id("LivenessMethod")] = jen.Lit(schema.LivenessMethod)
 	}
 	if fa.TaskCancelMethod != "" {
 		d[jen.Id("TaskCancelMethod")] = jen.Lit(fa.TaskCancelMethod)

@@ -47,9 +47,14 @@ const (
 // Which of them a revision has is read from its schema (Facts.Lifecycle),
 // never from a table.
 var LifecycleMethods = []string{
-	"initialize", "notifications/initialized", "ping", "logging/setLevel",
+	"initialize", "notifications/initialized", LivenessMethod, "logging/setLevel",
 	"server/discover", "subscriptions/listen",
 }
+
+// LivenessMethod is the liveness check (basic/utilities/ping.mdx). A
+// revision whose schema defines it gets it as its generated Policy's
+// LivenessMethod, which the runtime admits past a full house.
+const LivenessMethod = "ping"
 
 // RevisionFacts is one row of the revision table: what mcpgen needs to know
 // about a protocol revision that its schema does not say, or that the

@@ -35,11 +35,12 @@ func (c *Conn) onRequest(m *Message) {
 		return
 	}
 	limit := c.cfg.maxInFlight
-	if m.Method == "ping" {
+	live := c.isLiveness(m.Method)
+	if live {
 		limit += pingHeadroom
 	}
 	size := len(m.Params) + len(m.Method) + inflightOverhead
-	if c.active >= limit || (c.activeBytes+size > c.cfg.maxInFlightBytes && c.active > 0 && m.Method != "ping") {
+	if c.active >= limit || (c.activeBytes+size > c.cfg.maxInFlightBytes && c.active > 0 && !live) {
 		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d requests (%d bytes) in flight; retry later", c.active, c.activeBytes)})
 		c.mu.Unlock()
 		cancel(nil)
@@ -64,6 +65,12 @@ func (c *Conn) onRequest(m *Message) {
 	}
 }
 
+// isLiveness reports whether method is the Policy's LivenessMethod, which
+// admission lets past a full house.
+func (c *Conn) isLiveness(method string) bool {
+	return c.pol.LivenessMethod != "" && method == c.pol.LivenessMethod
+}
+
 // requestKey is the context key of the Request a handler serves.
 type requestKey struct{}
 
@@ -78,7 +85,7 @@ func RequestFromContext(ctx context.Context) (*Request, bool) {
 // serve runs one request's handler and answers it, unless it was cancelled.
 func (c *Conn) serve(f *inflight) {
 	defer c.handlerExited(f)
-	if c.sem != nil && f.req.Method != "ping" {
+	if c.sem != nil && !c.isLiveness(f.req.Method) {
 		select {
 		case c.sem <- struct{}{}:
 			defer func() { <-c.sem }()

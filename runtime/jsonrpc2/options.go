@@ -70,8 +70,9 @@ const (
 	// notifications waiting for their handler. 1 MiB is thousands of error
 	// replies: enough to absorb bursts, small next to any limit above.
 	DefaultMaxQueuedBytes = 1 << 20
-	// pingHeadroom admits this many pings beyond the in-flight limit, so a
-	// server whose every slot is busy still answers liveness checks.
+	// pingHeadroom admits this many requests of the Policy's
+	// LivenessMethod (ping) beyond the in-flight limit, so a server whose
+	// every slot is busy still answers liveness checks.
 	pingHeadroom = 16
 )
 

@@ -86,6 +86,12 @@ type Policy struct {
 	// notification in either direction (every revision: "initialize").
 	NeverCancellable []string
 
+	// LivenessMethod is the request admitted beyond the in-flight limits
+	// and without waiting for a handler slot, so a peer whose every slot is
+	// busy still answers liveness checks ("ping", in the revisions whose
+	// schema defines it). Empty admits no request so.
+	LivenessMethod string
+
 	// Cancelled decodes the params of the notifications/cancelled the peer
 	// sends. Generated packages set it to their revision's decoder,
 	// generated from the schema's CancelledNotificationParams, so the Conn
@@ -157,6 +163,7 @@ func DefaultPolicy() Policy {
 		ClientCancels:    all,
 		ServerCancels:    all,
 		NeverCancellable: []string{"initialize"},
+		LivenessMethod:   "ping",
 	}
 }
 

@@ -187,7 +187,7 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	// handler for ping never shadows it.
 	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
 	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
-	connOpts = append(connOpts, jsonrpc2.WithPolicy(rev.Policy(jsonrpc2.SideClient)))
+	connOpts = append(connOpts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideClient))))
 	conn := jsonrpc2.NewConn(ct, connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {
@@ -196,7 +196,7 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	conn.Start()
 	c.conn, c.rev, c.modern = conn, rev, modern != nil
 	if c.modern {
-		if c.capabilities == nil {
+		if c.capabilities == nil && rev.HasLifecycle(MethodDiscover) {
 			// Forced modern: discover now, through the Conn.
 			var dr json.RawMessage
 			if err := conn.Call(ctx, MethodDiscover, json.RawMessage(`{}`), &dr); err != nil {

@@ -293,6 +293,9 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 	ct.mu.Lock()
 	modern, version := ct.modern, ct.version
 	ct.mu.Unlock()
+	// The cancellation notification is the revision's (its Policy's
+	// CancelledMethod); the Conn writing msg holds that Policy.
+	cancelled := m.Kind == jsonrpc2.KindNotification && ct.conn != nil && m.Method != "" && m.Method == ct.conn.Policy().CancelledMethod
 	switch {
 	case m.Kind == jsonrpc2.KindRequest && modern:
 		params, err := ct.modernParams(m.Params, version)
@@ -316,7 +319,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 			ct.legacy[m.ID] = m.Method
 			ct.mu.Unlock()
 		}
-	case m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled" && !modern:
+	case cancelled && !modern:
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
@@ -327,7 +330,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 				ct.mu.Unlock()
 			}
 		}
-	case m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled" && modern:
+	case cancelled && modern:
 		// The Conn cancels its own id; on the wire the request may be a
 		// retry by now, and an input round may be running locally.
 		var p map[string]json.RawMessage

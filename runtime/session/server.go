@@ -250,10 +250,21 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 		decided = true
 	}
 	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
-	opts = append(opts, jsonrpc2.WithPolicy(pol), jsonrpc2.WithReceived(read...))
+	opts = append(opts, jsonrpc2.WithPolicy(answersPing(pol)), jsonrpc2.WithReceived(read...))
 	conn := s.newConn(t, opts, initFirst)
 	conn.Start()
 	return conn, nil
+}
+
+// answersPing returns pol with ping as its LivenessMethod when the
+// revision names none: the session answers ping in every era (a revision
+// without ping, 2026-07-28, included, for now: issue 21), so ping keeps
+// its admission past a full house whatever the revision.
+func answersPing(pol jsonrpc2.Policy) jsonrpc2.Policy {
+	if pol.LivenessMethod == "" {
+		pol.LivenessMethod = MethodPing
+	}
+	return pol
 }
 
 // maxUndecided bounds the messages Accept holds before the era is known
@@ -339,10 +350,13 @@ func (s *Server) wrappedMethods() map[string]bool {
 			w[m] = true
 		}
 	}
-	if s.base.Modern {
+	if s.base.HasLifecycle(MethodDiscover) {
 		w[MethodDiscover] = true
-		delete(w, MethodPing)
-		delete(w, MethodSetLevel)
+	}
+	for _, m := range []string{MethodPing, MethodSetLevel} {
+		if !s.base.HasLifecycle(m) {
+			delete(w, m)
+		}
 	}
 	return w
 }
@@ -380,7 +394,7 @@ func (st *connState) lifecycle(ctx context.Context, req *jsonrpc2.Request, next 
 	case MethodSetLevel:
 		return st.setLevel(ctx, req)
 	case MethodDiscover:
-		if st.srv.base.Modern {
+		if st.srv.base.HasLifecycle(MethodDiscover) {
 			return st.discover(ctx, req)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // ClientOptions configures a ClientTransport.
@@ -25,8 +26,13 @@ type ClientOptions struct {
 	HTTPClient *http.Client
 	// Era is the server's era. Zero means: detect it with Detect in Dial.
 	Era Era
-	// ModernVersion is the version sent to a modern server (default
-	// "2026-07-28").
+	// Revisions are the data of the revisions the client speaks (the
+	// generated mcpYYYYMMDD.Revision() of each): the default ModernVersion,
+	// the legacy versions Detect falls back to, and which headers each
+	// revision sends. Nil means DefaultRevisions().
+	Revisions []session.Revision
+	// ModernVersion is the version sent to a modern server (default: the
+	// newest modern revision of Revisions, "2026-07-28").
 	ModernVersion string
 	// ClientInfo and Capabilities fill params._meta of modern requests that
 	// do not carry them yet (defaults: {"name":"mcpgen","version":"0"}
@@ -52,8 +58,11 @@ func (o ClientOptions) withDefaults() ClientOptions {
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{}
 	}
-	if o.ModernVersion == "" {
-		o.ModernVersion = DefaultModernVersions[0]
+	if o.Revisions == nil {
+		o.Revisions = DefaultRevisions()
+	}
+	if v := Versions(o.Revisions, EraModern); o.ModernVersion == "" && len(v) > 0 {
+		o.ModernVersion = v[0]
 	}
 	if o.ClientInfo == nil {
 		o.ClientInfo = map[string]string{"name": "mcpgen", "version": "0"}
@@ -113,6 +122,26 @@ func NewClientTransport(endpoint string, opts ClientOptions) *ClientTransport {
 		in: make(chan clientInbound, 64), closed: make(chan struct{}),
 		streams: map[jsonrpc2.RequestID]context.CancelFunc{},
 	}
+}
+
+// revision returns the data of the revision the transport speaks: the
+// modern version's, or the negotiated legacy version's (the newest legacy
+// revision's until initialize is answered).
+func (c *ClientTransport) revision() session.Revision {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.revisionLocked()
+}
+
+func (c *ClientTransport) revisionLocked() session.Revision {
+	if c.era == EraModern {
+		return revisionFor(c.opts.Revisions, c.opts.ModernVersion, true)
+	}
+	v := c.version
+	if v == "" {
+		v = "9999-99-99" // not negotiated yet: the newest legacy revision
+	}
+	return revisionFor(c.opts.Revisions, v, false)
 }
 
 // Dial detects the server's era (unless opts.Era is set) and returns a
@@ -203,7 +232,7 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 		c.mu.Unlock()
 		return c.postSync(ctx, m, body)
 	}
-	if m.Method == "initialize" {
+	if m.Method == session.MethodInitialize {
 		c.initID = m.ID
 	}
 	rctx, cancel := context.WithCancel(c.base)
@@ -282,7 +311,7 @@ func (c *ClientTransport) setCommon(h http.Header) {
 		h.Set(HeaderProtocolVersion, c.opts.ModernVersion)
 		return
 	}
-	if c.session != "" {
+	if c.session != "" && c.revisionLocked().HasHTTPHeader(HeaderSessionID) {
 		h.Set(HeaderSessionID, c.session)
 	}
 	if c.version != "" {
@@ -299,23 +328,23 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 	c.setCommon(h)
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
-	if c.era == EraModern && m.Kind == jsonrpc2.KindRequest {
+	rev := c.revision()
+	if m.Kind == jsonrpc2.KindRequest && rev.HasHTTPHeader(HeaderMethod) {
 		h.Set(HeaderMethod, m.Method)
 		if p, ok := peekParams(m.Params); ok {
-			switch {
-			case (m.Method == "tools/call" || m.Method == "prompts/get") && p.Name != nil:
-				h.Set(HeaderName, EncodeHeaderValue(*p.Name))
-				if m.Method == "tools/call" && c.opts.ParamHeaders != nil {
-					var args map[string]json.RawMessage
-					_ = json.Unmarshal(p.Arguments, &args)
-					for _, ph := range c.opts.ParamHeaders(*p.Name) {
-						if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
-							h.Set(HeaderParamPrefix+ph.Name, v)
-						}
+			if member, named := rev.HTTPNameMembers[m.Method]; named && rev.HasHTTPHeader(HeaderName) {
+				if v := p.stringMember(m.Params, member); v != nil {
+					h.Set(HeaderName, EncodeHeaderValue(*v))
+				}
+			}
+			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && c.opts.ParamHeaders != nil && p.Name != nil {
+				var args map[string]json.RawMessage
+				_ = json.Unmarshal(p.Arguments, &args)
+				for _, ph := range c.opts.ParamHeaders(*p.Name) {
+					if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
+						h.Set(HeaderParamPrefix+ph.Name, v)
 					}
 				}
-			case m.Method == "resources/read" && p.URI != nil:
-				h.Set(HeaderName, EncodeHeaderValue(*p.URI))
 			}
 		}
 	}
@@ -342,9 +371,9 @@ func (c *ClientTransport) withMeta(m *jsonrpc2.Message) ([]byte, error) {
 			meta[k] = b
 		}
 	}
-	set(metaProtocolVersion, c.opts.ModernVersion)
-	set(metaClientInfo, c.opts.ClientInfo)
-	set(metaClientCapabilities, c.opts.Capabilities)
+	set(session.MetaProtocolVersion, c.opts.ModernVersion)
+	set(session.MetaClientInfo, c.opts.ClientInfo)
+	set(session.MetaClientCapabilities, c.opts.Capabilities)
 	params["_meta"], _ = json.Marshal(meta)
 	return json.Marshal(struct {
 		JSONRPC string                     `json:"jsonrpc"`
@@ -371,7 +400,7 @@ func (c *ClientTransport) postSync(ctx context.Context, m *jsonrpc2.Message, bod
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("streamhttp: POST %s: HTTP %d", m.Method, resp.StatusCode)
 	}
-	if c.era == EraLegacy && m.Method == "notifications/initialized" && !c.opts.NoGetStream {
+	if c.era == EraLegacy && m.Method == session.MethodInitialized && !c.opts.NoGetStream {
 		// Wait (briefly) for the GET stream to be open before the caller
 		// goes on: a server that sends a request on it as soon as the
 		// next tools/call arrives would otherwise find no stream and drop
@@ -425,7 +454,7 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	defer resp.Body.Close()
 	if sid := resp.Header.Get(HeaderSessionID); sid != "" && c.era == EraLegacy {
 		c.mu.Lock()
-		if c.session == "" {
+		if c.session == "" && c.revisionLocked().HasHTTPHeader(HeaderSessionID) {
 			c.session = sid
 		}
 		c.mu.Unlock()
@@ -562,9 +591,9 @@ type Detection struct {
 // is reported as legacy.
 func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection, error) {
 	c := NewClientTransport(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
-		ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
+		Revisions: opts.Revisions, ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
 	defer c.Close()
-	probe := &jsonrpc2.Message{Kind: jsonrpc2.KindRequest, ID: jsonrpc2.StringID("mcpgen-era-probe"), Method: "server/discover"}
+	probe := &jsonrpc2.Message{Kind: jsonrpc2.KindRequest, ID: jsonrpc2.StringID("mcpgen-era-probe"), Method: session.MethodDiscover}
 	body, err := c.withMeta(probe)
 	if err != nil {
 		return Detection{}, err
@@ -603,13 +632,13 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 	case resp.StatusCode/100 == 2 && e.Result != nil:
 		d.Era = EraModern
 	case e.Error == nil:
-	case e.Error.Code == CodeUnsupportedProtocolVersion:
+	case e.Error.Code == session.CodeUnsupportedProtocolVersion:
 		d.Supported = e.Error.Data.Supported
 		d.Era = EraModern
 		// A modern server that speaks none of our modern versions but one of
 		// the legacy ones is served best in the legacy era.
 		if !slices.Contains(d.Supported, c.opts.ModernVersion) && slices.ContainsFunc(d.Supported, func(v string) bool {
-			return slices.Contains(DefaultLegacyVersions, v)
+			return slices.Contains(Versions(c.opts.Revisions, EraLegacy), v)
 		}) {
 			d.Era = EraLegacy
 		}

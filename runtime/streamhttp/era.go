@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // Era is the protocol family a request or session belongs to.
@@ -38,26 +40,12 @@ const (
 	HeaderParamPrefix     = "Mcp-Param-"
 )
 
-// Modern error codes (2026-07-28 schema).
+// Modern error codes (2026-07-28 schema). The third,
+// UnsupportedProtocolVersionError's, is the session's
+// (session.CodeUnsupportedProtocolVersion), which both layers send.
 const (
-	CodeHeaderMismatch             = -32020
-	CodeMissingClientCapability    = -32021
-	CodeUnsupportedProtocolVersion = -32022
-)
-
-// metaProtocolVersion is the _meta key that carries the version of a modern
-// request.
-const (
-	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
-	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
-	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
-)
-
-// DefaultModernVersions and DefaultLegacyVersions are what a Handler serves
-// unless Options says otherwise, latest first.
-var (
-	DefaultModernVersions = []string{"2026-07-28"}
-	DefaultLegacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
+	CodeHeaderMismatch          = -32020
+	CodeMissingClientCapability = -32021
 )
 
 // peek is what the HTTP layer needs from a request's params: the version in
@@ -83,9 +71,26 @@ func peekParams(params json.RawMessage) (peek, bool) {
 	return p, err == nil
 }
 
+// stringMember returns the string member of params that Mcp-Name mirrors
+// (Revision.HTTPNameMembers), or nil when it is absent or not a string.
+// name and uri, the members of every revision so far, were peeked already.
+func (p peek) stringMember(params json.RawMessage, member string) *string {
+	switch member {
+	case "name":
+		return p.Name
+	case "uri":
+		return p.URI
+	}
+	var v string
+	if raw := jsonscan.Member(params, member); raw == nil || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return &v
+}
+
 // metaVersion returns _meta's protocol version and whether it is a string.
 func (p peek) metaVersion() (string, bool) {
-	raw, ok := p.Meta[metaProtocolVersion]
+	raw, ok := p.Meta[session.MetaProtocolVersion]
 	if !ok {
 		return "", false
 	}
@@ -118,5 +123,5 @@ func errorBody(id jsonrpc2.RequestID, code int, msg string, data any) []byte {
 // isModernCode reports whether a JSON-RPC error code only a modern server
 // sends, which is how a client tells the eras apart on a 400.
 func isModernCode(code int) bool {
-	return slices.Contains([]int{CodeHeaderMismatch, CodeMissingClientCapability, CodeUnsupportedProtocolVersion}, code)
+	return slices.Contains([]int{CodeHeaderMismatch, CodeMissingClientCapability, session.CodeUnsupportedProtocolVersion}, code)
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // ConnFactory builds the jsonrpc2.Conn that serves t: one per legacy session,
@@ -69,8 +70,15 @@ type Options struct {
 	// ShutdownTimeout bounds how long a finished request's or session's
 	// Conn.Close waits for handlers that ignore their context (default 10 s).
 	ShutdownTimeout time.Duration
+	// Revisions are the data of the revisions served (the generated
+	// mcpYYYYMMDD.Revision() of each): which versions each era serves
+	// unless ModernVersions or LegacyVersions say otherwise, and the
+	// headers, Mcp-Name members and lifecycle methods of each. Nil means
+	// DefaultRevisions().
+	Revisions []session.Revision
 	// ModernVersions and LegacyVersions are the revisions served, latest
-	// first. Nil means the defaults; an empty non-nil slice disables the era.
+	// first. Nil means those of Revisions (Versions); an empty non-nil
+	// slice disables the era.
 	ModernVersions []string
 	LegacyVersions []string
 	// ParamHeaders returns the x-mcp-header annotations of a tool, for the
@@ -110,11 +118,14 @@ func (o Options) withDefaults() Options {
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = 10 * time.Second
 	}
+	if o.Revisions == nil {
+		o.Revisions = DefaultRevisions()
+	}
 	if o.ModernVersions == nil {
-		o.ModernVersions = DefaultModernVersions
+		o.ModernVersions = Versions(o.Revisions, EraModern)
 	}
 	if o.LegacyVersions == nil {
-		o.LegacyVersions = DefaultLegacyVersions
+		o.LegacyVersions = Versions(o.Revisions, EraLegacy)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
@@ -353,7 +364,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	p, paramsOK := peekParams(m.Params)
 	metaVersion, hasMeta := p.metaVersion()
 	modern := h.modernEnabled() && (slices.Contains(h.opts.ModernVersions, version) || hasMeta ||
-		(version != "" && !slices.Contains(h.opts.LegacyVersions, version) && m.Method != "initialize"))
+		(version != "" && !slices.Contains(h.opts.LegacyVersions, version) && m.Method != session.MethodInitialize))
 	if !modern && h.legacyEnabled() {
 		sid := r.Header.Get(HeaderSessionID)
 		switch {
@@ -364,7 +375,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			h.legacyPost(w, r, s, m, data)
-		case m.Kind == jsonrpc2.KindRequest && m.Method == "initialize":
+		case m.Kind == jsonrpc2.KindRequest && m.Method == session.MethodInitialize:
 			h.legacyInit(w, r, m, data)
 		default:
 			writeError(w, http.StatusBadRequest, requestID(m), jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // errNoStream is returned for a server-to-client request when the session
@@ -340,7 +341,7 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 
 func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySession, m *jsonrpc2.Message, data []byte) {
 	s.touch(0)
-	if v := r.Header.Get(HeaderProtocolVersion); v != "" && m.Method != "initialize" && !slices.Contains(h.opts.LegacyVersions, v) {
+	if v := r.Header.Get(HeaderProtocolVersion); v != "" && m.Method != session.MethodInitialize && !slices.Contains(h.opts.LegacyVersions, v) {
 		writeError(w, http.StatusBadRequest, requestID(m), jsonrpc2.CodeInvalidRequest, "Bad Request: unsupported MCP-Protocol-Version "+v, nil)
 		return
 	}

@@ -12,8 +12,10 @@ import (
 // the messages it carries: session.Server is one (its Accept reads an
 // initialize or a modern request, picks the revision's Policy, installs
 // initialize, ping, logging/setLevel and server/discover around the
-// implementation, and returns the Conn started). streamhttp does not import
-// the session package; this interface is the whole contract.
+// implementation, and returns the Conn started). This interface is the
+// whole contract between the transport and the lifecycle; streamhttp reads
+// nothing of the session package but its revision data (session.Revision,
+// Options.Revisions) and the protocol's names (session.Method…, Meta…).
 type Lifecycle interface {
 	Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error)
 }

@@ -22,12 +22,14 @@ import (
 
 func legacyRevision() session.Revision {
 	return session.Revision{Version: "2025-11-25", Policy: legacyPolicy,
+		Lifecycle:     []string{session.MethodInitialize, session.MethodInitialized, session.MethodPing, session.MethodSetLevel},
 		ServerMethods: map[string]string{"tools/call": "CallTool"},
 		Capabilities:  map[string]string{"tools/call": "tools"}}
 }
 
 func modernRevision() session.Revision {
 	return session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
+		Lifecycle:        []string{session.MethodDiscover, session.MethodSubscriptionsListen},
 		ServerMethods:    map[string]string{"tools/call": "CallTool"},
 		Capabilities:     map[string]string{"tools/call": "tools"},
 		CacheableResults: map[string]bool{"server/discover": true}}

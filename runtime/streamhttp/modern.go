@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // errNoServerRequests refuses a server-to-client request on a modern
@@ -178,7 +179,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		}
 		return
 	}
-	if m.Method == "subscriptions/listen" {
+	if m.Method == session.MethodSubscriptionsListen && revisionFor(h.opts.Revisions, version, true).HasLifecycle(session.MethodSubscriptionsListen) {
 		_ = st.openSSE() // long-lived: headers (and X-Accel-Buffering) now
 	}
 	conn.Start()
@@ -208,29 +209,24 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 	}
 	if !slices.Contains(h.opts.ModernVersions, version) {
 		supported := append(slices.Clone(h.opts.ModernVersions), h.opts.LegacyVersions...)
-		return "Unsupported protocol version", CodeUnsupportedProtocolVersion,
+		return "Unsupported protocol version", session.CodeUnsupportedProtocolVersion,
 			map[string]any{"supported": supported, "requested": version}
 	}
 	if !paramsOK {
 		return "Invalid params: params must be an object with string name/uri", jsonrpc2.CodeInvalidParams, nil
 	}
 	if !hasMeta {
-		return "Header mismatch: params._meta is missing " + metaProtocolVersion, CodeHeaderMismatch, nil
+		return "Header mismatch: params._meta is missing " + session.MetaProtocolVersion, CodeHeaderMismatch, nil
 	}
+	rev := revisionFor(h.opts.Revisions, version, true)
 	if metaVersion != version {
 		return "Header mismatch: MCP-Protocol-Version header value '" + version + "' does not match body value '" + metaVersion + "'", CodeHeaderMismatch, nil
 	}
-	if got := hd.Values(HeaderMethod); len(got) != 1 || got[0] != m.Method {
+	if got := hd.Values(HeaderMethod); rev.HasHTTPHeader(HeaderMethod) && (len(got) != 1 || got[0] != m.Method) {
 		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", CodeHeaderMismatch, nil
 	}
-	var want *string
-	switch m.Method {
-	case "tools/call", "prompts/get":
-		want = p.Name
-	case "resources/read":
-		want = p.URI
-	}
-	if want != nil || slices.Contains([]string{"tools/call", "prompts/get", "resources/read"}, m.Method) {
+	if member, named := rev.HTTPNameMembers[m.Method]; named && rev.HasHTTPHeader(HeaderName) {
+		want := p.stringMember(m.Params, member)
 		got := hd.Values(HeaderName)
 		if len(got) != 1 {
 			return "Header mismatch: Mcp-Name header is required for " + m.Method, CodeHeaderMismatch, nil
@@ -243,7 +239,7 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 			return "Header mismatch: Mcp-Name header value does not match the body", CodeHeaderMismatch, nil
 		}
 	}
-	if m.Method == "tools/call" && h.opts.ParamHeaders != nil && p.Name != nil {
+	if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && h.opts.ParamHeaders != nil && p.Name != nil {
 		if msg := checkParamHeaders(hd, h.opts.ParamHeaders(*p.Name), p.Arguments); msg != "" {
 			return "Header mismatch: " + msg, CodeHeaderMismatch, nil
 		}

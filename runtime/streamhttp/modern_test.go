@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 func TestModernValidation(t *testing.T) {
@@ -40,7 +42,7 @@ func TestModernValidation(t *testing.T) {
 		{"ok", with(map[string]string{HeaderName: "echo"}), call(`"echo"`, `{}`), 200, 0},
 		{"base64 name", with(map[string]string{HeaderName: "=?base64?" + "SGVsbG8sIOS4lueVjA==" + "?="}), call(`"Hello, 世界"`, `{}`), 200, 0},
 		{"no version header", with(map[string]string{HeaderProtocolVersion: "", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
-		{"unsupported version", with(map[string]string{HeaderProtocolVersion: "2099-01-01", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeUnsupportedProtocolVersion},
+		{"unsupported version", with(map[string]string{HeaderProtocolVersion: "2099-01-01", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, session.CodeUnsupportedProtocolVersion},
 		{"meta mismatch", with(map[string]string{HeaderName: "echo"}), strings.Replace(call(`"echo"`, `{}`), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, `"io.modelcontextprotocol/protocolVersion":"2025-11-25"`, 1), 400, CodeHeaderMismatch},
 		{"no meta", with(map[string]string{HeaderName: "echo"}), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`, 400, CodeHeaderMismatch},
 		{"no Mcp-Method", with(map[string]string{HeaderMethod: "", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
@@ -73,7 +75,7 @@ func TestModernValidation(t *testing.T) {
 			t.Errorf("%s: unexpected error %s", c.name, body)
 		case c.code != 0 && (e.Error == nil || e.Error.Code != c.code || string(e.ID) != "1"):
 			t.Errorf("%s: body %s, want error %d for id 1", c.name, body, c.code)
-		case c.code == CodeUnsupportedProtocolVersion && len(e.Error.Data.Supported) == 0:
+		case c.code == session.CodeUnsupportedProtocolVersion && len(e.Error.Data.Supported) == 0:
 			t.Errorf("%s: no supported versions in %s", c.name, body)
 		}
 		if resp.Header.Get(HeaderSessionID) != "" {
@@ -322,5 +324,47 @@ func TestCloseWaitsForModernRequests(t *testing.T) {
 		default:
 			t.Errorf("conn %d still open after Handler.Close returned", i)
 		}
+	}
+}
+
+// The revision data decides what a modern request must carry: a Handler
+// given a revision of its own (Options.Revisions) serves its version, asks
+// Mcp-Name for the member its HTTPNameMembers names, and leaves Mcp-Method
+// unchecked when its HTTPHeaders lack it; the default revisions are
+// unchanged beside it.
+func TestModernRevisionData(t *testing.T) {
+	const v = "2099-01-01"
+	own := session.Revision{Version: v, Modern: true,
+		Lifecycle:       []string{session.MethodDiscover},
+		HTTPHeaders:     []string{"MCP-Protocol-Version", HeaderName},
+		HTTPNameMembers: map[string]string{"tools/call": "tool"}}
+	f := newFixture(t, Options{Revisions: append(DefaultRevisions(), own)})
+	meta := strings.Replace(modernMeta, "2026-07-28", v, 1)
+	call := func(params string) string {
+		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + params + `,` + meta + `}}`
+	}
+	cases := []struct {
+		name, mcpName, params string
+		status                int
+	}{
+		{"own member", "a", `"tool":"a","name":"echo"`, 200},
+		{"name is not the member", "echo", `"tool":"a","name":"echo"`, 400},
+		{"member absent", "echo", `"name":"echo"`, 400},
+	}
+	for _, c := range cases {
+		hdr := map[string]string{HeaderProtocolVersion: v, HeaderName: c.mcpName} // no Mcp-Method
+		resp := post(t, context.Background(), f.url, hdr, call(c.params))
+		if body := readAll(t, resp); resp.StatusCode != c.status {
+			t.Errorf("%s: status %d, want %d (%s)", c.name, resp.StatusCode, c.status, body)
+		}
+	}
+	// 2026-07-28 keeps its own rules on the same Handler.
+	resp := post(t, context.Background(), f.url, map[string]string{HeaderProtocolVersion: "2026-07-28", HeaderName: "echo"},
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo",`+modernMeta+`}}`)
+	if body := readAll(t, resp); resp.StatusCode != 400 {
+		t.Errorf("2026-07-28 without Mcp-Method: status %d, want 400 (%s)", resp.StatusCode, body)
+	}
+	if got, want := Versions(append(DefaultRevisions(), own), EraModern), []string{v, "2026-07-28"}; !slices.Equal(got, want) {
+		t.Errorf("Versions = %v, want %v", got, want)
 	}
 }

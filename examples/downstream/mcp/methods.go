@@ -412,6 +412,7 @@ func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
 		Cancelled:        cancelledDecoder{},
 		CancelledMethod:  "notifications/cancelled",
 		ClientCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
+		LivenessMethod:   "ping",
 		NeverCancellable: []string{"initialize"},
 		ProgressMethod:   "notifications/progress",
 		ServerCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},

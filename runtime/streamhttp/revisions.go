@@ -1,0 +1,102 @@
+package streamhttp
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/session"
+)
+
+// DefaultRevisions returns the revision data a Handler serves and a
+// ClientTransport speaks when Options.Revisions (ClientOptions.Revisions)
+// is nil: the Streamable HTTP facts (version, era, headers, the members
+// Mcp-Name mirrors, the lifecycle methods) of every revision that has the
+// transport, newest first.
+//
+// streamhttp cannot import the generated packages that build this data
+// (mcpYYYYMMDD.Revision(), a layer above), so the fallback is written here;
+// generated/adding_revision_test.go checks that each entry equals the
+// generated Revision() of its revision on those members and that the
+// versions are schema.DefaultHTTPVersions'. A program that imports the
+// bindings can pass their Revision() instead.
+func DefaultRevisions() []session.Revision {
+	out := make([]session.Revision, len(defaultRevisions))
+	for i, r := range defaultRevisions {
+		out[i] = cloneRevision(r)
+	}
+	return out
+}
+
+var (
+	legacyLifecycle = []string{session.MethodInitialize, session.MethodInitialized, session.MethodPing, session.MethodSetLevel}
+	legacyHeaders   = []string{HeaderSessionID, "MCP-Protocol-Version"}
+)
+
+var defaultRevisions = []session.Revision{
+	{
+		Version: "2026-07-28", Modern: true,
+		Lifecycle:       []string{session.MethodDiscover, session.MethodSubscriptionsListen},
+		HTTPHeaders:     []string{"MCP-Protocol-Version", HeaderMethod, HeaderName, HeaderParamPrefix},
+		HTTPNameMembers: map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"},
+	},
+	{Version: "2025-11-25", Lifecycle: legacyLifecycle, HTTPHeaders: legacyHeaders},
+	{Version: "2025-06-18", Lifecycle: legacyLifecycle, HTTPHeaders: legacyHeaders},
+	{Version: "2025-03-26", Lifecycle: legacyLifecycle, HTTPHeaders: []string{HeaderSessionID}},
+}
+
+func cloneRevision(r session.Revision) session.Revision {
+	r.Lifecycle = slices.Clone(r.Lifecycle)
+	r.HTTPHeaders = slices.Clone(r.HTTPHeaders)
+	if r.HTTPNameMembers != nil {
+		m := make(map[string]string, len(r.HTTPNameMembers))
+		for k, v := range r.HTTPNameMembers {
+			m[k] = v
+		}
+		r.HTTPNameMembers = m
+	}
+	return r
+}
+
+// Versions lists the versions of revs of era that have the Streamable HTTP
+// transport (some HTTP header), newest first: the ModernVersions or
+// LegacyVersions a Handler derives from Options.Revisions.
+func Versions(revs []session.Revision, era Era) []string {
+	out := []string{} // non-nil: an era without revisions is disabled
+	for _, r := range revs {
+		if r.Modern == (era == EraModern) && len(r.HTTPHeaders) > 0 && !slices.Contains(out, r.Version) {
+			out = append(out, r.Version)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return -strings.Compare(a, b) })
+	return out
+}
+
+// revisionFor returns the data of version among revs; for a version revs
+// does not describe (one Options.ModernVersions names without its data),
+// the newest revision of the same era not after it, as the facts carry
+// forward until a revision changes them, or else the newest of that era.
+func revisionFor(revs []session.Revision, version string, modern bool) session.Revision {
+	var best, newest *session.Revision
+	for i := range revs {
+		r := &revs[i]
+		if r.Modern != modern {
+			continue
+		}
+		if r.Version == version {
+			return *r
+		}
+		if r.Version < version && (best == nil || r.Version > best.Version) {
+			best = r
+		}
+		if newest == nil || r.Version > newest.Version {
+			newest = r
+		}
+	}
+	switch {
+	case best != nil:
+		return *best
+	case newest != nil:
+		return *newest
+	}
+	return session.Revision{Version: version, Modern: modern}
+}
