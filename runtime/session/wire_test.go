@@ -512,10 +512,18 @@ func TestLifecycleOverrides(t *testing.T) {
 func TestInterceptorsSeeEverything(t *testing.T) {
 	var mu sync.Mutex
 	var seen []string
+	// Notifications run in order on their own goroutine, requests on
+	// workers: the test waits for the notification to have passed both
+	// interceptors before it sends the next request, so the order it checks
+	// is the order of the wire.
+	initialized := make(chan struct{})
 	record := func(s string) {
 		mu.Lock()
 		seen = append(seen, s)
 		mu.Unlock()
+		if s == "b notifications/initialized" {
+			close(initialized)
+		}
 	}
 	trace := func(name string) jsonrpc2.Interceptor {
 		return jsonrpc2.Interceptor{
@@ -539,6 +547,7 @@ func TestInterceptorsSeeEverything(t *testing.T) {
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
 	p.recv()
 	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	<-initialized
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	p.recv()
 	p.send(`{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"info"}}`)
