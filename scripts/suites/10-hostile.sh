@@ -8,5 +8,5 @@ set -euo pipefail
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (golang/go#75804, fixed in Go 1.27).
 cd "$(dirname "$0")/../.."
-go test -run '^$' -fuzz '^FuzzStdioFraming$' -fuzztime 200000x ./runtime
-go test -run '^$' -fuzz '^FuzzConnRoute$' -fuzztime 300000x ./runtime
+go test -run '^$' -fuzz '^FuzzStdioFraming$' -fuzztime 200000x ./runtime/jsonrpc2
+go test -run '^$' -fuzz '^FuzzConnRoute$' -fuzztime 300000x ./runtime/jsonrpc2
