@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -47,7 +48,7 @@ func BenchmarkEcho(b *testing.B) {
 	for _, t := range []Transport{Pipe, Mem} {
 		for _, callers := range []int{1, 16} {
 			for _, p := range Peers {
-				b.Run(string(t)+"/callers="+itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
+				b.Run(string(t)+"/callers="+strconv.Itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
 			}
 		}
 	}
@@ -141,7 +142,7 @@ func benchMass(b *testing.B, n int, per, what string, measure func() Mass) {
 		b.ReportMetric(m.HeapPer, "heap-B/"+per)
 		b.ReportMetric(m.GorosPer, "goroutines/"+per)
 	}
-	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/"+itoa(n)+"-"+what)
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/"+strconv.Itoa(n)+"-"+what)
 }
 
 // BenchmarkHTTPEcho: one echo round trip per iteration over loopback TCP,

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,9 +23,9 @@ type RoundTrip struct {
 	Err         error
 }
 
-// Connector connects a client session to a fresh server with the echo and
+// Connector connects a Client to a fresh server with the echo and
 // block tools; h (may be nil) observes the block handler.
-type Connector func(h *Hooks) (*Session, error)
+type Connector func(h *Hooks) (*Client, error)
 
 // Echo measures sequential (callers 1) or concurrent echo round trips over
 // one session with testing.Benchmark, for at least d.
@@ -415,7 +416,17 @@ func Machine() string {
 	load, _ := os.ReadFile("/proc/loadavg")
 	model := cpuModel()
 	return fmt.Sprintf("%s/%s, %d cores (GOMAXPROCS %d), %s, %s, host %s, load average %s",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), model, runtime.Version(), host, firstFields(string(load), 3))
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), model, runtime.Version(), host, loadAverage(string(load)))
+}
+
+// loadAverage is the first three fields of /proc/loadavg (1, 5 and 15
+// minutes), without the run-queue and last-pid fields that follow.
+func loadAverage(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 3 {
+		f = f[:3]
+	}
+	return strings.Join(f, " ")
 }
 
 func cpuModel() string {
@@ -423,12 +434,10 @@ func cpuModel() string {
 	if err != nil {
 		return "cpu unknown"
 	}
-	for _, line := range splitLines(string(b)) {
-		if len(line) > 10 && line[:10] == "model name" {
-			for i := 0; i < len(line); i++ {
-				if line[i] == ':' {
-					return trim(line[i+1:])
-				}
+	for line := range strings.Lines(string(b)) {
+		if name, ok := strings.CutPrefix(line, "model name"); ok {
+			if _, v, ok := strings.Cut(name, ":"); ok {
+				return strings.TrimSpace(v)
 			}
 		}
 	}

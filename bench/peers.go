@@ -40,9 +40,9 @@ type Hooks struct {
 	Expired func()
 }
 
-// Session is a connected, initialized client of a server with the echo and
-// block tools.
-type Session struct {
+// Client is a connected, initialized client of a server with the echo and
+// block tools (not a session.Client: each peer's own client sits behind it).
+type Client struct {
 	// Echo calls the echo tool and returns the text of its result.
 	Echo func(ctx context.Context, text string) (string, error)
 	// Block calls the block tool, which returns only when cancelled.
@@ -56,8 +56,8 @@ type Peer struct {
 	// Name is how tables name it.
 	Name string
 	// Connect builds server and client over t, registers the tools,
-	// initializes, and returns the client session.
-	Connect func(t Transport, h *Hooks) (*Session, error)
+	// initializes, and returns the connected Client.
+	Connect func(t Transport, h *Hooks) (*Client, error)
 	// CancelsUnderLoad reports whether cancelling 1,000 in-flight calls
 	// reaches every handler (mcp-go v1.2's stdio server runs a few handlers
 	// at a time and stops reading while its queue is full, so the
@@ -68,7 +68,7 @@ type Peer struct {
 
 // over is p's Connector over t.
 func (p Peer) over(t Transport) Connector {
-	return func(h *Hooks) (*Session, error) { return p.Connect(t, h) }
+	return func(h *Hooks) (*Client, error) { return p.Connect(t, h) }
 }
 
 // Peers are the implementations compared, mcpgen first.
