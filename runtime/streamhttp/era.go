@@ -1,11 +1,6 @@
 package streamhttp
 
-import (
-	"encoding/json"
-	"slices"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
-)
+import "slices"
 
 // Era is the protocol family a request or session belongs to.
 type Era uint8
@@ -59,61 +54,6 @@ var (
 	DefaultModernVersions = []string{"2026-07-28"}
 	DefaultLegacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
 )
-
-// peek is what the HTTP layer needs from a request's params: the version in
-// _meta and the values mirrored into the standard headers.
-type peek struct {
-	Meta      map[string]json.RawMessage `json:"_meta"`
-	Name      *string                    `json:"name"`
-	URI       *string                    `json:"uri"`
-	Arguments json.RawMessage            `json:"arguments"`
-}
-
-func peekParams(params json.RawMessage) (peek, bool) {
-	var p peek
-	if len(params) == 0 {
-		return p, true
-	}
-	if params[0] != '{' {
-		return p, false
-	}
-	// The params were valid JSON already (DecodeMessage checked), so an
-	// error here means a member of the wrong type, e.g. "name": 3.
-	err := json.Unmarshal(params, &p)
-	return p, err == nil
-}
-
-// metaVersion returns _meta's protocol version and whether it is a string.
-func (p peek) metaVersion() (string, bool) {
-	raw, ok := p.Meta[metaProtocolVersion]
-	if !ok {
-		return "", false
-	}
-	var v string
-	if json.Unmarshal(raw, &v) != nil {
-		return "", false
-	}
-	return v, true
-}
-
-// errorBody encodes a JSON-RPC error response; id may be zero (null).
-func errorBody(id jsonrpc2.RequestID, code int, msg string, data any) []byte {
-	type errObj struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-		Data    any    `json:"data,omitempty"`
-	}
-	var idv any
-	if !id.IsZero() {
-		idv = id
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      any    `json:"id"`
-		Error   errObj `json:"error"`
-	}{"2.0", idv, errObj{code, msg, data}})
-	return b
-}
 
 // isModernCode reports whether a JSON-RPC error code only a modern server
 // sends, which is how a client tells the eras apart on a 400.

@@ -234,3 +234,39 @@ func paramHeaderValue(v json.RawMessage) (string, bool) {
 	}
 	return string(v), true // an integer, as written
 }
+
+// peek is what the HTTP layer needs from a request's params: the version in
+// _meta and the values mirrored into the standard headers.
+type peek struct {
+	Meta      map[string]json.RawMessage `json:"_meta"`
+	Name      *string                    `json:"name"`
+	URI       *string                    `json:"uri"`
+	Arguments json.RawMessage            `json:"arguments"`
+}
+
+func peekParams(params json.RawMessage) (peek, bool) {
+	var p peek
+	if len(params) == 0 {
+		return p, true
+	}
+	if params[0] != '{' {
+		return p, false
+	}
+	// The params were valid JSON already (DecodeMessage checked), so an
+	// error here means a member of the wrong type, e.g. "name": 3.
+	err := json.Unmarshal(params, &p)
+	return p, err == nil
+}
+
+// metaVersion returns _meta's protocol version and whether it is a string.
+func (p peek) metaVersion() (string, bool) {
+	raw, ok := p.Meta[metaProtocolVersion]
+	if !ok {
+		return "", false
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	return v, true
+}
