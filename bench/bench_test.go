@@ -45,7 +45,7 @@ func benchEcho(b *testing.B, connect Connector, callers int) {
 }
 
 func BenchmarkEcho(b *testing.B) {
-	for _, t := range []Transport{Pipe, Mem} {
+	for _, t := range []TransportKind{Pipe, Mem} {
 		for _, callers := range []int{1, 16} {
 			for _, p := range Peers {
 				b.Run(string(t)+"/callers="+strconv.Itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
@@ -55,7 +55,7 @@ func BenchmarkEcho(b *testing.B) {
 }
 
 func BenchmarkSetup(b *testing.B) {
-	for _, t := range []Transport{Pipe, Mem} {
+	for _, t := range []TransportKind{Pipe, Mem} {
 		for _, p := range Peers {
 			b.Run(string(t)+"/"+p.Name, func(b *testing.B) {
 				b.ReportAllocs()

@@ -29,7 +29,7 @@ type Connector func(h *Hooks) (*Client, error)
 
 // Echo measures sequential (callers 1) or concurrent echo round trips over
 // one session with testing.Benchmark, for at least d.
-func Echo(p Peer, t Transport, callers int, d time.Duration) RoundTrip {
+func Echo(p Peer, t TransportKind, callers int, d time.Duration) RoundTrip {
 	return echo(p.over(t), callers, d)
 }
 
@@ -102,12 +102,12 @@ type Latencies struct {
 // CancelLatency measures n times, one call at a time, from cancelling the
 // caller's context while the block handler runs to the handler seeing its
 // context done, and to the caller's call returning.
-func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies {
+func CancelLatency(p Peer, t TransportKind, n int, timeout time.Duration) Latencies {
 	return CancelSamples(p, t, n, timeout).Latencies()
 }
 
 // CancelSamples is CancelLatency's raw samples, for pooling rounds.
-func CancelSamples(p Peer, t Transport, n int, timeout time.Duration) Samples {
+func CancelSamples(p Peer, t TransportKind, n int, timeout time.Duration) Samples {
 	return cancelSamples(p.over(t), n, timeout)
 }
 
@@ -233,7 +233,7 @@ type Mass struct {
 // CancelMany starts n block calls, waits until their handlers run (or
 // timeout), measures the live heap per in-flight call, then cancels every
 // caller's context and times until every handler has seen its context done.
-func CancelMany(p Peer, t Transport, n int, timeout time.Duration) Mass {
+func CancelMany(p Peer, t TransportKind, n int, timeout time.Duration) Mass {
 	return cancelMany(p.over(t), n, timeout, 0)
 }
 
@@ -291,7 +291,7 @@ func cancelMany(connect Connector, n int, timeout, bound time.Duration) Mass {
 
 // Setup measures connecting, registering and initializing a session and
 // closing it again.
-func Setup(p Peer, t Transport, d time.Duration) RoundTrip {
+func Setup(p Peer, t TransportKind, d time.Duration) RoundTrip {
 	var failed error
 	r := benchmark(d, func(b *testing.B) {
 		b.ReportAllocs()

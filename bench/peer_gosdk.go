@@ -49,7 +49,7 @@ func gosdkCaller(cs *mcp.ClientSession, closeAll func()) *Client {
 	}
 }
 
-func gosdkConnect(t Transport, h *Hooks) (*Client, error) {
+func gosdkConnect(t TransportKind, h *Hooks) (*Client, error) {
 	server := gosdkServer(h)
 	var st, ct mcp.Transport
 	var p *pipes

@@ -50,7 +50,7 @@ func quiet() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
 }
 
-func mcpgenConnect(t Transport, h *Hooks) (*Client, error) {
+func mcpgenConnect(t TransportKind, h *Hooks) (*Client, error) {
 	var st, ct jsonrpc2.Transport
 	var p *pipes
 	if t == Pipe {

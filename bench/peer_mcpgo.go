@@ -54,7 +54,7 @@ func mcpgoCaller(c *client.Client, closeAll func()) *Client {
 	}
 }
 
-func mcpgoConnect(t Transport, h *Hooks) (*Client, error) {
+func mcpgoConnect(t TransportKind, h *Hooks) (*Client, error) {
 	s := mcpgoServer(h)
 	ctx, cancel := context.WithCancel(context.Background())
 	var c *client.Client

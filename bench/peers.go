@@ -17,14 +17,14 @@ import (
 	"time"
 )
 
-// Transport names the two ways client and server are joined.
-type Transport string
+// TransportKind names the two ways client and server are joined.
+type TransportKind string
 
 const (
 	// Pipe is two os.Pipe pairs with newline-delimited JSON (stdio).
-	Pipe Transport = "os.Pipe"
+	Pipe TransportKind = "os.Pipe"
 	// Mem is the SDK's own in-memory transport.
-	Mem Transport = "in-memory"
+	Mem TransportKind = "in-memory"
 )
 
 // Hooks let the block tool report its handler's life: Started when the
@@ -57,7 +57,7 @@ type Peer struct {
 	Name string
 	// Connect builds server and client over t, registers the tools,
 	// initializes, and returns the connected Client.
-	Connect func(t Transport, h *Hooks) (*Client, error)
+	Connect func(t TransportKind, h *Hooks) (*Client, error)
 	// CancelsUnderLoad reports whether cancelling 1,000 in-flight calls
 	// reaches every handler (mcp-go v1.2's stdio server runs a few handlers
 	// at a time and stops reading while its queue is full, so the
@@ -67,7 +67,7 @@ type Peer struct {
 }
 
 // over is p's Connector over t.
-func (p Peer) over(t Transport) Connector {
+func (p Peer) over(t TransportKind) Connector {
 	return func(h *Hooks) (*Client, error) { return p.Connect(t, h) }
 }
 
