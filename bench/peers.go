@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -137,8 +136,6 @@ func closeOnce(f func()) func() {
 }
 
 var errNoText = errors.New("result has no text content")
-
-func wrongText(got, want string) error { return fmt.Errorf("echo returned %q, want %q", got, want) }
 
 // quote and unquote move the echo text in and out of a JSON string.
 func quote(s string) json.RawMessage {
