@@ -6,8 +6,10 @@ import (
 	"sync"
 )
 
-// NewPipe returns two connected in-memory transports: what one end writes,
-// the other reads, message by message, without serialisation to a byte stream.
+// NewPipe returns the two ends of one in-memory pipe, each a Transport (as
+// net.Pipe returns two net.Conns; there is no Pipe type): what one end
+// writes, the other reads, message by message, without serialisation to a
+// byte stream.
 // It is for tests and for running a client and server in one process. Closing
 // either end makes the other end's Read return io.EOF once the messages
 // already written have been read.
