@@ -15,14 +15,15 @@ func init() { register("cancel.go", emitCancel) }
 // DecodeCancelledNotificationParams (and their Validate twins), backed by
 // validators generated from the model's Type tree of the definitions, so
 // they accept exactly what the revision's schema accepts, plus the scanner
-// they share.
+// they share, and the jsonrpc2.CancelledDecoder the generated Policy hands
+// to the runtime: the wire path decodes notifications/cancelled with it.
 func emitCancel(g *gen, f *jen.File) (bool, error) {
 	def := g.m.Definition("CancelledNotification")
 	if def == nil {
 		return false, nil
 	}
 	if err := g.checkNames("cancel.go", "ValidationError", "DecodeCancelledNotification", "DecodeCancelledNotificationParams",
-		"ValidateCancelledNotification", "ValidateCancelledNotificationParams"); err != nil {
+		"ValidateCancelledNotification", "ValidateCancelledNotificationParams", cancelledDecoderType); err != nil {
 		return false, err
 	}
 	params := findProperty(def.Type, "params")
@@ -55,33 +56,7 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 
 	decoder := func(typeName string, fn *vfn, what, pointer string) {
 		validate := "Validate" + typeName
-		run := func(decode bool) []jen.Code {
-			ret := func(e jen.Code) jen.Code {
-				if decode {
-					return jen.Return(jen.Nil(), e)
-				}
-				return jen.Return(e)
-			}
-			out := jen.Code(jen.Nil())
-			body := []jen.Code{
-				jen.Id("s").Op(":=").Id("svState").Values(jen.Add(gi("Validator")).Values(jen.Dict{jen.Id("Base"): jen.Id("data")})),
-				jen.Id("i").Op(":=").Add(gi("SkipSpace")).Call(jen.Id("data"), jen.Lit(0)),
-				jen.If(jen.Id("i").Op(">=").Len(jen.Id("data"))).Block(ret(gi("InvalidJSON").Call(jen.Id("data")))),
-			}
-			if decode {
-				body = append(body, jen.Id("out").Op(":=").New(jen.Id(typeName)))
-				out = jen.Id("out")
-			}
-			body = append(body,
-				jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(fn.name).Call(jen.Id("i"), out),
-				jen.If(jen.Id("end").Op("<").Lit(0).Op("||").Add(gi("SkipSpace")).Call(jen.Id("data"), jen.Id("end")).Op("!=").Len(jen.Id("data"))).Block(ret(gi("InvalidJSON").Call(jen.Id("data")))),
-				jen.If(jen.Id("e").Op("!=").Nil()).Block(ret(jen.Id("e"))),
-			)
-			if decode {
-				return append(body, jen.Return(jen.Id("out"), jen.Nil()))
-			}
-			return append(body, jen.Return(jen.Nil()))
-		}
+		scan := "scan" + typeName
 		f.Commentf("Decode%s decodes %s, accepting exactly", typeName, what)
 		f.Commentf("what the schema of revision %s accepts for %s", g.m.Revision, typeName)
 		f.Commentf("(%s). One scan generated from the schema checks the syntax", pointer)
@@ -89,30 +64,107 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 		f.Comment("*ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0")
 		f.Comment("(integers to JSON Schema) are decoded as 100 and 7.")
 		f.Func().Id("Decode"+typeName).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(typeName), jen.Error()).Block(
-			jen.List(jen.Id("out"), jen.Id("e")).Op(":=").Id("decode"+typeName).Call(jen.Id("data")),
-			jen.If(jen.Id("e").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("e"))),
+			jen.Id("out").Op(":=").New(jen.Id(typeName)),
+			jen.If(jen.Id("e").Op(":=").Id(scan).Call(jen.Id("data"), jen.Id("out")), jen.Id("e").Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Id("e"))),
 			jen.Return(jen.Id("out"), jen.Nil()),
 		)
-		f.Func().Id("decode"+typeName).Params(jen.Id("data").Index().Byte()).Params(jen.Op("*").Id(typeName), jen.Op("*").Id("ValidationError")).Block(run(true)...)
 		f.Commentf("%s reports whether data is %s that", validate, what)
 		f.Commentf("the schema of revision %s accepts for %s: nil, or a", g.m.Revision, typeName)
 		f.Comment("*ValidationError naming the JSON pointer of the first violation. Syntax")
 		f.Comment("follows encoding/json, as jsonschema/v5's input does: duplicate members are")
 		f.Comment("allowed and the last one counts.")
 		f.Func().Id(validate).Params(jen.Id("data").Index().Byte()).Error().Block(
-			jen.If(jen.Id("e").Op(":=").Id("validate"+typeName).Call(jen.Id("data")), jen.Id("e").Op("!=").Nil()).Block(jen.Return(jen.Id("e"))),
+			jen.If(jen.Id("e").Op(":=").Id(scan).Call(jen.Id("data"), jen.Nil()), jen.Id("e").Op("!=").Nil()).Block(jen.Return(jen.Id("e"))),
 			jen.Return(jen.Nil()),
 		)
-		f.Func().Id("validate" + typeName).Params(jen.Id("data").Index().Byte()).Op("*").Id("ValidationError").Block(run(false)...)
+		f.Commentf("%s validates data and, when out is not nil, fills *out from the", scan)
+		f.Comment("same scan.")
+		f.Func().Id(scan).Params(jen.Id("data").Index().Byte(), jen.Id("out").Op("*").Id(typeName)).Op("*").Id("ValidationError").Block(
+			jen.Id("s").Op(":=").Id("svState").Values(jen.Add(gi("Validator")).Values(jen.Dict{jen.Id("Base"): jen.Id("data")})),
+			jen.Id("i").Op(":=").Add(gi("SkipSpace")).Call(jen.Id("data"), jen.Lit(0)),
+			jen.If(jen.Id("i").Op(">=").Len(jen.Id("data"))).Block(jen.Return(gi("InvalidJSON").Call(jen.Id("data")))),
+			jen.List(jen.Id("end"), jen.Id("e")).Op(":=").Id("s").Dot(fn.name).Call(jen.Id("i"), jen.Id("out")),
+			jen.If(jen.Id("end").Op("<").Lit(0).Op("||").Add(gi("SkipSpace")).Call(jen.Id("data"), jen.Id("end")).Op("!=").Len(jen.Id("data"))).Block(jen.Return(gi("InvalidJSON").Call(jen.Id("data")))),
+			jen.Return(jen.Id("e")),
+		)
 	}
 	decoder(rootName, rootFn, "a complete notifications/cancelled message", def.Pointer)
 	decoder(paramsName, paramsFn, "the params of a notifications/cancelled message", params.Type.Pointer)
+	if err := emitCancelledDecoder(g, f, params, paramsName); err != nil {
+		return false, err
+	}
 
 	for _, fn := range v.funcs {
 		f.Add(fn)
 	}
 	emitValidationTypes(f)
 	return true, nil
+}
+
+// cancelledDecoderType is the generated jsonrpc2.CancelledDecoder, set as
+// Policy.Cancelled by methods.go.
+const cancelledDecoderType = "cancelledDecoder"
+
+// emitCancelledDecoder writes cancelledDecoder: the params decoder as the
+// runtime calls it. It fills a CancelledNotificationParams on the stack and
+// hands the runtime the request id and reason; the params member's own
+// requiredness (from the schema) decides what a notification without params
+// is.
+func emitCancelledDecoder(g *gen, f *jen.File, params *schema.Property, paramsName string) error {
+	t := params.Type
+	if t.Kind == schema.KindRef {
+		d := g.m.Definition(t.Ref)
+		if d == nil {
+			return fmt.Errorf("cancel.go: %s refers to unknown definition %s", t.Pointer, t.Ref)
+		}
+		t = d.Type
+	}
+	rid, reason := findProperty(t, "requestId"), findProperty(t, "reason")
+	if rid == nil || rid.Type.Kind != schema.KindRef || !idDefs[rid.Type.Ref] || rid.Type.Nullable {
+		return fmt.Errorf("cancel.go: %s: requestId is not a RequestId", t.Pointer)
+	}
+	rt := func(name string) *jen.Statement { return jen.Qual(RuntimePath, name) }
+	zero := rt("CancelledParams").Values()
+	var absent jen.Code
+	if params.Required {
+		absent = jen.Return(zero, jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Message"): jen.Lit(`missing required member "params"`)}))
+	} else {
+		absent = jen.Id("params").Op("=").Index().Byte().Parens(jen.Lit("{}"))
+	}
+	body := []jen.Code{
+		jen.If(jen.Id("params").Op("==").Nil()).Block(absent),
+		jen.Var().Id("p").Id(paramsName),
+		jen.If(jen.Id("e").Op(":=").Id("scan"+paramsName).Call(jen.Id("params"), jen.Op("&").Id("p")), jen.Id("e").Op("!=").Nil()).Block(
+			jen.Comment("Pointers are into the notification, as ValidateCancelledNotification's."),
+			jen.Return(zero, jen.Id("e").Dot("In").Call(jen.Lit("params")))),
+		jen.Var().Id("out").Add(rt("CancelledParams")),
+	}
+	if rid.Required {
+		body = append(body, jen.Id("out").Dot("RequestID").Op("=").Id("p").Dot(FieldName(rid.Name)))
+	} else {
+		body = append(body, jen.If(jen.Id("p").Dot(FieldName(rid.Name)).Op("!=").Nil()).Block(
+			jen.Id("out").Dot("RequestID").Op("=").Op("*").Id("p").Dot(FieldName(rid.Name))))
+	}
+	if reason != nil {
+		if reason.Type.Kind != schema.KindString || reason.Type.Nullable || len(reason.Type.Enum) > 0 {
+			return fmt.Errorf("cancel.go: %s: reason is not a plain string", t.Pointer)
+		}
+		if reason.Required {
+			body = append(body, jen.Id("out").Dot("Reason").Op("=").Id("p").Dot(FieldName(reason.Name)))
+		} else {
+			body = append(body, jen.If(jen.Id("p").Dot(FieldName(reason.Name)).Op("!=").Nil()).Block(
+				jen.Id("out").Dot("Reason").Op("=").Op("*").Id("p").Dot(FieldName(reason.Name))))
+		}
+	}
+	body = append(body, jen.Return(jen.Id("out"), jen.Nil()))
+	f.Commentf("%s is Decode%s as the runtime calls it: Policy sets it as", cancelledDecoderType, paramsName)
+	f.Comment("jsonrpc2.Policy.Cancelled, so the Conn applies exactly the cancellations this")
+	f.Comment("revision's schema accepts and ignores the rest with the *ValidationError that")
+	f.Comment("says why. An empty struct, so Policy values stay comparable.")
+	f.Type().Id(cancelledDecoderType).Struct()
+	f.Comment("Decode implements jsonrpc2.CancelledDecoder.")
+	f.Func().Params(jen.Id(cancelledDecoderType)).Id("Decode").Params(jen.Id("params").Index().Byte()).Params(rt("CancelledParams"), jen.Error()).Block(body...)
+	return nil
 }
 
 func findProperty(t *schema.Type, name string) *schema.Property {
@@ -658,7 +710,7 @@ func (v *validatorGen) fill(p *schema.Property, val *jen.Statement) ([]jen.Code,
 	field := jen.Id("out").Dot(FieldName(p.Name))
 	pt := p.Type
 	fail := func() jen.Code {
-		return jen.Return(jen.Id("m").Dot("I"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call()}))
+		return jen.Return(jen.Id("m").Dot("I"), jen.Op("&").Id("ValidationError").Values(jen.Dict{jen.Id("Pointer"): jen.Lit("/" + pointerSegment(p.Name)), jen.Id("Message"): jen.Lit("valid, but cannot be decoded: ").Op("+").Err().Dot("Error").Call(), jen.Id("Err"): jen.Err()}))
 	}
 	switch {
 	case pt.Const != nil:

@@ -316,8 +316,10 @@ func emitPolicy(g *gen, f *jen.File) {
 		}
 		d[jen.Id("NeverCancellable")] = jen.Index().String().Values(lits...)
 	}
-	if !fa.CancelRequestIDRequired {
-		d[jen.Id("RequestIDOptional")] = jen.True()
+	if g.m.Definition("CancelledNotification") != nil {
+		// cancel.go's decoder, generated from the same schema: the runtime
+		// runs it on every notifications/cancelled the peer sends.
+		d[jen.Id("Cancelled")] = jen.Id(cancelledDecoderType).Values()
 	}
 	if fa.TaskCancelMethod != "" {
 		d[jen.Id("TaskCancelMethod")] = jen.Lit(fa.TaskCancelMethod)

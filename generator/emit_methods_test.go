@@ -114,8 +114,8 @@ func undocumented(f *ast.File) []string {
 // TestMethodsFile spot-checks methods.go: constants, table rows, Policy.
 func TestMethodsFile(t *testing.T) {
 	for rev, want := range map[string][]string{
-		"2024-11-05": {`MethodCallTool = "tools/call"`, `MethodCancelled = "notifications/cancelled"`, `NeverCancellable: []string{"initialize"}`, `ServerCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}}`},
-		"2025-11-25": {`TaskCancelMethod:  "tasks/cancel"`, `TaskParamsMember:  "task"`, `RequestIDOptional: true`, `TaskAugmentable:    true`},
+		"2024-11-05": {`MethodCallTool = "tools/call"`, `MethodCancelled = "notifications/cancelled"`, `NeverCancellable: []string{"initialize"}`, `ServerCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}}`, `Cancelled:        cancelledDecoder{}`},
+		"2025-11-25": {`TaskCancelMethod: "tasks/cancel"`, `TaskParamsMember: "task"`, `Cancelled:        cancelledDecoder{}`, `TaskAugmentable:    true`},
 		"2026-07-28": {`PeerRequests: jsonrpc2.MethodSet{Methods: []string{"subscriptions/listen"}}`, `DisconnectIsCancellation: true`, `Embedded:       true`},
 	} {
 		_, files := generateOne(t, rev)

@@ -7,6 +7,7 @@ package mcp20250326
 import (
 	"encoding/json"
 	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // DecodeCancelledNotification decodes a complete notifications/cancelled message, accepting exactly
@@ -16,24 +17,8 @@ import (
 // *ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0
 // (integers to JSON Schema) are decoded as 100 and 7.
 func DecodeCancelledNotification(data []byte) (*CancelledNotification, error) {
-	out, e := decodeCancelledNotification(data)
-	if e != nil {
-		return nil, e
-	}
-	return out, nil
-}
-func decodeCancelledNotification(data []byte) (*CancelledNotification, *ValidationError) {
-	s := svState{genimpl.Validator{Base: data}}
-	i := genimpl.SkipSpace(data, 0)
-	if i >= len(data) {
-		return nil, genimpl.InvalidJSON(data)
-	}
 	out := new(CancelledNotification)
-	end, e := s.svCancelledNotification(i, out)
-	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
-		return nil, genimpl.InvalidJSON(data)
-	}
-	if e != nil {
+	if e := scanCancelledNotification(data, out); e != nil {
 		return nil, e
 	}
 	return out, nil
@@ -45,25 +30,25 @@ func decodeCancelledNotification(data []byte) (*CancelledNotification, *Validati
 // follows encoding/json, as jsonschema/v5's input does: duplicate members are
 // allowed and the last one counts.
 func ValidateCancelledNotification(data []byte) error {
-	if e := validateCancelledNotification(data); e != nil {
+	if e := scanCancelledNotification(data, nil); e != nil {
 		return e
 	}
 	return nil
 }
-func validateCancelledNotification(data []byte) *ValidationError {
+
+// scanCancelledNotification validates data and, when out is not nil, fills *out from the
+// same scan.
+func scanCancelledNotification(data []byte, out *CancelledNotification) *ValidationError {
 	s := svState{genimpl.Validator{Base: data}}
 	i := genimpl.SkipSpace(data, 0)
 	if i >= len(data) {
 		return genimpl.InvalidJSON(data)
 	}
-	end, e := s.svCancelledNotification(i, nil)
+	end, e := s.svCancelledNotification(i, out)
 	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
 		return genimpl.InvalidJSON(data)
 	}
-	if e != nil {
-		return e
-	}
-	return nil
+	return e
 }
 
 // DecodeCancelledNotificationParams decodes the params of a notifications/cancelled message, accepting exactly
@@ -73,24 +58,8 @@ func validateCancelledNotification(data []byte) *ValidationError {
 // *ValidationError naming its JSON pointer. Integers written as 1e2 or 7.0
 // (integers to JSON Schema) are decoded as 100 and 7.
 func DecodeCancelledNotificationParams(data []byte) (*CancelledNotificationParams, error) {
-	out, e := decodeCancelledNotificationParams(data)
-	if e != nil {
-		return nil, e
-	}
-	return out, nil
-}
-func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParams, *ValidationError) {
-	s := svState{genimpl.Validator{Base: data}}
-	i := genimpl.SkipSpace(data, 0)
-	if i >= len(data) {
-		return nil, genimpl.InvalidJSON(data)
-	}
 	out := new(CancelledNotificationParams)
-	end, e := s.svCancelledNotificationParams(i, out)
-	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
-		return nil, genimpl.InvalidJSON(data)
-	}
-	if e != nil {
+	if e := scanCancelledNotificationParams(data, out); e != nil {
 		return nil, e
 	}
 	return out, nil
@@ -102,25 +71,49 @@ func decodeCancelledNotificationParams(data []byte) (*CancelledNotificationParam
 // follows encoding/json, as jsonschema/v5's input does: duplicate members are
 // allowed and the last one counts.
 func ValidateCancelledNotificationParams(data []byte) error {
-	if e := validateCancelledNotificationParams(data); e != nil {
+	if e := scanCancelledNotificationParams(data, nil); e != nil {
 		return e
 	}
 	return nil
 }
-func validateCancelledNotificationParams(data []byte) *ValidationError {
+
+// scanCancelledNotificationParams validates data and, when out is not nil, fills *out from the
+// same scan.
+func scanCancelledNotificationParams(data []byte, out *CancelledNotificationParams) *ValidationError {
 	s := svState{genimpl.Validator{Base: data}}
 	i := genimpl.SkipSpace(data, 0)
 	if i >= len(data) {
 		return genimpl.InvalidJSON(data)
 	}
-	end, e := s.svCancelledNotificationParams(i, nil)
+	end, e := s.svCancelledNotificationParams(i, out)
 	if end < 0 || genimpl.SkipSpace(data, end) != len(data) {
 		return genimpl.InvalidJSON(data)
 	}
-	if e != nil {
-		return e
+	return e
+}
+
+// cancelledDecoder is DecodeCancelledNotificationParams as the runtime calls it: Policy sets it as
+// jsonrpc2.Policy.Cancelled, so the Conn applies exactly the cancellations this
+// revision's schema accepts and ignores the rest with the *ValidationError that
+// says why. An empty struct, so Policy values stay comparable.
+type cancelledDecoder struct{}
+
+// Decode implements jsonrpc2.CancelledDecoder.
+func (cancelledDecoder) Decode(params []byte) (jsonrpc2.CancelledParams, error) {
+	if params == nil {
+		return jsonrpc2.CancelledParams{}, &ValidationError{Message: "missing required member \"params\""}
 	}
-	return nil
+	var p CancelledNotificationParams
+	if e := scanCancelledNotificationParams(params, &p); e != nil {
+		// Pointers are into the notification, as ValidateCancelledNotification's.
+		return jsonrpc2.CancelledParams{}, e.In("params")
+	}
+	var out jsonrpc2.CancelledParams
+	out.RequestID = p.RequestID
+	if p.Reason != nil {
+		out.Reason = *p.Reason
+	}
+	return out, nil
 }
 
 // svCancelledNotificationMethod validates the value at i against #/definitions/CancelledNotification/properties/method.
@@ -221,6 +214,7 @@ func (s *svState) svCancelledNotificationParams(i int, out *CancelledNotificatio
 			id, err := s.RequestID(vRequestID)
 			if err != nil {
 				return m.I, &ValidationError{
+					Err:     err,
 					Message: "valid, but cannot be decoded: " + err.Error(),
 					Pointer: "/requestId",
 				}

@@ -309,6 +309,7 @@ func LookupMethod(name string) (*MethodInfo, bool) {
 // initialize is never cancelled. On HTTP, a disconnect is not a cancellation.
 func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
 	return jsonrpc2.Policy{
+		Cancelled:        cancelledDecoder{},
 		CancelledMethod:  "notifications/cancelled",
 		ClientCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		NeverCancellable: []string{"initialize"},

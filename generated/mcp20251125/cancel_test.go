@@ -16,6 +16,7 @@ var cancelled = canceltest.Subject[CancelledNotification, CancelledNotificationP
 	DecodeParams:         DecodeCancelledNotificationParams,
 	ValidateNotification: ValidateCancelledNotification,
 	ValidateParams:       ValidateCancelledNotificationParams,
+	Policy:               Policy,
 }
 
 func TestCancelledDifferential(t *testing.T)           { cancelled.Differential(t) }
@@ -25,6 +26,11 @@ func TestCancelledExamples(t *testing.T)               { cancelled.Examples(t) }
 func TestCancelledIntegerForms(t *testing.T)           { cancelled.IntegerForms(t) }
 func BenchmarkCancelled(b *testing.B)                  { cancelled.Benchmark(b) }
 
+// TestCancelledRuntimeDifferential: a Conn holding this revision's Policy
+// applies exactly the cancellations jsonschema/v5 accepts (to the request of
+// exactly that id: "7" is not 7) and ignores the rest, logging the reason.
+func TestCancelledRuntimeDifferential(t *testing.T) { cancelled.RuntimeDifferential(t) }
+
 // FuzzDecodeCancelledNotification: no panic, no disagreement with
 // jsonschema/v5, the same value as UnmarshalJSON (seeds: the corpus and
 // testdata/fuzz/).
@@ -32,3 +38,8 @@ func FuzzDecodeCancelledNotification(f *testing.F) { cancelled.Fuzz(f, canceltes
 
 // FuzzCancelledNotificationParams is the same for the params object.
 func FuzzCancelledNotificationParams(f *testing.F) { cancelled.Fuzz(f, canceltest.Params) }
+
+// FuzzCancelledRuntime is TestCancelledRuntimeDifferential's check on fuzzed
+// params: the runtime applies what the schema accepts, ignores what it
+// rejects, and logs why.
+func FuzzCancelledRuntime(f *testing.F) { cancelled.FuzzRuntime(f) }

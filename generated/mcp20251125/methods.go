@@ -409,14 +409,14 @@ func LookupMethod(name string) (*MethodInfo, bool) {
 // cancellation.
 func Policy(side jsonrpc2.Side) jsonrpc2.Policy {
 	return jsonrpc2.Policy{
-		CancelledMethod:   "notifications/cancelled",
-		ClientCancels:     jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
-		NeverCancellable:  []string{"initialize"},
-		ProgressMethod:    "notifications/progress",
-		RequestIDOptional: true,
-		ServerCancels:     jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
-		Side:              side,
-		TaskCancelMethod:  "tasks/cancel",
-		TaskParamsMember:  "task",
+		Cancelled:        cancelledDecoder{},
+		CancelledMethod:  "notifications/cancelled",
+		ClientCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
+		NeverCancellable: []string{"initialize"},
+		ProgressMethod:   "notifications/progress",
+		ServerCancels:    jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
+		Side:             side,
+		TaskCancelMethod: "tasks/cancel",
+		TaskParamsMember: "task",
 	}
 }

@@ -2,6 +2,7 @@ package genimpl
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -22,7 +23,14 @@ type ValidationError struct {
 	Pointer string
 	// Message says what is wrong, e.g. "must be a string or an integer".
 	Message string
+	// Err is the cause when the value is valid but cannot be decoded (an
+	// integer request id too long to expand, jsonrpc2.ErrIDOutOfRange), so
+	// the runtime can tell it from a schema violation; nil otherwise.
+	Err error
 }
+
+// Unwrap returns the cause, if any.
+func (e *ValidationError) Unwrap() error { return e.Err }
 
 // Error formats the error as "pointer: message", e.g.
 // "/params/requestId: must be a string or an integer".
@@ -123,9 +131,13 @@ func (s *Validator) RequestID(v []byte) (jsonrpc2.RequestID, error) {
 	if v[0] != '"' {
 		for _, c := range v {
 			if c == '.' || c == 'e' || c == 'E' {
-				lit, ok := svIntegerLiteral(v)
+				lit, ok := svIntegerLiteral(v, maxIDZeros)
 				if !ok {
-					return jsonrpc2.RequestID{}, &ValidationError{Message: "integer " + string(v[:min(len(v), 32)]) + " is too large to represent"}
+					// Valid to the schema, but no request can carry an id this
+					// long written out, and writing it out would let a 20-byte
+					// notification cost a megabyte: the runtime ignores it as
+					// naming no request in flight.
+					return jsonrpc2.RequestID{}, fmt.Errorf("%w: %s is more than %d digits written out", jsonrpc2.ErrIDOutOfRange, v[:min(len(v), 32)], maxIDZeros)
 				}
 				return jsonrpc2.IntegerID(string(lit))
 			}
@@ -142,12 +154,16 @@ func (s *Validator) RequestID(v []byte) (jsonrpc2.RequestID, error) {
 // beyond 10^6).
 const svMaxZeros = 1 << 20
 
+// maxIDZeros bounds the zeros an exponent may add to an integer request id
+// (1e4096 is the largest power of ten a cancellation can name).
+const maxIDZeros = 4096
+
 // rewrite returns base with every recorded integer written as a literal.
 func (s *Validator) rewrite() ([]byte, *ValidationError) {
 	out := make([]byte, 0, len(s.Base)+16)
 	last := 0
 	for _, f := range s.fix {
-		lit, ok := svIntegerLiteral(s.Base[f[0]:f[1]])
+		lit, ok := svIntegerLiteral(s.Base[f[0]:f[1]], svMaxZeros)
 		if !ok {
 			return nil, &ValidationError{Message: "integer " + string(s.Base[f[0]:min(f[1], f[0]+32)]) + " is too large to represent"}
 		}
@@ -160,7 +176,7 @@ func (s *Validator) rewrite() ([]byte, *ValidationError) {
 
 // svIntegerLiteral writes the integral number v (1e2, -7.0, 0.5e1) as an
 // integer literal (100, -7, 5).
-func svIntegerLiteral(v []byte) ([]byte, bool) {
+func svIntegerLiteral(v []byte, maxZeros int) ([]byte, bool) {
 	neg := v[0] == '-'
 	if neg {
 		v = v[1:]
@@ -181,6 +197,12 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 		digits = append(digits, v[s:j]...)
 		frac = j - s
 	}
+	for len(digits) > 0 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return []byte("0"), true // 0e100000000 is 0 too, whatever the exponent
+	}
 	exp := 0
 	if j < len(v) {
 		j++ // 'e' or 'E'
@@ -189,7 +211,7 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 			j++
 		}
 		for ; j < len(v); j++ {
-			if exp > svMaxZeros*2 {
+			if exp > maxZeros*2 {
 				if eneg {
 					break // only a zero has such an exponent here
 				}
@@ -201,17 +223,11 @@ func svIntegerLiteral(v []byte) ([]byte, bool) {
 			exp = -exp
 		}
 	}
-	for len(digits) > 0 && digits[0] == '0' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 {
-		return []byte("0"), true
-	}
 	scale := exp - frac // the value is digits × 10^scale
 	if scale < 0 {
 		digits = digits[:len(digits)+scale] // the dropped digits are zeros
 	} else {
-		if scale > svMaxZeros {
+		if scale > maxZeros {
 			return nil, false
 		}
 		for i := 0; i < scale; i++ {

@@ -2,7 +2,10 @@ package genimpl
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // FuzzValidatorSkip: the validator's scanner accepts exactly what
@@ -45,5 +48,29 @@ func TestValidatorText(t *testing.T) {
 	id, err := v.RequestID([]byte(`1e2`))
 	if err != nil || id.String() != "100" {
 		t.Fatalf("RequestID(1e2) = %v, %v", id, err)
+	}
+}
+
+// TestRequestIDExpansionIsBounded: an integer id in exponent form is written
+// out up to maxIDZeros zeros; beyond that the decoder says ErrIDOutOfRange
+// instead of building a literal of a million digits from a few bytes.
+func TestRequestIDExpansionIsBounded(t *testing.T) {
+	var s Validator
+	for _, tc := range []struct {
+		in, want string
+	}{{"1e3", "1000"}, {"7.0", "7"}, {"-2.50e1", "-25"}} {
+		id, err := s.RequestID([]byte(tc.in))
+		if err != nil || id.String() != tc.want {
+			t.Errorf("RequestID(%s) = %v, %v; want %s", tc.in, id, err, tc.want)
+		}
+	}
+	id, err := s.RequestID([]byte("1e4096"))
+	if text, _ := id.IntegerText(); err != nil || len(text) != 4097 {
+		t.Errorf("RequestID(1e4096): %d digits, %v; want 4097 digits", len(text), err)
+	}
+	for _, in := range []string{"1e4097", "1e999999", "-3e100000000"} {
+		if _, err := s.RequestID([]byte(in)); !errors.Is(err, jsonrpc2.ErrIDOutOfRange) {
+			t.Errorf("RequestID(%s) error = %v; want ErrIDOutOfRange", in, err)
+		}
 	}
 }

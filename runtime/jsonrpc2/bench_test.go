@@ -51,8 +51,8 @@ var benchParams = &benchArgs{Name: "greet", Arguments: map[string]any{"who": "wo
 func osPipePair(b *testing.B) (server, client *Conn, cleanup func()) {
 	sr, cw := osPipe(b)
 	cr, sw := osPipe(b)
-	server = NewConn(NewStdioTransport(sr, sw, StdioOptions{}), WithLogger(quietLogger()))
-	client = NewConn(NewStdioTransport(cr, cw, StdioOptions{}), WithLogger(quietLogger()))
+	server = NewConn(NewStdioTransport(sr, sw, StdioOptions{}), WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
+	client = NewConn(NewStdioTransport(cr, cw, StdioOptions{}), WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	return server, client, func() {
 		client.Close(context.Background())
 		server.Close(context.Background())
@@ -61,8 +61,8 @@ func osPipePair(b *testing.B) (server, client *Conn, cleanup func()) {
 
 func memPipePair(b *testing.B) (server, client *Conn, cleanup func()) {
 	a, c := NewPipe()
-	server = NewConn(a, WithLogger(quietLogger()))
-	client = NewConn(c, WithLogger(quietLogger()))
+	server = NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
+	client = NewConn(c, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	return server, client, func() {
 		client.Close(context.Background())
 		server.Close(context.Background())
@@ -121,7 +121,7 @@ type rawServer struct {
 func newRawServer(b *testing.B, opts ...Option) *rawServer {
 	sr, cw := osPipe(b)
 	cr, sw := osPipe(b)
-	opts = append([]Option{WithLogger(quietLogger()), WithMaxInFlight(1 << 20)}, opts...) // the mass-cancel benchmarks hold 10,000
+	opts = append([]Option{WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithMaxInFlight(1 << 20)}, opts...) // the mass-cancel benchmarks hold 10,000
 	c := NewConn(NewStdioTransport(sr, sw, StdioOptions{}), opts...)
 	return &rawServer{conn: c, w: cw, r: cr}
 }
@@ -193,7 +193,7 @@ func BenchmarkInFlightFootprint(b *testing.B) {
 	const n = 10000
 	for i := 0; i < b.N; i++ {
 		a, c := NewPipe()
-		server := NewConn(a, WithLogger(quietLogger()), WithMaxInFlight(n)) // admit them all
+		server := NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithMaxInFlight(n)) // admit them all
 		var started atomic.Int64
 		all := make(chan struct{})
 		server.Handle("hold", func(ctx context.Context, req *Request) (any, error) {

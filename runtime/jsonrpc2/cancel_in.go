@@ -10,8 +10,13 @@ import (
 // onCancelled applies a notifications/cancelled from the peer, or ignores it
 // with a logged reason. It runs on the read loop and never blocks: applying a
 // cancellation is a table lookup and a context cancel.
+//
+// The params are decoded by the Policy's Cancelled decoder, generated from the
+// revision's schema: what it rejects is ignored as malformed with its error
+// (JSON pointer and problem) as the detail, and the runtime has no parser of
+// its own that could disagree with the schema.
 func (c *Conn) onCancelled(params []byte) {
-	id, reason, why, detail := parseCancelled(params, c.pol.RequestIDOptional)
+	id, reason, why, detail := c.decodeCancelled(params)
 	if why != IgnoreNone {
 		c.event(Event{Kind: EventReceived, Direction: Incoming, ID: id, Source: SourcePeer})
 		c.ignored(Event{Direction: Incoming, ID: id, Reason: reason, Source: SourcePeer, Why: why, Detail: detail})
@@ -106,47 +111,24 @@ func (c *Conn) ignored(e Event) {
 	c.event(e)
 }
 
-// parseCancelled validates notifications/cancelled params: an object with a
-// requestId (string or integer) and an optional string reason. Anything else
-// is malformed, and malformed notifications are ignored, not guessed at.
-func parseCancelled(params []byte, idOptional bool) (id RequestID, reason string, why IgnoreReason, detail string) {
-	if params == nil {
-		return id, "", IgnoreMalformed, "params missing"
+// decodeCancelled runs the Policy's decoder on notifications/cancelled
+// params and says whether (and why) the notification is ignored before any
+// request is looked up.
+func (c *Conn) decodeCancelled(params []byte) (id RequestID, reason string, why IgnoreReason, detail string) {
+	if c.pol.Cancelled == nil {
+		return id, "", IgnoreNoDecoder, "the Policy has no Cancelled decoder; use a generated package's Policy"
 	}
-	if params[0] != '{' {
-		return id, "", IgnoreMalformed, "params is not an object"
+	p, err := c.pol.Cancelled.Decode(params)
+	if errors.Is(err, ErrIDOutOfRange) {
+		return id, "", IgnoreUnknownID, err.Error()
 	}
-	var rawID, rawReason []byte
-	eachMember(params, func(k, v []byte) bool {
-		switch string(k) {
-		case "requestId":
-			rawID = v
-		case "reason":
-			rawReason = v
-		}
-		return true
-	})
-	if rawReason != nil {
-		if rawReason[0] != '"' {
-			return id, "", IgnoreMalformed, "reason is not a string"
-		}
-		s, err := decodeJSONString(rawReason)
-		if err != nil {
-			return id, "", IgnoreMalformed, "reason: " + err.Error()
-		}
-		reason = s
-	}
-	if rawID == nil {
-		if idOptional {
-			return id, reason, IgnoreNoRequestID, "requestId absent (optional in this revision; nothing to cancel)"
-		}
-		return id, reason, IgnoreMalformed, "requestId missing"
-	}
-	v, err := ParseRequestID(rawID)
 	if err != nil {
-		return id, reason, IgnoreMalformed, "requestId: " + err.Error()
+		return id, "", IgnoreMalformed, err.Error()
 	}
-	return v, reason, IgnoreNone, ""
+	if p.RequestID.IsZero() {
+		return id, p.Reason, IgnoreNoRequestID, "requestId absent (optional in this revision; nothing to cancel)"
+	}
+	return p.RequestID, p.Reason, IgnoreNone, ""
 }
 
 // onDisconnect is installed on transports that can see a request's stream

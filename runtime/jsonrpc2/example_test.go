@@ -7,16 +7,19 @@ import (
 	"io"
 	"log/slog"
 
+	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // A client cancels a tools/call; the server's handler sees why, and no
-// response is written for it.
+// response is written for it. Each side holds its revision's generated
+// Policy, whose decoder (generated from the schema) is what reads the
+// notifications/cancelled.
 func Example_cancellation() {
 	st, ct := jsonrpc2.NewPipe()
 	quiet := jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	server := jsonrpc2.NewConn(st, quiet)
-	client := jsonrpc2.NewConn(ct, quiet)
+	server := jsonrpc2.NewConn(st, quiet, jsonrpc2.WithPolicy(mcp20250618.Policy(jsonrpc2.SideServer)))
+	client := jsonrpc2.NewConn(ct, quiet, jsonrpc2.WithPolicy(mcp20250618.Policy(jsonrpc2.SideClient)))
 
 	started := make(chan struct{})
 	why := make(chan error, 1)

@@ -108,7 +108,7 @@ func TestTeardownOnTransportError(t *testing.T) {
 	a, b := NewPipe()
 	defer b.Close()
 	ft := &failingTransport{Transport: a, fail: make(chan error)}
-	c := NewConn(ft, WithLogger(quietLogger()))
+	c := NewConn(ft, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	defer c.Close(context.Background())
 	errc := callAsync(c, context.Background(), "tools/call", nil)
 	c.Start()
@@ -180,7 +180,7 @@ func TestCloseWaitsForHandlersUntilDeadline(t *testing.T) {
 func TestRunContextEnds(t *testing.T) {
 	a, b := NewPipe()
 	defer b.Close()
-	c := NewConn(a, WithLogger(quietLogger()))
+	c := NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	ctx, cancel := context.WithCancel(context.Background())
 	runErr := make(chan error, 1)
 	go func() { runErr <- c.Run(ctx) }()
@@ -200,7 +200,7 @@ func TestRunContextEnds(t *testing.T) {
 func TestCloseBeforeStart(t *testing.T) {
 	a, b := NewPipe()
 	defer b.Close()
-	c := NewConn(a, WithLogger(quietLogger()))
+	c := NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	if err := c.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}

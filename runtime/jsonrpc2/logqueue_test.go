@@ -171,7 +171,7 @@ func TestObserverOrderAndFlushAtClose(t *testing.T) {
 // A Conn with no observer produces no events and allocates nothing for
 // them: event() is a nil check.
 func TestNoObserverNoEventAllocs(t *testing.T) {
-	c := NewConn(nil, WithLogger(quietLogger()))
+	c := NewConn(nil, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	e := Event{Kind: EventReceived, Direction: Incoming, ID: mustID(t, "1"), Reason: "x"}
 	if a := testing.AllocsPerRun(1000, func() { c.event(e) }); a != 0 {
 		t.Errorf("event() without observer: %v allocs", a)

@@ -35,8 +35,7 @@ func osPipe(tb testing.TB) (r, w *os.File) {
 func pair(t testing.TB, serverOpts, clientOpts []Option) (server, client *Conn) {
 	t.Helper()
 	a, b := NewPipe()
-	sp, cp := DefaultPolicy(), DefaultPolicy()
-	sp.Side, cp.Side = SideServer, SideClient
+	sp, cp := testPolicy(SideServer), testPolicy(SideClient)
 	server = NewConn(a, append([]Option{WithPolicy(sp), WithLogger(quietLogger())}, serverOpts...)...)
 	client = NewConn(b, append([]Option{WithPolicy(cp), WithLogger(quietLogger())}, clientOpts...)...)
 	t.Cleanup(func() {

@@ -35,10 +35,12 @@ type IgnoreReason uint8
 const (
 	// IgnoreNone is the zero value, for events that are not EventIgnored.
 	IgnoreNone IgnoreReason = iota
-	// IgnoreMalformed: params missing or not an object, requestId missing or
-	// not a string/integer, reason not a string.
+	// IgnoreMalformed: the revision's schema rejects the params (the
+	// Policy's Cancelled decoder says why, in Detail: the JSON pointer of the
+	// offending value and the problem), or the message itself is not a valid
+	// notification.
 	IgnoreMalformed
-	// IgnoreNoRequestID: requestId absent where the Policy makes it optional.
+	// IgnoreNoRequestID: requestId absent where the schema makes it optional.
 	IgnoreNoRequestID
 	// IgnoreUnknownID: no such request is in flight (never seen, or already
 	// answered: the race the spec says to handle gracefully).
@@ -56,13 +58,16 @@ const (
 	IgnoreNotWritten
 	// IgnoreClosed: the connection closed before the notification was sent.
 	IgnoreClosed
+	// IgnoreNoDecoder: the Policy has no Cancelled decoder (DefaultPolicy),
+	// so the Conn cannot tell a valid cancellation and applies none.
+	IgnoreNoDecoder
 )
 
 var ignoreNames = [...]string{
 	"", "malformed notification", "no requestId", "unknown or completed request",
 	"method is never cancellable", "task-augmented request (use the task cancel method)",
 	"not permitted by the revision's policy", "request was never written",
-	"connection closed",
+	"connection closed", "no cancellation decoder in the policy",
 }
 
 // String names the reason.

@@ -63,8 +63,9 @@ type CancelScope struct {
 
 // Policy is one revision's cancellation rules, as data. Generated packages
 // construct it (one per revision, with Side set per role); the Conn consults
-// it and never compares revision strings. All fields are plain values so a
-// Policy can be written as a composite literal and compared in tests.
+// it and never compares revision strings. All fields are plain values (the
+// Cancelled decoder an empty struct behind an interface) so a Policy can be
+// written as a composite literal and compared with reflect.DeepEqual.
 type Policy struct {
 	// Side is the role of the Conn holding this Policy.
 	Side Side
@@ -85,11 +86,20 @@ type Policy struct {
 	// notification in either direction (every revision: "initialize").
 	NeverCancellable []string
 
-	// RequestIDOptional is true when the notification's requestId may be
-	// absent (2025-11-25, where its absence means "not for a plain request").
-	// A notification without requestId is then ignored as "nothing to
-	// cancel" rather than as malformed.
-	RequestIDOptional bool
+	// Cancelled decodes the params of the notifications/cancelled the peer
+	// sends. Generated packages set it to their revision's decoder,
+	// generated from the schema's CancelledNotificationParams, so the Conn
+	// applies exactly what the schema accepts and ignores, as malformed,
+	// exactly what it rejects, logging the decoder's error (the JSON pointer
+	// of the offending value and what is wrong with it). It also settles
+	// whether requestId may be absent (2025-11-25, where its absence means
+	// "not for a plain request": the notification is then ignored as
+	// IgnoreNoRequestID, nothing to cancel).
+	//
+	// With no decoder (DefaultPolicy) the Conn applies no cancellation from
+	// the peer: each notifications/cancelled is ignored as IgnoreNoDecoder.
+	// It still sends its own and handles everything else.
+	Cancelled CancelledDecoder
 
 	// TaskCancelMethod is the request that cancels tasks ("tasks/cancel" in
 	// 2025-11-25); empty when the revision has no tasks. When set, a request
@@ -106,10 +116,39 @@ type Policy struct {
 	DisconnectIsCancellation bool
 }
 
+// CancelledDecoder is a revision's decoder of notifications/cancelled params,
+// generated from its schema (the generated package's Policy sets it). It is an
+// interface rather than a func so that a Policy stays comparable with
+// reflect.DeepEqual: generated decoders are empty structs.
+type CancelledDecoder interface {
+	// Decode decodes the params of one notifications/cancelled; params is
+	// nil when the message had none (or null, which JSON-RPC senders mean as
+	// none). It returns an error exactly when the revision's schema rejects
+	// params; the error's text names the JSON pointer of the offending value
+	// and the problem, and becomes the ignored event's Detail. A zero
+	// CancelledParams.RequestID with a nil error means requestId is absent
+	// where the schema allows that.
+	Decode(params []byte) (CancelledParams, error)
+}
+
+// CancelledParams is what the Conn acts on in notifications/cancelled params.
+type CancelledParams struct {
+	// RequestID is the request to cancel; zero when the member is absent
+	// (only where the schema makes it optional).
+	RequestID RequestID
+	// Reason is the optional reason, "" when absent.
+	Reason string
+}
+
 // DefaultPolicy returns the rules shared by revisions 2024-11-05 to
 // 2025-06-18: either side may cancel any request it issued except initialize,
-// requestId is required, there are no tasks, and a disconnect is not a
-// cancellation. Side is SideAny, so it suits tests with two symmetric peers.
+// there are no tasks, and a disconnect is not a cancellation. Side is
+// SideAny, so it suits tests with two symmetric peers. It has no Cancelled
+// decoder, because the runtime holds no definition of a valid cancellation
+// of its own: the decoders are generated from each revision's schema. A Conn
+// with this Policy ignores the peer's notifications/cancelled
+// (IgnoreNoDecoder); use a generated package's Policy, or set Cancelled from
+// one, to apply them.
 func DefaultPolicy() Policy {
 	all := CancelScope{OwnRequests: MethodSet{All: true}}
 	return Policy{

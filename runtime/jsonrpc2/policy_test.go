@@ -13,15 +13,15 @@ import (
 func policy20251125(side Side) Policy {
 	all := CancelScope{OwnRequests: MethodSet{All: true}}
 	return Policy{
-		Side:              side,
-		CancelledMethod:   "notifications/cancelled",
-		ProgressMethod:    "notifications/progress",
-		ClientCancels:     all,
-		ServerCancels:     all,
-		NeverCancellable:  []string{"initialize"},
-		RequestIDOptional: true,
-		TaskCancelMethod:  "tasks/cancel",
-		TaskParamsMember:  "task",
+		Side:             side,
+		CancelledMethod:  "notifications/cancelled",
+		ProgressMethod:   "notifications/progress",
+		ClientCancels:    all,
+		ServerCancels:    all,
+		NeverCancellable: []string{"initialize"},
+		Cancelled:        optionalIDDecoder,
+		TaskCancelMethod: "tasks/cancel",
+		TaskParamsMember: "task",
 	}
 }
 
@@ -32,6 +32,7 @@ func policy20260728(side Side) Policy {
 		ProgressMethod:  "notifications/progress",
 		ClientCancels:   CancelScope{OwnRequests: MethodSet{All: true}},
 		ServerCancels:   CancelScope{PeerRequests: MethodSet{Methods: []string{"subscriptions/listen"}}},
+		Cancelled:       modernDecoder,
 		// Streamable HTTP: the disconnect is the cancellation. Over stdio
 		// (these tests) it changes nothing: the notification is still sent.
 		DisconnectIsCancellation: true,

@@ -39,7 +39,7 @@ func newRawPeer(t testing.TB, opts ...Option) *rawPeer {
 		}
 		fromC.Close()
 	}()
-	all := append([]Option{WithLogger(quietLogger())}, opts...)
+	all := append([]Option{WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny))}, opts...)
 	p.conn = NewConn(NewStdioTransport(cIn, cOut, StdioOptions{MaxMessageSize: 1 << 16}), all...)
 	p.conn.Start()
 	t.Cleanup(func() {

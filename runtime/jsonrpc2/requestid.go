@@ -151,6 +151,12 @@ func (id *RequestID) UnmarshalJSON(data []byte) error {
 // ErrInvalidID is wrapped by every error that rejects an id's JSON form.
 var ErrInvalidID = errors.New("invalid request id")
 
+// ErrIDOutOfRange is wrapped by a decoder's error for an id that is valid
+// but too long to write out (an integer such as 1e999999): it names no
+// request that can be in flight, so a cancellation naming it is ignored as
+// an unknown id rather than as malformed.
+var ErrIDOutOfRange = errors.New("request id out of range")
+
 // ParseRequestID decodes one JSON value (surrounding whitespace allowed) as a
 // RequestID, with the rules described on RequestID.
 func ParseRequestID(data []byte) (RequestID, error) {

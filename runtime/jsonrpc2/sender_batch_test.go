@@ -45,7 +45,7 @@ func TestQueuedCancellationsShareWrites(t *testing.T) {
 	w := &gatedWriter{blocked: make(chan struct{}), release: make(chan struct{}), want: n, all: make(chan struct{})}
 	pr, pw := io.Pipe() // the peer never answers
 	defer pw.Close()
-	c := NewConn(NewStdioTransport(pr, w, StdioOptions{}), WithLogger(quietLogger()))
+	c := NewConn(NewStdioTransport(pr, w, StdioOptions{}), WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	c.Start()
 	ctxs := make([]context.CancelFunc, n)
 	var returned sync.WaitGroup

@@ -69,8 +69,8 @@ func TestSerialQueueStartsWithFirstEntry(t *testing.T) {
 // when first needed, and Close still waits for what they were given.
 func TestConnStartsQueueGoroutinesWhenNeeded(t *testing.T) {
 	a, b := NewPipe()
-	server := NewConn(a, WithLogger(quietLogger()))
-	client := NewConn(b, WithLogger(quietLogger()))
+	server := NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
+	client := NewConn(b, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	server.Handle("echo", func(ctx context.Context, req *Request) (any, error) { return json.RawMessage(req.Params), nil })
 	got := make(chan struct{})
 	server.HandleNotification("notifications/note", func(ctx context.Context, n *Notification) { close(got) })
@@ -106,7 +106,7 @@ func TestConnStartsQueueGoroutinesWhenNeeded(t *testing.T) {
 // after a drain goroutine has finished.
 func TestDispatcherSettledWithoutGoroutine(t *testing.T) {
 	a, _ := NewPipe()
-	c := NewConn(a, WithLogger(quietLogger()))
+	c := NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	c.Start()
 	if err := c.Close(context.Background()); err != nil {
 		t.Fatal(err)

@@ -37,7 +37,7 @@ func TestShutdownBoundedWithStuckPeer(t *testing.T) {
 	defer close(forever) // lets the abandoned goroutines end before goleak looks
 	in := `{"jsonrpc":"2.0","id":1,"method":"stubborn"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"quick"}` + "\n"
 	tr := NewStdioTransport(&stuckReader{strings.NewReader(in), forever}, &stuckWriter{forever}, StdioOptions{})
-	c := NewConn(tr, WithLogger(quietLogger()))
+	c := NewConn(tr, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	started := make(chan struct{}, 2)
 	release := make(chan struct{})
 	c.Handle("stubborn", func(ctx context.Context, req *Request) (any, error) {

@@ -21,7 +21,7 @@ func TestStressCallerCancelVersusResponse(t *testing.T) {
 	var mu sync.Mutex
 	sent := map[RequestID]bool{}
 	applied := map[RequestID]bool{}
-	server := NewConn(spy, WithLogger(quietLogger()), WithObserver(func(e Event) {
+	server := NewConn(spy, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithObserver(func(e Event) {
 		if e.Kind == EventApplied && e.Source == SourcePeer {
 			// Applied before the response: the request's one outcome.
 			mu.Lock()
@@ -36,7 +36,7 @@ func TestStressCallerCancelVersusResponse(t *testing.T) {
 		// subject (wire_admission_test.go).
 		WithMaxInFlight(n))
 	cw := &countingTransport{Transport: sb}
-	client := NewConn(cw, WithLogger(quietLogger()), WithObserver(func(e Event) {
+	client := NewConn(cw, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithObserver(func(e Event) {
 		if e.Kind == EventSent {
 			mu.Lock()
 			sent[e.ID] = true

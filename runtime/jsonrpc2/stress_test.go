@@ -89,7 +89,7 @@ func TestStressCancelVersusCompletion(t *testing.T) {
 	// The observer is this test's witness, so its queue holds the whole
 	// burst: by default a loaded machine may drop events (counted), which
 	// would read as lost outcomes.
-	server := NewConn(spy, WithLogger(quietLogger()), WithObserver(obs), WithDispatchQueue(4*n, 64<<20))
+	server := NewConn(spy, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithObserver(obs), WithDispatchQueue(4*n, 64<<20))
 	server.Handle("race", func(ctx context.Context, req *Request) (any, error) {
 		n, _ := req.ID.Int64()
 		switch n % 4 { // vary how long the handler takes to lose or win
@@ -171,7 +171,7 @@ func TestScaleCancelTenThousandInFlight(t *testing.T) {
 	const n = 10000
 	a, b := NewPipe()
 	spy := newSpy(a)
-	server := NewConn(spy, WithLogger(quietLogger()), WithMaxInFlight(n)) // admit them all
+	server := NewConn(spy, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithMaxInFlight(n)) // admit them all
 	var started, observed, wrongCause atomic.Int64
 	allStarted := make(chan struct{})
 	allObserved := make(chan struct{})

@@ -197,7 +197,7 @@ func TestStdioTryWrite(t *testing.T) {
 // the peer reads.
 func TestCancelWrittenBeforeCallReturns(t *testing.T) {
 	tr, out, _ := osPipes(t)
-	c := NewConn(tr, WithLogger(quietLogger()))
+	c := NewConn(tr, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	c.Start()
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -59,7 +59,7 @@ func routeBeforeNextRead(t *testing.T) bool {
 		routed:  make(chan bool, 1),
 		release: make(chan struct{}),
 	}
-	c := NewConn(NewStdioTransport(pr, io.Discard, StdioOptions{}), WithLogger(quietLogger()))
+	c := NewConn(NewStdioTransport(pr, io.Discard, StdioOptions{}), WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 	pr.probe = func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()

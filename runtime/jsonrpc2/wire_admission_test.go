@@ -132,7 +132,7 @@ func (g *gatedWrites) Write(ctx context.Context, msg []byte) error {
 func TestWireAdmissionChargesUnwrittenResponse(t *testing.T) {
 	a, b := NewPipe()
 	g := &gatedWrites{Transport: a, min: 1000, stuck: make(chan struct{}, 1), release: make(chan struct{})}
-	c := NewConn(g, WithLogger(quietLogger()), WithMaxInFlightBytes(8000))
+	c := NewConn(g, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithMaxInFlightBytes(8000))
 	big := json.RawMessage(`"` + strings.Repeat("x", 20000) + `"`)
 	c.Handle("big", func(context.Context, *Request) (any, error) { return big, nil })
 	c.Handle("small", func(context.Context, *Request) (any, error) { return "ok", nil })

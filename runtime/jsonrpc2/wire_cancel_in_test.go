@@ -187,16 +187,19 @@ func TestWireIgnoredCancellations(t *testing.T) {
 		{`{"requestId":999}`, IgnoreUnknownID, ""},
 		{`{"requestId":"done"}`, IgnoreUnknownID, ""}, // completed
 		{`{"requestId":0,"reason":"nope"}`, IgnoreNotCancellable, ""},
-		{``, IgnoreMalformed, "params missing"},
-		{`[1]`, IgnoreMalformed, "not an object"},
-		{`"w"`, IgnoreMalformed, "params must be an object"},
-		{`{}`, IgnoreMalformed, "requestId missing"},
-		{`{"reason":"x"}`, IgnoreMalformed, "requestId missing"},
-		{`{"requestId":true}`, IgnoreMalformed, "boolean"},
-		{`{"requestId":1.5}`, IgnoreMalformed, "not an integer"},
-		{`{"requestId":{"id":"w"}}`, IgnoreMalformed, "object"},
-		{`{"requestId":"w","reason":42}`, IgnoreMalformed, "reason is not a string"},
-		{`{"requestId":"w","reason":null}`, IgnoreMalformed, "reason is not a string"},
+		// The details are the generated decoder's: the JSON pointer in the
+		// notification and what the schema says is wrong there.
+		{``, IgnoreMalformed, `(root): missing required member "params"`},
+		{`null`, IgnoreMalformed, `(root): missing required member "params"`}, // null is absent
+		{`[1]`, IgnoreMalformed, "/params: must be an object"},
+		{`"w"`, IgnoreMalformed, "params must be an object"}, // refused by the message layer
+		{`{}`, IgnoreMalformed, `/params: missing required member "requestId"`},
+		{`{"reason":"x"}`, IgnoreMalformed, `/params: missing required member "requestId"`},
+		{`{"requestId":true}`, IgnoreMalformed, "/params/requestId: must be a string or an integer"},
+		{`{"requestId":1.5}`, IgnoreMalformed, "/params/requestId: must be a string or an integer"},
+		{`{"requestId":{"id":"w"}}`, IgnoreMalformed, "/params/requestId: must be a string or an integer"},
+		{`{"requestId":"w","reason":42}`, IgnoreMalformed, "/params/reason: must be a string"},
+		{`{"requestId":"w","reason":null}`, IgnoreMalformed, "/params/reason: must be a string"},
 	}
 	for _, c := range cases {
 		msg := `{"jsonrpc":"2.0","method":"notifications/cancelled"`
@@ -223,5 +226,31 @@ func TestWireIgnoredCancellations(t *testing.T) {
 	}
 	if rest := p.sync("s"); len(rest) != 0 {
 		t.Errorf("unexpected lines %q", rest)
+	}
+}
+
+// A Policy without a Cancelled decoder (DefaultPolicy) applies no
+// cancellation from the peer: the runtime has no definition of a valid one
+// of its own. Each is ignored as IgnoreNoDecoder and the request runs on.
+func TestWireNoDecoderIgnoresCancellations(t *testing.T) {
+	events := newEventLog()
+	p := newRawPeer(t, WithPolicy(DefaultPolicy()), WithObserver(events.observe))
+	release := make(chan struct{})
+	p.conn.Handle("work", func(ctx context.Context, req *Request) (any, error) {
+		select {
+		case <-release:
+			return "done", nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"work"}`)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	if ev := events.waitFor(t, func(e Event) bool { return e.Kind == EventIgnored || e.Kind == EventApplied }); ev.Kind != EventIgnored || ev.Why != IgnoreNoDecoder {
+		t.Fatalf("got %+v, want ignored: %v", ev, IgnoreNoDecoder)
+	}
+	close(release)
+	if l := p.next(); !strings.Contains(l, `"id":1,"result":"done"`) {
+		t.Fatalf("the request was not left running: %s", l)
 	}
 }

@@ -142,7 +142,7 @@ func TestNoCancelForUnwrittenRequestAndCallerNeverBlocks(t *testing.T) {
 	defer b.Close()
 	g := &gateTransport{Transport: a, release: make(chan struct{}), blocked: make(chan struct{}, 1)}
 	events := newEventLog()
-	c := NewConn(g, WithLogger(quietLogger()), WithObserver(events.observe))
+	c := NewConn(g, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithObserver(events.observe))
 	c.Start()
 	defer c.Close(context.Background())
 
@@ -293,8 +293,8 @@ func TestWireProgressResetAndMaximum(t *testing.T) {
 func TestCancelThenImmediateCloseOverPipe(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		a, b := NewPipe()
-		server := NewConn(a, WithLogger(quietLogger()))
-		client := NewConn(b, WithLogger(quietLogger()))
+		server := NewConn(a, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
+		client := NewConn(b, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
 		started := make(chan struct{})
 		causes := make(chan error, 1)
 		server.Handle("work", func(ctx context.Context, req *Request) (any, error) {

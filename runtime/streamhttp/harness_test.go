@@ -24,10 +24,12 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // The policies of the two eras, as the generated packages define them
 // (mcp20251125.Policy, mcp20260728.Policy); written out here so the runtime
-// package's tests do not depend on generated code.
+// package's tests do not depend on generated code, but for the cancellation
+// decoders, which only generated code has (export_test.go).
 func legacyPolicy(side jsonrpc2.Side) jsonrpc2.Policy {
 	p := jsonrpc2.DefaultPolicy()
 	p.Side = side
+	p.Cancelled = legacyDecoder
 	return p
 }
 
@@ -39,6 +41,7 @@ func modernPolicy(side jsonrpc2.Side) jsonrpc2.Policy {
 		ClientCancels:            jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}},
 		ServerCancels:            jsonrpc2.CancelScope{PeerRequests: jsonrpc2.MethodSet{Methods: []string{"subscriptions/listen"}}},
 		DisconnectIsCancellation: true,
+		Cancelled:                modernDecoder,
 	}
 }
 

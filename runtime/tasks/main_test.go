@@ -21,12 +21,12 @@ func quiet() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
-// taskPolicy is 2025-11-25's policy, written out so this package's tests
-// need no generated package.
+// taskPolicy is 2025-11-25's policy, written out but for its cancellation
+// decoder, which is the generated one (export_test.go).
 func taskPolicy(side jsonrpc2.Side) jsonrpc2.Policy {
 	p := jsonrpc2.DefaultPolicy()
 	p.Side = side
-	p.RequestIDOptional = true
+	p.Cancelled = cancelledDecoder
 	p.TaskCancelMethod = "tasks/cancel"
 	p.TaskParamsMember = "task"
 	return p

@@ -3,7 +3,9 @@
 # Streamable HTTP) in short mode, so the harness and the peers' APIs it calls
 # cannot rot: cmd/mcpbench's TestShort writes the whole report with every
 # measurement brief and fails if any peer's breaks (~20 s). Then short
-# fixed-size runs of the codec's differential fuzz targets. Figures from CI
+# fixed-size runs of the codec's differential fuzz targets, and of each
+# revision's runtime cancellation differential (a Conn holding the generated
+# Policy against jsonschema/v5). Figures from CI
 # are not recorded: BENCHMARKS.md is written by a full run,
 # `cd bench && go run ./cmd/mcpbench -out BENCHMARKS.md`.
 set -euo pipefail
@@ -23,3 +25,6 @@ for target in FuzzValue FuzzValidatorSkip FuzzDecodeObject FuzzDecodeInto FuzzAp
   go test -run XXX -fuzz "^${target}\$" -fuzztime 150000x ./runtime/genimpl
 done
 go test -run XXX -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime 5000x ./generated/mcp20251125
+for rev in mcp20241105 mcp20250326 mcp20250618 mcp20251125 mcp20260728; do
+  go test -run XXX -fuzz '^FuzzCancelledRuntime$' -fuzztime 10000x "./generated/$rev"
+done

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Subject is one generated package's notifications/cancelled decoder, as
@@ -21,6 +23,9 @@ type Subject[N, P any] struct {
 	// ValidateNotification and ValidateParams are the generated validators.
 	ValidateNotification func([]byte) error
 	ValidateParams       func([]byte) error
+	// Policy is the generated Policy, whose Cancelled decoder the runtime
+	// runs (RuntimeDifferential, FuzzRuntime).
+	Policy func(jsonrpc2.Side) jsonrpc2.Policy
 }
 
 func (s Subject[N, P]) validator(def string) ValidatorFunc {
@@ -136,7 +141,7 @@ func (s Subject[N, P]) IntegerForms(t *testing.T) {
 	for in, want := range map[string]string{
 		`1e2`: `100`, `7.0`: `7`, `-0.5e1`: `-5`, `100e-2`: `1`, `0.0`: `0`, `1E+3`: `1000`,
 		`12345678901234567890123`: `12345678901234567890123`, `"7"`: `"7"`, `-0`: `-0`,
-		`1e40`: `1` + strings.Repeat("0", 40),
+		`1e40`: `1` + strings.Repeat("0", 40), `0e100000000`: `0`, `-0.0e999999999`: `0`,
 	} {
 		p, err := s.DecodeParams([]byte(`{"requestId":` + in + `}`))
 		if err != nil {

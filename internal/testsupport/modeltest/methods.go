@@ -123,9 +123,16 @@ func Policy(t *testing.T, rev string, policy func(jsonrpc2.Side) jsonrpc2.Policy
 				t.Errorf("%v: the server may not end %s", side, m)
 			}
 		}
-		if !slices.Equal(p.NeverCancellable, f.NeverCancellable) || p.RequestIDOptional == f.CancelRequestIDRequired ||
+		if !slices.Equal(p.NeverCancellable, f.NeverCancellable) ||
 			p.TaskCancelMethod != f.TaskCancelMethod || p.TaskParamsMember != f.TaskMember || p.DisconnectIsCancellation != f.HTTPDisconnectCancels {
 			t.Errorf("%v: %+v does not match the facts %+v", side, p, f)
+		}
+		// The decoder is the schema's: a requestId-less params object is
+		// valid exactly where the facts say requestId is optional.
+		if p.Cancelled == nil {
+			t.Errorf("%v: Policy has no Cancelled decoder", side)
+		} else if got, err := p.Cancelled.Decode([]byte(`{}`)); (err == nil) == f.CancelRequestIDRequired || !got.RequestID.IsZero() {
+			t.Errorf("%v: the decoder says %+v, %v for {}; facts: requestId required %v", side, got, err, f.CancelRequestIDRequired)
 		}
 		if !reflect.DeepEqual(policy(side), p) {
 			t.Errorf("%v: Policy is not deterministic", side)
