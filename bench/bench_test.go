@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -44,17 +45,17 @@ func benchEcho(b *testing.B, connect Connector, callers int) {
 }
 
 func BenchmarkEcho(b *testing.B) {
-	for _, t := range []Transport{Pipe, Mem} {
+	for _, t := range []TransportKind{Pipe, Mem} {
 		for _, callers := range []int{1, 16} {
 			for _, p := range Peers {
-				b.Run(string(t)+"/callers="+itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
+				b.Run(string(t)+"/callers="+strconv.Itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
 			}
 		}
 	}
 }
 
 func BenchmarkSetup(b *testing.B) {
-	for _, t := range []Transport{Pipe, Mem} {
+	for _, t := range []TransportKind{Pipe, Mem} {
 		for _, p := range Peers {
 			b.Run(string(t)+"/"+p.Name, func(b *testing.B) {
 				b.ReportAllocs()
@@ -141,7 +142,7 @@ func benchMass(b *testing.B, n int, per, what string, measure func() Mass) {
 		b.ReportMetric(m.HeapPer, "heap-B/"+per)
 		b.ReportMetric(m.GorosPer, "goroutines/"+per)
 	}
-	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/"+itoa(n)+"-"+what)
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/"+strconv.Itoa(n)+"-"+what)
 }
 
 // BenchmarkHTTPEcho: one echo round trip per iteration over loopback TCP,

@@ -53,7 +53,7 @@ type HTTPPeer struct {
 	// tools; stop releases what the handler holds beyond its requests.
 	Handler func(m HTTPMode, h *Hooks) (handler http.Handler, stop func(), err error)
 	// Connect connects the peer's own client, initialized for m, to url.
-	Connect func(url string, m HTTPMode) (*Session, error)
+	Connect func(url string, m HTTPMode) (*Client, error)
 	// Note says how the peer is configured for m, for the tables.
 	Note func(m HTTPMode) string
 }
@@ -90,12 +90,12 @@ func listen(p HTTPPeer, m HTTPMode, h *Hooks) (url string, closeAll func(), err 
 // HTTPConnector connects client c to a fresh server of p in mode m over
 // loopback TCP.
 func HTTPConnector(p HTTPPeer, m HTTPMode, c HTTPClient) Connector {
-	return func(h *Hooks) (*Session, error) {
+	return func(h *Hooks) (*Client, error) {
 		url, stop, err := listen(p, m, h)
 		if err != nil {
 			return nil, err
 		}
-		var s *Session
+		var s *Client
 		if c == RawClient {
 			s, err = rawConnect(url, m)
 		} else {
@@ -158,7 +158,7 @@ type rawSession struct {
 	id       atomic.Int64
 }
 
-func rawConnect(url string, m HTTPMode) (*Session, error) {
+func rawConnect(url string, m HTTPMode) (*Client, error) {
 	r := &rawSession{url: url, m: m}
 	want := "application/json"
 	if m.SSE {
@@ -177,7 +177,7 @@ func rawConnect(url string, m HTTPMode) (*Session, error) {
 			return nil, err
 		}
 	}
-	return &Session{
+	return &Client{
 		Echo: func(ctx context.Context, text string) (string, error) {
 			resp, body, err := r.post(ctx, "tools/call", "echo", r.call("echo", `{"text":`+string(quote(text))+`}`))
 			if err != nil {
@@ -332,7 +332,7 @@ func StreamFloor(n int, timeout time.Duration) Mass {
 
 // streamFloorConnect is a Connector whose server is the bare handler and
 // whose Block is a raw POST to it.
-func streamFloorConnect(h *Hooks) (*Session, error) {
+func streamFloorConnect(h *Hooks) (*Client, error) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Reading the body to its end is what lets net/http watch the
 		// connection and end r.Context() when the client goes away.
@@ -341,7 +341,7 @@ func streamFloorConnect(h *Hooks) (*Session, error) {
 		<-r.Context().Done()
 		h.Done()
 	}))
-	return &Session{
+	return &Client{
 		Block: func(ctx context.Context) error {
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(`{}`))
 			if err != nil {

@@ -66,7 +66,7 @@ func (s *mcpgenModernServer) CallTool(ctx context.Context, p *modern.CallToolReq
 	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
 }
 
-func mcpgenHTTPConnect(url string, m HTTPMode) (*Session, error) {
+func mcpgenHTTPConnect(url string, m HTTPMode) (*Client, error) {
 	era, pol := streamhttp.EraLegacy, mcp.Policy(jsonrpc2.SideClient)
 	if m.Era == Modern {
 		era, pol = streamhttp.EraModern, modern.Policy(jsonrpc2.SideClient)
@@ -93,7 +93,7 @@ func mcpgenHTTPConnect(url string, m HTTPMode) (*Session, error) {
 	}
 	caller := modern.NewServerCaller(conn)
 	meta := modern.RequestMetaObject{ProtocolVersion: modernVersion, ClientInfo: &modern.Implementation{Name: "bench", Version: "0"}}
-	return &Session{
+	return &Client{
 		Echo: func(ctx context.Context, text string) (string, error) {
 			res, err := caller.CallTool(ctx, &modern.CallToolRequestParams{Meta: meta, Name: "echo", Arguments: map[string]json.RawMessage{"text": quote(text)}})
 			if err != nil {
@@ -126,7 +126,7 @@ var gosdkHTTP = HTTPPeer{
 		s := gosdkServer(h)
 		return gosdk.NewStreamableHTTPHandler(func(*http.Request) *gosdk.Server { return s }, gosdkOptions(m)), func() {}, nil
 	},
-	Connect: func(url string, m HTTPMode) (*Session, error) {
+	Connect: func(url string, m HTTPMode) (*Client, error) {
 		v := legacyVersion
 		if m.Era == Modern {
 			v = modernVersion
@@ -183,7 +183,7 @@ var mcpgoHTTP = HTTPPeer{
 		}
 		return mcpgoserver.NewStreamableHTTPServer(s, hopts...), func() {}, nil
 	},
-	Connect: func(url string, m HTTPMode) (*Session, error) {
+	Connect: func(url string, m HTTPMode) (*Client, error) {
 		tr, err := mcptransport.NewStreamableHTTP(url, mcptransport.WithHTTPLogger(quiet()))
 		if err != nil {
 			return nil, err

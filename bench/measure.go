@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -22,13 +23,13 @@ type RoundTrip struct {
 	Err         error
 }
 
-// Connector connects a client session to a fresh server with the echo and
+// Connector connects a Client to a fresh server with the echo and
 // block tools; h (may be nil) observes the block handler.
-type Connector func(h *Hooks) (*Session, error)
+type Connector func(h *Hooks) (*Client, error)
 
 // Echo measures sequential (callers 1) or concurrent echo round trips over
 // one session with testing.Benchmark, for at least d.
-func Echo(p Peer, t Transport, callers int, d time.Duration) RoundTrip {
+func Echo(p Peer, t TransportKind, callers int, d time.Duration) RoundTrip {
 	return echo(p.over(t), callers, d)
 }
 
@@ -101,12 +102,12 @@ type Latencies struct {
 // CancelLatency measures n times, one call at a time, from cancelling the
 // caller's context while the block handler runs to the handler seeing its
 // context done, and to the caller's call returning.
-func CancelLatency(p Peer, t Transport, n int, timeout time.Duration) Latencies {
+func CancelLatency(p Peer, t TransportKind, n int, timeout time.Duration) Latencies {
 	return CancelSamples(p, t, n, timeout).Latencies()
 }
 
 // CancelSamples is CancelLatency's raw samples, for pooling rounds.
-func CancelSamples(p Peer, t Transport, n int, timeout time.Duration) Samples {
+func CancelSamples(p Peer, t TransportKind, n int, timeout time.Duration) Samples {
 	return cancelSamples(p.over(t), n, timeout)
 }
 
@@ -232,7 +233,7 @@ type Mass struct {
 // CancelMany starts n block calls, waits until their handlers run (or
 // timeout), measures the live heap per in-flight call, then cancels every
 // caller's context and times until every handler has seen its context done.
-func CancelMany(p Peer, t Transport, n int, timeout time.Duration) Mass {
+func CancelMany(p Peer, t TransportKind, n int, timeout time.Duration) Mass {
 	return cancelMany(p.over(t), n, timeout, 0)
 }
 
@@ -290,7 +291,7 @@ func cancelMany(connect Connector, n int, timeout, bound time.Duration) Mass {
 
 // Setup measures connecting, registering and initializing a session and
 // closing it again.
-func Setup(p Peer, t Transport, d time.Duration) RoundTrip {
+func Setup(p Peer, t TransportKind, d time.Duration) RoundTrip {
 	var failed error
 	r := benchmark(d, func(b *testing.B) {
 		b.ReportAllocs()
@@ -415,7 +416,17 @@ func Machine() string {
 	load, _ := os.ReadFile("/proc/loadavg")
 	model := cpuModel()
 	return fmt.Sprintf("%s/%s, %d cores (GOMAXPROCS %d), %s, %s, host %s, load average %s",
-		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), model, runtime.Version(), host, firstFields(string(load), 3))
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.GOMAXPROCS(0), model, runtime.Version(), host, loadAverage(string(load)))
+}
+
+// loadAverage is the first three fields of /proc/loadavg (1, 5 and 15
+// minutes), without the run-queue and last-pid fields that follow.
+func loadAverage(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 3 {
+		f = f[:3]
+	}
+	return strings.Join(f, " ")
 }
 
 func cpuModel() string {
@@ -423,12 +434,10 @@ func cpuModel() string {
 	if err != nil {
 		return "cpu unknown"
 	}
-	for _, line := range splitLines(string(b)) {
-		if len(line) > 10 && line[:10] == "model name" {
-			for i := 0; i < len(line); i++ {
-				if line[i] == ':' {
-					return trim(line[i+1:])
-				}
+	for line := range strings.Lines(string(b)) {
+		if name, ok := strings.CutPrefix(line, "model name"); ok {
+			if _, v, ok := strings.Cut(name, ":"); ok {
+				return strings.TrimSpace(v)
 			}
 		}
 	}

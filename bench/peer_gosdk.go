@@ -24,9 +24,9 @@ func gosdkServer(h *Hooks) *mcp.Server {
 	return server
 }
 
-// gosdkCaller is the Session of a connected go-sdk client.
-func gosdkCaller(cs *mcp.ClientSession, closeAll func()) *Session {
-	return &Session{
+// gosdkCaller is the Client of a connected go-sdk client session.
+func gosdkCaller(cs *mcp.ClientSession, closeAll func()) *Client {
+	return &Client{
 		Echo: func(ctx context.Context, text string) (string, error) {
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": text}})
 			if err != nil {
@@ -49,7 +49,7 @@ func gosdkCaller(cs *mcp.ClientSession, closeAll func()) *Session {
 	}
 }
 
-func gosdkConnect(t Transport, h *Hooks) (*Session, error) {
+func gosdkConnect(t TransportKind, h *Hooks) (*Client, error) {
 	server := gosdkServer(h)
 	var st, ct mcp.Transport
 	var p *pipes

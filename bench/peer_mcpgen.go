@@ -50,7 +50,7 @@ func quiet() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
 }
 
-func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
+func mcpgenConnect(t TransportKind, h *Hooks) (*Client, error) {
 	var st, ct jsonrpc2.Transport
 	var p *pipes
 	if t == Pipe {
@@ -87,9 +87,9 @@ func mcpgenConnect(t Transport, h *Hooks) (*Session, error) {
 	return s, err
 }
 
-// mcpgenLegacyCaller initializes a 2025-11-25 client Conn and returns its
-// Session.
-func mcpgenLegacyCaller(client *jsonrpc2.Conn, closeAll func()) (*Session, error) {
+// mcpgenLegacyCaller initializes a 2025-11-25 client Conn and returns it as
+// a Client.
+func mcpgenLegacyCaller(client *jsonrpc2.Conn, closeAll func()) (*Client, error) {
 	caller := mcp.NewServerCaller(client)
 	ctx := context.Background()
 	if _, err := caller.Initialize(ctx, &mcp.InitializeRequestParams{
@@ -101,7 +101,7 @@ func mcpgenLegacyCaller(client *jsonrpc2.Conn, closeAll func()) (*Session, error
 	if err := caller.Initialized(ctx, nil); err != nil {
 		return nil, err
 	}
-	return &Session{
+	return &Client{
 		Echo: func(ctx context.Context, text string) (string, error) {
 			res, err := caller.CallTool(ctx, &mcp.CallToolRequestParams{Name: "echo", Arguments: map[string]json.RawMessage{"text": quote(text)}})
 			if err != nil {

@@ -24,9 +24,9 @@ func mcpgoServer(h *Hooks, opts ...server.ServerOption) *server.MCPServer {
 	return s
 }
 
-// mcpgoCaller is the Session of a started, initialized mcp-go client.
-func mcpgoCaller(c *client.Client, closeAll func()) *Session {
-	return &Session{
+// mcpgoCaller is the Client of a started, initialized mcp-go client.
+func mcpgoCaller(c *client.Client, closeAll func()) *Client {
+	return &Client{
 		Echo: func(ctx context.Context, text string) (string, error) {
 			var req mcp.CallToolRequest
 			req.Params.Name = "echo"
@@ -54,7 +54,7 @@ func mcpgoCaller(c *client.Client, closeAll func()) *Session {
 	}
 }
 
-func mcpgoConnect(t Transport, h *Hooks) (*Session, error) {
+func mcpgoConnect(t TransportKind, h *Hooks) (*Client, error) {
 	s := mcpgoServer(h)
 	ctx, cancel := context.WithCancel(context.Background())
 	var c *client.Client

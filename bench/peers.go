@@ -10,21 +10,20 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
 	"time"
 )
 
-// Transport names the two ways client and server are joined.
-type Transport string
+// TransportKind names the two ways client and server are joined.
+type TransportKind string
 
 const (
 	// Pipe is two os.Pipe pairs with newline-delimited JSON (stdio).
-	Pipe Transport = "os.Pipe"
+	Pipe TransportKind = "os.Pipe"
 	// Mem is the SDK's own in-memory transport.
-	Mem Transport = "in-memory"
+	Mem TransportKind = "in-memory"
 )
 
 // Hooks let the block tool report its handler's life: Started when the
@@ -40,9 +39,9 @@ type Hooks struct {
 	Expired func()
 }
 
-// Session is a connected, initialized client of a server with the echo and
-// block tools.
-type Session struct {
+// Client is a connected, initialized client of a server with the echo and
+// block tools (not a session.Client: each peer's own client sits behind it).
+type Client struct {
 	// Echo calls the echo tool and returns the text of its result.
 	Echo func(ctx context.Context, text string) (string, error)
 	// Block calls the block tool, which returns only when cancelled.
@@ -56,8 +55,8 @@ type Peer struct {
 	// Name is how tables name it.
 	Name string
 	// Connect builds server and client over t, registers the tools,
-	// initializes, and returns the client session.
-	Connect func(t Transport, h *Hooks) (*Session, error)
+	// initializes, and returns the connected Client.
+	Connect func(t TransportKind, h *Hooks) (*Client, error)
 	// CancelsUnderLoad reports whether cancelling 1,000 in-flight calls
 	// reaches every handler (mcp-go v1.2's stdio server runs a few handlers
 	// at a time and stops reading while its queue is full, so the
@@ -67,8 +66,8 @@ type Peer struct {
 }
 
 // over is p's Connector over t.
-func (p Peer) over(t Transport) Connector {
-	return func(h *Hooks) (*Session, error) { return p.Connect(t, h) }
+func (p Peer) over(t TransportKind) Connector {
+	return func(h *Hooks) (*Client, error) { return p.Connect(t, h) }
 }
 
 // Peers are the implementations compared, mcpgen first.
@@ -137,8 +136,6 @@ func closeOnce(f func()) func() {
 }
 
 var errNoText = errors.New("result has no text content")
-
-func wrongText(got, want string) error { return fmt.Errorf("echo returned %q, want %q", got, want) }
 
 // quote and unquote move the echo text in and out of a JSON string.
 func quote(s string) json.RawMessage {

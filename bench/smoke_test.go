@@ -10,7 +10,7 @@ import (
 // the comparison runs the same tool on each.
 func TestPeersEcho(t *testing.T) {
 	for _, p := range Peers {
-		for _, tr := range []Transport{Pipe, Mem} {
+		for _, tr := range []TransportKind{Pipe, Mem} {
 			s, err := p.Connect(tr, nil)
 			if err != nil {
 				t.Fatalf("%s %s: %v", p.Name, tr, err)
@@ -30,7 +30,7 @@ func TestPeersEcho(t *testing.T) {
 // handler's context.
 func TestCancelReachesHandler(t *testing.T) {
 	for _, p := range Peers {
-		for _, tr := range []Transport{Pipe, Mem} {
+		for _, tr := range []TransportKind{Pipe, Mem} {
 			l := CancelLatency(p, tr, 3, 5*time.Second)
 			if l.Err != nil || l.Never {
 				t.Fatalf("%s %s: %+v", p.Name, tr, l)

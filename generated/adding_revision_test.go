@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -172,7 +171,7 @@ func TestAddingARevision(t *testing.T) {
 		t.Fatal(err)
 	}
 	bin := filepath.Join(tmp, "lifecyclecheck")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-overlay", overlayFile, "-o", bin, "./generated/"+pkg+"/lifecyclecheck")
+	build := exec.Command("go", "build", "-overlay", overlayFile, "-o", bin, "./generated/"+pkg+"/lifecyclecheck")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("the synthetic revision %s does not build: %v\n%s", syntheticRevision, err, out)

@@ -97,7 +97,7 @@ func emitCancel(g *gen, f *jen.File) (bool, error) {
 	for _, fn := range v.funcs {
 		f.Add(fn)
 	}
-	f.Add(jen.Id(strings.TrimSpace(cancelSupport)))
+	emitValidationTypes(f)
 	return true, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -96,7 +95,7 @@ func TestScaffoldBuildsAgainstNextRevision(t *testing.T) {
 	if err := os.WriteFile(overlayFile, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append([]string{"build", "-overlay", overlayFile}, pkgs...)...)
+	cmd := exec.Command("go", append([]string{"build", "-overlay", overlayFile}, pkgs...)...)
 	cmd.Dir = root
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("a scaffold does not build against the next revision's bindings: %v\n%s", err, out)

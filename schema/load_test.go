@@ -12,10 +12,6 @@ import (
 // (official/schemas/<revision>/schema.json).
 const officialSchemas = "../official/schemas"
 
-// shared is the old name of officialSchemas, kept for tests written
-// before the schemas moved into the module.
-const shared = officialSchemas
-
 var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 func load(t testing.TB, rev string) *Model {

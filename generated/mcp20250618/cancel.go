@@ -288,4 +288,6 @@ type ValidationError = genimpl.ValidationError
 
 // svState is one validation: genimpl's scanner, with this package's
 // generated validators as its methods.
-type svState struct{ genimpl.Validator }
+type svState struct {
+	genimpl.Validator
+}

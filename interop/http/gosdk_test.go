@@ -26,7 +26,6 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 type ours struct {
 	started chan struct{}
 	ended   chan error
-	written chan string // every message the server wrote after a cancellation was applied
 }
 
 func newOurs() *ours {

@@ -129,7 +129,7 @@ func newRawServer(b *testing.B, opts ...Option) *rawServer {
 // blockingStdin puts the server's read end in blocking mode (os.File.Fd
 // does), before the Conn starts reading it.
 func (s *rawServer) blockingStdin() {
-	s.conn.t.(*stdioTransport).rc.(*os.File).Fd()
+	s.conn.t.(*StdioTransport).rc.(*os.File).Fd()
 }
 
 func (s *rawServer) close() {

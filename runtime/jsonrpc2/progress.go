@@ -70,9 +70,3 @@ func injectProgressToken(params json.RawMessage, tok ProgressToken) (json.RawMes
 	}
 	return out, tok, nil
 }
-
-// eachMember is jsonscan.EachMember under its old name, kept only for
-// cancel_in.go's hand-written parseCancelled, which is going away (the
-// runtime is to run the generated cancellation decoder instead); delete
-// it with that function.
-func eachMember(obj []byte, f func(k, v []byte) bool) { jsonscan.EachMember(obj, f) }

@@ -6,16 +6,18 @@ import (
 	"sync"
 )
 
-// NewPipe returns two connected in-memory transports: what one end writes,
-// the other reads, message by message, without serialisation to a byte stream.
+// NewPipe returns the two ends of one in-memory pipe, each a Transport (as
+// net.Pipe returns two net.Conns; there is no Pipe type): what one end
+// writes, the other reads, message by message, without serialisation to a
+// byte stream.
 // It is for tests and for running a client and server in one process. Closing
 // either end makes the other end's Read return io.EOF once the messages
 // already written have been read.
 func NewPipe() (Transport, Transport) {
 	ab := newPipeQueue()
 	ba := newPipeQueue()
-	a := &pipeEnd{in: ba, out: ab}
-	b := &pipeEnd{in: ab, out: ba}
+	a := &pipeTransport{in: ba, out: ab}
+	b := &pipeTransport{in: ab, out: ba}
 	return a, b
 }
 
@@ -120,13 +122,13 @@ func (q *pipeQueue) pop() ([]byte, bool) {
 	return m, true
 }
 
-type pipeEnd struct {
+type pipeTransport struct {
 	in, out *pipeQueue
 }
 
 // Read returns the next message; after Close it returns what was already
 // written, then io.EOF.
-func (p *pipeEnd) Read(ctx context.Context) ([]byte, error) {
+func (p *pipeTransport) Read(ctx context.Context) ([]byte, error) {
 	for {
 		if m, ok := p.in.pop(); ok {
 			return m, nil
@@ -147,7 +149,7 @@ func (p *pipeEnd) Read(ctx context.Context) ([]byte, error) {
 
 // Write hands msg to the peer without copying (the Conn never reuses it);
 // it blocks while pipeCapacity messages are unread.
-func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
+func (p *pipeTransport) Write(ctx context.Context, msg []byte) error {
 	q := p.out
 	for {
 		if isClosed(q.closed) {
@@ -175,13 +177,13 @@ func (p *pipeEnd) Write(ctx context.Context, msg []byte) error {
 
 // tryWrite is Write when there is room, and declines, having queued
 // nothing, when the peer has pipeCapacity messages unread (see tryWriter).
-func (p *pipeEnd) tryWrite(msg []byte) bool {
+func (p *pipeTransport) tryWrite(msg []byte) bool {
 	return !isClosed(p.out.closed) && p.out.tryPush(msg, false)
 }
 
 // Close closes both directions: the peer reads io.EOF, and this end's pending
 // Read returns io.EOF too.
-func (p *pipeEnd) Close() error {
+func (p *pipeTransport) Close() error {
 	p.out.close()
 	p.in.close()
 	return nil

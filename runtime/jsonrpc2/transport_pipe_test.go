@@ -129,7 +129,7 @@ func TestPipeReleasesBurst(t *testing.T) {
 	for i := 0; i < 1000; i++ {
 		b.Read(ctx)
 	}
-	q := a.(*pipeEnd).out
+	q := a.(*pipeTransport).out
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if cap(q.q) > 256 {
@@ -144,7 +144,7 @@ func TestPipeTryWrite(t *testing.T) {
 	a, b := NewPipe()
 	defer a.Close()
 	ctx := context.Background()
-	end := a.(*pipeEnd)
+	end := a.(*pipeTransport)
 	if !end.tryWrite([]byte("first")) {
 		t.Fatal("tryWrite declined an empty pipe")
 	}

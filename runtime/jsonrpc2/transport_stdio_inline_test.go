@@ -20,11 +20,11 @@ import (
 // osPipes returns a stdio transport writing to an os.Pipe (so it writes on
 // the caller's goroutine and can try a write) and the pipe's read end; the
 // transport reads from a second pipe whose write end is returned too.
-func osPipes(t *testing.T) (tr *stdioTransport, out *os.File, in *os.File) {
+func osPipes(t *testing.T) (tr *StdioTransport, out *os.File, in *os.File) {
 	t.Helper()
 	outR, outW := osPipe(t)
 	inR, inW := osPipe(t)
-	tr = NewStdioTransport(inR, outW, StdioOptions{}).(*stdioTransport)
+	tr = NewStdioTransport(inR, outW, StdioOptions{})
 	t.Cleanup(func() {
 		tr.Close()
 		outR.Close()
@@ -184,7 +184,7 @@ func TestStdioTryWrite(t *testing.T) {
 	// Not a pipe the runtime polls: never tried.
 	_, pw := io.Pipe()
 	defer pw.Close()
-	other := NewStdioTransport(strings.NewReader(""), pw, StdioOptions{}).(*stdioTransport)
+	other := NewStdioTransport(strings.NewReader(""), pw, StdioOptions{})
 	defer other.Close()
 	if other.tryWrite([]byte(`{}`)) {
 		t.Fatal("tryWrite wrote to an io.Pipe")

@@ -8,7 +8,7 @@ import "testing"
 // error), a notification is handled, and initialize is answered. (The two
 // answers are written by different goroutines, so in either order.)
 func TestAcceptPassesWhatItRead(t *testing.T) {
-	p := serve(t, newServer(nil, &tools{}))
+	p := serve(t, newServer(nil, &toolServer{}))
 	p.send(`{"jsonrpc":"1.0","id":7,"method":"tools/list"}`)
 	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)

@@ -69,7 +69,7 @@ func text(t *testing.T, r *mcp.CallToolResult) string {
 // TestConnectModern: the probe finds the dual-era server modern; the
 // session reports what discover said and its calls carry _meta.
 func TestConnectModern(t *testing.T) {
-	s := connect(t, newServer(nil, &tools{}), &inputs{})
+	s := connect(t, newServer(nil, &toolServer{}), &inputs{})
 	if s.ProtocolVersion() != "2026-07-28" || !s.Modern() {
 		t.Errorf("version %s modern %v", s.ProtocolVersion(), s.Modern())
 	}
@@ -100,7 +100,7 @@ func TestConnectModern(t *testing.T) {
 // calls go through initialize and the legacy mapping, and the server's
 // roots/list request reaches the same handler.
 func TestConnectLegacyForced(t *testing.T) {
-	s := connect(t, newServer(nil, &tools{}), &inputs{}, session.WithVersion("2025-11-25"))
+	s := connect(t, newServer(nil, &toolServer{}), &inputs{}, session.WithVersion("2025-11-25"))
 	if s.ProtocolVersion() != "2025-11-25" || s.Modern() {
 		t.Errorf("version %s modern %v", s.ProtocolVersion(), s.Modern())
 	}
@@ -150,7 +150,7 @@ func TestConnectFallback(t *testing.T) {
 // at once and the input handler's ctx ends.
 func TestMRTRCancel(t *testing.T) {
 	h := &inputs{entered: make(chan struct{}), ended: make(chan error, 1)}
-	s := connect(t, newServer(nil, &tools{}), h)
+	s := connect(t, newServer(nil, &toolServer{}), h)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -170,7 +170,7 @@ func TestMRTRCancel(t *testing.T) {
 // TestCancelModernCall: cancelling a modern call cancels the handler on the
 // server with the client's reason.
 func TestCancelModernCall(t *testing.T) {
-	impl := &tools{started: make(chan struct{})}
+	impl := &toolServer{started: make(chan struct{})}
 	s := connect(t, newServer(nil, impl), nil)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	errc := make(chan error, 1)
@@ -206,7 +206,7 @@ func TestClientInterceptors(t *testing.T) {
 			return next(ctx, method, params, result, opts...)
 		},
 	}
-	s := connect(t, newServer(nil, &tools{}), &inputs{}, session.WithVersion("2025-11-25"), session.WithClientInterceptors(record))
+	s := connect(t, newServer(nil, &toolServer{}), &inputs{}, session.WithVersion("2025-11-25"), session.WithClientInterceptors(record))
 	r, err := s.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "roots"})
 	if err != nil || text(t, r) != "1 roots, first file:///client" {
 		t.Fatalf("roots: %v %v", r, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/logsink"
 )
 
 // Lifecycle methods the session answers itself, whatever the
@@ -61,6 +62,12 @@ func WithInstructions(text string) ServerOption { return func(s *Server) { s.ins
 // Warn, so nothing is logged at Info unless WithConnOptions says so.
 // The default is slog.Default().
 func WithLogger(l *slog.Logger) ServerOption { return func(s *Server) { s.logger = l } }
+
+// atLeast returns l restricted to records at min or above, so the
+// runtime's Info lines (cancellations) stay quiet unless asked for.
+func atLeast(l *slog.Logger, min slog.Level) *slog.Logger {
+	return slog.New(logsink.AtLeast(l.Handler(), min))
+}
 
 // WithConnOptions adds runtime options (observer, timeouts, logger) to
 // every Conn the server builds. The Policy is the session's to choose.

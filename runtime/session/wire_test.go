@@ -24,16 +24,16 @@ import (
 
 var legacyRevisions = []session.Revision{mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()}
 
-// tools is a server written once, against the newest package.
-type tools struct {
+// toolServer is a server written once, against the newest package.
+type toolServer struct {
 	started chan struct{} // "block" signals here, then waits for ctx
 }
 
-func (tools) ListTools(ctx context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+func (toolServer) ListTools(ctx context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
 	return &mcp.ListToolsResult{Tools: []mcp.Tool{}}, nil
 }
 
-func (s *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+func (s *toolServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	switch p.Name {
 	case "echo":
 		return mcp.TextResult("echo " + session.ProtocolVersion(ctx)), nil
@@ -142,7 +142,7 @@ func TestLegacyLifecycle(t *testing.T) {
 		{"2025-11-25", "2025-11-25"}, {"1999-01-01", "2025-11-25"}, {"2026-07-28", "2025-11-25"},
 	} {
 		t.Run(c.asked, func(t *testing.T) {
-			p := serve(t, newServer(nil, &tools{}))
+			p := serve(t, newServer(nil, &toolServer{}))
 			p.send(`{"jsonrpc":"2.0","id":0,"method":"ping"}`)
 			if got := str(p.recv()); got != `{"id":0,"jsonrpc":"2.0","result":{}}` {
 				t.Errorf("ping before initialize: %s", got)
@@ -173,7 +173,7 @@ func TestLegacyLifecycle(t *testing.T) {
 
 // TestModernLifecycle: server/discover, per-request _meta, -32022.
 func TestModernLifecycle(t *testing.T) {
-	p := serve(t, newServer(nil, &tools{}))
+	p := serve(t, newServer(nil, &toolServer{}))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{%s}}`, modernMeta)
 	res := p.recv()["result"].(map[string]any)
 	if got := str(res["supportedVersions"]); got != `["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]` {
@@ -207,7 +207,7 @@ func TestModernLifecycle(t *testing.T) {
 // does not speak, before anything else, is answered -32022 and the era is
 // still open (the probe of a client that then falls back).
 func TestUnsupportedFirstRequest(t *testing.T) {
-	p := serve(t, newServer(nil, &tools{}))
+	p := serve(t, newServer(nil, &toolServer{}))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2031-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`)
 	if e := p.recv()["error"].(map[string]any); e["code"] != float64(-32022) {
 		t.Fatalf("got %v", e)
@@ -226,7 +226,7 @@ func TestHandlerErrors(t *testing.T) {
 	var mu sync.Mutex
 	lw := &lockedWriter{w: &logBuf, mu: &mu, wrote: make(chan struct{}, 1)}
 	log := slog.New(slog.NewTextHandler(lw, nil))
-	p := serve(t, newServer(log, &tools{}))
+	p := serve(t, newServer(log, &toolServer{}))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"fail"}}`, modernMeta)
 	if got := str(p.recv()); got != `{"error":{"code":-32603,"message":"internal error"},"id":1,"jsonrpc":"2.0"}` {
 		t.Errorf("plain error: %s", got)
@@ -289,7 +289,7 @@ func (l *lockedWriter) waitLogged(t *testing.T, sub string) string {
 // _meta logLevel, none without it).
 func TestProgressAndLog(t *testing.T) {
 	t.Run("modern", func(t *testing.T) {
-		p := serve(t, newServer(nil, &tools{}))
+		p := serve(t, newServer(nil, &toolServer{}))
 		meta := strings.Replace(modernMeta, `"_meta":{`, `"_meta":{"progressToken":"tok",`, 1)
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"chatty"}}`, meta)
 		if got := str(p.recv()); got != `{"jsonrpc":"2.0","method":"notifications/progress","params":{"message":"half","progress":1,"progressToken":"tok","total":2}}` {
@@ -308,7 +308,7 @@ func TestProgressAndLog(t *testing.T) {
 		}
 	})
 	t.Run("legacy", func(t *testing.T) {
-		p := serve(t, newServer(nil, &tools{}))
+		p := serve(t, newServer(nil, &toolServer{}))
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 		p.recv()
 		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"chatty"}}`)
@@ -332,7 +332,7 @@ func TestProgressAndLog(t *testing.T) {
 // gets an ordinary roots/list request.
 func TestMRTRWire(t *testing.T) {
 	t.Run("modern", func(t *testing.T) {
-		p := serve(t, newServer(nil, &tools{}))
+		p := serve(t, newServer(nil, &toolServer{}))
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"roots"}}`, modernMeta)
 		if got := str(p.recv()); got != `{"id":1,"jsonrpc":"2.0","result":{"inputRequests":{"input-1":{"method":"roots/list","params":{}}},"resultType":"input_required"}}` {
 			t.Fatalf("first round: %s", got)
@@ -343,7 +343,7 @@ func TestMRTRWire(t *testing.T) {
 		}
 	})
 	t.Run("legacy", func(t *testing.T) {
-		p := serve(t, newServer(nil, &tools{}))
+		p := serve(t, newServer(nil, &toolServer{}))
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
 		p.recv()
 		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"roots"}}`)
@@ -357,7 +357,7 @@ func TestMRTRWire(t *testing.T) {
 		}
 	})
 	t.Run("legacy without the capability", func(t *testing.T) {
-		p := serve(t, newServer(nil, &tools{}))
+		p := serve(t, newServer(nil, &toolServer{}))
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 		p.recv()
 		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"roots"}}`)
@@ -371,7 +371,7 @@ func TestMRTRWire(t *testing.T) {
 // tools/list_changed, then ends as told ("cancel", "return") or waits
 // for the client to cancel.
 type listener struct {
-	tools
+	toolServer
 	end     chan string
 	stopped chan error
 }
@@ -453,7 +453,7 @@ func TestSubscriptionsListen(t *testing.T) {
 
 // discoverer has a Discover of its own: the session owns server/discover,
 // so it is never called.
-type discoverer struct{ tools }
+type discoverer struct{ toolServer }
 
 func (discoverer) Discover(ctx context.Context, _ *mcp.RequestParams) (*mcp.DiscoverResult, error) {
 	return &mcp.DiscoverResult{SupportedVersions: []string{"2026-07-28"}, CacheScope: "private"}, nil
@@ -475,7 +475,7 @@ func TestLifecycleNotShadowed(t *testing.T) {
 // replace the session's answers; the session still checks the version
 // first and follows the version the override answered.
 func TestLifecycleOverrides(t *testing.T) {
-	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &tools{},
+	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &toolServer{},
 		session.WithLegacy(legacyRevisions...),
 		session.WithInterceptors(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
 			if req.Method == "server/discover" {
@@ -541,7 +541,7 @@ func TestInterceptorsSeeEverything(t *testing.T) {
 			},
 		}
 	}
-	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &tools{},
+	srv := mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &toolServer{},
 		session.WithLegacy(legacyRevisions...), session.WithInterceptors(trace("a"), trace("b")))
 	p := serve(t, srv)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
@@ -584,7 +584,7 @@ func TestQuietAtInfo(t *testing.T) {
 	var buf bytes.Buffer
 	var mu sync.Mutex
 	log := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	impl := &tools{started: make(chan struct{})}
+	impl := &toolServer{started: make(chan struct{})}
 	a, b := jsonrpc2.NewPipe()
 	served := make(chan error, 1)
 	go func() { served <- newServer(log, impl).Serve(context.Background(), a) }()
@@ -614,7 +614,7 @@ func TestQuietAtInfo(t *testing.T) {
 // TestLegacyInputCancelled: cancelling the handler's request cancels its
 // server-to-client request too, with notifications/cancelled.
 func TestLegacyInputCancelled(t *testing.T) {
-	p := serve(t, newServer(nil, &tools{}))
+	p := serve(t, newServer(nil, &toolServer{}))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
 	p.recv()
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"roots"}}`)
@@ -634,7 +634,7 @@ func TestLegacyInputCancelled(t *testing.T) {
 // answers initialize with an error naming the versions it speaks
 // (versioning.mdx: legacy clients have no other diagnostic).
 func TestModernOnlyRefusesInitialize(t *testing.T) {
-	p := serve(t, mcp.NewServer(session.Implementation{Name: "m", Version: "1"}, &tools{}))
+	p := serve(t, mcp.NewServer(session.Implementation{Name: "m", Version: "1"}, &toolServer{}))
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 	e, _ := p.recv()["error"].(map[string]any)
 	if e == nil || e["code"] != float64(-32022) || !strings.Contains(e["message"].(string), "2026-07-28") {

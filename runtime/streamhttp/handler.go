@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -478,6 +479,25 @@ func accepts(values []string) (json, sse bool) {
 		}
 	}
 	return json, sse
+}
+
+// errorBody encodes a JSON-RPC error response; id may be zero (null).
+func errorBody(id jsonrpc2.RequestID, code int, msg string, data any) []byte {
+	type errObj struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    any    `json:"data,omitempty"`
+	}
+	var idv any
+	if !id.IsZero() {
+		idv = id
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      any    `json:"id"`
+		Error   errObj `json:"error"`
+	}{"2.0", idv, errObj{code, msg, data}})
+	return b
 }
 
 func writeError(w http.ResponseWriter, status int, id jsonrpc2.RequestID, code int, msg string, data any) {

@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // ParamHeader is one x-mcp-header annotation of a tool's inputSchema: the
@@ -233,4 +236,57 @@ func paramHeaderValue(v json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return string(v), true // an integer, as written
+}
+
+// peek is what the HTTP layer needs from a request's params: the version in
+// _meta and the values mirrored into the standard headers.
+type peek struct {
+	Meta      map[string]json.RawMessage `json:"_meta"`
+	Name      *string                    `json:"name"`
+	URI       *string                    `json:"uri"`
+	Arguments json.RawMessage            `json:"arguments"`
+}
+
+func peekParams(params json.RawMessage) (peek, bool) {
+	var p peek
+	if len(params) == 0 {
+		return p, true
+	}
+	if params[0] != '{' {
+		return p, false
+	}
+	// The params were valid JSON already (DecodeMessage checked), so an
+	// error here means a member of the wrong type, e.g. "name": 3.
+	err := json.Unmarshal(params, &p)
+	return p, err == nil
+}
+
+// stringMember returns the string member of params that Mcp-Name mirrors
+// (Revision.HTTPNameMembers), or nil when it is absent or not a string.
+// name and uri, the members of every revision so far, were peeked already.
+func (p peek) stringMember(params json.RawMessage, member string) *string {
+	switch member {
+	case "name":
+		return p.Name
+	case "uri":
+		return p.URI
+	}
+	var v string
+	if raw := jsonscan.Member(params, member); raw == nil || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return &v
+}
+
+// metaVersion returns _meta's protocol version and whether it is a string.
+func (p peek) metaVersion() (string, bool) {
+	raw, ok := p.Meta[session.MetaProtocolVersion]
+	if !ok {
+		return "", false
+	}
+	var v string
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	return v, true
 }

@@ -54,21 +54,24 @@ type Store interface {
 	List(ctx context.Context, owner, cursor string, limit int) ([]Record, string, error)
 }
 
-// NewMemoryStore returns the in-memory Store the Manager uses by default.
-func NewMemoryStore() Store { return &memStore{recs: map[string]*memRec{}} }
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{recs: map[string]*memRec{}} }
 
 type memRec struct {
 	Record
 	seq uint64
 }
 
-type memStore struct {
+// MemoryStore is the in-memory Store the Manager uses by default: records
+// live as long as the process, in one map behind one mutex.
+type MemoryStore struct {
 	mu   sync.Mutex
 	seq  uint64
 	recs map[string]*memRec
 }
 
-func (s *memStore) Create(_ context.Context, r Record) error {
+// Create adds r; it fails if its task id exists.
+func (s *MemoryStore) Create(_ context.Context, r Record) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.recs[r.Task.TaskID]; ok {
@@ -79,7 +82,8 @@ func (s *memStore) Create(_ context.Context, r Record) error {
 	return nil
 }
 
-func (s *memStore) Get(_ context.Context, id string) (Record, error) {
+// Get returns the record with this id, or ErrNotFound.
+func (s *MemoryStore) Get(_ context.Context, id string) (Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.recs[id]
@@ -89,7 +93,9 @@ func (s *memStore) Get(_ context.Context, id string) (Record, error) {
 	return r.Record, nil
 }
 
-func (s *memStore) Update(_ context.Context, id string, fn func(*Record) error) (Record, error) {
+// Update applies fn to a copy of the record and stores the copy unless fn
+// returns an error; the mutex is held throughout, so updates are atomic.
+func (s *MemoryStore) Update(_ context.Context, id string, fn func(*Record) error) (Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r, ok := s.recs[id]
@@ -104,17 +110,19 @@ func (s *memStore) Update(_ context.Context, id string, fn func(*Record) error) 
 	return next, nil
 }
 
-func (s *memStore) Delete(_ context.Context, id string) error {
+// Delete removes the record; deleting a missing id is not an error.
+func (s *MemoryStore) Delete(_ context.Context, id string) error {
 	s.mu.Lock()
 	delete(s.recs, id)
 	s.mu.Unlock()
 	return nil
 }
 
-// List pages by creation sequence, so tasks created or deleted between pages
+// List returns up to limit records of owner, oldest first. It pages by
+// creation sequence, so tasks created or deleted between pages
 // neither repeat nor shift the page boundary. The cursor is the last
 // sequence number, base64-encoded: opaque to the requestor, checked here.
-func (s *memStore) List(_ context.Context, owner, cursor string, limit int) ([]Record, string, error) {
+func (s *MemoryStore) List(_ context.Context, owner, cursor string, limit int) ([]Record, string, error) {
 	var after uint64
 	if cursor != "" {
 		b, err := base64.RawURLEncoding.DecodeString(cursor)
@@ -146,3 +154,6 @@ func (s *memStore) List(_ context.Context, owner, cursor string, limit int) ([]R
 	s.mu.Unlock()
 	return out, next, nil
 }
+
+// MemoryStore is a Store.
+var _ Store = (*MemoryStore)(nil)

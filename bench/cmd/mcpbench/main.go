@@ -78,7 +78,7 @@ func run(w io.Writer, short bool, count int) {
 	fmt.Fprintf(w, "Client and server run in one process; allocations and bytes count both sides. Ratios compare figures from this one run (the machine is shared and noisy; absolute figures move between runs, ratios much less). Each rate is the median of %d runs of %v; each latency percentile is over %d rounds of %d samples (%d of %d over HTTP, where a sample costs far more), the peers measured in turn in each round and their rounds pooled, so that a slow stretch of the host falls on every peer alike.\n\n", c.count, c.d, c.count, c.latencyN, c.count, c.httpLatencyN)
 
 	floor := median(c.count, func() bench.RoundTrip { return bench.PipeFloor(c.d) })
-	for _, tr := range []bench.Transport{bench.Pipe, bench.Mem} {
+	for _, tr := range []bench.TransportKind{bench.Pipe, bench.Mem} {
 		for _, callers := range []int{1, 16} {
 			fmt.Fprintf(w, "## echo round trips, %s, %d caller(s)\n\n", tr, callers)
 			fmt.Fprintf(w, "| implementation | calls/s | mcpgen's rate ÷ this | allocs/call | B/call |\n|---|---:|---:|---:|---:|\n")
@@ -105,7 +105,7 @@ func run(w io.Writer, short bool, count int) {
 	fmt.Fprintf(w, "## cancel latency, %d × %d samples\n\n", c.count, c.latencyN)
 	fmt.Fprintf(w, "Two clocks start at the same `cancel()` of the caller's context while the `block` handler runs: **handler ctx done** stops when the server's handler sees its context end (the cancellation crossed the wire: `notifications/cancelled` for all three over os.Pipe; in memory mcp-go's in-process client hands the caller's context to the handler directly, so no message is involved); **caller returns** stops when the client's call returns to the caller (the client library giving up locally; it says nothing about the server). The issue's target (mcpgen's p99 ≤ 0.25× mcp-go's) is about the first; \"mcpgen's p99 ÷ this\" is that ratio. The **floor** row is the same clock with no SDK at all: one `notifications/cancelled` line written to the os.Pipe, a reader goroutine that reads it and cancels a context, and a goroutine waiting on that context (`bench.CancelFloor`): what the pipe and the Go scheduler cost on this machine.\n\n")
 	fmt.Fprintf(w, "| implementation | transport | handler ctx done p50 | p90 | p99 | mcpgen's p99 ÷ this | caller returns p50 | p90 | p99 | mcpgen's p99 ÷ this |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-	for _, tr := range []bench.Transport{bench.Pipe, bench.Mem} {
+	for _, tr := range []bench.TransportKind{bench.Pipe, bench.Mem} {
 		sources := len(bench.Peers)
 		if tr == bench.Pipe {
 			sources++ // the floor, last
@@ -144,7 +144,7 @@ func run(w io.Writer, short bool, count int) {
 	fmt.Fprintf(w, "mcp-go's stdio server runs a few handlers at a time and stops reading while its queue is full, so its `notifications/cancelled` are never read: the handlers that started are never cancelled (\"handlers done\" 0). mcpgen's server is configured with `jsonrpc2.WithMaxInFlight(32768)`: its default admission bound (1,024) answers requests beyond it with CodeServerBusy at once instead of running them; go-sdk and mcp-go have no such bound.\n\n")
 	fmt.Fprintf(w, "| implementation | transport | in flight | handlers started | handlers done | time | mcpgen's time ÷ this | live heap per call | goroutines per call |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, n := range c.many {
-		for _, tr := range []bench.Transport{bench.Pipe} {
+		for _, tr := range []bench.TransportKind{bench.Pipe} {
 			var base time.Duration
 			for i, p := range bench.Peers {
 				m := medianMass(c.count, func() bench.Mass { return bench.CancelMany(p, tr, n, c.timeout) })
@@ -164,7 +164,7 @@ func run(w io.Writer, short bool, count int) {
 
 	fmt.Fprintf(w, "## setup (transport, both sides, registration, initialize; and close)\n\n")
 	fmt.Fprintf(w, "| implementation | transport | setups/s | time per setup | mcpgen's time ÷ this | allocs | B |\n|---|---|---:|---:|---:|---:|---:|\n")
-	for _, tr := range []bench.Transport{bench.Pipe, bench.Mem} {
+	for _, tr := range []bench.TransportKind{bench.Pipe, bench.Mem} {
 		var base float64
 		for _, p := range bench.Peers {
 			r := median(c.count, func() bench.RoundTrip { return bench.Setup(p, tr, c.setupTime) })

@@ -10,6 +10,13 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
+// Messages related to a task: what a task's work sends to the requestor
+// (Ask, Notify) and what the requestor answers (AnswerRelated) carry the
+// related-task metadata, and ID tells the work which task it is.
+
+// RelatedTaskKey is the _meta key that ties a message to a task.
+const RelatedTaskKey = "io.modelcontextprotocol/related-task"
+
 // taskKey is the context key of the task a handler runs under.
 type taskKey struct{}
 

@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"encoding/json"
 	"time"
 )
 
@@ -45,9 +44,6 @@ type Task struct {
 	PollInterval  *int64 `json:"pollInterval,omitempty"`
 }
 
-// RelatedTaskKey is the _meta key that ties a message to a task.
-const RelatedTaskKey = "io.modelcontextprotocol/related-task"
-
 // timeFormat is ISO 8601 / RFC 3339 in UTC with milliseconds.
 const timeFormat = "2006-01-02T15:04:05.000Z07:00"
 
@@ -72,12 +68,6 @@ type taskIDParams struct {
 // taskMeta is the "task" member of a task-augmented request.
 type taskMeta struct {
 	TTL *int64 `json:"ttl"`
-}
-
-// relatedMeta builds {"io.modelcontextprotocol/related-task":{"taskId":id}}.
-func relatedMeta(id string) json.RawMessage {
-	b, _ := json.Marshal(map[string]map[string]string{RelatedTaskKey: {"taskId": id}})
-	return b
 }
 
 // ExtensionID is the identifier under which 2026-07-28 lists the tasks

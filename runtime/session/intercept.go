@@ -1,0 +1,95 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+)
+
+// intercept is the session's outermost interceptor: it runs the handlers
+// of wrappedMethods with the session's view of their request (the era and
+// version, the legacy mapping, MRTR and the error policy) and records
+// initialize; other requests pass through untouched.
+func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	if req.Method == MethodInitialize {
+		return st.initializing(ctx, req, next)
+	}
+	if !st.srv.wrapped[req.Method] {
+		return next(ctx, req)
+	}
+	srv, method, h := st.srv, req.Method, next
+	rs := &requestState{st: st, req: req}
+	if v, ok := metaString(req.Params, MetaProtocolVersion); ok && srv.base.Modern {
+		if !srv.supportsModern(v) {
+			return nil, srv.unsupported(v)
+		}
+		meta := jsonscan.Member(req.Params, "_meta")
+		rs.modern, rs.version = true, v
+		rs.level, _ = metaString(req.Params, MetaLogLevel)
+		rs.clientCaps = jsonscan.Member(meta, MetaClientCapabilities)
+		rs.responses = carriedResponses(jsonscan.Member(req.Params, "requestState"))
+		answered, _ := jsonscan.Members(jsonscan.Member(req.Params, "inputResponses"))
+		for k, v := range answered {
+			rs.responses[k] = v
+		}
+	} else {
+		lc, ok := st.awaitInitialize(ctx)
+		if !ok && srv.base.Modern && method != MethodPing {
+			return nil, jsonrpc2.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q and no initialize came first", method, MetaProtocolVersion))
+		}
+		rs.version, rs.level, rs.clientCaps = lc.Version, lc.LogLevel, lc.ClientCapabilities
+		if ok && srv.base.Modern {
+			p, err := MapLegacyParams(req.Params, lc)
+			if err != nil {
+				return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
+			}
+			mapped := *req
+			mapped.Params = p
+			req, rs.mapped = &mapped, true
+		}
+	}
+	ctx = context.WithValue(ctx, stateKey{}, rs)
+	res, err := h(ctx, req)
+	if err != nil {
+		return srv.answerError(ctx, rs, method, err)
+	}
+	if rs.modern && method == MethodSubscriptionsListen {
+		return withSubscriptionID(res, req.ID)
+	}
+	if rs.mapped && res != nil {
+		var raw json.RawMessage
+		b, merr := json.Marshal(res)
+		if merr == nil {
+			raw, merr = MapModernResult(b, srv.base.CacheableResults[method])
+		}
+		if merr != nil {
+			return srv.answerError(ctx, rs, method, merr)
+		}
+		return raw, nil
+	}
+	return res, nil
+}
+
+// answerError applies the error policy: a *jsonrpc2.Error goes to the peer
+// as is; input required becomes an InputRequiredResult; anything else is
+// logged with its detail and answered with a generic -32603.
+func (s *Server) answerError(ctx context.Context, rs *requestState, method string, err error) (any, error) {
+	if errors.Is(err, ErrInputRequired) && rs.modern {
+		return rs.inputRequired(), nil
+	}
+	var rpc *jsonrpc2.Error
+	if errors.As(err, &rpc) {
+		return nil, err
+	}
+	if ctx.Err() != nil {
+		return nil, err // cancelled: the runtime sends nothing
+	}
+	rs.st.log.LogAttrs(ctx, slog.LevelError, "request handler failed", slog.String("method", method),
+		slog.String("id", rs.req.ID.String()), slog.String("error", err.Error()))
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error"}
+}
