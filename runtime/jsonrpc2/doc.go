@@ -1,4 +1,4 @@
-// Package runtime is the hand-written JSON-RPC 2.0 peer that the generated MCP
+// Package jsonrpc2 is the hand-written JSON-RPC 2.0 peer that the generated MCP
 // bindings (generated/mcpYYYYMMDD) and user code call.
 //
 // A Conn sits on a message Transport (newline-delimited JSON over stdio, or an

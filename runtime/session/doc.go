@@ -22,9 +22,11 @@
 // the session's view of the request (era, version, legacy mapping, MRTR,
 // error policy; it records initialize), the user's interceptors, the
 // session's lifecycle (initialize, ping, logging/setLevel, server/discover,
-// WithHandler's methods), the interceptors of WithConnOptions and of layers
-// that add theirs to the Conn (tasks.Manager.Serve, tasks.AnswerRelated),
-// then the implementation's handlers.
+// WithHandler's methods), the interceptors of WithConnOptions, then the
+// implementation's handlers. (Layers that add theirs to a Conn with
+// Conn.Intercept, tasks.Manager.Serve and tasks.AnswerRelated, must do so
+// before the Conn starts, so they are for a Conn built by its owner: Accept
+// returns a started Conn.)
 //
 // # Handlers written once for both eras
 //

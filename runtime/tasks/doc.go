@@ -1,8 +1,9 @@
 // Package tasks runs MCP task-augmented requests (2025-11-25
 // basic/utilities/tasks.mdx) on a jsonrpc2.Conn, on both ends of the wire.
 //
-// Receiver side: a Manager, attached to a Conn with Serve after the generated
-// Register function, takes over the configured methods (tools/call on a
+// Receiver side: a Manager, attached to a Conn with Serve before the Conn
+// starts (an interceptor around the handlers the generated Register function
+// installs, before or after), takes over the configured methods (tools/call on a
 // server; sampling/createMessage and elicitation/create on a client). A
 // request carrying the "task" member is answered at once with a
 // CreateTaskResult while the method's ordinary handler runs in the background
