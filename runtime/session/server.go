@@ -38,6 +38,7 @@ type Server struct {
 	instructions string
 	logger       *slog.Logger
 	connOpts     []jsonrpc2.Option
+	connSetup    []func(*jsonrpc2.Conn) error
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
 	interceptors []jsonrpc2.Interceptor
@@ -73,6 +74,16 @@ func atLeast(l *slog.Logger, min slog.Level) *slog.Logger {
 // every Conn the server builds. The Policy is the session's to choose.
 func WithConnOptions(opts ...jsonrpc2.Option) ServerOption {
 	return func(s *Server) { s.connOpts = append(s.connOpts, opts...) }
+}
+
+// WithConnSetup runs setup on every Conn the server builds, after the
+// implementation's handlers are registered and before the Conn starts: the
+// place to attach what needs the Conn itself, such as a tasks.Manager
+// (setup: tm.Serve; add its capability with WithCapability("tasks",
+// tm.Capability())). What setup adds with Conn.Intercept sits inside the
+// session's and the user's interceptors. An error fails Accept.
+func WithConnSetup(setup func(*jsonrpc2.Conn) error) ServerOption {
+	return func(s *Server) { s.connSetup = append(s.connSetup, setup) }
 }
 
 // WithHandler replaces the session's answer to a lifecycle method
@@ -259,6 +270,12 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, jsonrpc2.WithPolicy(answersPing(pol)), jsonrpc2.WithReceived(read...))
 	conn := s.newConn(t, opts, initFirst)
+	for _, setup := range s.connSetup {
+		if err := setup(conn); err != nil {
+			conn.Close(context.WithoutCancel(ctx))
+			return nil, fmt.Errorf("session: conn setup: %w", err)
+		}
+	}
 	conn.Start()
 	return conn, nil
 }
