@@ -27,7 +27,7 @@ func EachMember(obj []byte, f func(key, val []byte) bool) {
 			return
 		}
 		i = SkipSpace(obj, i+1)
-		vEnd := skipTrustedValue(obj, i)
+		vEnd := SkipTrusted(obj, i)
 		if vEnd <= i || !f(k, obj[i:vEnd:vEnd]) {
 			return
 		}
@@ -96,10 +96,12 @@ func skipTrustedString(data []byte, i int) int {
 	return -1
 }
 
-// skipTrustedValue returns the index just past the valid JSON value at
-// data[i]: it counts brackets and steps over strings, and leaves the
-// checking to whoever validated data.
-func skipTrustedValue(data []byte, i int) int {
+// SkipTrusted returns the index just past the JSON value at data[i] of
+// input that was validated already (by Skip, or by DecodeMessage): it counts
+// brackets and steps over strings, leaving the checking to whoever
+// validated data. On input that was not valid it returns len(data) rather
+// than running past it.
+func SkipTrusted(data []byte, i int) int {
 	if i >= len(data) {
 		return i
 	}

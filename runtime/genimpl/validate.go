@@ -395,52 +395,6 @@ func (a *ItemIter) Next() bool {
 
 // The functions below walk input the validators accepted.
 
-// svSkipString returns the index after the (valid) string literal at i.
-func svSkipString(data []byte, i int) int {
-	for j := i + 1; j < len(data); j++ {
-		switch data[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(data)
-}
-
-// svSkipValue returns the index after the (valid) value at i.
-func svSkipValue(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return svSkipString(data, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(data); j++ {
-			switch data[j] {
-			case '"':
-				j = svSkipString(data, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(data)
-	}
-	j := i
-	for j < len(data) {
-		switch data[j] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return j
-		}
-		j++
-	}
-	return j
-}
-
 // StringValue decodes the (valid) string literal v. Plain ASCII without
 // escapes is the fast path; anything else goes through encoding/json, so
 // escapes and invalid UTF-8 are read exactly as encoding/json reads them.
@@ -484,7 +438,7 @@ func (o *RawObject) Next() bool {
 	if o.Data[i] == '}' {
 		return false
 	}
-	end := svSkipString(o.Data, i)
+	end := jsonscan.SkipTrusted(o.Data, i)
 	o.Key = o.Data[i+1 : end-1]
 	for _, c := range o.Key {
 		if c == '\\' || c >= 0x80 {
@@ -494,7 +448,7 @@ func (o *RawObject) Next() bool {
 	}
 	i = SkipSpace(o.Data, end)
 	i = SkipSpace(o.Data, i+1) // past ':'
-	end = svSkipValue(o.Data, i)
+	end = jsonscan.SkipTrusted(o.Data, i)
 	o.Value = o.Data[i:end]
 	o.I = end
 	return true
@@ -516,7 +470,7 @@ func (a *RawArray) Next() bool {
 	if a.Data[i] == ']' {
 		return false
 	}
-	end := svSkipValue(a.Data, i)
+	end := jsonscan.SkipTrusted(a.Data, i)
 	a.Value = a.Data[i:end]
 	a.I = end
 	return true
