@@ -59,6 +59,7 @@ func Generate(m *schema.Model, opts Options) (map[string][]byte, error) {
 		f.HeaderComment(toolversion.HeaderLine(opts.Version))
 		f.HeaderComment(fmt.Sprintf("Source: %s (MCP revision %s, sha256 %s).", opts.SchemaFile, m.Revision, m.SHA256))
 		f.ImportName(RuntimePath, "jsonrpc2")
+		f.ImportName(genimplPkg, "genimpl")
 		ok, err := e.emit(g, f)
 		if err != nil {
 			return nil, fmt.Errorf("generator: %s: %w", e.file, err)

@@ -8,7 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 

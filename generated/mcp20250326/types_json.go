@@ -4,7 +4,7 @@
 
 package mcp20250326
 
-import genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
+import "github.com/mcpgen/mcpgen/runtime/genimpl"
 
 // DecodeError reports a JSON document that does not decode into a type of this
 // package: a missing required member, a constant member with the wrong value,

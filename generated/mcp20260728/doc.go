@@ -15,7 +15,7 @@
 // Cancellation: only the client cancels requests with notifications/cancelled; the server sends it only to end subscriptions/listen. On Streamable HTTP, closing a request's response stream is its cancellation.
 package mcp20260728
 
-import genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
+import "github.com/mcpgen/mcpgen/runtime/genimpl"
 
 // A compile error on this line (undefined: genimpl.SupportPackageIsVersion1) means these
 // bindings and the module github.com/mcpgen/mcpgen they are built with do not match:

@@ -15,7 +15,7 @@
 // Cancellation: either side may cancel a request it issued with notifications/cancelled. initialize is never cancelled. A task-augmented request is cancelled with tasks/cancel, never with the notification. The notification's requestId is optional in this revision's schema. On HTTP, a disconnect is not a cancellation.
 package mcp
 
-import genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
+import "github.com/mcpgen/mcpgen/runtime/genimpl"
 
 // A compile error on this line (undefined: genimpl.SupportPackageIsVersion1) means these
 // bindings and the module github.com/mcpgen/mcpgen they are built with do not match:
