@@ -30,6 +30,7 @@ func emitDoc(g *gen, f *jen.File) (bool, error) {
 		"Requests":            requests,
 		"Notifications":       notifications,
 		"CancellationSummary": cancellationSummary(g.m.Facts),
+		"Tasks":               len(g.taskMethods(serverSide))+len(g.taskMethods(clientSide)) > 0,
 	})
 	if err != nil {
 		return false, err
