@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/gosource"
 	"github.com/mcpgen/mcpgen/internal/toolversion"
 	"github.com/mcpgen/mcpgen/schema"
 )
@@ -73,7 +74,7 @@ func Generate(m *schema.Model, opts Options) (map[string][]byte, error) {
 		}
 		// Doc comments are already in gofmt's form (canonicalDoc): this
 		// one pass makes the whole file gofmt-clean.
-		src, err := format.Source(buf.Bytes())
+		src, err := format.Source(gosource.GroupImports(buf.Bytes()))
 		if err != nil {
 			return nil, fmt.Errorf("generator: %s: %w", e.file, err)
 		}

@@ -6,8 +6,9 @@ package mcp20241105
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // PingHandler is implemented by a server or client that answers "ping".

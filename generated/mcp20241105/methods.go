@@ -5,8 +5,9 @@
 package mcp20241105
 
 import (
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"reflect"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // ProtocolVersion is the revision these bindings implement, as it is written in

@@ -8,8 +8,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // CompleteHandler is implemented by a server that answers

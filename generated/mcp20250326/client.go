@@ -6,8 +6,9 @@ package mcp20250326
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // PingHandler is implemented by a server or client that answers "ping".

@@ -6,6 +6,7 @@ package mcp20250326
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )

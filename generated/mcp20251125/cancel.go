@@ -6,6 +6,7 @@ package mcp20251125
 
 import (
 	"encoding/json"
+
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )

@@ -6,6 +6,7 @@ package mcp20251125
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )

@@ -6,8 +6,9 @@ package mcp20260728
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // LoggingMessageHandler is implemented by a client that handles

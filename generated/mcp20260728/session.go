@@ -6,9 +6,10 @@ package mcp20260728
 
 import (
 	"context"
+	"slices"
+
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
-	"slices"
 )
 
 // Revision returns revision 2026-07-28 as the data runtime/session works from: the

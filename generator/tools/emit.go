@@ -3,10 +3,12 @@ package tools
 import (
 	"bytes"
 	"fmt"
+	"go/format"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/gosource"
 	"github.com/mcpgen/mcpgen/internal/toolversion"
 )
 
@@ -172,7 +174,7 @@ func (e *emitter) emit() ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return format.Source(gosource.GroupImports(buf.Bytes()))
 }
 
 // goType is the Go type of n's values.

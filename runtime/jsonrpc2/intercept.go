@@ -14,8 +14,8 @@ import (
 // the outermost (as grpc.ChainUnaryInterceptor): with WithInterceptors(a, b)
 // a request runs a, which calls next to run b, which calls next to run the
 // handler registered for the method. Interceptors given to NewConn come
-// before (outside) those added later with Conn.Intercept. The chain is
-// composed once, when the Conn starts, so a Conn without interceptors pays
+// before (outside) those added later with Conn.Intercept. The chains are
+// composed before the Conn starts, so a Conn without interceptors pays
 // nothing per message and one with them allocates nothing for the chain.
 
 // RequestInterceptor runs around the handling of every incoming request,

@@ -6,8 +6,9 @@ package mcp
 
 import (
 	"context"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // ElicitHandler is implemented by a client that answers "elicitation/create".

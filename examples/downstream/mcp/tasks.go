@@ -6,6 +6,7 @@ package mcp
 
 import (
 	"context"
+
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 

@@ -9,12 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
+
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
-	"regexp"
-	"strconv"
 )
 
 // A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means

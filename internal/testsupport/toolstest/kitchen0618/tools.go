@@ -9,11 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
+
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
-	"regexp"
-	"strconv"
 )
 
 // A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means

@@ -1,0 +1,61 @@
+// Package gosource post-processes Go source the generators write: what
+// jennifer's rendering leaves to goimports.
+package gosource
+
+import (
+	"bytes"
+	"strings"
+)
+
+// GroupImports returns src with its parenthesised import block split into
+// two groups, the standard library's first and then the rest, each kept in
+// its order, as goimports writes them. src must be gofmt'd Go source with
+// at most one such block (as jennifer writes it); anything else is returned
+// as it is.
+func GroupImports(src []byte) []byte {
+	start := bytes.Index(src, []byte("\nimport (\n"))
+	if start < 0 {
+		return src
+	}
+	start += len("\nimport (\n")
+	end := bytes.Index(src[start:], []byte("\n)\n"))
+	if end < 0 {
+		return src
+	}
+	end += start
+	var std, other []string
+	for _, line := range strings.Split(string(src[start:end]), "\n") {
+		spec := strings.TrimSpace(line)
+		if spec == "" {
+			continue
+		}
+		if isStandard(spec) {
+			std = append(std, line)
+		} else {
+			other = append(other, line)
+		}
+	}
+	if len(std) == 0 || len(other) == 0 {
+		return src
+	}
+	var out bytes.Buffer
+	out.Write(src[:start])
+	out.WriteString(strings.Join(std, "\n"))
+	out.WriteString("\n\n")
+	out.WriteString(strings.Join(other, "\n"))
+	out.Write(src[end:])
+	return out.Bytes()
+}
+
+// isStandard reports whether an import spec (`"path"` or `name "path"`)
+// names a standard-library package: one whose path's first element has no
+// dot, as the go command tells them apart.
+func isStandard(spec string) bool {
+	q := strings.IndexByte(spec, '"')
+	if q < 0 {
+		return false
+	}
+	path := strings.Trim(spec[q:], `"`)
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
