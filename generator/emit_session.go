@@ -144,6 +144,40 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		}), jen.Nil()),
 	)
 
+	if g.m.Definition("Implementation") != nil {
+		f.Comment("ServerInfo is the server's self-description (initialize's serverInfo, or")
+		f.Comment("server/discover's), as this revision's Implementation: members it does not")
+		f.Comment("define are kept in Extra. It is a method, not a field, because the session")
+		f.Comment("holds the one copy, as sent; s.ClientSession.ServerInfo() is the untyped")
+		f.Comment("session.Implementation. If what the server sent does not decode, only Name")
+		f.Comment("and Version are set.")
+		f.Func().Params(jen.Id("s").Op("*").Id("ClientSession")).Id("ServerInfo").Params().Id("Implementation").Block(
+			jen.Var().Id("info").Id("Implementation"),
+			jen.If(jen.Id("raw").Op(":=").Id("s").Dot("ClientSession").Dot("ServerInfoJSON").Call(), jen.Len(jen.Id("raw")).Op("==").Lit(0).Op("||").Id("info").Dot("UnmarshalJSON").Call(jen.Id("raw")).Op("!=").Nil()).Block(
+				jen.Id("si").Op(":=").Id("s").Dot("ClientSession").Dot("ServerInfo").Call(),
+				jen.Id("info").Op("=").Id("Implementation").Values(jen.Dict{jen.Id("Name"): jen.Id("si").Dot("Name"), jen.Id("Version"): jen.Id("si").Dot("Version")}),
+			),
+			jen.Return(jen.Id("info")),
+		)
+	}
+	if g.m.Definition("ServerCapabilities") != nil {
+		f.Comment("ServerCapabilities are the server's capabilities as this revision's")
+		f.Comment("ServerCapabilities (nil members: not offered): sess.ServerCapabilities().Tools")
+		f.Comment("!= nil means the server has tools. A legacy server's capabilities decode into")
+		f.Comment("the same type (members this revision does not define are kept as unknown")
+		f.Comment("members). If they do not decode, the result is empty;")
+		f.Comment("s.ClientSession.ServerCapabilities() is the JSON as sent.")
+		f.Func().Params(jen.Id("s").Op("*").Id("ClientSession")).Id("ServerCapabilities").Params().Op("*").Id("ServerCapabilities").Block(
+			jen.Id("caps").Op(":=").New(jen.Id("ServerCapabilities")),
+			jen.If(jen.Id("raw").Op(":=").Id("s").Dot("ClientSession").Dot("ServerCapabilities").Call(), jen.Len(jen.Id("raw")).Op(">").Lit(0)).Block(
+				jen.If(jen.Id("caps").Dot("UnmarshalJSON").Call(jen.Id("raw")).Op("!=").Nil()).Block(
+					jen.Return(jen.New(jen.Id("ServerCapabilities"))),
+				),
+			),
+			jen.Return(jen.Id("caps")),
+		)
+	}
+
 	if me := g.method("notifications/progress"); me != nil && me.Params != nil && paramsTypeName(me) == "ProgressNotificationParams" {
 		hasMessage := hasProperty(g.resolve(me.Params).Properties, "message")
 		f.Comment("Progress sends notifications/progress, as a ProgressNotificationParams, for")
@@ -164,6 +198,27 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 		}
 		body = append(body, jen.Return(ses("Notify").Call(jen.Id("ctx"), jen.Id("MethodProgress"), jen.Id("p"))))
 		f.Func().Id("Progress").Params(jen.Id("ctx").Qual("context", "Context"), jen.List(jen.Id("progress"), jen.Id("total")).Float64(), jen.Id("message").String()).Error().Block(body...)
+
+		f.Comment("WithProgress is a call option that asks the server for progress on a call")
+		f.Comment("and gives f every notifications/progress of that call, as a")
+		f.Comment("ProgressNotificationParams, in arrival order, on the calling goroutine:")
+		f.Comment("sess.WithCallOptions(WithProgress(f)).CallTool(ctx, params).")
+		f.Comment("session.PrintProgress(w) prints them instead.")
+		conv := []jen.Code{
+			jen.Id("n").Op(":=").Op("&").Id("ProgressNotificationParams").Values(jen.Dict{
+				jen.Id("Progress"): jen.Id("p").Dot("Progress"), jen.Id("ProgressToken"): jen.Id("p").Dot("ProgressToken"), jen.Id("Total"): jen.Id("p").Dot("Total"),
+			}),
+		}
+		if hasMessage {
+			conv = append(conv, jen.If(jen.Id("p").Dot("Message").Op("!=").Lit("")).Block(
+				jen.Id("m").Op(":=").Id("p").Dot("Message"),
+				jen.Id("n").Dot("Message").Op("=").Op("&").Id("m"),
+			))
+		}
+		conv = append(conv, jen.Id("f").Call(jen.Id("n")))
+		f.Func().Id("WithProgress").Params(jen.Id("f").Func().Params(jen.Op("*").Id("ProgressNotificationParams"))).Add(rt("CallOption")).Block(
+			jen.Return(rt("WithProgress").Call(jen.Func().Params(jen.Id("p").Add(rt("ProgressParams"))).Block(conv...))),
+		)
 	}
 	if g.method("notifications/message") != nil {
 		f.Comment("Log sends notifications/message for the request a handler's ctx serves, if")

@@ -137,6 +137,40 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementat
 	}, nil
 }
 
+// ServerInfo is the server's self-description (initialize's serverInfo, or
+// server/discover's), as this revision's Implementation: members it does not
+// define are kept in Extra. It is a method, not a field, because the session
+// holds the one copy, as sent; s.ClientSession.ServerInfo() is the untyped
+// session.Implementation. If what the server sent does not decode, only Name
+// and Version are set.
+func (s *ClientSession) ServerInfo() Implementation {
+	var info Implementation
+	if raw := s.ClientSession.ServerInfoJSON(); len(raw) == 0 || info.UnmarshalJSON(raw) != nil {
+		si := s.ClientSession.ServerInfo()
+		info = Implementation{
+			Name:    si.Name,
+			Version: si.Version,
+		}
+	}
+	return info
+}
+
+// ServerCapabilities are the server's capabilities as this revision's
+// ServerCapabilities (nil members: not offered): sess.ServerCapabilities().Tools
+// != nil means the server has tools. A legacy server's capabilities decode into
+// the same type (members this revision does not define are kept as unknown
+// members). If they do not decode, the result is empty;
+// s.ClientSession.ServerCapabilities() is the JSON as sent.
+func (s *ClientSession) ServerCapabilities() *ServerCapabilities {
+	caps := new(ServerCapabilities)
+	if raw := s.ClientSession.ServerCapabilities(); len(raw) > 0 {
+		if caps.UnmarshalJSON(raw) != nil {
+			return new(ServerCapabilities)
+		}
+	}
+	return caps
+}
+
 // Progress sends notifications/progress, as a ProgressNotificationParams, for
 // the request a handler's ctx serves (total 0: unknown; message "": none), if
 // its client asked for progress; otherwise it does nothing.
@@ -156,6 +190,26 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 		p.Message = &message
 	}
 	return session.Notify(ctx, MethodProgress, p)
+}
+
+// WithProgress is a call option that asks the server for progress on a call
+// and gives f every notifications/progress of that call, as a
+// ProgressNotificationParams, in arrival order, on the calling goroutine:
+// sess.WithCallOptions(WithProgress(f)).CallTool(ctx, params).
+// session.PrintProgress(w) prints them instead.
+func WithProgress(f func(*ProgressNotificationParams)) jsonrpc2.CallOption {
+	return jsonrpc2.WithProgress(func(p jsonrpc2.ProgressParams) {
+		n := &ProgressNotificationParams{
+			Progress:      p.Progress,
+			ProgressToken: p.ProgressToken,
+			Total:         p.Total,
+		}
+		if p.Message != "" {
+			m := p.Message
+			n.Message = &m
+		}
+		f(n)
+	})
 }
 
 // Log sends notifications/message for the request a handler's ctx serves, if

@@ -22,6 +22,7 @@ type ClientSession struct {
 	rev          Revision
 	modern       bool
 	serverInfo   Implementation
+	infoJSON     json.RawMessage // serverInfo as sent, for the generated types
 	capabilities json.RawMessage
 	instructions string
 }
@@ -35,6 +36,10 @@ func (c *ClientSession) Modern() bool { return c.modern }
 // ServerInfo is the server's self-description (initialize's serverInfo or
 // server/discover's _meta serverInfo).
 func (c *ClientSession) ServerInfo() Implementation { return c.serverInfo }
+
+// ServerInfoJSON is the server's self-description as sent (the generated
+// ClientSession decodes it into the revision's Implementation).
+func (c *ClientSession) ServerInfoJSON() json.RawMessage { return c.infoJSON }
 
 // ServerCapabilities are the server's capabilities, as sent.
 func (c *ClientSession) ServerCapabilities() json.RawMessage { return c.capabilities }
@@ -234,13 +239,14 @@ func find(revs []Revision, v string) (Revision, bool) {
 func (c *ClientSession) fromDiscover(dr json.RawMessage) {
 	var d struct {
 		Meta struct {
-			ServerInfo Implementation `json:"io.modelcontextprotocol/serverInfo"`
+			ServerInfo json.RawMessage `json:"io.modelcontextprotocol/serverInfo"`
 		} `json:"_meta"`
 		Capabilities json.RawMessage `json:"capabilities"`
 		Instructions string          `json:"instructions"`
 	}
 	_ = json.Unmarshal(dr, &d)
-	c.serverInfo, c.capabilities, c.instructions = d.Meta.ServerInfo, d.Capabilities, d.Instructions
+	c.infoJSON, c.capabilities, c.instructions = d.Meta.ServerInfo, d.Capabilities, d.Instructions
+	_ = json.Unmarshal(c.infoJSON, &c.serverInfo)
 }
 
 // initialize is the legacy handshake: initialize, a version check, then
@@ -249,7 +255,7 @@ func (c *ClientSession) initialize(ctx context.Context, revs []Revision, version
 	var res struct {
 		ProtocolVersion string          `json:"protocolVersion"`
 		Capabilities    json.RawMessage `json:"capabilities"`
-		ServerInfo      Implementation  `json:"serverInfo"`
+		ServerInfo      json.RawMessage `json:"serverInfo"`
 		Instructions    string          `json:"instructions"`
 	}
 	params := map[string]any{"protocolVersion": version, "capabilities": caps, "clientInfo": info}
@@ -266,7 +272,8 @@ func (c *ClientSession) initialize(ctx context.Context, revs []Revision, version
 		// the Conn keeps the one it was built with.
 		c.rev = r
 	}
-	c.serverInfo, c.capabilities, c.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	c.infoJSON, c.capabilities, c.instructions = res.ServerInfo, res.Capabilities, res.Instructions
+	_ = json.Unmarshal(c.infoJSON, &c.serverInfo)
 	return c.conn.Notify(ctx, MethodInitialized, nil)
 }
 

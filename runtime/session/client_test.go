@@ -73,8 +73,8 @@ func TestConnectModern(t *testing.T) {
 	if s.ProtocolVersion() != "2026-07-28" || !s.Modern() {
 		t.Errorf("version %s modern %v", s.ProtocolVersion(), s.Modern())
 	}
-	if s.ServerInfo().Name != "test" || string(s.ServerCapabilities()) != `{"logging":{},"tools":{}}` {
-		t.Errorf("info %+v caps %s", s.ServerInfo(), s.ServerCapabilities())
+	if s.ServerInfo().Name != "test" || string(s.ClientSession.ServerCapabilities()) != `{"logging":{},"tools":{}}` {
+		t.Errorf("info %+v caps %s", s.ServerInfo(), s.ClientSession.ServerCapabilities())
 	}
 	var srv mcp.ServerHandler = s // the session implements the generated Server
 	r, err := srv.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: "echo"})

@@ -46,7 +46,7 @@ func Example_dualEra() {
 			return
 		}
 		fmt.Printf("%s (modern %v): %s, capabilities %s\n", s.ProtocolVersion(), s.Modern(),
-			res.Content[0].(*mcp.TextContent).Text, s.ServerCapabilities())
+			res.Content[0].(*mcp.TextContent).Text, s.ClientSession.ServerCapabilities())
 		s.Close(context.Background())
 		<-done
 	}
