@@ -83,10 +83,7 @@ func TestCommandTransport(t *testing.T) {
 	if _, err := exec.LookPath("cat"); err != nil {
 		t.Skip("no cat")
 	}
-	ct, err := session.NewCommandTransport(exec.Command("cat"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ct := &session.CommandTransport{Command: exec.Command("cat")}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := ct.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"x"}`)); err != nil {
@@ -99,13 +96,12 @@ func TestCommandTransport(t *testing.T) {
 		t.Fatalf("Close of a server that exits at EOF: %v", err)
 	}
 
-	stuck, err := session.NewCommandTransport(exec.Command("sleep", "30"))
-	if err != nil {
+	stuck := &session.CommandTransport{Command: exec.Command("sleep", "30"), TerminateGrace: 100 * time.Millisecond}
+	if err := stuck.Write(ctx, []byte("{}")); err != nil {
 		t.Fatal(err)
 	}
-	stuck.TerminateGrace = 100 * time.Millisecond
 	start := time.Now()
-	err = stuck.Close()
+	err := stuck.Close()
 	if err == nil || !strings.Contains(err.Error(), "terminated") {
 		t.Fatalf("Close of a server that ignores EOF: %v, want SIGTERM's exit", err)
 	}
@@ -113,8 +109,12 @@ func TestCommandTransport(t *testing.T) {
 		t.Fatalf("Close took %v", took)
 	}
 
-	if _, err := session.NewCommandTransport(exec.Command("/nonexistent/server")); err == nil || !strings.Contains(err.Error(), "/nonexistent/server") {
+	missing := &session.CommandTransport{Command: exec.Command("/nonexistent/server")}
+	if err := missing.Write(ctx, []byte("{}")); err == nil || !strings.Contains(err.Error(), "/nonexistent/server") {
 		t.Fatalf("starting a missing command: %v, want an error naming it", err)
+	}
+	if err := missing.Close(); err != nil {
+		t.Fatalf("Close of a server that never started: %v", err)
 	}
 }
 

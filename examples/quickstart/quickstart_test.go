@@ -1,0 +1,219 @@
+// Package quickstart_test checks the quickstart the README starts with: its
+// hand-written Go stays within the line budgets of issue 26 (shorter than
+// the same programs on go-sdk), and the programs work end to end.
+package quickstart_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"go/scanner"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/examples/quickstart/tools"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/session"
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+)
+
+// generated is the header line of a generated Go file.
+var generated = regexp.MustCompile(`(?m)^// Code generated .* DO NOT EDIT\.$`)
+
+// codeLines counts the lines of a Go file that hold code: not blank, not
+// only comments. It returns 0 for a generated file.
+func codeLines(t *testing.T, path string) int {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if generated.Match(src) {
+		return 0
+	}
+	fset := token.NewFileSet()
+	var s scanner.Scanner
+	s.Init(fset.AddFile(path, -1, len(src)), src, func(pos token.Position, msg string) { t.Fatalf("%s: %s", pos, msg) }, 0)
+	lines := map[int]bool{}
+	for {
+		pos, tok, lit := s.Scan()
+		if tok == token.EOF {
+			break
+		}
+		if tok == token.SEMICOLON && lit == "\n" {
+			continue // inserted at a line's end
+		}
+		lines[fset.Position(pos).Line] = true
+	}
+	return len(lines)
+}
+
+// handWritten counts the code lines of the hand-written Go files in dirs.
+func handWritten(t *testing.T, dirs ...string) int {
+	n := 0
+	for _, dir := range dirs {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if !strings.HasSuffix(f, "_test.go") {
+				n += codeLines(t, f)
+			}
+		}
+	}
+	return n
+}
+
+// TestLineBudgets: each program, with the hand-written Go of the tools
+// package it imports, within issue 26's budget (go-sdk: 64 lines for stdio
+// and 68 for HTTP counting the tools' 35 lines of JSON as mcpgen's; the
+// budgets here are for the Go alone, graceful shutdown with a bound
+// included).
+func TestLineBudgets(t *testing.T) {
+	for _, c := range []struct {
+		program string
+		max     int
+	}{
+		{"stdio-server", 35},
+		{"http-server", 40},
+		{"client", 30},
+	} {
+		got := handWritten(t, c.program, "tools")
+		t.Logf("%s: %d hand-written Go lines (budget %d)", c.program, got, c.max)
+		if got > c.max {
+			t.Errorf("%s: %d hand-written Go lines, over its budget of %d", c.program, got, c.max)
+		}
+	}
+	if n := codeLines(t, "tools/tools.go"); n != 0 {
+		t.Errorf("tools/tools.go is not marked generated")
+	}
+}
+
+// build compiles the quickstart's programs into a temporary directory.
+func build(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the programs")
+	}
+	bin := t.TempDir()
+	out, err := exec.Command("go", "build", "-o", bin+string(filepath.Separator), "./stdio-server", "./http-server", "./client").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestStdioQuickstart runs the client against the stdio server, as the
+// README shows: add answers, slow reports progress and is cancelled.
+func TestStdioQuickstart(t *testing.T) {
+	bin := build(t)
+	cmd := exec.Command(filepath.Join(bin, "client"), filepath.Join(bin, "stdio-server"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	timer := time.AfterFunc(30*time.Second, func() { _ = cmd.Process.Kill() })
+	defer timer.Stop()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("client: %v\nstdout:\n%s\nstderr:\n%s", err, out, stderr.String())
+	}
+	// Progress comes every second and the call ends at 1.5 s: two lines
+	// (one, on a machine slow enough to delay the second past the timeout).
+	want := regexp.MustCompile(`^add: 2 \+ 3 = 5\nprogress 0/10 working\n(progress 1/10 working\n)?slow: request 2 \(tools/call\) cancelled by timeout: no response within the 1.5s timeout\n$`)
+	if !want.Match(out) {
+		t.Fatalf("client printed\n%s\nwant\n%s\nstderr:\n%s", out, want, stderr.String())
+	}
+}
+
+// TestHTTPQuickstart runs the HTTP server, calls it in both eras the way
+// the README's HTTP section does, cancels slow, and stops the server with
+// SIGTERM, which it obeys within its shutdown bound.
+func TestHTTPQuickstart(t *testing.T) {
+	bin := build(t)
+	srv := exec.Command(filepath.Join(bin, "http-server"), "--addr", "127.0.0.1:0")
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	urls := make(chan string, 1)
+	var logged bytes.Buffer
+	logDone := make(chan struct{})
+	go func() {
+		defer close(logDone)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logged.WriteString(sc.Text() + "\n")
+			if _, url, ok := strings.Cut(sc.Text(), "url="); ok {
+				urls <- url
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server logged no URL")
+	}
+
+	for _, era := range []streamhttp.Era{0, streamhttp.EraLegacy} {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Era: era})
+		if err != nil {
+			t.Fatalf("era %v: Dial: %v", era, err)
+		}
+		opts := []session.ClientOption{session.WithClientLegacy(mcp20251125.Revision())}
+		if era == streamhttp.EraLegacy {
+			opts = append(opts, session.WithVersion("2025-11-25"))
+		}
+		sess, err := mcp.Connect(ctx, tr, session.Implementation{Name: "test", Version: "1"}, nil, opts...)
+		if err != nil {
+			t.Fatalf("era %v: Connect: %v", era, err)
+		}
+		if sess.ServerInfo().Name != "quickstart" || sess.ServerCapabilities().Tools == nil {
+			t.Errorf("era %v: server info %+v, capabilities %+v", era, sess.ServerInfo(), sess.ServerCapabilities())
+		}
+		var progress []float64
+		calc := tools.NewCaller(sess.WithCallOptions(mcp.WithProgress(func(p *mcp.ProgressNotificationParams) { progress = append(progress, p.Progress) })))
+		sum, err := calc.Add(ctx, &tools.AddArgs{A: 2, B: 3})
+		if err != nil || sum.Sum != 5 {
+			t.Fatalf("era %v (%s): add: %v %v", era, sess.ProtocolVersion(), sum, err)
+		}
+		slowCtx, stop := context.WithTimeout(ctx, 1500*time.Millisecond)
+		_, err = calc.Slow(slowCtx, &tools.SlowArgs{Seconds: 10})
+		stop()
+		if slowCtx.Err() == nil || err == nil {
+			t.Fatalf("era %v: slow returned %v before its cancellation", era, err)
+		}
+		if len(progress) == 0 {
+			t.Errorf("era %v (%s): no progress from slow", era, sess.ProtocolVersion())
+		}
+		if err := sess.Close(ctx); err != nil {
+			t.Errorf("era %v: Close: %v", era, err)
+		}
+		cancel()
+	}
+
+	start := time.Now()
+	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-logDone
+	if err := srv.Wait(); err != nil {
+		t.Fatalf("server after SIGTERM: %v\n%s", err, logged.String())
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("server took %v to stop after SIGTERM (bound 2 s + 2 s)", took)
+	}
+}
