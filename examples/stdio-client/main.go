@@ -8,10 +8,12 @@
 //  2. connects with one call: it probes server/discover (modern servers
 //     answer it) and falls back to initialize for legacy ones, as
 //     transports/stdio.mdx says; --version forces a version instead;
-//  3. calls the sleep tool with ms=10000 and cancels the call after 200 ms by
-//     cancelling its context: the call returns at once and the runtime sends
+//  3. calls a tool (--tool and --args; by default sleep with ms=10000) and
+//     cancels the call after 200 ms (--cancel-after) by cancelling its
+//     context: the call returns at once and the runtime sends
 //     notifications/cancelled with the cancellation cause as the reason;
-//  4. calls echo once, to show the session carries on;
+//  4. after sleep, calls echo once if the server offers it, to show the
+//     session carries on;
 //  5. shuts down as basic/lifecycle.mdx says for stdio: closes the server's
 //     stdin, waits for it to exit, and only then resorts to SIGTERM and
 //     SIGKILL.
@@ -20,6 +22,7 @@
 //
 //	stdio-client [flags] -- server-command [args...]
 //	go run ./examples/stdio-client -- go run ./examples/stdio-server
+//	go run ./examples/stdio-client --tool add --args '{"a":2,"b":3}' -- go run ./examples/quickstart/stdio-server
 package main
 
 import (
@@ -47,8 +50,10 @@ import (
 )
 
 func main() {
-	sleepMS := flag.Int("ms", 10000, "how long to ask the sleep tool to sleep, in milliseconds")
-	cancelAfter := flag.Duration("cancel-after", 200*time.Millisecond, "cancel the sleep call after this long")
+	tool := flag.String("tool", "sleep", "the tool to call")
+	toolArgs := flag.String("args", "", `the tool's arguments, a JSON object (default {"ms":MS} for sleep, {} for any other tool)`)
+	sleepMS := flag.Int("ms", 10000, "how long to ask the sleep tool to sleep, in milliseconds (without --args)")
+	cancelAfter := flag.Duration("cancel-after", 200*time.Millisecond, "cancel the call after this long (0: never)")
 	timeout := flag.Duration("timeout", 30*time.Second, "timeout for every request (the spec says senders SHOULD have one)")
 	logFormat := flag.String("log-format", "text", "stderr log format: text or json (one slog JSON record per line)")
 	version := flag.String("version", "", "force this protocol version instead of detecting the server's era")
@@ -69,12 +74,21 @@ func main() {
 	if *version != "" {
 		opts = append(opts, session.WithVersion(*version))
 	}
+	call := toolCall{name: *tool, args: map[string]json.RawMessage{}, cancelAfter: *cancelAfter}
+	if *toolArgs != "" {
+		if err := json.Unmarshal([]byte(*toolArgs), &call.args); err != nil || call.args == nil {
+			fmt.Fprintf(os.Stderr, "stdio-client: --args %q: not a JSON object\n", *toolArgs)
+			os.Exit(2)
+		}
+	} else if *tool == "sleep" {
+		call.args["ms"] = json.RawMessage(fmt.Sprint(*sleepMS))
+	}
 	sink, err := logsink.NewFormatHandler(os.Stderr, *logFormat, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "stdio-client:", err)
 		os.Exit(2)
 	}
-	err = run(flag.Args(), *sleepMS, *cancelAfter, *timeout, opts, slog.New(sink).With("component", "stdio-client"))
+	err = run(flag.Args(), call, *timeout, opts, slog.New(sink).With("component", "stdio-client"))
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	sink.Close(ctx) // best effort: a stuck stderr must not keep us alive
 	cancel()
@@ -84,7 +98,14 @@ func main() {
 	}
 }
 
-func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts []session.ClientOption, log *slog.Logger) error {
+// toolCall is the call the flags ask for.
+type toolCall struct {
+	name        string
+	args        map[string]json.RawMessage
+	cancelAfter time.Duration // 0: never
+}
+
+func run(command []string, call toolCall, timeout time.Duration, opts []session.ClientOption, log *slog.Logger) error {
 	// 1. Start the server. Its stdout is our input, its stdin our output.
 	cmd := exec.Command(command[0], command[1:]...)
 	cmd.Stderr = os.Stderr // the server's logs; stderr is not an error channel
@@ -126,7 +147,7 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts
 	info := sess.ServerInfo()
 	fmt.Printf("initialized: %s %s, protocol %s\n", info.Name, info.Version, sess.ProtocolVersion())
 
-	err = converse(sess, sleepMS, cancelAfter)
+	err = converse(sess, call)
 	if serr := shutdown(sess.RuntimeConn(), cmd); err == nil {
 		err = serr
 	}
@@ -136,34 +157,38 @@ func run(command []string, sleepMS int, cancelAfter, timeout time.Duration, opts
 // converse is the conversation with the server once connected. sess
 // implements mcp.ServerHandler whatever the era: a legacy server's answers are
 // mapped onto the newest types.
-func converse(sess *mcp.ClientSession, sleepMS int, cancelAfter time.Duration) error {
+func converse(sess *mcp.ClientSession, call toolCall) error {
 	ctx := context.Background()
 
-	// 3. Call sleep and give up after cancelAfter. Cancelling the call's
+	// 3. Call the tool and give up after cancelAfter. Cancelling the call's
 	// context is all it takes: CallTool returns context.Canceled at once,
 	// and the runtime sends notifications/cancelled with the cause as its
 	// reason, then drops the response if the server sends one anyway.
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stopTimer := time.AfterFunc(cancelAfter, func() {
-		cancel(fmt.Errorf("stdio-client gave up after %v", cancelAfter))
-	})
-	defer stopTimer.Stop()
+	if call.cancelAfter > 0 {
+		stopTimer := time.AfterFunc(call.cancelAfter, func() {
+			cancel(fmt.Errorf("stdio-client gave up after %v", call.cancelAfter))
+		})
+		defer stopTimer.Stop()
+	}
 	start := time.Now()
-	res, err := sess.CallTool(callCtx, &mcp.CallToolRequestParams{
-		Name:      "sleep",
-		Arguments: map[string]json.RawMessage{"ms": json.RawMessage(fmt.Sprint(sleepMS))},
-	})
+	res, err := sess.CallTool(callCtx, &mcp.CallToolRequestParams{Name: call.name, Arguments: call.args})
 	elapsed := time.Since(start).Round(time.Millisecond)
 	switch {
 	case errors.Is(err, context.Canceled) && callCtx.Err() != nil:
-		fmt.Printf("sleep cancelled after %v: %v\n", elapsed, context.Cause(callCtx))
+		fmt.Printf("%s cancelled after %v: %v\n", call.name, elapsed, context.Cause(callCtx))
 	case err != nil:
-		return fmt.Errorf("sleep: %w", err)
+		return fmt.Errorf("%s: %w", call.name, err)
 	case isToolError(res):
-		return fmt.Errorf("sleep: %s", text(res))
+		return fmt.Errorf("%s: %s", call.name, text(res))
+	case call.cancelAfter == 0:
+		fmt.Printf("%s answered after %v: %s\n", call.name, elapsed, text(res))
 	default:
-		fmt.Printf("sleep finished after %v, before the cancel: %s\n", elapsed, text(res))
+		fmt.Printf("%s finished after %v, before the cancel: %s\n", call.name, elapsed, text(res))
+	}
+	if call.name != "sleep" {
+		return nil
 	}
 
 	// 4. The session goes on after a cancellation, with echo if the server
