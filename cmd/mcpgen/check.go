@@ -76,6 +76,15 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(diffs) == 0 {
 		return 0
 	}
+	if have := outdir.PackageOf(readFile(filepath.Join(*dir, "doc.go"))); have != "" && have != name {
+		// Every file would differ from its package clause on: say why.
+		how := "--package " + name
+		if *pkg == "" {
+			how = fmt.Sprintf("no --package, so the package name defaults to --dir's base name, %q", name)
+		}
+		fmt.Fprintf(stderr, "mcpgen check: %s holds package %s, but %s: pass --package %s\n", *dir, have, how, have)
+		return 2
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "mcpgen check: %s is not what mcpgen %s generates from %s:\n", *dir, mcpgenVersion, in.name())
 	for _, d := range diffs {

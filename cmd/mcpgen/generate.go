@@ -59,6 +59,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcpgen generate: --out is required (or --dump-model)")
 		return 2
 	}
+	if msg := outDirError(*out); msg != "" {
+		fmt.Fprintf(stderr, "mcpgen generate: %s\n", msg)
+		return 2
+	}
 	if *dump && (*out != "" || *pkg != "" || *force) {
 		fmt.Fprintln(stderr, "mcpgen generate: --dump-model prints the model to standard output; it takes no --out, --package or --force")
 		return 2
@@ -104,7 +108,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: %s\n", in.name(), firstLine(err.Error()))
 		return 1
 	}
-	if err := outdir.Write(*out, files, outdir.Options{Force: *force}); err != nil {
+	if err := outdir.Write(*out, files, outdir.Options{Force: *force, Foreign: notBindings}); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
@@ -135,6 +139,43 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// outDirError says what is wrong with an --out value, or "": --out names
+// the directory the package is written to, so a path ending in ".go" is a
+// mistake (the package would land in a directory named like a file).
+func outDirError(out string) string {
+	if strings.HasSuffix(strings.TrimRight(out, `/\`), ".go") {
+		return fmt.Sprintf("--out %q ends in .go, but --out is the directory the package's files are written to (e.g. --out %s)", out, filepath.Dir(filepath.Clean(out)))
+	}
+	return ""
+}
+
+// toolsMarker is in the Source line of every file mcpgen tools writes.
+const toolsMarker = ", for the bindings "
+
+// isToolsFile reports whether a generated file was written by mcpgen tools.
+func isToolsFile(data []byte) bool {
+	src := headerLine(data, "// Source: ")
+	return strings.Contains(src, toolsMarker)
+}
+
+// notBindings is generate's outdir.Options.Foreign: typed tools in the
+// output directory are mcpgen tools' files, not stale bindings.
+func notBindings(data []byte) string {
+	if isToolsFile(data) {
+		return "typed tools, written by mcpgen tools"
+	}
+	return ""
+}
+
+// notTools is the tools command's outdir.Options.Foreign: bindings in the
+// output directory are mcpgen generate's files, not stale tools.
+func notTools(data []byte) string {
+	if src := headerLine(data, "// Source: "); strings.Contains(src, "(MCP revision ") && !strings.Contains(src, toolsMarker) {
+		return "bindings, written by mcpgen generate"
+	}
+	return ""
 }
 
 // parseFlags parses args. An explicit --help prints the usage to stdout

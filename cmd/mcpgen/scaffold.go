@@ -74,7 +74,12 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	}
 	b, err := generator.ReadBindings(*dir)
 	if err != nil {
-		fmt.Fprintf(stderr, "mcpgen: %v\n", unwrapPath(err))
+		var pe *fs.PathError
+		if errors.As(err, &pe) && filepath.Clean(pe.Path) == filepath.Clean(*dir) {
+			fmt.Fprintf(stderr, "mcpgen scaffold: --dir %s: %v\n", *dir, unwrapPath(err))
+		} else {
+			fmt.Fprintf(stderr, "mcpgen scaffold: --dir %s: %v\n", *dir, err)
+		}
 		return 1
 	}
 	if *importPath == "" {

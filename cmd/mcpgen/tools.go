@@ -51,6 +51,24 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "mcpgen tools: --revision needs a single --import")
 		return 2
 	}
+	if msg := outDirError(*out); msg != "" {
+		fmt.Fprintf(stderr, "mcpgen tools: %s\n", msg)
+		return 2
+	}
+	for i, imp := range *imports {
+		if err := checkImportPath(imp); err != nil {
+			fmt.Fprintf(stderr, "mcpgen tools: --import %s: %v\n", imp, err)
+			return 2
+		}
+		if !tools.RevisionFromImport(imp) && (i > 0 || *revision == "") {
+			if i > 0 {
+				fmt.Fprintf(stderr, "mcpgen tools: cannot tell the MCP revision of --import %s from its path (it does not end in mcpYYYYMMDD), and --revision applies to the first --import only: import bindings whose path ends in mcpYYYYMMDD\n", imp)
+			} else {
+				fmt.Fprintf(stderr, "mcpgen tools: cannot tell the MCP revision of --import %s from its path (it does not end in mcpYYYYMMDD): pass --revision YYYY-MM-DD, the revision those bindings were generated for\n", imp)
+			}
+			return 2
+		}
+	}
 	name := *pkg
 	if name == "" {
 		abs, err := filepath.Abs(*out)
@@ -76,7 +94,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
-	if err := outdir.Write(*out, files, outdir.Options{}); err != nil {
+	if err := outdir.Write(*out, files, outdir.Options{Foreign: notTools}); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}

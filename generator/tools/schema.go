@@ -306,8 +306,14 @@ func (ps *parser) object(n *node, members map[string]json.RawMessage, name strin
 		}
 	}
 	req := map[string]bool{}
-	for _, r := range required {
+	for i, r := range required {
 		req[r] = true
+		if _, ok := props[r]; !ok && (len(props) > 0 || n.closed) {
+			// A typo, or a property removed but still required: no
+			// argument could ever satisfy it (or it would be an unchecked
+			// extra), so say so here rather than at every call.
+			return fmt.Errorf("#%s/required/%d: %q is not one of the properties", ptr, i, r)
+		}
 	}
 	if len(props) == 0 {
 		// A map: required names and additionalProperties are still checked.

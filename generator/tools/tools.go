@@ -136,6 +136,39 @@ func lookupRevision(rev string) (revision, bool) {
 
 var importRevision = regexp.MustCompile(`mcp(\d{4})(\d{2})(\d{2})$`)
 
+// RevisionFromImport reports whether the revision of the bindings at an
+// import path can be read from the path (it ends in mcpYYYYMMDD); when it
+// cannot, Options.Revision must say it.
+func RevisionFromImport(imp string) bool { return importRevision.MatchString(imp) }
+
+// toolName is what the spec allows in a tool name (server/tools.mdx, "Tool
+// Names", from 2025-11-25 on): 1 to 128 ASCII letters, digits, '_', '-'
+// and '.'. It is a SHOULD there; mcpgen holds its own tools to it, for
+// every revision, so a name no client would accept fails at generation.
+var toolName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`)
+
+// syntaxError returns data's first JSON syntax error as
+// "LINE:COLUMN: message" (1-based; the column counts bytes), or nil.
+func syntaxError(data []byte) error {
+	var v any
+	err := json.Unmarshal(data, &v)
+	var se *json.SyntaxError
+	if err == nil || !errors.As(err, &se) {
+		return nil
+	}
+	off := int(se.Offset)
+	if off > len(data) {
+		off = len(data)
+	}
+	// Offset is just past the offending byte: point at it.
+	if off > 0 && !strings.Contains(se.Error(), "unexpected end") {
+		off--
+	}
+	line := 1 + bytes.Count(data[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(data[:off], '\n')
+	return fmt.Errorf("%d:%d: invalid JSON: %v", line, col, se)
+}
+
 // tool is one entry of the tools file.
 type tool struct {
 	name   string
@@ -167,7 +200,7 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 		m := importRevision.FindStringSubmatch(imp)
 		if rev == "" {
 			if m == nil {
-				return nil, fmt.Errorf("tools: cannot tell the revision of %s from its name; set the revision", imp)
+				return nil, fmt.Errorf("tools: cannot tell the revision of %s from its name (it does not end in mcpYYYYMMDD); set Options.Revision (mcpgen tools --revision)", imp)
 			}
 			rev = m[1] + "-" + m[2] + "-" + m[3]
 		}
@@ -185,6 +218,9 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 		}
 		seen[t.handler], seen[imp] = true, true
 		targets = append(targets, t)
+	}
+	if err := syntaxError(data); err != nil {
+		return nil, fmt.Errorf("%s:%w", file, err)
 	}
 	var tools []*tool
 	for _, t := range targets {
@@ -228,6 +264,9 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 		}
 		if t.Name == nil || *t.Name == "" {
 			return nil, fmt.Errorf("#%s/name: missing", ptr)
+		}
+		if !toolName.MatchString(*t.Name) {
+			return nil, fmt.Errorf("#%s/name: %q is not a valid tool name: use 1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.' (server/tools.mdx, Tool Names)", ptr, *t.Name)
 		}
 		g := goName(*t.Name)
 		if prev, ok := byName[g]; ok {
