@@ -11,7 +11,7 @@
 //   - methods.go: the method names and the method table (15 requests, 9 notifications) with their params and result types, direction and cancellability, and this revision's cancellation policy for the runtime.
 //   - cancel.go: DecodeCancelledNotification, which accepts exactly what the schema accepts, and the decoder the cancellation policy hands the runtime, so the wire path applies exactly those notifications.
 //   - server.go and client.go: for each side, one handler interface per request and notification it handles (CallToolHandler, …) with one context-first method, the full interface made of them (ServerHandler, ClientHandler), a function that registers on a jsonrpc2.Conn exactly the handler interfaces an implementation satisfies, and a caller that implements the full interface over a Conn.
-//   - session.go: the revision as data for runtime/session, NewServer and Serve (the session answers the lifecycle and declares the capabilities of what is registered), Connect, which returns a ClientSession, and the handler-context helpers (Progress, Log, and the requests a handler sends the client).
+//   - session.go: the revision as data for runtime/session, NewServer and Serve (the session answers the lifecycle and declares the capabilities of what is registered), Connect, which returns a ClientSession (ServerInfo and ServerCapabilities as this revision's types), the WithProgress call option, and the handler-context helpers (Progress, Log, and the requests a handler sends the client).
 //   - results.go: result helpers (TextResult, ToolError, …).
 //
 // Cancellation: either side may cancel a request it issued with notifications/cancelled. initialize is never cancelled. On HTTP, a disconnect is not a cancellation.
