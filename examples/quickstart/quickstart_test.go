@@ -235,3 +235,46 @@ func TestHTTPQuickstart(t *testing.T) {
 		t.Errorf("server took %v to stop after SIGTERM (bound 2 s + 2 s)", took)
 	}
 }
+
+// TestStdioServerSignal: the stdio server stops on SIGTERM while its
+// client keeps stdin open, and exits 0 within its shutdown bound.
+func TestStdioServerSignal(t *testing.T) {
+	bin := build(t)
+	srv := exec.Command(filepath.Join(bin, "stdio-server"))
+	stdin, err := srv.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Process.Kill()
+	// One answered request shows the server is serving (and its signal
+	// handler installed) before the signal is sent.
+	if _, err := stdin.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.Contains(line, `"protocolVersion":"2025-11-25"`) {
+		t.Fatalf("initialize answered %q, %v", line, err)
+	}
+	start := time.Now()
+	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- srv.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Fatalf("stdio-server after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("stdio-server still running %v after SIGTERM", time.Since(start))
+	}
+}
