@@ -94,6 +94,9 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 	f.Comment("Serve serves impl on one connection over t (for stdio:")
 	f.Comment("jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until")
 	f.Comment("the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.")
+	f.Comment("A stdio server's main wants NewServer(info, impl, opts...).ServeStdio(ctx,")
+	f.Comment("grace) instead: stdin and stdout, SIGINT and SIGTERM, and a bound on the wait")
+	f.Comment("for handlers at shutdown.")
 	f.Func().Id("Serve").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
 		jen.Id("info").Add(ses("Implementation")), jen.Id("impl").Any(), jen.Id("opts").Op("...").Add(ses("ServerOption")),

@@ -81,6 +81,9 @@ func NewServer(info session.Implementation, impl any, opts ...session.ServerOpti
 // Serve serves impl on one connection over t (for stdio:
 // jsonrpc2.NewStdioTransport(os.Stdin, os.Stdout, jsonrpc2.StdioOptions{})) until
 // the client goes away or ctx ends. It is NewServer(info, impl, opts...).Serve.
+// A stdio server's main wants NewServer(info, impl, opts...).ServeStdio(ctx,
+// grace) instead: stdin and stdout, SIGINT and SIGTERM, and a bound on the wait
+// for handlers at shutdown.
 func Serve(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, impl any, opts ...session.ServerOption) error {
 	return NewServer(info, impl, opts...).Serve(ctx, t)
 }
