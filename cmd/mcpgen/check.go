@@ -68,7 +68,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: %s\n", in.name(), firstLine(err.Error()))
 		return 1
 	}
-	diffs, err := outdir.Compare(*dir, files)
+	diffs, err := outdir.Compare(*dir, files, outdir.Options{Foreign: notBindings})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", unwrapPath(err))
 		return 1

@@ -93,6 +93,17 @@ func TestFirstHourCases(t *testing.T) {
 			code: 2, want: []string{"holds package mcp", `defaults to --dir's base name, "bindings"`, "pass --package mcp"},
 		},
 		{
+			name: "check passes bindings beside the typed tools mcpgen tools wrote there",
+			setup: func(t *testing.T, dir string) {
+				mustRun(t, "generate", "--revision", "2025-11-25", "--out", dir+"/mcp")
+				mustRun(t, "tools", "--tools", dir+"/tools.json", "--import", "github.com/mcpgen/mcpgen/generated/mcp20251125", "--out", dir+"/mcp/tools")
+				data, _ := os.ReadFile(dir + "/mcp/tools/tools.go")
+				os.WriteFile(dir+"/mcp/tools.go", data, 0o644) // same directory, another package
+			},
+			args: []string{"check", "--revision", "2025-11-25", "--dir", "DIR/mcp"},
+			code: 0,
+		},
+		{
 			name: "a tools file with a syntax error gives its line and column",
 			setup: func(t *testing.T, dir string) {
 				os.WriteFile(dir+"/bad.json", []byte("[\n {\"name\":\"a\",\"inputSchema\":{\"type\":\"object\",\n \"properties\":{} \"required\":[]}}]"), 0o644)

@@ -34,7 +34,14 @@ func (d Difference) String() string {
 // sorted by file name; nil means dir holds exactly those bindings. Files
 // without Header are the user's and are ignored. Line endings are compared
 // after CRLF → LF, so a checkout with git's autocrlf is not a difference.
-func Compare(dir string, files map[string][]byte) ([]Difference, error) {
+// Generated files of another output (another package's, or what
+// opts.Foreign names, as Write judges them) are not this output's to check,
+// and are not reported stale. At most one Options is read.
+func Compare(dir string, files map[string][]byte, opts ...Options) ([]Difference, error) {
+	var opt Options
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -51,7 +58,7 @@ func Compare(dir string, files map[string][]byte) ([]Difference, error) {
 		}
 		want, generated := files[e.Name()]
 		if !generated {
-			if IsGenerated(data) {
+			if IsGenerated(data) && foreign(data, files, opt) == "" {
 				diffs = append(diffs, Difference{File: e.Name(), Kind: "stale"})
 			}
 			continue
