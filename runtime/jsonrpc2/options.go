@@ -21,6 +21,7 @@ type config struct {
 	defaultMax       time.Duration
 	baseCtx          context.Context
 	eofGrace         time.Duration
+	cancelGrace      time.Duration
 	maxInFlight      int
 	maxInFlightBytes int
 	maxQueuedBytes   int
