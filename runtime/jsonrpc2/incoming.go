@@ -63,6 +63,7 @@ func (c *Conn) onRequest(m *Message) {
 	}
 	f.size = size
 	c.runBytes += size
+	c.markOutputLocked()
 	spawn := c.dispatchLocked(f)
 	c.mu.Unlock()
 	if spawn {
@@ -159,8 +160,10 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 	// peer that does not read is as long as the peer likes: it counts
 	// against the output bound instead, which stops the read loop (not
 	// admission) until the peer has read enough.
+	// The request's params stay charged with the response: the message
+	// buffer they alias lives as long as this goroutine holds f.
 	c.releaseLocked(f)
-	f.outSize, f.writing = len(msg), true
+	f.outSize, f.writing = len(msg)+f.size, true
 	c.unwritten++
 	c.unwrBytes += f.outSize
 	c.markOutputLocked()
@@ -207,8 +210,8 @@ func (c *Conn) handlerExited(f *inflight) {
 		f.writing = false
 		c.unwritten--
 		c.unwrBytes -= f.outSize
-		c.wakeOutputIfDrainedLocked()
 	}
+	c.wakeOutputIfDrainedLocked()
 	f.exited = true
 	if f.stuck != nil {
 		f.stuck.Stop()
@@ -236,32 +239,39 @@ func encodeResponse(id RequestID, result any, herr error) []byte {
 }
 
 // The output bound: responses whose handlers returned and that wait for the
-// transport (a peer reading slower than we answer, or not at all). Past it
-// the read loop stops reading until they drain to half of it, so the peer's
-// writes back up instead of its requests being refused: a reader is slowed
+// transport (a peer reading slower than we answer, or not at all). While
+// such responses exist and, with the running handlers, reach the in-flight
+// limits (WithMaxInFlight handlers and responses, WithMaxInFlightBytes
+// bytes of params and responses), the read loop stops reading until the
+// output has drained: to nothing, or to half the limits. The peer's writes
+// then back up instead of its requests being refused, so a reader is slowed
 // to its own pace, and a peer that never reads stops being read, holding at
-// most this much of our memory in responses.
+// most the in-flight budget of our memory, as before.
+//
+// Running handlers alone never stop the read loop: a cancellation for one
+// of them must still be read. Over the limits they make the Conn refuse new
+// requests as busy instead (onRequest).
 
-// outputFullLocked reports whether the unwritten responses reached the
-// bound: WithMaxInFlight responses or WithMaxInFlightBytes bytes. Called
-// with mu held.
+// outputFullLocked reports whether the read loop must wait for the output.
+// Called with mu held.
 func (c *Conn) outputFullLocked() bool {
-	return c.unwritten >= c.cfg.maxInFlight || c.unwrBytes >= c.cfg.maxInFlightBytes
+	return c.unwritten > 0 && (c.running+c.unwritten >= c.cfg.maxInFlight || c.runBytes+c.unwrBytes >= c.cfg.maxInFlightBytes)
 }
 
 // markOutputLocked sets outFull once the bound is reached. Called with mu
-// held after a response was charged.
+// held after a request was admitted or a response charged.
 func (c *Conn) markOutputLocked() {
 	if !c.outFull.Load() && c.outputFullLocked() {
 		c.outFull.Store(true)
 	}
 }
 
-// wakeOutputIfDrainedLocked lets the read loop go on once the unwritten
-// responses are down to half the bound (not at once below it, which would
-// wake it for every single write). Called with mu held.
+// wakeOutputIfDrainedLocked lets the read loop go on once the output has
+// drained: nothing left unwritten, or half the limits (not at once below
+// them, which would wake it for every single write). Called with mu held.
 func (c *Conn) wakeOutputIfDrainedLocked() {
-	if c.outFull.Load() && c.unwritten <= c.cfg.maxInFlight/2 && c.unwrBytes <= c.cfg.maxInFlightBytes/2 {
+	if c.outFull.Load() && (c.unwritten == 0 ||
+		(c.running+c.unwritten <= c.cfg.maxInFlight/2 && c.runBytes+c.unwrBytes <= c.cfg.maxInFlightBytes/2)) {
 		c.wakeOutputLocked()
 	}
 }
