@@ -388,9 +388,12 @@ func pipelined(t *testing.T, what, format string) {
 
 // Must-show 1: 16 MB of two-byte invalid lines from a client that does not
 // read at first: the error replies are bounded (the read loop waits), RSS
-// stays under 64 MB, and every line is answered once the client reads.
+// stays under 64 MB, and every line is answered once the client reads; then
+// the server is back to its post-initialize goroutines and memory.
 func TestHostileInvalidLineFlood(t *testing.T) {
-	c := startChild(t, plainServer(t))
+	c := startChild(t, debugStatsServer(t))
+	c.initialize(t)
+	base := c.stats(t)
 	// 16 MB of "x\n" takes ~30 s to answer line by line; the default run
 	// sends 2 MB, which is already 2,000 times the sender's 1 MB budget in
 	// queued replies (~100 bytes each) had it been unbounded.
@@ -400,7 +403,7 @@ func TestHostileInvalidLineFlood(t *testing.T) {
 	}
 	wrote := c.writeAll(bytes.Repeat([]byte("x\n"), n))
 	c.waitNotReading(t, wrote)
-	br := bufio.NewReaderSize(c.out, 1<<20)
+	br := c.reader()
 	for i := 0; i < n; i++ {
 		line, err := br.ReadSlice('\n')
 		if err != nil {
@@ -414,7 +417,8 @@ func TestHostileInvalidLineFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	peak := c.peakRSS(t)
-	t.Logf("%d invalid lines: peak RSS %d MB", n, peak>>20)
+	after := c.backToBaseline(t, base)
+	t.Logf("%d invalid lines: peak RSS %d MB; server after initialize: %v; settled: %v", n, peak>>20, base, after)
 	if peak > 64<<20 {
 		t.Errorf("peak RSS %d MB, want < 64 MB", peak>>20)
 	}
