@@ -121,7 +121,6 @@ type inflight struct {
 	released  bool        // size is no longer charged (the handler returned); the worker's only
 	writing   bool        // outSize is charged to Conn.unwritten; under Conn.mu
 	exited    bool        // the handler's goroutine is done with it; under Conn.mu
-	cancelAt  time.Time   // when a cancellation was applied; under Conn.mu
 	stuck     *time.Timer // fires WithCancelGrace after the cancellation; under Conn.mu
 	never     bool        // the policy never cancels its method; counted in Conn.neverActive
 	cancelled atomic.Bool // set under Conn.mu: a cancellation was applied, so no response

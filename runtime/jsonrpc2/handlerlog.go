@@ -63,7 +63,6 @@ func (c *Conn) cancelled(f *inflight) {
 	}
 	c.mu.Lock()
 	if !f.exited && f.stuck == nil {
-		f.cancelAt = time.Now()
 		f.stuck = time.AfterFunc(c.cfg.cancelGrace, func() { c.stuckHandler(f) })
 	}
 	c.mu.Unlock()
@@ -73,13 +72,13 @@ func (c *Conn) cancelled(f *inflight) {
 // after its cancellation.
 func (c *Conn) stuckHandler(f *inflight) {
 	c.mu.Lock()
-	exited, at := f.exited, f.cancelAt
+	exited := f.exited
 	c.mu.Unlock()
 	if exited {
 		return
 	}
 	attrs := []slog.Attr{slog.String("id", f.req.ID.String()), slog.String("method", f.req.Method),
-		slog.Duration("since_cancel", time.Since(at).Round(time.Millisecond))}
+		slog.Duration("grace", c.cfg.cancelGrace)}
 	if cause := context.Cause(f.ctx); cause != nil {
 		attrs = append(attrs, slog.String("cause", cause.Error()))
 	}
