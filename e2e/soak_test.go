@@ -47,7 +47,7 @@ func TestHostileSoak(t *testing.T) {
 func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt bool) {
 	rng := rand.New(rand.NewSource(seed))
 	var mu sync.Mutex
-	changed := make(chan struct{}, 1) // an answer or a log record arrived
+	changed := make(chan struct{}, 1)  // an answer or a log record arrived
 	stats := make(chan serverStats, 1) // from mcpgen/debug/stats
 	initDone := make(chan struct{})
 	applied := map[string]int{} // id JSON text -> applied cancellations
@@ -87,7 +87,7 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 			}
 			var m struct {
 				ID     json.RawMessage `json:"id"`
-				Result serverStats `json:"result"`
+				Result serverStats     `json:"result"`
 			}
 			if json.Unmarshal(line, &m) != nil {
 				readDone <- fmt.Errorf("not JSON: %.200s", line)
