@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 )
 
 // onRequest registers an incoming request in the in-flight table before its
@@ -44,7 +45,25 @@ func (c *Conn) onRequest(m *Message) {
 		limit += pingHeadroom
 	}
 	size := len(m.Params) + len(m.Method) + inflightOverhead
-	if c.running >= limit || (c.runBytes+size > c.cfg.maxInFlightBytes && c.running > 0 && !live) {
+	over := func() bool {
+		return c.running >= limit || (c.runBytes+size > c.cfg.maxInFlightBytes && c.running > 0 && !live)
+	}
+	if over() {
+		// The handlers counted may only be waiting for a CPU: the read
+		// loop can route a pipelined burst of cheap requests faster than
+		// their goroutines get scheduled. Let them run once before
+		// refusing, so busy means handlers that are really running.
+		c.mu.Unlock()
+		runtime.Gosched()
+		c.mu.Lock()
+		if c.closing {
+			cause := c.cause
+			c.mu.Unlock()
+			cancel(cause)
+			return
+		}
+	}
+	if over() {
 		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d handlers running (%d bytes of params); retry later", c.running, c.runBytes)})
 		c.mu.Unlock()
 		cancel(nil)
