@@ -22,10 +22,10 @@ import (
 // abruptly. For every request sent once: exactly one outcome, a response or
 // an applied cancellation (seen in the server's JSON cancellation log),
 // never both; every malformed line gets one -32700; RSS stays under 256 MB;
-// and once a client's work has settled, the server's goroutines come back to
-// their post-initialize baseline (the server is built with the
-// mcpgen_debugstats tag, which adds the mcpgen/debug/stats method, so the
-// count is the server process's, not the test's).
+// and once a client's work has settled, the server's goroutines, heap and
+// RSS come back to their post-initialize baseline (the server is built with
+// the mcpgen_debugstats tag, which adds the mcpgen/debug/stats method, so
+// the numbers are the server process's, not the test's; serverstats_test.go).
 // Short by default (a few seconds); -hostile.long runs 30 s.
 func TestHostileSoak(t *testing.T) {
 	bin := debugStatsServer(t)
@@ -47,8 +47,8 @@ func TestHostileSoak(t *testing.T) {
 func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt bool) {
 	rng := rand.New(rand.NewSource(seed))
 	var mu sync.Mutex
-	changed := make(chan struct{}, 1) // an answer or a log record arrived
-	stats := make(chan int, 1)        // goroutine counts from mcpgen/debug/stats
+	changed := make(chan struct{}, 1)  // an answer or a log record arrived
+	stats := make(chan serverStats, 1) // from mcpgen/debug/stats
 	initDone := make(chan struct{})
 	applied := map[string]int{} // id JSON text -> applied cancellations
 	dropped := false
@@ -87,16 +87,14 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 			}
 			var m struct {
 				ID     json.RawMessage `json:"id"`
-				Result struct {
-					Goroutines int `json:"goroutines"`
-				} `json:"result"`
+				Result serverStats     `json:"result"`
 			}
 			if json.Unmarshal(line, &m) != nil {
 				readDone <- fmt.Errorf("not JSON: %.200s", line)
 				return
 			}
 			if strings.HasPrefix(string(m.ID), `"mcpgen-stats`) {
-				stats <- m.Result.Goroutines
+				stats <- m.Result
 				continue
 			}
 			if string(m.ID) == `"init"` {
@@ -221,12 +219,12 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 	after := queryGoroutines(t, w, stats)
 	final := after
 	tick := time.NewTicker(1200 * time.Millisecond)
-	for deadline := time.After(5 * time.Second); final > baseline+goroutineSlack; {
+	for deadline := time.After(6 * time.Second); !atBaseline(final, baseline); {
 		select {
 		case <-tick.C:
 			final = queryGoroutines(t, w, stats)
 		case <-deadline:
-			t.Fatalf("server goroutines: %d after initialize, %d when settled, still %d after 5 s", baseline, after, final)
+			t.Fatalf("server: %v after initialize, %v when settled, still %v after 6 s", baseline, after, final)
 		}
 	}
 	tick.Stop()
@@ -282,7 +280,7 @@ func soakClient(t *testing.T, bin string, seed int64, dur time.Duration, abrupt 
 	for _, n := range applied {
 		napplied += n
 	}
-	t.Logf("%d requests, %d distinct ids, %d cancellations applied, %d malformed lines, %d ids answered after an applied cancel of a reuse; peak RSS %d MB; server goroutines %d after initialize, %d when settled, %d at the end",
+	t.Logf("%d requests, %d distinct ids, %d cancellations applied, %d malformed lines, %d ids answered after an applied cancel of a reuse; peak RSS %d MB; server %v after initialize, %v when settled, %v at the end",
 		requests, len(sent), napplied, malformed, both, peak>>20, baseline, after, final)
 }
 
@@ -295,21 +293,21 @@ const goroutineSlack = 2
 
 var statsSeq atomic.Int64
 
-// queryGoroutines asks the server for its goroutine count. The reader
-// goroutine routes the answer to stats.
-func queryGoroutines(t *testing.T, w *bufio.Writer, stats <-chan int) int {
+// queryGoroutines asks the server for its numbers (goroutines, heap, RSS).
+// The reader goroutine routes the answer to stats.
+func queryGoroutines(t *testing.T, w *bufio.Writer, stats <-chan serverStats) serverStats {
 	t.Helper()
 	fmt.Fprintf(w, `{"jsonrpc":"2.0","id":"mcpgen-stats-%d","method":"mcpgen/debug/stats"}`+"\n", statsSeq.Add(1))
 	if err := w.Flush(); err != nil {
 		t.Fatalf("write: %v", err)
 	}
 	select {
-	case n := <-stats:
-		return n
+	case s := <-stats:
+		return s
 	case <-time.After(guard):
 		t.Fatal("no answer to mcpgen/debug/stats")
 	}
-	return 0
+	return serverStats{}
 }
 
 // signal wakes a waiter on ch without blocking.

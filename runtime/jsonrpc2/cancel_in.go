@@ -39,6 +39,7 @@ func (c *Conn) onCancelled(params []byte) {
 		c.mu.Unlock()
 		ce := &CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourcePeer}
 		f.cancel(ce)
+		c.cancelled(f)
 		// The handler runs once the read loop parks, so nothing is built
 		// for a log line nobody reads.
 		if c.log.Enabled(context.Background(), slog.LevelInfo) {
@@ -150,6 +151,7 @@ func (c *Conn) onDisconnect(id RequestID) {
 	c.mu.Unlock()
 	reason := "the peer closed the request's stream"
 	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceStreamClosed})
+	c.cancelled(f)
 	c.info("request cancelled: the peer closed its stream", slog.String("id", id.String()), slog.String("method", f.req.Method))
 	c.event(Event{Kind: EventApplied, Direction: Incoming, ID: id, Method: f.req.Method, Reason: reason, Source: SourceStreamClosed})
 }
@@ -185,6 +187,7 @@ func (c *Conn) CancelIncoming(id RequestID, reason string) error {
 	delete(c.incoming, id)
 	c.mu.Unlock()
 	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceLocal})
+	c.cancelled(f)
 	c.sendCancelled(id, f.req.Method, reason, Incoming, SourceLocal)
 	return nil
 }

@@ -72,25 +72,32 @@ type Conn struct {
 	callChain   Caller
 	notifyChain Notifier
 
-	mu          sync.Mutex
-	incoming    map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
-	outgoing    map[RequestID]*call     // our calls awaiting a response
-	progress    map[ProgressToken]*call // our calls by progress token
-	started     bool
-	closing     bool
-	cause       *CancelError // why the Conn shut down; set with closing
-	active      int          // handlers not yet finished
-	neverActive int          // of those, never-cancellable ones (initialize), response written or not
-	activeBytes int          // their params, and responses not yet written, for admission
-	workersLive int          // worker goroutines alive (running or parked)
-	idle        chan struct{}
-	idleDone    bool
-	drained     chan struct{} // after EOF: closed when no handler runs, or at shutdown
+	mu             sync.Mutex
+	incoming       map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
+	outgoing       map[RequestID]*call     // our calls awaiting a response
+	progress       map[ProgressToken]*call // our calls by progress token
+	started        bool
+	closing        bool
+	cause          *CancelError  // why the Conn shut down; set with closing
+	active         int           // handlers not yet finished (running, or writing their response)
+	neverActive    int           // of those, never-cancellable ones (initialize), response written or not
+	running        int           // admitted handlers that have not returned (queued or running): admission counts these
+	runBytes       int           // their params (plus inflightOverhead each), for admission
+	unwritten      int           // responses encoded and not yet taken by the transport
+	unwrBytes      int           // their bytes
+	outFull        atomic.Bool   // the unwritten responses reached the output bound; set and cleared under mu
+	outputWaitHook func()        // tests: called when the read loop starts waiting for the output
+	outWait        chan struct{} // closed when the unwritten responses drain below the low mark, or at shutdown
+	workersLive    int           // worker goroutines alive (running or parked)
+	idle           chan struct{}
+	idleDone       bool
+	drained        chan struct{} // after EOF: closed when no handler runs, or at shutdown
 
 	nextID atomic.Int64
 
 	ignoredLimit *logLimiter // the "cancellation ignored" log line's rate limit
 	dupLimit     *logLimiter // the duplicate-id line's (duplicate.go)
+	panicLimit   *logLimiter // handler panics' (handlerlog.go)
 
 	connCtx    context.Context // parent of handler contexts; cancelled at shutdown
 	connCancel context.CancelCauseFunc
@@ -109,7 +116,12 @@ type inflight struct {
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
-	size      int         // charged to Conn.activeBytes until its handler exits: params, then the response too
+	size      int         // charged to Conn.runBytes until its handler returns: params and overhead
+	outSize   int         // charged to Conn.unwrBytes while its response waits for the transport
+	released  bool        // size is no longer charged (the handler returned); the worker's only
+	writing   bool        // outSize is charged to Conn.unwritten; under Conn.mu
+	exited    bool        // the handler's goroutine is done with it; under Conn.mu
+	stuck     *time.Timer // fires WithCancelGrace after the cancellation; under Conn.mu
 	never     bool        // the policy never cancels its method; counted in Conn.neverActive
 	cancelled atomic.Bool // set under Conn.mu: a cancellation was applied, so no response
 }
@@ -146,6 +158,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if cfg.eofGrace == 0 {
 		cfg.eofGrace = DefaultEOFGrace
 	}
+	if cfg.cancelGrace == 0 {
+		cfg.cancelGrace = DefaultCancelGrace
+	}
 	c := &Conn{
 		t:        t,
 		pol:      compilePolicy(cfg.policy),
@@ -165,6 +180,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 
 		ignoredLimit: newLogLimiter(20, 10),
 		dupLimit:     newLogLimiter(20, 10),
+		panicLimit:   newLogLimiter(panicLogBurst, panicLogPerSec),
 	}
 	c.log = slog.New(c.disp.handler())
 	c.composeLocked()
@@ -344,6 +360,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 	c.closing = true
 	c.cause = cause
 	c.wakeDrainLocked()
+	c.wakeOutputLocked()
 	ins, outs := c.incoming, c.outgoing
 	c.incoming, c.outgoing, c.progress = nil, nil, nil
 	for _, f := range ins {
@@ -359,6 +376,7 @@ func (c *Conn) shutdown(cause *CancelError) {
 	for _, f := range ins {
 		fc := cause.forRequest(f.req.ID, f.req.Method)
 		f.cancel(fc)
+		c.cancelled(f)
 		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
 	}
 	c.connCancel(cause)
@@ -505,6 +523,7 @@ func (c *Conn) cancelAfterGrace() {
 	for _, f := range victims {
 		fc := cause.forRequest(f.req.ID, f.req.Method)
 		f.cancel(fc)
+		c.cancelled(f)
 		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
 	}
 }
@@ -604,7 +623,7 @@ func (c *Conn) onNotification(m *Message) {
 	c.notifier.pushBounded(func(context.Context) {
 		defer func() {
 			if r := recover(); r != nil {
-				c.log.Error("notification handler panicked", slog.String("method", n.Method), slog.Any("panic", r))
+				c.logPanic("notification handler panicked", r, slog.String("method", n.Method))
 			}
 		}()
 		h(c.connCtx, n)

@@ -55,20 +55,24 @@
 //     blocked read, and os.Stdin is usually a blocking fd, so file deadlines
 //     are not an option). The abandoned goroutine ends with the process.
 //   - Hostile peers: every request is admitted or refused in the read loop
-//     before any goroutine is spent on it (WithMaxInFlight,
-//     WithMaxInFlightBytes; refused requests get CodeServerBusy, -31429,
-//     outside the ranges JSON-RPC and MCP reserve). The byte budget charges
-//     a request's params from admission and its encoded response until the
-//     transport has written it, so responses a peer does not read stop
-//     admission too. It bounds what admitted requests hold, not the heap:
+//     before any goroutine is spent on it. "Server busy" (CodeServerBusy,
+//     -31429, outside the ranges JSON-RPC and MCP reserve) means running
+//     handlers are over the limits (WithMaxInFlight handlers,
+//     DefaultMaxInFlight = 1,024; WithMaxInFlightBytes of their params,
+//     DefaultMaxInFlightBytes = 32 MiB). A request whose handler has
+//     returned no longer counts: its response, waiting for the transport,
+//     is bounded by backpressure instead. While responses wait and, with
+//     the running handlers, reach those limits, the read loop stops reading
+//     until the output drains, so a peer that reads slowly is slowed down,
+//     never refused, and a peer that does not read stops being read. The
+//     byte budget bounds what admitted requests hold, not the heap:
 //     handlers' own copies and the collector's headroom come on top (see
 //     DefaultMaxInFlightBytes, with a measurement). Replies the read loop
 //     produces and notifications waiting for their handler are bounded in
-//     bytes (WithMaxQueuedBytes); when that budget is spent the read loop
-//     stops reading, so a peer that does not read our output is not read
-//     either. Cancellations and responses to our calls are routed in the
-//     read loop itself and never wait behind handlers; ping never waits for
-//     a handler slot and has headroom past the in-flight limit.
+//     bytes (WithMaxQueuedBytes), the same way. Cancellations and responses
+//     to our calls are routed in the read loop itself and never wait behind
+//     handlers; ping never waits for a handler slot and has headroom past
+//     the in-flight limit.
 //   - EOF means "no more requests", not "cancel": requests already read run
 //     for up to WithEOFGrace (DefaultEOFGrace, 5 s) and are answered; then
 //     what still runs is cancelled with a cause saying the input ended,
@@ -82,7 +86,11 @@
 //     sink cannot keep up (Conn.DispatchStats, and a Warn record saying how
 //     many); Close flushes the queue within its context. The runtime
 //     rate-limits its peer-triggered lines (ignored cancellations, duplicate
-//     in-flight ids), LogCancellations rate-limits ignored cancellations,
+//     in-flight ids) and handler panics (logged at Error with their stack),
+//     and warns once, with method and id, about a handler still running
+//     WithCancelGrace (DefaultCancelGrace, 1 s) after its request was
+//     cancelled: it ignores its ctx, and is what keeps a shutdown waiting.
+//     LogCancellations rate-limits ignored cancellations,
 //     and runtime/logsink is a bounded, dropping handler for code outside a
 //     Conn (a process's stderr).
 package jsonrpc2

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 )
 
 // onRequest registers an incoming request in the in-flight table before its
@@ -34,14 +35,36 @@ func (c *Conn) onRequest(m *Message) {
 		c.warnDuplicate(m.ID, m.Method)
 		return
 	}
+	// Admission counts handlers that have not returned: a request whose
+	// response only waits for the transport costs no handler, and is
+	// bounded by the read loop waiting for the output instead (waitOutput),
+	// so a peer that reads slowly is slowed down, never refused.
 	limit := c.cfg.maxInFlight
 	live := c.isLiveness(m.Method)
 	if live {
 		limit += pingHeadroom
 	}
 	size := len(m.Params) + len(m.Method) + inflightOverhead
-	if c.active >= limit || (c.activeBytes+size > c.cfg.maxInFlightBytes && c.active > 0 && !live) {
-		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d requests (%d bytes) in flight; retry later", c.active, c.activeBytes)})
+	over := func() bool {
+		return c.running >= limit || (c.runBytes+size > c.cfg.maxInFlightBytes && c.running > 0 && !live)
+	}
+	if over() {
+		// The handlers counted may only be waiting for a CPU: the read
+		// loop can route a pipelined burst of cheap requests faster than
+		// their goroutines get scheduled. Let them run once before
+		// refusing, so busy means handlers that are really running.
+		c.mu.Unlock()
+		runtime.Gosched()
+		c.mu.Lock()
+		if c.closing {
+			cause := c.cause
+			c.mu.Unlock()
+			cancel(cause)
+			return
+		}
+	}
+	if over() {
+		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d handlers running (%d bytes of params); retry later", c.running, c.runBytes)})
 		c.mu.Unlock()
 		cancel(nil)
 		// Admission happens here, before any goroutine or queue slot is
@@ -52,12 +75,14 @@ func (c *Conn) onRequest(m *Message) {
 	}
 	c.incoming[m.ID] = f
 	c.active++
+	c.running++
 	if c.pol.never[m.Method] {
 		f.never = true
 		c.neverActive++
 	}
 	f.size = size
-	c.activeBytes += size
+	c.runBytes += size
+	c.markOutputLocked()
 	spawn := c.dispatchLocked(f)
 	c.mu.Unlock()
 	if spawn {
@@ -115,12 +140,14 @@ func (c *Conn) serve(f *inflight) {
 }
 
 // invoke calls h, turning a panic into a -32603 error so one bad handler does
-// not take the process down.
+// not take the process down. The panic is logged at Error with the
+// goroutine's stack (rate-limited: a handler that panics on every request
+// must not flood the log), since without the stack the log says only that
+// something, somewhere, went wrong.
 func (c *Conn) invoke(h Handler, f *inflight) (result any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			c.log.Error("request handler panicked", slog.String("id", f.req.ID.String()),
-				slog.String("method", f.req.Method), slog.Any("panic", r))
+			c.logPanic("request handler panicked", r, slog.String("id", f.req.ID.String()), slog.String("method", f.req.Method))
 			result, err = nil, &Error{Code: CodeInternalError, Message: "internal error: handler panicked"}
 		}
 	}()
@@ -147,13 +174,18 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 		return
 	}
 	delete(c.incoming, f.req.ID)
-	// The encoded response is held until the transport has taken it, which
-	// for a peer that does not read is as long as the peer likes: charge it
-	// to the in-flight budget with the request (handlerExited releases both,
-	// after the write), so that later requests are refused as busy instead
-	// of piling up more responses nobody reads.
-	f.size += len(msg)
-	c.activeBytes += len(msg)
+	// The handler has returned: it no longer counts against admission.
+	// Its response is held until the transport has taken it, which for a
+	// peer that does not read is as long as the peer likes: it counts
+	// against the output bound instead, which stops the read loop (not
+	// admission) until the peer has read enough.
+	// The request's params stay charged with the response: the message
+	// buffer they alias lives as long as this goroutine holds f.
+	c.releaseLocked(f)
+	f.outSize, f.writing = len(msg)+f.size, true
+	c.unwritten++
+	c.unwrBytes += f.outSize
+	c.markOutputLocked()
 	c.mu.Unlock()
 	if err := c.t.Write(c.connCtx, msg); err != nil {
 		if errors.Is(err, ErrMessageTooLarge) {
@@ -175,13 +207,35 @@ func (c *Conn) dropCancelled(f *inflight, what string) {
 	f.cancel(errRequestDone)
 }
 
+// releaseLocked stops charging f's handler to admission, once. Called with
+// mu held, on f's worker goroutine.
+func (c *Conn) releaseLocked(f *inflight) {
+	if f.released {
+		return
+	}
+	f.released = true
+	c.running--
+	c.runBytes -= f.size
+}
+
 func (c *Conn) handlerExited(f *inflight) {
 	c.mu.Lock()
 	c.active--
 	if f.never {
 		c.neverActive--
 	}
-	c.activeBytes -= f.size
+	c.releaseLocked(f)
+	if f.writing {
+		f.writing = false
+		c.unwritten--
+		c.unwrBytes -= f.outSize
+	}
+	c.wakeOutputIfDrainedLocked()
+	f.exited = true
+	if f.stuck != nil {
+		f.stuck.Stop()
+		f.stuck = nil
+	}
 	c.wakeDrainLocked() // after EOF, the drain re-checks what still runs
 	c.checkIdleLocked()
 	c.mu.Unlock()
@@ -201,4 +255,74 @@ func encodeResponse(id RequestID, result any, herr error) []byte {
 		return appendError(nil, id, rpcErr)
 	}
 	return encodeResult(id, result)
+}
+
+// The output bound: responses whose handlers returned and that wait for the
+// transport (a peer reading slower than we answer, or not at all). While
+// such responses exist and, with the running handlers, reach the in-flight
+// limits (WithMaxInFlight handlers and responses, WithMaxInFlightBytes
+// bytes of params and responses), the read loop stops reading until the
+// output has drained: to nothing, or to half the limits. The peer's writes
+// then back up instead of its requests being refused, so a reader is slowed
+// to its own pace, and a peer that never reads stops being read, holding at
+// most the in-flight budget of our memory, as before.
+//
+// Running handlers alone never stop the read loop: a cancellation for one
+// of them must still be read. Over the limits they make the Conn refuse new
+// requests as busy instead (onRequest).
+
+// outputFullLocked reports whether the read loop must wait for the output.
+// Called with mu held.
+func (c *Conn) outputFullLocked() bool {
+	return c.unwritten > 0 && (c.running+c.unwritten >= c.cfg.maxInFlight || c.runBytes+c.unwrBytes >= c.cfg.maxInFlightBytes)
+}
+
+// markOutputLocked sets outFull once the bound is reached. Called with mu
+// held after a request was admitted or a response charged.
+func (c *Conn) markOutputLocked() {
+	if !c.outFull.Load() && c.outputFullLocked() {
+		c.outFull.Store(true)
+	}
+}
+
+// wakeOutputIfDrainedLocked lets the read loop go on once the output has
+// drained: nothing left unwritten, or half the limits (not at once below
+// them, which would wake it for every single write). Called with mu held.
+func (c *Conn) wakeOutputIfDrainedLocked() {
+	if c.outFull.Load() && (c.unwritten == 0 ||
+		(c.running+c.unwritten <= c.cfg.maxInFlight/2 && c.runBytes+c.unwrBytes <= c.cfg.maxInFlightBytes/2)) {
+		c.wakeOutputLocked()
+	}
+}
+
+// wakeOutputLocked ends waitOutput's wait (drained, or shutting down).
+// Called with mu held.
+func (c *Conn) wakeOutputLocked() {
+	c.outFull.Store(false)
+	if c.outWait != nil {
+		close(c.outWait)
+		c.outWait = nil
+	}
+}
+
+// waitOutput is called by the read loop before it reads a message: while
+// the output bound is reached it waits for the responses to drain (or for
+// the shutdown). It costs one atomic load when the output is not full.
+func (c *Conn) waitOutput() {
+	for c.outFull.Load() {
+		c.mu.Lock()
+		if c.closing || !c.outFull.Load() {
+			c.mu.Unlock()
+			return
+		}
+		if c.outWait == nil {
+			c.outWait = make(chan struct{})
+		}
+		ch := c.outWait
+		c.mu.Unlock()
+		if c.outputWaitHook != nil {
+			c.outputWaitHook()
+		}
+		<-ch
+	}
 }

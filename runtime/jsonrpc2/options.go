@@ -21,6 +21,7 @@ type config struct {
 	defaultMax       time.Duration
 	baseCtx          context.Context
 	eofGrace         time.Duration
+	cancelGrace      time.Duration
 	maxInFlight      int
 	maxInFlightBytes int
 	maxQueuedBytes   int
@@ -32,36 +33,49 @@ type config struct {
 // they bound what a peer can make the runtime hold, whatever it sends or fails
 // to read.
 const (
-	// DefaultMaxInFlight bounds the incoming requests admitted and not yet
-	// answered (running, waiting for a handler slot, or writing their
-	// response): far more concurrency than one MCP client uses, and at a
-	// few KB of bookkeeping each, a few MB at most.
+	// DefaultMaxInFlight bounds the incoming requests whose handlers have
+	// not returned (running, or waiting for a handler slot): over it a new
+	// request is answered at once with CodeServerBusy ("server busy",
+	// -31429), which therefore means "this many handlers are running: retry
+	// later", never "you read too slowly". 1,024 is far more concurrency
+	// than one MCP client uses, and at a few KB of bookkeeping each, a few
+	// MB at most. ping (Policy.LivenessMethod) has headroom past it.
+	//
+	// A request whose handler has returned and whose response waits for the
+	// transport does not count here: responses waiting to be written are
+	// bounded by stopping the read loop instead (backpressure). While any
+	// response waits and the running handlers and waiting responses together
+	// reach this number (or DefaultMaxInFlightBytes), the Conn reads nothing
+	// more until the output has drained, so a peer that reads slower than
+	// the server answers is slowed down to its own pace, not refused, and a
+	// peer that does not read at all stops being read.
 	DefaultMaxInFlight = 1024
-	// DefaultMaxInFlightBytes bounds the bytes charged to the requests
-	// admitted and not yet answered: each request's params as read (plus
-	// inflightOverhead) from admission, and its encoded response from the
-	// moment it is encoded until Transport.Write has returned (for stdio,
-	// until the peer's pipe took it), since a response a peer does not read
-	// is memory held as surely as a request. A request is refused when the
-	// charge is already over the budget; one request is always admitted,
-	// whatever its size (up to the transport's message limit), so big
-	// requests are slow, never refused for good.
+	// DefaultMaxInFlightBytes bounds the bytes charged to incoming requests:
+	// each request's params as read (plus inflightOverhead) from admission
+	// until its handler has returned, and then those and its encoded
+	// response until Transport.Write has returned (for stdio, until the
+	// peer's pipe took it), since a response a peer does not read is memory
+	// held as surely as a request. Running handlers over the budget make new
+	// requests busy (one request is always admitted, whatever its size, up
+	// to the transport's message limit, so big requests are slow, never
+	// refused for good); responses waiting for the transport over it stop
+	// the read loop, as DefaultMaxInFlight says.
 	//
 	// The budget is not the process's memory, and neither is a fixed
 	// multiple of it. On top of the charge come what running handlers hold
 	// of their own (decoded params, results not yet encoded, the copies a
 	// session or generated layer makes), which is bounded only by how many
 	// run at once (WithMaxConcurrentHandlers); the responses of requests
-	// admitted while earlier handlers had not yet returned, which are
-	// charged only once encoded and so may take the charge past the budget
-	// (by at most WithMaxInFlight responses); and the garbage collector's
-	// headroom: with GOGC=100 the heap may grow to twice what is live
-	// before a collection. Measured on examples/stdio-server with a client
-	// that pipelines 2,000 echo calls of 64 KB and does not read (each
-	// charged about 190 KB: 64 KB of params, a 128 KB response carrying the
-	// text twice), 32 MiB admits about 170 requests and the process peaks
-	// at about 80 MB RSS (e2e TestHostileNonReadingClientMemory); charging
-	// params only, as before, admitted about 500 and peaked at 240 MB.
+	// admitted before the budget was reached, which are charged only once
+	// encoded and so may take the charge past the budget (by at most
+	// WithMaxInFlight responses); and the garbage collector's headroom:
+	// with GOGC=100 the heap may grow to twice what is live before a
+	// collection. Measured on examples/stdio-server with a client that
+	// pipelines 2,000 echo calls of 64 KB and does not read (each charged
+	// about 190 KB: 64 KB of params, a 128 KB response carrying the text
+	// twice), the server stops reading after about 170 requests and peaks
+	// at about 80 MB RSS; once the client reads, all 2,000 get their
+	// results (e2e TestHostileNonReadingClientMemory).
 	DefaultMaxInFlightBytes = 32 << 20
 	// inflightOverhead is charged per admitted request besides its params.
 	inflightOverhead = 512
@@ -76,16 +90,20 @@ const (
 	pingHeadroom = 16
 )
 
-// WithMaxInFlight bounds the incoming requests admitted and not yet answered.
-// A request over the bound is not queued: it is answered at once with
-// CodeServerBusy. Zero means DefaultMaxInFlight.
+// WithMaxInFlight bounds the incoming requests whose handlers have not
+// returned: a request over the bound is not queued, it is answered at once
+// with CodeServerBusy. It also bounds, with them, the responses waiting for
+// the transport, by making the read loop wait (see DefaultMaxInFlight).
+// Zero means DefaultMaxInFlight.
 func WithMaxInFlight(n int) Option { return func(c *config) { c.maxInFlight = n } }
 
-// WithMaxInFlightBytes bounds the bytes charged to the incoming requests
-// admitted and not yet answered: their params, and their encoded responses
-// until the transport has written them (see DefaultMaxInFlightBytes for what
-// that does and does not bound). Over it, requests get CodeServerBusy, but
-// one request is always admitted. Zero means DefaultMaxInFlightBytes.
+// WithMaxInFlightBytes bounds the bytes charged to incoming requests: their
+// params while their handlers run, and their params and encoded responses
+// until the transport has written them (see DefaultMaxInFlightBytes for
+// what that does and does not bound). Running handlers over it make new
+// requests get CodeServerBusy, but one request is always admitted;
+// responses waiting for the transport over it make the read loop wait.
+// Zero means DefaultMaxInFlightBytes.
 func WithMaxInFlightBytes(n int) Option { return func(c *config) { c.maxInFlightBytes = n } }
 
 // WithMaxQueuedBytes bounds the bytes the read loop may queue for the sender

@@ -69,6 +69,7 @@ func (c *Conn) readMessages(ctx context.Context) error {
 	c.cfg.received = nil
 	if mr, ok := c.t.(MessageReader); ok {
 		for {
+			c.waitOutput()
 			m, err := mr.ReadMessage(ctx)
 			if err != nil {
 				perr, invalid := err.(*Error)
@@ -82,6 +83,7 @@ func (c *Conn) readMessages(ctx context.Context) error {
 		}
 	}
 	for {
+		c.waitOutput()
 		data, err := c.t.Read(ctx)
 		if err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -126,13 +127,32 @@ func (g *gatedWrites) Write(ctx context.Context, msg []byte) error {
 	return g.Transport.Write(ctx, msg)
 }
 
-// A response waiting to be written is charged to the byte budget until the
-// write returns: a request with tiny params whose big response the peer does
-// not read keeps later requests out, and the charge is released once written.
-func TestWireAdmissionChargesUnwrittenResponse(t *testing.T) {
+// countingReads counts the messages its Conn has read.
+type countingReads struct {
+	Transport
+	n atomic.Int64
+}
+
+func (r *countingReads) Read(ctx context.Context) ([]byte, error) {
+	m, err := r.Transport.Read(ctx)
+	if err == nil {
+		r.n.Add(1)
+	}
+	return m, err
+}
+
+// Issue 25, must-show 3: a response waiting to be written does not count
+// against admission, it stops the read loop: behind a 20 KB response the
+// peer does not read (over an 8,000-byte budget), later requests are not
+// refused as busy but left unread until the peer reads; then every one is
+// answered with its result, and nothing stays charged.
+func TestWireUnwrittenResponseStopsReadingNotAdmission(t *testing.T) {
 	a, b := NewPipe()
 	g := &gatedWrites{Transport: a, min: 1000, stuck: make(chan struct{}, 1), release: make(chan struct{})}
-	c := NewConn(g, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithMaxInFlightBytes(8000))
+	r := &countingReads{Transport: g}
+	c := NewConn(r, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)), WithMaxInFlightBytes(8000))
+	waiting := make(chan struct{}, 1)
+	c.outputWaitHook = func() { signal(waiting) }
 	big := json.RawMessage(`"` + strings.Repeat("x", 20000) + `"`)
 	c.Handle("big", func(context.Context, *Request) (any, error) { return big, nil })
 	c.Handle("small", func(context.Context, *Request) (any, error) { return "ok", nil })
@@ -148,13 +168,33 @@ func TestWireAdmissionChargesUnwrittenResponse(t *testing.T) {
 	}
 	b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":1,"method":"big"}`))
 	<-g.stuck // its handler returned; the response waits for the peer
-	b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":2,"method":"small"}`))
-	if l := read(); !strings.Contains(l, `"id":2,"error":{"code":-31429`) {
-		t.Fatalf("request behind an unwritten 20 KB response answered with %.100s", l)
+	const n = 10
+	for i := 2; i <= n; i++ {
+		b.Write(context.Background(), []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"small"}`, i)))
+	}
+	<-waiting // the read loop stopped reading
+	// It may have been inside the read that took request 2 when the output
+	// filled up; it reads nothing after that until the output drains.
+	if got := r.n.Load(); got > 2 {
+		t.Fatalf("read loop read %d of %d messages with the output full", got, n)
+	}
+	c.mu.Lock()
+	running, unwritten := c.running, c.unwritten
+	c.mu.Unlock()
+	if running > 1 || unwritten < 1 { // request 2's handler may still run
+		t.Fatalf("with only a response waiting: %d handlers counted as running, %d responses as unwritten", running, unwritten)
 	}
 	close(g.release)
-	if l := read(); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,"result":"xxx`) {
-		t.Fatalf("big request answered with %.100s", l)
+	got := map[string]bool{}
+	for i := 1; i <= n; i++ {
+		l := read()
+		if strings.Contains(l, "-31429") {
+			t.Fatalf("request refused as busy behind an unwritten response: %s", l)
+		}
+		got[l[:min(len(l), 40)]] = true
+	}
+	if !got[`{"jsonrpc":"2.0","id":1,"result":"xxxxxx`] || !got[fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":"ok"}`, n)] {
+		t.Fatalf("answers: %v", got)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -162,9 +202,8 @@ func TestWireAdmissionChargesUnwrittenResponse(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.mu.Lock()
-	left := c.activeBytes
-	c.mu.Unlock()
-	if left != 0 {
-		t.Fatalf("%d bytes still charged after every handler exited", left)
+	defer c.mu.Unlock()
+	if c.runBytes != 0 || c.unwrBytes != 0 || c.running != 0 || c.unwritten != 0 {
+		t.Fatalf("still charged after every handler exited: %d running (%d bytes), %d unwritten (%d bytes)", c.running, c.runBytes, c.unwritten, c.unwrBytes)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -42,7 +43,24 @@ type Server struct {
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
 	interceptors []jsonrpc2.Interceptor
+	shutdown     time.Duration // WithShutdownGrace; 0 means DefaultShutdownGrace
 }
+
+// DefaultShutdownGrace bounds how long Serve waits, once the connection has
+// ended (peer EOF after the runtime's EOF grace, Serve's ctx ended, or the
+// transport failed), for the handlers it cancelled to return and for the
+// logger and observer to be handed what is queued for them. A handler that
+// ignores its ctx is then left running and Serve returns an error saying
+// so; the runtime has already logged it by then, once, with its method and
+// id (jsonrpc2.DefaultCancelGrace, 1 s, is shorter). So Serve returns at
+// most this long after its ctx ends, and at most jsonrpc2.DefaultEOFGrace
+// plus this long after the peer's input ends.
+const DefaultShutdownGrace = 2 * time.Second
+
+// WithShutdownGrace sets Serve's shutdown bound (see DefaultShutdownGrace).
+// Zero means DefaultShutdownGrace; a negative d waits for every handler,
+// however long it runs.
+func WithShutdownGrace(d time.Duration) ServerOption { return func(s *Server) { s.shutdown = d } }
 
 // ServerOption configures a Server.
 type ServerOption func(*Server)
@@ -189,7 +207,9 @@ func (s *Server) negotiate(requested string) (Revision, bool) {
 }
 
 // Serve runs one connection over t until the peer goes away, ctx ends or
-// the connection fails, then closes it and waits for its handlers.
+// the connection fails, then closes it and waits for its handlers, for at
+// most the shutdown grace (WithShutdownGrace, DefaultShutdownGrace): Serve
+// returns within that grace of ctx ending, whatever its handlers do.
 func (s *Server) Serve(ctx context.Context, t jsonrpc2.Transport) error {
 	conn, err := s.Accept(ctx, t)
 	if err != nil {
@@ -200,9 +220,21 @@ func (s *Server) Serve(ctx context.Context, t jsonrpc2.Transport) error {
 		return err
 	}
 	runErr := conn.Run(ctx)
-	closeErr := conn.Close(context.WithoutCancel(ctx))
+	closeCtx, cancel := context.WithoutCancel(ctx), context.CancelFunc(func() {})
+	grace := s.shutdown
+	if grace == 0 {
+		grace = DefaultShutdownGrace
+	}
+	if grace > 0 {
+		closeCtx, cancel = context.WithTimeout(closeCtx, grace)
+	}
+	closeErr := conn.Close(closeCtx)
+	cancel()
 	if runErr != nil && !errors.Is(runErr, context.Canceled) {
 		return runErr
+	}
+	if errors.Is(closeErr, context.DeadlineExceeded) {
+		return fmt.Errorf("session: handlers still running %v after the connection ended (they ignore their cancelled context): %w", grace, closeErr)
 	}
 	if closeErr != nil && !errors.Is(closeErr, context.Canceled) {
 		return closeErr

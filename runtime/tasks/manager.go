@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -120,6 +121,7 @@ type Manager struct {
 	now     func() time.Time
 	log     *slog.Logger
 	limiter *limiter
+	panics  *limiter // rate limit of the task-handler panic log line
 
 	mu       sync.Mutex
 	live     map[string]*run      // tasks whose work has not finished
@@ -158,6 +160,7 @@ func NewManager(cfg Config) *Manager {
 	if m.log == nil {
 		m.log = slog.Default()
 	}
+	m.panics = newLimiter(RateLimit{PerSecond: 1, Burst: 10}, time.Now)
 	if m.cfg.PollInterval <= 0 {
 		m.cfg.PollInterval = time.Second
 	}
@@ -475,7 +478,14 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 // already terminal (cancelled), in which case the outcome is dropped.
 func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, method string, h jsonrpc2.Handler, req *jsonrpc2.Request) {
 	defer m.wg.Done()
-	res, herr := invoke(ctx, h, req)
+	res, herr := invoke(ctx, h, req, func(r any, stack []byte) {
+		// As the runtime does for ordinary requests: with the stack, since
+		// the task's failed status says only "handler panicked".
+		if m.panics.allow("") {
+			m.log.Error("task handler panicked", slog.String("task", id), slog.String("method", method),
+				slog.String("request", req.ID.String()), slog.Any("panic", r), slog.String("stack", string(stack)))
+		}
+	})
 	raw, rpcErr := encodeOutcome(res, herr)
 	status, msg := Completed, ""
 	switch {
@@ -496,9 +506,10 @@ func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, 
 
 var errWorkDone = errors.New("tasks: task work returned")
 
-func invoke(ctx context.Context, h jsonrpc2.Handler, req *jsonrpc2.Request) (res any, err error) {
+func invoke(ctx context.Context, h jsonrpc2.Handler, req *jsonrpc2.Request, logPanic func(r any, stack []byte)) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			logPanic(r, debug.Stack())
 			res, err = nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error: handler panicked"}
 		}
 	}()
