@@ -211,17 +211,22 @@ func (s *Server) negotiate(requested string) (Revision, bool) {
 // most the shutdown grace (WithShutdownGrace, DefaultShutdownGrace): Serve
 // returns within that grace of ctx ending, whatever its handlers do.
 func (s *Server) Serve(ctx context.Context, t jsonrpc2.Transport) error {
+	return s.serve(ctx, t, s.shutdown)
+}
+
+// serve is Serve with the shutdown bound given (0: DefaultShutdownGrace,
+// negative: unbounded), so ServeStdio can take its own.
+func (s *Server) serve(ctx context.Context, t jsonrpc2.Transport, grace time.Duration) error {
 	conn, err := s.Accept(ctx, t)
 	if err != nil {
 		t.Close()
-		if errors.Is(err, jsonrpc2.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		if errors.Is(err, jsonrpc2.ErrTransportClosed) || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
 	runErr := conn.Run(ctx)
 	closeCtx, cancel := context.WithoutCancel(ctx), context.CancelFunc(func() {})
-	grace := s.shutdown
 	if grace == 0 {
 		grace = DefaultShutdownGrace
 	}
@@ -234,7 +239,7 @@ func (s *Server) Serve(ctx context.Context, t jsonrpc2.Transport) error {
 		return runErr
 	}
 	if errors.Is(closeErr, context.DeadlineExceeded) {
-		return fmt.Errorf("session: handlers still running %v after the connection ended (they ignore their cancelled context): %w", grace, closeErr)
+		return fmt.Errorf("%w: still running %v after the connection ended (they ignore their cancelled context): %w", ErrShutdownGrace, grace, closeErr)
 	}
 	if closeErr != nil && !errors.Is(closeErr, context.Canceled) {
 		return closeErr

@@ -1,4 +1,4 @@
 package session
 
 // ServeBounded exposes ServeStdio's body on any transport to the tests.
-var ServeBounded = (*Server).serveBounded
+var ServeBounded = (*Server).serve
