@@ -168,7 +168,12 @@ func Input(ctx context.Context, method string, params any, result any) error {
 		return ErrNoSession
 	}
 	if c, ok := inputCapabilities[method]; ok && jsonscan.Member(rs.clientCaps, c) == nil {
-		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)}
+		msg := fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)
+		if !rs.modern {
+			// Legacy revisions have no MissingRequiredClientCapabilityError.
+			return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: msg}
+		}
+		return MissingCapability(c, msg)
 	}
 	if !rs.modern {
 		return rs.st.conn.Call(ctx, method, params, result)
@@ -196,6 +201,35 @@ func Input(ctx context.Context, method string, params any, result any) error {
 		return err
 	}
 	return ErrInputRequired
+}
+
+// CodeMissingRequiredClientCapability is
+// MissingRequiredClientCapabilityError's code (2026-07-28): the request
+// needs a client capability the client did not declare.
+const CodeMissingRequiredClientCapability = -32021
+
+// MissingCapability returns the MissingRequiredClientCapabilityError for
+// the client capability name (data.requiredCapabilities is a
+// ClientCapabilities object, {"sampling": {}}). A handler returns it when
+// serving the request needs a capability the client did not declare
+// (ClientCapabilities says which it did); Input returns it itself. On
+// Streamable HTTP its status is 400.
+func MissingCapability(name, message string) *jsonrpc2.Error {
+	if message == "" {
+		message = fmt.Sprintf("Missing required client capability: %s", name)
+	}
+	return &jsonrpc2.Error{Code: CodeMissingRequiredClientCapability, Message: message,
+		Data: mustJSON(map[string]any{"requiredCapabilities": map[string]any{name: map[string]any{}}})}
+}
+
+// ClientCapabilities returns the capabilities the client of the request in
+// ctx declared (initialize's for a legacy client, the request's _meta for
+// a modern one), as sent; nil outside a session request.
+func ClientCapabilities(ctx context.Context) json.RawMessage {
+	if rs, ok := stateOf(ctx); ok {
+		return rs.clientCaps
+	}
+	return nil
 }
 
 // inputRequired is the InputRequiredResult for the inputs asked so far.

@@ -35,6 +35,8 @@ type Server struct {
 	register     func(*jsonrpc2.Conn) []string
 	provided     map[string]bool // the methods register installs
 	wrapped      map[string]bool // the methods whose handlers see the session's view of the request
+	removed      map[string]bool // methods of the legacy revisions the modern base does not have
+	hub          hub             // open subscriptions/listen streams and legacy connections
 	instructions string
 	logger       *slog.Logger
 	connOpts     []jsonrpc2.Option
@@ -133,11 +135,12 @@ func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn)
 	for _, o := range opts {
 		o(s)
 	}
-	s.wrapped = s.wrappedMethods()
 	if !base.Modern {
 		s.legacy = append([]Revision{base}, s.legacy...)
 	}
 	slices.SortStableFunc(s.legacy, func(a, b Revision) int { return -compareVersion(a.Version, b.Version) })
+	s.wrapped = s.wrappedMethods()
+	s.removed = s.removedMethods()
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
@@ -277,6 +280,9 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 		}
 	}
 	conn.Start()
+	if initFirst {
+		s.hub.addLegacy(conn)
+	}
 	return conn, nil
 }
 
@@ -377,6 +383,9 @@ func (s *Server) wrappedMethods() map[string]bool {
 	if s.base.HasLifecycle(MethodDiscover) {
 		w[MethodDiscover] = true
 	}
+	if s.servesListen() {
+		w[MethodSubscriptionsListen] = true
+	}
 	for _, m := range []string{MethodPing, MethodSetLevel} {
 		if !s.base.HasLifecycle(m) {
 			delete(w, m)
@@ -420,6 +429,10 @@ func (st *connState) lifecycle(ctx context.Context, req *jsonrpc2.Request, next 
 	case MethodDiscover:
 		if st.srv.base.HasLifecycle(MethodDiscover) {
 			return st.discover(ctx, req)
+		}
+	case MethodSubscriptionsListen:
+		if st.srv.servesListen() {
+			return st.listen(ctx, req)
 		}
 	}
 	return next(ctx, req)
