@@ -80,5 +80,6 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 	for k, v := range add {
 		m[k] = v
 	}
-	return json.Marshal(m)
+	b, err := json.Marshal(m)
+	return json.RawMessage(b), err
 }
