@@ -44,7 +44,11 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 			// capabilities; without them none may be relied on.
 			return nil, jsonrpc2.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q object", method, MetaClientCapabilities))
 		}
-		rs.responses = carriedResponses(jsonscan.Member(req.Params, "requestState"))
+		carried, verified, err := srv.carriedResponses(jsonscan.Member(req.Params, "requestState"))
+		if err != nil {
+			return nil, err
+		}
+		rs.responses, rs.stateVerified = carried, verified
 		answered, _ := jsonscan.Members(jsonscan.Member(req.Params, "inputResponses"))
 		for k, v := range answered {
 			rs.responses[k] = v

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ type Server struct {
 	wrapped      map[string]bool // the methods whose handlers see the session's view of the request
 	removed      map[string]bool // methods of the legacy revisions the modern base does not have
 	hub          hub             // open subscriptions/listen streams and legacy connections
+	stateKey     []byte          // signs requestState (WithRequestStateKey, else random)
 	instructions string
 	logger       *slog.Logger
 	connOpts     []jsonrpc2.Option
@@ -54,6 +56,16 @@ type ServerOption func(*Server)
 // revision is modern.
 func WithLegacy(revs ...Revision) ServerOption {
 	return func(s *Server) { s.legacy = append(s.legacy, revs...) }
+}
+
+// WithRequestStateKey sets the key that signs the requestState of
+// InputRequiredResults (HMAC-SHA256), so that a client cannot forge or
+// alter the answers it carries. The default is a random key per Server,
+// which is right for one process; servers behind a load balancer, where a
+// retry may reach another process, share a key of at least 32 random
+// bytes.
+func WithRequestStateKey(key []byte) ServerOption {
+	return func(s *Server) { s.stateKey = slices.Clone(key) }
 }
 
 // WithInstructions sets the instructions of the initialize and
@@ -143,6 +155,10 @@ func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn)
 	s.removed = s.removedMethods()
 	if s.logger == nil {
 		s.logger = slog.Default()
+	}
+	if len(s.stateKey) == 0 {
+		s.stateKey = make([]byte, 32)
+		_, _ = rand.Read(s.stateKey) // crypto/rand.Read never fails (Go 1.24)
 	}
 	return s
 }
