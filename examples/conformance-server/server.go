@@ -9,7 +9,6 @@ import (
 	"time"
 
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
@@ -315,15 +314,16 @@ func (s *server) mrtrTool(ctx context.Context, name string) (*mcp.CallToolResult
 			r = toolResult(text(fmt.Sprintf("Both rounds answered: %s, %s", a1.Content, a2.Content)))
 		}
 	case "test_input_required_result_capabilities":
-		caps := session.ClientCapabilities(ctx)
+		var caps map[string]json.RawMessage
+		_ = json.Unmarshal(session.ClientCapabilities(ctx), &caps)
 		var errs []error
 		asked := 0
-		if jsonscan.Member(caps, "sampling") != nil {
+		if _, ok := caps["sampling"]; ok {
 			var a samplingAnswer
 			errs = append(errs, session.InputAs(ctx, "summary", "sampling/createMessage", samplingParams("Summarize the request", 50), &a))
 			asked++
 		}
-		if jsonscan.Member(caps, "elicitation") != nil {
+		if _, ok := caps["elicitation"]; ok {
 			var a elicitAnswer
 			errs = append(errs, session.InputAs(ctx, "user_name", "elicitation/create", elicitParams("What is your name?", nameSchema), &a))
 			asked++
