@@ -80,7 +80,7 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 				return srv.answerError(ctx, rs, method, err)
 			}
 		}
-		if false {
+		if res, err = withModernDefaults(res, srv.base.CacheableResults[method]); err != nil {
 			return srv.answerError(ctx, rs, method, err)
 		}
 		return res, nil
