@@ -63,8 +63,22 @@ type listenFilter struct {
 }
 
 type listener struct {
-	sub    *Subscription
 	filter listenFilter
+	// mu is held from registration until the acknowledgement is sent, so
+	// that nothing precedes it on the stream; sub is nil until then, and
+	// stays nil if it could not be sent.
+	mu  sync.Mutex
+	sub *Subscription
+}
+
+// notify sends on l's stream once it is acknowledged.
+func (l *listener) notify(method string, params any) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.sub == nil {
+		return nil
+	}
+	return l.sub.Notify(context.Background(), method, params)
 }
 
 // hub holds the open listen streams and the live legacy connections of
@@ -156,13 +170,20 @@ func (st *connState) listen(ctx context.Context, req *jsonrpc2.Request) (any, er
 		}
 		accepted["resourceSubscriptions"] = n.ResourceSubscriptions
 	}
+	// Registered before the acknowledgement, so that no change between the
+	// two is lost, and held until it is sent, so that nothing precedes it.
+	l := &listener{filter: f}
+	l.mu.Lock()
+	st.srv.hub.add(l)
+	defer st.srv.hub.remove(l)
 	sub, err := Listen(ctx, accepted)
+	if err == nil {
+		l.sub = sub
+	}
+	l.mu.Unlock()
 	if err != nil {
 		return nil, err
 	}
-	l := &listener{sub: sub, filter: f}
-	st.srv.hub.add(l)
-	defer st.srv.hub.remove(l)
 	<-ctx.Done()
 	return nil, context.Cause(ctx)
 }
@@ -197,7 +218,7 @@ func (s *Server) NotifyListChanged(kind string) error {
 	}
 	for _, l := range ls {
 		if wants(l.filter) {
-			keep(l.sub.Notify(context.Background(), method, nil))
+			keep(l.notify(method, nil))
 		}
 	}
 	for _, c := range cs {
@@ -215,7 +236,7 @@ func (s *Server) NotifyResourceUpdated(uri string) error {
 	var first error
 	for _, l := range ls {
 		if l.filter.uris[uri] {
-			if err := l.sub.Notify(context.Background(), "notifications/resources/updated", map[string]string{"uri": uri}); err != nil && first == nil {
+			if err := l.notify("notifications/resources/updated", map[string]string{"uri": uri}); err != nil && first == nil {
 				first = err
 			}
 		}
