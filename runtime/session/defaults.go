@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
@@ -32,12 +33,14 @@ const (
 // withModernDefaults returns res with the defaults above filled in where
 // missing (absent, null or ""). A result that needs nothing is returned
 // as its JSON unchanged; a result that is not a JSON object is returned as
-// it is (the runtime sends it; the schema decides).
+// it is (the runtime sends it; the schema decides). The members are
+// spliced into the encoded result, which is encoded once and never
+// decoded: this runs for every modern result.
 func withModernDefaults(res any, cacheable bool) (any, error) {
-	var raw json.RawMessage
+	var raw []byte
 	switch r := res.(type) {
 	case nil:
-		raw = json.RawMessage(`{}`)
+		raw = []byte(`{}`)
 	case json.RawMessage:
 		raw = r
 	default:
@@ -47,39 +50,92 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 		}
 		raw = b
 	}
-	trimmed := jsonscan.Trim(raw)
-	if string(trimmed) == "null" {
-		raw, trimmed = json.RawMessage(`{}`), []byte(`{}`)
+	start := jsonscan.SkipSpace(raw, 0)
+	if start >= len(raw) {
+		return json.RawMessage(raw), nil
 	}
-	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return raw, nil
+	if raw[start] == 'n' { // null: the empty result
+		raw, start = []byte(`{}`), 0
 	}
-	missing := func(key string) bool {
-		v := jsonscan.Member(trimmed, key)
-		return v == nil || string(v) == "null" || string(v) == `""`
+	if raw[start] != '{' {
+		return json.RawMessage(raw), nil
 	}
-	add := map[string]json.RawMessage{}
-	if missing(memberResultType) {
-		add[memberResultType] = json.RawMessage(`"` + DefaultResultType + `"`)
+	// One pass over the top-level members: where each default's member
+	// is, if it is there.
+	type span struct{ from, to int } // the value's bytes; from < 0: absent
+	defaults := []struct {
+		key, value string
+		empty      func(v []byte) bool
+		at         span
+	}{
+		{memberResultType, `"` + DefaultResultType + `"`, emptyString, span{-1, -1}},
+		{memberCacheScope, `"` + DefaultCacheScope + `"`, emptyString, span{-1, -1}},
+		{memberTTL, `0`, func(v []byte) bool { return string(v) == "null" }, span{-1, -1}},
 	}
-	if cacheable {
-		if missing(memberCacheScope) {
-			add[memberCacheScope] = json.RawMessage(`"` + DefaultCacheScope + `"`)
+	if !cacheable {
+		defaults = defaults[:1]
+	}
+	i := jsonscan.SkipSpace(raw, start+1)
+	for i < len(raw) && raw[i] == '"' {
+		kEnd := jsonscan.SkipString(raw, i)
+		if kEnd < 0 {
+			return json.RawMessage(raw), nil
 		}
-		if v := jsonscan.Member(trimmed, memberTTL); v == nil || string(v) == "null" {
-			add[memberTTL] = json.RawMessage(`0`)
+		key := raw[i+1 : kEnd-1]
+		i = jsonscan.SkipSpace(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return json.RawMessage(raw), nil
+		}
+		i = jsonscan.SkipSpace(raw, i+1)
+		vEnd := jsonscan.SkipTrusted(raw, i)
+		if vEnd <= i {
+			return json.RawMessage(raw), nil
+		}
+		for d := range defaults {
+			if jsonscan.KeyIs(key, defaults[d].key) {
+				defaults[d].at = span{i, vEnd} // the last one counts, as for encoding/json
+			}
+		}
+		i = jsonscan.SkipSpace(raw, vEnd)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i = jsonscan.SkipSpace(raw, i+1)
+	}
+	// What to insert after the opening brace, and which values to replace.
+	var insert []byte
+	type replace struct {
+		at    span
+		value string
+	}
+	var repl []replace
+	for _, d := range defaults {
+		switch {
+		case d.at.from < 0:
+			insert = append(insert, `"`+d.key+`":`+d.value+`,`...)
+		case d.empty(raw[d.at.from:d.at.to]):
+			repl = append(repl, replace{d.at, d.value})
 		}
 	}
-	if len(add) == 0 {
-		return raw, nil
+	if len(insert) == 0 && len(repl) == 0 {
+		return json.RawMessage(raw), nil
 	}
-	m, err := jsonscan.Members(trimmed)
-	if err != nil {
-		return nil, err
+	if len(insert) > 0 && raw[jsonscan.SkipSpace(raw, start+1)] == '}' {
+		insert = insert[:len(insert)-1] // an empty object: no comma
 	}
-	for k, v := range add {
-		m[k] = v
+	slices.SortFunc(repl, func(a, b replace) int { return a.at.from - b.at.from })
+	out := make([]byte, 0, len(raw)+len(insert)+24)
+	out = append(out, raw[:start+1]...)
+	out = append(out, insert...)
+	pos := start + 1
+	for _, r := range repl {
+		out = append(out, raw[pos:r.at.from]...)
+		out = append(out, r.value...)
+		pos = r.at.to
 	}
-	b, err := json.Marshal(m)
-	return json.RawMessage(b), err
+	out = append(out, raw[pos:]...)
+	return json.RawMessage(out), nil
 }
+
+// emptyString reports whether a JSON value is "" or null.
+func emptyString(v []byte) bool { return string(v) == `""` || string(v) == "null" }

@@ -16,12 +16,13 @@ import (
 // version, the legacy mapping, MRTR and the error policy) and records
 // initialize; other requests pass through untouched.
 func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
-	v, hasVersion := metaString(req.Params, MetaProtocolVersion)
-	if hasVersion && st.srv.base.Modern && st.srv.removed[req.Method] {
+	if st.srv.removed[req.Method] {
 		// A method the modern revision removed (initialize, ping,
 		// logging/setLevel, resources/subscribe, …) does not exist for a
 		// modern request, whatever answers it for legacy clients.
-		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found: " + req.Method + " is not part of protocol version " + v}
+		if v, ok := metaString(req.Params, MetaProtocolVersion); ok {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found: " + req.Method + " is not part of protocol version " + v}
+		}
 	}
 	if req.Method == MethodInitialize {
 		return st.initializing(ctx, req, next)
@@ -30,6 +31,7 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		return next(ctx, req)
 	}
 	srv, method, h := st.srv, req.Method, next
+	v, hasVersion := metaString(req.Params, MetaProtocolVersion)
 	rs := &requestState{st: st, req: req}
 	if hasVersion && srv.base.Modern {
 		if !srv.supportsModern(v) {
