@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/conformance-server/tools"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
@@ -22,8 +23,10 @@ const (
 // server implements the generated handler interfaces of 2026-07-28; the
 // session maps legacy clients' requests and results onto them.
 type server struct {
-	cat *catalog
-	srv *session.Server // for NotifyListChanged
+	tools *tools.Handler  // the generated tools of tools.json
+	cat   *catalog        // the rest of the catalogue
+	all   []mcp.Tool      // every tool listed, for paramHeaders
+	srv   *session.Server // for NotifyListChanged
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -36,16 +39,19 @@ func toolResult(blocks ...mcp.ContentBlock) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: blocks}
 }
 
-// ListTools lists the catalogue's tools. Its cache hints say the list is
-// the same for every caller; the session fills resultType.
-func (s *server) ListTools(context.Context, *mcp.ListToolsRequestParams) (*mcp.ListToolsResult, error) {
-	return &mcp.ListToolsResult{Tools: s.cat.tools, CacheScope: "public"}, nil
+// allTools is every tool the fixture lists.
+func (s *server) allTools() ([]mcp.Tool, error) {
+	res, err := s.ListTools(context.Background(), &mcp.ListToolsRequestParams{})
+	if err != nil {
+		return nil, err
+	}
+	return res.Tools, nil
 }
 
 // paramHeaders gives streamhttp the x-mcp-header annotations of a tool,
 // from its inputSchema, for the Mcp-Param-* validation.
 func (s *server) paramHeaders(tool string) []streamhttp.ParamHeader {
-	for _, t := range s.cat.tools {
+	for _, t := range s.all {
 		if t.Name == tool {
 			schema, err := json.Marshal(t.InputSchema)
 			if err != nil {
@@ -95,127 +101,229 @@ func samplingParams(prompt string, maxTokens int) json.RawMessage {
 	return mustJSON(map[string]any{"messages": []any{map[string]any{"role": "user", "content": map[string]string{"type": "text", "text": prompt}}}, "maxTokens": maxTokens})
 }
 
-// CallTool runs the catalogue's tools.
-func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	arg := func(name string) string {
-		var v string
-		_ = json.Unmarshal(p.Arguments[name], &v)
-		return v
+// ListTools lists the generated tools (tools.json) and the one tool the
+// generator cannot express (a 2020-12 schema with composition,
+// conditionals and $anchor, which the suite checks is listed as written).
+func (s *server) ListTools(ctx context.Context, p *mcp.ListToolsRequestParams) (*mcp.ListToolsResult, error) {
+	res, err := s.tools.ListTools(ctx, p)
+	if err != nil {
+		return nil, err
 	}
-	switch p.Name {
-	case "test_simple_text":
-		return toolResult(text("This is a simple text response for testing.")), nil
-	case "test_image_content":
-		return toolResult(image()), nil
-	case "test_audio_content":
-		return toolResult(&mcp.AudioContent{Data: audioB64, MIMEType: "audio/wav"}), nil
-	case "test_embedded_resource":
-		return toolResult(&mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{URI: "test://embedded-resource", MIMEType: ptr("text/plain"), Text: "This is an embedded resource content."}}), nil
-	case "test_multiple_content_types":
-		return toolResult(text("Multiple content types test:"), image(),
-			&mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{URI: "test://mixed-content-resource", MIMEType: ptr("application/json"), Text: `{"test":"data","value":123}`}}), nil
-	case "test_tool_with_logging":
-		for i, m := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
-			if i > 0 {
-				if err := pause(ctx, 50*time.Millisecond); err != nil {
-					return nil, err
-				}
-			}
-			if err := logInfo(ctx, m); err != nil {
-				return nil, err
-			}
-		}
-		return toolResult(text("Tool with logging executed successfully")), nil
-	case "test_tool_with_progress":
-		for i, n := range []float64{0, 50, 100} {
-			if i > 0 {
-				if err := pause(ctx, 50*time.Millisecond); err != nil {
-					return nil, err
-				}
-			}
-			if err := session.Progress(ctx, n, 100, fmt.Sprintf("Completed step %v of 100", n)); err != nil {
-				return nil, err
-			}
-		}
-		tok, _ := session.ProgressToken(ctx)
-		b, _ := json.Marshal(tok)
-		var v any
-		_ = json.Unmarshal(b, &v)
-		if v == nil {
-			v = 0
-		}
-		return toolResult(text(fmt.Sprint(v))), nil
-	case "test_error_handling":
-		r := toolResult(text("This tool intentionally returns an error for testing"))
-		r.IsError = ptr(true)
-		return r, nil
-	case "test_reconnection":
-		return toolResult(text("Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.")), nil
-	case "test_sampling":
-		var res samplingAnswer
-		if err := session.Input(ctx, "sampling/createMessage", samplingParams(arg("prompt"), 100), &res); err != nil {
-			return notSupported(ctx, "Sampling", err)
-		}
-		if res.Content.Text == "" {
-			res.Content.Text = "No response"
-		}
-		return toolResult(text("LLM response: " + res.Content.Text)), nil
-	case "test_elicitation":
-		return s.elicit(ctx, "User response: ", elicitParams(arg("message"), `{"type":"object","properties":{"response":{"type":"string","description":"User's response"}},"required":["response"]}`))
-	case "test_elicitation_sep1034_defaults":
-		return s.elicit(ctx, "Elicitation completed: ", elicitParams("Please review and update the form fields with defaults", `{"type":"object","required":[],"properties":{
-			"name":{"type":"string","description":"User name","default":"John Doe"},
-			"age":{"type":"integer","description":"User age","default":30},
-			"score":{"type":"number","description":"User score","default":95.5},
-			"status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},
-			"verified":{"type":"boolean","description":"Verification status","default":true}}}`))
-	case "test_elicitation_sep1330_enums":
-		return s.elicit(ctx, "Elicitation completed: ", elicitParams("Please select options from the enum fields", `{"type":"object","required":[],"properties":{
-			"untitledSingle":{"type":"string","description":"Select one option","enum":["option1","option2","option3"]},
-			"titledSingle":{"type":"string","description":"Select one option with titles","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},
-			"legacyEnum":{"type":"string","description":"Select one option (legacy)","enum":["opt1","opt2","opt3"],"enumNames":["Option One","Option Two","Option Three"]},
-			"untitledMulti":{"type":"array","description":"Select multiple options","minItems":1,"maxItems":3,"items":{"type":"string","enum":["option1","option2","option3"]}},
-			"titledMulti":{"type":"array","description":"Select multiple options with titles","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`))
-	case "json_schema_2020_12_tool":
+	res.Tools = append(res.Tools, s.cat.tools...)
+	return res, nil
+}
+
+// CallTool runs the 2020-12 schema tool itself and hands every other call
+// to the generated handler, which validates the arguments and calls the
+// typed methods below.
+func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	if p.Name == toolJSONSchema2020 {
 		args, _ := json.Marshal(p.Arguments)
 		if len(p.Arguments) == 0 {
 			args = []byte("{}")
 		}
 		return toolResult(text("JSON Schema 2020-12 tool called with: " + string(args))), nil
-	case "test_custom_headers":
-		return toolResult(text("region: " + arg("region"))), nil
-	case "test_missing_capability":
-		// Input refuses with MissingRequiredClientCapabilityError (-32021)
-		// when the client did not declare sampling.
-		var res samplingAnswer
-		if err := session.Input(ctx, "sampling/createMessage", samplingParams("Say hello", 20), &res); err != nil {
-			return nil, err
-		}
-		return toolResult(text("LLM response: " + res.Content.Text)), nil
-	case "test_streaming_elicitation":
-		var res elicitAnswer
-		if err := session.InputAs(ctx, "confirm", "elicitation/create", elicitParams("Please confirm", `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`), &res); err != nil {
-			return nil, err
-		}
-		return toolResult(text("Elicitation completed: action=" + res.Action)), nil
-	case "test_logging_tool":
-		for _, m := range []string{"logging tool: first", "logging tool: second"} {
-			if err := session.Log(ctx, "info", "conformance-test-server", m); err != nil {
+	}
+	return s.tools.CallTool(ctx, p)
+}
+
+// TestSimpleText implements the tool "test_simple_text": tests simple text content response.
+func (s *server) TestSimpleText(ctx context.Context, _ *tools.TestSimpleTextArgs) (*mcp.CallToolResult, error) {
+	return toolResult(text("This is a simple text response for testing.")), nil
+}
+
+// TestImageContent implements the tool "test_image_content": tests image content response.
+func (s *server) TestImageContent(ctx context.Context, _ *tools.TestImageContentArgs) (*mcp.CallToolResult, error) {
+	return toolResult(image()), nil
+}
+
+// TestAudioContent implements the tool "test_audio_content": tests audio content response.
+func (s *server) TestAudioContent(ctx context.Context, _ *tools.TestAudioContentArgs) (*mcp.CallToolResult, error) {
+	return toolResult(&mcp.AudioContent{Data: audioB64, MIMEType: "audio/wav"}), nil
+}
+
+// TestEmbeddedResource implements the tool "test_embedded_resource": tests embedded resource content response.
+func (s *server) TestEmbeddedResource(ctx context.Context, _ *tools.TestEmbeddedResourceArgs) (*mcp.CallToolResult, error) {
+	return toolResult(&mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{URI: "test://embedded-resource", MIMEType: ptr("text/plain"), Text: "This is an embedded resource content."}}), nil
+}
+
+// TestMultipleContentTypes implements the tool "test_multiple_content_types": tests response with multiple content types (text, image, resource).
+func (s *server) TestMultipleContentTypes(ctx context.Context, _ *tools.TestMultipleContentTypesArgs) (*mcp.CallToolResult, error) {
+	return toolResult(text("Multiple content types test:"), image(),
+		&mcp.EmbeddedResource{Resource: &mcp.TextResourceContents{URI: "test://mixed-content-resource", MIMEType: ptr("application/json"), Text: `{"test":"data","value":123}`}}), nil
+}
+
+// TestToolWithLogging implements the tool "test_tool_with_logging": tests tool that emits log messages during execution.
+func (s *server) TestToolWithLogging(ctx context.Context, _ *tools.TestToolWithLoggingArgs) (*mcp.CallToolResult, error) {
+	for i, m := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
+		if i > 0 {
+			if err := pause(ctx, 50*time.Millisecond); err != nil {
 				return nil, err
 			}
 		}
-		return toolResult(text("Logging tool done")), nil
-	case "test_trigger_tool_change":
-		_ = s.srv.NotifyListChanged("tools")
-		return toolResult(text("Tool list change announced")), nil
-	case "test_trigger_prompt_change":
-		_ = s.srv.NotifyListChanged("prompts")
-		return toolResult(text("Prompt list change announced")), nil
+		if err := logInfo(ctx, m); err != nil {
+			return nil, err
+		}
 	}
-	if r, ok, err := s.mrtrTool(ctx, p.Name); ok {
-		return r, err
+	return toolResult(text("Tool with logging executed successfully")), nil
+}
+
+// TestToolWithProgress implements the tool "test_tool_with_progress": tests tool that reports progress notifications.
+func (s *server) TestToolWithProgress(ctx context.Context, _ *tools.TestToolWithProgressArgs) (*mcp.CallToolResult, error) {
+	for i, n := range []float64{0, 50, 100} {
+		if i > 0 {
+			if err := pause(ctx, 50*time.Millisecond); err != nil {
+				return nil, err
+			}
+		}
+		if err := session.Progress(ctx, n, 100, fmt.Sprintf("Completed step %v of 100", n)); err != nil {
+			return nil, err
+		}
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
+	tok, _ := session.ProgressToken(ctx)
+	b, _ := json.Marshal(tok)
+	var v any
+	_ = json.Unmarshal(b, &v)
+	if v == nil {
+		v = 0
+	}
+	return toolResult(text(fmt.Sprint(v))), nil
+}
+
+// TestErrorHandling implements the tool "test_error_handling": tests error response handling.
+func (s *server) TestErrorHandling(ctx context.Context, _ *tools.TestErrorHandlingArgs) (*mcp.CallToolResult, error) {
+	r := toolResult(text("This tool intentionally returns an error for testing"))
+	r.IsError = ptr(true)
+	return r, nil
+}
+
+// TestReconnection implements the tool "test_reconnection": tests SSE stream disconnection and client reconnection (SEP-1699).
+func (s *server) TestReconnection(ctx context.Context, _ *tools.TestReconnectionArgs) (*mcp.CallToolResult, error) {
+	return toolResult(text("Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.")), nil
+}
+
+// TestSampling implements the tool "test_sampling": tests server-initiated sampling (LLM completion request).
+func (s *server) TestSampling(ctx context.Context, a *tools.TestSamplingArgs) (*mcp.CallToolResult, error) {
+	var res samplingAnswer
+	if err := session.Input(ctx, "sampling/createMessage", samplingParams(a.Prompt, 100), &res); err != nil {
+		return notSupported(ctx, "Sampling", err)
+	}
+	if res.Content.Text == "" {
+		res.Content.Text = "No response"
+	}
+	return toolResult(text("LLM response: " + res.Content.Text)), nil
+}
+
+// TestElicitation implements the tool "test_elicitation": tests server-initiated elicitation (user input request).
+func (s *server) TestElicitation(ctx context.Context, a *tools.TestElicitationArgs) (*mcp.CallToolResult, error) {
+	return s.elicit(ctx, "User response: ", elicitParams(a.Message, `{"type":"object","properties":{"response":{"type":"string","description":"User's response"}},"required":["response"]}`))
+}
+
+// TestElicitationSep1034Defaults implements the tool "test_elicitation_sep1034_defaults": tests elicitation with default values per SEP-1034.
+func (s *server) TestElicitationSep1034Defaults(ctx context.Context, _ *tools.TestElicitationSep1034DefaultsArgs) (*mcp.CallToolResult, error) {
+	return s.elicit(ctx, "Elicitation completed: ", elicitParams("Please review and update the form fields with defaults", `{"type":"object","required":[],"properties":{
+		"name":{"type":"string","description":"User name","default":"John Doe"},
+		"age":{"type":"integer","description":"User age","default":30},
+		"score":{"type":"number","description":"User score","default":95.5},
+		"status":{"type":"string","description":"User status","enum":["active","inactive","pending"],"default":"active"},
+		"verified":{"type":"boolean","description":"Verification status","default":true}}}`))
+}
+
+// TestElicitationSep1330Enums implements the tool "test_elicitation_sep1330_enums": tests elicitation with enum schema improvements per SEP-1330.
+func (s *server) TestElicitationSep1330Enums(ctx context.Context, _ *tools.TestElicitationSep1330EnumsArgs) (*mcp.CallToolResult, error) {
+	return s.elicit(ctx, "Elicitation completed: ", elicitParams("Please select options from the enum fields", `{"type":"object","required":[],"properties":{
+		"untitledSingle":{"type":"string","description":"Select one option","enum":["option1","option2","option3"]},
+		"titledSingle":{"type":"string","description":"Select one option with titles","oneOf":[{"const":"value1","title":"First Option"},{"const":"value2","title":"Second Option"},{"const":"value3","title":"Third Option"}]},
+		"legacyEnum":{"type":"string","description":"Select one option (legacy)","enum":["opt1","opt2","opt3"],"enumNames":["Option One","Option Two","Option Three"]},
+		"untitledMulti":{"type":"array","description":"Select multiple options","minItems":1,"maxItems":3,"items":{"type":"string","enum":["option1","option2","option3"]}},
+		"titledMulti":{"type":"array","description":"Select multiple options with titles","minItems":1,"maxItems":3,"items":{"anyOf":[{"const":"value1","title":"First Choice"},{"const":"value2","title":"Second Choice"},{"const":"value3","title":"Third Choice"}]}}}}`))
+}
+
+// TestCustomHeaders implements the tool "test_custom_headers": echoes a region that the client mirrors into the Mcp-Param-Region header (SEP-2243).
+func (s *server) TestCustomHeaders(ctx context.Context, a *tools.TestCustomHeadersArgs) (*mcp.CallToolResult, error) {
+	return toolResult(text("region: " + a.Region)), nil
+}
+
+// TestMissingCapability implements the tool "test_missing_capability": needs the client's sampling capability: without it the call fails with -32021.
+func (s *server) TestMissingCapability(ctx context.Context, _ *tools.TestMissingCapabilityArgs) (*mcp.CallToolResult, error) {
+	// Input refuses with MissingRequiredClientCapabilityError (-32021)
+	// when the client did not declare sampling.
+	var res samplingAnswer
+	if err := session.Input(ctx, "sampling/createMessage", samplingParams("Say hello", 20), &res); err != nil {
+		return nil, err
+	}
+	return toolResult(text("LLM response: " + res.Content.Text)), nil
+}
+
+// TestStreamingElicitation implements the tool "test_streaming_elicitation": asks the client for input through an InputRequiredResult on its response stream.
+func (s *server) TestStreamingElicitation(ctx context.Context, _ *tools.TestStreamingElicitationArgs) (*mcp.CallToolResult, error) {
+	var res elicitAnswer
+	if err := session.InputAs(ctx, "confirm", "elicitation/create", elicitParams("Please confirm", `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`), &res); err != nil {
+		return nil, err
+	}
+	return toolResult(text("Elicitation completed: action=" + res.Action)), nil
+}
+
+// TestLoggingTool implements the tool "test_logging_tool": logs at info level, which reaches the client only if its request set a logLevel.
+func (s *server) TestLoggingTool(ctx context.Context, _ *tools.TestLoggingToolArgs) (*mcp.CallToolResult, error) {
+	for _, m := range []string{"logging tool: first", "logging tool: second"} {
+		if err := session.Log(ctx, "info", "conformance-test-server", m); err != nil {
+			return nil, err
+		}
+	}
+	return toolResult(text("Logging tool done")), nil
+}
+
+// TestTriggerToolChange implements the tool "test_trigger_tool_change": announces that the tool list changed (notifications/tools/list_changed).
+func (s *server) TestTriggerToolChange(ctx context.Context, _ *tools.TestTriggerToolChangeArgs) (*mcp.CallToolResult, error) {
+	_ = s.srv.NotifyListChanged("tools")
+	return toolResult(text("Tool list change announced")), nil
+}
+
+// TestTriggerPromptChange implements the tool "test_trigger_prompt_change": announces that the prompt list changed (notifications/prompts/list_changed).
+func (s *server) TestTriggerPromptChange(ctx context.Context, _ *tools.TestTriggerPromptChangeArgs) (*mcp.CallToolResult, error) {
+	_ = s.srv.NotifyListChanged("prompts")
+	return toolResult(text("Prompt list change announced")), nil
+}
+
+// TestInputRequiredResultElicitation implements the tool "test_input_required_result_elicitation" (MRTR: asks for the user's name by elicitation).
+func (s *server) TestInputRequiredResultElicitation(ctx context.Context, _ *tools.TestInputRequiredResultElicitationArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultElicitation)
+}
+
+// TestInputRequiredResultSampling implements the tool "test_input_required_result_sampling" (MRTR: asks for a sampling completion).
+func (s *server) TestInputRequiredResultSampling(ctx context.Context, _ *tools.TestInputRequiredResultSamplingArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultSampling)
+}
+
+// TestInputRequiredResultListRoots implements the tool "test_input_required_result_list_roots" (MRTR: asks for the client's roots).
+func (s *server) TestInputRequiredResultListRoots(ctx context.Context, _ *tools.TestInputRequiredResultListRootsArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultListRoots)
+}
+
+// TestInputRequiredResultRequestState implements the tool "test_input_required_result_request_state" (MRTR: asks for a confirmation and checks its requestState).
+func (s *server) TestInputRequiredResultRequestState(ctx context.Context, _ *tools.TestInputRequiredResultRequestStateArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultRequestState)
+}
+
+// TestInputRequiredResultMultipleInputs implements the tool "test_input_required_result_multiple_inputs" (MRTR: asks for elicitation, sampling and roots at once).
+func (s *server) TestInputRequiredResultMultipleInputs(ctx context.Context, _ *tools.TestInputRequiredResultMultipleInputsArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultMultipleInputs)
+}
+
+// TestInputRequiredResultMultiRound implements the tool "test_input_required_result_multi_round" (MRTR: asks in two rounds).
+func (s *server) TestInputRequiredResultMultiRound(ctx context.Context, _ *tools.TestInputRequiredResultMultiRoundArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultMultiRound)
+}
+
+// TestInputRequiredResultTamperedState implements the tool "test_input_required_result_tampered_state" (MRTR: signed requestState; a tampered one is refused).
+func (s *server) TestInputRequiredResultTamperedState(ctx context.Context, _ *tools.TestInputRequiredResultTamperedStateArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultTamperedState)
+}
+
+// TestInputRequiredResultCapabilities implements the tool "test_input_required_result_capabilities" (MRTR: asks only for what the client's capabilities allow).
+func (s *server) TestInputRequiredResultCapabilities(ctx context.Context, _ *tools.TestInputRequiredResultCapabilitiesArgs) (*mcp.CallToolResult, error) {
+	return s.mrtrTool(ctx, tools.ToolTestInputRequiredResultCapabilities)
 }
 
 // notSupported answers a failed server-to-client request the way the
@@ -255,7 +363,7 @@ func logInfo(ctx context.Context, msg string) error {
 // with session.InputAs under the key the suite names; the session answers
 // ErrInputRequired with an InputRequiredResult carrying a signed
 // requestState, and a retry gets the answers.
-func (s *server) mrtrTool(ctx context.Context, name string) (*mcp.CallToolResult, bool, error) {
+func (s *server) mrtrTool(ctx context.Context, name string) (*mcp.CallToolResult, error) {
 	nameSchema := `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
 	okSchema := `{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}`
 	var r *mcp.CallToolResult
@@ -332,9 +440,9 @@ func (s *server) mrtrTool(ctx context.Context, name string) (*mcp.CallToolResult
 			r = toolResult(text(fmt.Sprintf("%d inputs received, each for a declared capability", asked)))
 		}
 	default:
-		return nil, false, nil
+		return nil, jsonrpc2.ErrInvalidParams("unknown tool " + name)
 	}
-	return r, true, err
+	return r, err
 }
 
 // subscribe answers legacy resources/subscribe and /unsubscribe: the

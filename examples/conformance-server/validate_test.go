@@ -213,17 +213,18 @@ func (c *client) post(hdr http.Header, body []byte, limit int) [][]byte {
 
 // callAll calls every tool, prompt and resource of the catalogue.
 func (c *client) callAll() {
-	cat, err := loadCatalog()
+	_, impl, err := newServer(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	cat := impl.cat
 	args := map[string]map[string]any{
 		"test_sampling":            {"prompt": "hi"},
 		"test_elicitation":         {"message": "hi"},
 		"test_custom_headers":      {"region": "us-west1"},
 		"json_schema_2020_12_tool": {"name": "n", "contactMethod": "email", "email": "a@b.c"},
 	}
-	for _, tool := range cat.tools {
+	for _, tool := range impl.all {
 		a := args[tool.Name]
 		if a == nil {
 			a = map[string]any{}
