@@ -108,3 +108,22 @@ func TestSessionListen(t *testing.T) {
 	// The client ends the subscription (on stdio: notifications/cancelled).
 	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}}`)
 }
+
+// TestNotifyListChangedLegacy: a live legacy session hears list changes
+// too (on stdio, its one stream).
+func TestNotifyListChangedLegacy(t *testing.T) {
+	srv := mcp.NewServer(session.Implementation{Name: "t", Version: "1"}, plainResults{},
+		session.WithLegacy(legacyRevisions...),
+		session.WithCapability("tools", json.RawMessage(`{"listChanged":true}`)))
+	p := serve(t, srv)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	if got := p.recv(); got["result"] == nil {
+		t.Fatalf("initialize: %s", str(got))
+	}
+	if err := srv.NotifyListChanged("tools"); err != nil {
+		t.Fatal(err)
+	}
+	if got := str(p.recv()); got != `{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}` {
+		t.Errorf("legacy change: %s", got)
+	}
+}

@@ -295,10 +295,12 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 			return nil, fmt.Errorf("session: conn setup: %w", err)
 		}
 	}
-	conn.Start()
 	if initFirst {
+		// Before Start, so that a change announced once initialize is
+		// answered reaches this session.
 		s.hub.addLegacy(conn)
 	}
+	conn.Start()
 	return conn, nil
 }
 
