@@ -73,9 +73,9 @@ func main() {
 
 var serverInfo = session.Implementation{Name: "mcp-conformance-test-server", Version: "1.0.0"}
 
-// revisions are the revisions served: the modern base and the legacy ones
-// through initialize. The HTTP handler gets the same list, so the
-// versions it names in -32022 are the ones server/discover lists.
+// revisions are the data of the revisions served: the modern base and the
+// legacy ones through initialize (the HTTP handler's Mcp-Name members,
+// lifecycles and the methods 2026-07-28 removed come from them).
 func revisions() []session.Revision {
 	return []session.Revision{mcp.Revision(), mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()}
 }
@@ -118,8 +118,10 @@ func newHandler(log *slog.Logger, sse bool) (*streamhttp.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return streamhttp.NewHandler(streamhttp.AcceptConns(srv, log), streamhttp.Options{
+	// ForServer: the versions the handler names in -32022 are those
+	// server/discover lists.
+	return streamhttp.NewHandler(streamhttp.AcceptConns(srv, log), streamhttp.ForServer(srv, streamhttp.Options{
 		Logger: log, SSEResponses: sse, Revisions: revisions(),
 		ParamHeaders: impl.paramHeaders,
-	}), nil
+	})), nil
 }
