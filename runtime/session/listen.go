@@ -244,35 +244,26 @@ func (s *Server) NotifyResourceUpdated(uri string) error {
 	return first
 }
 
-// removedMethods are the requests of the legacy revisions served (and the
-// legacy lifecycle) that a modern base revision does not define: a modern
-// request for one is answered Method not found, even when a handler
-// answers it for legacy clients.
+// RemovedIn20260728 are the requests 2026-07-28 removed from the core
+// protocol (changelog.mdx: the initialize handshake, ping,
+// logging/setLevel; patterns/subscriptions.mdx: subscriptions/listen
+// replaces resources/subscribe). A modern request for one is answered
+// Method not found (on HTTP: 404) even when a handler answers it for
+// legacy clients. It is an explicit list, not every legacy method the
+// modern schema lacks: tasks/* left the core for an extension that a
+// modern server may well serve.
+var RemovedIn20260728 = []string{MethodInitialize, MethodPing, MethodSetLevel, "resources/subscribe", "resources/unsubscribe"}
+
+// removedMethods are the RemovedIn20260728 requests a modern base
+// revision does not define.
 func (s *Server) removedMethods() map[string]bool {
 	out := map[string]bool{}
 	if !s.base.Modern {
 		return out
 	}
-	has := func(m string) bool {
-		_, ok := s.base.ServerMethods[m]
-		return ok || s.base.HasLifecycle(m)
-	}
-	consider := func(m string) {
-		if !has(m) {
+	for _, m := range RemovedIn20260728 {
+		if _, ok := s.base.ServerMethods[m]; !ok && !s.base.HasLifecycle(m) {
 			out[m] = true
-		}
-	}
-	for _, m := range []string{MethodInitialize, MethodPing, MethodSetLevel} {
-		consider(m)
-	}
-	for _, r := range s.legacy {
-		for m := range r.ServerMethods {
-			consider(m)
-		}
-		for _, m := range r.Lifecycle {
-			if m != MethodInitialized {
-				consider(m)
-			}
 		}
 	}
 	return out

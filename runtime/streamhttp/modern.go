@@ -214,36 +214,21 @@ func isObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// removedMethod reports whether method is a request of a legacy revision
-// (its lifecycle or, where the revision data lists them, its server
-// methods) that the modern revision version does not define: 2026-07-28
-// removed initialize, ping, logging/setLevel, resources/subscribe and
-// resources/unsubscribe (changelog.mdx). A modern request for one is
-// answered 404 with -32601 (streamable-http.mdx), whatever would answer it
-// for a legacy client. Methods no revision knows (extensions) are the
+// removedMethod reports whether method is one of the requests 2026-07-28
+// removed (session.RemovedIn20260728: initialize, ping, logging/setLevel,
+// resources/subscribe, resources/unsubscribe) and the modern revision
+// version does not define it again. A modern request for one is answered
+// 404 with -32601 (streamable-http.mdx), whatever would answer it for a
+// legacy client. Other unknown methods (an extension's, say) are the
 // lifecycle layer's to answer.
 func removedMethod(revs []session.Revision, version, method string) bool {
-	rev := revisionFor(revs, version, true)
-	if _, ok := rev.ServerMethods[method]; ok || rev.HasLifecycle(method) {
+	if !slices.Contains(session.RemovedIn20260728, method) || version < "2026-07-28" {
 		return false
 	}
-	if slices.Contains(removedIn20260728, method) && version >= "2026-07-28" {
-		return true
-	}
-	for _, r := range revs {
-		if r.Modern {
-			continue
-		}
-		if _, ok := r.ServerMethods[method]; ok || (r.HasLifecycle(method) && method != session.MethodInitialized) {
-			return true
-		}
-	}
-	return false
+	rev := revisionFor(revs, version, true)
+	_, ok := rev.ServerMethods[method]
+	return !ok && !rev.HasLifecycle(method)
 }
-
-// removedIn20260728 are the requests 2026-07-28 removed, for revision data
-// without ServerMethods (DefaultRevisions lists lifecycles only).
-var removedIn20260728 = []string{session.MethodInitialize, session.MethodPing, session.MethodSetLevel, "resources/subscribe", "resources/unsubscribe"}
 
 // validateModern applies streamable-http.mdx's server validation. It returns
 // an empty message when the request may proceed.

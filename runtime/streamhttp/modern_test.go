@@ -394,3 +394,19 @@ func TestForServer(t *testing.T) {
 		t.Errorf("an explicit LegacyVersions was replaced: %q", got)
 	}
 }
+
+// TestRemovedMethod: only what 2026-07-28 removed is refused up front;
+// tasks/*, which legacy revisions had in the core and the tasks extension
+// serves to modern clients, is not.
+func TestRemovedMethod(t *testing.T) {
+	revs := append(DefaultRevisions(), session.Revision{Version: "2025-11-25", ServerMethods: map[string]string{"tasks/get": "GetTask", "resources/subscribe": "Subscribe"}})
+	for method, want := range map[string]bool{"ping": true, "initialize": true, "logging/setLevel": true, "resources/subscribe": true,
+		"resources/unsubscribe": true, "tasks/get": false, "tools/call": false, "nope/nope": false} {
+		if got := removedMethod(revs, "2026-07-28", method); got != want {
+			t.Errorf("%s: removed %v, want %v", method, got, want)
+		}
+	}
+	if removedMethod(revs, "2025-11-25", "ping") {
+		t.Error("ping removed at 2025-11-25")
+	}
+}
