@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,12 +175,21 @@ func (v *Validator) message(line int, prefix string, raw []byte) []Problem {
 		me := v.lookup(method)
 		var result any
 		json.Unmarshal(msg.Result, &result)
+		// resultType tells an InputRequiredResult from the method's own
+		// result (2026-07-28 basic/index.mdx): the schema cannot, as every
+		// member of InputRequiredResult but resultType is optional, so
+		// without this any result would pass as one.
+		obj, _ := result.(map[string]any)
+		rt, _ := obj["resultType"].(string)
+		if rt == "input_required" && slices.Contains(me.ResultAlternatives, "InputRequiredResult") {
+			return v.against(line, prefix+"/result", "InputRequiredResult", result)
+		}
 		problems := v.against(line, prefix+"/result", me.Result, result)
 		for _, alt := range me.ResultAlternatives {
 			if len(problems) == 0 {
 				break
 			}
-			if len(v.against(line, prefix+"/result", alt, result)) == 0 {
+			if alt != "InputRequiredResult" && len(v.against(line, prefix+"/result", alt, result)) == 0 {
 				problems = nil
 			}
 		}

@@ -159,3 +159,21 @@ func TestOfficialExampleMessages(t *testing.T) {
 		t.Fatalf("checked %d examples; want the 18 request and notification examples", checked)
 	}
 }
+
+// An InputRequiredResult is told apart by its resultType: a method's
+// result that breaks its own schema does not pass as one.
+func TestInputRequiredAlternative(t *testing.T) {
+	v := validator(t, "2026-07-28")
+	in := `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x:y","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":1,"result":{"cacheScope":"","contents":[],"resultType":"complete","ttlMs":0}}
+{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"x:y","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}
+{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"roots/list","params":{}}},"requestState":"s"}}
+`
+	_, problems, err := v.Stream(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(problems) != 1 || problems[0].Line != 2 || problems[0].Pointer != "/result/cacheScope" {
+		t.Errorf("problems %v, want one at line 2 /result/cacheScope", problems)
+	}
+}

@@ -45,6 +45,19 @@
 // ends the handler with an InputRequiredResult (MRTR) and finds the
 // answer in inputResponses when the client retries.
 //
+// Modern results are completed by the session: a required member a
+// handler leaves out or empty gets its documented default (resultType
+// "complete"; on cacheable results cacheScope "private" and ttlMs 0, see
+// DefaultCacheScope), so a result built from a generated type's zero value
+// is valid. A modern request for a method its revision removed is -32601;
+// one without clientCapabilities in _meta is -32602. InputRequiredResults
+// always carry a requestState signed by the server (WithRequestStateKey);
+// a retry with an altered one is -32602. With a list-changed or subscribe
+// capability declared and no SubscriptionsListen of its own, the session
+// serves subscriptions/listen (acknowledgement, subscription ids, the
+// client's filter) and Server.NotifyListChanged / NotifyResourceUpdated
+// deliver to the open streams.
+//
 // A handler error that is not a *jsonrpc2.Error is logged with its detail
 // and answered with a generic -32603, so internals never reach the peer.
 //

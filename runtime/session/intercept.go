@@ -16,6 +16,14 @@ import (
 // version, the legacy mapping, MRTR and the error policy) and records
 // initialize; other requests pass through untouched.
 func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	if st.srv.removed[req.Method] {
+		// A method the modern revision removed (initialize, ping,
+		// logging/setLevel, resources/subscribe, …) does not exist for a
+		// modern request, whatever answers it for legacy clients.
+		if v, ok := metaString(req.Params, MetaProtocolVersion); ok {
+			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found: " + req.Method + " is not part of protocol version " + v}
+		}
+	}
 	if req.Method == MethodInitialize {
 		return st.initializing(ctx, req, next)
 	}
@@ -23,8 +31,9 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		return next(ctx, req)
 	}
 	srv, method, h := st.srv, req.Method, next
+	v, hasVersion := metaString(req.Params, MetaProtocolVersion)
 	rs := &requestState{st: st, req: req}
-	if v, ok := metaString(req.Params, MetaProtocolVersion); ok && srv.base.Modern {
+	if hasVersion && srv.base.Modern {
 		if !srv.supportsModern(v) {
 			return nil, srv.unsupported(v)
 		}
@@ -32,7 +41,16 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		rs.modern, rs.version = true, v
 		rs.level, _ = metaString(req.Params, MetaLogLevel)
 		rs.clientCaps = jsonscan.Member(meta, MetaClientCapabilities)
-		rs.responses = carriedResponses(jsonscan.Member(req.Params, "requestState"))
+		if caps := jsonscan.Trim(rs.clientCaps); len(caps) == 0 || caps[0] != '{' {
+			// basic/index.mdx: every modern request states its client's
+			// capabilities; without them none may be relied on.
+			return nil, jsonrpc2.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q object", method, MetaClientCapabilities))
+		}
+		carried, verified, err := srv.carriedResponses(jsonscan.Member(req.Params, "requestState"))
+		if err != nil {
+			return nil, err
+		}
+		rs.responses, rs.stateVerified = carried, verified
 		answered, _ := jsonscan.Members(jsonscan.Member(req.Params, "inputResponses"))
 		for k, v := range answered {
 			rs.responses[k] = v
@@ -58,8 +76,16 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 	if err != nil {
 		return srv.answerError(ctx, rs, method, err)
 	}
-	if rs.modern && method == MethodSubscriptionsListen {
-		return withSubscriptionID(res, req.ID)
+	if rs.modern {
+		if method == MethodSubscriptionsListen {
+			if res, err = withSubscriptionID(res, req.ID); err != nil {
+				return srv.answerError(ctx, rs, method, err)
+			}
+		}
+		if res, err = withModernDefaults(res, srv.base.CacheableResults[method]); err != nil {
+			return srv.answerError(ctx, rs, method, err)
+		}
+		return res, nil
 	}
 	if rs.mapped && res != nil {
 		var raw json.RawMessage

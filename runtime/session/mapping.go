@@ -74,7 +74,9 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 	}
 	var kind string
 	_ = json.Unmarshal(rt, &kind)
-	if kind != "complete" {
+	// "" is a generated result type's zero value: the session sends it to
+	// a modern client as "complete" (withModernDefaults).
+	if kind != "complete" && kind != "" {
 		return nil, errors.New("session: a " + kind + " result has no legacy form")
 	}
 	out, err := jsonscan.WithMember(result, memberResultType, nil)

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -24,6 +26,8 @@ type requestState struct {
 	level      string // "" means no log messages
 	clientCaps json.RawMessage
 	responses  map[string]json.RawMessage // modern inputResponses
+	// stateVerified: the request carried a requestState the session issued.
+	stateVerified bool
 
 	mu      sync.Mutex
 	next    int
@@ -160,25 +164,53 @@ var inputCapabilities = map[string]string{
 // modern client (MRTR) it returns the answer from the retried request's
 // inputResponses, or ErrInputRequired, which the handler returns so that
 // the client is asked; the handler then runs again from the start on the
-// retry. Input keys are assigned in call order, so a handler must ask for
-// the same inputs in the same order each time.
+// retry. Input keys are assigned in call order ("input-1", …), so a
+// handler must ask for the same inputs in the same order each time;
+// InputAs names the key instead.
 func Input(ctx context.Context, method string, params any, result any) error {
 	rs, ok := stateOf(ctx)
 	if !ok {
 		return ErrNoSession
 	}
+	rs.mu.Lock()
+	rs.next++
+	key := "input-" + strconv.Itoa(rs.next)
+	rs.mu.Unlock()
+	return InputAs(ctx, key, method, params, result)
+}
+
+// InputAs is Input with the key of the input request in the
+// InputRequiredResult (and of its answer in inputResponses) named by the
+// handler. A handler that needs several inputs at once asks for each
+// before returning, and returns the errors joined (errors.Join): the
+// client then gets every unanswered request in one InputRequiredResult.
+// An answer that does not decode into result is Invalid params.
+func InputAs(ctx context.Context, key, method string, params any, result any) error {
+	rs, ok := stateOf(ctx)
+	if !ok {
+		return ErrNoSession
+	}
 	if c, ok := inputCapabilities[method]; ok && jsonscan.Member(rs.clientCaps, c) == nil {
-		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)}
+		msg := fmt.Sprintf("the client did not declare the %q capability that %s needs", c, method)
+		if !rs.modern {
+			// Legacy revisions have no MissingRequiredClientCapabilityError.
+			return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: msg}
+		}
+		return MissingCapability(c, msg)
 	}
 	if !rs.modern {
 		return rs.st.conn.Call(ctx, method, params, result)
 	}
 	rs.mu.Lock()
-	rs.next++
-	key := "input-" + strconv.Itoa(rs.next)
 	if answer, ok := rs.responses[key]; ok {
 		rs.mu.Unlock()
-		return json.Unmarshal(answer, result)
+		if t := jsonscan.Trim(answer); len(t) == 0 || t[0] != '{' {
+			return jsonrpc2.ErrInvalidParams(fmt.Sprintf("inputResponses[%q]: must be an object (the %s result)", key, method))
+		}
+		if err := json.Unmarshal(answer, result); err != nil {
+			return jsonrpc2.ErrInvalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
+		}
+		return nil
 	}
 	if rs.pending == nil {
 		rs.pending = map[string]json.RawMessage{}
@@ -198,38 +230,103 @@ func Input(ctx context.Context, method string, params any, result any) error {
 	return ErrInputRequired
 }
 
+// HasRequestState reports whether the request in ctx carried a
+// requestState that the session issued and verified (a retry after an
+// InputRequiredResult).
+func HasRequestState(ctx context.Context) bool {
+	rs, ok := stateOf(ctx)
+	return ok && rs.stateVerified
+}
+
+// CodeMissingRequiredClientCapability is
+// MissingRequiredClientCapabilityError's code (2026-07-28): the request
+// needs a client capability the client did not declare.
+const CodeMissingRequiredClientCapability = -32021
+
+// MissingCapability returns the MissingRequiredClientCapabilityError for
+// the client capability name (data.requiredCapabilities is a
+// ClientCapabilities object, {"sampling": {}}). A handler returns it when
+// serving the request needs a capability the client did not declare
+// (ClientCapabilities says which it did); Input returns it itself. On
+// Streamable HTTP its status is 400.
+func MissingCapability(name, message string) *jsonrpc2.Error {
+	if message == "" {
+		message = fmt.Sprintf("Missing required client capability: %s", name)
+	}
+	return &jsonrpc2.Error{Code: CodeMissingRequiredClientCapability, Message: message,
+		Data: mustJSON(map[string]any{"requiredCapabilities": map[string]any{name: map[string]any{}}})}
+}
+
+// ClientCapabilities returns the capabilities the client of the request in
+// ctx declared (initialize's for a legacy client, the request's _meta for
+// a modern one), as sent; nil outside a session request.
+func ClientCapabilities(ctx context.Context) json.RawMessage {
+	if rs, ok := stateOf(ctx); ok {
+		return rs.clientCaps
+	}
+	return nil
+}
+
 // inputRequired is the InputRequiredResult for the inputs asked so far.
+// Its requestState always carries the answers the handler already had
+// (possibly none): the handler runs again from the start on the retry, so
+// they must come back with it, in requestState, which the client returns
+// untouched (mrtr.mdx), not in server memory. The state is signed with the
+// server's key, so a client cannot forge or alter answers in it.
 func (rs *requestState) inputRequired() json.RawMessage {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	res := map[string]any{"resultType": "input_required", "inputRequests": rs.pending}
-	if len(rs.responses) > 0 {
-		// The handler runs again from the start on the retry, so the
-		// answers it already had must come back with it: in requestState,
-		// which the client returns untouched (mrtr.mdx), not in server memory.
-		res["requestState"] = requestStatePrefix + base64.RawURLEncoding.EncodeToString(mustJSON(rs.responses))
-	}
+	res := map[string]any{"resultType": "input_required", "inputRequests": rs.pending,
+		"requestState": rs.st.srv.sealState(mustJSON(rs.responses))}
 	return mustJSON(res)
 }
 
-// requestStatePrefix marks a requestState that carries earlier answers.
+// requestStatePrefix marks a requestState this runtime issued.
 const requestStatePrefix = "mcpgen-inputs:"
 
-// carriedResponses decodes the answers a requestState carries; anything
-// else (absent, or another server's state) carries none.
-func carriedResponses(state json.RawMessage) map[string]json.RawMessage {
+// sealState encodes payload as a requestState: the prefix, the payload
+// and its HMAC-SHA256 under the server's key, base64url each.
+func (s *Server) sealState(payload []byte) string {
+	m := hmac.New(sha256.New, s.stateKey)
+	m.Write(payload)
+	return requestStatePrefix + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(m.Sum(nil))
+}
+
+// errBadRequestState answers a requestState that fails verification
+// (mrtr.mdx: servers MUST reject state that fails integrity checks).
+var errBadRequestState = jsonrpc2.ErrInvalidParams("requestState failed its integrity check")
+
+// carriedResponses verifies and decodes the answers a requestState
+// carries: absent or null carries none; anything this server did not issue
+// unchanged is an error.
+func (s *Server) carriedResponses(state json.RawMessage) (map[string]json.RawMessage, bool, error) {
 	out := map[string]json.RawMessage{}
-	var s string
-	if json.Unmarshal(state, &s) != nil || !strings.HasPrefix(s, requestStatePrefix) {
-		return out
+	if t := jsonscan.Trim(state); len(t) == 0 || string(t) == "null" {
+		return out, false, nil
 	}
-	b, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(s, requestStatePrefix))
-	if err != nil {
-		return out
+	var str string
+	if json.Unmarshal(state, &str) != nil || !strings.HasPrefix(str, requestStatePrefix) {
+		return nil, false, errBadRequestState
 	}
-	_ = json.Unmarshal(b, &out)
+	body, sig, ok := strings.Cut(strings.TrimPrefix(str, requestStatePrefix), ".")
+	if !ok {
+		return nil, false, errBadRequestState
+	}
+	payload, err1 := base64.RawURLEncoding.DecodeString(body)
+	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil {
+		return nil, false, errBadRequestState
+	}
+	m := hmac.New(sha256.New, s.stateKey)
+	m.Write(payload)
+	if !hmac.Equal(mac, m.Sum(nil)) {
+		return nil, false, errBadRequestState
+	}
+	if err := json.Unmarshal(payload, &out); err != nil {
+		return nil, false, errBadRequestState
+	}
 	if out == nil {
 		out = map[string]json.RawMessage{}
 	}
-	return out
+	return out, true, nil
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +37,9 @@ type Server struct {
 	register     func(*jsonrpc2.Conn) []string
 	provided     map[string]bool // the methods register installs
 	wrapped      map[string]bool // the methods whose handlers see the session's view of the request
+	removed      map[string]bool // methods of the legacy revisions the modern base does not have
+	hub          hub             // open subscriptions/listen streams and legacy connections
+	stateKey     []byte          // signs requestState (WithRequestStateKey, else random)
 	instructions string
 	logger       *slog.Logger
 	connOpts     []jsonrpc2.Option
@@ -70,6 +74,16 @@ type ServerOption func(*Server)
 // revision is modern.
 func WithLegacy(revs ...Revision) ServerOption {
 	return func(s *Server) { s.legacy = append(s.legacy, revs...) }
+}
+
+// WithRequestStateKey sets the key that signs the requestState of
+// InputRequiredResults (HMAC-SHA256), so that a client cannot forge or
+// alter the answers it carries. The default is a random key per Server,
+// which is right for one process; servers behind a load balancer, where a
+// retry may reach another process, share a key of at least 32 random
+// bytes.
+func WithRequestStateKey(key []byte) ServerOption {
+	return func(s *Server) { s.stateKey = slices.Clone(key) }
 }
 
 // WithInstructions sets the instructions of the initialize and
@@ -151,13 +165,18 @@ func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn)
 	for _, o := range opts {
 		o(s)
 	}
-	s.wrapped = s.wrappedMethods()
 	if !base.Modern {
 		s.legacy = append([]Revision{base}, s.legacy...)
 	}
 	slices.SortStableFunc(s.legacy, func(a, b Revision) int { return -compareVersion(a.Version, b.Version) })
+	s.wrapped = s.wrappedMethods()
+	s.removed = s.removedMethods()
 	if s.logger == nil {
 		s.logger = slog.Default()
+	}
+	if len(s.stateKey) == 0 {
+		s.stateKey = make([]byte, 32)
+		_, _ = rand.Read(s.stateKey) // crypto/rand.Read never fails (Go 1.24)
 	}
 	return s
 }
@@ -313,6 +332,11 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 			return nil, fmt.Errorf("session: conn setup: %w", err)
 		}
 	}
+	if initFirst {
+		// Before Start, so that a change announced once initialize is
+		// answered reaches this session.
+		s.hub.addLegacy(conn)
+	}
 	conn.Start()
 	return conn, nil
 }
@@ -414,6 +438,9 @@ func (s *Server) wrappedMethods() map[string]bool {
 	if s.base.HasLifecycle(MethodDiscover) {
 		w[MethodDiscover] = true
 	}
+	if s.servesListen() {
+		w[MethodSubscriptionsListen] = true
+	}
 	for _, m := range []string{MethodPing, MethodSetLevel} {
 		if !s.base.HasLifecycle(m) {
 			delete(w, m)
@@ -457,6 +484,10 @@ func (st *connState) lifecycle(ctx context.Context, req *jsonrpc2.Request, next 
 	case MethodDiscover:
 		if st.srv.base.HasLifecycle(MethodDiscover) {
 			return st.discover(ctx, req)
+		}
+	case MethodSubscriptionsListen:
+		if st.srv.servesListen() {
+			return st.listen(ctx, req)
 		}
 	}
 	return next(ctx, req)

@@ -334,10 +334,19 @@ func TestMRTRWire(t *testing.T) {
 	t.Run("modern", func(t *testing.T) {
 		p := serve(t, newServer(nil, &toolServer{}))
 		p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{%s,"name":"roots"}}`, modernMeta)
-		if got := str(p.recv()); got != `{"id":1,"jsonrpc":"2.0","result":{"inputRequests":{"input-1":{"method":"roots/list","params":{}}},"resultType":"input_required"}}` {
-			t.Fatalf("first round: %s", got)
+		first := p.recv()
+		res, _ := first["result"].(map[string]any)
+		state, _ := res["requestState"].(string)
+		delete(res, "requestState")
+		if got := str(first); got != `{"id":1,"jsonrpc":"2.0","result":{"inputRequests":{"input-1":{"method":"roots/list","params":{}}},"resultType":"input_required"}}` || !strings.HasPrefix(state, "mcpgen-inputs:") {
+			t.Fatalf("first round: %s (requestState %q)", got, state)
 		}
-		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{%s,"name":"roots","inputResponses":{"input-1":{"roots":[{"uri":"file:///a"}]}}}}`, modernMeta)
+		// A tampered requestState is refused (mrtr.mdx: integrity).
+		p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{%s,"name":"roots","requestState":%q,"inputResponses":{"input-1":{"roots":[]}}}}`, modernMeta, state+"-TAMPERED")
+		if got := p.recv(); got["error"] == nil {
+			t.Errorf("tampered requestState accepted: %v", got)
+		}
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{%s,"name":"roots","requestState":%q,"inputResponses":{"input-1":{"roots":[{"uri":"file:///a"}]}}}}`, modernMeta, state)
 		if got := str(p.recv()); got != `{"id":2,"jsonrpc":"2.0","result":{"content":[{"text":"1 roots, first file:///a","type":"text"}],"resultType":"complete"}}` {
 			t.Errorf("retry: %s", got)
 		}

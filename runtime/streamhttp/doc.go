@@ -37,8 +37,14 @@
 //     KeepAlive also turns into SSE to send a keep-alive comment, so proxies
 //     do not cut long calls. subscriptions/listen is SSE from the start.
 //   - Modern errors that reject a request before it runs are 400 (header
-//     mismatch -32020, unsupported version -32022); a modern -32601 answered
-//     as JSON is 404, as streamable-http.mdx requires.
+//     mismatch -32020, unsupported version -32022, a missing required _meta
+//     member -32602 as basic/index.mdx says, a missing client capability
+//     -32021); a modern -32601 is 404, as streamable-http.mdx requires. A
+//     method 2026-07-28 removed (initialize, ping, logging/setLevel,
+//     resources/subscribe, resources/unsubscribe) gets its 404 before any
+//     stream starts. Such an error, when it is the first and final message,
+//     is plain JSON with its status even with SSEResponses (the status
+//     cannot follow a stream's 200).
 //   - A legacy server-to-client request goes on the stream of the client
 //     request whose handler made it, else on the session's GET stream; a
 //     server's notifications/cancelled follows the request it names.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -160,6 +161,12 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		writeError(w, http.StatusBadRequest, m.ID, code, msg, data)
 		return
 	}
+	if removedMethod(h.opts.Revisions, version, m.Method) {
+		// Decided here, before any stream starts, so that the 404 holds in
+		// SSE response mode too.
+		writeError(w, http.StatusNotFound, m.ID, jsonrpc2.CodeMethodNotFound, "Method not found: "+m.Method+" is not part of protocol version "+version, nil)
+		return
+	}
 	if !h.enter() {
 		writeError(w, http.StatusServiceUnavailable, m.ID, jsonrpc2.CodeInternalError, "server is shutting down", nil)
 		return
@@ -201,6 +208,28 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	})
 }
 
+// isObject reports whether raw is a JSON object.
+func isObject(raw json.RawMessage) bool {
+	t := jsonscan.Trim(raw)
+	return len(t) > 0 && t[0] == '{'
+}
+
+// removedMethod reports whether method is one of the requests 2026-07-28
+// removed (session.RemovedIn20260728: initialize, ping, logging/setLevel,
+// resources/subscribe, resources/unsubscribe) and the modern revision
+// version does not define it again. A modern request for one is answered
+// 404 with -32601 (streamable-http.mdx), whatever would answer it for a
+// legacy client. Other unknown methods (an extension's, say) are the
+// lifecycle layer's to answer.
+func removedMethod(revs []session.Revision, version, method string) bool {
+	if !slices.Contains(session.RemovedIn20260728, method) || version < "2026-07-28" {
+		return false
+	}
+	rev := revisionFor(revs, version, true)
+	_, ok := rev.ServerMethods[method]
+	return !ok && !rev.HasLifecycle(method)
+}
+
 // validateModern applies streamable-http.mdx's server validation. It returns
 // an empty message when the request may proceed.
 func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, metaVersion string, hasMeta bool, p peek, paramsOK bool) (string, int, any) {
@@ -216,11 +245,16 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 		return "Invalid params: params must be an object with string name/uri", jsonrpc2.CodeInvalidParams, nil
 	}
 	if !hasMeta {
-		return "Header mismatch: params._meta is missing " + session.MetaProtocolVersion, CodeHeaderMismatch, nil
+		// basic/index.mdx: _meta and its protocolVersion are required
+		// params, so their absence is Invalid params (400), not a mismatch.
+		return "Invalid params: params._meta is missing " + session.MetaProtocolVersion, jsonrpc2.CodeInvalidParams, nil
 	}
 	rev := revisionFor(h.opts.Revisions, version, true)
 	if metaVersion != version {
 		return "Header mismatch: MCP-Protocol-Version header value '" + version + "' does not match body value '" + metaVersion + "'", CodeHeaderMismatch, nil
+	}
+	if caps, ok := p.Meta[session.MetaClientCapabilities]; !ok || !isObject(caps) {
+		return "Invalid params: params._meta is missing the " + session.MetaClientCapabilities + " object", jsonrpc2.CodeInvalidParams, nil
 	}
 	if got := hd.Values(HeaderMethod); rev.HasHTTPHeader(HeaderMethod) && (len(got) != 1 || got[0] != m.Method) {
 		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", CodeHeaderMismatch, nil

@@ -16,7 +16,15 @@ import (
 )
 
 func TestModernValidation(t *testing.T) {
-	f := newFixture(t, Options{ParamHeaders: func(tool string) []ParamHeader {
+	// Both response modes: a rejection's status is decided before any
+	// stream starts, so SSEResponses changes nothing here.
+	for _, sse := range []bool{false, true} {
+		t.Run(fmt.Sprintf("sse=%v", sse), func(t *testing.T) { testModernValidation(t, sse) })
+	}
+}
+
+func testModernValidation(t *testing.T, sse bool) {
+	f := newFixture(t, Options{SSEResponses: sse, ParamHeaders: func(tool string) []ParamHeader {
 		if tool == "sql" {
 			return []ParamHeader{{Name: "Region", Path: []string{"region"}}, {Name: "Limit", Path: []string{"opts", "limit"}}}
 		}
@@ -44,7 +52,12 @@ func TestModernValidation(t *testing.T) {
 		{"no version header", with(map[string]string{HeaderProtocolVersion: "", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
 		{"unsupported version", with(map[string]string{HeaderProtocolVersion: "2099-01-01", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, session.CodeUnsupportedProtocolVersion},
 		{"meta mismatch", with(map[string]string{HeaderName: "echo"}), strings.Replace(call(`"echo"`, `{}`), `"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, `"io.modelcontextprotocol/protocolVersion":"2025-11-25"`, 1), 400, CodeHeaderMismatch},
-		{"no meta", with(map[string]string{HeaderName: "echo"}), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`, 400, CodeHeaderMismatch},
+		// basic/index.mdx: a missing required _meta member is -32602 with 400.
+		{"no meta", with(map[string]string{HeaderName: "echo"}), `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`, 400, jsonrpc2.CodeInvalidParams},
+		{"no client capabilities", with(map[string]string{HeaderName: "echo"}), strings.Replace(call(`"echo"`, `{}`), `,"io.modelcontextprotocol/clientCapabilities":{}`, ``, 1), 400, jsonrpc2.CodeInvalidParams},
+		{"removed ping", modernHdr("ping"), `{"jsonrpc":"2.0","id":1,"method":"ping","params":{` + modernMeta + `}}`, 404, jsonrpc2.CodeMethodNotFound},
+		{"removed initialize", modernHdr("initialize"), `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{` + modernMeta + `}}`, 404, jsonrpc2.CodeMethodNotFound},
+		{"removed resources/subscribe", modernHdr("resources/subscribe"), `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"x:y",` + modernMeta + `}}`, 404, jsonrpc2.CodeMethodNotFound},
 		{"no Mcp-Method", with(map[string]string{HeaderMethod: "", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
 		{"Mcp-Method mismatch", with(map[string]string{HeaderMethod: "tools/list", HeaderName: "echo"}), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
 		{"no Mcp-Name", with(nil), call(`"echo"`, `{}`), 400, CodeHeaderMismatch},
@@ -366,5 +379,34 @@ func TestModernRevisionData(t *testing.T) {
 	}
 	if got, want := Versions(append(DefaultRevisions(), own), EraModern), []string{v, "2026-07-28"}; !slices.Equal(got, want) {
 		t.Errorf("Versions = %v, want %v", got, want)
+	}
+}
+
+// TestForServer: a modern-only server's Handler names only the versions
+// the server speaks in -32022, as its server/discover does.
+func TestForServer(t *testing.T) {
+	srv := session.NewServer(session.Implementation{Name: "t", Version: "1"}, DefaultRevisions()[0], func(*jsonrpc2.Conn) []string { return nil })
+	opts := ForServer(srv, Options{})
+	if !slices.Equal(opts.ModernVersions, []string{"2026-07-28"}) || opts.LegacyVersions == nil || len(opts.LegacyVersions) != 0 {
+		t.Errorf("modern %q legacy %q, want [2026-07-28] and none", opts.ModernVersions, opts.LegacyVersions)
+	}
+	if got := ForServer(srv, Options{LegacyVersions: []string{"2025-11-25"}}).LegacyVersions; !slices.Equal(got, []string{"2025-11-25"}) {
+		t.Errorf("an explicit LegacyVersions was replaced: %q", got)
+	}
+}
+
+// TestRemovedMethod: only what 2026-07-28 removed is refused up front;
+// tasks/*, which legacy revisions had in the core and the tasks extension
+// serves to modern clients, is not.
+func TestRemovedMethod(t *testing.T) {
+	revs := append(DefaultRevisions(), session.Revision{Version: "2025-11-25", ServerMethods: map[string]string{"tasks/get": "GetTask", "resources/subscribe": "Subscribe"}})
+	for method, want := range map[string]bool{"ping": true, "initialize": true, "logging/setLevel": true, "resources/subscribe": true,
+		"resources/unsubscribe": true, "tasks/get": false, "tools/call": false, "nope/nope": false} {
+		if got := removedMethod(revs, "2026-07-28", method); got != want {
+			t.Errorf("%s: removed %v, want %v", method, got, want)
+		}
+	}
+	if removedMethod(revs, "2025-11-25", "ping") {
+		t.Error("ping removed at 2025-11-25")
 	}
 }

@@ -100,3 +100,40 @@ func revisionFor(revs []session.Revision, version string, modern bool) session.R
 	}
 	return session.Revision{Version: version, Modern: modern}
 }
+
+// ForServer returns opts with ModernVersions and LegacyVersions, where
+// they are nil, set to the versions srv speaks (srv.SupportedVersions,
+// each put in its era by the revision data of opts.Revisions, or
+// DefaultRevisions), so that the supported list of the Handler's
+// UnsupportedProtocolVersionError (-32022) is the supportedVersions that
+// srv's server/discover lists, as a client comparing the two expects.
+// Without it the Handler serves every version of its revision data, and a
+// server with fewer (a modern-only one, say) would be named versions it
+// does not speak.
+func ForServer(srv *session.Server, opts Options) Options {
+	revs := opts.Revisions
+	if revs == nil {
+		revs = DefaultRevisions()
+	}
+	var modern, legacy []string
+	for _, v := range srv.SupportedVersions() {
+		isModern := false
+		for _, r := range revs {
+			if r.Version == v {
+				isModern = r.Modern
+			}
+		}
+		if isModern {
+			modern = append(modern, v)
+		} else {
+			legacy = append(legacy, v)
+		}
+	}
+	if opts.ModernVersions == nil {
+		opts.ModernVersions = append([]string{}, modern...)
+	}
+	if opts.LegacyVersions == nil {
+		opts.LegacyVersions = append([]string{}, legacy...)
+	}
+	return opts
+}

@@ -52,14 +52,18 @@ func (s *stream) send(msg []byte, final bool) error {
 	}
 	s.deadline()
 	var err error
-	if s.mode == modePending && final && s.allowJSON {
+	status := http.StatusOK
+	if s.mode == modePending && final && s.status != nil {
+		status = s.status(msg)
+	}
+	// A final message that is the first one goes as plain JSON, unless
+	// SSE was asked for; an error that has its own HTTP status (a modern
+	// 400 or 404) goes as JSON with that status even then, as the status
+	// must be decided before a stream starts.
+	if s.mode == modePending && final && (s.allowJSON || status != http.StatusOK) {
 		h := s.w.Header()
 		s.copyHeader(h)
 		h.Set("Content-Type", "application/json")
-		status := http.StatusOK
-		if s.status != nil {
-			status = s.status(msg)
-		}
 		s.w.WriteHeader(status)
 		_, err = s.w.Write(msg)
 	} else {

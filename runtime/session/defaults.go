@@ -1,0 +1,141 @@
+package session
+
+import (
+	"encoding/json"
+	"slices"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
+)
+
+// Defaults the session puts into a modern (2026-07-28) result whose
+// handler left a required member out or empty, so that every result it
+// sends is valid against its revision's schema however it was built (a
+// generated type's zero value, a map, raw JSON):
+//
+//   - resultType: "complete" (basic/index.mdx: every result carries it;
+//     an InputRequiredResult sets "input_required" itself);
+//   - on cacheable results (Revision.CacheableResults: the list results,
+//     resources/read, server/discover) cacheScope: "private" and ttlMs: 0
+//     (server/utilities/caching.mdx). ttlMs 0 is what a client assumes when
+//     it is absent (immediately stale), and "private" never lets a shared
+//     cache hand one caller's result to another: a handler that knows its
+//     result is the same for everyone and stays fresh sets "public" and a
+//     TTL itself.
+//
+// Members the handler set are never changed. Legacy results are left
+// alone (mapped results lose these members instead: MapModernResult).
+const (
+	DefaultResultType = "complete"
+	DefaultCacheScope = "private"
+	DefaultTTLMs      = 0
+)
+
+// withModernDefaults returns res with the defaults above filled in where
+// missing (absent, null or ""). A result that needs nothing is returned
+// as its JSON unchanged; a result that is not a JSON object is returned as
+// it is (the runtime sends it; the schema decides). The members are
+// spliced into the encoded result, which is encoded once and never
+// decoded: this runs for every modern result.
+func withModernDefaults(res any, cacheable bool) (any, error) {
+	var raw []byte
+	switch r := res.(type) {
+	case nil:
+		raw = []byte(`{}`)
+	case json.RawMessage:
+		raw = r
+	default:
+		b, err := json.Marshal(res)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	start := jsonscan.SkipSpace(raw, 0)
+	if start >= len(raw) {
+		return json.RawMessage(raw), nil
+	}
+	if raw[start] == 'n' { // null: the empty result
+		raw, start = []byte(`{}`), 0
+	}
+	if raw[start] != '{' {
+		return json.RawMessage(raw), nil
+	}
+	// One pass over the top-level members: where each default's member
+	// is, if it is there.
+	type span struct{ from, to int } // the value's bytes; from < 0: absent
+	defaults := []struct {
+		key, value string
+		empty      func(v []byte) bool
+		at         span
+	}{
+		{memberResultType, `"` + DefaultResultType + `"`, emptyString, span{-1, -1}},
+		{memberCacheScope, `"` + DefaultCacheScope + `"`, emptyString, span{-1, -1}},
+		{memberTTL, `0`, func(v []byte) bool { return string(v) == "null" }, span{-1, -1}},
+	}
+	if !cacheable {
+		defaults = defaults[:1]
+	}
+	i := jsonscan.SkipSpace(raw, start+1)
+	for i < len(raw) && raw[i] == '"' {
+		kEnd := jsonscan.SkipString(raw, i)
+		if kEnd < 0 {
+			return json.RawMessage(raw), nil
+		}
+		key := raw[i+1 : kEnd-1]
+		i = jsonscan.SkipSpace(raw, kEnd)
+		if i >= len(raw) || raw[i] != ':' {
+			return json.RawMessage(raw), nil
+		}
+		i = jsonscan.SkipSpace(raw, i+1)
+		vEnd := jsonscan.SkipTrusted(raw, i)
+		if vEnd <= i {
+			return json.RawMessage(raw), nil
+		}
+		for d := range defaults {
+			if jsonscan.KeyIs(key, defaults[d].key) {
+				defaults[d].at = span{i, vEnd} // the last one counts, as for encoding/json
+			}
+		}
+		i = jsonscan.SkipSpace(raw, vEnd)
+		if i >= len(raw) || raw[i] != ',' {
+			break
+		}
+		i = jsonscan.SkipSpace(raw, i+1)
+	}
+	// What to insert after the opening brace, and which values to replace.
+	var insert []byte
+	type replace struct {
+		at    span
+		value string
+	}
+	var repl []replace
+	for _, d := range defaults {
+		switch {
+		case d.at.from < 0:
+			insert = append(insert, `"`+d.key+`":`+d.value+`,`...)
+		case d.empty(raw[d.at.from:d.at.to]):
+			repl = append(repl, replace{d.at, d.value})
+		}
+	}
+	if len(insert) == 0 && len(repl) == 0 {
+		return json.RawMessage(raw), nil
+	}
+	if len(insert) > 0 && raw[jsonscan.SkipSpace(raw, start+1)] == '}' {
+		insert = insert[:len(insert)-1] // an empty object: no comma
+	}
+	slices.SortFunc(repl, func(a, b replace) int { return a.at.from - b.at.from })
+	out := make([]byte, 0, len(raw)+len(insert)+24)
+	out = append(out, raw[:start+1]...)
+	out = append(out, insert...)
+	pos := start + 1
+	for _, r := range repl {
+		out = append(out, raw[pos:r.at.from]...)
+		out = append(out, r.value...)
+		pos = r.at.to
+	}
+	out = append(out, raw[pos:]...)
+	return json.RawMessage(out), nil
+}
+
+// emptyString reports whether a JSON value is "" or null.
+func emptyString(v []byte) bool { return string(v) == `""` || string(v) == "null" }
