@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -22,5 +23,45 @@ func TestShort(t *testing.T) {
 		if !strings.Contains(b.String(), table) {
 			t.Errorf("report has no %q table", table)
 		}
+	}
+}
+
+// TestGate: a target is held to the value within the band, a
+// known miss to its recorded level within the band.
+func TestGate(t *testing.T) {
+	path := t.TempDir() + "/known.txt"
+	if err := os.WriteFile(path, []byte("# comment\n\nstdio echo: mcpgen ÷ mcp-go | 2026-07-28 | 1.8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k, err := readKnown(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, seen = k, map[string]bool{}
+	defer func() { known, seen = nil, map[string]bool{} }()
+	for _, c := range []struct {
+		t    target
+		band float64
+		want bool
+	}{
+		{target{name: "x", rev: "r", got: 3.0, want: 4}, 0.3, true},
+		{target{name: "x", rev: "r", got: 2.7, want: 4}, 0.3, false},
+		{target{name: "x", rev: "r", got: 0.3, want: 0.25, atMost: true}, 0.3, true},
+		{target{name: "x", rev: "r", got: 0.4, want: 0.25, atMost: true}, 0.3, false},
+		{target{name: "stdio echo: mcpgen ÷ mcp-go", rev: "2026-07-28", got: 1.5, want: 4}, 0.3, true},
+		{target{name: "stdio echo: mcpgen ÷ mcp-go", rev: "2026-07-28", got: 1.2, want: 4}, 0.3, false},
+	} {
+		if got := c.t.within(c.band); got != c.want {
+			t.Errorf("%+v within %v = %v, want %v", c.t, c.band, got, c.want)
+		}
+	}
+	if !seen["stdio echo: mcpgen ÷ mcp-go | 2026-07-28"] {
+		t.Error("the known miss was not marked seen")
+	}
+	if err := os.WriteFile(path, []byte("no level here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readKnown(path); err == nil || !strings.Contains(err.Error(), "known.txt:1") {
+		t.Errorf("a malformed line: %v, want an error naming the line", err)
 	}
 }
