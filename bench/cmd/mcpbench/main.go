@@ -105,7 +105,7 @@ type config struct {
 
 func configFor(short bool, count int) config {
 	if short {
-		return config{d: 150 * time.Millisecond, latencyN: 400, httpLatencyN: 60, many: []int{1000}, streams: 100, timeout: 2 * time.Second, bound: 500 * time.Millisecond, setupTime: 100 * time.Millisecond, count: count, transports: []bench.TransportKind{bench.Pipe}}
+		return config{d: 150 * time.Millisecond, latencyN: 400, httpLatencyN: 150, many: []int{1000}, streams: 100, timeout: 2 * time.Second, bound: 500 * time.Millisecond, setupTime: 100 * time.Millisecond, count: count, transports: []bench.TransportKind{bench.Pipe}}
 	}
 	return config{d: 500 * time.Millisecond, latencyN: 1000, httpLatencyN: 200, many: []int{1000, 10000}, streams: 200, timeout: 5 * time.Second, bound: 2 * time.Second, setupTime: 500 * time.Millisecond, count: count, transports: []bench.TransportKind{bench.Pipe, bench.Mem}}
 }
@@ -199,6 +199,7 @@ func (t target) met() bool {
 // within reports whether the target is met or missed by no more than band
 // (a fraction of the target).
 func (t target) within(band float64) bool {
+	band *= t.bandScale()
 	if lvl, ok := t.knownLevel(); ok {
 		// A known miss must not get worse than its recorded level.
 		if t.atMost {
@@ -210,6 +211,16 @@ func (t target) within(band float64) bool {
 		return t.got <= t.want*(1+band)
 	}
 	return t.got >= t.want*(1-band)
+}
+
+// bandScale is 2 for the targets whose run-to-run spread measured about
+// twice the rates' (p99 latencies, from a dozen samples in the tail, and
+// setup times, from short runs): notes.md, "Noise band".
+func (t target) bandScale() float64 {
+	if strings.Contains(t.name, "p99") || strings.HasPrefix(t.name, "setup") {
+		return 2
+	}
+	return 1
 }
 
 func (t target) describe() string {
@@ -233,7 +244,7 @@ func num(v float64, unit string) string {
 func writeTargets(w io.Writer, band float64) {
 	fmt.Fprintf(w, "## Targets (issue 25), this run\n\n")
 	if band >= 0 {
-		fmt.Fprintf(w, "Gate: a target missed by more than %.0f %% of its value fails the run.\n\n", band*100)
+		fmt.Fprintf(w, "Gate: a target missed by more than %.0f %% of its value (%.0f %% for p99 latencies and setup) fails the run; a known miss fails when it is that much worse than its recorded level.\n\n", band*100, band*200)
 	}
 	fmt.Fprintf(w, "| target | revision | measured | target | status |\n|---|---|---:|---:|---|\n")
 	for _, t := range targets {
