@@ -87,6 +87,12 @@ func TestHTTPCancel(t *testing.T) {
 				if m.Era == Modern && c == RawClient && l.Never {
 					t.Errorf("%s %s: closing the stream did not cancel the handler", p.Name, m)
 				}
+				// mcpgen's own client, through mcp.Connect, must cancel
+				// in both eras (by notification, or by closing the
+				// stream at 2026-07-28).
+				if p.Name == "mcpgen" && c == OwnClient && l.Never {
+					t.Errorf("mcpgen %s, own client: the cancelled call never reached the handler", m)
+				}
 			}
 		}
 	}
