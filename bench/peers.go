@@ -165,14 +165,8 @@ func structuredText(sc any) (string, error) {
 	return s, nil
 }
 
-// quote and unquote move the echo text in and out of a JSON string.
+// quote moves the echo text into a JSON string (the raw client's requests).
 func quote(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b
-}
-
-func unquote(raw json.RawMessage) string {
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
 }

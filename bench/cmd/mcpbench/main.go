@@ -131,7 +131,6 @@ type target struct {
 	got, want float64
 	atMost    bool   // the target is got <= want (else got >= want)
 	unit      string // "×" for ratios
-	note      string
 }
 
 var targets []target
