@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestShort is what CI runs (scripts/suites/60-bench.sh): the whole report
-// in -short mode, failing if any peer's measurement breaks, so neither the
-// harness nor the peers' APIs it calls can rot.
+// TestShort writes the whole report in -short mode, one round, failing if
+// any peer's measurement breaks, so neither the harness nor the peers' APIs
+// it calls can rot (go test without -short; CI runs the same measurements
+// through "mcpbench -short -gate", scripts/suites/60-bench.sh).
 func TestShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: go test -short skips the report; run without -short")
