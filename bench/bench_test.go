@@ -47,8 +47,10 @@ func benchEcho(b *testing.B, connect Connector, callers int) {
 func BenchmarkEcho(b *testing.B) {
 	for _, t := range []TransportKind{Pipe, Mem} {
 		for _, callers := range []int{1, 16} {
-			for _, p := range Peers {
-				b.Run(string(t)+"/callers="+strconv.Itoa(callers)+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t), callers) })
+			for _, rev := range Revisions {
+				for _, p := range Peers {
+					b.Run(string(t)+"/callers="+strconv.Itoa(callers)+"/"+rev+"/"+p.Name, func(b *testing.B) { benchEcho(b, p.over(t, rev), callers) })
+				}
 			}
 		}
 	}
@@ -56,17 +58,19 @@ func BenchmarkEcho(b *testing.B) {
 
 func BenchmarkSetup(b *testing.B) {
 	for _, t := range []TransportKind{Pipe, Mem} {
-		for _, p := range Peers {
-			b.Run(string(t)+"/"+p.Name, func(b *testing.B) {
-				b.ReportAllocs()
-				for i := 0; i < b.N; i++ {
-					s, err := p.Connect(t, nil)
-					if err != nil {
-						b.Fatal(err)
+		for _, rev := range Revisions {
+			for _, p := range Peers {
+				b.Run(string(t)+"/"+rev+"/"+p.Name, func(b *testing.B) {
+					b.ReportAllocs()
+					for i := 0; i < b.N; i++ {
+						s, err := p.Connect(t, rev, nil)
+						if err != nil {
+							b.Fatal(err)
+						}
+						s.Close()
 					}
-					s.Close()
-				}
-			})
+				})
+			}
 		}
 	}
 }
@@ -75,10 +79,12 @@ func BenchmarkSetup(b *testing.B) {
 // (handler-p*: cancel → the handler's ctx done; return-p*: cancel → the
 // caller's call returns.)
 func BenchmarkCancelLatency(b *testing.B) {
-	for _, p := range Peers {
-		b.Run(p.Name, func(b *testing.B) {
-			reportLatency(b, CancelLatency(p, Pipe, b.N, 5*time.Second))
-		})
+	for _, rev := range Revisions {
+		for _, p := range Peers {
+			b.Run(rev+"/"+p.Name, func(b *testing.B) {
+				reportLatency(b, CancelLatency(p, Pipe, rev, b.N, 5*time.Second))
+			})
+		}
 	}
 }
 
@@ -105,9 +111,11 @@ func BenchmarkCancel1000InFlight(b *testing.B) {
 		if !p.CancelsUnderLoad {
 			continue
 		}
-		b.Run(p.Name, func(b *testing.B) {
-			benchMass(b, 1000, "call", "cancels", func() Mass { return CancelMany(p, Pipe, 1000, 10*time.Second) })
-		})
+		for _, rev := range Revisions {
+			b.Run(rev+"/"+p.Name, func(b *testing.B) {
+				benchMass(b, 1000, "call", "cancels", func() Mass { return CancelMany(p, Pipe, rev, 1000, 10*time.Second) })
+			})
+		}
 	}
 }
 
@@ -125,7 +133,11 @@ func BenchmarkPipeFloor(b *testing.B) {
 // together, goroutine stacks excluded). go-sdk takes seconds here and
 // mcp-go never cancels, so only mcpgen runs; cmd/mcpbench has all three.
 func BenchmarkCancel10000InFlight(b *testing.B) {
-	benchMass(b, 10000, "call", "cancels", func() Mass { return CancelMany(mcpgenPeer, Pipe, 10000, 10*time.Second) })
+	for _, rev := range Revisions {
+		b.Run(rev, func(b *testing.B) {
+			benchMass(b, 10000, "call", "cancels", func() Mass { return CancelMany(mcpgenPeer, Pipe, rev, 10000, 10*time.Second) })
+		})
+	}
 }
 
 // benchMass runs measure b.N times, failing unless every one of its n

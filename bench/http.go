@@ -42,6 +42,14 @@ func (m HTTPMode) String() string {
 	return string(m.Era) + ", JSON"
 }
 
+// Revision is the protocol revision of the mode's era.
+func (m HTTPMode) Revision() string {
+	if m.Era == Modern {
+		return Rev20260728
+	}
+	return Rev20251125
+}
+
 // HTTPModes are the four modes every HTTP peer is run in.
 var HTTPModes = []HTTPMode{{Legacy, false}, {Legacy, true}, {Modern, false}, {Modern, true}}
 
@@ -164,8 +172,11 @@ func rawConnect(url string, m HTTPMode) (*Client, error) {
 	if m.SSE {
 		want = "text/event-stream"
 	}
+	// The modern raw client sends 2026-07-28 in every request's _meta and
+	// header; the legacy one reads the version initialize negotiated.
+	negotiated := modernVersion
 	if m.Era == Legacy {
-		resp, _, err := r.post(context.Background(), "initialize", "",
+		resp, body, err := r.post(context.Background(), "initialize", "",
 			`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}`)
 		if err != nil {
 			return nil, err
@@ -173,11 +184,15 @@ func rawConnect(url string, m HTTPMode) (*Client, error) {
 		if r.sid = resp.Header.Get("Mcp-Session-Id"); r.sid == "" {
 			return nil, fmt.Errorf("initialize: no Mcp-Session-Id (status %d)", resp.StatusCode)
 		}
+		if negotiated = jsonField(body, "protocolVersion"); negotiated == "" {
+			return nil, fmt.Errorf("initialize: no protocolVersion in %s", body)
+		}
 		if _, _, err := r.post(context.Background(), "notifications/initialized", "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
 			return nil, err
 		}
 	}
 	return &Client{
+		Revision: negotiated,
 		Echo: func(ctx context.Context, text string) (string, error) {
 			resp, body, err := r.post(ctx, "tools/call", "echo", r.call("echo", `{"text":`+string(quote(text))+`}`))
 			if err != nil {
@@ -257,34 +272,56 @@ func (r *rawSession) post(ctx context.Context, method, name, body string) (*http
 	return resp, data, nil
 }
 
+// jsonField is the string member name of the result of the response in
+// body (a JSON body or an SSE stream), "" if it has none.
+func jsonField(body []byte, name string) string {
+	msg := lastMessage(body)
+	var resp struct {
+		Result map[string]json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(msg, &resp) != nil {
+		return ""
+	}
+	var s string
+	_ = json.Unmarshal(resp.Result[name], &s)
+	return s
+}
+
+// lastMessage is body itself when it is a JSON body, else the last data
+// event of the SSE stream in body.
+func lastMessage(body []byte) []byte {
+	if bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
+		return body
+	}
+	var msg []byte
+	sc := bufio.NewScanner(bytes.NewReader(body))
+	for sc.Scan() {
+		if line, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:")); ok {
+			msg = append(msg[:0], bytes.TrimSpace(line)...)
+		}
+	}
+	return msg
+}
+
 // resultText returns the first text content of the response in body, a
 // JSON body or an SSE stream whose last data event is the response.
 func resultText(body []byte) (string, error) {
-	msg := body
-	if !bytes.HasPrefix(bytes.TrimSpace(body), []byte("{")) {
-		msg = nil
-		sc := bufio.NewScanner(bytes.NewReader(body))
-		for sc.Scan() {
-			if line, ok := bytes.CutPrefix(sc.Bytes(), []byte("data:")); ok {
-				msg = append(msg[:0], bytes.TrimSpace(line)...)
-			}
-		}
-	}
+	msg := lastMessage(body)
 	var resp struct {
 		Result *struct {
-			Content []struct {
+			StructuredContent *struct {
 				Text string `json:"text"`
-			} `json:"content"`
+			} `json:"structuredContent"`
 		} `json:"result"`
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(msg, &resp); err != nil {
 		return "", fmt.Errorf("response %q: %w", body, err)
 	}
-	if resp.Result == nil || len(resp.Result.Content) == 0 {
-		return "", fmt.Errorf("no text in %s", body)
+	if resp.Result == nil || resp.Result.StructuredContent == nil {
+		return "", fmt.Errorf("no structured text in %s", body)
 	}
-	return resp.Result.Content[0].Text, nil
+	return resp.Result.StructuredContent.Text, nil
 }
 
 // HTTPFloor measures the bare net/http round trip the MCP ones stand on:
@@ -294,7 +331,7 @@ func HTTPFloor(d time.Duration) RoundTrip {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}`)
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"text\":\"hello\"}"}],"structuredContent":{"text":"hello"}}}`)
 	}))
 	defer srv.Close()
 	defer rawClient.CloseIdleConnections()

@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"time"
 
@@ -10,29 +9,20 @@ import (
 	mcptransport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
-	modern "github.com/mcpgen/mcpgen/generated/mcp20260728"
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// mcpgenHTTP is runtime/streamhttp serving the generated 2025-11-25
-// (legacy) and 2026-07-28 (modern) servers on one endpoint, and its client
-// transport under a jsonrpc2.Conn with the generated callers.
+// mcpgenHTTP is the README's HTTP server: the same NewServer as stdio
+// (2026-07-28 bindings with session.WithLegacy(2025-11-25), typed tools)
+// behind streamhttp.NewHandler through streamhttp.AcceptConns; the client is
+// mcp.Connect over streamhttp's client transport, the version forced to
+// the mode's revision.
 var mcpgenHTTP = HTTPPeer{
 	Name: "mcpgen",
 	Handler: func(m HTTPMode, h *Hooks) (http.Handler, func(), error) {
-		handler := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
-			if era == streamhttp.EraModern {
-				c := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(modern.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
-				modern.RegisterServer(c, &mcpgenModernServer{h: h})
-				return c
-			}
-			c := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()))
-			mcp.RegisterServer(c, &mcpgenServer{h: h})
-			return c
-		}, streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE})
+		handler := streamhttp.NewHandler(streamhttp.AcceptConns(mcpgenServer(h), quiet()),
+			streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE})
 		return handler, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -48,72 +38,23 @@ var mcpgenHTTP = HTTPPeer{
 	},
 }
 
-type mcpgenModernServer struct {
-	h *Hooks
-}
-
-func (s *mcpgenModernServer) CallTool(ctx context.Context, p *modern.CallToolRequestParams) (*modern.CallToolResult, error) {
-	switch p.Name {
-	case "echo":
-		var text string
-		if raw, ok := p.Arguments["text"]; ok {
-			text = unquote(raw)
-		}
-		return &modern.CallToolResult{Content: []modern.ContentBlock{&modern.TextContent{Text: echoText(text)}}}, nil
-	case "block":
-		return nil, blockBody(ctx, s.h)
-	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
-}
-
 func mcpgenHTTPConnect(url string, m HTTPMode) (*Client, error) {
-	era, pol := streamhttp.EraLegacy, mcp.Policy(jsonrpc2.SideClient)
+	era := streamhttp.EraLegacy
 	if m.Era == Modern {
-		era, pol = streamhttp.EraModern, modern.Policy(jsonrpc2.SideClient)
+		era = streamhttp.EraModern
 	}
 	tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{Era: era, Logger: quiet()})
-	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(pol), jsonrpc2.WithLogger(quiet()))
-	if m.Era == Modern {
-		modern.RegisterClient(conn, nil)
-	} else {
-		mcp.RegisterClient(conn, nil)
+	sess, c, err := mcpgenClient(context.Background(), tr, m.Revision())
+	if err != nil {
+		tr.Close()
+		return nil, err
 	}
-	conn.Start()
-	closeAll := closeOnce(func() {
+	c.Close = closeOnce(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		conn.Close(ctx)
+		sess.Close(ctx)
 	})
-	if m.Era == Legacy {
-		s, err := mcpgenLegacyCaller(conn, closeAll)
-		if err != nil {
-			closeAll()
-		}
-		return s, err
-	}
-	caller := modern.NewServerCaller(conn)
-	meta := modern.RequestMetaObject{ProtocolVersion: modernVersion, ClientInfo: &modern.Implementation{Name: "bench", Version: "0"}}
-	return &Client{
-		Echo: func(ctx context.Context, text string) (string, error) {
-			res, err := caller.CallTool(ctx, &modern.CallToolRequestParams{Meta: meta, Name: "echo", Arguments: map[string]json.RawMessage{"text": quote(text)}})
-			if err != nil {
-				return "", err
-			}
-			if len(res.Content) == 0 {
-				return "", errNoText
-			}
-			tc, ok := res.Content[0].(*modern.TextContent)
-			if !ok {
-				return "", errNoText
-			}
-			return tc.Text, nil
-		},
-		Block: func(ctx context.Context) error {
-			_, err := caller.CallTool(ctx, &modern.CallToolRequestParams{Meta: meta, Name: "block"})
-			return err
-		},
-		Close: closeAll,
-	}, nil
+	return c, nil
 }
 
 // gosdkHTTP is go-sdk's StreamableHTTPHandler and StreamableClientTransport:
@@ -202,11 +143,12 @@ var mcpgoHTTP = HTTPPeer{
 		var init mcpgo.InitializeRequest
 		init.Params.ProtocolVersion = v
 		init.Params.ClientInfo = mcpgo.Implementation{Name: "bench", Version: "0"}
-		if _, err := c.Initialize(ctx, init); err != nil {
+		res, err := c.Initialize(ctx, init)
+		if err != nil {
 			closeAll()
 			return nil, err
 		}
-		return mcpgoCaller(c, closeAll), nil
+		return mcpgoCaller(c, res.ProtocolVersion, closeAll), nil
 	},
 	Note: func(m HTTPMode) string {
 		s := "defaults"

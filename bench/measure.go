@@ -20,7 +20,9 @@ type RoundTrip struct {
 	CallsPerSec float64
 	Allocs      int64 // per round trip, client and server together
 	Bytes       int64 // per round trip
-	Err         error
+	// Revision is the protocol revision the session negotiated.
+	Revision string
+	Err      error
 }
 
 // Connector connects a Client to a fresh server with the echo and
@@ -29,8 +31,8 @@ type Connector func(h *Hooks) (*Client, error)
 
 // Echo measures sequential (callers 1) or concurrent echo round trips over
 // one session with testing.Benchmark, for at least d.
-func Echo(p Peer, t TransportKind, callers int, d time.Duration) RoundTrip {
-	return echo(p.over(t), callers, d)
+func Echo(p Peer, t TransportKind, rev string, callers int, d time.Duration) RoundTrip {
+	return echo(p.over(t, rev), callers, d)
 }
 
 func echo(connect Connector, callers int, d time.Duration) RoundTrip {
@@ -65,7 +67,7 @@ func echo(connect Connector, callers int, d time.Duration) RoundTrip {
 	if e, ok := failed.Load().(error); ok {
 		return RoundTrip{Err: e}
 	}
-	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp(), Revision: s.Revision}
 }
 
 // benchmark runs f with testing.Benchmark for about d (testing's own
@@ -96,19 +98,21 @@ type Latencies struct {
 	// Never: the handler was not cancelled; it ran to its bound (the
 	// timeout). Only the caller-side figures are then set.
 	Never bool
-	Err   error
+	// Revision is the protocol revision the session negotiated.
+	Revision string
+	Err      error
 }
 
 // CancelLatency measures n times, one call at a time, from cancelling the
 // caller's context while the block handler runs to the handler seeing its
 // context done, and to the caller's call returning.
-func CancelLatency(p Peer, t TransportKind, n int, timeout time.Duration) Latencies {
-	return CancelSamples(p, t, n, timeout).Latencies()
+func CancelLatency(p Peer, t TransportKind, rev string, n int, timeout time.Duration) Latencies {
+	return CancelSamples(p, t, rev, n, timeout).Latencies()
 }
 
 // CancelSamples is CancelLatency's raw samples, for pooling rounds.
-func CancelSamples(p Peer, t TransportKind, n int, timeout time.Duration) Samples {
-	return cancelSamples(p.over(t), n, timeout)
+func CancelSamples(p Peer, t TransportKind, rev string, n int, timeout time.Duration) Samples {
+	return cancelSamples(p.over(t, rev), n, timeout)
 }
 
 func cancelSamples(connect Connector, n int, timeout time.Duration) Samples {
@@ -174,7 +178,7 @@ func cancelSamples(connect Connector, n int, timeout time.Duration) Samples {
 			lat = append(lat, handlerAt.Sub(t0))
 		}
 	}
-	return Samples{Handler: lat, Returned: ret, Never: never}
+	return Samples{Handler: lat, Returned: ret, Never: never, Revision: s.Revision}
 }
 
 // Samples are the raw samples behind Latencies. The report takes a
@@ -185,6 +189,7 @@ type Samples struct {
 	Handler  []time.Duration // cancel() to the handler seeing its context done
 	Returned []time.Duration // cancel() to the caller's call returning
 	Never    bool            // the handler was not cancelled (Latencies.Never)
+	Revision string          // the negotiated protocol revision
 	Err      error
 }
 
@@ -194,6 +199,9 @@ func (s *Samples) Add(o Samples) {
 		s.Err = o.Err
 	}
 	s.Never = s.Never || o.Never
+	if s.Revision == "" {
+		s.Revision = o.Revision
+	}
 	s.Handler = append(s.Handler, o.Handler...)
 	s.Returned = append(s.Returned, o.Returned...)
 }
@@ -203,7 +211,7 @@ func (s Samples) Latencies() Latencies {
 	if s.Err != nil {
 		return Latencies{Err: s.Err}
 	}
-	l := Latencies{N: max(len(s.Handler), len(s.Returned)), Never: s.Never}
+	l := Latencies{N: max(len(s.Handler), len(s.Returned)), Never: s.Never, Revision: s.Revision}
 	l.Ret50, l.Ret90, l.Ret99 = percentiles(s.Returned)
 	if !s.Never {
 		l.P50, l.P90, l.P99 = percentiles(s.Handler)
@@ -227,14 +235,15 @@ type Mass struct {
 	Done     int           // handlers that saw their context done in time
 	HeapPer  float64       // live heap per in-flight call, bytes
 	GorosPer float64       // goroutines per in-flight call
+	Revision string        // the negotiated protocol revision
 	Err      error
 }
 
 // CancelMany starts n block calls, waits until their handlers run (or
 // timeout), measures the live heap per in-flight call, then cancels every
 // caller's context and times until every handler has seen its context done.
-func CancelMany(p Peer, t TransportKind, n int, timeout time.Duration) Mass {
-	return cancelMany(p.over(t), n, timeout, 0)
+func CancelMany(p Peer, t TransportKind, rev string, n int, timeout time.Duration) Mass {
+	return cancelMany(p.over(t, rev), n, timeout, 0)
 }
 
 // cancelMany is CancelMany on any Connector; a positive bound ends blocked
@@ -270,7 +279,7 @@ func cancelMany(connect Connector, n int, timeout, bound time.Duration) Mass {
 	for started.Load() < int64(n) && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	m := Mass{Started: int(started.Load())}
+	m := Mass{Started: int(started.Load()), Revision: s.Revision}
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
@@ -291,23 +300,25 @@ func cancelMany(connect Connector, n int, timeout, bound time.Duration) Mass {
 
 // Setup measures connecting, registering and initializing a session and
 // closing it again.
-func Setup(p Peer, t TransportKind, d time.Duration) RoundTrip {
+func Setup(p Peer, t TransportKind, rev string, d time.Duration) RoundTrip {
 	var failed error
+	var negotiated string
 	r := benchmark(d, func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			s, err := p.Connect(t, nil)
+			s, err := p.Connect(t, rev, nil)
 			if err != nil {
 				failed = err
 				return
 			}
+			negotiated = s.Revision
 			s.Close()
 		}
 	})
 	if failed != nil {
 		return RoundTrip{Err: failed}
 	}
-	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp(), Revision: negotiated}
 }
 
 // PipeFloor measures the bare round trip over the same os.Pipe pair: one

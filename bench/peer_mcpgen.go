@@ -2,55 +2,83 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/bench/tools"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 var mcpgenPeer = Peer{Name: "mcpgen", Connect: mcpgenConnect, CancelsUnderLoad: true}
 
-type mcpgenServer struct {
-	h *Hooks
+// benchTools implements the generated tools.Tools: the bodies every peer
+// shares.
+type benchTools struct{ h *Hooks }
+
+func (t benchTools) Echo(_ context.Context, a *tools.EchoArgs) (*tools.EchoResult, error) {
+	return &tools.EchoResult{Text: echoText(a.Text)}, nil
 }
 
-func (s *mcpgenServer) Initialize(ctx context.Context, p *mcp.InitializeRequestParams) (*mcp.InitializeResult, error) {
-	return &mcp.InitializeResult{
-		ProtocolVersion: "2025-11-25",
-		Capabilities:    mcp.ServerCapabilities{Tools: &mcp.ServerCapabilitiesTools{}},
-		ServerInfo:      mcp.Implementation{Name: "bench", Version: "0"},
-	}, nil
-}
-
-func (s *mcpgenServer) Initialized(ctx context.Context, _ *mcp.NotificationParams) error { return nil }
-
-func (s *mcpgenServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	switch p.Name {
-	case "echo":
-		var text string
-		if raw, ok := p.Arguments["text"]; ok {
-			text = unquote(raw)
-		}
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: echoText(text)}}}, nil
-	case "block":
-		return nil, blockBody(ctx, s.h)
-	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
+func (t benchTools) Block(ctx context.Context, _ *tools.BlockArgs) (*tools.BlockResult, error) {
+	return nil, blockBody(ctx, t.h)
 }
 
 // quiet is the logger every peer gets: disabled at every level, so no peer
 // formats records nobody reads (mcpgen's own default passes only warnings
 // on, go-sdk's and mcp-go's log little per request).
-// maxInFlight admits the largest cancel-under-load run.
-const maxInFlight = 1 << 15
-
 func quiet() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError + 1}))
 }
 
-func mcpgenConnect(t TransportKind, h *Hooks) (*Client, error) {
+// maxInFlight admits the largest cancel-under-load run. The default
+// admission bound (jsonrpc2.DefaultMaxInFlight, 1024) answers requests
+// beyond it CodeServerBusy at once; the 10,000 in-flight figure needs them
+// all admitted, as go-sdk and mcp-go (which have no bound) do.
+const maxInFlight = 1 << 15
+
+var benchInfo = session.Implementation{Name: "bench", Version: "0"}
+
+// mcpgenServer is the README's server: the newest bindings' NewServer with
+// the generated typed tools' Handler, serving 2025-11-25 clients too
+// (session.WithLegacy), with the runtime's logs off like every peer's.
+func mcpgenServer(h *Hooks) *session.Server {
+	return mcp.NewServer(benchInfo, tools.NewHandler(benchTools{h: h}),
+		session.WithLegacy(mcp20251125.Revision()),
+		session.WithLogger(quiet()),
+		session.WithConnOptions(jsonrpc2.WithLogger(quiet()), jsonrpc2.WithMaxInFlight(maxInFlight)))
+}
+
+// mcpgenClient is the README's client: mcp.Connect with the version forced
+// to rev, and the generated typed tools' Caller over the session.
+func mcpgenClient(ctx context.Context, t jsonrpc2.Transport, rev string) (*mcp.ClientSession, *Client, error) {
+	sess, err := mcp.Connect(ctx, t, benchInfo, nil,
+		session.WithClientLegacy(mcp20251125.Revision()),
+		session.WithVersion(rev),
+		session.WithClientLogger(quiet()))
+	if err != nil {
+		return nil, nil, err
+	}
+	caller := tools.NewCaller(sess)
+	return sess, &Client{
+		Revision: sess.ProtocolVersion(),
+		Echo: func(ctx context.Context, text string) (string, error) {
+			res, err := caller.Echo(ctx, &tools.EchoArgs{Text: text})
+			if err != nil {
+				return "", err
+			}
+			return res.Text, nil
+		},
+		Block: func(ctx context.Context) error {
+			_, err := caller.Block(ctx, &tools.BlockArgs{})
+			return err
+		},
+	}, nil
+}
+
+func mcpgenConnect(t TransportKind, rev string, h *Hooks) (*Client, error) {
 	var st, ct jsonrpc2.Transport
 	var p *pipes
 	if t == Pipe {
@@ -63,63 +91,26 @@ func mcpgenConnect(t TransportKind, h *Hooks) (*Client, error) {
 	} else {
 		st, ct = jsonrpc2.NewPipe()
 	}
-	// The default admission bound (jsonrpc2.DefaultMaxInFlight, 1024)
-	// answers requests beyond it CodeServerBusy at once; the 10,000
-	// in-flight figure needs them all admitted, as go-sdk and mcp-go
-	// (which have no bound) do.
-	server := jsonrpc2.NewConn(st, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()), jsonrpc2.WithMaxInFlight(maxInFlight))
-	client := jsonrpc2.NewConn(ct, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
-	mcp.RegisterServer(server, &mcpgenServer{h: h})
-	mcp.RegisterClient(client, nil)
-	server.Start()
-	client.Start()
-	closeAll := closeOnce(func() {
-		client.Close(context.Background())
-		server.Close(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	srv := mcpgenServer(h)
+	go func() { served <- srv.Serve(ctx, st) }()
+	sess, c, err := mcpgenClient(ctx, ct, rev)
+	stop := func() {
+		cancel()
 		if p != nil {
 			p.close()
 		}
-	})
-	s, err := mcpgenLegacyCaller(client, closeAll)
+		<-served
+	}
 	if err != nil {
-		closeAll()
-	}
-	return s, err
-}
-
-// mcpgenLegacyCaller initializes a 2025-11-25 client Conn and returns it as
-// a Client.
-func mcpgenLegacyCaller(client *jsonrpc2.Conn, closeAll func()) (*Client, error) {
-	caller := mcp.NewServerCaller(client)
-	ctx := context.Background()
-	if _, err := caller.Initialize(ctx, &mcp.InitializeRequestParams{
-		ProtocolVersion: "2025-11-25",
-		ClientInfo:      mcp.Implementation{Name: "bench", Version: "0"},
-	}); err != nil {
+		ct.Close()
+		stop()
 		return nil, err
 	}
-	if err := caller.Initialized(ctx, nil); err != nil {
-		return nil, err
-	}
-	return &Client{
-		Echo: func(ctx context.Context, text string) (string, error) {
-			res, err := caller.CallTool(ctx, &mcp.CallToolRequestParams{Name: "echo", Arguments: map[string]json.RawMessage{"text": quote(text)}})
-			if err != nil {
-				return "", err
-			}
-			if len(res.Content) == 0 {
-				return "", errNoText
-			}
-			tc, ok := res.Content[0].(*mcp.TextContent)
-			if !ok {
-				return "", errNoText
-			}
-			return tc.Text, nil
-		},
-		Block: func(ctx context.Context) error {
-			_, err := caller.CallTool(ctx, &mcp.CallToolRequestParams{Name: "block"})
-			return err
-		},
-		Close: closeAll,
-	}, nil
+	c.Close = closeOnce(func() {
+		sess.Close(context.Background())
+		stop()
+	})
+	return c, nil
 }

@@ -15,34 +15,31 @@ var mcpgoPeer = Peer{Name: "mcp-go v1.2.1", Connect: mcpgoConnect}
 // mcpgoServer is an mcp-go server with the echo and block tools.
 func mcpgoServer(h *Hooks, opts ...server.ServerOption) *server.MCPServer {
 	s := server.NewMCPServer("bench", "0", append([]server.ServerOption{server.WithToolCapabilities(false)}, opts...)...)
-	s.AddTool(mcp.NewTool("echo", mcp.WithString("text")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return mcp.NewToolResultText(echoText(req.GetString("text", ""))), nil
-	})
-	s.AddTool(mcp.NewTool("block"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return nil, blockBody(ctx, h)
-	})
+	// Typed tools: schemas from the Go types, arguments bound by
+	// NewStructuredToolHandler, structuredContent plus its JSON as text.
+	s.AddTool(mcp.NewTool("echo", mcp.WithInputSchema[echoIn](), mcp.WithOutputSchema[echoOut]()),
+		mcp.NewStructuredToolHandler(func(ctx context.Context, req mcp.CallToolRequest, in echoIn) (echoOut, error) {
+			return echoOut{Text: echoText(in.Text)}, nil
+		}))
+	s.AddTool(mcp.NewTool("block", mcp.WithInputSchema[struct{}](), mcp.WithOutputSchema[struct{}]()),
+		mcp.NewStructuredToolHandler(func(ctx context.Context, req mcp.CallToolRequest, in struct{}) (struct{}, error) {
+			return struct{}{}, blockBody(ctx, h)
+		}))
 	return s
 }
 
 // mcpgoCaller is the Client of a started, initialized mcp-go client.
-func mcpgoCaller(c *client.Client, closeAll func()) *Client {
+func mcpgoCaller(c *client.Client, rev string, closeAll func()) *Client {
 	return &Client{
 		Echo: func(ctx context.Context, text string) (string, error) {
 			var req mcp.CallToolRequest
 			req.Params.Name = "echo"
-			req.Params.Arguments = map[string]any{"text": text}
+			req.Params.Arguments = echoIn{Text: text}
 			res, err := c.CallTool(ctx, req)
 			if err != nil {
 				return "", err
 			}
-			if len(res.Content) == 0 {
-				return "", errNoText
-			}
-			tc, ok := res.Content[0].(mcp.TextContent)
-			if !ok {
-				return "", errNoText
-			}
-			return tc.Text, nil
+			return structuredText(res.StructuredContent)
 		},
 		Block: func(ctx context.Context) error {
 			var req mcp.CallToolRequest
@@ -50,11 +47,12 @@ func mcpgoCaller(c *client.Client, closeAll func()) *Client {
 			_, err := c.CallTool(ctx, req)
 			return err
 		},
-		Close: closeAll,
+		Close:    closeAll,
+		Revision: rev,
 	}
 }
 
-func mcpgoConnect(t TransportKind, h *Hooks) (*Client, error) {
+func mcpgoConnect(t TransportKind, rev string, h *Hooks) (*Client, error) {
 	s := mcpgoServer(h)
 	ctx, cancel := context.WithCancel(context.Background())
 	var c *client.Client
@@ -68,10 +66,10 @@ func mcpgoConnect(t TransportKind, h *Hooks) (*Client, error) {
 		ss := server.NewStdioServer(s)
 		ss.SetErrorLogger(log.New(discard{}, "", 0))
 		go ss.Listen(ctx, p.sr, p.sw)
-		c = client.NewClient(transport.NewIO(p.cr, p.cw, nil))
+		c = client.NewClient(transport.NewIO(p.cr, p.cw, nil), client.WithProtocolVersion(rev))
 	} else {
 		var err error
-		if c, err = client.NewInProcessClient(s); err != nil {
+		if c, err = client.NewInProcessClientWithOptions(s, client.WithProtocolVersion(rev)); err != nil {
 			cancel()
 			return nil, err
 		}
@@ -88,13 +86,16 @@ func mcpgoConnect(t TransportKind, h *Hooks) (*Client, error) {
 		return nil, err
 	}
 	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	// client.WithProtocolVersion and the request's version pin the
+	// revision (initialize for 2025-11-25, server/discover for 2026-07-28).
+	init.Params.ProtocolVersion = rev
 	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
 		closeAll()
 		return nil, err
 	}
-	return mcpgoCaller(c, closeAll), nil
+	return mcpgoCaller(c, res.ProtocolVersion, closeAll), nil
 }
 
 type discard struct{}

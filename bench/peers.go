@@ -48,6 +48,9 @@ type Client struct {
 	Block func(ctx context.Context) error
 	// Close ends both sides.
 	Close func()
+	// Revision is the protocol revision the session negotiated, read
+	// from the peer's own client after connecting (never assumed).
+	Revision string
 }
 
 // Peer is one MCP implementation under test.
@@ -55,8 +58,9 @@ type Peer struct {
 	// Name is how tables name it.
 	Name string
 	// Connect builds server and client over t, registers the tools,
-	// initializes, and returns the connected Client.
-	Connect func(t TransportKind, h *Hooks) (*Client, error)
+	// connects with the protocol version pinned to rev, and returns the
+	// connected Client.
+	Connect func(t TransportKind, rev string, h *Hooks) (*Client, error)
 	// CancelsUnderLoad reports whether cancelling 1,000 in-flight calls
 	// reaches every handler (mcp-go v1.2's stdio server runs a few handlers
 	// at a time and stops reading while its queue is full, so the
@@ -65,10 +69,20 @@ type Peer struct {
 	CancelsUnderLoad bool
 }
 
-// over is p's Connector over t.
-func (p Peer) over(t TransportKind) Connector {
-	return func(h *Hooks) (*Client, error) { return p.Connect(t, h) }
+// over is p's Connector over t at revision rev.
+func (p Peer) over(t TransportKind, rev string) Connector {
+	return func(h *Hooks) (*Client, error) { return p.Connect(t, rev, h) }
 }
+
+// The revisions every table is run at: the newest of the initialize era
+// and the stateless one. Every peer is pinned to the row's revision.
+const (
+	Rev20251125 = "2025-11-25"
+	Rev20260728 = "2026-07-28"
+)
+
+// Revisions are the protocol revisions every table has rows for.
+var Revisions = []string{Rev20251125, Rev20260728}
 
 // Peers are the implementations compared, mcpgen first.
 var Peers = []Peer{mcpgenPeer, gosdkPeer, mcpgoPeer}
@@ -135,16 +149,24 @@ func closeOnce(f func()) func() {
 	return func() { once.Do(f) }
 }
 
-var errNoText = errors.New("result has no text content")
+var errNoText = errors.New("result has no structured text")
 
-// quote and unquote move the echo text in and out of a JSON string.
+// structuredText is the text member of an echo result's structured content
+// as go-sdk's and mcp-go's clients decode it (a map).
+func structuredText(sc any) (string, error) {
+	m, ok := sc.(map[string]any)
+	if !ok {
+		return "", errNoText
+	}
+	s, ok := m["text"].(string)
+	if !ok {
+		return "", errNoText
+	}
+	return s, nil
+}
+
+// quote moves the echo text into a JSON string (the raw client's requests).
 func quote(s string) json.RawMessage {
 	b, _ := json.Marshal(s)
 	return b
-}
-
-func unquote(raw json.RawMessage) string {
-	var s string
-	_ = json.Unmarshal(raw, &s)
-	return s
 }

@@ -193,7 +193,7 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
 	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
 	connOpts = append(connOpts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideClient))))
-	conn := jsonrpc2.NewConn(ct, connOpts...)
+	conn := jsonrpc2.NewConn(sessionTransport(ct), connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {
 		cfg.Register(conn)

@@ -1,24 +1,34 @@
 #!/usr/bin/env bash
-# The bench module (mcpgen vs go-sdk vs mcp-go, stdio, in memory and
-# Streamable HTTP) in short mode, so the harness and the peers' APIs it calls
-# cannot rot: cmd/mcpbench's TestShort writes the whole report with every
-# measurement brief and fails if any peer's breaks (~20 s). Then short
-# fixed-size runs of the codec's differential fuzz targets, and of each
-# revision's runtime cancellation differential (a Conn holding the generated
-# Policy against jsonschema/v5). Figures from CI
-# are not recorded: BENCHMARKS.md is written by a full run,
-# `cd bench && go run ./cmd/mcpbench -out BENCHMARKS.md`.
+# The bench module (mcpgen vs go-sdk vs mcp-go, every peer pinned to the same
+# revision, 2025-11-25 and 2026-07-28, over stdio and Streamable HTTP, each
+# through its documented path). `go test -short` checks that every peer
+# connects at every revision, negotiates exactly it, echoes and cancels
+# (seconds). Then the ratio gate: `mcpbench -short` measures every table
+# briefly (3 interleaved rounds, about 2 minutes on 2 cores) and fails when
+# one of issue 25's targets is missed by more than the noise band measured
+# in bench/notes.md ("Noise band"), or when a known miss
+# (bench/known-misses.txt, each with its profile in notes.md) gets worse
+# than its recorded level by more than that band. Figures from CI are not
+# recorded: BENCHMARKS.md is written by a full run,
+# `cd bench && go run ./cmd/mcpbench -write`.
+# Then short fixed-size runs of the codec's differential fuzz targets, and of
+# each revision's runtime cancellation differential (a Conn holding the
+# generated Policy against jsonschema/v5).
 set -euo pipefail
 # Fuzz budgets are execution counts (-fuzztime Nx), not durations: with a
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (golang/go#75804, fixed in Go 1.27).
 cd "$(dirname "$0")/../.."
 
+# The noise band (a fraction of each target) is measured and documented in
+# bench/notes.md; change both together.
+BENCH_NOISE_BAND="${BENCH_NOISE_BAND:-0.45}"
 (
   cd bench
   go mod download
   go vet ./...
-  go test -count=1 -timeout 300s ./...
+  go test -short -count=1 -timeout 300s ./...
+  go run ./cmd/mcpbench -short -count 3 -gate "$BENCH_NOISE_BAND" -known known-misses.txt | sed -n "1,/^## echo/p"
 )
 
 for target in FuzzValue FuzzValidatorSkip FuzzDecodeObject FuzzDecodeInto FuzzAppendString FuzzAppendValue FuzzDiscriminator; do

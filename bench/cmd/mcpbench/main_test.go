@@ -1,13 +1,15 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
 
-// TestShort is what CI runs (scripts/suites/60-bench.sh): the whole report
-// in -short mode, failing if any peer's measurement breaks, so neither the
-// harness nor the peers' APIs it calls can rot.
+// TestShort writes the whole report in -short mode, one round, failing if
+// any peer's measurement breaks, so neither the harness nor the peers' APIs
+// it calls can rot (go test without -short; CI runs the same measurements
+// through "mcpbench -short -gate", scripts/suites/60-bench.sh).
 func TestShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: go test -short skips the report; run without -short")
@@ -22,5 +24,45 @@ func TestShort(t *testing.T) {
 		if !strings.Contains(b.String(), table) {
 			t.Errorf("report has no %q table", table)
 		}
+	}
+}
+
+// TestGate: a target is held to the value within the band, a
+// known miss to its recorded level within the band.
+func TestGate(t *testing.T) {
+	path := t.TempDir() + "/known.txt"
+	if err := os.WriteFile(path, []byte("# comment\n\nstdio echo: mcpgen ÷ mcp-go | 2026-07-28 | 1.8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k, err := readKnown(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, seen = k, map[string]bool{}
+	defer func() { known, seen = nil, map[string]bool{} }()
+	for _, c := range []struct {
+		t    target
+		band float64
+		want bool
+	}{
+		{target{name: "x", rev: "r", got: 3.0, want: 4}, 0.3, true},
+		{target{name: "x", rev: "r", got: 2.7, want: 4}, 0.3, false},
+		{target{name: "x", rev: "r", got: 0.3, want: 0.25, atMost: true}, 0.3, true},
+		{target{name: "x", rev: "r", got: 0.4, want: 0.25, atMost: true}, 0.3, false},
+		{target{name: "stdio echo: mcpgen ÷ mcp-go", rev: "2026-07-28", got: 1.5, want: 4}, 0.3, true},
+		{target{name: "stdio echo: mcpgen ÷ mcp-go", rev: "2026-07-28", got: 1.2, want: 4}, 0.3, false},
+	} {
+		if got := c.t.within(c.band); got != c.want {
+			t.Errorf("%+v within %v = %v, want %v", c.t, c.band, got, c.want)
+		}
+	}
+	if !seen["stdio echo: mcpgen ÷ mcp-go | 2026-07-28"] {
+		t.Error("the known miss was not marked seen")
+	}
+	if err := os.WriteFile(path, []byte("no level here\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readKnown(path); err == nil || !strings.Contains(err.Error(), "known.txt:1") {
+		t.Errorf("a malformed line: %v, want an error naming the line", err)
 	}
 }
