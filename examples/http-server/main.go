@@ -78,14 +78,15 @@ func newServer(log *slog.Logger) *session.Server {
 }
 
 func run(addr string, log *slog.Logger) error {
+	modernSrv := newServer(log.With("era", "modern"))
 	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy")), log)
-	modern := streamhttp.AcceptConns(newServer(log.With("era", "modern")), log)
+	modern := streamhttp.AcceptConns(modernSrv, log)
 	h := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 		if era == streamhttp.EraModern {
 			return modern(t, era)
 		}
 		return legacy(t, era)
-	}, streamhttp.Options{Logger: log})
+	}, streamhttp.ForServer(modernSrv, streamhttp.Options{Logger: log})) // -32022 lists what server/discover lists
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := streamhttp.NewHTTPServer(addr, mux)

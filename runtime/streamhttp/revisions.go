@@ -109,14 +109,26 @@ func revisionFor(revs []session.Revision, version string, modern bool) session.R
 // srv's server/discover lists, as a client comparing the two expects.
 // Without it the Handler serves every version of its revision data, and a
 // server with fewer (a modern-only one, say) would be named versions it
-// does not speak.
+// does not speak. NewLifecycleHandler (and so ListenAndServe) applies it
+// itself to any Lifecycle that lists its versions (VersionLister).
 func ForServer(srv *session.Server, opts Options) Options {
+	return forVersions(srv.SupportedVersions(), opts)
+}
+
+// VersionLister is a Lifecycle that can say which protocol versions it
+// speaks, as *session.Server does (SupportedVersions).
+type VersionLister interface {
+	SupportedVersions() []string
+}
+
+// forVersions is ForServer for a list of versions.
+func forVersions(versions []string, opts Options) Options {
 	revs := opts.Revisions
 	if revs == nil {
 		revs = DefaultRevisions()
 	}
 	var modern, legacy []string
-	for _, v := range srv.SupportedVersions() {
+	for _, v := range versions {
 		isModern := false
 		for _, r := range revs {
 			if r.Version == v {
