@@ -386,6 +386,33 @@ func (ct *clientTransport) modernParams(params json.RawMessage, version string) 
 	})
 }
 
+// streamClientTransport is a clientTransport over a transport that cancels
+// a request by closing its stream (Streamable HTTP, modern era).
+type streamClientTransport struct {
+	*clientTransport
+	sc jsonrpc2.RequestStreamCanceller
+}
+
+// CloseRequestStream implements jsonrpc2.RequestStreamCanceller: the Conn's
+// id is mapped to the request on the wire now (an MRTR retry has its own),
+// and a running input round is stopped.
+func (s *streamClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error {
+	ct := s.clientTransport
+	ct.mu.Lock()
+	rt := ct.calls[id]
+	delete(ct.calls, id)
+	wireID := id
+	if rt != nil {
+		wireID = rt.current
+		delete(ct.retries, wireID)
+	}
+	ct.mu.Unlock()
+	if rt != nil {
+		rt.cancel()
+	}
+	return s.sc.CloseRequestStream(wireID)
+}
+
 func (ct *clientTransport) Close() error {
 	ct.stopOnce.Do(func() { close(ct.stop) })
 	ct.mu.Lock()
