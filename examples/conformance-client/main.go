@@ -176,6 +176,16 @@ func run(cfg config) error {
 		if err != nil {
 			return err
 		}
+		if name == schemaEchoTool {
+			// json-schema-2020-12-preservation: pass back the schema of the
+			// tool under test as this client holds it (the generated
+			// ToolInputSchema, every member as received).
+			if t, ok := usable[schemaTestTool]; ok {
+				if args["schema"], err = json.Marshal(t.InputSchema); err != nil {
+					return err
+				}
+			}
+		}
 		if _, err := cs.CallTool(ctx, &mcp.CallToolRequestParams{Name: name, Arguments: args}); err != nil {
 			// A tool error is the scenario's business, not a client failure;
 			// the suite scores what it saw.
@@ -216,6 +226,13 @@ func otherPrimitives(ctx context.Context, cs *mcp.ClientSession) error {
 	return nil
 }
 
+// The tools of the json-schema-2020-12-preservation scenario: the client
+// echoes the first one's inputSchema through the second.
+const (
+	schemaTestTool = "json_schema_2020_12_tool"
+	schemaEchoTool = "json_schema_echo"
+)
+
 // argumentsFor makes arguments for a tool from its input schema: a value of
 // each property's type.
 func argumentsFor(tool mcp.Tool) (map[string]json.RawMessage, error) {
@@ -243,6 +260,8 @@ func argumentsFor(tool mcp.Tool) (map[string]json.RawMessage, error) {
 			args[name] = json.RawMessage(`true`)
 		case "string":
 			args[name] = json.RawMessage(`"test"`)
+		case "object":
+			args[name] = json.RawMessage(`{}`)
 		}
 	}
 	return args, nil
@@ -280,7 +299,14 @@ func (handler) Elicit(ctx context.Context, params mcp.ElicitRequestParams) (*mcp
 		}
 		v, err := mcp.DecodeElicitResultContentValue(prop.Default)
 		if err != nil {
-			return nil, fmt.Errorf("requestedSchema.properties.%s.default: %w", name, err)
+			// A default the generated ElicitResult cannot carry: the
+			// official schema.json types content values as string, integer,
+			// boolean or string array, while the spec's schema.ts (the
+			// schema page) says number; a fractional default (95.5 in
+			// elicitation-sep1034-client-defaults) is left out rather than
+			// sent as a different value.
+			fmt.Fprintf(os.Stderr, "conformance-client: elicitation default of %s not sent: %v\n", name, err)
+			continue
 		}
 		content[name] = v
 	}
@@ -296,4 +322,3 @@ func (handler) CreateMessage(ctx context.Context, params *mcp.CreateMessageReque
 func (handler) ListRoots(ctx context.Context, params *mcp.ListRootsRequestParams) (*mcp.ListRootsResult, error) {
 	return &mcp.ListRootsResult{Roots: []mcp.Root{}}, nil
 }
-

@@ -234,6 +234,11 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 		rev, _ = find(revs, legacyVersion)
 	}
 	ct.setMode(modern != nil, rev.Version)
+	for _, r := range revs {
+		if r.Modern {
+			ct.modernVersions = append(ct.modernVersions, r.Version)
+		}
+	}
 	// The session answers ping in an interceptor, before the handlers: a
 	// handler for ping never shadows it.
 	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
