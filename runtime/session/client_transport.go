@@ -38,11 +38,11 @@ type clientTransport struct {
 	// modernVersions are the modern versions the client speaks, for the
 	// retry after an UnsupportedProtocolVersionError.
 	modernVersions []string
-	nextTry int
-	kept    [][]byte                          // read during the probe, before the Conn existed
-	calls   map[jsonrpc2.RequestID]*roundTrip // by the Conn's id
-	legacy  map[jsonrpc2.RequestID]string     // legacy-era requests awaiting a cacheable result
-	retries map[jsonrpc2.RequestID]jsonrpc2.RequestID
+	nextTry        int
+	kept           [][]byte                          // read during the probe, before the Conn existed
+	calls          map[jsonrpc2.RequestID]*roundTrip // by the Conn's id
+	legacy         map[jsonrpc2.RequestID]string     // legacy-era requests awaiting a cacheable result
+	retries        map[jsonrpc2.RequestID]jsonrpc2.RequestID
 }
 
 // roundTrip is one MRTR request as the Conn issued it.

@@ -572,7 +572,17 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
-		err = readEvents(resp.Body, c.opts.MaxMessageBytes, func(data []byte) error { return deliver(data, false) })
+		var cur sseCursor
+		sse := func(data []byte) error { return deliver(data, false) }
+		err = readEventsResumable(resp.Body, c.opts.MaxMessageBytes, &cur, sse)
+		if !answered && ctx.Err() == nil && cur.lastID != "" && c.Era() == EraLegacy {
+			// The stream ended before the answer, and the server gave it
+			// event ids: resume it (legacy streams only; 2026-07-28 has no
+			// resumption, a closed stream there is the end of the request).
+			if c.resume(ctx, &cur, func() bool { return answered }, sse) {
+				return
+			}
+		}
 	case ct == "application/json":
 		var data []byte
 		data, err = io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageBytes)+1))
