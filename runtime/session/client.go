@@ -363,8 +363,11 @@ func probe(ctx context.Context, ct *clientTransport, revs []Revision, info Imple
 			var d struct {
 				SupportedVersions []string `json:"supportedVersions"`
 			}
-			if json.Unmarshal(m.Result, &d) != nil {
-				return Revision{}, nil, fmt.Errorf("session: malformed server/discover result: %s", m.Result)
+			if json.Unmarshal(m.Result, &d) != nil || len(d.SupportedVersions) == 0 {
+				// Not a DiscoverResult: a legacy server that answers
+				// anything (stdio.mdx: fall back on any answer that is not
+				// a DiscoverResult).
+				return newestLegacy()
 			}
 			if slices.Contains(d.SupportedVersions, modern.Version) {
 				return modern, m.Result, nil

@@ -768,6 +768,12 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 			SupportedVersions []string `json:"supportedVersions"`
 		}
 		_ = json.Unmarshal(answer.Result, &r)
+		if len(r.SupportedVersions) == 0 {
+			// Not a DiscoverResult (a legacy server answering any method
+			// with an empty result, as the conformance suite's 0.1.16 mock
+			// servers do): legacy.
+			return d, nil
+		}
 		d.Supported = r.SupportedVersions
 	case answer.Error.Code == session.CodeUnsupportedProtocolVersion:
 		var e struct {
