@@ -215,6 +215,9 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	case revs[0].Modern:
 		r, dr, err := probe(ctx, ct, revs, cfg.Info, caps, o.probeTimeout)
 		if err != nil {
+			// As after a failed initialize: the transport is closed, and
+			// the goroutine reading it ends.
+			ct.Close()
 			return nil, err
 		}
 		if r.Modern {
