@@ -29,7 +29,6 @@ import (
 	"log/slog"
 	"os"
 	"sort"
-	"sync"
 	"time"
 
 	mcp20250326 "github.com/mcpgen/mcpgen/generated/mcp20250326"
@@ -84,19 +83,9 @@ func run(cfg config) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	info := session.Implementation{Name: "mcpgen-conformance-client", Version: "0.2.0"}
 
-	// The x-mcp-header annotations of the listed tools, for the Mcp-Param-*
-	// headers of tools/call (filled in once tools/list is answered).
-	var mu sync.Mutex
-	paramHeaders := map[string][]streamhttp.ParamHeader{}
-	opts := streamhttp.ClientOptions{
-		ClientInfo: info,
-		Logger:     log,
-		ParamHeaders: func(tool string) []streamhttp.ParamHeader {
-			mu.Lock()
-			defer mu.Unlock()
-			return paramHeaders[tool]
-		},
-	}
+	// The transport learns each tool's x-mcp-header annotations from
+	// tools/list and sends the Mcp-Param-* headers of tools/call itself.
+	opts := streamhttp.ClientOptions{ClientInfo: info, Logger: log}
 	var sessOpts []session.ClientOption
 	sessOpts = append(sessOpts, session.WithClientLegacy(legacyRevisions...), session.WithClientLogger(log))
 	if cfg.version != "" {
@@ -146,16 +135,12 @@ func run(cfg config) error {
 		if err != nil {
 			return fmt.Errorf("tool %s: %w", tool.Name, err)
 		}
-		phs, err := streamhttp.ParamHeadersFromSchema(schema)
-		if err != nil {
+		if _, err := streamhttp.ParamHeadersFromSchema(schema); err != nil {
 			// A tool whose x-mcp-header annotations are invalid is left
 			// out; the others stay usable (SEP-2243).
 			fmt.Fprintf(os.Stderr, "conformance-client: leaving out tool %s: %v\n", tool.Name, err)
 			continue
 		}
-		mu.Lock()
-		paramHeaders[tool.Name] = phs
-		mu.Unlock()
 		usable[tool.Name] = tool
 		names = append(names, tool.Name)
 	}

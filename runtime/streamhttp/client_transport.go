@@ -48,7 +48,8 @@ type ClientOptions struct {
 	NoGetStream bool
 	// ParamHeaders returns the x-mcp-header annotations of a tool (see
 	// ParamHeadersFromSchema, fed from tools/list), so a modern tools/call
-	// carries the Mcp-Param-* headers the server validates. Nil sends none.
+	// carries the Mcp-Param-* headers the server validates. Nil uses those
+	// of the tools/list results the transport has carried.
 	ParamHeaders func(tool string) []ParamHeader
 	// Logger receives transport-level logs (default slog.Default()).
 	Logger *slog.Logger
@@ -107,6 +108,7 @@ type ClientTransport struct {
 	wg         sync.WaitGroup
 
 	mu        sync.Mutex
+	learned   map[string][]ParamHeader // x-mcp-header annotations seen in tools/list
 	era       Era
 	modernVer string // the modern version of the latest modern request
 	isClosed  bool
@@ -323,7 +325,7 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 		c.wg.Done()
 		return err
 	}
-	go c.roundTrip(rctx, cancel, req, m.ID)
+	go c.roundTrip(rctx, cancel, req, m.ID, m.Method)
 	return nil
 }
 
@@ -444,10 +446,10 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 					h.Set(HeaderName, EncodeHeaderValue(*v))
 				}
 			}
-			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && c.opts.ParamHeaders != nil && p.Name != nil {
+			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && p.Name != nil {
 				var args map[string]json.RawMessage
 				_ = json.Unmarshal(p.Arguments, &args)
-				for _, ph := range c.opts.ParamHeaders(*p.Name) {
+				for _, ph := range c.paramHeaders(*p.Name) {
 					if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
 						h.Set(HeaderParamPrefix+ph.Name, v)
 					}
@@ -456,6 +458,48 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 		}
 	}
 	return req, nil
+}
+
+// paramHeaders is the x-mcp-header annotations of a tool: ParamHeaders'
+// answer when set, else what the tools/list results that passed through
+// the transport declared.
+func (c *ClientTransport) paramHeaders(tool string) []ParamHeader {
+	if c.opts.ParamHeaders != nil {
+		return c.opts.ParamHeaders(tool)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.learned[tool]
+}
+
+// learnParamHeaders records the x-mcp-header annotations of the tools in a
+// tools/list result, so that a modern tools/call carries its Mcp-Param-*
+// headers without the caller's help. A tool whose annotations are invalid
+// gets none (a client must not call it; leaving it out of the list is the
+// caller's part, see ParamHeadersFromSchema).
+func (c *ClientTransport) learnParamHeaders(result json.RawMessage) {
+	var r struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.learned == nil {
+		c.learned = map[string][]ParamHeader{}
+	}
+	for _, t := range r.Tools {
+		phs, err := ParamHeadersFromSchema(t.InputSchema)
+		if err != nil || len(phs) == 0 {
+			delete(c.learned, t.Name)
+			continue
+		}
+		c.learned[t.Name] = phs
+	}
 }
 
 // withMeta adds the modern per-request metadata to a request that lacks it.
@@ -534,7 +578,7 @@ func (c *ClientTransport) postSync(ctx context.Context, m *jsonrpc2.Message, bod
 const getStreamWait = 5 * time.Second
 
 // roundTrip runs one request's POST and feeds its answer to Read.
-func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID) {
+func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID, method string) {
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
@@ -551,6 +595,9 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 		if perr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
 			answered = true
 			c.noteResult(m)
+			if method == "tools/list" && m.Kind == jsonrpc2.KindResponse {
+				c.learnParamHeaders(m.Result)
+			}
 		}
 		return c.push(clientInbound{m: m, perr: perr, data: data})
 	}
