@@ -95,3 +95,41 @@ func TestClientResumesLegacyStream(t *testing.T) {
 		t.Fatalf("GET with Last-Event-ID %q", id)
 	}
 }
+
+// Without ClientOptions.ParamHeaders, a modern tools/call carries the
+// Mcp-Param-* headers of the x-mcp-header annotations that the tools/list
+// result the transport carried declared.
+func TestClientLearnsParamHeaders(t *testing.T) {
+	region := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		m, err := jsonrpc2.DecodeMessage(body)
+		if err != nil || m.Kind != jsonrpc2.KindRequest {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		switch m.Method {
+		case "tools/list":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","tools":[{"name":"geo","inputSchema":{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}}]}}`, m.ID.String())
+		case "tools/call":
+			region <- r.Header.Get("Mcp-Param-Region")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"resultType":"complete","content":[]}}`, m.ID.String())
+		}
+	}))
+	defer srv.Close()
+	c := NewClientTransport(srv.URL, ClientOptions{Era: EraModern, Logger: quiet()})
+	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
+	conn.Start()
+	defer conn.Close(context.Background())
+	ctx := context.Background()
+	if err := conn.Call(ctx, "tools/list", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.Call(ctx, "tools/call", map[string]any{"name": "geo", "arguments": map[string]string{"region": "us-west1"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-region; got != "us-west1" {
+		t.Fatalf("Mcp-Param-Region %q", got)
+	}
+}
