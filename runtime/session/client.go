@@ -162,7 +162,13 @@ var probeID = jsonrpc2.StringID("mcpgen-discover-probe")
 // modern revision among cfg.Revisions and no WithVersion, it probes
 // server/discover and falls back to initialize on any answer that is not
 // a DiscoverResult or UnsupportedProtocolVersionError, or on silence
-// (transports/stdio.mdx). ctx bounds the lifecycle only.
+// (transports/stdio.mdx); a DiscoverResult or -32022 that does not list the
+// client's version selects the newest version both list. When cfg's first
+// revision is modern and t speaks legacy versions too (it has a
+// LegacyVersions method, as streamhttp.ClientTransport does), those are
+// added as LegacyFallback revisions unless WithoutLegacyFallback is given.
+// Later, a modern request refused with -32022 is sent again once at a
+// version the error lists. ctx bounds the lifecycle only.
 func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts ...ClientOption) (*ClientSession, error) {
 	o := clientOptions{probeTimeout: 5 * time.Second, logger: slog.Default()}
 	for _, f := range opts {
