@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	mcp20250326 "github.com/mcpgen/mcpgen/generated/mcp20250326"
+	mcp20250618 "github.com/mcpgen/mcpgen/generated/mcp20250618"
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -43,6 +45,20 @@ func (c client1125) call(ctx context.Context, tool string) error {
 	return err
 }
 
+type client0618 struct{ *mcp20250618.ClientSession }
+
+func (c client0618) call(ctx context.Context, tool string) error {
+	_, err := c.CallTool(ctx, &mcp20250618.CallToolRequestParams{Name: tool})
+	return err
+}
+
+type client0326 struct{ *mcp20250326.ClientSession }
+
+func (c client0326) call(ctx context.Context, tool string) error {
+	_, err := c.CallTool(ctx, &mcp20250326.CallToolRequestParams{Name: tool})
+	return err
+}
+
 type client0728 struct{ *mcp20260728.ClientSession }
 
 func (c client0728) call(ctx context.Context, tool string) error {
@@ -50,7 +66,23 @@ func (c client0728) call(ctx context.Context, tool string) error {
 	return err
 }
 
+// allBindings are the bindings of every revision with Streamable HTTP
+// (2024-11-05 has HTTP+SSE only, which streamhttp does not speak).
 var allBindings = []bindings{
+	{"bindings-2025-03-26", func(ctx context.Context, t jsonrpc2.Transport) (clientUnderTest, error) {
+		cs, err := mcp20250326.Connect(ctx, t, session.Implementation{Name: "mcpgen-interop", Version: "0"}, nil)
+		if err != nil {
+			return nil, err
+		}
+		return client0326{cs}, nil
+	}},
+	{"bindings-2025-06-18", func(ctx context.Context, t jsonrpc2.Transport) (clientUnderTest, error) {
+		cs, err := mcp20250618.Connect(ctx, t, session.Implementation{Name: "mcpgen-interop", Version: "0"}, nil)
+		if err != nil {
+			return nil, err
+		}
+		return client0618{cs}, nil
+	}},
 	{"bindings-2025-11-25", func(ctx context.Context, t jsonrpc2.Transport) (clientUnderTest, error) {
 		cs, err := mcp20251125.Connect(ctx, t, session.Implementation{Name: "mcpgen-interop", Version: "0"}, nil)
 		if err != nil {
@@ -143,9 +175,9 @@ func serveHTTP(t *testing.T, h http.Handler, closeFn func(context.Context) error
 func mcpgenDualEra(t *testing.T) peerServer {
 	s := newSleeper()
 	srv := mcp20260728.NewServer(session.Implementation{Name: "mcpgen", Version: "0"}, sleeper0728{s},
-		session.WithLegacy(mcp20251125.Revision()), session.WithLogger(quiet()))
+		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()), session.WithLogger(quiet()))
 	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, quiet()), streamhttp.Options{Logger: quiet()})
-	return peerServer{url: serveHTTP(t, h, h.Close), started: s.started, ended: s.ended, versions: []string{"2026-07-28", "2025-11-25"}}
+	return peerServer{url: serveHTTP(t, h, h.Close), started: s.started, ended: s.ended, versions: []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}}
 }
 
 // mcpgenLegacy is mcpgen's HTTP server with 2025-11-25 bindings and
@@ -277,6 +309,10 @@ func eraPair(t *testing.T, ps peerServer, b bindings) {
 // back to the legacy revisions Streamable HTTP has.
 func bindingsSpeak(name, v string) bool {
 	switch name {
+	case "bindings-2025-03-26":
+		return v == "2025-03-26"
+	case "bindings-2025-06-18":
+		return v == "2025-06-18"
 	case "bindings-2025-11-25":
 		return v == "2025-11-25"
 	case "bindings-2026-07-28":
