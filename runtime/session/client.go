@@ -76,6 +76,7 @@ type ClientConfig struct {
 type ClientOption func(*clientOptions)
 
 type clientOptions struct {
+	noFallback   bool
 	version      string
 	probeTimeout time.Duration
 	connOpts     []jsonrpc2.Option
@@ -100,6 +101,44 @@ func WithClientInterceptors(ics ...jsonrpc2.Interceptor) ClientOption {
 // Connect detects the server's era and falls back to initialize.
 func WithClientLegacy(revs ...Revision) ClientOption {
 	return func(o *clientOptions) { o.legacy = append(o.legacy, revs...) }
+}
+
+// WithoutLegacyFallback stops bindings of a modern revision from falling
+// back to the legacy versions their transport speaks (see Connect): the
+// client then speaks its modern revision or fails.
+func WithoutLegacyFallback() ClientOption { return func(o *clientOptions) { o.noFallback = true } }
+
+// legacyVersioner is implemented by transports that speak legacy versions
+// too (streamhttp.ClientTransport).
+type legacyVersioner interface{ LegacyVersions() []string }
+
+// LegacyFallback is the Revision a client with the bindings of the modern
+// revision modern uses to speak the legacy version to a legacy server: the
+// modern revision's method tables with the legacy lifecycle (initialize,
+// ping, logging/setLevel) and cancellation (notifications/cancelled in
+// both directions, a dropped stream is no cancellation). The session maps
+// params and results between the eras.
+func LegacyFallback(modern Revision, version string) Revision {
+	pol := modern.Policy
+	legacyScope := jsonrpc2.CancelScope{OwnRequests: jsonrpc2.MethodSet{All: true}}
+	return Revision{
+		Version: version,
+		Policy: func(side jsonrpc2.Side) jsonrpc2.Policy {
+			p := jsonrpc2.Policy{Side: side, CancelledMethod: "notifications/cancelled", ProgressMethod: "notifications/progress"}
+			if pol != nil {
+				p = pol(side)
+			}
+			p.DisconnectIsCancellation = false
+			p.LivenessMethod = MethodPing
+			p.NeverCancellable = []string{MethodInitialize}
+			p.ClientCancels, p.ServerCancels = legacyScope, legacyScope
+			return p
+		},
+		ServerMethods: modern.ServerMethods,
+		ClientMethods: modern.ClientMethods,
+		Capabilities:  modern.Capabilities,
+		Lifecycle:     []string{MethodInitialize, MethodInitialized, MethodPing, MethodSetLevel},
+	}
 }
 
 // WithVersion forces a protocol version instead of detecting the era: a
@@ -128,7 +167,13 @@ var probeID = jsonrpc2.StringID("mcpgen-discover-probe")
 // modern revision among cfg.Revisions and no WithVersion, it probes
 // server/discover and falls back to initialize on any answer that is not
 // a DiscoverResult or UnsupportedProtocolVersionError, or on silence
-// (transports/stdio.mdx). ctx bounds the lifecycle only.
+// (transports/stdio.mdx); a DiscoverResult or -32022 that does not list the
+// client's version selects the newest version both list. When cfg's first
+// revision is modern and t speaks legacy versions too (it has a
+// LegacyVersions method, as streamhttp.ClientTransport does), those are
+// added as LegacyFallback revisions unless WithoutLegacyFallback is given.
+// Later, a modern request refused with -32022 is sent again once at a
+// version the error lists. ctx bounds the lifecycle only.
 func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts ...ClientOption) (*ClientSession, error) {
 	o := clientOptions{probeTimeout: 5 * time.Second, logger: slog.Default()}
 	for _, f := range opts {
@@ -138,6 +183,18 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 		return nil, errors.New("session: Connect needs at least one revision")
 	}
 	revs := append(slices.Clone(cfg.Revisions), o.legacy...)
+	if lv, ok := t.(legacyVersioner); ok && !o.noFallback && cfg.Revisions[0].Modern {
+		// Bindings of a modern revision over a transport that also speaks
+		// legacy versions (Streamable HTTP): without WithClientLegacy, the
+		// client still falls back to them, under its own types (the
+		// transport maps the messages), rather than fail against a server
+		// of the legacy era.
+		for _, v := range lv.LegacyVersions() {
+			if _, have := find(revs, v); !have {
+				revs = append(revs, LegacyFallback(cfg.Revisions[0], v))
+			}
+		}
+	}
 	slices.SortStableFunc(revs, func(a, b Revision) int { return -compareVersion(a.Version, b.Version) })
 	base := cfg.Revisions[0]
 	caps := cfg.Capabilities
@@ -169,6 +226,9 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	case revs[0].Modern:
 		r, dr, err := probe(ctx, ct, revs, cfg.Info, caps, o.probeTimeout)
 		if err != nil {
+			// As after a failed initialize: the transport is closed, and
+			// the goroutine reading it ends.
+			ct.Close()
 			return nil, err
 		}
 		if r.Modern {
@@ -188,12 +248,23 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 		rev, _ = find(revs, legacyVersion)
 	}
 	ct.setMode(modern != nil, rev.Version)
+	for _, r := range revs {
+		if r.Modern {
+			ct.modernVersions = append(ct.modernVersions, r.Version)
+		}
+	}
 	// The session answers ping in an interceptor, before the handlers: a
 	// handler for ping never shadows it.
 	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
 	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
 	connOpts = append(connOpts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideClient))))
-	conn := jsonrpc2.NewConn(sessionTransport(ct), connOpts...)
+	var wire jsonrpc2.Transport = ct
+	if sc, ok := t.(jsonrpc2.RequestStreamCanceller); ok {
+		// The Conn cancels a modern call by closing its stream: the
+		// session's transport must show the seam the real one has.
+		wire = &streamClientTransport{clientTransport: ct, sc: sc}
+	}
+	conn := jsonrpc2.NewConn(wire, connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {
 		cfg.Register(conn)
@@ -308,10 +379,27 @@ func probe(ctx context.Context, ct *clientTransport, revs []Revision, info Imple
 			var d struct {
 				SupportedVersions []string `json:"supportedVersions"`
 			}
-			if json.Unmarshal(m.Result, &d) != nil || !slices.Contains(d.SupportedVersions, modern.Version) {
-				return Revision{}, nil, fmt.Errorf("session: the server is modern but does not list %s: %s", modern.Version, m.Result)
+			if json.Unmarshal(m.Result, &d) != nil || len(d.SupportedVersions) == 0 {
+				// Not a DiscoverResult: a legacy server that answers
+				// anything (stdio.mdx: fall back on any answer that is not
+				// a DiscoverResult).
+				return newestLegacy()
 			}
-			return modern, m.Result, nil
+			if slices.Contains(d.SupportedVersions, modern.Version) {
+				return modern, m.Result, nil
+			}
+			// The server lists other versions (go-sdk v1.8's sessionful
+			// handler answers server/discover listing only legacy ones):
+			// the newest both speak.
+			for _, r := range revs {
+				if slices.Contains(d.SupportedVersions, r.Version) {
+					if r.Modern {
+						return r, m.Result, nil
+					}
+					return r, nil, nil
+				}
+			}
+			return Revision{}, nil, fmt.Errorf("session: no mutually supported version: the server speaks %v", d.SupportedVersions)
 		}
 		if m.Error == nil || m.Error.Code != CodeUnsupportedProtocolVersion {
 			return newestLegacy()

@@ -35,11 +35,14 @@ type clientTransport struct {
 	mu      sync.Mutex
 	modern  bool
 	version string
-	nextTry int
-	kept    [][]byte                          // read during the probe, before the Conn existed
-	calls   map[jsonrpc2.RequestID]*roundTrip // by the Conn's id
-	legacy  map[jsonrpc2.RequestID]string     // legacy-era requests awaiting a cacheable result
-	retries map[jsonrpc2.RequestID]jsonrpc2.RequestID
+	// modernVersions are the modern versions the client speaks, for the
+	// retry after an UnsupportedProtocolVersionError.
+	modernVersions []string
+	nextTry        int
+	kept           [][]byte                          // read during the probe, before the Conn existed
+	calls          map[jsonrpc2.RequestID]*roundTrip // by the Conn's id
+	legacy         map[jsonrpc2.RequestID]string     // legacy-era requests awaiting a cacheable result
+	retries        map[jsonrpc2.RequestID]jsonrpc2.RequestID
 }
 
 // roundTrip is one MRTR request as the Conn issued it.
@@ -50,6 +53,9 @@ type roundTrip struct {
 	ctx     context.Context    // ends when the Conn cancels the request
 	cancel  context.CancelFunc
 	rounds  int // input rounds so far; guarded by clientTransport.mu
+	// versionRetried is set once the request was sent again at a version
+	// the server listed (at most once); guarded by clientTransport.mu.
+	versionRetried bool
 }
 
 // maxInputRounds bounds MRTR for one call, so a server that keeps asking
@@ -183,6 +189,17 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 		return msg, true
 	}
 	delete(ct.retries, m.ID)
+	if m.Kind == jsonrpc2.KindErrorResponse && m.Error != nil && m.Error.Code == CodeUnsupportedProtocolVersion && !rt.versionRetried {
+		if v := ct.pickVersion(m.Error.Data); v != "" {
+			// versioning.mdx: the client retries with a mutually supported
+			// version; the session speaks it from now on.
+			rt.versionRetried = true
+			ct.version = v
+			ct.mu.Unlock()
+			go ct.retryAt(orig, rt, v)
+			return nil, false
+		}
+	}
 	if m.Kind == jsonrpc2.KindResponse {
 		var kind struct {
 			ResultType string `json:"resultType"`
@@ -204,6 +221,62 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 		return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "result": m.Result}), true
 	}
 	return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": m.Error}), true
+}
+
+// pickVersion is the newest modern version the client speaks among those
+// an UnsupportedProtocolVersionError's data lists; "" for none.
+func (ct *clientTransport) pickVersion(data json.RawMessage) string {
+	var d struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(data, &d) != nil {
+		return ""
+	}
+	for _, v := range ct.modernVersions {
+		for _, s := range d.Supported {
+			if s == v {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// retryAt sends a request the server refused for its version again, at
+// version v, under a new id on the wire (as an MRTR retry is).
+func (ct *clientTransport) retryAt(orig jsonrpc2.RequestID, rt *roundTrip, v string) {
+	fail := func(e *jsonrpc2.Error) {
+		ct.mu.Lock()
+		delete(ct.calls, orig)
+		ct.mu.Unlock()
+		rt.cancel()
+		select {
+		case ct.in <- pumped{msg: mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": e})}:
+		case <-ct.stop:
+		}
+	}
+	params, err := jsonscan.EditObject(rt.params, "_meta", func(meta map[string]json.RawMessage) bool {
+		meta[MetaProtocolVersion] = mustJSON(v)
+		return true
+	})
+	if err != nil {
+		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "retrying at " + v + ": " + err.Error()})
+		return
+	}
+	ct.mu.Lock()
+	if ct.calls[orig] != rt {
+		ct.mu.Unlock()
+		return
+	}
+	ct.nextTry++
+	id := jsonrpc2.StringID("version-retry-" + strconv.Itoa(ct.nextTry))
+	rt.current, rt.params = id, params
+	ct.retries[id] = orig
+	ct.mu.Unlock()
+	msg := mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": rt.method, "params": params})
+	if err := ct.inner.Write(rt.ctx, msg); err != nil && rt.ctx.Err() == nil {
+		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "retrying at " + v + ": " + err.Error()})
+	}
 }
 
 // answerInputs fulfils an InputRequiredResult with the client's handlers
@@ -384,6 +457,33 @@ func (ct *clientTransport) modernParams(params json.RawMessage, version string) 
 		}
 		return true
 	})
+}
+
+// streamClientTransport is a clientTransport over a transport that cancels
+// a request by closing its stream (Streamable HTTP, modern era).
+type streamClientTransport struct {
+	*clientTransport
+	sc jsonrpc2.RequestStreamCanceller
+}
+
+// CloseRequestStream implements jsonrpc2.RequestStreamCanceller: the Conn's
+// id is mapped to the request on the wire now (an MRTR retry has its own),
+// and a running input round is stopped.
+func (s *streamClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error {
+	ct := s.clientTransport
+	ct.mu.Lock()
+	rt := ct.calls[id]
+	delete(ct.calls, id)
+	wireID := id
+	if rt != nil {
+		wireID = rt.current
+		delete(ct.retries, wireID)
+	}
+	ct.mu.Unlock()
+	if rt != nil {
+		rt.cancel()
+	}
+	return s.sc.CloseRequestStream(wireID)
 }
 
 func (ct *clientTransport) Close() error {

@@ -48,10 +48,14 @@ type ClientOptions struct {
 	NoGetStream bool
 	// ParamHeaders returns the x-mcp-header annotations of a tool (see
 	// ParamHeadersFromSchema, fed from tools/list), so a modern tools/call
-	// carries the Mcp-Param-* headers the server validates. Nil sends none.
+	// carries the Mcp-Param-* headers the server validates. Nil uses those
+	// of the tools/list results the transport has carried.
 	ParamHeaders func(tool string) []ParamHeader
 	// Logger receives transport-level logs (default slog.Default()).
 	Logger *slog.Logger
+
+	autoEra   bool     // set by Dial: Era was detected, not chosen
+	supported []string // set by Dial: the server's versions, if learned
 }
 
 func (o ClientOptions) withDefaults() ClientOptions {
@@ -88,8 +92,13 @@ func (o ClientOptions) withDefaults() ClientOptions {
 type ClientTransport struct {
 	endpoint string
 	opts     ClientOptions
-	era      Era
 	log      *slog.Logger
+	// auto is true when the caller did not fix the era (Dial's detection or
+	// none): the lifecycle the client then runs decides it, so that a
+	// client whose bindings are legacy speaks legacy whatever the probe
+	// found (an initialize request switches to the legacy era, a request
+	// carrying modern _meta before any legacy session to the modern one).
+	auto bool
 
 	base       context.Context
 	cancelBase context.CancelFunc
@@ -99,6 +108,9 @@ type ClientTransport struct {
 	wg         sync.WaitGroup
 
 	mu        sync.Mutex
+	learned   map[string][]ParamHeader // x-mcp-header annotations seen in tools/list
+	era       Era
+	modernVer string // the modern version of the latest modern request
 	isClosed  bool
 	session   string
 	version   string // legacy: negotiated, sent once known
@@ -111,13 +123,13 @@ type ClientTransport struct {
 // when opts.Era is zero; use Dial to detect it).
 func NewClientTransport(endpoint string, opts ClientOptions) *ClientTransport {
 	opts = opts.withDefaults()
-	era := opts.Era
+	era, auto := opts.Era, opts.autoEra
 	if era == 0 {
-		era = EraModern
+		era, auto = EraModern, true
 	}
 	base, cancel := context.WithCancel(context.Background())
 	return &ClientTransport{
-		endpoint: endpoint, opts: opts, era: era, log: opts.Logger,
+		endpoint: endpoint, opts: opts, era: era, auto: auto, log: opts.Logger, modernVer: opts.ModernVersion,
 		base: base, cancelBase: cancel,
 		in: make(chan clientInbound, 64), closed: make(chan struct{}),
 		streams: map[jsonrpc2.RequestID]context.CancelFunc{},
@@ -135,7 +147,7 @@ func (c *ClientTransport) revision() session.Revision {
 
 func (c *ClientTransport) revisionLocked() session.Revision {
 	if c.era == EraModern {
-		return revisionFor(c.opts.Revisions, c.opts.ModernVersion, true)
+		return revisionFor(c.opts.Revisions, c.modernVer, true)
 	}
 	v := c.version
 	if v == "" {
@@ -145,20 +157,82 @@ func (c *ClientTransport) revisionLocked() session.Revision {
 }
 
 // Dial detects the server's era (unless opts.Era is set) and returns a
-// ClientTransport for it. Build the Conn with the Policy of Era().
+// ClientTransport for it. Build the Conn with the Policy of Era(), or give
+// the transport to the generated Connect, whose lifecycle then decides the
+// era: with a detected era the transport follows what the client sends (an
+// initialize makes it legacy, a request with modern _meta modern), so that
+// bindings of any revision speak the era they have.
 func Dial(ctx context.Context, endpoint string, opts ClientOptions) (*ClientTransport, error) {
 	if opts.Era == 0 {
 		d, err := Detect(ctx, endpoint, opts)
 		if err != nil {
 			return nil, err
 		}
-		opts.Era = d.Era
+		opts.Era, opts.autoEra = d.Era, true
+		if d.Era == EraModern && d.Version != "" {
+			opts.ModernVersion = d.Version
+		}
+		opts.supported = d.Supported
 	}
 	return NewClientTransport(endpoint, opts), nil
 }
 
-// Era returns the era this client speaks.
-func (c *ClientTransport) Era() Era { return c.era }
+// Era returns the era this client speaks (with a detected era, the one the
+// latest lifecycle request chose).
+func (c *ClientTransport) Era() Era {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.era
+}
+
+// LegacyVersions lists the legacy versions the transport speaks, newest
+// first. session.Connect reads it to let bindings of a modern revision fall
+// back to initialize against a server that speaks no modern version.
+func (c *ClientTransport) LegacyVersions() []string { return Versions(c.opts.Revisions, EraLegacy) }
+
+// ServerVersions is what Dial's detection learned of the versions the
+// server speaks (server/discover's supportedVersions, or the supported list
+// of its UnsupportedProtocolVersionError); nil when it learned none.
+func (c *ClientTransport) ServerVersions() []string { return slices.Clone(c.opts.supported) }
+
+// follow lets an era the caller did not fix follow the lifecycle: the
+// client's initialize selects the legacy era; a request whose _meta names a
+// modern version selects the modern era and that version, unless a legacy
+// session is under way.
+func (c *ClientTransport) follow(m *jsonrpc2.Message) {
+	if m.Kind != jsonrpc2.KindRequest {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.Method == session.MethodInitialize {
+		if c.auto {
+			c.era = EraLegacy
+		}
+		return
+	}
+	v := requestVersion(m.Params)
+	if v == "" || !slices.Contains(Versions(c.opts.Revisions, EraModern), v) {
+		return
+	}
+	if c.era == EraLegacy && (!c.auto || c.session != "" || c.version != "") {
+		return
+	}
+	c.era, c.modernVer = EraModern, v
+}
+
+// requestVersion is params._meta's protocol version, "" when absent.
+func requestVersion(params json.RawMessage) string {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	var v string
+	_ = json.Unmarshal(p.Meta[session.MetaProtocolVersion], &v)
+	return v
+}
 
 // SessionID returns the legacy session id, empty before initialize.
 func (c *ClientTransport) SessionID() string {
@@ -217,7 +291,8 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 		return derr
 	}
 	body := msg
-	if c.era == EraModern && m.Kind == jsonrpc2.KindRequest {
+	c.follow(m)
+	if c.Era() == EraModern && m.Kind == jsonrpc2.KindRequest {
 		var err error
 		if body, err = c.withMeta(m); err != nil {
 			return err
@@ -230,7 +305,11 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 	}
 	if m.Kind != jsonrpc2.KindRequest {
 		c.mu.Unlock()
-		return c.postSync(ctx, m, body)
+		err := c.postSync(ctx, m, body)
+		if err == nil && m.Kind == jsonrpc2.KindNotification && m.Method == cancelledMethod {
+			c.dropCancelled(m.Params)
+		}
+		return err
 	}
 	if m.Method == session.MethodInitialize {
 		c.initID = m.ID
@@ -246,7 +325,7 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 		c.wg.Done()
 		return err
 	}
-	go c.roundTrip(rctx, cancel, req, m.ID)
+	go c.roundTrip(rctx, cancel, req, m.ID, m.Method)
 	return nil
 }
 
@@ -254,7 +333,7 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 // cancellation. The POST's context is cancelled, which closes the
 // connection's stream; nothing else is sent.
 func (c *ClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error {
-	if c.era != EraModern {
+	if c.Era() != EraModern {
 		return errors.New("streamhttp: legacy streams are not closed to cancel")
 	}
 	c.mu.Lock()
@@ -274,9 +353,9 @@ func (c *ClientTransport) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
 		c.isClosed = true
-		sid := c.session
+		sid, era := c.session, c.era
 		c.mu.Unlock()
-		if sid != "" && c.era == EraLegacy {
+		if sid != "" && era == EraLegacy {
 			ctx, cancel := context.WithTimeout(c.base, 5*time.Second)
 			req, _ := http.NewRequestWithContext(ctx, http.MethodDelete, c.endpoint, nil)
 			c.setCommon(req.Header)
@@ -295,6 +374,36 @@ func (c *ClientTransport) Close() error {
 	return err
 }
 
+// cancelledMethod is the legacy cancellation notification.
+const cancelledMethod = "notifications/cancelled"
+
+// dropCancelled closes the response stream of a request the client has
+// just cancelled with notifications/cancelled (legacy era), once the
+// server accepted the notification: the Conn drops a late answer anyway,
+// and a server that runs each legacy request on its own instance (go-sdk's
+// and the TypeScript SDK's stateless handlers), where the notification
+// reaches no handler, learns from the closed stream that nobody waits. The
+// notification stays the cancellation; the disconnect only follows it.
+func (c *ClientTransport) dropCancelled(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	id, err := jsonrpc2.ParseRequestID(p.RequestID)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	cancel := c.streams[id]
+	delete(c.streams, id)
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
 func (c *ClientTransport) dropStream(id jsonrpc2.RequestID) {
 	c.mu.Lock()
 	delete(c.streams, id)
@@ -308,7 +417,7 @@ func (c *ClientTransport) setCommon(h http.Header) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.era == EraModern {
-		h.Set(HeaderProtocolVersion, c.opts.ModernVersion)
+		h.Set(HeaderProtocolVersion, c.modernVer)
 		return
 	}
 	if c.session != "" && c.revisionLocked().HasHTTPHeader(HeaderSessionID) {
@@ -337,10 +446,10 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 					h.Set(HeaderName, EncodeHeaderValue(*v))
 				}
 			}
-			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && c.opts.ParamHeaders != nil && p.Name != nil {
+			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && p.Name != nil {
 				var args map[string]json.RawMessage
 				_ = json.Unmarshal(p.Arguments, &args)
-				for _, ph := range c.opts.ParamHeaders(*p.Name) {
+				for _, ph := range c.paramHeaders(*p.Name) {
 					if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
 						h.Set(HeaderParamPrefix+ph.Name, v)
 					}
@@ -349,6 +458,48 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 		}
 	}
 	return req, nil
+}
+
+// paramHeaders is the x-mcp-header annotations of a tool: ParamHeaders'
+// answer when set, else what the tools/list results that passed through
+// the transport declared.
+func (c *ClientTransport) paramHeaders(tool string) []ParamHeader {
+	if c.opts.ParamHeaders != nil {
+		return c.opts.ParamHeaders(tool)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.learned[tool]
+}
+
+// learnParamHeaders records the x-mcp-header annotations of the tools in a
+// tools/list result, so that a modern tools/call carries its Mcp-Param-*
+// headers without the caller's help. A tool whose annotations are invalid
+// gets none (a client must not call it; leaving it out of the list is the
+// caller's part, see ParamHeadersFromSchema).
+func (c *ClientTransport) learnParamHeaders(result json.RawMessage) {
+	var r struct {
+		Tools []struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.learned == nil {
+		c.learned = map[string][]ParamHeader{}
+	}
+	for _, t := range r.Tools {
+		phs, err := ParamHeadersFromSchema(t.InputSchema)
+		if err != nil || len(phs) == 0 {
+			delete(c.learned, t.Name)
+			continue
+		}
+		c.learned[t.Name] = phs
+	}
 }
 
 // withMeta adds the modern per-request metadata to a request that lacks it.
@@ -371,7 +522,10 @@ func (c *ClientTransport) withMeta(m *jsonrpc2.Message) ([]byte, error) {
 			meta[k] = b
 		}
 	}
-	set(session.MetaProtocolVersion, c.opts.ModernVersion)
+	c.mu.Lock()
+	version := c.modernVer
+	c.mu.Unlock()
+	set(session.MetaProtocolVersion, version)
 	set(session.MetaClientInfo, c.opts.ClientInfo)
 	set(session.MetaClientCapabilities, c.opts.Capabilities)
 	params["_meta"], _ = json.Marshal(meta)
@@ -400,7 +554,7 @@ func (c *ClientTransport) postSync(ctx context.Context, m *jsonrpc2.Message, bod
 	if resp.StatusCode/100 != 2 {
 		return fmt.Errorf("streamhttp: POST %s: HTTP %d", m.Method, resp.StatusCode)
 	}
-	if c.era == EraLegacy && m.Method == session.MethodInitialized && !c.opts.NoGetStream {
+	if c.Era() == EraLegacy && m.Method == session.MethodInitialized && !c.opts.NoGetStream {
 		// Wait (briefly) for the GET stream to be open before the caller
 		// goes on: a server that sends a request on it as soon as the
 		// next tools/call arrives would otherwise find no stream and drop
@@ -424,7 +578,7 @@ func (c *ClientTransport) postSync(ctx context.Context, m *jsonrpc2.Message, bod
 const getStreamWait = 5 * time.Second
 
 // roundTrip runs one request's POST and feeds its answer to Read.
-func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID) {
+func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFunc, req *http.Request, id jsonrpc2.RequestID, method string) {
 	defer c.wg.Done()
 	defer cancel()
 	defer c.dropStream(id)
@@ -441,6 +595,9 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 		if perr == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) && m.ID == id {
 			answered = true
 			c.noteResult(m)
+			if method == "tools/list" && m.Kind == jsonrpc2.KindResponse {
+				c.learnParamHeaders(m.Result)
+			}
 		}
 		return c.push(clientInbound{m: m, perr: perr, data: data})
 	}
@@ -452,9 +609,9 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 		return
 	}
 	defer resp.Body.Close()
-	if sid := resp.Header.Get(HeaderSessionID); sid != "" && c.era == EraLegacy {
+	if sid := resp.Header.Get(HeaderSessionID); sid != "" {
 		c.mu.Lock()
-		if c.session == "" && c.revisionLocked().HasHTTPHeader(HeaderSessionID) {
+		if c.era == EraLegacy && c.session == "" && c.revisionLocked().HasHTTPHeader(HeaderSessionID) {
 			c.session = sid
 		}
 		c.mu.Unlock()
@@ -462,7 +619,17 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
-		err = readEvents(resp.Body, c.opts.MaxMessageBytes, func(data []byte) error { return deliver(data, false) })
+		var cur sseCursor
+		sse := func(data []byte) error { return deliver(data, false) }
+		err = readEventsResumable(resp.Body, c.opts.MaxMessageBytes, &cur, sse)
+		if !answered && ctx.Err() == nil && cur.lastID != "" && c.Era() == EraLegacy {
+			// The stream ended before the answer, and the server gave it
+			// event ids: resume it (legacy streams only; 2026-07-28 has no
+			// resumption, a closed stream there is the end of the request).
+			if c.resume(ctx, &cur, func() bool { return answered }, sse) {
+				return
+			}
+		}
 	case ct == "application/json":
 		var data []byte
 		data, err = io.ReadAll(io.LimitReader(resp.Body, int64(c.opts.MaxMessageBytes)+1))
@@ -577,23 +744,35 @@ func (c *ClientTransport) openGet() <-chan struct{} {
 // Detection is what Detect learned about a server.
 type Detection struct {
 	Era Era
-	// Supported lists the versions a modern server advertised in an
-	// UnsupportedProtocolVersionError, if it sent one.
+	// Version is the modern version to speak when Era is EraModern: the
+	// newest one both sides list (the client's ModernVersion when the server
+	// listed none).
+	Version string
+	// Supported lists the versions the server named: server/discover's
+	// supportedVersions, or the supported list of its
+	// UnsupportedProtocolVersionError; nil when it named none.
 	Supported []string
 	// Status is the HTTP status of the probe.
 	Status int
 }
 
-// Detect finds a server's era as versioning.mdx describes for HTTP: a modern
-// request (server/discover) first; a success or a recognised modern error
-// means modern, anything else (after reading a 4xx body) means legacy. A
-// modern server that supports none of our modern versions but a legacy one
-// is reported as legacy.
+// probeID is the id of Detect's server/discover.
+var probeID = jsonrpc2.StringID("mcpgen-era-probe")
+
+// Detect finds a server's era as versioning.mdx and streamable-http.mdx
+// ("Backward Compatibility") describe: a modern request (server/discover)
+// first. A DiscoverResult or a recognised modern error (-32020, -32021,
+// -32022) means a modern server, and the versions it lists decide the
+// version: a server that lists none of the client's modern versions but
+// one of its legacy ones is served in the legacy era (go-sdk v1.8's
+// sessionful handler answers server/discover so, listing only legacy
+// versions). Anything else, including -32601 (server/discover, which every
+// modern server implements, is unknown), means legacy.
 func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection, error) {
 	c := NewClientTransport(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
 		Revisions: opts.Revisions, ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
 	defer c.Close()
-	probe := &jsonrpc2.Message{Kind: jsonrpc2.KindRequest, ID: jsonrpc2.StringID("mcpgen-era-probe"), Method: session.MethodDiscover}
+	probe := &jsonrpc2.Message{Kind: jsonrpc2.KindRequest, ID: probeID, Method: session.MethodDiscover, Params: json.RawMessage(`{}`)}
 	body, err := c.withMeta(probe)
 	if err != nil {
 		return Detection{}, err
@@ -608,42 +787,72 @@ func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection
 	}
 	defer resp.Body.Close()
 	d := Detection{Era: EraLegacy, Status: resp.StatusCode}
-	if resp.StatusCode/100 == 2 {
-		ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-		if ct == "text/event-stream" {
-			d.Era = EraModern
-			return d, nil
+	var answer *jsonrpc2.Message
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch {
+	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
+		errFound := errors.New("found")
+		_ = readEvents(io.LimitReader(resp.Body, 1<<20), c.opts.MaxMessageBytes, func(data []byte) error {
+			if m, err := jsonrpc2.DecodeMessage(data); err == nil && m.ID == probeID &&
+				(m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) {
+				answer = m
+				return errFound
+			}
+			return nil
+		})
+	default:
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		if m, err := jsonrpc2.DecodeMessage(data); err == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse) {
+			answer = m
 		}
 	}
-	data, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	var e struct {
-		Result json.RawMessage `json:"result"`
-		Error  *struct {
-			Code int `json:"code"`
-			Data struct {
-				Supported []string `json:"supported"`
-			} `json:"data"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(data, &e) != nil {
+	if answer == nil {
 		return d, nil
 	}
 	switch {
-	case resp.StatusCode/100 == 2 && e.Result != nil:
-		d.Era = EraModern
-	case e.Error == nil:
-	case e.Error.Code == session.CodeUnsupportedProtocolVersion:
-		d.Supported = e.Error.Data.Supported
-		d.Era = EraModern
-		// A modern server that speaks none of our modern versions but one of
-		// the legacy ones is served best in the legacy era.
-		if !slices.Contains(d.Supported, c.opts.ModernVersion) && slices.ContainsFunc(d.Supported, func(v string) bool {
-			return slices.Contains(Versions(c.opts.Revisions, EraLegacy), v)
-		}) {
-			d.Era = EraLegacy
+	case answer.Kind == jsonrpc2.KindResponse:
+		var r struct {
+			SupportedVersions []string `json:"supportedVersions"`
 		}
-	case isModernCode(e.Error.Code), resp.StatusCode == http.StatusNotFound && e.Error.Code == jsonrpc2.CodeMethodNotFound:
-		d.Era = EraModern
+		_ = json.Unmarshal(answer.Result, &r)
+		if len(r.SupportedVersions) == 0 {
+			// Not a DiscoverResult (a legacy server answering any method
+			// with an empty result, as the conformance suite's 0.1.16 mock
+			// servers do): legacy.
+			return d, nil
+		}
+		d.Supported = r.SupportedVersions
+	case answer.Error.Code == session.CodeUnsupportedProtocolVersion:
+		var e struct {
+			Supported []string `json:"supported"`
+		}
+		_ = json.Unmarshal(answer.Error.Data, &e)
+		d.Supported = e.Supported
+	case isModernCode(answer.Error.Code):
+		d.Era, d.Version = EraModern, c.opts.ModernVersion
+		return d, nil
+	default:
+		return d, nil
 	}
+	d.Era, d.Version = chooseEra(d.Supported, c.opts)
 	return d, nil
+}
+
+// chooseEra picks, from the versions a modern server listed, the newest
+// modern one the client speaks; failing that, the legacy era if the server
+// lists a legacy version the client speaks; failing both (or with no list),
+// the modern era at the client's own version, whose requests then fail
+// with the server's UnsupportedProtocolVersionError for the caller to see.
+func chooseEra(supported []string, opts ClientOptions) (Era, string) {
+	for _, v := range Versions(opts.Revisions, EraModern) {
+		if slices.Contains(supported, v) {
+			return EraModern, v
+		}
+	}
+	for _, v := range Versions(opts.Revisions, EraLegacy) {
+		if slices.Contains(supported, v) {
+			return EraLegacy, ""
+		}
+	}
+	return EraModern, opts.ModernVersion
 }

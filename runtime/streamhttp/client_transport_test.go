@@ -54,13 +54,35 @@ func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *ClientTrans
 	return conn, c
 }
 
-// A server that answers server/discover is modern; the dual-era fixture has
-// no server/discover handler, so its 404 + -32601 says modern too.
+// A server that answers server/discover is modern; one that answers it
+// with -32601 (even with the 404 a modern server gives removed methods) is
+// not, since every modern server implements it.
 func TestDetect(t *testing.T) {
 	f := newFixture(t, Options{})
 	d, err := Detect(context.Background(), f.url, ClientOptions{})
-	if err != nil || d.Era != EraModern || d.Status != 404 {
+	if err != nil || d.Era != EraModern || d.Version != "2026-07-28" || d.Status != 200 || len(d.Supported) != 4 {
 		t.Fatalf("dual-era: %+v %v", d, err)
+	}
+	unknown := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"jsonrpc":"2.0","id":"mcpgen-era-probe","error":{"code":-32601,"message":"method not found"}}`))
+	}))
+	defer unknown.Close()
+	d, err = Detect(context.Background(), unknown.URL, ClientOptions{})
+	if err != nil || d.Era != EraLegacy {
+		t.Fatalf("server/discover unknown: %+v %v", d, err)
+	}
+	// A server/discover that lists only legacy versions (go-sdk v1.8's
+	// sessionful handler) is a server to speak legacy to.
+	legacyList := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"jsonrpc":"2.0","id":"mcpgen-era-probe","result":{"supportedVersions":["2025-11-25","2025-06-18"]}}`))
+	}))
+	defer legacyList.Close()
+	d, err = Detect(context.Background(), legacyList.URL, ClientOptions{})
+	if err != nil || d.Era != EraLegacy {
+		t.Fatalf("discover listing legacy versions: %+v %v", d, err)
 	}
 	g := newFixture(t, Options{ModernVersions: []string{}})
 	d, err = Detect(context.Background(), g.url, ClientOptions{})

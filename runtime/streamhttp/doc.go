@@ -65,4 +65,27 @@
 //   - The cancel source of a closed modern stream is jsonrpc2.SourceStreamClosed
 //     (named "stream closed", as the log records show it; its reason says the
 //     peer closed the request's stream).
+//
+// The client side:
+//
+//   - Dial probes with server/discover (versioning.mdx, streamable-http.mdx
+//     "Backward Compatibility"): a DiscoverResult or a modern error (-32020,
+//     -32021, -32022) means a modern server, and the versions it lists pick
+//     the modern version or the legacy era (go-sdk v1.8's sessionful handler
+//     lists only legacy versions); -32601, an answer without
+//     supportedVersions, or anything else means legacy. A detected era then
+//     follows the lifecycle the client runs: its initialize selects the
+//     legacy era, a request with modern _meta before any legacy session the
+//     modern one (and the MCP-Protocol-Version header follows that _meta).
+//   - A legacy client closes the stream of a request it cancelled once the
+//     server accepted its notifications/cancelled. The notification is the
+//     cancellation; the closed stream lets servers that run each legacy
+//     request on its own instance (the TypeScript SDK 2.x's stateless
+//     fallback) stop the handler too.
+//   - A legacy response stream that ends before its answer, having sent
+//     event ids, is resumed with a GET carrying Last-Event-ID after the
+//     server's retry delay (1s without one, at most 30s, 8 times). Modern
+//     streams are not resumed: 2026-07-28 has no resumption.
+//   - Without ClientOptions.ParamHeaders the transport takes the
+//     x-mcp-header annotations from the tools/list results it carries.
 package streamhttp

@@ -125,6 +125,11 @@ func (f *fixture) newConn(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 	conn.Handle("initialize", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]any{"protocolVersion": "2025-11-25", "capabilities": map[string]any{}, "serverInfo": map[string]string{"name": "t", "version": "0"}}, nil
 	})
+	// server/discover, which every modern server implements and by which
+	// Detect tells a modern server from a legacy one.
+	conn.Handle("server/discover", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+		return map[string]any{"supportedVersions": []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}, "capabilities": map[string]any{}}, nil
+	})
 	conn.Handle("echo", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		return map[string]json.RawMessage{"params": r.Params}, nil
 	})

@@ -3,7 +3,10 @@
 # interop/http (the main module stays free of peer SDKs):
 #   - go-sdk v1.8, client and server, both eras (Go modules);
 #   - the TypeScript SDK (@modelcontextprotocol/sdk 1.32.2), client and
-#     server, legacy era, on Node 22 from npm's node@22 package.
+#     server, legacy era, and its 2.x line (@modelcontextprotocol/server
+#     2.4.0, both eras), on Node 22 from npm's node@22 package.
+# era_test.go runs streamhttp.Dial + the generated Connect (defaults) of
+# each era's bindings against every server here, cancellation included.
 # npm installs land in the gitignored .cache/. Loopback only; bounded.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,7 +20,10 @@ if command -v npm >/dev/null; then
 	if [[ ! -d $cache/ts-sdk/node_modules/@modelcontextprotocol/sdk ]]; then
 		timeout 300 npm install --silent --no-audit --no-fund --prefix "$cache/ts-sdk" @modelcontextprotocol/sdk@1.32.2 zod@4
 	fi
-	env=(MCPGEN_NODE="$node" MCPGEN_TS_SDK="$cache/ts-sdk")
+	if [[ ! -d $cache/ts-sdk2/node_modules/@modelcontextprotocol/server ]]; then
+		timeout 300 npm install --silent --no-audit --no-fund --prefix "$cache/ts-sdk2" @modelcontextprotocol/server@2.4.0 zod@4
+	fi
+	env=(MCPGEN_NODE="$node" MCPGEN_TS_SDK="$cache/ts-sdk" MCPGEN_TS_SDK2="$cache/ts-sdk2")
 else
 	echo "40-interop-http: SKIPPING the TypeScript SDK tests: npm not found (go-sdk tests still run)" >&2
 fi

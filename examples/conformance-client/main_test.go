@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/session"
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+)
+
+// tools is a dual-era mcpgen server's tool set: one tool with a string
+// parameter mirrored into a header, whose calls are reported.
+type tools struct{ called chan string }
+
+func (s tools) ListTools(ctx context.Context, _ *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	return &mcp.ListToolsResult{Tools: []mcp.Tool{{Name: "geo", InputSchema: mcp.ToolInputSchema{Extra: map[string]json.RawMessage{
+		"properties": json.RawMessage(`{"region":{"type":"string","x-mcp-header":"Region"}}`),
+	}}}}}, nil
+}
+
+func (s tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	s.called <- session.ProtocolVersion(ctx) + " " + string(p.Arguments["region"])
+	return mcp.TextResult("ok"), nil
+}
+
+// The client follows the version it is given (and detects one without),
+// against mcpgen's own HTTP server, and calls the listed tool with
+// arguments made from its schema.
+func TestRunFollowsVersion(t *testing.T) {
+	called := make(chan string, 4)
+	srv := mcp.NewServer(session.Implementation{Name: "s", Version: "0"}, tools{called},
+		session.WithLegacy(mcp20251125.Revision()))
+	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, nil), streamhttp.Options{})
+	hs := httptest.NewServer(h)
+	defer func() {
+		hs.CloseClientConnections()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.Close(ctx)
+		hs.Close()
+	}()
+	for _, tc := range []struct{ version, want string }{
+		{"2026-07-28", `2026-07-28 "test"`},
+		{"2025-11-25", `2025-11-25 "test"`},
+		{"", `2026-07-28 "test"`},
+	} {
+		if err := run(config{url: hs.URL, scenario: "tools_call", version: tc.version}); err != nil {
+			t.Fatalf("version %q: %v", tc.version, err)
+		}
+		if got := <-called; got != tc.want {
+			t.Errorf("version %q: the tool saw %s, want %s", tc.version, got, tc.want)
+		}
+	}
+}
