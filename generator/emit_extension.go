@@ -123,4 +123,3 @@ func typeFor(g *gen, name string) jen.Code {
 	}
 	return jen.Qual("reflect", "TypeFor").Types(t).Call()
 }
-

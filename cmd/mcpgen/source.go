@@ -56,7 +56,7 @@ func officialName(rev string) string { return "official schema " + rev }
 // when the input is well specified.
 func (in schemaInput) usageError() string {
 	if in.path == "" && in.revision == "" && in.extension == "" {
-		return "--schema, --revision or --extension is required"
+		return "--schema or --revision is required (or --extension)"
 	}
 	if in.revision != "" && !isRevision(in.revision) {
 		return fmt.Sprintf("--revision %q is not a protocol revision (YYYY-MM-DD)", in.revision)
