@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -120,6 +121,34 @@ func TestExtensionDiff(t *testing.T) {
 	for _, want := range []string{"2025-11-25 → 2026-07-28 + io.modelcontextprotocol/tasks:", "method removed:\n  notifications/tasks/status\n  tasks/list\n  tasks/result\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}
+
+// TestMigratingExtension: MIGRATING.md's list for 2025-11-25's tasks →
+// the Tasks extension is what mcpgen diff prints. -update rewrites it.
+func TestMigratingExtension(t *testing.T) {
+	path := filepath.Join("..", "..", "MIGRATING.md")
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, want, errs := runCLI("diff", "2025-11-25", "ext-tasks")
+	if code != 0 {
+		t.Fatalf("diff: exit %d: %s", code, errs)
+	}
+	block := regexp.MustCompile("(?s)```text\n(2025-11-25 → 2026-07-28 \\+ io\\.modelcontextprotocol/tasks: .*?)```\n")
+	sub := block.FindSubmatchIndex(doc)
+	if sub == nil {
+		t.Fatal("MIGRATING.md has no list for 2025-11-25 → 2026-07-28 + io.modelcontextprotocol/tasks")
+	}
+	if got := string(doc[sub[2]:sub[3]]); got != want {
+		if !*update {
+			t.Fatal("MIGRATING.md: the list for the Tasks extension is not what mcpgen diff 2025-11-25 ext-tasks prints (go test ./cmd/mcpgen -run Migrating -update)")
+		}
+		out := append(append(append([]byte(nil), doc[:sub[2]]...), want...), doc[sub[3]:]...)
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
