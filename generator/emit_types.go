@@ -93,7 +93,11 @@ type decodable struct {
 func emitTypes(g *gen, f *jen.File) (bool, error) {
 	names := make([]string, 0, len(g.m.Definitions))
 	for _, d := range g.m.Definitions {
-		names = append(names, d.Name)
+		// Doc links name this package's types only: an extension's core
+		// definitions are another package's.
+		if !g.core(d.Name) {
+			names = append(names, d.Name)
+		}
 	}
 	t := &tgen{gen: g, f: f, link: newDocLinker(names), used: map[string]string{},
 		named: map[*schema.Type]string{}, markers: map[string]bool{}, uses: map[string]bool{}}

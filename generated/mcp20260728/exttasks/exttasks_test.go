@@ -286,3 +286,26 @@ func FuzzCodecVsEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestGetTaskResultByStatus: a tasks/get result decodes into the branch
+// its status names, keeping Result's members and resultType.
+func TestGetTaskResultByStatus(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "spec-examples", "tasks.md-L757-GetTaskResult.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := DecodeGetTaskResult(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := v.(*GetTaskResultCompleted)
+	if !ok {
+		t.Fatalf("decoded as %T, want *GetTaskResultCompleted", v)
+	}
+	if c.Status() != "completed" || c.ResultType() != "complete" || c.TTLMs == nil || len(c.Result) == 0 {
+		t.Errorf("%+v", c)
+	}
+	if _, err := DecodeGetTaskResult([]byte(`{"resultType":"complete","taskId":"t","status":"failed","createdAt":"a","lastUpdatedAt":"b","ttlMs":null}`)); err == nil {
+		t.Error("a failed task without its error decoded")
+	}
+}
