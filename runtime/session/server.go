@@ -41,6 +41,8 @@ type Server struct {
 	connSetup    []func(*jsonrpc2.Conn) error
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
+	legacyCaps   map[string]json.RawMessage // initialize only
+	extensions   map[string]json.RawMessage // server/discover's capabilities.extensions
 	interceptors []jsonrpc2.Interceptor
 }
 
@@ -100,6 +102,21 @@ func WithCapability(name string, value json.RawMessage) ServerOption {
 	return func(s *Server) { s.extraCaps[name] = value }
 }
 
+// WithLegacyCapability adds a capability to the initialize result only,
+// for legacy clients: one the modern era does not have, such as
+// 2025-11-25's "tasks", which 2026-07-28 moved into an extension.
+func WithLegacyCapability(name string, value json.RawMessage) ServerOption {
+	return func(s *Server) { s.legacyCaps[name] = value }
+}
+
+// WithExtension declares an extension to modern clients: id in
+// capabilities.extensions of the server/discover result, with its settings
+// ({} when it defines none), e.g. the Tasks extension
+// "io.modelcontextprotocol/tasks".
+func WithExtension(id string, settings json.RawMessage) ServerOption {
+	return func(s *Server) { s.extensions[id] = settings }
+}
+
 // WithInterceptors adds interceptors around every request and notification
 // the server's connections receive and every call and notification they
 // send (see jsonrpc2.Interceptor; the first given is the outermost). They
@@ -126,7 +143,8 @@ func WithInterceptors(ics ...jsonrpc2.Interceptor) ServerOption {
 // answers) and WithCapability's. Generated packages call it.
 func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn) []string, opts ...ServerOption) *Server {
 	s := &Server{info: info, base: base, register: register, provided: map[string]bool{},
-		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{}}
+		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{},
+		legacyCaps: map[string]json.RawMessage{}, extensions: map[string]json.RawMessage{}}
 	for _, m := range register(nil) {
 		s.provided[m] = true
 	}
@@ -452,8 +470,9 @@ func (st *connState) initializing(ctx context.Context, req *jsonrpc2.Request, ne
 	return res, nil
 }
 
-// capabilities are derived from what the implementation provides.
-func (s *Server) capabilities() json.RawMessage {
+// capabilities are derived from what the implementation provides, for a
+// legacy client's initialize or a modern client's server/discover.
+func (s *Server) capabilities(modern bool) json.RawMessage {
 	caps := map[string]json.RawMessage{"logging": json.RawMessage(`{}`)}
 	for method, c := range s.base.Capabilities {
 		if s.provided[method] {
@@ -462,6 +481,18 @@ func (s *Server) capabilities() json.RawMessage {
 	}
 	for k, v := range s.extraCaps {
 		caps[k] = v
+	}
+	if !modern {
+		for k, v := range s.legacyCaps {
+			caps[k] = v
+		}
+	} else if len(s.extensions) > 0 {
+		ext := map[string]json.RawMessage{}
+		_ = json.Unmarshal(caps["extensions"], &ext) // WithCapability's, if any
+		for k, v := range s.extensions {
+			ext[k] = v
+		}
+		caps["extensions"] = mustJSON(ext)
 	}
 	return mustJSON(caps)
 }
@@ -487,7 +518,7 @@ func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any
 	}
 	res := map[string]any{
 		"protocolVersion": r.Version,
-		"capabilities":    st.srv.capabilities(),
+		"capabilities":    st.srv.capabilities(false),
 		"serverInfo":      st.srv.info,
 	}
 	if st.srv.instructions != "" {
@@ -515,7 +546,7 @@ func (st *connState) discover(ctx context.Context, req *jsonrpc2.Request) (any, 
 	res := map[string]any{
 		"_meta":             map[string]any{MetaServerInfo: st.srv.info},
 		"supportedVersions": st.srv.SupportedVersions(),
-		"capabilities":      st.srv.capabilities(),
+		"capabilities":      st.srv.capabilities(true),
 		"cacheScope":        "public",
 		"ttlMs":             0,
 		"resultType":        "complete",
