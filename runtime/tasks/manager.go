@@ -54,7 +54,8 @@ type RateLimit struct {
 
 // Config is how a Manager runs tasks. The zero value, with Methods set, is
 // usable: in-memory store, session binding, no ttl, 1s poll interval, pages
-// of 50, a rate limit of 50 operations per second (burst 100) per requestor.
+// of 50, at most 256 running tasks and DefaultRateLimit (512 operations a
+// second, burst 512) per requestor.
 type Config struct {
 	// Methods are the requests this side runs as tasks when they carry the
 	// "task" member, e.g. tools/call on a server, sampling/createMessage and
@@ -99,8 +100,11 @@ type Config struct {
 	// them, for Managers shared by many Conns with no requestor identity.
 	// Without Owner, tasks/list is then neither declared nor served.
 	Unbound bool
-	// RateLimit limits task operations per requestor; zero means the
-	// default above, a negative PerSecond means no limit.
+	// RateLimit limits task operations per requestor; zero means
+	// DefaultRateLimit(MaxActive, PollInterval), which admits polling every
+	// running task at the advertised interval twice over; a negative
+	// PerSecond means no limit. A modern requestor is identified only by
+	// Owner: without it all of them share one limit (and one MaxActive).
 	RateLimit RateLimit
 	// MaxActive bounds the tasks of one requestor whose work is running;
 	// zero means 256, negative means no bound. Beyond it task creation
