@@ -41,7 +41,7 @@ type Server struct {
 	connSetup    []func(*jsonrpc2.Conn) error
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
-	legacyCaps   map[string]json.RawMessage // initialize only
+	legacyCaps   map[string]legacyCap // initialize only
 	extensions   map[string]json.RawMessage // server/discover's capabilities.extensions
 	interceptors []jsonrpc2.Interceptor
 }
@@ -102,11 +102,18 @@ func WithCapability(name string, value json.RawMessage) ServerOption {
 	return func(s *Server) { s.extraCaps[name] = value }
 }
 
-// WithLegacyCapability adds a capability to the initialize result only,
-// for legacy clients: one the modern era does not have, such as
-// 2025-11-25's "tasks", which 2026-07-28 moved into an extension.
-func WithLegacyCapability(name string, value json.RawMessage) ServerOption {
-	return func(s *Server) { s.legacyCaps[name] = value }
+// legacyCap is a capability declared to legacy clients from a version on.
+type legacyCap struct {
+	since string
+	value json.RawMessage
+}
+
+// WithLegacyCapability adds a capability to the initialize result only, for
+// legacy clients that negotiated version since or a later one: one the
+// modern era does not have and older revisions do not know, such as "tasks"
+// (since 2025-11-25; 2026-07-28 moved tasks into an extension).
+func WithLegacyCapability(since, name string, value json.RawMessage) ServerOption {
+	return func(s *Server) { s.legacyCaps[name] = legacyCap{since: since, value: value} }
 }
 
 // WithExtension declares an extension to modern clients: id in
@@ -144,7 +151,7 @@ func WithInterceptors(ics ...jsonrpc2.Interceptor) ServerOption {
 func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn) []string, opts ...ServerOption) *Server {
 	s := &Server{info: info, base: base, register: register, provided: map[string]bool{},
 		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{},
-		legacyCaps: map[string]json.RawMessage{}, extensions: map[string]json.RawMessage{}}
+		legacyCaps: map[string]legacyCap{}, extensions: map[string]json.RawMessage{}}
 	for _, m := range register(nil) {
 		s.provided[m] = true
 	}
@@ -471,8 +478,9 @@ func (st *connState) initializing(ctx context.Context, req *jsonrpc2.Request, ne
 }
 
 // capabilities are derived from what the implementation provides, for a
-// legacy client's initialize or a modern client's server/discover.
-func (s *Server) capabilities(modern bool) json.RawMessage {
+// legacy client's initialize (the version it negotiated) or a modern
+// client's server/discover (modern).
+func (s *Server) capabilities(version string, modern bool) json.RawMessage {
 	caps := map[string]json.RawMessage{"logging": json.RawMessage(`{}`)}
 	for method, c := range s.base.Capabilities {
 		if s.provided[method] {
@@ -483,8 +491,10 @@ func (s *Server) capabilities(modern bool) json.RawMessage {
 		caps[k] = v
 	}
 	if !modern {
-		for k, v := range s.legacyCaps {
-			caps[k] = v
+		for k, c := range s.legacyCaps {
+			if compareVersion(version, c.since) >= 0 {
+				caps[k] = c.value
+			}
 		}
 	} else if len(s.extensions) > 0 {
 		ext := map[string]json.RawMessage{}
@@ -518,7 +528,7 @@ func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any
 	}
 	res := map[string]any{
 		"protocolVersion": r.Version,
-		"capabilities":    st.srv.capabilities(false),
+		"capabilities":    st.srv.capabilities(r.Version, false),
 		"serverInfo":      st.srv.info,
 	}
 	if st.srv.instructions != "" {
@@ -546,7 +556,7 @@ func (st *connState) discover(ctx context.Context, req *jsonrpc2.Request) (any, 
 	res := map[string]any{
 		"_meta":             map[string]any{MetaServerInfo: st.srv.info},
 		"supportedVersions": st.srv.SupportedVersions(),
-		"capabilities":      st.srv.capabilities(true),
+		"capabilities":      st.srv.capabilities(st.srv.base.Version, true),
 		"cacheScope":        "public",
 		"ttlMs":             0,
 		"resultType":        "complete",

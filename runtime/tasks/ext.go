@@ -326,7 +326,7 @@ func (m *Manager) askExt(ctx context.Context, id, method string, params any, res
 func WithTasks(m *Manager) session.ServerOption {
 	return func(s *session.Server) {
 		session.WithConnSetup(m.Serve)(s)
-		session.WithLegacyCapability("tasks", m.Capability())(s)
+		session.WithLegacyCapability(coreTasksVersion, "tasks", m.Capability())(s)
 		session.WithExtension(ExtensionID, json.RawMessage(`{}`))(s)
 	}
 }
@@ -334,3 +334,46 @@ func WithTasks(m *Manager) session.ServerOption {
 // negotiatedVersion is the version a session serves the request in ctx
 // under, "" outside a session.
 func negotiatedVersion(ctx context.Context) string { return session.ProtocolVersion(ctx) }
+
+// listTools adds execution.taskSupport (Config.ToolSupport) to each tool of
+// a tools/list answered to a 2025-11-25 client that has none written, so a
+// tool declares its task support once, in ToolSupport, and core requestors
+// (which MUST NOT augment a tool that does not allow it) see it. Modern
+// clients get the list as it is: the extension has no tool-level
+// declaration.
+func (m *Manager) listTools(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	res, err := next(ctx, req)
+	if err != nil || modernRequest(ctx, req) {
+		return res, err
+	}
+	if v := negotiatedVersion(ctx); v != "" && v < coreTasksVersion {
+		return res, err
+	}
+	if m.cfg.Enabled != nil && !m.cfg.Enabled(ctx) {
+		return res, err
+	}
+	raw, rpcErr := encodeOutcome(res, nil)
+	if rpcErr != nil {
+		return nil, rpcErr
+	}
+	var list map[string]json.RawMessage
+	var tools []map[string]json.RawMessage
+	if json.Unmarshal(raw, &list) != nil || json.Unmarshal(list["tools"], &tools) != nil {
+		return res, nil // not a ListToolsResult: left to the session to judge
+	}
+	for _, tool := range tools {
+		var name string
+		_ = json.Unmarshal(tool["name"], &name)
+		support := m.cfg.ToolSupport(name)
+		if support == "" || support == Forbidden || jsonscan.Member(tool["execution"], "taskSupport") != nil {
+			continue
+		}
+		exec := map[string]json.RawMessage{}
+		_ = json.Unmarshal(tool["execution"], &exec)
+		exec["taskSupport"], _ = json.Marshal(support)
+		tool["execution"], _ = json.Marshal(exec)
+	}
+	list["tools"], _ = json.Marshal(tools)
+	out, err := json.Marshal(list)
+	return json.RawMessage(out), err
+}

@@ -24,6 +24,7 @@ const (
 	MethodCancel = "tasks/cancel"
 	MethodStatus = "notifications/tasks/status"
 	toolsCall    = "tools/call"
+	toolsList    = "tools/list"
 )
 
 // coreTasksVersion is the first revision with (core) tasks.
@@ -247,6 +248,9 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 		}
 	}
 	conn.Intercept(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+		if req.Method == toolsList && methods[toolsCall] && m.cfg.ToolSupport != nil {
+			return m.listTools(ctx, req, next)
+		}
 		if !methods[req.Method] {
 			return next(ctx, req)
 		}
