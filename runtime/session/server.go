@@ -41,7 +41,7 @@ type Server struct {
 	connSetup    []func(*jsonrpc2.Conn) error
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
-	legacyCaps   map[string]legacyCap // initialize only
+	legacyCaps   map[string]legacyCap       // initialize only
 	extensions   map[string]json.RawMessage // server/discover's capabilities.extensions
 	interceptors []jsonrpc2.Interceptor
 }
