@@ -43,6 +43,12 @@ func emitExtensionDoc(g *gen, f *jen.File) (bool, error) {
 		fmt.Sprintf("  - methods.go: the extension identifier, the method names and the method table (%d requests,", requests),
 		fmt.Sprintf("    %d notifications) in the core package's MethodInfo form.", notifications),
 	}
+	if reqs := extensionTaskRequests[e.Identifier]; len(reqs) > 0 {
+		lines = append(lines,
+			"  - tasks.go: the core requests the extension runs as tasks (TaskMethods) and, for each, a",
+			fmt.Sprintf("    Start function (Start%s) that sends it through a %s.ServerCaller with the", reqs[0].Base, core),
+			"    extension's per-request opt-in and returns a typed *tasks.Handle.")
+	}
 	for _, l := range lines {
 		f.PackageComment(l)
 	}

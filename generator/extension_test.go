@@ -46,8 +46,19 @@ func TestGenerateExtension(t *testing.T) {
 	for n := range files {
 		names = append(names, n)
 	}
-	if len(files) != 4 || files["types.go"] == nil || files["methods.go"] == nil || files["doc.go"] == nil || files["types_json.go"] == nil {
-		t.Errorf("files %v, want doc.go methods.go types.go types_json.go", names)
+	if len(files) != 5 || files["types.go"] == nil || files["methods.go"] == nil || files["doc.go"] == nil || files["types_json.go"] == nil || files["tasks.go"] == nil {
+		t.Errorf("files %v, want doc.go methods.go tasks.go types.go types_json.go", names)
+	}
+	// tasks.go: the extension's task-capable core request, started through
+	// the core package's ServerCaller with the per-request opt-in.
+	for _, want := range []string{
+		`var TaskMethods = []string{"tools/call"}`,
+		"func StartCallTool(ctx context.Context, c *mcp20260728.ServerCaller, params *mcp20260728.CallToolRequestParams, opts ...tasks.StartOption) (*tasks.Handle[mcp20260728.CallToolResult], error)",
+		"tasks.Extension()",
+	} {
+		if !strings.Contains(string(files["tasks.go"]), want) {
+			t.Errorf("tasks.go lacks %q:\n%s", want, files["tasks.go"])
+		}
 	}
 	types := string(files["types.go"])
 	for _, want := range []string{

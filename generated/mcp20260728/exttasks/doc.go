@@ -14,6 +14,9 @@
 //   - types_json.go: DecodeError, the error the types' UnmarshalJSON methods return.
 //   - methods.go: the extension identifier, the method names and the method table (3 requests,
 //     1 notifications) in the core package's MethodInfo form.
+//   - tasks.go: the core requests the extension runs as tasks (TaskMethods) and, for each, a
+//     Start function (StartCallTool) that sends it through a mcp20260728.ServerCaller with the
+//     extension's per-request opt-in and returns a typed *tasks.Handle.
 package exttasks
 
 import "github.com/mcpgen/mcpgen/runtime/genimpl"
