@@ -81,8 +81,7 @@ func WithConnOptions(opts ...jsonrpc2.Option) ServerOption {
 // WithConnSetup runs setup on every Conn the server builds, after the
 // implementation's handlers are registered and before the Conn starts: the
 // place to attach what needs the Conn itself, such as a tasks.Manager
-// (setup: tm.Serve; add its capability with WithCapability("tasks",
-// tm.Capability())). What setup adds with Conn.Intercept sits inside the
+// (tasks.WithTasks does that and declares its capabilities). What setup adds with Conn.Intercept sits inside the
 // session's and the user's interceptors. An error fails Accept.
 func WithConnSetup(setup func(*jsonrpc2.Conn) error) ServerOption {
 	return func(s *Server) { s.connSetup = append(s.connSetup, setup) }
