@@ -6,6 +6,8 @@ import (
 	"errors"
 	"log/slog"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -167,6 +169,13 @@ func (m *Manager) wrapExt(ctx context.Context, conn *jsonrpc2.Conn, method strin
 	if m.cfg.MaxActive > 0 && m.active(owner) >= m.cfg.MaxActive {
 		return nil, &jsonrpc2.Error{Code: CodeRateLimited, Message: "too many running tasks for this requestor"}
 	}
+	if method == toolsCall && m.cfg.SyncFirst != nil {
+		var name string
+		_ = json.Unmarshal(members["name"], &name)
+		if m.cfg.SyncFirst(name) {
+			return m.syncFirst(ctx, conn, owner, method, h, work)
+		}
+	}
 	rec, err := m.create(ctx, owner, method, nil, true)
 	if err != nil {
 		return nil, err
@@ -174,6 +183,107 @@ func (m *Manager) wrapExt(ctx context.Context, conn *jsonrpc2.Conn, method strin
 	if err := m.launch(ctx, conn, "", owner, rec, method, h, work, true); err != nil {
 		return nil, err
 	}
+	return extView(rec, "task"), nil
+}
+
+// detacher is what Detach finds in a SyncFirst handler's ctx.
+type detacher struct {
+	ask     chan struct{} // closed by Detach
+	created chan error    // the creation's outcome, answered to Detach
+	once    sync.Once
+}
+
+type detachKey struct{}
+
+// Detach turns the request whose handler ctx is given into a Tasks extension
+// task (Config.SyncFirst): the requestor is answered with the
+// CreateTaskResult once the task is durably created, and the handler goes
+// on as the task's work, its ctx now ended only by tasks/cancel (with a
+// cause naming the task) or the Manager's Close; what it returns becomes
+// the task's outcome. Call it after the synchronous input rounds (MRTR).
+// Outside such a handler (a 2025-11-25 task, an ordinary request) it does
+// nothing and returns nil; the error is the task's creation failure (the
+// handler should then return it).
+func Detach(ctx context.Context) error {
+	d, ok := ctx.Value(detachKey{}).(*detacher)
+	if !ok {
+		return nil
+	}
+	first := false
+	d.once.Do(func() { first = true; close(d.ask) })
+	if !first {
+		return nil
+	}
+	return <-d.created
+}
+
+// syncFirst runs a SyncFirst tool's handler as an ordinary request until it
+// calls Detach, then creates the task and answers with it, the handler
+// carrying on as its work.
+func (m *Manager) syncFirst(ctx context.Context, conn *jsonrpc2.Conn, owner, method string, h jsonrpc2.Handler, work *jsonrpc2.Request) (any, error) {
+	d := &detacher{ask: make(chan struct{}), created: make(chan error, 1)}
+	ref := &taskRef{m: m}
+	wctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	// Until it detaches, the handler is the request's: its cancellation
+	// (a closed response stream) ends it.
+	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	wctx = context.WithValue(context.WithValue(wctx, taskKey{}, ref), detachKey{}, d)
+	type outcome struct {
+		res any
+		err error
+	}
+	returned := make(chan outcome, 1)
+	var detached atomic.Bool
+	var id string
+	m.mu.Lock()
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.wg.Done()
+		res, err := invoke(wctx, h, work)
+		if !detached.Load() {
+			returned <- outcome{res, err}
+			return
+		}
+		m.record(wctx, id, method, res, err, true)
+		cancel(errWorkDone)
+	}()
+	select {
+	case o := <-returned:
+		stop()
+		cancel(errWorkDone)
+		return o.res, o.err
+	case <-d.ask:
+	}
+	if !stop() {
+		// The request was cancelled as the handler detached: it ends.
+		err := context.Cause(ctx)
+		d.created <- err
+		return nil, err
+	}
+	rec, err := m.create(ctx, owner, method, nil, true)
+	if err != nil {
+		cancel(err)
+		d.created <- err
+		return nil, err
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		m.store.Delete(ctx, rec.Task.TaskID)
+		err := &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "task manager closed"}
+		cancel(err)
+		d.created <- err
+		return nil, err
+	}
+	id = rec.Task.TaskID
+	ref.id = id
+	detached.Store(true)
+	m.live[id] = &run{cancel: cancel, conn: conn, owner: owner, request: work.ID, modern: true}
+	m.mu.Unlock()
+	d.created <- nil
+	m.log.Info("task created", slog.String("task", id), slog.String("method", method),
+		slog.String("request", work.ID.String()), slog.String("owner", auditOwner(owner)), slog.Bool("extension", true), slog.Bool("detached", true))
 	return extView(rec, "task"), nil
 }
 

@@ -112,6 +112,16 @@ type Config struct {
 	// fails with CodeRateLimited.
 	MaxActive int
 
+	// SyncFirst, if set, names the tools whose handler starts as an
+	// ordinary request for a 2026-07-28 client and becomes a task only when
+	// it calls Detach: its multi round-trip inputs (session.Input, MRTR) are
+	// then resolved synchronously before the CreateTaskResult, as the Tasks
+	// extension recommends. Returning without Detach answers the request
+	// normally (an InputRequiredResult for session.ErrInputRequired). For a
+	// 2025-11-25 client such a tool is a task from the start and Detach does
+	// nothing.
+	SyncFirst func(tool string) bool
+
 	// StatusNotifications sends notifications/tasks/status on every
 	// transition (optional in the spec; requestors must not rely on it).
 	StatusNotifications bool
@@ -528,6 +538,13 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, method string, h jsonrpc2.Handler, req *jsonrpc2.Request, modern bool) {
 	defer m.wg.Done()
 	res, herr := invoke(ctx, h, req)
+	m.record(ctx, id, method, res, herr, modern)
+	cancel(errWorkDone)
+}
+
+// record stores the outcome of a task's work, unless the task is already
+// terminal (cancelled), in which case the outcome is dropped.
+func (m *Manager) record(ctx context.Context, id, method string, res any, herr error, modern bool) {
 	raw, rpcErr := encodeOutcome(res, herr)
 	status, msg := Completed, ""
 	switch {
@@ -545,7 +562,6 @@ func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, 
 	m.mu.Lock()
 	delete(m.live, id)
 	m.mu.Unlock()
-	cancel(errWorkDone)
 }
 
 var errWorkDone = errors.New("tasks: task work returned")

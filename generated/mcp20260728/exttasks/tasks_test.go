@@ -2,11 +2,13 @@ package exttasks_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +209,97 @@ func TestMUST_ExtMcpNameHeader(t *testing.T) {
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "Mcp-Name") {
 			t.Fatalf("Mcp-Name %q: %d %s", name, resp.StatusCode, b)
 		}
+	}
+}
+
+// mrtrTool asks for a name through MRTR, then detaches into a task.
+type mrtrTool struct{ release chan struct{} }
+
+func (s *mrtrTool) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	var answer struct {
+		Content struct {
+			Name string `json:"name"`
+		} `json:"content"`
+	}
+	if err := session.Input(ctx, "elicitation/create", map[string]any{"mode": "form", "message": "Your name?",
+		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}}, &answer); err != nil {
+		return nil, err
+	}
+	if err := tasks.Detach(ctx); err != nil {
+		return nil, err
+	}
+	<-s.release
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "Hello, " + answer.Content.Name + "!"}}}, nil
+}
+
+// TestMUST_ExtMRTRResolvedSynchronouslyBeforeCreateTaskResult (Task
+// Creation: servers SHOULD resolve all MRTR exchanges synchronously before
+// responding with a CreateTaskResult): a SyncFirst tool answers round 1
+// with an InputRequiredResult (no taskId), round 2 (with the input) with a
+// CreateTaskResult (no requestState), and the task's result carries the
+// input gathered in round 1.
+func TestMUST_ExtMRTRResolvedSynchronouslyBeforeCreateTaskResult(t *testing.T) {
+	tool := &mrtrTool{release: make(chan struct{}, 1)}
+	tm := tasks.NewManager(tasks.Config{Methods: exttasks.TaskMethods,
+		ToolSupport: func(string) tasks.Support { return tasks.Required },
+		SyncFirst:   func(name string) bool { return name == "hello" },
+		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil))})
+	defer tm.Close(context.Background())
+	srv := mcp.NewServer(session.Implementation{Name: "mrtr", Version: "1"}, tool, tasks.WithTasks(tm),
+		session.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	a, b := jsonrpc2.NewPipe()
+	ctx := context.Background()
+	go srv.Serve(ctx, a)
+	defer b.Close()
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+	roundtrip := func(id int, method, params string) map[string]json.RawMessage {
+		t.Helper()
+		if err := b.Write(ctx, []byte(`{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"`+method+`","params":`+params+`}`)); err != nil {
+			t.Fatal(err)
+		}
+		line, err := b.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var msg struct {
+			Result map[string]json.RawMessage `json:"result"`
+			Error  json.RawMessage            `json:"error"`
+		}
+		if json.Unmarshal(line, &msg); msg.Error != nil {
+			t.Fatalf("%s: %s", method, line)
+		}
+		return msg.Result
+	}
+	r1 := roundtrip(1, "tools/call", `{"name":"hello","arguments":{},`+meta+`}`)
+	if string(r1["resultType"]) != `"input_required"` || r1["taskId"] != nil || r1["inputRequests"] == nil {
+		t.Fatalf("round 1: %v", r1)
+	}
+	var reqs map[string]json.RawMessage
+	json.Unmarshal(r1["inputRequests"], &reqs)
+	var key string
+	for k := range reqs {
+		key = k
+	}
+	state := ""
+	if r1["requestState"] != nil {
+		state = `"requestState":` + string(r1["requestState"]) + `,`
+	}
+	r2 := roundtrip(2, "tools/call", `{"name":"hello","arguments":{},`+state+`"inputResponses":{"`+key+`":{"action":"accept","content":{"name":"Luca"}}},`+meta+`}`)
+	if string(r2["resultType"]) != `"task"` || r2["taskId"] == nil || r2["requestState"] != nil {
+		t.Fatalf("round 2: %v", r2)
+	}
+	tool.release <- struct{}{}
+	for i := 3; ; i++ {
+		got := roundtrip(i, "tasks/get", `{"taskId":`+string(r2["taskId"])+`,`+meta+`}`)
+		if string(got["status"]) == `"completed"` {
+			if !strings.Contains(string(got["result"]), "Hello, Luca!") {
+				t.Fatalf("result %s", got["result"])
+			}
+			break
+		}
+		if i > 10000 {
+			t.Fatalf("never completed: %v", got)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
