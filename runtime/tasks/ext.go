@@ -388,6 +388,9 @@ func (m *Manager) askExt(ctx context.Context, id, method string, params any, res
 	defer func() {
 		m.mu.Lock()
 		delete(m.inputs[id], key)
+		if len(m.inputs[id]) == 0 {
+			delete(m.inputs, id)
+		}
 		m.mu.Unlock()
 	}()
 	setInput := func(r *Record, add bool) {
