@@ -66,7 +66,6 @@ func build(dir string) error {
 	}
 	args = append(args,
 		"github.com/mcpgen/mcpgen/examples/stdio-server",
-		"github.com/mcpgen/mcpgen/examples/stdio-tasks-server",
 		"github.com/mcpgen/mcpgen/examples/stdio-client")
 	cmd := exec.Command(goTool, args...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
@@ -79,6 +78,5 @@ func build(dir string) error {
 	}
 	serverBin = filepath.Join(dir, "stdio-server"+exe)
 	clientBin = filepath.Join(dir, "stdio-client"+exe)
-	tasksServerBin = filepath.Join(dir, "stdio-tasks-server"+exe)
 	return nil
 }

@@ -93,7 +93,11 @@ type decodable struct {
 func emitTypes(g *gen, f *jen.File) (bool, error) {
 	names := make([]string, 0, len(g.m.Definitions))
 	for _, d := range g.m.Definitions {
-		names = append(names, d.Name)
+		// Doc links name this package's types only: an extension's core
+		// definitions are another package's.
+		if !g.core(d.Name) {
+			names = append(names, d.Name)
+		}
 	}
 	t := &tgen{gen: g, f: f, link: newDocLinker(names), used: map[string]string{},
 		named: map[*schema.Type]string{}, markers: map[string]bool{}, uses: map[string]bool{}}
@@ -101,11 +105,19 @@ func emitTypes(g *gen, f *jen.File) (bool, error) {
 		t.used[n] = "package helper"
 	}
 	for _, d := range g.m.Definitions {
+		if g.core(d.Name) {
+			continue
+		}
 		if err := t.claim(TypeName(d.Name), d.Pointer); err != nil {
 			return false, err
 		}
 	}
 	for _, d := range g.m.Definitions {
+		if g.core(d.Name) {
+			// An extension's copy of a core definition: the core
+			// package's type, never a second declaration of it.
+			continue
+		}
 		if err := t.emitDefinition(d); err != nil {
 			return false, err
 		}
@@ -260,8 +272,24 @@ func (t *tgen) items(ty *schema.Type, hint, parentDoc string) (tinfo, error) {
 	return t.info(ty.Items, hint+"Item", "An item of "+parentDoc)
 }
 
-// defInfo is the member info of a reference to definition d.
+// defInfo is the member info of a reference to definition d. In an
+// extension's package a core definition is the core package's type, and a
+// core union is decoded by the core package's decoder.
 func (t *tgen) defInfo(d *schema.Definition) (tinfo, error) {
+	in, err := t.localDefInfo(d)
+	if err != nil || !t.core(d.Name) {
+		return in, err
+	}
+	pkg, name := t.opts.CorePackage, TypeName(d.Name)
+	in.typ = func() *jen.Statement { return jen.Qual(pkg, name) }
+	if in.dec != nil {
+		in.dec = func() *jen.Statement { return jen.Qual(pkg, "Decode"+name) }
+	}
+	return in, nil
+}
+
+// localDefInfo is defInfo with every type named in this package.
+func (t *tgen) localDefInfo(d *schema.Definition) (tinfo, error) {
 	name := TypeName(d.Name)
 	if idDefinitions[d.Name] {
 		return tinfo{cat: catID, typ: id(name)}, nil
@@ -365,6 +393,10 @@ func (t *tgen) emitNamed(name string, ty *schema.Type, doc []string) error {
 			return err
 		}
 		t.f.Add(comment(doc)).Type().Id(name).Map(jen.String()).Add(vi.typ())
+		if ty.Closed {
+			t.emitClosedUnmarshal(name)
+			return nil
+		}
 		if vi.dec != nil {
 			t.emitContainerUnmarshal(name, t.use("mapOf").Call(vi.dec()))
 		}
@@ -427,6 +459,27 @@ func (t *tgen) emitContainerUnmarshal(name string, dec *jen.Statement) {
 			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Lit(name), jen.Id("Err").Op(":").Err())),
 		),
 		jen.Op("*").Id("x").Op("=").Id("v"),
+		jen.Return(jen.Nil()),
+	)
+}
+
+// emitClosedUnmarshal gives a map type whose schema admits only {} an
+// UnmarshalJSON that refuses any member, as the schema does.
+func (t *tgen) emitClosedUnmarshal(name string) {
+	t.f.Comment("UnmarshalJSON accepts only an object without members: the schema admits no")
+	t.f.Comment("member (additionalProperties {\"not\":{}}).")
+	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
+		jen.Var().Id("m").Map(jen.String()).Qual(jsonPkg, "RawMessage"),
+		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Op("&").Id("m")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Lit(name), jen.Id("Err").Op(":").Err())),
+		),
+		jen.If(jen.Id("m").Op("==").Nil()).Block(
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Lit(name), jen.Id("Err").Op(":").Qual(errorsPkg, "New").Call(jen.Lit("null is not an object")))),
+		),
+		jen.For(jen.Id("k").Op(":=").Range().Id("m")).Block(
+			jen.Return(jen.Op("&").Id("DecodeError").Values(jen.Id("Type").Op(":").Lit(name), jen.Id("Err").Op(":").Qual(fmtPkg, "Errorf").Call(jen.Lit("member %q: the schema admits no member"), jen.Id("k")))),
+		),
+		jen.Op("*").Id("x").Op("=").Id(name).Values(),
 		jen.Return(jen.Nil()),
 	)
 }

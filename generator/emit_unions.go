@@ -86,6 +86,12 @@ func (t *tgen) variants(name string, u *schema.Union) ([]variant, error) {
 		if count[b.Kind] > 1 {
 			seen[b.Kind]++
 			vn += fmt.Sprint(seen[b.Kind])
+			if v := discriminatorValue(u, i); v != "" {
+				// Inline object branches told apart by a constant are named
+				// after it (GetTaskResultWorking, GetTaskResultFailed), not
+				// by position.
+				vn = name + FieldName(strings.ReplaceAll(v, "/", "_"))
+			}
 		}
 		if err := t.claim(vn, b.Pointer); err != nil {
 			return nil, err
@@ -97,6 +103,16 @@ func (t *tgen) variants(name string, u *schema.Union) ([]variant, error) {
 		}
 	}
 	return out, nil
+}
+
+// discriminatorValue is the one value of u's discriminator that branch i
+// takes, or "" when u is not decided by a discriminator or the branch
+// takes several values or none.
+func discriminatorValue(u *schema.Union, i int) string {
+	if u.Strategy != schema.StrategyDiscriminator || i >= len(u.Values) || len(u.Values[i]) != 1 || u.DefaultBranch == i {
+		return ""
+	}
+	return u.Values[i][0]
 }
 
 // retVariant decodes data as v and returns it as the union.

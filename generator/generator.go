@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"sort"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -25,6 +26,11 @@ type Options struct {
 	// one, else the file's path relative to the output directory, so the
 	// header does not depend on where mcpgen ran.
 	SchemaFile string
+	// CorePackage is the import path of the core revision's bindings an
+	// extension's bindings refer to (the Model of an extension schema,
+	// schema.LoadExtension): its copies of core definitions become the core
+	// package's types. Required for an extension, unused otherwise.
+	CorePackage string
 	// Version is the mcpgen version the header of every file names (the
 	// command passes what "mcpgen version" prints); empty means
 	// toolversion.Dev, the version of this source tree.
@@ -49,16 +55,27 @@ func Generate(m *schema.Model, opts Options) (map[string][]byte, error) {
 	if opts.Package == "" {
 		return nil, fmt.Errorf("generator: no package name")
 	}
+	if m.Extension != nil && opts.CorePackage == "" {
+		return nil, fmt.Errorf("generator: extension %s: no core package (the import path of the %s bindings)", m.Extension.Name, m.Extension.Core)
+	}
 	g := newGen(m, opts)
 	out := map[string][]byte{}
 	for _, e := range emitters {
+		if (m.Extension != nil) != e.extension && !(m.Extension != nil && e.both) {
+			continue
+		}
 		f := jen.NewFile(opts.Package)
 		// One gofmt pass below does all the formatting; jennifer's own pass
 		// would double the cost (a third of generation on large schemas).
 		f.NoFormat = true
 		f.HeaderComment(header)
 		f.HeaderComment(toolversion.HeaderLine(opts.Version))
-		f.HeaderComment(fmt.Sprintf("Source: %s (MCP revision %s, sha256 %s).", opts.SchemaFile, m.Revision, m.SHA256))
+		if m.Extension != nil {
+			f.HeaderComment(fmt.Sprintf("Source: %s (MCP extension %s composed with revision %s, sha256 %s).", opts.SchemaFile, m.Extension.Identifier, m.Revision, m.SHA256))
+			f.ImportName(opts.CorePackage, corePackageName(m))
+		} else {
+			f.HeaderComment(fmt.Sprintf("Source: %s (MCP revision %s, sha256 %s).", opts.SchemaFile, m.Revision, m.SHA256))
+		}
 		f.ImportName(RuntimePath, "jsonrpc2")
 		f.ImportName(genimplPkg, "genimpl")
 		ok, err := e.emit(g, f)
@@ -88,6 +105,9 @@ func Generate(m *schema.Model, opts Options) (map[string][]byte, error) {
 type emitter struct {
 	file string
 	emit func(g *gen, f *jen.File) (bool, error)
+	// extension is set on the emitters of an extension's package only;
+	// both on those that write the files of either.
+	extension, both bool
 }
 
 // emitters lists the files in the order they are produced. Each file's
@@ -95,7 +115,13 @@ type emitter struct {
 var emitters []emitter
 
 func register(file string, fn func(g *gen, f *jen.File) (bool, error)) {
-	emitters = append(emitters, emitter{file, fn})
+	emitters = append(emitters, emitter{file: file, emit: fn, both: file == "types.go" || file == "types_json.go"})
+	sort.SliceStable(emitters, func(i, j int) bool { return emitters[i].file < emitters[j].file })
+}
+
+// registerExtension adds an emitter of an extension's package.
+func registerExtension(file string, fn func(g *gen, f *jen.File) (bool, error)) {
+	emitters = append(emitters, emitter{file: file, emit: fn, extension: true})
 	sort.SliceStable(emitters, func(i, j int) bool { return emitters[i].file < emitters[j].file })
 }
 
@@ -114,6 +140,16 @@ type gen struct {
 func newGen(m *schema.Model, opts Options) *gen {
 	return &gen{m: m, opts: opts, handlerIfaces: map[string]string{}}
 }
+
+// corePackageName is the name an extension's bindings import the core
+// package under: its own name, mcpYYYYMMDD.
+func corePackageName(m *schema.Model) string {
+	return "mcp" + strings.ReplaceAll(m.Revision, "-", "")
+}
+
+// core reports whether definition name is a core definition an
+// extension's bindings take from the core package.
+func (g *gen) core(name string) bool { return g.m.Extension.IsCore(name) }
 
 // resolve follows references to the schema they name.
 func (g *gen) resolve(t *schema.Type) *schema.Type { return g.m.Resolve(t) }

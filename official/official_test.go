@@ -77,3 +77,37 @@ func TestExamples(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestExtensionFilesUnmodified pins each embedded extension schema to the
+// bytes published at the commit its README names, and checks the table.
+func TestExtensionFilesUnmodified(t *testing.T) {
+	want := map[string]string{
+		"tasks": "10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c",
+	}
+	exts := Extensions()
+	if len(exts) != len(want) {
+		t.Fatalf("%d extensions, want %d", len(exts), len(want))
+	}
+	for _, e := range exts {
+		data, err := ExtensionSchema(e.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); got != want[e.Name] {
+			t.Errorf("%s: sha256 %s, want %s", e.Name, got, want[e.Name])
+		}
+		if !Has(e.Extends) {
+			t.Errorf("%s extends %s, which is not an embedded revision", e.Name, e.Extends)
+		}
+		if len(e.Commit) != 40 || e.Repository == "" || e.Identifier == "" {
+			t.Errorf("%s: origin incomplete: %+v", e.Name, e)
+		}
+	}
+	if _, err := ExtensionSchema("nope"); err == nil || !strings.Contains(err.Error(), "tasks") {
+		t.Errorf("unknown extension: %v, want an error listing the embedded ones", err)
+	}
+	if _, ok := LookupExtension("ext-tasks"); ok {
+		t.Error("LookupExtension takes the name, not the folder")
+	}
+}

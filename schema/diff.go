@@ -40,14 +40,118 @@ type Diff struct {
 
 // Compare returns the API-level differences from a to b: what a user of the
 // bindings generated from a meets when regenerating from b.
+//
+// When b is an extension (LoadExtension) and a a core revision, the
+// comparison is scoped to what the extension is about: its own methods and
+// definitions against a's methods of the same topics (tasks/get,
+// notifications/tasks/status: "tasks") and the definitions those reach,
+// leaving out the core definitions the extension copies (Result, Error)
+// and any other definition of its core revision (PaginatedRequestParams):
+// those are the core's, compared by a diff between core revisions. That is the diff a
+// user of a's tasks meets when moving to the extension.
 func Compare(a, b *Model) *Diff {
+	if b.Extension != nil && a.Extension == nil {
+		return compare(a, b, extensionScope(a, b))
+	}
+	return compare(a, b, nil)
+}
+
+// diffScope limits a comparison; nil compares everything.
+type diffScope struct {
+	methods    map[string]bool
+	defsA      map[string]bool
+	defsB      map[string]bool
+	skipFacts  bool
+	fromSuffix string
+	toSuffix   string
+}
+
+// methodTopic is a method's first path segment past "notifications/":
+// "tasks" for tasks/get and for notifications/tasks/status.
+func methodTopic(name string) string {
+	name = strings.TrimPrefix(name, "notifications/")
+	topic, _, _ := strings.Cut(name, "/")
+	return topic
+}
+
+func extensionScope(a, b *Model) *diffScope {
+	ext := b.Extension
+	sc := &diffScope{methods: map[string]bool{}, defsA: map[string]bool{}, defsB: map[string]bool{}, skipFacts: true,
+		toSuffix: " + " + ext.Identifier}
+	topics := map[string]bool{}
+	for _, me := range b.Methods {
+		topics[methodTopic(me.Name)] = true
+		sc.methods[me.Name] = true
+	}
+	var roots []string
+	for _, me := range a.Methods {
+		if topics[methodTopic(me.Name)] {
+			sc.methods[me.Name] = true
+			roots = append(roots, me.Definition, me.Result)
+			roots = append(roots, me.ResultAlternatives...)
+			if me.Params != nil && me.Params.Kind == KindRef {
+				roots = append(roots, me.Params.Ref)
+			}
+		}
+	}
+	roots = append(roots, ext.Own...)
+	var visit func(name string)
+	visit = func(name string) {
+		d := a.Definition(name)
+		if d == nil || sc.defsA[name] || ext.IsCore(name) || (ext.inCore[name] && !containsString(ext.Own, name)) {
+			return
+		}
+		sc.defsA[name] = true
+		walkRefs(d.Type, visit)
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	for _, name := range ext.Own {
+		sc.defsB[name] = true
+	}
+	return sc
+}
+
+// walkRefs calls fn with every definition t refers to.
+func walkRefs(t *Type, fn func(string)) {
+	if t == nil {
+		return
+	}
+	if t.Kind == KindRef {
+		fn(t.Ref)
+		return
+	}
+	for _, r := range t.AllOf {
+		fn(r)
+	}
+	for _, p := range t.Properties {
+		walkRefs(p.Type, fn)
+	}
+	walkRefs(t.Items, fn)
+	walkRefs(t.Additional, fn)
+	if t.Union != nil {
+		for _, br := range t.Union.Branches {
+			walkRefs(br, fn)
+		}
+	}
+}
+
+func compare(a, b *Model, sc *diffScope) *Diff {
 	d := &Diff{From: a.Revision, To: b.Revision, Changes: []Change{}}
+	if sc != nil {
+		d.From += sc.fromSuffix
+		d.To += sc.toSuffix
+	}
 	add := func(kind, subject, detail string) {
 		d.Changes = append(d.Changes, Change{Kind: kind, Subject: subject, Detail: detail})
 	}
 
 	am, bm := methodsByName(a), methodsByName(b)
 	for _, name := range unionKeys(am, bm) {
+		if sc != nil && !sc.methods[name] {
+			continue
+		}
 		x, y := am[name], bm[name]
 		switch {
 		case x == nil:
@@ -73,6 +177,9 @@ func Compare(a, b *Model) *Diff {
 	}
 
 	ad, bd := defsByName(a), defsByName(b)
+	if sc != nil {
+		ad, bd = only(ad, sc.defsA), only(bd, sc.defsB)
+	}
 	for _, name := range unionKeys(ad, bd) {
 		x, y := ad[name], bd[name]
 		switch {
@@ -86,6 +193,9 @@ func Compare(a, b *Model) *Diff {
 	}
 
 	au, bu := unionMembers(a), unionMembers(b)
+	if sc != nil {
+		au, bu = only(au, sc.defsA), only(bu, sc.defsB)
+	}
 	for _, name := range unionKeys(au, bu) {
 		if au[name] == nil || bu[name] == nil {
 			continue // the definition's addition or removal says it
@@ -101,6 +211,10 @@ func Compare(a, b *Model) *Diff {
 	sortChanges(d.Changes)
 
 	af, bf := factMap(a.Facts), factMap(b.Facts)
+	if sc != nil && sc.skipFacts {
+		// An extension has no cancellation or lifecycle facts of its own.
+		af, bf = nil, nil
+	}
 	for _, k := range unionKeys(af, bf) {
 		if k == "source" {
 			continue
@@ -201,7 +315,10 @@ func typeText(t *Type) string {
 		s = "[]" + typeText(t.Items)
 	case KindString:
 		if len(t.Enum) > 0 {
-			s = "enum(" + strings.Join(t.Enum, "|") + ")"
+			// A set: listing the same values in another order is no change.
+			vals := append([]string(nil), t.Enum...)
+			sort.Strings(vals)
+			s = "enum(" + strings.Join(vals, "|") + ")"
 		} else if t.Const != nil {
 			s = fmt.Sprintf("const %v", t.Const)
 		}
@@ -319,5 +436,16 @@ func unionKeys[V any](a, b map[string]V) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// only keeps the entries of m whose key is in keep.
+func only[V any](m map[string]V, keep map[string]bool) map[string]V {
+	out := make(map[string]V, len(keep))
+	for k, v := range m {
+		if keep[k] {
+			out[k] = v
+		}
+	}
 	return out
 }

@@ -82,7 +82,7 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Revision: revision, SHA256: digest, Dialect: d.name, DefsKey: d.defsKey}
+	m := &Model{Revision: revision, SHA256: digest, Dialect: d.name, DefsKey: d.defsKey, defDigests: map[string]string{}}
 	for key := range obj {
 		switch key {
 		case "$schema", "definitions", "$defs", "$id", "$comment", "description", "title":
@@ -99,7 +99,12 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 		return nil, err
 	}
 
-	n := &normaliser{file: file, defsKey: defsKey, defs: rawDefs}
+	rootID, _ := obj["$id"].(string)
+	rawDefs, err = stripDefinitionDialects(file, defsKey, rawDefs, obj["$schema"], rootID)
+	if err != nil {
+		return nil, err
+	}
+	n := &normaliser{file: file, defsKey: defsKey, defs: rawDefs, rootID: rootID}
 	names := make([]string, 0, len(rawDefs))
 	for name := range rawDefs {
 		names = append(names, name)
@@ -112,6 +117,9 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 			return nil, err
 		}
 		m.Definitions = append(m.Definitions, &Definition{Name: name, Pointer: ptr, Description: t.Description, Type: t})
+		if m.defDigests[name], err = canonicalDigest(rawDefs[name]); err != nil {
+			return nil, errAt(file, ptr, "cannot digest the definition: %v", err)
+		}
 	}
 	a := newAnalyser(m, file)
 	if err := a.run(); err != nil {
@@ -168,6 +176,9 @@ type normaliser struct {
 	file    string
 	defsKey string
 	defs    map[string]any
+	// rootID is the document's $id: a reference that spells it out
+	// ("<$id>#/$defs/X") is the same reference as "#/$defs/X".
+	rootID string
 }
 
 // annotations are keywords that never change what a value may be.
@@ -181,7 +192,7 @@ var structural = map[string]bool{
 	"type": true, "$ref": true, "properties": true, "required": true,
 	"additionalProperties": true, "items": true, "anyOf": true, "allOf": true,
 	"const": true, "enum": true, "format": true, "minimum": true, "maximum": true,
-	"maxItems": true,
+	"maxItems": true, "propertyNames": true, "not": true,
 }
 
 func (n *normaliser) node(raw any, ptr string) (*Type, error) {
@@ -209,6 +220,15 @@ func (n *normaliser) object(s map[string]any, ptr string) (*Type, error) {
 			return nil, errAt(n.file, ptr+"/"+escapePointer(k), "unsupported keyword %q", k)
 		}
 	}
+	if pn, ok := s["propertyNames"]; ok && !isStringSchema(pn) {
+		// Every JSON object key is a string, so {"type":"string"} says
+		// nothing (zod writes it on every record); anything narrower would
+		// need checks mcpgen does not generate.
+		return nil, errAt(n.file, ptr+"/propertyNames", `only propertyNames {"type":"string"} is supported`)
+	}
+	if _, ok := s["not"]; ok {
+		return nil, errAt(n.file, ptr+"/not", `"not" is supported only as additionalProperties {"not":{}} (no member beyond the declared ones)`)
+	}
 	t := &Type{Pointer: ptr}
 	if d, ok := s["description"].(string); ok {
 		t.Description = d
@@ -221,9 +241,14 @@ func (n *normaliser) object(s map[string]any, ptr string) (*Type, error) {
 			}
 		}
 		r, _ := ref.(string)
+		if n.rootID != "" && strings.HasPrefix(r, n.rootID+"#") {
+			// The document's own $id spelled out: a reference into this
+			// document, not to another one.
+			r = strings.TrimPrefix(r, n.rootID)
+		}
 		prefix := "#/" + n.defsKey + "/"
 		if !strings.HasPrefix(r, prefix) {
-			return nil, errAt(n.file, ptr+"/$ref", "unsupported reference %q (only %s<name> is supported)", r, prefix)
+			return nil, errAt(n.file, ptr+"/$ref", "unsupported reference %q (only %s<name> of this document is supported; a definition of another document must be copied into this one)", r, prefix)
 		}
 		name := strings.ReplaceAll(strings.ReplaceAll(strings.TrimPrefix(r, prefix), "~1", "/"), "~0", "~")
 		if _, ok := n.defs[name]; !ok {
@@ -242,12 +267,44 @@ func (n *normaliser) object(s map[string]any, ptr string) (*Type, error) {
 			return nil, errAt(n.file, ptr+"/anyOf", "anyOf must be a non-empty array")
 		}
 		u := &Union{Pointer: ptr + "/anyOf", DefaultBranch: -1}
+		nullable := false
 		for i, b := range list {
-			bt, err := n.node(b, fmt.Sprintf("%s/anyOf/%d", ptr, i))
+			bptr := fmt.Sprintf("%s/anyOf/%d", ptr, i)
+			if isNullSchema(b) {
+				// anyOf [X, {"type":"null"}] is X or null: the zod
+				// spelling of a nullable member (ext-tasks' ttlMs).
+				nullable = true
+				continue
+			}
+			bt, err := n.node(b, bptr)
 			if err != nil {
 				return nil, err
 			}
 			u.Branches = append(u.Branches, spliceScalarUnion(bt)...)
+		}
+		if len(u.Branches) == 0 {
+			return nil, errAt(n.file, ptr+"/anyOf", "a value that can only be null is not supported")
+		}
+		if vals, ok := stringConsts(u.Branches); ok {
+			// anyOf of string constants is a string enum (ext-tasks'
+			// TaskStatus): one named string type with typed constants,
+			// not a union of five types.
+			t.Kind, t.Enum, t.Nullable = KindString, vals, nullable
+			return t, nil
+		}
+		if len(u.Branches) == 1 {
+			b := u.Branches[0]
+			if nullable && (b.Nullable || b.Kind == KindAny) {
+				return nil, errAt(n.file, ptr+"/anyOf", "null in a union whose other branch already admits null is not supported")
+			}
+			if b.Description == "" {
+				b.Description = t.Description
+			}
+			b.Nullable = b.Nullable || nullable
+			return b, nil
+		}
+		if nullable {
+			return nil, errAt(n.file, ptr+"/anyOf", "a nullable union of several branches is not supported")
 		}
 		t.Kind, t.Union, t.UnionPointer = KindUnion, u, u.Pointer
 		return t, nil
@@ -461,8 +518,15 @@ func (n *normaliser) objectMembers(t *Type, s map[string]any, ptr string) error 
 		t.Properties = append(t.Properties, &Property{Name: name, Required: required[name], Type: pt})
 	}
 	if a, ok := s["additionalProperties"]; ok {
-		if b, ok := a.(bool); ok && !b {
-			return errAt(n.file, ptr+"/additionalProperties", "additionalProperties: false is not supported (MCP objects are open)")
+		if isNever(a) {
+			// An object that admits no undeclared member. Supported only
+			// without declared members (ext-tasks' TasksExtensionCapability:
+			// exactly {}); MCP's own objects are open.
+			if len(t.Properties) > 0 {
+				return errAt(n.file, ptr+"/additionalProperties", "additionalProperties: false beside declared properties is not supported (MCP objects are open)")
+			}
+			t.Closed = true
+			return nil
 		}
 		at, err := n.node(a, ptr+"/additionalProperties")
 		if err != nil {
@@ -477,6 +541,12 @@ func (n *normaliser) objectMembers(t *Type, s map[string]any, ptr string) error 
 // union of their properties (a later member's constraint on a property
 // wins, which is how the MCP schemas narrow Error.code to a const), the
 // union of their required lists, and the first additionalProperties seen.
+//
+// One member may be an anyOf of objects (ext-tasks' GetTaskResult is
+// Result ∧ (WorkingTask ∨ … ∨ CancelledTask)): the intersection is then
+// distributed over it, A ∧ (B1 ∨ B2) = (A ∧ B1) ∨ (A ∧ B2), so the result
+// is a union whose branches are flattened objects and keep the anyOf's
+// pointers.
 func (n *normaliser) allOf(t *Type, s map[string]any, raw any, ptr string) (*Type, error) {
 	for k := range s {
 		if k != "allOf" && !annotations[k] && k != "type" {
@@ -487,8 +557,9 @@ func (n *normaliser) allOf(t *Type, s map[string]any, raw any, ptr string) (*Typ
 	if !ok || len(list) == 0 {
 		return nil, errAt(n.file, ptr+"/allOf", "allOf must be a non-empty array")
 	}
-	t.Kind = KindObject
-	index := map[string]int{}
+	var members []*Type
+	var refs []string
+	unionAt := -1
 	for i, m := range list {
 		mptr := fmt.Sprintf("%s/allOf/%d", ptr, i)
 		mt, err := n.node(m, mptr)
@@ -501,14 +572,53 @@ func (n *normaliser) allOf(t *Type, s map[string]any, raw any, ptr string) (*Typ
 				return nil, errAt(n.file, mptr, "allOf member refers to itself")
 			}
 			seen[mt.Ref] = true
-			t.AllOf = append(t.AllOf, mt.Ref)
+			refs = append(refs, mt.Ref)
 			if mt, err = n.node(n.defs[mt.Ref], "#/"+n.defsKey+"/"+escapePointer(mt.Ref)); err != nil {
 				return nil, err
 			}
 		}
-		if mt.Kind != KindObject {
+		if mt.Kind == KindUnion && unionAt < 0 && objectBranches(mt.Union) {
+			unionAt = len(members)
+		} else if mt.Kind != KindObject {
+			if mt.Kind == KindUnion {
+				return nil, errAt(n.file, mptr, "allOf with more than one anyOf member, or an anyOf member with non-object branches, is not supported")
+			}
 			return nil, errAt(n.file, mptr, "allOf members must be objects, got %s", mt.Kind)
 		}
+		members = append(members, mt)
+	}
+	if unionAt < 0 {
+		t.Kind = KindObject
+		t.AllOf = refs
+		mergeObjects(t, members)
+		return t, nil
+	}
+	u := members[unionAt].Union
+	dist := &Union{Pointer: u.Pointer, DefaultBranch: -1}
+	for _, b := range u.Branches {
+		parts := append(append(append([]*Type(nil), members[:unionAt]...), b), members[unionAt+1:]...)
+		bt := &Type{Kind: KindObject, Pointer: b.Pointer, Description: b.Description, AllOf: refs, derived: true}
+		mergeObjects(bt, parts)
+		dist.Branches = append(dist.Branches, bt)
+	}
+	t.Kind, t.Union, t.UnionPointer = KindUnion, dist, dist.Pointer
+	return t, nil
+}
+
+// objectBranches reports whether every branch of u is an inline object.
+func objectBranches(u *Union) bool {
+	for _, b := range u.Branches {
+		if b.Kind != KindObject {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeObjects writes the intersection of the object members into t.
+func mergeObjects(t *Type, members []*Type) {
+	index := map[string]int{}
+	for _, mt := range members {
 		for _, p := range mt.Properties {
 			if j, ok := index[p.Name]; ok {
 				old := t.Properties[j]
@@ -526,7 +636,6 @@ func (n *normaliser) allOf(t *Type, s map[string]any, raw any, ptr string) (*Typ
 		}
 	}
 	sort.Slice(t.Properties, func(i, j int) bool { return t.Properties[i].Name < t.Properties[j].Name })
-	return t, nil
 }
 
 // spliceScalarUnion lets an anyOf branch that is itself a type array
@@ -555,4 +664,87 @@ func jsonKindOf(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
+}
+
+// stripDefinitionDialects returns the definitions with a definition-level
+// $schema removed where it names the document's own dialect (bundlers such
+// as zod-to-json-schema write one on every definition: ext-tasks does). A
+// definition in another dialect, or with an $id of its own (which would
+// make "#/$defs/..." inside it refer to a different document), is refused.
+func stripDefinitionDialects(file, defsKey string, defs map[string]any, rootDialect any, rootID string) (map[string]any, error) {
+	out := make(map[string]any, len(defs))
+	for name, raw := range defs {
+		out[name] = raw
+		m, ok := raw.(map[string]any)
+		if !ok {
+			continue
+		}
+		ptr := "#/" + defsKey + "/" + escapePointer(name)
+		if idv, ok := m["$id"]; ok && idv != rootID {
+			return nil, errAt(file, ptr+"/$id", "a definition with its own $id (%v) is not supported: its references would resolve against another document", idv)
+		}
+		sv, hasSchema := m["$schema"]
+		_, hasID := m["$id"]
+		if !hasSchema && !hasID {
+			continue
+		}
+		if hasSchema && strings.TrimSuffix(fmt.Sprint(sv), "#") != strings.TrimSuffix(fmt.Sprint(rootDialect), "#") {
+			return nil, errAt(file, ptr+"/$schema", "definition declares dialect %v, the document %v: mixed dialects are not supported", sv, rootDialect)
+		}
+		c := make(map[string]any, len(m))
+		for k, v := range m {
+			if k != "$schema" && k != "$id" {
+				c[k] = v
+			}
+		}
+		out[name] = c
+	}
+	return out, nil
+}
+
+// isNullSchema reports whether raw is {"type":"null"} (annotations aside).
+func isNullSchema(raw any) bool {
+	m, ok := raw.(map[string]any)
+	if !ok || m["type"] != "null" {
+		return false
+	}
+	for k := range m {
+		if k != "type" && !annotations[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// isStringSchema reports whether raw is {"type":"string"}.
+func isStringSchema(raw any) bool {
+	m, ok := raw.(map[string]any)
+	return ok && len(m) == 1 && m["type"] == "string"
+}
+
+// isNever reports whether raw admits nothing: false or {"not":{}}.
+func isNever(raw any) bool {
+	if b, ok := raw.(bool); ok {
+		return !b
+	}
+	m, ok := raw.(map[string]any)
+	if !ok || len(m) != 1 {
+		return false
+	}
+	inner, ok := m["not"].(map[string]any)
+	return ok && len(inner) == 0
+}
+
+// stringConsts returns the values when every branch is a plain string
+// constant.
+func stringConsts(branches []*Type) ([]string, bool) {
+	var vals []string
+	for _, b := range branches {
+		c, ok := b.Const.(string)
+		if b.Kind != KindString || !ok || b.Nullable || len(b.Enum) > 0 || b.Format != "" {
+			return nil, false
+		}
+		vals = append(vals, c)
+	}
+	return vals, len(vals) > 1
 }

@@ -32,7 +32,15 @@ type Model struct {
 	// with the reason. It is empty for every official revision.
 	Omitted []Omission `json:"omitted,omitempty"`
 
+	// Extension is set on the Model of an extension schema composed with
+	// its core revision (LoadExtension); nil for a core revision.
+	Extension *Extension `json:"extension,omitempty"`
+
 	byName map[string]*Definition // see Definition
+	// defDigests are the canonical digests of each definition's schema as
+	// written (a definition-level $schema aside), so an extension's copy
+	// of a core definition can be recognised as that definition.
+	defDigests map[string]string
 }
 
 // Omission names a definition left out of the generated package and why.
@@ -112,6 +120,10 @@ type Type struct {
 	// does not say (which JSON Schema treats as "anything"), KindAny for
 	// {} or true, or a real schema for maps.
 	Additional *Type `json:"additional,omitempty"`
+	// Closed is set on an object without declared properties that admits
+	// no member at all (additionalProperties false or {"not":{}}): its
+	// only value is {}.
+	Closed bool `json:"closed,omitempty"`
 	// AllOf names the definitions an allOf was flattened from, if any.
 	AllOf []string `json:"allOf,omitempty"`
 
@@ -122,6 +134,10 @@ type Type struct {
 	Union *Union `json:"-"`
 	// UnionPointer repeats Union.Pointer so the JSON dump stays a tree.
 	UnionPointer string `json:"union,omitempty"`
+
+	// derived is set on an object an allOf distribution built: Pointer
+	// names the anyOf branch it came from, which is not all it is.
+	derived bool
 }
 
 // Property is one declared member of an object.

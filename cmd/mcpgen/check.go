@@ -21,6 +21,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	revision := fs.String("revision", "", "protocol `revision` (YYYY-MM-DD): the embedded official schema, or the revision of --schema")
 	dir := fs.String("dir", "", "`directory` of the generated bindings to check (required)")
 	pkg := fs.String("package", "", "Go package `name` the bindings were generated with (default: base name of --dir)")
+	ext := addExtensionFlags(fs, true)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: mcpgen check (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD]) --dir DIR [--package NAME]\n\n"+
 			"Check exits 1 when the bindings in --dir are not exactly what \"mcpgen generate\"\n"+
@@ -37,7 +38,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen check: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	in := schemaInput{path: *schemaPath, revision: *revision}
+	in := schemaInput{path: *schemaPath, revision: *revision, extension: *ext.name}
 	if msg := in.usageError(); msg != "" {
 		fmt.Fprintf(stderr, "mcpgen check: %s\n", msg)
 		return 2
@@ -63,7 +64,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportLoadError(stderr, "check", err)
 	}
-	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*dir), Version: mcpgenVersion})
+	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*dir), Version: mcpgenVersion, CorePackage: ext.corePackageOf(m)})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %s: %s\n", in.name(), firstLine(err.Error()))
 		return 1

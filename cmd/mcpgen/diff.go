@@ -18,7 +18,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: mcpgen diff [--json] A B\n\n"+
 			"Diff prints what changed at the API level from A to B, each an embedded official\n"+
-			"revision (YYYY-MM-DD) or a schema file: methods added and removed, and changed\n"+
+			"revision (YYYY-MM-DD), an embedded extension (ext-tasks: only what the\n"+
+			"extension is about is compared) or a schema file: methods added and removed,\n"+
+			"and changed\n"+
 			"(params, result, direction, cancellability); types and fields added, removed or\n"+
 			"changed (required ↔ optional, type); union members; cancellation and lifecycle\n"+
 			"facts. One change per line, grouped; --json for tools. Exit status 0 whether or\n"+
@@ -37,6 +39,9 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		in := schemaInput{path: arg}
 		if isRevision(arg) {
 			in = schemaInput{revision: arg}
+		} else if e, ok := lookupExtension(arg); ok && strings.HasPrefix(arg, "ext-") {
+			// ext-tasks: an embedded extension composed with its core.
+			in = schemaInput{extension: e.Name}
 		}
 		m, err := in.load()
 		if err != nil {

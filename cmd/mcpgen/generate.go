@@ -28,9 +28,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("out", "", "output `directory` (created if missing)")
 	revision := fs.String("revision", "", "protocol `revision` (YYYY-MM-DD): the embedded official schema to read, or the revision of --schema (default: recognised from its content or its directory)")
 	dump := fs.Bool("dump-model", false, "print the schema model as JSON to stdout instead of generating code")
+	ext := addExtensionFlags(fs, true)
 	force := fs.Bool("force", false, "overwrite files in --out that do not start with the mcpgen header (they are refused otherwise)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: mcpgen generate (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD]) (--out DIR [--package NAME] [--force] | --dump-model)\n\n"+
+		fmt.Fprint(fs.Output(), "usage: mcpgen generate (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD] | --extension NAME [--schema FILE] [--core-package PATH]) (--out DIR [--package NAME] [--force] | --dump-model)\n\n"+
 			"Generate reads an MCP schema.json of any revision (draft-07 or 2020-12), or\n"+
 			"the official schema of --revision embedded in mcpgen (see mcpgen revisions),\n"+
 			"compiles it with jsonschema/v5 and writes a Go package with a type for every\n"+
@@ -50,7 +51,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen generate: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	in := schemaInput{path: *schemaPath, revision: *revision}
+	in := schemaInput{path: *schemaPath, revision: *revision, extension: *ext.name}
 	if msg := in.usageError(); msg != "" {
 		fmt.Fprintf(stderr, "mcpgen generate: %s\n", msg)
 		return 2
@@ -101,7 +102,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 
-	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*out), Version: mcpgenVersion})
+	files, err := generator.Generate(m, generator.Options{Package: name, SchemaFile: in.sourceName(*out), Version: mcpgenVersion, CorePackage: ext.corePackageOf(m)})
 	if err != nil {
 		// One line: a formatting error would otherwise carry the whole
 		// unformatted source with it.

@@ -88,9 +88,16 @@ func TestRevisionsListsEmbedded(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	lines := strings.Split(strings.TrimSpace(out), "\n")
+	revs, exts, _ := strings.Cut(strings.TrimSpace(out), "\n\n")
+	lines := strings.Split(revs, "\n")
 	if len(lines) != 1+len(official.Revisions()) || !strings.HasPrefix(lines[0], "REVISION") {
 		t.Fatalf("output:\n%s", out)
+	}
+	if extLines := strings.Split(exts, "\n"); len(extLines) != 1+len(official.Extensions()) || !strings.HasPrefix(extLines[0], "EXTENSION") {
+		t.Fatalf("no table of the embedded extensions in:\n%s", out)
+	}
+	if line := "tasks      io.modelcontextprotocol/tasks  2026-07-28  10933a5003097bbccb03d964e6a5f7a2819cc4d7a1d07e27c6765cbf5da35c5c\n"; !strings.Contains(out, line) {
+		t.Errorf("no line %q in:\n%s", line, out)
 	}
 	want := map[string]string{
 		"2024-11-05": "draft-07  61cea2392d4f284092d09bc84b9ac488c0d5618ac2b38a56942fc5b99fd960ce",

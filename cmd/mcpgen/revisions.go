@@ -21,7 +21,9 @@ func runRevisions(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(fs.Output(), "usage: mcpgen revisions\n\n"+
 			"Revisions lists the official MCP schemas embedded in mcpgen, oldest first:\n"+
 			"the revision (what --revision takes), its JSON Schema dialect and the sha256\n"+
-			"of the file as published (what a generated header records).\n")
+			"of the file as published (what a generated header records); then the embedded\n"+
+			"extension schemas: the name --extension takes, the extension's identifier,\n"+
+			"the core revision it is composed with and the file's sha256.\n")
 	}
 	if code, done := parseFlags(fs, args, stdout); done {
 		return code
@@ -40,6 +42,18 @@ func runRevisions(args []string, stdout, stderr io.Writer) int {
 		}
 		sum := sha256.Sum256(data)
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", rev, dialectName(data), hex.EncodeToString(sum[:]))
+	}
+	tw.Flush()
+	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nEXTENSION\tIDENTIFIER\tEXTENDS\tSHA256")
+	for _, e := range official.Extensions() {
+		data, err := official.ExtensionSchema(e.Name)
+		if err != nil {
+			fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+			return 1
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", e.Name, e.Identifier, e.Extends, hex.EncodeToString(sum[:]))
 	}
 	tw.Flush()
 	return 0

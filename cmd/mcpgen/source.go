@@ -26,6 +26,9 @@ type schemaInput struct {
 	// revision is --revision: which embedded schema to read when path is
 	// empty, else the declared revision of the file.
 	revision string
+	// extension is --extension: the schema is that extension's (embedded,
+	// or path), composed with its core revision (extension.go).
+	extension string
 }
 
 // isRevision reports whether s has the form of a protocol revision, a
@@ -52,8 +55,8 @@ func officialName(rev string) string { return "official schema " + rev }
 // usageError reports a combination of flags that names no schema, or ""
 // when the input is well specified.
 func (in schemaInput) usageError() string {
-	if in.path == "" && in.revision == "" {
-		return "--schema or --revision is required"
+	if in.path == "" && in.revision == "" && in.extension == "" {
+		return "--schema or --revision is required (or --extension)"
 	}
 	if in.revision != "" && !isRevision(in.revision) {
 		return fmt.Sprintf("--revision %q is not a protocol revision (YYYY-MM-DD)", in.revision)
@@ -65,6 +68,9 @@ func (in schemaInput) usageError() string {
 // except for an unknown embedded revision, which is a bad flag value and
 // comes back as a *usageErr (status 2).
 func (in schemaInput) load() (*schema.Model, error) {
+	if in.extension != "" {
+		return in.loadExtension()
+	}
 	opts := schema.Options{Revision: in.revision}
 	var data []byte
 	var rerr error
@@ -106,13 +112,39 @@ func (in schemaInput) load() (*schema.Model, error) {
 
 // name is how errors name the schema: as the user gave it.
 func (in schemaInput) name() string {
-	switch in.path {
-	case "":
+	switch {
+	case in.path == "" && in.extension != "":
+		if e, ok := lookupExtension(in.extension); ok {
+			return extensionName(e.Name)
+		}
+		return extensionName(in.extension)
+	case in.path == "":
 		return officialName(in.revision)
-	case "-":
+	case in.path == "-":
 		return stdinName
 	}
 	return in.path
+}
+
+// openSchema reads --schema (a file or "-"), bounded like load.
+func openSchema(in schemaInput) ([]byte, error) {
+	if in.path == "-" {
+		data, err := readSchema(stdin)
+		if err != nil {
+			return nil, &schema.Error{File: stdinName, Msg: "cannot read schema", Err: err}
+		}
+		return data, nil
+	}
+	f, err := os.Open(in.path)
+	if err != nil {
+		return nil, &schema.Error{File: in.path, Msg: "cannot read schema", Err: unwrapPath(err)}
+	}
+	defer f.Close()
+	data, err := readSchema(f)
+	if err != nil {
+		return nil, &schema.Error{File: in.path, Msg: "cannot read schema", Err: unwrapPath(err)}
+	}
+	return data, nil
 }
 
 // reportLoadError prints a load error as one line and returns the exit

@@ -17,6 +17,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	schemaPath := fs.String("schema", "", "MCP `schema.json` to validate against; without it, --revision names an embedded official schema")
 	revision := fs.String("revision", "", "protocol `revision` (YYYY-MM-DD): the embedded official schema, or the revision of --schema")
+	ext := addExtensionFlags(fs, false)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: mcpgen validate (--revision YYYY-MM-DD | --schema FILE) [FILE|-]\n\n"+
 			"Validate checks JSON-RPC messages against the revision: one message (or batch)\n"+
@@ -39,7 +40,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() == 1 {
 		input = fs.Arg(0)
 	}
-	in := schemaInput{path: *schemaPath, revision: *revision}
+	in := schemaInput{path: *schemaPath, revision: *revision, extension: *ext.name}
 	if msg := in.usageError(); msg != "" {
 		fmt.Fprintf(stderr, "mcpgen validate: %s\n", msg)
 		return 2
@@ -101,6 +102,10 @@ func pointerText(p string) string {
 // already read and checked the same input, so this is a second, cheap read
 // (validate refuses --schema -).
 func (in schemaInput) raw() ([]byte, error) {
+	if in.path == "" && in.extension != "" {
+		e, _ := lookupExtension(in.extension)
+		return official.ExtensionSchema(e.Name)
+	}
 	if in.path == "" {
 		return official.Schema(in.revision)
 	}

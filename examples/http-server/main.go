@@ -5,7 +5,10 @@
 // It offers the same two tools as examples/stdio-server:
 //
 //   - sleep {"ms": integer}: waits that many milliseconds, or until the
-//     request is cancelled;
+//     request is cancelled; it can also run as a task in both eras (a
+//     2025-11-25 session asks with the "task" member, a 2026-07-28 request
+//     lists the Tasks extension in its capabilities), served by one
+//     tasks.Manager for both;
 //   - echo {"text": string}: returns the text.
 //
 // Its tools are examples/stdio-server's (package tools), and
@@ -44,6 +47,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 func main() {
@@ -66,8 +70,9 @@ func main() {
 
 // newServer is the session.Server of one era; the two differ only in the
 // "era" attribute of their log records.
-func newServer(log *slog.Logger) *session.Server {
+func newServer(log *slog.Logger, tm *tasks.Manager) *session.Server {
 	return mcp.NewServer(session.Implementation{Name: "mcpgen-http-server", Version: "0.1.0"}, tools.NewHandler(&server{log: log}),
+		tasks.WithTasks(tm),
 		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()),
 		session.WithLogger(log),
 		session.WithConnOptions(
@@ -78,8 +83,26 @@ func newServer(log *slog.Logger) *session.Server {
 }
 
 func run(addr string, log *slog.Logger) error {
-	modernSrv := newServer(log.With("era", "modern"))
-	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy")), log)
+	// One task manager for both eras: sleep may run as a task, echo may not.
+	// A legacy task lives as long as its session; a modern one (stateless
+	// requests, each its own Conn) is reached by its id alone.
+	tm := tasks.NewManager(tasks.Config{
+		Methods: []string{mcp.MethodCallTool},
+		ToolSupport: func(tool string) tasks.Support {
+			if tool == "sleep" {
+				return tasks.Optional
+			}
+			return tasks.Forbidden
+		},
+		Logger: slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn)),
+	})
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = tm.Close(ctx)
+	}()
+	modernSrv := newServer(log.With("era", "modern"), tm)
+	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy"), tm), log)
 	modern := streamhttp.AcceptConns(modernSrv, log)
 	h := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 		if era == streamhttp.EraModern {

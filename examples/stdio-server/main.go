@@ -9,6 +9,11 @@
 //
 //   - sleep {"ms": integer}: waits that many milliseconds, reporting
 //     progress, or until the request is cancelled, then returns a text result;
+//     it can also run as a task, in both eras, with the same method: a
+//     2025-11-25 client asks with the "task" member (tools/list shows
+//     execution.taskSupport "optional"), a 2026-07-28 client by listing the
+//     Tasks extension (io.modelcontextprotocol/tasks) in the request's
+//     capabilities; tasks/cancel then ends it;
 //   - echo {"text": string}: returns the text.
 //
 // The session owns the lifecycle (initialize, ping, server/discover,
@@ -49,6 +54,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/session"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // shutdownGrace bounds how long the server takes to exit after a signal: the
@@ -80,8 +86,31 @@ func main() {
 	}
 }
 
+// newTasks is the task manager of both eras: sleep may run as a task, echo
+// may not. Its defaults agree with each other: up to 256 running tasks per
+// requestor, polled every second, within the rate limit (tasks.DefaultRateLimit).
+func newTasks(log *slog.Logger) *tasks.Manager {
+	return tasks.NewManager(tasks.Config{
+		Methods: []string{mcp.MethodCallTool},
+		ToolSupport: func(tool string) tasks.Support {
+			if tool == "sleep" {
+				return tasks.Optional
+			}
+			return tasks.Forbidden
+		},
+		Logger: slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn)),
+	})
+}
+
 func run(log *slog.Logger) error {
+	tm := newTasks(log)
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		defer cancel()
+		_ = tm.Close(ctx) // tasks still running end with a cause saying the server stopped
+	}()
 	opts := []session.ServerOption{
+		tasks.WithTasks(tm),
 		// Legacy clients get the same handlers, through initialize.
 		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()),
 		session.WithLogger(log), // handler errors, with the detail the client never sees

@@ -25,8 +25,8 @@
 // WithHandler's methods), the interceptors of WithConnOptions, then the
 // implementation's handlers. (Layers that add theirs to a Conn with
 // Conn.Intercept, tasks.Manager.Serve and tasks.AnswerRelated, must do so
-// before the Conn starts, so they are for a Conn built by its owner: Accept
-// returns a started Conn.)
+// before the Conn starts: WithConnSetup runs them on every Conn the Server
+// builds, before Accept starts it; tasks.WithTasks is that for tasks.)
 //
 // # Handlers written once for both eras
 //

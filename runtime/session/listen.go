@@ -40,7 +40,7 @@ func (s *Server) listenCaps() listenCaps {
 			Subscribe   bool `json:"subscribe"`
 		} `json:"resources"`
 	}
-	_ = json.Unmarshal(s.capabilities(), &caps)
+	_ = json.Unmarshal(s.capabilities(s.base.Version, true), &caps) // listen is modern-only
 	return listenCaps{tools: caps.Tools.ListChanged, prompts: caps.Prompts.ListChanged,
 		resources: caps.Resources.ListChanged, subscribe: caps.Resources.Subscribe}
 }

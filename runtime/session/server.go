@@ -46,6 +46,8 @@ type Server struct {
 	connSetup    []func(*jsonrpc2.Conn) error
 	overrides    map[string]jsonrpc2.Handler
 	extraCaps    map[string]json.RawMessage
+	legacyCaps   map[string]legacyCap       // initialize only
+	extensions   map[string]json.RawMessage // server/discover's capabilities.extensions
 	interceptors []jsonrpc2.Interceptor
 	shutdown     time.Duration // WithShutdownGrace; 0 means DefaultShutdownGrace
 }
@@ -111,8 +113,7 @@ func WithConnOptions(opts ...jsonrpc2.Option) ServerOption {
 // WithConnSetup runs setup on every Conn the server builds, after the
 // implementation's handlers are registered and before the Conn starts: the
 // place to attach what needs the Conn itself, such as a tasks.Manager
-// (setup: tm.Serve; add its capability with WithCapability("tasks",
-// tm.Capability())). What setup adds with Conn.Intercept sits inside the
+// (tasks.WithTasks does that and declares its capabilities). What setup adds with Conn.Intercept sits inside the
 // session's and the user's interceptors. An error fails Accept.
 func WithConnSetup(setup func(*jsonrpc2.Conn) error) ServerOption {
 	return func(s *Server) { s.connSetup = append(s.connSetup, setup) }
@@ -130,6 +131,28 @@ func WithHandler(method string, h jsonrpc2.Handler) ServerOption {
 // WithCapability("experimental", json.RawMessage(`{"x":{}}`)).
 func WithCapability(name string, value json.RawMessage) ServerOption {
 	return func(s *Server) { s.extraCaps[name] = value }
+}
+
+// legacyCap is a capability declared to legacy clients from a version on.
+type legacyCap struct {
+	since string
+	value json.RawMessage
+}
+
+// WithLegacyCapability adds a capability to the initialize result only, for
+// legacy clients that negotiated version since or a later one: one the
+// modern era does not have and older revisions do not know, such as "tasks"
+// (since 2025-11-25; 2026-07-28 moved tasks into an extension).
+func WithLegacyCapability(since, name string, value json.RawMessage) ServerOption {
+	return func(s *Server) { s.legacyCaps[name] = legacyCap{since: since, value: value} }
+}
+
+// WithExtension declares an extension to modern clients: id in
+// capabilities.extensions of the server/discover result, with its settings
+// ({} when it defines none), e.g. the Tasks extension
+// "io.modelcontextprotocol/tasks".
+func WithExtension(id string, settings json.RawMessage) ServerOption {
+	return func(s *Server) { s.extensions[id] = settings }
 }
 
 // WithInterceptors adds interceptors around every request and notification
@@ -158,7 +181,8 @@ func WithInterceptors(ics ...jsonrpc2.Interceptor) ServerOption {
 // answers) and WithCapability's. Generated packages call it.
 func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn) []string, opts ...ServerOption) *Server {
 	s := &Server{info: info, base: base, register: register, provided: map[string]bool{},
-		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{}}
+		overrides: map[string]jsonrpc2.Handler{}, extraCaps: map[string]json.RawMessage{},
+		legacyCaps: map[string]legacyCap{}, extensions: map[string]json.RawMessage{}}
 	for _, m := range register(nil) {
 		s.provided[m] = true
 	}
@@ -520,8 +544,10 @@ func (st *connState) initializing(ctx context.Context, req *jsonrpc2.Request, ne
 	return res, nil
 }
 
-// capabilities are derived from what the implementation provides.
-func (s *Server) capabilities() json.RawMessage {
+// capabilities are derived from what the implementation provides, for a
+// legacy client's initialize (the version it negotiated) or a modern
+// client's server/discover (modern).
+func (s *Server) capabilities(version string, modern bool) json.RawMessage {
 	caps := map[string]json.RawMessage{"logging": json.RawMessage(`{}`)}
 	for method, c := range s.base.Capabilities {
 		if s.provided[method] {
@@ -530,6 +556,20 @@ func (s *Server) capabilities() json.RawMessage {
 	}
 	for k, v := range s.extraCaps {
 		caps[k] = v
+	}
+	if !modern {
+		for k, c := range s.legacyCaps {
+			if compareVersion(version, c.since) >= 0 {
+				caps[k] = c.value
+			}
+		}
+	} else if len(s.extensions) > 0 {
+		ext := map[string]json.RawMessage{}
+		_ = json.Unmarshal(caps["extensions"], &ext) // WithCapability's, if any
+		for k, v := range s.extensions {
+			ext[k] = v
+		}
+		caps["extensions"] = mustJSON(ext)
 	}
 	return mustJSON(caps)
 }
@@ -555,7 +595,7 @@ func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any
 	}
 	res := map[string]any{
 		"protocolVersion": r.Version,
-		"capabilities":    st.srv.capabilities(),
+		"capabilities":    st.srv.capabilities(r.Version, false),
 		"serverInfo":      st.srv.info,
 	}
 	if st.srv.instructions != "" {
@@ -583,7 +623,7 @@ func (st *connState) discover(ctx context.Context, req *jsonrpc2.Request) (any, 
 	res := map[string]any{
 		"_meta":             map[string]any{MetaServerInfo: st.srv.info},
 		"supportedVersions": st.srv.SupportedVersions(),
-		"capabilities":      st.srv.capabilities(),
+		"capabilities":      st.srv.capabilities(st.srv.base.Version, true),
 		"cacheScope":        "public",
 		"ttlMs":             0,
 		"resultType":        "complete",

@@ -441,7 +441,7 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 	if m.Kind == jsonrpc2.KindRequest && rev.HasHTTPHeader(HeaderMethod) {
 		h.Set(HeaderMethod, m.Method)
 		if p, ok := peekParams(m.Params); ok {
-			if member, named := rev.HTTPNameMembers[m.Method]; named && rev.HasHTTPHeader(HeaderName) {
+			if member, named := nameMember(rev, m.Method); named {
 				if v := p.stringMember(m.Params, member); v != nil {
 					h.Set(HeaderName, EncodeHeaderValue(*v))
 				}

@@ -259,7 +259,7 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 	if got := hd.Values(HeaderMethod); rev.HasHTTPHeader(HeaderMethod) && (len(got) != 1 || got[0] != m.Method) {
 		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", CodeHeaderMismatch, nil
 	}
-	if member, named := rev.HTTPNameMembers[m.Method]; named && rev.HasHTTPHeader(HeaderName) {
+	if member, named := nameMember(rev, m.Method); named {
 		want := p.stringMember(m.Params, member)
 		got := hd.Values(HeaderName)
 		if len(got) != 1 {

@@ -1,5 +1,12 @@
-// Package tasks runs MCP task-augmented requests (2025-11-25
-// basic/utilities/tasks.mdx) on a jsonrpc2.Conn, on both ends of the wire.
+// Package tasks runs MCP tasks on a jsonrpc2.Conn, in both eras: the core
+// task-augmented requests of 2025-11-25 (basic/utilities/tasks.mdx), on both
+// ends of the wire, and the Tasks extension io.modelcontextprotocol/tasks
+// that carries them in 2026-07-28 (SEP-2663, modelcontextprotocol/ext-tasks
+// specification/draft/tasks.md; ext.go says what differs). One Manager,
+// one handler per tool: WithTasks(m) serves a session.Server's tools as core
+// tasks to a 2025-11-25 client that asks with the "task" member and as
+// extension tasks to a 2026-07-28 client that lists the extension in the
+// request's capabilities.
 //
 // Receiver side: a Manager, attached to a Conn with Serve before the Conn
 // starts (an interceptor around the handlers the generated Register function
@@ -36,9 +43,12 @@
 //     served (tasks.mdx, Security Considerations).
 //   - A session-bound task cannot be reached once its Conn has gone, so its
 //     work is cancelled (cause SourceClose) when the Conn shuts down.
-//   - Limits: 50 task operations a second (burst 100) and 256 running tasks
-//     per requestor by default; beyond them the answer is the JSON-RPC error
-//     CodeRateLimited (-32000, implementation-defined range). ttl: the
+//   - Limits: 256 running tasks per requestor and a token bucket of
+//     2 × MaxActive / PollInterval operations a second, burst 2 × MaxActive
+//     (512/s, burst 512, by default: DefaultRateLimit), so that polling every
+//     running task at the advertised interval is admitted with twofold
+//     headroom; beyond them the answer is the JSON-RPC error CodeRateLimited
+//     (-32000, implementation-defined range). ttl: the
 //     requested one, else Config.DefaultTTL, capped by Config.MaxTTL; expired
 //     tasks are deleted (and their work cancelled) on the next operation.
 //   - Tool-level rules: execution.taskSupport comes from Config.ToolSupport.
@@ -51,11 +61,10 @@
 //   - Requestors: Handle.Result polls (notifications/tasks/status is
 //     optional, so nothing relies on it). AnswerRelated adds the
 //     related-task metadata to the requestor's answers to input requests.
-//   - The 2026-07-28 revision moved tasks into the io.modelcontextprotocol/tasks
-//     extension, whose wire format (tasks/update, no tasks/list, no
-//     tasks/result) is not in the 2026-07-28 schema or spec pages; this
-//     package implements 2025-11-25 only. The seams are the Store (task
-//     records and their outcome, which the extension keeps), Config.Methods
-//     and Config.Enabled (which a 2026-07-28 session would turn on when both
-//     sides list the extension in capabilities.extensions).
+//   - Extension tasks (2026-07-28) are bound to no Conn (modern requests are
+//     stateless), only to Config.Owner's requestor when set; their work's
+//     input requests (Ask) are listed in tasks/get's inputRequests and
+//     answered by tasks/update. The extension's notifications/tasks, sent on
+//     a subscriptions/listen stream, are not sent by this package: requestors
+//     poll, which the extension allows.
 package tasks

@@ -25,7 +25,11 @@ const (
 	MethodCancel = "tasks/cancel"
 	MethodStatus = "notifications/tasks/status"
 	toolsCall    = "tools/call"
+	toolsList    = "tools/list"
 )
+
+// coreTasksVersion is the first revision with (core) tasks.
+const coreTasksVersion = "2025-11-25"
 
 // Support is a tool's execution.taskSupport (tasks.mdx, Tool-Level
 // Negotiation).
@@ -52,7 +56,8 @@ type RateLimit struct {
 
 // Config is how a Manager runs tasks. The zero value, with Methods set, is
 // usable: in-memory store, session binding, no ttl, 1s poll interval, pages
-// of 50, a rate limit of 50 operations per second (burst 100) per requestor.
+// of 50, at most 256 running tasks and DefaultRateLimit (512 operations a
+// second, burst 512) per requestor.
 type Config struct {
 	// Methods are the requests this side runs as tasks when they carry the
 	// "task" member, e.g. tools/call on a server, sampling/createMessage and
@@ -97,13 +102,26 @@ type Config struct {
 	// them, for Managers shared by many Conns with no requestor identity.
 	// Without Owner, tasks/list is then neither declared nor served.
 	Unbound bool
-	// RateLimit limits task operations per requestor; zero means the
-	// default above, a negative PerSecond means no limit.
+	// RateLimit limits task operations per requestor; zero means
+	// DefaultRateLimit(MaxActive, PollInterval), which admits polling every
+	// running task at the advertised interval twice over; a negative
+	// PerSecond means no limit. A modern requestor is identified only by
+	// Owner: without it all of them share one limit (and one MaxActive).
 	RateLimit RateLimit
 	// MaxActive bounds the tasks of one requestor whose work is running;
 	// zero means 256, negative means no bound. Beyond it task creation
 	// fails with CodeRateLimited.
 	MaxActive int
+
+	// SyncFirst, if set, names the tools whose handler starts as an
+	// ordinary request for a 2026-07-28 client and becomes a task only when
+	// it calls Detach: its multi round-trip inputs (session.Input, MRTR) are
+	// then resolved synchronously before the CreateTaskResult, as the Tasks
+	// extension recommends. Returning without Detach answers the request
+	// normally (an InputRequiredResult for session.ErrInputRequired). For a
+	// 2025-11-25 client such a tool is a task from the start and Detach does
+	// nothing.
+	SyncFirst func(tool string) bool
 
 	// StatusNotifications sends notifications/tasks/status on every
 	// transition (optional in the spec; requestors must not rely on it).
@@ -132,6 +150,10 @@ type Manager struct {
 	// and leave live between a tasks/cancel's store update and its
 	// notification, and that notification must still go out.
 	announce map[string]*jsonrpc2.Conn
+	// inputs are the extension tasks' outstanding input requests, by task
+	// id and inputRequests key, each answered by tasks/update.
+	inputs   map[string]map[string]chan json.RawMessage
+	inputSeq uint64
 	swept    time.Time
 	closed   bool
 	wg       sync.WaitGroup
@@ -145,12 +167,14 @@ type run struct {
 	owner   string
 	request jsonrpc2.RequestID // the creating request, named in the work's cancel cause
 	asking  int                // outstanding input requests (Ask)
+	modern  bool               // an extension (2026-07-28) task
 }
 
 // NewManager returns a Manager with cfg.
 func NewManager(cfg Config) *Manager {
 	m := &Manager{cfg: cfg, store: cfg.Store, now: cfg.Now, log: cfg.Logger,
-		live: map[string]*run{}, waiters: map[string]chan bool{}, expiries: map[string]time.Time{}, announce: map[string]*jsonrpc2.Conn{}}
+		live: map[string]*run{}, waiters: map[string]chan bool{}, expiries: map[string]time.Time{}, announce: map[string]*jsonrpc2.Conn{},
+		inputs: map[string]map[string]chan json.RawMessage{}}
 	if m.store == nil {
 		m.store = NewMemoryStore()
 	}
@@ -172,7 +196,7 @@ func NewManager(cfg Config) *Manager {
 	}
 	rl := cfg.RateLimit
 	if rl.PerSecond == 0 && rl.Burst == 0 {
-		rl = RateLimit{PerSecond: 50, Burst: 100}
+		rl = DefaultRateLimit(m.cfg.MaxActive, m.cfg.PollInterval)
 	}
 	if rl.PerSecond > 0 {
 		m.limiter = newLimiter(rl, m.now)
@@ -237,12 +261,21 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 		}
 	}
 	conn.Intercept(jsonrpc2.Interceptor{Request: func(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+		if req.Method == toolsList && methods[toolsCall] && m.cfg.ToolSupport != nil {
+			return m.listTools(ctx, req, next)
+		}
 		if !methods[req.Method] {
 			return next(ctx, req)
+		}
+		if modernRequest(ctx, req) {
+			return m.wrapExt(ctx, conn, req.Method, next, req)
 		}
 		return m.wrap(conn, session, req.Method, next)(ctx, req)
 	}})
 	conn.Handle(MethodGet, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if modernRequest(ctx, req) {
+			return m.extGet(ctx, req)
+		}
 		rec, err := m.op(ctx, session, req)
 		if err != nil {
 			return nil, err
@@ -250,13 +283,28 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 		return rec.Task, nil
 	})
 	conn.Handle(MethodResult, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if modernRequest(ctx, req) {
+			return nil, jsonrpc2.ErrMethodNotFound(MethodResult) // removed by the extension
+		}
 		return m.result(ctx, session, req)
 	})
 	conn.Handle(MethodCancel, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if modernRequest(ctx, req) {
+			return m.extCancel(ctx, req)
+		}
 		return m.cancelOp(ctx, session, req)
 	})
 	conn.Handle(MethodList, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if modernRequest(ctx, req) {
+			return nil, jsonrpc2.ErrMethodNotFound(MethodList) // removed by the extension
+		}
 		return m.list(ctx, session, req)
+	})
+	conn.Handle(MethodUpdate, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if !modernRequest(ctx, req) {
+			return nil, jsonrpc2.ErrMethodNotFound(MethodUpdate) // the extension's only
+		}
+		return m.extUpdate(ctx, req)
 	})
 	if session != "" {
 		// Nobody can reach a session's tasks once its Conn is gone. Not in
@@ -350,6 +398,8 @@ func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.H
 				return h(ctx, req) // no tasks here: the task member is ignored
 			}
 			conn.AcceptTasks(method)
+		} else if v := negotiatedVersion(ctx); v != "" && v < coreTasksVersion {
+			return h(ctx, req) // served by a session, negotiated before tasks existed
 		}
 		support := Optional
 		if method == toolsCall && m.cfg.ToolSupport != nil {
@@ -380,7 +430,7 @@ func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.H
 		if m.cfg.MaxActive > 0 && m.active(owner) >= m.cfg.MaxActive {
 			return nil, &jsonrpc2.Error{Code: CodeRateLimited, Message: "too many running tasks for this requestor"}
 		}
-		rec, err := m.create(ctx, owner, method, tm.TTL)
+		rec, err := m.create(ctx, owner, method, tm.TTL, false)
 		if err != nil {
 			return nil, err
 		}
@@ -391,29 +441,41 @@ func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.H
 		delete(members, "task")
 		params, _ := json.Marshal(members)
 		work := &jsonrpc2.Request{ID: req.ID, Method: req.Method, Params: params}
-		// Detached from the creating request (its cancellation does not reach
-		// the task), but keeping its values (the runtime's Request, hence
-		// the progress token, which stays valid for the task's lifetime).
-		wctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-		wctx = context.WithValue(wctx, taskKey{}, &taskRef{m: m, id: rec.Task.TaskID})
-		m.mu.Lock()
-		if m.closed {
-			m.mu.Unlock()
-			cancel(nil)
-			m.store.Delete(ctx, rec.Task.TaskID)
-			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "task manager closed"}
+		if err := m.launch(ctx, conn, session, owner, rec, method, h, work, false); err != nil {
+			return nil, err
 		}
-		m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner, request: req.ID}
-		if conn != nil {
-			m.announce[rec.Task.TaskID] = conn
-		}
-		m.wg.Add(1)
-		m.mu.Unlock()
-		go m.work(wctx, cancel, rec.Task.TaskID, method, h, work)
-		m.log.Info("task created", slog.String("task", rec.Task.TaskID), slog.String("method", method),
-			slog.String("request", req.ID.String()), slog.String("owner", auditOwner(owner)))
 		return createResult{Task: rec.Task}, nil
 	}
+}
+
+// launch runs a created task's work in the background.
+func (m *Manager) launch(ctx context.Context, conn *jsonrpc2.Conn, session, owner string, rec Record, method string, h jsonrpc2.Handler, work *jsonrpc2.Request, modern bool) error {
+	req := work
+	// Detached from the creating request (its cancellation does not reach
+	// the task), but keeping its values (the runtime's Request, hence
+	// the progress token, which stays valid for the task's lifetime).
+	wctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	wctx = context.WithValue(wctx, taskKey{}, &taskRef{m: m, id: rec.Task.TaskID})
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		cancel(nil)
+		m.store.Delete(ctx, rec.Task.TaskID)
+		return &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "task manager closed"}
+	}
+	m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner, request: req.ID, modern: modern}
+	if conn != nil && !modern {
+		// A modern request's Conn ends with its answer; the extension's
+		// notifications/tasks go on a subscriptions/listen stream, which
+		// this Manager does not hold (see doc.go).
+		m.announce[rec.Task.TaskID] = conn
+	}
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go m.work(wctx, cancel, rec.Task.TaskID, method, h, work, modern)
+	m.log.Info("task created", slog.String("task", rec.Task.TaskID), slog.String("method", method),
+		slog.String("request", req.ID.String()), slog.String("owner", auditOwner(owner)), slog.Bool("extension", modern))
+	return nil
 }
 
 // active counts the requestor's tasks whose work is running.
@@ -439,7 +501,7 @@ func auditOwner(owner string) string {
 }
 
 // create stores a new task in the working status.
-func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64) (Record, error) {
+func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64, modern bool) (Record, error) {
 	now := m.now()
 	m.sweep(ctx, now)
 	ttl := m.cfg.DefaultTTL
@@ -455,7 +517,7 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 			TaskID: newID(), Status: Working, CreatedAt: formatTime(now), LastUpdatedAt: formatTime(now),
 			PollInterval: &poll,
 		},
-		Owner: owner, Method: method, Created: now,
+		Owner: owner, Method: method, Created: now, Modern: modern,
 	}
 	if ttl > 0 {
 		ms := ttl.Milliseconds()
@@ -476,22 +538,24 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 
 // work runs a task's handler and records its outcome, unless the task is
 // already terminal (cancelled), in which case the outcome is dropped.
-func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, method string, h jsonrpc2.Handler, req *jsonrpc2.Request) {
+func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, method string, h jsonrpc2.Handler, req *jsonrpc2.Request, modern bool) {
 	defer m.wg.Done()
-	res, herr := invoke(ctx, h, req, func(r any, stack []byte) {
-		// As the runtime does for ordinary requests: with the stack, since
-		// the task's failed status says only "handler panicked".
-		if m.panics.allow("") {
-			m.log.Error("task handler panicked", slog.String("task", id), slog.String("method", method),
-				slog.String("request", req.ID.String()), slog.Any("panic", r), slog.String("stack", string(stack)))
-		}
-	})
+	res, herr := invoke(ctx, h, req, m.panicLogger(func() string { return id }, method, req))
+	m.record(ctx, id, method, res, herr, modern)
+	cancel(errWorkDone)
+}
+
+// record stores the outcome of a task's work, unless the task is already
+// terminal (cancelled), in which case the outcome is dropped.
+func (m *Manager) record(ctx context.Context, id, method string, res any, herr error, modern bool) {
 	raw, rpcErr := encodeOutcome(res, herr)
 	status, msg := Completed, ""
 	switch {
 	case rpcErr != nil:
 		status, msg = Failed, rpcErr.Message
-	case method == toolsCall && isToolError(raw):
+	case method == toolsCall && isToolError(raw) && !modern:
+		// 2025-11-25 fails the task; the extension keeps failed for
+		// JSON-RPC errors only (a tool error is a completed task).
 		status, msg = Failed, "tool returned isError"
 	}
 	_, err := m.transition(ctx, id, status, msg, func(r *Record) { r.Result, r.Err = raw, rpcErr })
@@ -501,10 +565,22 @@ func (m *Manager) work(ctx context.Context, cancel context.CancelCauseFunc, id, 
 	m.mu.Lock()
 	delete(m.live, id)
 	m.mu.Unlock()
-	cancel(errWorkDone)
 }
 
 var errWorkDone = errors.New("tasks: task work returned")
+
+// panicLogger logs a task handler's panic as the runtime does for ordinary
+// requests: with the stack (rate-limited), since the task's failed status
+// says only "handler panicked". id is read when the panic happens (an
+// extension task gets its id only when it detaches).
+func (m *Manager) panicLogger(id func() string, method string, req *jsonrpc2.Request) func(r any, stack []byte) {
+	return func(r any, stack []byte) {
+		if m.panics.allow("") {
+			m.log.Error("task handler panicked", slog.String("task", id()), slog.String("method", method),
+				slog.String("request", req.ID.String()), slog.Any("panic", r), slog.String("stack", string(stack)))
+		}
+	}
+}
 
 func invoke(ctx context.Context, h jsonrpc2.Handler, req *jsonrpc2.Request, logPanic func(r any, stack []byte)) (res any, err error) {
 	defer func() {
@@ -594,6 +670,23 @@ func (m *Manager) transition(ctx context.Context, id string, to Status, msg stri
 	return rec, nil
 }
 
+// transitionKeep is transition that also applies mut when the task is in
+// status to already (a second input request of an input_required task).
+func (m *Manager) transitionKeep(ctx context.Context, id string, to Status, msg string, mut func(*Record)) (Record, error) {
+	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
+		if r.Task.Status != to {
+			return errors.New("not yet")
+		}
+		r.Task.StatusMessage, r.Task.LastUpdatedAt = msg, formatTime(m.now())
+		mut(r)
+		return nil
+	})
+	if err == nil {
+		return rec, nil
+	}
+	return m.transition(ctx, id, to, msg, mut)
+}
+
 // forceCancel moves a task to cancelled and cancels its work with a cause
 // naming the task.
 func (m *Manager) forceCancel(id, reason string, src jsonrpc2.CancelSource) (Record, error) {
@@ -634,6 +727,7 @@ func (m *Manager) expire(ctx context.Context, id string) {
 	}
 	delete(m.expiries, id)
 	delete(m.announce, id)
+	delete(m.inputs, id)
 	m.mu.Unlock()
 	if r != nil {
 		r.cancel(&jsonrpc2.CancelError{Reason: "task " + id + ": ttl expired", Source: jsonrpc2.SourceTaskCancel})

@@ -145,7 +145,7 @@ func TestMUST_OnlyValidTransitions(t *testing.T) {
 	}
 	// And the manager enforces it on the stored task.
 	m := NewManager(Config{Methods: []string{"x"}, Logger: quiet()})
-	rec, _ := m.create(context.Background(), "o", "x", nil)
+	rec, _ := m.create(context.Background(), "o", "x", nil, false)
 	id := rec.Task.TaskID
 	if _, err := m.transition(context.Background(), id, Completed, "", nil); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,29 @@ import (
 	"time"
 )
 
+// DefaultRateLimit is the rate limit a Manager uses when Config.RateLimit is
+// zero, derived from the task cap and the advertised poll interval so that the
+// two agree: a requestor polling each of its maxActive tasks once every
+// pollInterval makes maxActive/pollInterval operations a second, and the
+// limit admits twice that (the headroom covers creating, cancelling and
+// updating tasks, and polls that bunch up):
+//
+//	PerSecond = 2 × maxActive / pollInterval (in seconds)
+//	Burst     = 2 × maxActive
+//
+// With the defaults (256 tasks, 1 s) that is 512 operations a second, burst
+// 512. A maxActive of zero means the default 256; a negative one (no cap)
+// is counted as 256 as well.
+func DefaultRateLimit(maxActive int, pollInterval time.Duration) RateLimit {
+	if maxActive <= 0 {
+		maxActive = 256
+	}
+	if pollInterval <= 0 {
+		pollInterval = time.Second
+	}
+	return RateLimit{PerSecond: 2 * float64(maxActive) / pollInterval.Seconds(), Burst: 2 * maxActive}
+}
+
 // limiter is a token bucket per requestor key, on the Manager's clock.
 type limiter struct {
 	rate  float64

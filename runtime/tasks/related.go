@@ -35,6 +35,11 @@ func ID(ctx context.Context) (string, bool) {
 	return r.id, true
 }
 
+// ErrNoTaskNotifications is returned by Notify for a Tasks extension task:
+// the extension carries no progress or log notifications for a task's work
+// (SEP-2663, Task Status Notifications).
+var ErrNoTaskNotifications = errors.New("tasks: the Tasks extension carries no notifications from a task's work")
+
 // ErrNotATask is returned by Ask outside a task's work.
 var ErrNotATask = errors.New("tasks: context does not belong to a task")
 
@@ -61,6 +66,12 @@ func Ask(ctx context.Context, method string, params any, result any, opts ...jso
 	m.mu.Unlock()
 	if r == nil {
 		return fmt.Errorf("tasks: task %s is no longer running", ref.id)
+	}
+	if r.modern {
+		m.mu.Lock()
+		r.asking--
+		m.mu.Unlock()
+		return m.askExt(ctx, ref.id, method, params, result)
 	}
 	raw, err := addMeta(params, ref.id)
 	if err != nil {
@@ -153,6 +164,9 @@ func Notify(ctx context.Context, method string, params any) error {
 	ref.m.mu.Unlock()
 	if r == nil {
 		return fmt.Errorf("tasks: task %s is no longer running", ref.id)
+	}
+	if r.modern {
+		return ErrNoTaskNotifications
 	}
 	raw, err := addMeta(params, ref.id)
 	if err != nil {

@@ -20,18 +20,29 @@ type Handle[R any] struct {
 	timer func(time.Duration) <-chan time.Time
 	call  []jsonrpc2.CallOption
 
+	ext     bool            // a Tasks extension task (2026-07-28)
+	inputs  InputHandler    // answers the extension's inputRequests
+	done    json.RawMessage // the result, when the receiver answered without a task
 	mu      sync.Mutex
 	last    Task
+	detail  extTask // the extension's last tasks/get (result, error, inputRequests)
 	unwatch func() bool
 }
+
+// InputHandler answers one of a Tasks extension task's inputRequests (an
+// elicitation/create or sampling/createMessage the work needs): method and
+// params are the request's, the return value is the inputResponse.
+type InputHandler func(ctx context.Context, method string, params json.RawMessage) (any, error)
 
 // StartOption configures Start.
 type StartOption func(*startConfig)
 
 type startConfig struct {
-	ttl   *int64
-	timer func(time.Duration) <-chan time.Time
-	call  []jsonrpc2.CallOption
+	ext    bool
+	inputs InputHandler
+	ttl    *int64
+	timer  func(time.Duration) <-chan time.Time
+	call   []jsonrpc2.CallOption
 }
 
 // WithTTL asks the receiver to keep the task for d after its creation (it
@@ -39,6 +50,22 @@ type startConfig struct {
 func WithTTL(d time.Duration) StartOption {
 	return func(c *startConfig) { ms := d.Milliseconds(); c.ttl = &ms }
 }
+
+// Extension makes Start speak the Tasks extension (2026-07-28, SEP-2663)
+// instead of 2025-11-25 core tasks: the request carries no "task" member but
+// lists the extension in its per-request client capabilities
+// (_meta io.modelcontextprotocol/clientCapabilities, which then holds only
+// that: set it in params yourself to declare more), as do the Handle's
+// tasks/get, tasks/update and tasks/cancel. The receiver may answer with
+// the result itself instead of a task; the Handle then has it (ID is "" and
+// Result returns it). Use it on a Conn whose session is modern
+// (session.ClientSession.Modern).
+func Extension() StartOption { return func(c *startConfig) { c.ext = true } }
+
+// WithInputHandler answers an extension task's inputRequests while Result
+// waits: each new request is given to h once and its answer sent with
+// tasks/update. Without it Result keeps polling an input_required task.
+func WithInputHandler(h InputHandler) StartOption { return func(c *startConfig) { c.inputs = h } }
 
 // WithCallOptions applies runtime call options (timeouts) to every request
 // the Handle sends.
@@ -65,6 +92,9 @@ func Start[R any](ctx context.Context, conn *jsonrpc2.Conn, method string, param
 	cfg := startConfig{timer: time.After}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.ext {
+		return startExt[R](ctx, conn, method, params, cfg)
 	}
 	raw, err := withTaskMember(params, cfg.ttl)
 	if err != nil {
@@ -162,6 +192,9 @@ func (h *Handle[R]) seen(t Task) {
 
 // Status asks the receiver for the task's state (tasks/get).
 func (h *Handle[R]) Status(ctx context.Context) (Task, error) {
+	if h.ext {
+		return h.extStatus(ctx)
+	}
 	var t Task
 	if err := h.conn.Call(ctx, MethodGet, map[string]string{"taskId": h.id}, &t, h.call...); err != nil {
 		return Task{}, err
@@ -172,8 +205,14 @@ func (h *Handle[R]) Status(ctx context.Context) (Task, error) {
 
 // Cancel sends tasks/cancel and returns the task as the receiver answered it
 // (status cancelled). A task already terminal answers -32602, returned as a
-// *jsonrpc2.Error.
+// *jsonrpc2.Error. For an extension task, whose tasks/cancel is an empty
+// acknowledgement (cancellation is eventually consistent there), it returns
+// the task as a tasks/get right after reports it: cancelled, or the
+// terminal status the work reached first.
 func (h *Handle[R]) Cancel(ctx context.Context) (Task, error) {
+	if h.ext {
+		return h.extCancel(ctx)
+	}
 	var t Task
 	if err := h.conn.Call(ctx, MethodCancel, map[string]string{"taskId": h.id}, &t, h.call...); err != nil {
 		return Task{}, err
@@ -189,6 +228,9 @@ func (h *Handle[R]) Cancel(ctx context.Context) (Task, error) {
 // receiver's input requests may be delivered alongside that call. Ending ctx
 // stops the wait only: the task goes on (use Cancel to stop it).
 func (h *Handle[R]) Result(ctx context.Context) (*R, error) {
+	if h.ext {
+		return h.extResult(ctx)
+	}
 	for {
 		t, err := h.Status(ctx)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"maps"
 	"sort"
 	"strconv"
 	"sync"
@@ -27,6 +28,10 @@ type Record struct {
 	// Result or Err is the underlying request's outcome once terminal.
 	Result json.RawMessage
 	Err    *jsonrpc2.Error
+	// Modern marks a Tasks extension (2026-07-28) task; InputRequests are
+	// its outstanding input requests (tasks/get's inputRequests), by key.
+	Modern        bool
+	InputRequests map[string]json.RawMessage
 }
 
 // ErrNotFound is returned by a Store for an id it does not hold.
@@ -37,7 +42,17 @@ var ErrBadCursor = errors.New("tasks: invalid cursor")
 
 // Store keeps task records. Every method must be safe for concurrent use, and
 // Update must be atomic: the Manager's exactly-one-terminal-state guarantee
-// rests on it. Returned records are copies the caller may keep.
+// rests on it. Returned records are copies the caller may keep (a record's
+// maps and slices must not be shared with the Store's own copy).
+//
+// Durable creation: the Manager answers a CreateTaskResult only after Create
+// has returned nil, and the extension (SEP-2663, Task Creation) forbids
+// answering before "a tasks/get for the returned taskId would resolve". So
+// Create must return only once every instance that may serve the task's
+// tasks/get (any process behind the same load balancer, after a restart if
+// the Store promises that) reads the record with Get: for a replicated or
+// eventually-consistent store, after the write is acknowledged by enough
+// replicas to be read back. A Store that cannot promise this must fail Create.
 type Store interface {
 	// Create adds a record; it fails if the id exists.
 	Create(ctx context.Context, r Record) error
@@ -63,7 +78,13 @@ type memRec struct {
 }
 
 // MemoryStore is the in-memory Store the Manager uses by default: records
-// live as long as the process, in one map behind one mutex.
+// live as long as the process, in one map behind one mutex. It is
+// process-local: a task it holds is "durably created" only for requests that
+// reach this process, and is gone when the process exits. A server behind a
+// load balancer, or one whose tasks must survive a restart, needs a Store
+// shared by its instances (Mcp-Name routes task requests by task id, which
+// helps a balancer keep a task's requests on one instance, but is no
+// substitute).
 type MemoryStore struct {
 	mu   sync.Mutex
 	seq  uint64
@@ -90,7 +111,9 @@ func (s *MemoryStore) Get(_ context.Context, id string) (Record, error) {
 	if !ok {
 		return Record{}, ErrNotFound
 	}
-	return r.Record, nil
+	out := r.Record
+	out.InputRequests = maps.Clone(out.InputRequests)
+	return out, nil
 }
 
 // Update applies fn to a copy of the record and stores the copy unless fn
@@ -103,11 +126,14 @@ func (s *MemoryStore) Update(_ context.Context, id string, fn func(*Record) erro
 		return Record{}, ErrNotFound
 	}
 	next := r.Record
+	next.InputRequests = maps.Clone(next.InputRequests)
 	if err := fn(&next); err != nil {
 		return r.Record, err
 	}
 	r.Record = next
-	return next, nil
+	out := next
+	out.InputRequests = maps.Clone(next.InputRequests)
+	return out, nil
 }
 
 // Delete removes the record; deleting a missing id is not an error.

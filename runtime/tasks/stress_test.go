@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -137,4 +138,110 @@ func TestStressHandlesCancelRacesCompletion(t *testing.T) {
 		t.Error(err)
 	}
 	t.Logf("%d handles: %d cancelled, %d completed", n, cancelled, completed)
+}
+
+// TestStressExtCancelRacesCompletion is TestStressCancelRacesCompletion for
+// the Tasks extension (2026-07-28): 1,000 tasks, each with a tasks/cancel
+// racing its work's completion. The extension acknowledges every cancel, so
+// the outcome is read from tasks/get once all work has returned: each task
+// is cancelled (no result, and it stays so) or completed (with the work's
+// result), never both, never changed afterwards.
+func TestStressExtCancelRacesCompletion(t *testing.T) {
+	const rounds, perRound = 5, 200
+	e, g := gateEnv(t, Config{RateLimit: RateLimit{PerSecond: -1}, MaxActive: -1})
+	var cancelled, completed int
+	for r := 0; r < rounds; r++ {
+		ids := make([]string, perRound)
+		for i := range ids {
+			ids[i] = e.extCreate("t").TaskID
+			g.waitStart(t)
+		}
+		cancels := make([]int, perRound)
+		for i, id := range ids {
+			cancels[i] = e.peer.send("tasks/cancel", extID(id, true))
+			g.release <- gateOutcome{result: textResult("done")}
+		}
+		for i := range ids {
+			wantAck(t, e.peer.response(cancels[i]))
+		}
+		waitIdle(t, e.mgr)
+		for _, id := range ids {
+			first := e.extGet(id)
+			switch {
+			case first.Status == Cancelled && first.Result == nil && first.Error == nil:
+				cancelled++
+			case first.Status == Completed && strings.Contains(string(first.Result), "done"):
+				completed++
+			default:
+				t.Fatalf("task %s: %+v", id, first)
+			}
+			if again := e.extGet(id); again.Status != first.Status {
+				t.Fatalf("task %s: %s, then %s", id, first.Status, again.Status)
+			}
+		}
+		for len(g.ctxErr) > 0 { // the cancelled ones' causes: drained, checked elsewhere
+			<-g.ctxErr
+		}
+	}
+	t.Logf("%d tasks: %d cancelled, %d completed, each exactly once", rounds*perRound, cancelled, completed)
+}
+
+// TestDefaultRateLimitAdmitsPollingEveryActiveTask: with the defaults, a
+// requestor holding the most running tasks it may (MaxActive, 256) and
+// polling each once per advertised pollInterval is never refused, in either
+// era; DefaultRateLimit's formula (2 × MaxActive / pollInterval) is what
+// makes that so, and a requestor polling at more than twice that rate is
+// refused.
+func TestDefaultRateLimitAdmitsPollingEveryActiveTask(t *testing.T) {
+	if got := DefaultRateLimit(0, 0); got != (RateLimit{PerSecond: 512, Burst: 512}) {
+		t.Fatalf("DefaultRateLimit(defaults) = %+v", got)
+	}
+	if got := DefaultRateLimit(100, 5*time.Second); got != (RateLimit{PerSecond: 40, Burst: 200}) {
+		t.Fatalf("DefaultRateLimit(100, 5s) = %+v", got)
+	}
+	for _, modern := range []bool{false, true} {
+		t.Run(fmt.Sprintf("modern=%v", modern), func(t *testing.T) {
+			g := newGate()
+			g.started = make(chan string, 256)
+			e := newEnv(t, Config{}, map[string]jsonrpc2.Handler{"tools/call": g.handler})
+			ids := make([]string, 256)
+			for i := range ids {
+				if modern {
+					ids[i] = e.extCreate("t").TaskID
+				} else {
+					ids[i] = e.create("t", `{}`).TaskID
+				}
+			}
+			get := func(id string) msg {
+				if modern {
+					return e.peer.roundtrip("tasks/get", extID(id, true))
+				}
+				return e.peer.roundtrip("tasks/get", idParams(id))
+			}
+			for round := 0; round < 5; round++ {
+				e.clock.Advance(time.Second) // the advertised pollInterval
+				for _, id := range ids {
+					if m := get(id); m.Error != nil {
+						t.Fatalf("round %d: polling %s refused: %d %s", round, id, m.Error.Code, m.Error.Message)
+					}
+				}
+			}
+			// More than the headroom within one interval is refused.
+			refused := false
+			for i := 0; i < 3 && !refused; i++ {
+				for _, id := range ids {
+					if m := get(id); m.Error != nil && m.Error.Code == CodeRateLimited {
+						refused = true
+						break
+					}
+				}
+			}
+			if !refused {
+				t.Fatal("no refusal at three polls per task per interval")
+			}
+			for range ids {
+				g.release <- gateOutcome{result: textResult("x")}
+			}
+		})
+	}
 }

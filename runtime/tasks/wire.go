@@ -70,9 +70,7 @@ type taskMeta struct {
 	TTL *int64 `json:"ttl"`
 }
 
-// ExtensionID is the identifier under which 2026-07-28 lists the tasks
-// extension in capabilities.extensions. That revision's schema and pages name
-// it but do not define its messages (tasks/update, unsolicited task
-// handles), so this package does not speak it; the constant gives a
-// capability check one spelling until the extension's schema is published.
+// ExtensionID is the identifier of the Tasks extension (SEP-2663), its key in
+// capabilities.extensions: the server's (server/discover) and the client's
+// per-request ones (_meta io.modelcontextprotocol/clientCapabilities).
 const ExtensionID = "io.modelcontextprotocol/tasks"

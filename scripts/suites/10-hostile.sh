@@ -10,3 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 go test -run '^$' -fuzz '^FuzzStdioFraming$' -fuzztime 200000x ./runtime/jsonrpc2
 go test -run '^$' -fuzz '^FuzzConnRoute$' -fuzztime 300000x ./runtime/jsonrpc2
+# Issue 22: the Tasks extension's decoders against encoding/json (the core
+# packages' codec fuzz runs in 60-bench.sh).
+go test -run '^$' -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime 50000x ./generated/mcp20260728/exttasks

@@ -151,7 +151,9 @@ func (b *builder) value(t *schema.Type, depth int) (any, error) {
 			}
 			out[p.Name] = v
 		}
-		if depth <= maxDepth && !b.minimal {
+		if depth <= maxDepth && !b.minimal && !t.Closed {
+			// A closed object (additionalProperties false) admits no
+			// member beyond the declared ones.
 			switch {
 			case t.Additional != nil && t.Additional.Kind != schema.KindAny:
 				v, err := b.value(t.Additional, depth+1)

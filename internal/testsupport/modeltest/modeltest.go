@@ -16,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpgen/mcpgen/official"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -200,4 +201,38 @@ func IsMessageType(name string) bool {
 		}
 	}
 	return false
+}
+
+// LoadExtension loads the embedded extension schema called name composed
+// with its core revision, as mcpgen generate --extension does, and
+// compiles the extension schema (self-contained: it carries its copies of
+// the core definitions) as the reference validator.
+func LoadExtension(t testing.TB, name string) (*schema.Model, *schema.Compiled) {
+	t.Helper()
+	e, ok := official.LookupExtension(name)
+	if !ok {
+		t.Fatalf("no embedded extension %q", name)
+	}
+	coreData, err := official.Schema(e.Extends)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, err := schema.LoadBytes("official schema "+e.Extends, coreData, schema.Options{Revision: e.Extends})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := official.ExtensionSchema(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := "official extension " + name
+	m, err := schema.LoadExtension(file, data, core, schema.ExtensionOptions{Name: e.Name, Identifier: e.Identifier})
+	if err != nil {
+		t.Fatalf("load %s: %v", file, err)
+	}
+	c, err := schema.Compile(file, data)
+	if err != nil {
+		t.Fatalf("compile %s: %v", file, err)
+	}
+	return m, c
 }
