@@ -800,7 +800,7 @@ func FieldSlice[L ~[]T, T any](d *Decoder, name string, required bool, dst *L, d
 // int64) to the number branch.
 func IsInt64Literal(data []byte) bool {
 	v, ok := Value(data)
-	if !ok || Kind(v) != '0' || bytes.IndexAny(v, ".eE") >= 0 {
+	if !ok || Kind(v) != '0' || bytes.ContainsAny(v, ".eE") {
 		return false
 	}
 	_, err := strconv.ParseInt(string(v), 10, 64)

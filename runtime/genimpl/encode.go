@@ -599,7 +599,7 @@ func AppendNumber(buf []byte, f float64) ([]byte, error) {
 	if err != nil {
 		return buf, err
 	}
-	if bytes.IndexAny(buf[start:], ".eE") < 0 {
+	if !bytes.ContainsAny(buf[start:], ".eE") {
 		buf = append(buf, ".0"...)
 	}
 	return buf, nil
