@@ -31,6 +31,7 @@ func emitDoc(g *gen, f *jen.File) (bool, error) {
 		"Notifications":       notifications,
 		"CancellationSummary": cancellationSummary(g.m.Facts),
 		"Tasks":               len(g.taskMethods(serverSide))+len(g.taskMethods(clientSide)) > 0,
+		"Errata":              g.m.Errata,
 	})
 	if err != nil {
 		return false, err

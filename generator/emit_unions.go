@@ -2,6 +2,7 @@ package generator
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -183,6 +184,9 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 		if err := t.emitNamed(vs[i].goName, b, vd); err != nil {
 			return err
 		}
+		if b.Kind == schema.KindNumber && slices.Contains(u.Kinds, "integer") {
+			t.emitNumberBranchCodec(vs[i].goName, name)
+		}
 	}
 	// Markers.
 	for _, v := range vs {
@@ -253,13 +257,24 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 		var cases []jen.Code
 		var objects []int
 		var kinds []string
+		integer := slices.Index(u.Kinds, "integer")
 		for i, k := range u.Kinds {
-			if k == "object" {
+			switch k {
+			case "object":
 				objects = append(objects, i)
+				continue
+			case "integer":
+				// Decided together with its "number" sibling below.
 				continue
 			}
 			kinds = append(kinds, kindArticle(k))
-			cases = append(cases, jen.Case(charLit(kindBytes[k])).Block(t.retVariant(name, vs[i])...))
+			ret := t.retVariant(name, vs[i])
+			if k == "number" && integer >= 0 {
+				// The literal decides: 95 is the integer branch, 95.5
+				// (and 95.0, 1e3, integers beyond int64) the number one.
+				ret = append([]jen.Code{jen.If(gi("IsInt64Literal").Call(jen.Id("data"))).Block(t.retVariant(name, vs[integer])...)}, ret...)
+			}
+			cases = append(cases, jen.Case(charLit(kindBytes[k])).Block(ret...))
 		}
 		if len(objects) > 0 {
 			kinds = append(kinds, "an object")
@@ -294,6 +309,22 @@ func (t *tgen) emitUnion(name string, u *schema.Union, doc []string) error {
 	return nil
 }
 
+// emitNumberBranchCodec gives the number branch of a union that also has
+// an integer branch an encoding that never reads as an integer literal
+// (95 is written 95.0), so what it writes decodes back to the number
+// branch: Decode<union> sends integer literals to the integer branch.
+func (t *tgen) emitNumberBranchCodec(goName, union string) {
+	t.f.Comment("MarshalJSON writes the number; an integral one with \".0\" (95.0), so that")
+	t.f.Comment(fmt.Sprintf("[Decode%s] reads it back as this branch, not the integer one.", union))
+	t.f.Func().Params(jen.Id("x").Id(goName)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())),
+	)
+	t.f.Comment("AppendJSON appends what MarshalJSON returns to buf; NaN and infinities are an error.")
+	t.f.Func().Params(jen.Id("x").Id(goName)).Id("AppendJSON").Params(jen.Id("buf").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(gi("AppendNumber").Call(jen.Id("buf"), jen.Float64().Call(jen.Id("x")))),
+	)
+}
+
 func kindArticle(k string) string {
 	switch k {
 	case "array", "object":
@@ -314,6 +345,9 @@ func strategyProse(u *schema.Union) string {
 		return "by which of its branches' required members is present"
 	case schema.StrategyJSONKind:
 		s := "by its JSON kind"
+		if slices.Contains(u.Kinds, "integer") {
+			s += " (a number by its literal: an integer literal that fits an int64 is the integer branch, any other number the number branch)"
+		}
 		if u.Discriminator != "" {
 			s += fmt.Sprintf(", objects by their %q member", u.Discriminator)
 		}

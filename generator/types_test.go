@@ -333,3 +333,45 @@ func TestImportsOnlyRuntimeAndStdlib(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerNumberUnion: a union with integer and number branches is told
+// apart by the literal (IsInt64Literal), and the number branch writes an
+// integral value so that it reads back as a number (AppendNumber); in
+// any order of the branches, and only when both are there.
+func TestIntegerNumberUnion(t *testing.T) {
+	for _, types := range []string{`["integer","number","string"]`, `["number","boolean","integer"]`} {
+		src := `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"X":{"type":"object","properties":{"v":{"type":` + types + `}}}}}`
+		m, err := schema.LoadBytes("test.json", []byte(src), schema.Options{Revision: "2099-01-01"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, err := Generate(m, Options{Package: "x", SchemaFile: "test.json"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = string(files["types.go"])
+		for _, want := range []string{
+			"type XVNumber float64",
+			"type XVInteger int64",
+			"if genimpl.IsInt64Literal(data) {\n\t\t\treturn genimpl.DecodeValue[XV, XVInteger](data)\n\t\t}\n\t\treturn genimpl.DecodeValue[XV, XVNumber](data)",
+			"func (x XVNumber) AppendJSON(buf []byte) ([]byte, error) {\n\treturn genimpl.AppendNumber(buf, float64(x))",
+		} {
+			if !strings.Contains(src, want) {
+				t.Errorf("%s: types.go lacks %q", types, want)
+			}
+		}
+	}
+	// A number branch alone keeps encoding/json's encoding.
+	src := `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"X":{"type":"object","properties":{"v":{"type":["number","string"]}}}}}`
+	m, err := schema.LoadBytes("test.json", []byte(src), schema.Options{Revision: "2099-01-01"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := Generate(m, Options{Package: "x", SchemaFile: "test.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(files["types.go"]); strings.Contains(s, "IsInt64Literal") || strings.Contains(s, "AppendNumber") {
+		t.Errorf("a union without an integer branch splits numbers:\n%s", s)
+	}
+}

@@ -27,7 +27,9 @@ type Compiled struct {
 // does not compile is refused before any code is generated: the whole
 // document is validated against its dialect's meta-schema, once. The
 // validator of each definition is compiled when Definition first asks for
-// it. file names the schema in errors.
+// it. file names the schema in errors. An official schema is compiled with
+// mcpgen's errata applied (errata.go), as Load reads it, so what validates
+// agrees with what the generated types accept.
 func Compile(file string, data []byte) (*Compiled, error) {
 	obj, err := parseRoot(file, data)
 	if err != nil {
@@ -35,6 +37,13 @@ func Compile(file string, data []byte) (*Compiled, error) {
 	}
 	d, err := dialectOf(file, obj)
 	if err != nil {
+		return nil, err
+	}
+	canonical, err := canonicalDigest(obj)
+	if err != nil {
+		return nil, &Error{File: file, Msg: "cannot digest the schema", Err: err}
+	}
+	if _, data, err = applyErrata(file, OfficialRevision(canonical), obj, data); err != nil {
 		return nil, err
 	}
 	return compile(file, data, obj, d)

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -75,10 +77,22 @@ func LoadExtension(file string, data []byte, core *Model, opts ExtensionOptions)
 	if err != nil {
 		return nil, err
 	}
+	// The extension's copies of core definitions are copies of the
+	// published core; the core Model has mcpgen's errata applied
+	// (errata.go), so the copies get the same corrections before they are
+	// compared with it.
+	published := data
+	applied, data, err := applyCoreErrata(file, core.Revision, root, data)
+	if err != nil {
+		return nil, err
+	}
 	m, err := LoadBytes(file, data, Options{Revision: core.Revision})
 	if err != nil {
 		return nil, err
 	}
+	m.Errata = applied
+	sum := sha256.Sum256(published) // the digest names the file as published
+	m.SHA256 = hex.EncodeToString(sum[:])
 	if m.Dialect != core.Dialect {
 		return nil, errAt(file, "#/$schema", "the extension is JSON Schema %s, its core revision %s is %s", m.Dialect, core.Revision, core.Dialect)
 	}

@@ -82,7 +82,13 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{Revision: revision, SHA256: digest, Dialect: d.name, DefsKey: d.defsKey, defDigests: map[string]string{}}
+	// The digests above are of the file as published; the Model is of
+	// the document with mcpgen's errata applied (errata.go).
+	applied, data, err := applyErrata(file, officialRev, obj, data)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{Revision: revision, SHA256: digest, Dialect: d.name, DefsKey: d.defsKey, Errata: applied, defDigests: map[string]string{}}
 	for key := range obj {
 		switch key {
 		case "$schema", "definitions", "$defs", "$id", "$comment", "description", "title":

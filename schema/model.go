@@ -31,6 +31,10 @@ type Model struct {
 	// Omitted lists definitions that deliberately get no type of their own,
 	// with the reason. It is empty for every official revision.
 	Omitted []Omission `json:"omitted,omitempty"`
+	// Errata lists the corrections made to the official schema where a
+	// specification page contradicts it (see errata.go). The Model and the
+	// compiled schema both describe the corrected document.
+	Errata []Erratum `json:"errata,omitempty"`
 
 	// Extension is set on the Model of an extension schema composed with
 	// its core revision (LoadExtension); nil for a core revision.
@@ -198,7 +202,9 @@ type Union struct {
 	// empty for the fallback branch). Empty for a branch that takes none.
 	Values [][]string `json:"values,omitempty"`
 	// Kinds aligns with Branches for StrategyJSONKind: the JSON kind of
-	// each branch ("string", "number", "boolean", "object", "array").
+	// each branch ("string", "number", "boolean", "object", "array"), and
+	// "integer" for an integer branch that has a number sibling: an
+	// integer literal selects it, any other number the "number" branch.
 	Kinds []string `json:"kinds,omitempty"`
 	// DefaultBranch is the branch chosen when the discriminator is absent
 	// or, for StrategyRequiredKey, when no key matches; -1 when none.

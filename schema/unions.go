@@ -176,7 +176,9 @@ func (a *analyser) byJSONKind(u *Union) bool {
 			continue
 		}
 		seen[k]++
-		if seen[k] > 1 {
+	}
+	for k, n := range seen {
+		if n > 1 && (k != "number" || !a.integerNumberPair(u, kinds)) {
 			return false
 		}
 	}
@@ -190,6 +192,39 @@ func (a *analyser) byJSONKind(u *Union) bool {
 		u.Order = a.specificityOrder(u, objects)
 	}
 	u.Strategy = StrategyJSONKind
+	return true
+}
+
+// integerNumberPair is true when the union's number branches are exactly
+// one integer and one number (["string","integer","number"] and the like):
+// the literal then decides, an integer literal (no fraction, no exponent)
+// selecting the integer branch and any other number the number branch.
+// The integer branch's kind becomes "integer" in kinds.
+func (a *analyser) integerNumberPair(u *Union, kinds []string) bool {
+	integer, number := -1, -1
+	for i, b := range u.Branches {
+		if kinds[i] != "number" {
+			continue
+		}
+		switch a.resolve(b).Kind {
+		case KindInteger:
+			if integer >= 0 {
+				return false
+			}
+			integer = i
+		case KindNumber:
+			if number >= 0 {
+				return false
+			}
+			number = i
+		default:
+			return false
+		}
+	}
+	if integer < 0 || number < 0 {
+		return false
+	}
+	kinds[integer] = "integer"
 	return true
 }
 

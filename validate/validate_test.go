@@ -177,3 +177,29 @@ func TestInputRequiredAlternative(t *testing.T) {
 		t.Errorf("problems %v, want one at line 2 /result/cacheScope", problems)
 	}
 }
+
+// TestElicitNumberErratum: a non-integer number answered to an
+// elicitation validates (the elicitation page allows "type": "number"
+// fields; mcpgen's schema erratum adds number to ElicitResult.content),
+// an object value still does not.
+func TestElicitNumberErratum(t *testing.T) {
+	for _, rev := range []string{"2025-06-18", "2025-11-25"} {
+		input := `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"score":{"type":"number"}}}}}
+{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"score":95.5,"age":30}}}
+{"jsonrpc":"2.0","id":2,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"score":{"type":"number"}}}}}
+{"jsonrpc":"2.0","id":2,"result":{"action":"accept","content":{"score":{"x":1}}}}
+`
+		n, problems, err := validator(t, rev).Stream(strings.NewReader(input))
+		if err != nil || n != 4 {
+			t.Fatalf("%s: Stream = %d, %v", rev, n, err)
+		}
+		if len(problems) == 0 {
+			t.Errorf("%s: the object value was accepted", rev)
+		}
+		for _, p := range problems {
+			if p.Line != 4 {
+				t.Errorf("%s: %v; want problems on line 4 (the object value) only", rev, p)
+			}
+		}
+	}
+}

@@ -284,12 +284,14 @@ func (handler) Elicit(ctx context.Context, params mcp.ElicitRequestParams) (*mcp
 		}
 		v, err := mcp.DecodeElicitResultContentValue(prop.Default)
 		if err != nil {
-			// A default the generated ElicitResult cannot carry: the
-			// official schema.json types content values as string, integer,
-			// boolean or string array, while the spec's schema.ts (the
-			// schema page) says number; a fractional default (95.5 in
-			// elicitation-sep1034-client-defaults) is left out rather than
-			// sent as a different value.
+			// A default no content value can carry (an object, null).
+			// Numbers are all carried: an integer literal as
+			// ElicitResultContentValueInteger, any other number (95.5 in
+			// elicitation-sep1034-client-defaults) as
+			// ElicitResultContentValueNumber, which mcpgen adds to the
+			// official schema's string/integer/boolean because the
+			// elicitation page allows "type": "number" fields (schema
+			// erratum, schema/errata.go).
 			fmt.Fprintf(os.Stderr, "conformance-client: elicitation default of %s not sent: %v\n", name, err)
 			continue
 		}

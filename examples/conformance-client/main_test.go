@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 	"time"
 
@@ -55,5 +56,40 @@ func TestRunFollowsVersion(t *testing.T) {
 		if got := <-called; got != tc.want {
 			t.Errorf("version %q: the tool saw %s, want %s", tc.version, got, tc.want)
 		}
+	}
+}
+
+// TestElicitDefaults: the defaults of elicitation-sep1034-client-defaults
+// are all answered, the fractional number too (ElicitResultContentValueNumber,
+// from the schema erratum), each written back as given.
+func TestElicitDefaults(t *testing.T) {
+	var p mcp.ElicitRequestFormParams
+	if err := json.Unmarshal([]byte(`{"mode":"form","message":"m","requestedSchema":{"type":"object","properties":{
+		"name":{"type":"string","default":"John Doe"},
+		"age":{"type":"integer","default":30},
+		"score":{"type":"number","default":95.5},
+		"verified":{"type":"boolean","default":true}}}}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	res, err := handler{}.Elicit(context.Background(), &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := res.Content["score"].(mcp.ElicitResultContentValueNumber); !ok || got != 95.5 {
+		t.Errorf("score = %#v, want ElicitResultContentValueNumber(95.5)", res.Content["score"])
+	}
+	out, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Content map[string]any `json:"content"`
+	}
+	if err := json.Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"name": "John Doe", "age": 30.0, "score": 95.5, "verified": true}
+	if !reflect.DeepEqual(back.Content, want) {
+		t.Errorf("content %s, want %v", out, want)
 	}
 }

@@ -4,42 +4,57 @@ package quickstart_test
 
 import (
 	"context"
-	"encoding/json"
+	"strings"
 	"testing"
 
-	mcp "github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
-// readmeTasks is the README's task server set-up on transport t.
-func readmeTasks(t jsonrpc2.Transport, impl any) (*jsonrpc2.Conn, *tasks.Manager) {
-	conn := jsonrpc2.NewConn(t, jsonrpc2.WithPolicy(mcp.Policy(jsonrpc2.SideServer)))
-	mcp.RegisterServer(conn, impl)
-	tm := tasks.NewManager(tasks.Config{Methods: mcp.ServerTaskMethods,
+// readmeTasks is the README's task server set-up; serve runs it.
+func readmeTasks(ctx context.Context, info session.Implementation, impl any, serve func(*session.Server)) {
+	tm := tasks.NewManager(tasks.Config{Methods: []string{mcp.MethodCallTool},
 		ToolSupport: func(tool string) tasks.Support { return tasks.Optional }})
-	tm.Serve(conn)  // now answers tasks/get, tasks/result, tasks/list, tasks/cancel
-	tm.Capability() // the "tasks" capability to declare in initialize
-	return conn, tm
+	defer tm.Close(ctx)
+	srv := mcp.NewServer(info, impl, tasks.WithTasks(tm), session.WithLegacy(mcp20251125.Revision()))
+	serve(srv)
 }
 
-// TestReadmeTasks: the fragment's Conn answers tasks/list.
+// TestReadmeTasks: the fragment's server declares tasks to a 2025-11-25
+// client (the core capability) and to a 2026-07-28 one (the extension).
 func TestReadmeTasks(t *testing.T) {
-	a, b := jsonrpc2.NewPipe()
-	conn, tm := readmeTasks(a, struct{}{})
-	conn.Start()
-	defer tm.Close(context.Background())
-	client := jsonrpc2.NewConn(b)
-	client.Start()
 	ctx := context.Background()
-	var res json.RawMessage
-	if err := client.Call(ctx, "tasks/list", map[string]any{}, &res); err != nil {
-		t.Fatalf("tasks/list: %v", err)
-	}
-	if err := client.Close(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := conn.Close(ctx); err != nil {
-		t.Fatal(err)
+	info := session.Implementation{Name: "readme", Version: "0"}
+	for _, modern := range []bool{false, true} {
+		readmeTasks(ctx, info, struct{}{}, func(srv *session.Server) {
+			a, b := jsonrpc2.NewPipe()
+			done := make(chan error, 1)
+			go func() { done <- srv.Serve(ctx, a) }()
+			var caps, want string
+			if modern {
+				cs, err := mcp.Connect(ctx, b, info, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				caps, want = string(cs.ClientSession.ServerCapabilities()), `"io.modelcontextprotocol/tasks"`
+				cs.Close(ctx)
+			} else {
+				cs, err := mcp20251125.Connect(ctx, b, info, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				caps, want = string(cs.ClientSession.ServerCapabilities()), `"tasks":`
+				cs.Close(ctx)
+			}
+			if !strings.Contains(caps, want) {
+				t.Errorf("modern=%v: capabilities %s lack %s", modern, caps, want)
+			}
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
 	}
 }

@@ -15,6 +15,10 @@
 //   - results.go: result helpers (TextResult, ToolError, …).
 //
 // Cancellation: either side may cancel a request it issued with notifications/cancelled. initialize is never cancelled. On HTTP, a disconnect is not a cancellation.
+//
+// Schema errata: where a specification page contradicts the schema, the page wins, and these bindings follow mcpgen's corrected schema (schema/errata.go; the embedded schema file is unchanged):
+//
+//   - #/definitions/ElicitResult/properties/content/additionalProperties/type: the page's Number Schema allows "type": "number" fields, whose answers are non-integer numbers; the schema admits only integers in ElicitResult.content (spec client/elicitation.mdx:243).
 package mcp20250618
 
 import "github.com/mcpgen/mcpgen/runtime/genimpl"

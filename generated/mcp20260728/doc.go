@@ -15,6 +15,10 @@
 //   - results.go: result helpers (TextResult, ToolError, …).
 //
 // Cancellation: only the client cancels requests with notifications/cancelled; the server sends it only to end subscriptions/listen. On Streamable HTTP, closing a request's response stream is its cancellation.
+//
+// Schema errata: where a specification page contradicts the schema, the page wins, and these bindings follow mcpgen's corrected schema (schema/errata.go; the embedded schema file is unchanged):
+//
+//   - #/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type: the page's Number Schema allows "type": "number" fields, whose answers are non-integer numbers; the schema admits only integers in ElicitResult.content (spec client/elicitation.mdx:144).
 package mcp20260728
 
 import "github.com/mcpgen/mcpgen/runtime/genimpl"

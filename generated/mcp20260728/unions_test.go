@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -249,18 +250,27 @@ func TestRequiredKeyAndKindUnions(t *testing.T) {
 		t.Errorf("blob decoded to %T", res)
 	}
 	var er ElicitResult
-	in := `{"action":"accept","content":{"s":"x","n":3,"m":3.0,"b":false,"l":["a","b"]}}`
+	// Numbers by their literal (the schema erratum adds the number branch):
+	// 3 is an integer, 3.0 and 95.5 numbers, and each is written back as
+	// it came.
+	in := `{"action":"accept","content":{"s":"x","n":3,"m":3.0,"f":95.5,"b":false,"l":["a","b"]}}`
 	if err := json.Unmarshal([]byte(in), &er); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"s": ElicitResultContentValueString("x"), "n": ElicitResultContentValueInteger(3), "m": ElicitResultContentValueInteger(3),
-		"b": ElicitResultContentValueBoolean(false), "l": ElicitResultContentValueArray{"a", "b"}}
+	want := map[string]any{"s": ElicitResultContentValueString("x"), "n": ElicitResultContentValueInteger(3), "m": ElicitResultContentValueNumber(3),
+		"f": ElicitResultContentValueNumber(95.5), "b": ElicitResultContentValueBoolean(false), "l": ElicitResultContentValueArray{"a", "b"}}
 	for k, w := range want {
 		if !reflect.DeepEqual(er.Content[k], w) {
 			t.Errorf("content[%s] = %#v, want %#v", k, er.Content[k], w)
 		}
 	}
-	assertJSONEqual(t, []byte(in), mustJSON(t, er))
+	out := mustJSON(t, er)
+	assertJSONEqual(t, []byte(in), out)
+	for _, lit := range []string{`"n":3,`, `"m":3.0,`, `"f":95.5,`} {
+		if !strings.Contains(string(out), lit) {
+			t.Errorf("re-encoded %s lacks %s", out, lit)
+		}
+	}
 
 	msgs := map[string]any{
 		`{"jsonrpc":"2.0","id":"1","method":"m"}`:                           &JSONRPCRequest{},
@@ -374,4 +384,61 @@ func TestIntegers(t *testing.T) {
 			t.Errorf("maxTokens %s: %v", in, err)
 		}
 	}
+}
+
+// FuzzElicitContentValue: the integer/number union decodes an integer
+// literal to the Integer branch and any other number to the Number branch;
+// what it writes decodes back to the same branch and value, and equals the
+// input as a number.
+func FuzzElicitContentValue(f *testing.F) {
+	for _, s := range []string{`0`, `-7`, `95.5`, `3.0`, `1e3`, `-0.0`, `9223372036854775807`, `9223372036854775808`, `1e-7`, `1e400`, `"x"`, `true`, `["a"]`, `{}`, `01`, `1.`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		v, err := DecodeElicitResultContentValue([]byte(in))
+		if err != nil {
+			return
+		}
+		switch v.(type) {
+		case ElicitResultContentValueInteger:
+			if !genimplIsInt64Literal(in) {
+				t.Fatalf("%s decoded to the Integer branch", in)
+			}
+		case ElicitResultContentValueNumber:
+			if genimplIsInt64Literal(in) {
+				t.Fatalf("%s decoded to the Number branch", in)
+			}
+		}
+		out, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		back, err := DecodeElicitResultContentValue(out)
+		if err != nil {
+			t.Fatalf("%s -> %s: %v", in, out, err)
+		}
+		if !reflect.DeepEqual(back, v) {
+			t.Fatalf("%s -> %s -> %#v, want %#v", in, out, back, v)
+		}
+		if _, isNumber := v.(ElicitResultContentValueNumber); !isNumber {
+			assertJSONEqual(t, []byte(in), out)
+		} else if err := modeltest.Equal([]byte(in), out); err != nil {
+			// float64 rounds: 0.1000000000000000000001 is written 0.1.
+			var a, b float64
+			if json.Unmarshal([]byte(in), &a) != nil || json.Unmarshal(out, &b) != nil || a != b {
+				t.Fatalf("%s -> %s: %v", in, out, err)
+			}
+		}
+	})
+}
+
+// genimplIsInt64Literal restates genimpl.IsInt64Literal for the fuzz
+// oracle, independently: digits with an optional minus, within int64.
+func genimplIsInt64Literal(s string) bool {
+	s = strings.TrimSpace(s)
+	if strings.ContainsAny(s, ".eE\"") {
+		return false
+	}
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
 }

@@ -1,6 +1,7 @@
 package genimpl
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -790,4 +791,18 @@ func FieldSlice[L ~[]T, T any](d *Decoder, name string, required bool, dst *L, d
 		return
 	}
 	*dst = L(out)
+}
+
+// IsInt64Literal reports whether data (surrounding space aside) is a JSON
+// integer literal, without fraction or exponent, that fits an int64. A
+// union with integer and number branches decodes such a literal to the
+// integer branch and every other number (1.5, 1.0, 1e3, an integer beyond
+// int64) to the number branch.
+func IsInt64Literal(data []byte) bool {
+	v, ok := Value(data)
+	if !ok || Kind(v) != '0' || bytes.ContainsAny(v, ".eE") {
+		return false
+	}
+	_, err := strconv.ParseInt(string(v), 10, 64)
+	return err == nil
 }

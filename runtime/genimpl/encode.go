@@ -1,6 +1,7 @@
 package genimpl
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -586,4 +587,20 @@ func AppendStrings[L ~[]S, S ~string](e *Encoder, key string, s L) {
 		e.buf = AppendString(e.buf, string(x))
 	}
 	e.buf = append(e.buf, ']')
+}
+
+// AppendNumber appends f as AppendFloat does, but never as an integer
+// literal: an integral value gets ".0" (95 → 95.0). A union whose integer
+// and number branches are told apart by the literal (IsInt64Literal) then
+// decodes what the number branch wrote back to the number branch.
+func AppendNumber(buf []byte, f float64) ([]byte, error) {
+	start := len(buf)
+	buf, err := AppendFloat(buf, f)
+	if err != nil {
+		return buf, err
+	}
+	if !bytes.ContainsAny(buf[start:], ".eE") {
+		buf = append(buf, ".0"...)
+	}
+	return buf, nil
 }

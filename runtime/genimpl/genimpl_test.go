@@ -274,3 +274,26 @@ func TestAppendValueNil(t *testing.T) {
 		}
 	}
 }
+
+func TestIntegerNumberLiterals(t *testing.T) {
+	for in, want := range map[string]bool{
+		"7": true, "-7": true, " 0 ": true, "9223372036854775807": true,
+		"9223372036854775808": false, "1.0": false, "1e3": false, "95.5": false, `"7"`: false, "true": false, "": false,
+	} {
+		if got := IsInt64Literal([]byte(in)); got != want {
+			t.Errorf("IsInt64Literal(%q) = %v", in, got)
+		}
+	}
+	for f, want := range map[float64]string{95: "95.0", 95.5: "95.5", -3: "-3.0", 0: "0.0", 1e21: "1e+21", 1e-7: "1e-7"} {
+		got, err := AppendNumber(nil, f)
+		if err != nil || string(got) != want {
+			t.Errorf("AppendNumber(%v) = %s, %v; want %s", f, got, err, want)
+		}
+		if IsInt64Literal(got) {
+			t.Errorf("AppendNumber(%v) = %s reads as an integer", f, got)
+		}
+	}
+	if _, err := AppendNumber(nil, math.NaN()); err == nil {
+		t.Error("NaN encoded")
+	}
+}

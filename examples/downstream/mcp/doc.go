@@ -16,6 +16,10 @@
 //   - tasks.go: the methods each side may run as tasks and the typed Start methods of the callers, which return a *tasks.Handle.
 //
 // Cancellation: either side may cancel a request it issued with notifications/cancelled. initialize is never cancelled. A task-augmented request is cancelled with tasks/cancel, never with the notification. The notification's requestId is optional in this revision's schema. On HTTP, a disconnect is not a cancellation.
+//
+// Schema errata: where a specification page contradicts the schema, the page wins, and these bindings follow mcpgen's corrected schema (schema/errata.go; the embedded schema file is unchanged):
+//
+//   - #/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type: the page's Number Schema allows "type": "number" fields, whose answers are non-integer numbers; the schema admits only integers in ElicitResult.content (spec client/elicitation.mdx:140).
 package mcp
 
 import "github.com/mcpgen/mcpgen/runtime/genimpl"

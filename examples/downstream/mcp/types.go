@@ -2833,8 +2833,8 @@ const (
 
 // A value of The "content" member of [ElicitResult].
 //
-// ElicitResultContentValue is a union: its values are ElicitResultContentValueArray, ElicitResultContentValueString, ElicitResultContentValueInteger, ElicitResultContentValueBoolean.
-// [DecodeElicitResultContentValue] tells them apart by its JSON kind.
+// ElicitResultContentValue is a union: its values are ElicitResultContentValueArray, ElicitResultContentValueString, ElicitResultContentValueInteger, ElicitResultContentValueNumber, ElicitResultContentValueBoolean.
+// [DecodeElicitResultContentValue] tells them apart by its JSON kind (a number by its literal: an integer literal that fits an int64 is the integer branch, any other number the number branch).
 type ElicitResultContentValue interface {
 	isElicitResultContentValue()
 }
@@ -2858,15 +2858,30 @@ func (x *ElicitResultContentValueInteger) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// ElicitResultContentValueNumber is the Number branch of [ElicitResultContentValue].
+type ElicitResultContentValueNumber float64
+
+// MarshalJSON writes the number; an integral one with ".0" (95.0), so that
+// [DecodeElicitResultContentValue] reads it back as this branch, not the integer one.
+func (x ElicitResultContentValueNumber) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON appends what MarshalJSON returns to buf; NaN and infinities are an error.
+func (x ElicitResultContentValueNumber) AppendJSON(buf []byte) ([]byte, error) {
+	return genimpl.AppendNumber(buf, float64(x))
+}
+
 // ElicitResultContentValueBoolean is the Boolean branch of [ElicitResultContentValue].
 type ElicitResultContentValueBoolean bool
 
 func (ElicitResultContentValueArray) isElicitResultContentValue()   {}
 func (ElicitResultContentValueString) isElicitResultContentValue()  {}
 func (ElicitResultContentValueInteger) isElicitResultContentValue() {}
+func (ElicitResultContentValueNumber) isElicitResultContentValue()  {}
 func (ElicitResultContentValueBoolean) isElicitResultContentValue() {}
 
-// DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind.
+// DecodeElicitResultContentValue decodes one ElicitResultContentValue by its JSON kind (a number by its literal: an integer literal that fits an int64 is the integer branch, any other number the number branch).
 func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, error) {
 	switch genimpl.Kind(data) {
 	case '[':
@@ -2874,7 +2889,10 @@ func DecodeElicitResultContentValue(data []byte) (ElicitResultContentValue, erro
 	case '"':
 		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueString](data)
 	case '0':
-		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
+		if genimpl.IsInt64Literal(data) {
+			return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueInteger](data)
+		}
+		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueNumber](data)
 	case 'b':
 		return genimpl.DecodeValue[ElicitResultContentValue, ElicitResultContentValueBoolean](data)
 	}
