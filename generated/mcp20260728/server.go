@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -657,19 +658,25 @@ var _ ServerHandler = (*ServerCaller)(nil)
 // rpcResultKind returns the resultType of a result ("complete" when absent, as the
 // revision says for results of servers of earlier revisions, in which case it
 // is added to raw so that the result decodes).
+// It scans raw with the codec's decoder (no allocation for results of up to 16
+// members) and appends the member when absent: every call's result passes here.
 func rpcResultKind(raw json.RawMessage) (json.RawMessage, string) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	var d genimpl.Decoder
+	if d.Init("", raw) != nil {
 		return raw, ""
 	}
-	if rt, ok := m["resultType"]; ok {
-		var kind string
-		_ = json.Unmarshal(rt, &kind)
-		return raw, kind
+	if rt, ok := d.Take("resultType", false, true); ok {
+		// Anything but a string reads as "", as encoding/json leaves a string it cannot fill.
+		if rt[0] != '"' {
+			return raw, ""
+		}
+		return raw, genimpl.StringValue(rt)
 	}
-	m["resultType"] = json.RawMessage("\"complete\"")
-	if b, err := json.Marshal(m); err == nil {
-		raw = b
+	t := genimpl.Trim(raw)
+	out := make([]byte, 0, len(t)+25)
+	out = append(out, t[:len(t)-1]...)
+	if len(genimpl.Trim(t[1:len(t)-1])) > 0 {
+		out = append(out, ',')
 	}
-	return raw, "complete"
+	return append(out, "\"resultType\":\"complete\"}"...), "complete"
 }
