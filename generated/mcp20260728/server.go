@@ -488,7 +488,7 @@ func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestPara
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(CompleteResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodComplete, err)
 	}
 	return out, nil
@@ -505,13 +505,13 @@ func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestPa
 	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
-		if err := json.Unmarshal(raw, ir); err != nil {
+		if err := ir.UnmarshalJSON(raw); err != nil {
 			return nil, fmt.Errorf("%s: decoding the result: %w", MethodGetPrompt, err)
 		}
 		return nil, &InputRequiredError{Result: ir}
 	}
 	out := new(GetPromptResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodGetPrompt, err)
 	}
 	return out, nil
@@ -526,7 +526,7 @@ func (c *ServerCaller) ListPrompts(ctx context.Context, params *PaginatedRequest
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListPromptsResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListPrompts, err)
 	}
 	return out, nil
@@ -541,7 +541,7 @@ func (c *ServerCaller) ListResources(ctx context.Context, params *PaginatedReque
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListResourcesResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListResources, err)
 	}
 	return out, nil
@@ -558,13 +558,13 @@ func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceReq
 	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
-		if err := json.Unmarshal(raw, ir); err != nil {
+		if err := ir.UnmarshalJSON(raw); err != nil {
 			return nil, fmt.Errorf("%s: decoding the result: %w", MethodReadResource, err)
 		}
 		return nil, &InputRequiredError{Result: ir}
 	}
 	out := new(ReadResourceResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodReadResource, err)
 	}
 	return out, nil
@@ -579,7 +579,7 @@ func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *Pagina
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListResourceTemplatesResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListResourceTemplates, err)
 	}
 	return out, nil
@@ -594,7 +594,7 @@ func (c *ServerCaller) Discover(ctx context.Context, params *RequestParams) (*Di
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(DiscoverResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodDiscover, err)
 	}
 	return out, nil
@@ -609,7 +609,7 @@ func (c *ServerCaller) SubscriptionsListen(ctx context.Context, params *Subscrip
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(SubscriptionsListenResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodSubscriptionsListen, err)
 	}
 	return out, nil
@@ -626,13 +626,13 @@ func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestPara
 	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
-		if err := json.Unmarshal(raw, ir); err != nil {
+		if err := ir.UnmarshalJSON(raw); err != nil {
 			return nil, fmt.Errorf("%s: decoding the result: %w", MethodCallTool, err)
 		}
 		return nil, &InputRequiredError{Result: ir}
 	}
 	out := new(CallToolResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodCallTool, err)
 	}
 	return out, nil
@@ -647,7 +647,7 @@ func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestPa
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListToolsResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListTools, err)
 	}
 	return out, nil

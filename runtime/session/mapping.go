@@ -265,6 +265,9 @@ func jsonStringValue(v []byte) string {
 	body := v[1 : len(v)-1]
 	for _, c := range body {
 		if c == '\\' || c >= 0x80 {
+			if s, ok := jsonscan.Unquote(v); ok {
+				return s
+			}
 			var s string
 			_ = json.Unmarshal(v, &s)
 			return s

@@ -64,6 +64,9 @@ func stringValue(v []byte) string {
 	body := v[1 : len(v)-1]
 	for _, c := range body {
 		if c == '\\' || c >= utf8.RuneSelf {
+			if s, ok := jsonscan.Unquote(v); ok {
+				return s
+			}
 			var s string
 			_ = json.Unmarshal(v, &s)
 			return s
@@ -112,11 +115,13 @@ type toolResult struct {
 // that shape (then encoding/json decides, errors included).
 func toolResultFast(b []byte) (r toolResult, ok bool) {
 	ok = true
+	var content []byte
 	o := jsonscan.NewObject(b, 0)
 	for ok && o.Next() {
 		switch k := string(o.Key); k {
 		case "content":
-			r.texts, ok = textBlocks(o.Value)
+			content = o.Value
+			_, ok = textBlocks(content, false)
 		case "isError":
 			switch o.Value[0] {
 			case 't':
@@ -134,13 +139,16 @@ func toolResultFast(b []byte) (r toolResult, ok bool) {
 			ok = !foldsTo(k, "content", "isError", "structuredContent")
 		}
 	}
+	if ok && r.isError && content != nil {
+		r.texts, _ = textBlocks(content, true) // only an error's text is read
+	}
 	return r, ok && !o.Bad()
 }
 
 // textBlocks reads the text of the text blocks of the valid content array
-// v; ok is false when an item is not an object or its type or text is not a
-// string.
-func textBlocks(v []byte) (texts []string, ok bool) {
+// v (when collect; otherwise it only checks); ok is false when an item is
+// not an object or its type or text is not a string.
+func textBlocks(v []byte, collect bool) (texts []string, ok bool) {
 	if v[0] == 'n' {
 		return nil, true
 	}
@@ -159,6 +167,9 @@ func textBlocks(v []byte) (texts []string, ok bool) {
 				}
 				if o.Value[0] != '"' {
 					return nil, false
+				}
+				if !collect {
+					continue
 				}
 				if k == "type" {
 					typ = stringValue(o.Value)
