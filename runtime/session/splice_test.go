@@ -123,3 +123,20 @@ func BenchmarkMapLegacyParams(b *testing.B) {
 		}
 	}
 }
+
+// TestMetaString: metaString reads a _meta member as json.Unmarshal into a
+// string did.
+func TestMetaString(t *testing.T) {
+	for _, v := range []string{`"2026-07-28"`, `"a\"b"`, `"\u00e9"`, `null`, `1`, `{}`, `[]`, `true`} {
+		params := json.RawMessage(`{"_meta":{"k":` + v + `}}`)
+		got, gok := metaString(params, "k")
+		var want string
+		wok := json.Unmarshal([]byte(v), &want) == nil
+		if got != want || gok != wok {
+			t.Errorf("%s: %q %v, want %q %v", v, got, gok, want, wok)
+		}
+	}
+	if _, ok := metaString(json.RawMessage(`{}`), "k"); ok {
+		t.Error("absent member found")
+	}
+}
