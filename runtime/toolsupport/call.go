@@ -164,9 +164,9 @@ func ArgumentsOf(args any) (map[string]json.RawMessage, error) {
 func TypedResult[T any](tool string, res any, decode func([]byte) (*T, error)) (*T, error) {
 	var b []byte
 	var err error
-	if m, ok := res.(json.Marshaler); ok && !nilPointer(res) {
-		// The bindings' results marshal themselves; json.Marshal would only
-		// check and compact what they wrote, once more per call.
+	if m, ok := res.(generatedJSON); ok && !nilPointer(res) {
+		// The bindings' results marshal themselves, compact and HTML-safe;
+		// json.Marshal would only check and compact that once more per call.
 		b, err = m.MarshalJSON()
 	} else {
 		b, err = json.Marshal(res)
@@ -194,6 +194,13 @@ func TypedResult[T any](tool string, res any, decode func([]byte) (*T, error)) (
 		return nil, fmt.Errorf("tool %s: structured content: %w", tool, err)
 	}
 	return x, nil
+}
+
+// generatedJSON is what the bindings' generated types implement; their
+// MarshalJSON writes what json.Marshal would write of them.
+type generatedJSON interface {
+	json.Marshaler
+	AppendJSON(buf []byte) ([]byte, error)
 }
 
 // nilPointer reports whether v is a nil pointer, which json.Marshal writes
