@@ -538,7 +538,7 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 				if hasAlternative(me, inputRequiredDef) {
 					body = append(body, jen.If(jen.Id("kind").Op("==").Lit(inputRequiredValue)).Block(
 						jen.Id("ir").Op(":=").New(jen.Id(TypeName(inputRequiredDef))),
-						jen.If(jen.Err().Op(":=").Add(json("Unmarshal")).Call(jen.Id("raw"), jen.Id("ir")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
+						jen.If(jen.Err().Op(":=").Id("ir").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
 						jen.Return(jen.Nil(), jen.Op("&").Id("InputRequiredError").Values(jen.Dict{jen.Id("Result"): jen.Id("ir")})),
 					))
 				} else {
@@ -554,7 +554,9 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 			} else {
 				body = append(body,
 					jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
-					jen.If(jen.Err().Op(":=").Add(json("Unmarshal")).Call(jen.Id("raw"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
+					// raw is valid JSON (the Conn validated the message), so json.Unmarshal
+					// would only check it again before calling the generated decoder.
+					jen.If(jen.Err().Op(":=").Id("out").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
 					jen.Return(jen.Id("out"), jen.Nil()),
 				)
 			}
@@ -597,19 +599,23 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 		f.Comment("rpcResultKind returns the resultType of a result (\"" + completeValue + "\" when absent, as the")
 		f.Comment("revision says for results of servers of earlier revisions, in which case it")
 		f.Comment("is added to raw so that the result decodes).")
+		f.Comment("It scans raw with the codec's decoder (no allocation for results of up to 16")
+		f.Comment("members) and appends the member when absent: every call's result passes here.")
 		f.Func().Id("rpcResultKind").Params(jen.Id("raw").Add(json("RawMessage"))).Params(json("RawMessage"), jen.String()).Block(
-			jen.Var().Id("m").Map(jen.String()).Add(json("RawMessage")),
-			jen.If(json("Unmarshal").Call(jen.Id("raw"), jen.Op("&").Id("m")).Op("!=").Nil()).Block(jen.Return(jen.Id("raw"), jen.Lit(""))),
-			jen.If(jen.List(jen.Id("rt"), jen.Id("ok")).Op(":=").Id("m").Index(jen.Lit("resultType")), jen.Id("ok")).Block(
-				jen.Var().Id("kind").String(),
-				jen.Id("_").Op("=").Add(json("Unmarshal")).Call(jen.Id("rt"), jen.Op("&").Id("kind")),
-				jen.Return(jen.Id("raw"), jen.Id("kind")),
+			jen.Var().Id("d").Add(gi("Decoder")),
+			jen.If(jen.Id("d").Dot("Init").Call(jen.Lit(""), jen.Id("raw")).Op("!=").Nil()).Block(jen.Return(jen.Id("raw"), jen.Lit(""))),
+			jen.If(jen.List(jen.Id("rt"), jen.Id("ok")).Op(":=").Id("d").Dot("Take").Call(jen.Lit("resultType"), jen.False(), jen.True()), jen.Id("ok")).Block(
+				jen.Comment("Anything but a string reads as \"\", as encoding/json leaves a string it cannot fill."),
+				jen.If(jen.Id("rt").Index(jen.Lit(0)).Op("!=").LitRune('"')).Block(jen.Return(jen.Id("raw"), jen.Lit(""))),
+				jen.Return(jen.Id("raw"), gi("StringValue").Call(jen.Id("rt"))),
 			),
-			jen.Id("m").Index(jen.Lit("resultType")).Op("=").Add(json("RawMessage")).Call(jen.Lit(`"`+completeValue+`"`)),
-			jen.If(jen.List(jen.Id("b"), jen.Err()).Op(":=").Add(json("Marshal")).Call(jen.Id("m")), jen.Err().Op("==").Nil()).Block(
-				jen.Id("raw").Op("=").Id("b"),
+			jen.Id("t").Op(":=").Add(gi("Trim")).Call(jen.Id("raw")),
+			jen.Id("out").Op(":=").Make(jen.Index().Byte(), jen.Lit(0), jen.Len(jen.Id("t")).Op("+").Lit(len(`,"resultType":"`+completeValue+`"}`))),
+			jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("t").Index(jen.Empty(), jen.Len(jen.Id("t")).Op("-").Lit(1)).Op("...")),
+			jen.If(jen.Len(gi("Trim").Call(jen.Id("t").Index(jen.Lit(1), jen.Len(jen.Id("t")).Op("-").Lit(1)))).Op(">").Lit(0)).Block(
+				jen.Id("out").Op("=").Append(jen.Id("out"), jen.LitRune(',')),
 			),
-			jen.Return(jen.Id("raw"), jen.Lit(completeValue)),
+			jen.Return(jen.Append(jen.Id("out"), jen.Lit(`"resultType":"`+completeValue+`"}`).Op("...")), jen.Lit(completeValue)),
 		)
 	}
 }

@@ -297,10 +297,11 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 }
 
 // result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it.
+// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
+// and json.Unmarshal would only scan it once more per call).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
 	var res mcp.CallToolResult
-	if err := json.Unmarshal(toolsupport.ResultJSON(structured, text, isError, true), &res); err != nil {
+	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
 		return nil, err
 	}
 	return &res, nil
@@ -394,10 +395,11 @@ func (h *Handler20251125) failed(err error) (*mcp20251125.CallToolResult, error)
 }
 
 // result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it.
+// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
+// and json.Unmarshal would only scan it once more per call).
 func (h *Handler20251125) result(structured []byte, text string, isError bool) (*mcp20251125.CallToolResult, error) {
 	var res mcp20251125.CallToolResult
-	if err := json.Unmarshal(toolsupport.ResultJSON(structured, text, isError, false), &res); err != nil {
+	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, false)); err != nil {
 		return nil, err
 	}
 	return &res, nil

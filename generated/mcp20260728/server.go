@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -487,7 +488,7 @@ func (c *ServerCaller) Complete(ctx context.Context, params *CompleteRequestPara
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(CompleteResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodComplete, err)
 	}
 	return out, nil
@@ -504,13 +505,13 @@ func (c *ServerCaller) GetPrompt(ctx context.Context, params *GetPromptRequestPa
 	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
-		if err := json.Unmarshal(raw, ir); err != nil {
+		if err := ir.UnmarshalJSON(raw); err != nil {
 			return nil, fmt.Errorf("%s: decoding the result: %w", MethodGetPrompt, err)
 		}
 		return nil, &InputRequiredError{Result: ir}
 	}
 	out := new(GetPromptResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodGetPrompt, err)
 	}
 	return out, nil
@@ -525,7 +526,7 @@ func (c *ServerCaller) ListPrompts(ctx context.Context, params *PaginatedRequest
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListPromptsResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListPrompts, err)
 	}
 	return out, nil
@@ -540,7 +541,7 @@ func (c *ServerCaller) ListResources(ctx context.Context, params *PaginatedReque
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListResourcesResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListResources, err)
 	}
 	return out, nil
@@ -557,13 +558,13 @@ func (c *ServerCaller) ReadResource(ctx context.Context, params *ReadResourceReq
 	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
-		if err := json.Unmarshal(raw, ir); err != nil {
+		if err := ir.UnmarshalJSON(raw); err != nil {
 			return nil, fmt.Errorf("%s: decoding the result: %w", MethodReadResource, err)
 		}
 		return nil, &InputRequiredError{Result: ir}
 	}
 	out := new(ReadResourceResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodReadResource, err)
 	}
 	return out, nil
@@ -578,7 +579,7 @@ func (c *ServerCaller) ListResourceTemplates(ctx context.Context, params *Pagina
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListResourceTemplatesResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListResourceTemplates, err)
 	}
 	return out, nil
@@ -593,7 +594,7 @@ func (c *ServerCaller) Discover(ctx context.Context, params *RequestParams) (*Di
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(DiscoverResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodDiscover, err)
 	}
 	return out, nil
@@ -608,7 +609,7 @@ func (c *ServerCaller) SubscriptionsListen(ctx context.Context, params *Subscrip
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(SubscriptionsListenResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodSubscriptionsListen, err)
 	}
 	return out, nil
@@ -625,13 +626,13 @@ func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestPara
 	raw, kind := rpcResultKind(raw)
 	if kind == "input_required" {
 		ir := new(InputRequiredResult)
-		if err := json.Unmarshal(raw, ir); err != nil {
+		if err := ir.UnmarshalJSON(raw); err != nil {
 			return nil, fmt.Errorf("%s: decoding the result: %w", MethodCallTool, err)
 		}
 		return nil, &InputRequiredError{Result: ir}
 	}
 	out := new(CallToolResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodCallTool, err)
 	}
 	return out, nil
@@ -646,7 +647,7 @@ func (c *ServerCaller) ListTools(ctx context.Context, params *PaginatedRequestPa
 	raw, kind := rpcResultKind(raw)
 	_ = kind
 	out := new(ListToolsResult)
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := out.UnmarshalJSON(raw); err != nil {
 		return nil, fmt.Errorf("%s: decoding the result: %w", MethodListTools, err)
 	}
 	return out, nil
@@ -657,19 +658,25 @@ var _ ServerHandler = (*ServerCaller)(nil)
 // rpcResultKind returns the resultType of a result ("complete" when absent, as the
 // revision says for results of servers of earlier revisions, in which case it
 // is added to raw so that the result decodes).
+// It scans raw with the codec's decoder (no allocation for results of up to 16
+// members) and appends the member when absent: every call's result passes here.
 func rpcResultKind(raw json.RawMessage) (json.RawMessage, string) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
+	var d genimpl.Decoder
+	if d.Init("", raw) != nil {
 		return raw, ""
 	}
-	if rt, ok := m["resultType"]; ok {
-		var kind string
-		_ = json.Unmarshal(rt, &kind)
-		return raw, kind
+	if rt, ok := d.Take("resultType", false, true); ok {
+		// Anything but a string reads as "", as encoding/json leaves a string it cannot fill.
+		if rt[0] != '"' {
+			return raw, ""
+		}
+		return raw, genimpl.StringValue(rt)
 	}
-	m["resultType"] = json.RawMessage("\"complete\"")
-	if b, err := json.Marshal(m); err == nil {
-		raw = b
+	t := genimpl.Trim(raw)
+	out := make([]byte, 0, len(t)+25)
+	out = append(out, t[:len(t)-1]...)
+	if len(genimpl.Trim(t[1:len(t)-1])) > 0 {
+		out = append(out, ',')
 	}
-	return raw, "complete"
+	return append(out, "\"resultType\":\"complete\"}"...), "complete"
 }

@@ -724,6 +724,9 @@ func decodeString(v []byte) (string, error) {
 	if v[0] == 'n' {
 		return "", nil
 	}
+	if s, ok := jsonscan.Unquote(v); ok {
+		return s, nil // JSON written as text, the usual escaped string
+	}
 	var s string
 	err := json.Unmarshal(v, &s)
 	return s, err

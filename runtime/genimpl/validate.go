@@ -402,6 +402,9 @@ func StringValue(v []byte) string {
 	body := v[1 : len(v)-1]
 	for _, c := range body {
 		if c == '\\' || c >= 0x80 {
+			if s, ok := jsonscan.Unquote(v); ok {
+				return s
+			}
 			var s string
 			_ = json.Unmarshal(v, &s)
 			return s

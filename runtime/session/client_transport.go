@@ -201,11 +201,7 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 		}
 	}
 	if m.Kind == jsonrpc2.KindResponse {
-		var kind struct {
-			ResultType string `json:"resultType"`
-		}
-		_ = json.Unmarshal(m.Result, &kind)
-		if kind.ResultType == "input_required" {
+		if resultTypeOf(m.Result) == "input_required" {
 			ct.mu.Unlock()
 			go ct.answerInputs(orig, rt, m.Result)
 			return nil, false
@@ -371,22 +367,25 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 	cancelled := m.Kind == jsonrpc2.KindNotification && ct.conn != nil && m.Method != "" && m.Method == ct.conn.Policy().CancelledMethod
 	switch {
 	case m.Kind == jsonrpc2.KindRequest && modern:
-		params, err := ct.modernParams(m.Params, version)
-		if err != nil {
-			return err
+		params, ok := spliceModernParams(m.Params, version, ct.info, ct.caps)
+		if !ok {
+			var err error
+			if params, err = ct.modernParams(m.Params, version); err != nil {
+				return err
+			}
 		}
 		rctx, cancel := context.WithCancel(context.Background())
 		ct.mu.Lock()
 		ct.calls[m.ID] = &roundTrip{params: params, method: m.Method, current: m.ID, ctx: rctx, cancel: cancel}
 		ct.mu.Unlock()
-		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
+		msg = requestJSON(m.ID, m.Method, params)
 	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
-		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !emptyModernMeta(m.Params)
+		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !onlyModernMeta(m.Params)
 		params, err := UnmapLegacyParams(m.Params, hadMeta)
 		if err != nil {
 			return err
 		}
-		msg = mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "method": m.Method, "params": params})
+		msg = requestJSON(m.ID, m.Method, params)
 		if ct.cacheable[m.Method] {
 			ct.mu.Lock()
 			ct.legacy[m.ID] = m.Method

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -44,7 +45,7 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 	case json.RawMessage:
 		raw = r
 	default:
-		b, err := json.Marshal(res)
+		b, err := marshalResult(res)
 		if err != nil {
 			return nil, err
 		}
@@ -139,3 +140,24 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 
 // emptyString reports whether a JSON value is "" or null.
 func emptyString(v []byte) bool { return string(v) == `""` || string(v) == "null" }
+
+// generatedJSON is what the bindings' generated types implement: their
+// MarshalJSON writes exactly what json.Marshal would write of them
+// (compact, HTML-safe), through their AppendJSON.
+type generatedJSON interface {
+	json.Marshaler
+	AppendJSON(buf []byte) ([]byte, error)
+}
+
+// marshalResult is json.Marshal(res) for a handler's result. A generated
+// result (nearly every one) is encoded by its own MarshalJSON alone:
+// json.Marshal would only check and compact its output once more, which
+// for a large result is most of the cost of sending it.
+func marshalResult(res any) ([]byte, error) {
+	if g, ok := res.(generatedJSON); ok {
+		if r := reflect.ValueOf(res); r.Kind() != reflect.Pointer || !r.IsNil() {
+			return g.MarshalJSON()
+		}
+	}
+	return json.Marshal(res)
+}

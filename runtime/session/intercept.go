@@ -89,7 +89,7 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 	}
 	if rs.mapped && res != nil {
 		var raw json.RawMessage
-		b, merr := json.Marshal(res)
+		b, merr := marshalResult(res)
 		if merr == nil {
 			raw, merr = MapModernResult(b, srv.base.CacheableResults[method])
 		}

@@ -31,23 +31,168 @@ func MapLegacyParams(params json.RawMessage, lc LegacyContext) (json.RawMessage,
 	if len(caps) == 0 {
 		caps = json.RawMessage(`{}`)
 	}
-	add := map[string]json.RawMessage{
-		MetaProtocolVersion:    mustJSON(lc.Version),
-		MetaClientCapabilities: caps,
-	}
-	if len(lc.ClientInfo) > 0 {
-		add[MetaClientInfo] = lc.ClientInfo
-	}
+	version := appendJSONString(nil, lc.Version)
+	var level []byte
 	if lc.LogLevel != "" {
-		add[MetaLogLevel] = mustJSON(lc.LogLevel)
+		level = appendJSONString(nil, lc.LogLevel)
 	}
-	return addMeta(params, add)
+	// The members in the order addMeta's encoding/json output had them
+	// (sorted), each only when _meta does not have it.
+	add := [...]struct {
+		key   string
+		value []byte
+	}{
+		{MetaClientCapabilities, caps},
+		{MetaClientInfo, lc.ClientInfo},
+		{MetaLogLevel, level},
+		{MetaProtocolVersion, version},
+	}
+	out, ok := spliceMeta(params, func(out, meta []byte) ([]byte, bool) {
+		n := 0
+		jsonscan.EachMember(meta, func(k, v []byte) bool {
+			out = appendMember(out, n, k, v)
+			n++
+			return true
+		})
+		for _, a := range add {
+			if len(a.value) == 0 || jsonscan.Member(meta, a.key) != nil {
+				continue
+			}
+			out = appendMember(out, n, []byte(a.key), a.value)
+			n++
+		}
+		return out, true
+	})
+	if ok {
+		return out, nil
+	}
+	m := map[string]json.RawMessage{}
+	for _, a := range add {
+		if len(a.value) > 0 {
+			m[a.key] = a.value
+		}
+	}
+	return addMeta(params, m)
 }
 
 // UnmapLegacyParams removes what MapLegacyParams added; hadMeta says
 // whether the legacy params had a _meta member of their own.
 func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, error) {
+	out, ok := spliceMeta(params, func(out, meta []byte) ([]byte, bool) {
+		n := 0
+		jsonscan.EachMember(meta, func(k, v []byte) bool {
+			if !isKeyOf(k, modernMetaKeys) {
+				out = appendMember(out, n, k, v)
+				n++
+			}
+			return true
+		})
+		return out, n > 0 || hadMeta
+	})
+	if ok {
+		return out, nil
+	}
 	return removeMeta(params, modernMetaKeys, hadMeta)
+}
+
+// spliceMeta is jsonscan.EditObject(params, "_meta", ...) without a map
+// and without encoding/json, for every legacy request: it copies the
+// members of params, writing the _meta member (last, when params has none)
+// as edit writes its members (after out; meta is the old _meta's value,
+// nil when absent or null); when edit returns false _meta is left out.
+// ok is false for what EditObject would reject or read differently
+// (params or _meta that is not an object, invalid JSON, _meta twice):
+// then the caller takes the encoding/json path, whose errors name the
+// fault.
+func spliceMeta(params []byte, edit func(out, meta []byte) ([]byte, bool)) (out json.RawMessage, ok bool) {
+	p := jsonscan.Trim(params)
+	if len(p) == 0 || string(p) == "null" {
+		p = []byte(`{}`)
+	}
+	if p[0] != '{' || !jsonscan.Valid(p) {
+		return nil, false
+	}
+	var meta []byte
+	metas := 0
+	jsonscan.EachMember(p, func(k, v []byte) bool {
+		if jsonscan.KeyIs(k, "_meta") {
+			meta = v
+			metas++
+		}
+		return true
+	})
+	if metas > 1 || (meta != nil && meta[0] != '{' && string(meta) != "null") {
+		return nil, false
+	}
+	if string(meta) == "null" {
+		meta = nil
+	}
+	out = make([]byte, 0, len(p)+len(meta)+256)
+	out = append(out, '{')
+	n := 0
+	writeMeta := func() {
+		start := len(out)
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, `"_meta":{`...)
+		var keep bool
+		out, keep = edit(out, meta)
+		if keep {
+			out = append(out, '}')
+			n++
+		} else {
+			out = out[:start]
+		}
+	}
+	jsonscan.EachMember(p, func(k, v []byte) bool {
+		if jsonscan.KeyIs(k, "_meta") {
+			writeMeta()
+		} else {
+			out = appendMember(out, n, k, v)
+			n++
+		}
+		return true
+	})
+	if metas == 0 {
+		writeMeta()
+	}
+	return append(out, '}'), true
+}
+
+// appendMember appends the member "k":v (k raw, as jsonscan reports it),
+// after a comma unless it is the first (n == 0).
+func appendMember(out []byte, n int, k, v []byte) []byte {
+	if n > 0 {
+		out = append(out, ',')
+	}
+	out = append(out, '"')
+	out = append(out, k...)
+	out = append(out, '"', ':')
+	return append(out, v...)
+}
+
+// isKeyOf reports whether the raw key k names one of keys.
+func isKeyOf(k []byte, keys []string) bool {
+	for _, key := range keys {
+		if jsonscan.KeyIs(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendJSONString appends s as encoding/json writes a string (what
+// mustJSON(s) returned), without reflection.
+func appendJSONString(out []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return append(out, mustJSON(s)...)
+		}
+	}
+	out = append(out, '"')
+	out = append(out, s...)
+	return append(out, '"')
 }
 
 // Members of modern results that legacy results do not have: resultType
@@ -73,11 +218,32 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 		return result, nil
 	}
 	var kind string
-	_ = json.Unmarshal(rt, &kind)
+	if rt[0] == '"' {
+		kind = jsonStringValue(rt)
+	}
 	// "" is a generated result type's zero value: the session sends it to
 	// a modern client as "complete" (withModernDefaults).
 	if kind != "complete" && kind != "" {
 		return nil, errors.New("session: a " + kind + " result has no legacy form")
+	}
+	drop := modernResultMembers[:1]
+	if cacheable {
+		drop = modernResultMembers[:]
+	}
+	if r := jsonscan.Trim(result); len(r) > 0 && r[0] == '{' && jsonscan.Valid(r) {
+		// One pass, copying every member but the dropped ones: this runs
+		// for every result a legacy client gets from the modern handlers.
+		out := make([]byte, 0, len(r))
+		out = append(out, '{')
+		n := 0
+		jsonscan.EachMember(r, func(k, v []byte) bool {
+			if !isKeyOf(k, drop) {
+				out = appendMember(out, n, k, v)
+				n++
+			}
+			return true
+		})
+		return append(out, '}'), nil
 	}
 	out, err := jsonscan.WithMember(result, memberResultType, nil)
 	if err != nil || !cacheable {
@@ -87,6 +253,27 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 		return nil, err
 	}
 	return jsonscan.WithMember(out, memberTTL, nil)
+}
+
+// modernResultMembers are what MapModernResult removes: the first always,
+// the others from cacheable results.
+var modernResultMembers = [...]string{memberResultType, memberCacheScope, memberTTL}
+
+// jsonStringValue decodes the valid string literal v as encoding/json does;
+// plain ASCII without escapes costs no decoding.
+func jsonStringValue(v []byte) string {
+	body := v[1 : len(v)-1]
+	for _, c := range body {
+		if c == '\\' || c >= 0x80 {
+			if s, ok := jsonscan.Unquote(v); ok {
+				return s
+			}
+			var s string
+			_ = json.Unmarshal(v, &s)
+			return s
+		}
+	}
+	return string(body)
 }
 
 // UnmapModernResult is MapModernResult's inverse, what a modern client

@@ -15,11 +15,13 @@ func metaString(params json.RawMessage, key string) (string, bool) {
 	if v == nil {
 		return "", false
 	}
-	var s string
-	if json.Unmarshal(v, &s) != nil {
-		return "", false
+	switch v[0] { // what json.Unmarshal into a string accepts, without it
+	case '"':
+		return jsonStringValue(v), true
+	case 'n':
+		return "", true
 	}
-	return s, true
+	return "", false
 }
 
 // addMeta returns params with each member of add put into params._meta

@@ -1,11 +1,13 @@
 package toolsupport
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // Decode decodes data and binds it with a generated bind function (which
@@ -90,26 +92,21 @@ func CheckResult[T any](res *T, check func(any, string) (T, error)) (structured 
 // content's JSON, for clients that only read text; that is CheckResult's
 // default.
 func ResultJSON(structured []byte, text string, isError, resultType bool) []byte {
-	var t bytes.Buffer
-	enc := json.NewEncoder(&t)
-	enc.SetEscapeHTML(false) // the text is for a model, not for a browser
-	enc.Encode(text)
-	var b bytes.Buffer
-	b.WriteString(`{"content":[{"type":"text","text":`)
-	b.Write(bytes.TrimSuffix(t.Bytes(), []byte("\n")))
-	b.WriteString("}]")
+	b := make([]byte, 0, len(`{"content":[{"type":"text","text":""}],"structuredContent":,"isError":true,"resultType":"complete"}`)+len(text)+len(structured)+8)
+	b = append(b, `{"content":[{"type":"text","text":`...)
+	b = appendText(b, text) // the text is for a model, not for a browser: no HTML escaping
+	b = append(b, "}]"...)
 	if structured != nil {
-		b.WriteString(`,"structuredContent":`)
-		b.Write(structured)
+		b = append(b, `,"structuredContent":`...)
+		b = append(b, structured...)
 	}
 	if isError {
-		b.WriteString(`,"isError":true`)
+		b = append(b, `,"isError":true`...)
 	}
 	if resultType {
-		b.WriteString(`,"resultType":"complete"`)
+		b = append(b, `,"resultType":"complete"`...)
 	}
-	b.WriteString("}")
-	return b.Bytes()
+	return append(b, '}')
 }
 
 // ConvertResult carries a result of one bindings package over to another's
@@ -146,6 +143,9 @@ func ArgumentsOf(args any) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	if m, ok := membersFast(b); ok {
+		return m, nil
+	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
@@ -162,10 +162,56 @@ func ArgumentsOf(args any) (map[string]json.RawMessage, error) {
 // against the output schema by decode (server/tools.mdx: clients SHOULD
 // validate structured results).
 func TypedResult[T any](tool string, res any, decode func([]byte) (*T, error)) (*T, error) {
-	b, err := json.Marshal(res)
+	var b []byte
+	var err error
+	if m, ok := res.(generatedJSON); ok && !nilPointer(res) {
+		// The bindings' results marshal themselves, compact and HTML-safe;
+		// json.Marshal would only check and compact that once more per call.
+		b, err = m.MarshalJSON()
+	} else {
+		b, err = json.Marshal(res)
+	}
 	if err != nil {
 		return nil, err
 	}
+	r, ok := toolResult{}, false
+	if jsonscan.Valid(b) {
+		r, ok = toolResultFast(b)
+	}
+	if !ok {
+		if r, err = toolResultSlow(b); err != nil {
+			return nil, err
+		}
+	}
+	if r.isError {
+		return nil, &ExecutionError{Message: strings.Join(r.texts, "\n")}
+	}
+	if len(r.structuredContent) == 0 || string(r.structuredContent) == "null" {
+		return nil, fmt.Errorf("tool %s: the result has no structured content", tool)
+	}
+	x, err := decode(r.structuredContent)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: structured content: %w", tool, err)
+	}
+	return x, nil
+}
+
+// generatedJSON is what the bindings' generated types implement; their
+// MarshalJSON writes what json.Marshal would write of them.
+type generatedJSON interface {
+	json.Marshaler
+	AppendJSON(buf []byte) ([]byte, error)
+}
+
+// nilPointer reports whether v is a nil pointer, which json.Marshal writes
+// as null without calling its MarshalJSON.
+func nilPointer(v any) bool {
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
+// toolResultSlow is what TypedResult reads of a result, with encoding/json.
+func toolResultSlow(b []byte) (toolResult, error) {
 	var r struct {
 		Content []struct {
 			Type string `json:"type"`
@@ -175,23 +221,13 @@ func TypedResult[T any](tool string, res any, decode func([]byte) (*T, error)) (
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, err
+		return toolResult{}, err
 	}
-	if r.IsError {
-		var texts []string
-		for _, c := range r.Content {
-			if c.Type == "text" {
-				texts = append(texts, c.Text)
-			}
+	out := toolResult{isError: r.IsError, structuredContent: r.StructuredContent}
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			out.texts = append(out.texts, c.Text)
 		}
-		return nil, &ExecutionError{Message: strings.Join(texts, "\n")}
 	}
-	if len(r.StructuredContent) == 0 || string(r.StructuredContent) == "null" {
-		return nil, fmt.Errorf("tool %s: the result has no structured content", tool)
-	}
-	x, err := decode(r.StructuredContent)
-	if err != nil {
-		return nil, fmt.Errorf("tool %s: structured content: %w", tool, err)
-	}
-	return x, nil
+	return out, nil
 }

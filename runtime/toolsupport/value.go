@@ -15,6 +15,9 @@ import (
 // Parse decodes one JSON value, keeping numbers exact (json.Number). Data
 // that is not exactly one JSON value is a *ValidationError at the root.
 func Parse(data []byte) (any, error) {
+	if v, ok := parseFast(data); ok {
+		return v, nil
+	}
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any
