@@ -2,7 +2,8 @@
 // conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12 and
 // 0.1.16) expects of a server (its everything-server: tools test_*,
 // resources test://…, prompts, completion, the input-required-result
-// (MRTR) tools, the diagnostic tools of server-stateless) over Streamable
+// (MRTR) tools, the diagnostic tools of server-stateless, and the task
+// fixtures of the tasks-* extension scenarios, tasks.go) over Streamable
 // HTTP on /mcp, both eras from one binary: modern (2026-07-28) requests and
 // legacy (2025-11-25, 2025-06-18, 2025-03-26) sessions.
 // scripts/suites/50-conformance.sh runs the suite against it.
