@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,16 +26,26 @@ const (
 	listenNoOpt = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 )
 
-// gated is a tool that finishes when released.
+// gated is a tool that finishes when released; the tool "ask" then asks
+// the requestor for input first (tasks.Ask).
 type gated struct{ release chan struct{} }
 
 func (g *gated) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	select {
 	case <-g.release:
-		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "done"}}}, nil
 	case <-ctx.Done():
 		return nil, context.Cause(ctx)
 	}
+	if p.Name == "ask" {
+		var answer struct {
+			Action string `json:"action"`
+		}
+		if err := tasks.Ask(ctx, "elicitation/create", map[string]any{"message": "ok?", "requestedSchema": map[string]any{"type": "object"}}, &answer); err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: answer.Action}}}, nil
+	}
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "done"}}}, nil
 }
 
 // listenPeer is the client side of a pipe to a tasks-serving Server.
@@ -100,9 +111,9 @@ func (p *listenPeer) recv() wireMsg {
 
 // createTask starts an opted-in tools/call that becomes a task and
 // returns its id.
-func (p *listenPeer) createTask() string {
+func (p *listenPeer) createTask(tool string) string {
 	p.t.Helper()
-	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"gate","arguments":{},%s}}`, listenOptIn)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":%q,"arguments":{},%s}}`, tool, listenOptIn)
 	m := p.recv()
 	var task struct {
 		ResultType string `json:"resultType"`
@@ -122,7 +133,7 @@ func (p *listenPeer) createTask() string {
 // result inline), tagged with the subscription id.
 func TestMUST_ExtStatusNotificationsForListenedTaskIDs(t *testing.T) {
 	p, g := newListenPeer(t)
-	id := p.createTask()
+	id := p.createTask("gate")
 	p.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{%s,"notifications":{"taskIds":[%q,"no-such-task"]}}}`, listenOptIn, id)
 	ack := p.recv()
 	var a struct {
@@ -208,4 +219,73 @@ func mustMember(t *testing.T, obj json.RawMessage, key string) json.RawMessage {
 		t.Fatalf("%s: %v", obj, err)
 	}
 	return m[key]
+}
+
+// statusNote reads the next notifications/tasks, skipping responses.
+func (p *listenPeer) statusNote() map[string]json.RawMessage {
+	p.t.Helper()
+	for {
+		m := p.recv()
+		if m.Method == "" {
+			continue // a response to the test's own request
+		}
+		if m.Method != tasks.MethodExtStatus {
+			p.t.Fatalf("want notifications/tasks, got %+v", m)
+		}
+		var params map[string]json.RawMessage
+		if err := json.Unmarshal(m.Params, &params); err != nil {
+			p.t.Fatal(err)
+		}
+		return params
+	}
+}
+
+// TestMUST_ExtStatusNotificationsCarryInputRequests: a listened task that
+// needs input is announced input_required with its inputRequests (as
+// tasks/get would answer), and once tasks/update answers it, working and
+// then completed with the result.
+func TestMUST_ExtStatusNotificationsCarryInputRequests(t *testing.T) {
+	p, g := newListenPeer(t)
+	id := p.createTask("ask")
+	p.send(`{"jsonrpc":"2.0","id":"sub","method":"subscriptions/listen","params":{%s,"notifications":{"taskIds":[%q]}}}`, listenOptIn, id)
+	if ack := p.recv(); ack.Method != "notifications/subscriptions/acknowledged" {
+		t.Fatalf("want the acknowledgement, got %+v", ack)
+	}
+	close(g.release)
+	n := p.statusNote()
+	if string(n["status"]) != `"input_required"` {
+		t.Fatalf("status %s, want input_required: %v", n["status"], n)
+	}
+	var reqs map[string]struct {
+		Method string `json:"method"`
+	}
+	if err := json.Unmarshal(n["inputRequests"], &reqs); err != nil || len(reqs) != 1 {
+		t.Fatalf("inputRequests %s (%v)", n["inputRequests"], err)
+	}
+	var key string
+	for k, r := range reqs {
+		key = k
+		if r.Method != "elicitation/create" {
+			t.Errorf("input request method %q", r.Method)
+		}
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tasks/update","params":{"taskId":%q,"inputResponses":{%q:{"action":"accept"}},%s}}`, id, key, listenOptIn)
+	var seen []string
+	for {
+		n := p.statusNote()
+		seen = append(seen, string(n["status"]))
+		if string(n["status"]) == `"completed"` {
+			if !strings.Contains(string(n["result"]), `"accept"`) {
+				t.Errorf("completed notification's result %s", n["result"])
+			}
+			break
+		}
+		if _, ok := n["inputRequests"]; ok {
+			t.Errorf("inputRequests after the answer: %v", n)
+		}
+	}
+	if len(seen) != 2 || seen[0] != `"working"` {
+		t.Errorf("statuses after the answer %v, want working then completed", seen)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"sub"}}`)
 }
