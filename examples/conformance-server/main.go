@@ -2,7 +2,8 @@
 // conformance suite (@modelcontextprotocol/conformance 0.2.0-alpha.12 and
 // 0.1.16) expects of a server (its everything-server: tools test_*,
 // resources test://…, prompts, completion, the input-required-result
-// (MRTR) tools, the diagnostic tools of server-stateless) over Streamable
+// (MRTR) tools, the diagnostic tools of server-stateless, and the task
+// fixtures of the tasks-* extension scenarios, tasks.go) over Streamable
 // HTTP on /mcp, both eras from one binary: modern (2026-07-28) requests and
 // legacy (2025-11-25, 2025-06-18, 2025-03-26) sessions.
 // scripts/suites/50-conformance.sh runs the suite against it.
@@ -40,6 +41,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 func main() {
@@ -86,12 +88,15 @@ func newServer(log *slog.Logger) (*session.Server, *server, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	impl := &server{cat: cat}
+	impl := &server{cat: cat, tasks: newTasks(log)}
 	impl.tools = tools.NewHandler(impl)
 	if impl.all, err = impl.allTools(); err != nil {
 		return nil, nil, err
 	}
 	srv := mcp.NewServer(serverInfo, impl,
+		// The tasks-* fixtures (tasks.go): 2025-11-25 core tasks for legacy
+		// sessions, the Tasks extension for 2026-07-28 requests.
+		tasks.WithTasks(impl.tasks),
 		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()),
 		session.WithLogger(log),
 		session.WithConnOptions(jsonrpc2.WithLogger(log)),
@@ -112,16 +117,30 @@ func newServer(log *slog.Logger) (*session.Server, *server, error) {
 	return srv, impl, nil
 }
 
+// fixture is the Streamable HTTP handler serving newServer's Server, with
+// the task manager that outlives requests.
+type fixture struct {
+	*streamhttp.Handler
+	tasks *tasks.Manager
+}
+
+// Close closes the handler's sessions, then the tasks still working (their
+// ctx ends with a cause saying the server stopped).
+func (f *fixture) Close(ctx context.Context) error {
+	return errors.Join(f.Handler.Close(ctx), f.tasks.Close(ctx))
+}
+
 // newHandler is the Streamable HTTP handler serving newServer's Server.
-func newHandler(log *slog.Logger, sse bool) (*streamhttp.Handler, error) {
+func newHandler(log *slog.Logger, sse bool) (*fixture, error) {
 	srv, impl, err := newServer(log)
 	if err != nil {
 		return nil, err
 	}
 	// ForServer: the versions the handler names in -32022 are those
 	// server/discover lists.
-	return streamhttp.NewHandler(streamhttp.AcceptConns(srv, log), streamhttp.ForServer(srv, streamhttp.Options{
+	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, log), streamhttp.ForServer(srv, streamhttp.Options{
 		Logger: log, SSEResponses: sse, Revisions: revisions(),
 		ParamHeaders: impl.paramHeaders,
-	})), nil
+	}))
+	return &fixture{Handler: h, tasks: impl.tasks}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 const (
@@ -27,6 +28,7 @@ type server struct {
 	cat   *catalog        // the rest of the catalogue
 	all   []mcp.Tool      // every tool listed, for paramHeaders
 	srv   *session.Server // for NotifyListChanged
+	tasks *tasks.Manager  // the tasks of both eras (tasks.go), closed on shutdown
 }
 
 func ptr[T any](v T) *T { return &v }

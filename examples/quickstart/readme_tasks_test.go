@@ -1,6 +1,6 @@
 package quickstart_test
 
-// The README's Tasks fragment, verbatim, so it compiles (and runs, below).
+// The README's Tasks fragments, verbatim, so they compile (and run, below).
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/generated/mcp20260728/exttasks"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
@@ -57,4 +58,64 @@ func TestReadmeTasks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readmeStart is the README's requestor fragment: the same task-capable
+// tool called as a task from a 2025-11-25 session (legacy) and from a
+// 2026-07-28 one (cs).
+func readmeStart(ctx context.Context, legacy *mcp20251125.ClientSession, cs *mcp.ClientSession) (string, string, error) {
+	// 2025-11-25, core tasks: a method of the session.
+	h1, err := legacy.StartCallTool(ctx, &mcp20251125.CallToolRequestParams{Name: "sleep"})
+	if err != nil {
+		return "", "", err
+	}
+	// 2026-07-28, the Tasks extension: its package, given the session's ServerCaller.
+	h2, err := exttasks.StartCallTool(ctx, cs.ServerCaller, &mcp.CallToolRequestParams{Name: "sleep"})
+	if err != nil {
+		return "", "", err
+	}
+	r1, err := h1.Result(ctx) // h.Status(ctx), h.Cancel(ctx) too; ending ctx sends tasks/cancel
+	if err != nil {
+		return "", "", err
+	}
+	r2, err := h2.Result(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	return r1.Content[0].(*mcp20251125.TextContent).Text, r2.Content[0].(*mcp.TextContent).Text, nil
+}
+
+// sleepTool answers every tools/call at once.
+type sleepTool struct{}
+
+func (sleepTool) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "slept"}}}, nil
+}
+
+// TestReadmeStartCallTool: the requestor fragment gets the tool's result
+// through a task in both eras, from the server of the README's fragment.
+func TestReadmeStartCallTool(t *testing.T) {
+	ctx := context.Background()
+	info := session.Implementation{Name: "readme", Version: "0"}
+	readmeTasks(ctx, info, sleepTool{}, func(srv *session.Server) {
+		connect := func() jsonrpc2.Transport {
+			a, b := jsonrpc2.NewPipe()
+			go srv.Serve(ctx, a)
+			return b
+		}
+		legacy, err := mcp20251125.Connect(ctx, connect(), info, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer legacy.Close(ctx)
+		cs, err := mcp.Connect(ctx, connect(), info, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close(ctx)
+		r1, r2, err := readmeStart(ctx, legacy, cs)
+		if err != nil || r1 != "slept" || r2 != "slept" {
+			t.Fatalf("results %q %q, %v", r1, r2, err)
+		}
+	})
 }

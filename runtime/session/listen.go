@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -53,7 +54,29 @@ func (s *Server) servesListen() bool {
 	if _, ok := s.overrides[MethodSubscriptionsListen]; ok {
 		return false
 	}
-	return s.listenCaps().any()
+	return s.listenCaps().any() || len(s.hub.contributors) > 0
+}
+
+// ListenContributor takes part in the subscriptions/listen requests the
+// session answers, for notifications the session does not own (the Tasks
+// extension's notifications/tasks, whose filter member is
+// notifications.taskIds). It is called once per request, after the
+// stream is registered and before it is acknowledged, with the request's
+// ctx and params (for its _meta) and send, which sends a notification on
+// the stream: send waits for the acknowledgement, so nothing precedes it,
+// and does nothing once the stream could not be acknowledged. It returns
+// the members of the client's notifications filter it honours (merged
+// into the acknowledgement's notifications object) and a stop function
+// the session calls when the stream ends; or an error, which answers the
+// request instead (a -32021 for a filter member whose extension the
+// client did not declare). It must not call send before it returns.
+type ListenContributor func(ctx context.Context, params json.RawMessage, send func(method string, params any) error) (accepted map[string]any, stop func(), err error)
+
+// WithListenContributor adds c to the subscriptions/listen requests the
+// session answers, which it then answers even when the server declares no
+// list-changed or subscribe capability (tasks.WithTasks uses it).
+func WithListenContributor(c ListenContributor) ServerOption {
+	return func(s *Server) { s.hub.contributors = append(s.hub.contributors, c) }
 }
 
 // listenFilter is what one open stream receives.
@@ -84,9 +107,10 @@ func (l *listener) notify(method string, params any) error {
 // hub holds the open listen streams and the live legacy connections of
 // one Server.
 type hub struct {
-	mu        sync.Mutex
-	listeners map[*listener]struct{}
-	legacy    map[*jsonrpc2.Conn]struct{}
+	contributors []ListenContributor // WithListenContributor; fixed once the Server is built
+	mu           sync.Mutex
+	listeners    map[*listener]struct{}
+	legacy       map[*jsonrpc2.Conn]struct{}
 }
 
 func (h *hub) add(l *listener) {
@@ -176,6 +200,17 @@ func (st *connState) listen(ctx context.Context, req *jsonrpc2.Request) (any, er
 	l.mu.Lock()
 	st.srv.hub.add(l)
 	defer st.srv.hub.remove(l)
+	for _, c := range st.srv.hub.contributors {
+		more, stop, err := c(ctx, req.Params, l.notify)
+		if stop != nil {
+			defer stop()
+		}
+		if err != nil {
+			l.mu.Unlock()
+			return nil, err
+		}
+		maps.Copy(accepted, more)
+	}
 	sub, err := Listen(ctx, accepted)
 	if err == nil {
 		l.sub = sub

@@ -64,7 +64,10 @@
 //   - Extension tasks (2026-07-28) are bound to no Conn (modern requests are
 //     stateless), only to Config.Owner's requestor when set; their work's
 //     input requests (Ask) are listed in tasks/get's inputRequests and
-//     answered by tasks/update. The extension's notifications/tasks, sent on
-//     a subscriptions/listen stream, are not sent by this package: requestors
-//     poll, which the extension allows.
+//     answered by tasks/update. The extension's notifications/tasks go to
+//     the subscriptions/listen streams that named the task in
+//     notifications.taskIds (listen_ext.go; the session answers the
+//     request, the Manager contributes through
+//     session.WithListenContributor); the requestor side polls, which the
+//     extension allows.
 package tasks

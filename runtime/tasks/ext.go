@@ -57,7 +57,7 @@ const CodeMissingClientCapability = -32021
 // CreateTaskResult (resultType "task") and the tasks/get result
 // (resultType "complete").
 type extTask struct {
-	ResultType     string                     `json:"resultType"`
+	ResultType     string                     `json:"resultType,omitempty"` // none in notifications/tasks
 	TaskID         string                     `json:"taskId"`
 	Status         Status                     `json:"status"`
 	StatusMessage  string                     `json:"statusMessage,omitempty"`
@@ -419,9 +419,11 @@ func (m *Manager) askExt(ctx context.Context, id, method string, params any, res
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
-	rec, _ := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error { setInput(r, false); return nil })
+	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error { setInput(r, false); return nil })
 	if len(rec.InputRequests) == 0 {
 		m.transition(ctx, id, Working, "", nil) // fails harmlessly once terminal
+	} else if err == nil && rec.Task.Status == InputRequired {
+		m.notifyExt(rec) // one of several inputs answered: inputRequests changed
 	}
 	if result == nil {
 		return nil
@@ -445,6 +447,7 @@ func WithTasks(m *Manager) session.ServerOption {
 		session.WithConnSetup(m.Serve)(s)
 		session.WithLegacyCapability(coreTasksVersion, "tasks", m.Capability())(s)
 		session.WithExtension(ExtensionID, json.RawMessage(`{}`))(s)
+		session.WithListenContributor(m.listenContributor)(s)
 	}
 }
 

@@ -154,9 +154,12 @@ type Manager struct {
 	// id and inputRequests key, each answered by tasks/update.
 	inputs   map[string]map[string]chan json.RawMessage
 	inputSeq uint64
-	swept    time.Time
-	closed   bool
-	wg       sync.WaitGroup
+	// subs are the subscriptions/listen streams that asked for an
+	// extension task's status notifications (listen_ext.go), by task id.
+	subs   map[string]map[*taskSub]struct{}
+	swept  time.Time
+	closed bool
+	wg     sync.WaitGroup
 }
 
 // run is the work of one task still executing.
@@ -466,8 +469,8 @@ func (m *Manager) launch(ctx context.Context, conn *jsonrpc2.Conn, session, owne
 	m.live[rec.Task.TaskID] = &run{cancel: cancel, conn: conn, session: session, owner: owner, request: req.ID, modern: modern}
 	if conn != nil && !modern {
 		// A modern request's Conn ends with its answer; the extension's
-		// notifications/tasks go on a subscriptions/listen stream, which
-		// this Manager does not hold (see doc.go).
+		// notifications/tasks go to the subscriptions/listen streams that
+		// asked for the task (notifyExt).
 		m.announce[rec.Task.TaskID] = conn
 	}
 	m.wg.Add(1)
@@ -667,6 +670,7 @@ func (m *Manager) transition(ctx context.Context, id string, to Status, msg stri
 		// Best effort: the notification is optional and the Conn may be gone.
 		_ = conn.Notify(context.Background(), MethodStatus, rec.Task)
 	}
+	m.notifyExt(rec)
 	return rec, nil
 }
 
@@ -682,6 +686,7 @@ func (m *Manager) transitionKeep(ctx context.Context, id string, to Status, msg 
 		return nil
 	})
 	if err == nil {
+		m.notifyExt(rec)
 		return rec, nil
 	}
 	return m.transition(ctx, id, to, msg, mut)
