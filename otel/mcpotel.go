@@ -75,14 +75,16 @@ func WithPropagator(p propagation.TextMapPropagator) Option {
 // doc), e.g. jsonrpc2.LogCancellations(logger).
 func WithObserver(o jsonrpc2.Observer) Option { return func(c *config) { c.obsFn = o } }
 
+// negotiated is a client session's version and era.
+type negotiated struct{ version, era string }
+
 // inst is the instrumentation of one side.
 type inst struct {
 	side    string
-	kind    trace.SpanKind // of outgoing calls' spans: Client
 	tracer  trace.Tracer
 	prop    propagation.TextMapPropagator
 	next    jsonrpc2.Observer
-	version atomic.Pointer[string] // client side: the negotiated version, once known
+	version atomic.Pointer[negotiated] // client side: the negotiated version, once known
 
 	duration metric.Float64Histogram
 	active   metric.Int64UpDownCounter
@@ -176,8 +178,11 @@ func (c *Client) Options() []session.ClientOption {
 // server/discover probe, which is made before the Conn and its
 // interceptors exist, is only known through Bind.
 func (c *Client) Bind(cs *session.ClientSession) {
-	v := cs.ProtocolVersion()
-	c.in.version.Store(&v)
+	n := &negotiated{version: cs.ProtocolVersion(), era: "legacy"}
+	if cs.Modern() {
+		n.era = "modern"
+	}
+	c.in.version.Store(n)
 }
 
 // ClientOptions is NewClient(opts...).Options(), for a client that needs
@@ -187,15 +192,6 @@ func ClientOptions(opts ...Option) []session.ClientOption { return NewClient(opt
 
 func (in *inst) interceptor() jsonrpc2.Interceptor {
 	return jsonrpc2.Interceptor{Request: in.request, Call: in.call}
-}
-
-// modernVersions are the versions of the modern era (stateless, _meta per
-// request); the rest are legacy.
-func eraOf(version string) string {
-	if version >= "2026-07-28" {
-		return "modern"
-	}
-	return "legacy"
 }
 
 // request is the Request interceptor: the server span of an incoming request.
@@ -256,8 +252,8 @@ func (in *inst) call(ctx context.Context, method string, params, result any, nex
 	if target.Valid() {
 		attrs = append(attrs, target)
 	}
-	if v := in.version.Load(); v != nil {
-		attrs = append(attrs, AttrVersion.String(*v), AttrEra.String(eraOf(*v)))
+	if n := in.version.Load(); n != nil {
+		attrs = append(attrs, AttrVersion.String(n.version), AttrEra.String(n.era))
 	}
 	ctx, span := in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
 	defer span.End()
@@ -306,7 +302,7 @@ func (in *inst) learnVersion(result any) {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	if json.Unmarshal(b, &r) == nil && r.ProtocolVersion != "" {
-		in.version.Store(&r.ProtocolVersion)
+		in.version.Store(&negotiated{version: r.ProtocolVersion, era: "legacy"})
 	}
 }
 

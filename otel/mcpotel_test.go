@@ -128,7 +128,7 @@ func wantAttr(t *testing.T, s sdktrace.ReadOnlySpan, key attribute.Key, want str
 		t.Errorf("span %s (%s): no attribute %s; has %v", s.Name(), s.SpanKind(), key, s.Attributes())
 		return
 	}
-	if got := v.Emit(); got != want {
+	if got := v.String(); got != want {
 		t.Errorf("span %s (%s): %s = %q, want %q", s.Name(), s.SpanKind(), key, got, want)
 	}
 }
@@ -156,7 +156,7 @@ func cancelEvent(t *testing.T, s sdktrace.ReadOnlySpan, source, reason string) {
 		}
 		got := map[attribute.Key]string{}
 		for _, a := range e.Attributes {
-			got[a.Key] = a.Value.Emit()
+			got[a.Key] = a.Value.String()
 		}
 		if got[mcpotel.AttrCancelSource] != source || got[mcpotel.AttrCancelReason] != reason {
 			t.Errorf("span %s (%s): cancellation event %v, want source %q reason %q", s.Name(), s.SpanKind(), got, source, reason)
@@ -419,7 +419,7 @@ func collect(t *testing.T, tel *telemetry) metricdata.ResourceMetrics {
 func matches(set attribute.Set, want map[attribute.Key]string) bool {
 	for k, v := range want {
 		got, ok := set.Value(k)
-		if !ok || got.Emit() != v {
+		if !ok || got.String() != v {
 			return false
 		}
 	}
