@@ -212,6 +212,10 @@ func (in *inst) request(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 			era = "modern"
 		}
 		attrs = append(attrs, AttrVersion.String(v), AttrEra.String(era))
+	} else if n := in.version.Load(); n != nil {
+		// A client answering its server (ping, sampling, roots/list,
+		// elicitation): the session's version, as for its calls.
+		attrs = append(attrs, AttrVersion.String(n.version), AttrEra.String(n.era))
 	}
 	ctx, span := in.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
 	defer span.End()
