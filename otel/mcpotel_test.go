@@ -41,6 +41,11 @@ func (t *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 	case "block":
 		<-ctx.Done()
 		return nil, context.Cause(ctx)
+	case "roots":
+		var res mcp.ListRootsResult
+		if err := session.Input(ctx, "roots/list", &mcp.ListRootsRequestParams{}, &res); err != nil {
+			return nil, err
+		}
 	}
 	return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: "echo"}}}, nil
 }
@@ -405,6 +410,48 @@ func TestCallerMetaKept(t *testing.T) {
 	if got := s.Parent().SpanID().String(); got != "b7ad6b7169203331" {
 		t.Errorf("server span's parent %s, want the caller's", got)
 	}
+}
+
+// rootsClient answers the server's roots/list.
+type rootsClient struct{}
+
+func (rootsClient) ListRoots(context.Context, *mcp.ListRootsRequestParams) (*mcp.ListRootsResult, error) {
+	return &mcp.ListRootsResult{Roots: []mcp.Root{}}, nil
+}
+
+// TestServerToClient: a legacy server's request to its client (roots/list,
+// made by a tools/call handler) is a Client span of the server, child of
+// the tools/call span, and a Server span of the client, joined through
+// _meta: one trace of four spans.
+func TestServerToClient(t *testing.T) {
+	client, server := newTelemetry(), newTelemetry()
+	impl := &tools{}
+	srv := mcp.NewServer(session.Implementation{Name: "otel-test", Version: "0"}, impl,
+		append(mcpotel.ServerOptions(server.opts()...), session.WithLegacy(mcp20251125.Revision()), session.WithLogger(quiet()))...)
+	a, b := jsonrpc2.NewPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = srv.Serve(ctx, a) }()
+	inst := mcpotel.NewClient(client.opts()...)
+	cs, err := mcp.Connect(ctx, b, session.Implementation{Name: "otel-client", Version: "0"}, rootsClient{},
+		append(inst.Options(), session.WithClientLogger(quiet()), session.WithClientLegacy(mcp20251125.Revision()), session.WithVersion("2025-11-25"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close(context.Background())
+	if _, err := cs.CallTool(ctx, &mcp.CallToolRequestParams{Name: "roots"}); err != nil {
+		t.Fatal(err)
+	}
+	outerC, outerS := client.waitSpan(t, "tools/call roots"), server.waitSpan(t, "tools/call roots")
+	innerC, innerS := server.waitSpan(t, "roots/list"), client.waitSpan(t, "roots/list")
+	joined(t, outerC, outerS)
+	joined(t, innerC, innerS)
+	if innerC.Parent().SpanID() != outerS.SpanContext().SpanID() {
+		t.Errorf("the server's roots/list span is not a child of its tools/call span")
+	}
+	// The interceptor learnt the legacy version from initialize's result.
+	wantAttr(t, innerS, mcpotel.AttrVersion, "2025-11-25")
+	wantAttr(t, innerS, mcpotel.AttrEra, "legacy")
 }
 
 func collect(t *testing.T, tel *telemetry) metricdata.ResourceMetrics {
