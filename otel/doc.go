@@ -20,7 +20,8 @@
 //
 // Without WithTracerProvider / WithMeterProvider the global providers
 // (otel.GetTracerProvider, otel.GetMeterProvider) are used; without
-// WithPropagator, W3C trace context (propagation.TraceContext).
+// WithPropagator, W3C trace context and baggage (propagation.TraceContext
+// and propagation.Baggage).
 //
 // # Spans
 //
@@ -52,7 +53,9 @@
 // # Trace context in _meta
 //
 // An outgoing request's params get _meta.traceparent (and
-// _meta.tracestate when the span context has one) from the propagator,
+// _meta.tracestate and _meta.baggage when there are any) from the
+// propagator, the keys basic/index.mdx of 2026-07-28 reserves (SEP-414;
+// any revision's params may carry _meta, so it is done in every era),
 // members a caller already put there left alone; an incoming request's
 // _meta is extracted and its span is the remote parent of the handler's
 // span, so one trace runs across client and server over any transport. The

@@ -64,8 +64,9 @@ func WithTracerProvider(tp trace.TracerProvider) Option { return func(c *config)
 func WithMeterProvider(mp metric.MeterProvider) Option { return func(c *config) { c.mp = mp } }
 
 // WithPropagator sets how trace context is written to and read from _meta
-// (default: propagation.TraceContext, i.e. traceparent and tracestate, as
-// SEP-414 names them).
+// (default: W3C trace context and baggage, i.e. traceparent, tracestate and
+// baggage, the keys SEP-414 reserves). Only those three _meta members are
+// read from an incoming request.
 func WithPropagator(p propagation.TextMapPropagator) Option {
 	return func(c *config) { c.prop = p }
 }
@@ -104,7 +105,9 @@ func newInst(side string, opts []Option) *inst {
 		c.mp = otel.GetMeterProvider()
 	}
 	if c.prop == nil {
-		c.prop = propagation.TraceContext{}
+		// The three _meta keys basic/index.mdx (2026-07-28) reserves for
+		// OpenTelemetry: traceparent, tracestate and baggage.
+		c.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
 	in := &inst{side: side, tracer: c.tp.Tracer(ScopeName), prop: c.prop, next: c.obsFn}
 	m := c.mp.Meter(ScopeName)

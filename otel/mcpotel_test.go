@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -41,6 +42,8 @@ func (t *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 	case "block":
 		<-ctx.Done()
 		return nil, context.Cause(ctx)
+	case "baggage":
+		return &mcp.CallToolResult{Content: []mcp.ContentBlock{&mcp.TextContent{Text: baggage.FromContext(ctx).Member("user").Value()}}}, nil
 	case "roots":
 		var res mcp.ListRootsResult
 		if err := session.Input(ctx, "roots/list", &mcp.ListRootsRequestParams{}, &res); err != nil {
@@ -452,6 +455,32 @@ func TestServerToClient(t *testing.T) {
 	// The interceptor learnt the legacy version from initialize's result.
 	wantAttr(t, innerS, mcpotel.AttrVersion, "2025-11-25")
 	wantAttr(t, innerS, mcpotel.AttrEra, "legacy")
+}
+
+// TestBaggage: W3C baggage travels in _meta.baggage to the handler's ctx.
+func TestBaggage(t *testing.T) {
+	client, server := newTelemetry(), newTelemetry()
+	srv := mcp.NewServer(session.Implementation{Name: "otel-test", Version: "0"}, &tools{},
+		append(mcpotel.ServerOptions(server.opts()...), session.WithLogger(quiet()))...)
+	a, b := jsonrpc2.NewPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = srv.Serve(ctx, a) }()
+	cs, err := mcp.Connect(ctx, b, session.Implementation{Name: "otel-client", Version: "0"}, nil,
+		append(mcpotel.ClientOptions(client.opts()...), session.WithClientLogger(quiet()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close(context.Background())
+	m, _ := baggage.NewMember("user", "ada")
+	bg, _ := baggage.New(m)
+	res, err := cs.CallTool(baggage.ContextWithBaggage(ctx, bg), &mcp.CallToolRequestParams{Name: "baggage"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "ada" {
+		t.Errorf("the handler saw baggage user=%q, want ada", got)
+	}
 }
 
 func collect(t *testing.T, tel *telemetry) metricdata.ResourceMetrics {
