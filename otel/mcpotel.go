@@ -205,7 +205,12 @@ func (in *inst) request(ctx context.Context, req *jsonrpc2.Request, next jsonrpc
 	}
 	name, target := spanName(req.Method, req.Params)
 	attrs := make([]attribute.KeyValue, 0, 6)
-	attrs = append(attrs, AttrMethod.String(req.Method), AttrRequestID.String(req.ID.String()))
+	attrs = append(attrs, AttrMethod.String(req.Method))
+	if !req.ID.IsZero() {
+		// Zero: an input request embedded in a modern server's
+		// InputRequiredResult, which has no id (Conn.HandleEmbedded).
+		attrs = append(attrs, AttrRequestID.String(req.ID.String()))
+	}
 	if target.Valid() {
 		attrs = append(attrs, target)
 	}
