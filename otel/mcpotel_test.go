@@ -483,6 +483,47 @@ func TestBaggage(t *testing.T) {
 	}
 }
 
+// TestInputRequiredModern: a modern server asks for input (MRTR) by
+// answering with an InputRequiredResult, and the client sends the request
+// again with the answer: both rounds are server spans of the one client
+// span of the call, as the retry carries the same _meta.
+func TestInputRequiredModern(t *testing.T) {
+	client, server := newTelemetry(), newTelemetry()
+	srv := mcp.NewServer(session.Implementation{Name: "otel-test", Version: "0"}, &tools{},
+		append(mcpotel.ServerOptions(server.opts()...), session.WithLogger(quiet()))...)
+	a, b := jsonrpc2.NewPipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = srv.Serve(ctx, a) }()
+	inst := mcpotel.NewClient(client.opts()...)
+	cs, err := mcp.Connect(ctx, b, session.Implementation{Name: "otel-client", Version: "0"}, rootsClient{},
+		append(inst.Options(), session.WithClientLogger(quiet()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close(context.Background())
+	inst.Bind(cs.ClientSession)
+	if _, err := cs.CallTool(ctx, &mcp.CallToolRequestParams{Name: "roots"}); err != nil {
+		t.Fatal(err)
+	}
+	// A server span ends before its response is written, so both have
+	// ended once the client's span has.
+	c := client.waitSpan(t, "tools/call roots")
+	var rounds []sdktrace.ReadOnlySpan
+	for _, s := range server.spans.Ended() {
+		if s.Name() == "tools/call roots" {
+			rounds = append(rounds, s)
+		}
+	}
+	if len(rounds) != 2 {
+		t.Fatalf("%d server spans for the call, want 2 (the first round and the retry)", len(rounds))
+	}
+	for _, s := range rounds {
+		joined(t, c, s)
+		wantAttr(t, s, mcpotel.AttrEra, "modern")
+	}
+}
+
 func collect(t *testing.T, tel *telemetry) metricdata.ResourceMetrics {
 	t.Helper()
 	var rm metricdata.ResourceMetrics
