@@ -43,6 +43,11 @@
 //     as a string, or "_OTHER" for a non-protocol error), and the span's
 //     status Error.
 //
+// The server/discover probe with which Connect detects a modern server
+// is written before the client's Conn and its interceptors exist: it has
+// no client span and carries no trace context, so its server span is a
+// root.
+//
 // A cancelled request's span gets an event "mcp.cancelled" with
 // mcpgen.cancel.source (jsonrpc2.CancelSource's name: "peer notification",
 // "stream closed", "timeout", "caller context", …) and mcpgen.cancel.reason
