@@ -345,9 +345,10 @@ func TestHTTP(t *testing.T) {
 func TestBusy(t *testing.T) {
 	client, server := newTelemetry(), newTelemetry()
 	impl := serverImpl()
+	chained := make(chan jsonrpc2.Event, 16) // the Observer given to WithObserver sees the events too
 	srv := mcp.NewServer(session.Implementation{Name: "otel-test", Version: "0"}, impl,
-		append(mcpotel.ServerOptions(server.opts()...), session.WithLogger(quiet()),
-			session.WithConnOptions(jsonrpc2.WithMaxInFlight(1)))...)
+		append(mcpotel.ServerOptions(append(server.opts(), mcpotel.WithObserver(func(e jsonrpc2.Event) { chained <- e }))...),
+			session.WithLogger(quiet()), session.WithConnOptions(jsonrpc2.WithMaxInFlight(1)))...)
 	a, b := jsonrpc2.NewPipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
@@ -380,6 +381,14 @@ func TestBusy(t *testing.T) {
 	}
 	if n := sum(collect(t, client), "mcpgen.busy_refusals", busy); n != 1 {
 		t.Errorf("client: %d busy refusals, want 1", n)
+	}
+	close(chained) // Serve has returned: the Observer's goroutine is done
+	kinds := map[jsonrpc2.EventKind]int{}
+	for e := range chained {
+		kinds[e.Kind]++
+	}
+	if kinds[jsonrpc2.EventBusy] != 1 || kinds[jsonrpc2.EventApplied] != 1 {
+		t.Errorf("the chained Observer saw %v, want one busy refusal and one applied cancellation", kinds)
 	}
 }
 
