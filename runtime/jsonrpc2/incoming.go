@@ -67,6 +67,7 @@ func (c *Conn) onRequest(m *Message) {
 		msg := appendError(nil, m.ID, &Error{Code: CodeServerBusy, Message: fmt.Sprintf("server busy: %d handlers running (%d bytes of params); retry later", c.running, c.runBytes)})
 		c.mu.Unlock()
 		cancel(nil)
+		c.event(Event{Kind: EventBusy, Direction: Incoming, ID: m.ID, Method: m.Method})
 		// Admission happens here, before any goroutine or queue slot is
 		// spent on the request, so a flood costs one error reply each, and
 		// those are bounded by the sender's byte budget.

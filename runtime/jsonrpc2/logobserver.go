@@ -24,7 +24,7 @@ func LogCancellations(log *slog.Logger) Observer {
 	lim := newLogLimiter(20, 10)
 	return func(e Event) {
 		ctx := context.Background()
-		if !log.Enabled(ctx, slog.LevelInfo) {
+		if e.Kind == EventBusy || !log.Enabled(ctx, slog.LevelInfo) {
 			return
 		}
 		var suppressed uint64

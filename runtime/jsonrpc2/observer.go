@@ -17,9 +17,15 @@ const (
 	EventApplied
 	// EventIgnored: a cancellation was not applied or not sent; Why says why.
 	EventIgnored
+	// EventBusy is no cancellation: an incoming request was refused with
+	// CodeServerBusy by admission (WithMaxInFlight), before any handler or
+	// interceptor saw it. It goes to the Observer so that metrics can count
+	// refusals, which otherwise only the peer learns of; LogCancellations
+	// skips it.
+	EventBusy
 )
 
-var eventNames = [...]string{"", "requested", "sent", "received", "applied", "ignored"}
+var eventNames = [...]string{"", "requested", "sent", "received", "applied", "ignored", "busy"}
 
 // String names the kind.
 func (k EventKind) String() string {
@@ -111,7 +117,7 @@ type Event struct {
 	Detail    string       // for EventIgnored: specifics, e.g. what was malformed
 }
 
-// Observer receives cancellation events so an application can show that a
+// Observer receives cancellation events (and busy refusals, EventBusy) so an application can show that a
 // cancellation was requested, sent or applied (the spec says UIs SHOULD). The
 // Conn never calls it from the read loop: events go through a bounded queue
 // to one goroutine per Conn, which calls the Observer one event at a time,

@@ -142,8 +142,9 @@ func WithPolicy(p Policy) Option { return func(c *config) { c.policy, c.policySe
 // is called on the Conn's own goroutines: it must be a cheap level check.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
 
-// WithObserver installs a hook that sees every cancellation event, on the
-// Conn's dispatch goroutine (see Observer).
+// WithObserver installs a hook that sees every cancellation event and every
+// busy refusal (EventBusy), on the Conn's dispatch goroutine (see Observer).
+// A Conn has one: a later WithObserver replaces an earlier one.
 func WithObserver(o Observer) Option { return func(c *config) { c.observer = o } }
 
 // WithDispatchQueue bounds the queue in front of the Observer and the

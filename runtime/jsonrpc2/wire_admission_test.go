@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -205,5 +206,41 @@ func TestWireUnwrittenResponseStopsReadingNotAdmission(t *testing.T) {
 	defer c.mu.Unlock()
 	if c.runBytes != 0 || c.unwrBytes != 0 || c.running != 0 || c.unwritten != 0 {
 		t.Fatalf("still charged after every handler exited: %d running (%d bytes), %d unwritten (%d bytes)", c.running, c.runBytes, c.unwritten, c.unwrBytes)
+	}
+}
+
+// A busy refusal reaches the Observer as EventBusy (issue 23: metrics count
+// refusals, which no interceptor sees), and LogCancellations does not take
+// it for a cancellation.
+func TestWireAdmissionBusyEvent(t *testing.T) {
+	events := make(chan Event, 4)
+	var logged, reports atomic.Uint64
+	log := LogCancellations(slog.New(countingHandler{slog.DiscardHandler, &logged, &reports}))
+	p := newRawPeer(t, WithMaxInFlight(1), WithObserver(func(e Event) { log(e); events <- e }))
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	p.conn.Handle("hold", func(ctx context.Context, req *Request) (any, error) {
+		started <- struct{}{}
+		<-release
+		return "ok", nil
+	})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"hold"}`)
+	<-started
+	p.send(`{"jsonrpc":"2.0","id":"b","method":"hold"}`)
+	if l := p.next(); !strings.Contains(l, `"id":"b","error":{"code":-31429`) {
+		t.Fatalf("second request answered with %s", l)
+	}
+	select {
+	case e := <-events:
+		if e.Kind != EventBusy || e.Direction != Incoming || e.ID != StringID("b") || e.Method != "hold" || e.Kind.String() != "busy" {
+			t.Errorf("event %+v, want busy for request \"b\" (hold)", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event for the busy refusal")
+	}
+	close(release)
+	p.next()
+	if n := logged.Load(); n != 0 {
+		t.Errorf("LogCancellations wrote %d records for a busy refusal", n)
 	}
 }
