@@ -26,6 +26,10 @@ var errNoStream = errors.New("streamhttp: no open stream to the client (no reque
 type legacySession struct {
 	id string
 	h  *Handler
+	// owner is Options.SessionOwner of the initialize request; base holds
+	// that request's values (not its cancellation) for the Conn's handlers.
+	owner string
+	base  context.Context
 	in chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
@@ -297,8 +301,34 @@ func (h *Handler) lookup(id string) *legacySession {
 	return h.sessions[id]
 }
 
+// lookupFor is lookup for a request of the session: a session bound to
+// another owner is reported unknown, so its id tells another requestor
+// nothing (not even that it exists).
+func (h *Handler) lookupFor(r *http.Request, id string) *legacySession {
+	s := h.lookup(id)
+	if s != nil && h.opts.SessionOwner != nil && h.opts.SessionOwner(r) != s.owner {
+		h.log.Warn("request for a session of another requestor refused as unknown", "session", id)
+		return nil
+	}
+	return s
+}
+
+// BaseContext implements jsonrpc2.ContextTransport: the session's handlers
+// see the values of its initialize request (the identity that created it;
+// every later request was checked to have the same owner).
+func (s *legacySession) BaseContext() context.Context {
+	if s.base == nil {
+		return context.Background()
+	}
+	return s.base
+}
+
 func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
 	s := newLegacySession(h)
+	s.base = context.WithoutCancel(r.Context())
+	if h.opts.SessionOwner != nil {
+		s.owner = h.opts.SessionOwner(r)
+	}
 	h.mu.Lock()
 	if h.closed || len(h.sessions) >= h.opts.MaxSessions {
 		h.mu.Unlock()
@@ -435,7 +465,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return
 	}
-	s := h.lookup(sid)
+	s := h.lookupFor(r, sid)
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
@@ -477,7 +507,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return
 	}
-	s := h.lookup(sid)
+	s := h.lookupFor(r, sid)
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
