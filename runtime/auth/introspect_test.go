@@ -5,8 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"testing"
 	"strconv"
+	"testing"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/auth"
