@@ -42,7 +42,7 @@ func newAS(t *testing.T) *as {
 	a.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.fetches.Add(1)
 		if a.down.Load() {
-			http.Error(w, "down", 503)
+			http.Error(w, "down", http.StatusServiceUnavailable)
 			return
 		}
 		a.mu.Lock()

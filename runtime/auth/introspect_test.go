@@ -19,7 +19,7 @@ func TestIntrospection(t *testing.T) {
 	exp := time.Now().Add(time.Hour).Unix()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if u, p, ok := r.BasicAuth(); !ok || u != "rs" || p != "secret" {
-			http.Error(w, "unauthorized", 401)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -31,7 +31,7 @@ func TestIntrospection(t *testing.T) {
 		case "other-issuer":
 			w.Write([]byte(`{"active":true,"sub":"bob","iss":"https://evil.example"}`))
 		case "broken":
-			http.Error(w, "boom", 500)
+			http.Error(w, "boom", http.StatusInternalServerError)
 		default:
 			w.Write([]byte(`{"active":false}`))
 		}
