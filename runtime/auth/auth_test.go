@@ -34,10 +34,11 @@ func tokens() map[string]*auth.Identity {
 			Expiry: time.Now().Add(time.Hour)}
 	}
 	m := map[string]*auth.Identity{
-		"alice":        id("alice", "mcp"),
-		"alice-tools":  id("alice", "mcp", "tools:write"),
-		"bob":          id("bob", "mcp", "tools:write"),
-		"no-mcp-scope": id("carol", "other"),
+		"alice":         id("alice", "mcp"),
+		"alice-tools":   id("alice", "mcp", "tools:write"),
+		"bob":           id("bob", "mcp", "tools:write"),
+		"alice-offline": id("alice", "mcp", "offline_access"),
+		"no-mcp-scope":  id("carol", "other"),
 	}
 	m["expired"] = id("alice", "mcp")
 	m["expired"].Expiry = time.Now().Add(-time.Minute)

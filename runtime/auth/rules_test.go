@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -41,6 +42,9 @@ func TestMetadata(t *testing.T) {
 	}
 	if _, err := auth.New(auth.Config{Resource: "mcp.example.com", AuthorizationServers: []string{issuer}, Verifier: verifier}); err == nil {
 		t.Error("New with a resource without scheme: no error")
+	}
+	if _, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{issuer}, Verifier: verifier, ScopesSupported: []string{"mcp", "offline_access"}}); err == nil {
+		t.Error("New with offline_access in scopes_supported: no error")
 	}
 	if _, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{issuer}}); err == nil {
 		t.Error("New without a verifier: no error")
@@ -167,6 +171,9 @@ func TestScopes(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"file:///x"}}`), "mcp resources:read")
 	hdr, body := modernCall("write", modernMeta)
 	check("modern tool scope", do(t, "POST", f.url, "alice", hdr, body), "mcp tools:write")
+	// Granted scopes are kept in the step-up scope, but for offline_access,
+	// which servers do not challenge for (2026-07-28, Refresh Tokens).
+	check("granted offline_access left out", do(t, "POST", f.url, "alice-offline", hdr, body), "mcp tools:write")
 	if n := f.calls.Load(); n != 0 {
 		t.Fatalf("refused calls reached the handler %d times", n)
 	}
@@ -317,4 +324,27 @@ func sseData(body string) string {
 		return last
 	}
 	return body
+}
+
+// TestFailClosed: a handler given Apply's options but mounted without
+// Middleware refuses every message (no Identity: 401), rather than serving
+// it unauthenticated.
+func TestFailClosed(t *testing.T) {
+	rs, err := auth.New(auth.Config{Resource: resource, AuthorizationServers: []string{issuer}, Verifier: verifier, Logger: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := streamhttp.Options{Logger: quiet()}
+	rs.Apply(&opts)
+	srv := mcp.NewServer(session.Implementation{Name: "t", Version: "0"}, struct{}{}, session.WithLegacy(mcp20251125.Revision()))
+	h := streamhttp.NewLifecycleHandler(srv, opts)
+	ts := httptest.NewServer(h) // no Middleware
+	defer func() {
+		ts.Close()
+		h.Close(context.Background())
+	}()
+	r := do(t, "POST", ts.URL, "alice", nil, initBody)
+	if r.status != http.StatusUnauthorized || challenge(t, r.hdr)["resource_metadata"] != metaURL || h.Sessions() != 0 {
+		t.Errorf("without Middleware: %d %q, %d sessions", r.status, r.hdr.Get("WWW-Authenticate"), h.Sessions())
+	}
 }

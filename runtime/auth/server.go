@@ -15,6 +15,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
+// OfflineAccess is the scope of refresh tokens, which MCP servers do not
+// challenge for nor advertise (2026-07-28 authorization, Refresh Tokens).
+const OfflineAccess = "offline_access"
+
 // WellKnownPath is the RFC 9728 well-known path prefix of Protected
 // Resource Metadata.
 const WellKnownPath = "/.well-known/oauth-protected-resource"
@@ -82,6 +86,14 @@ func New(cfg Config) (*ResourceServer, error) {
 	for _, as := range cfg.AuthorizationServers {
 		if u, err := url.Parse(as); err != nil || u.Scheme == "" || u.Host == "" {
 			return nil, fmt.Errorf("auth: Config.AuthorizationServers: %q is not an absolute URL", as)
+		}
+	}
+	for _, list := range [][]string{cfg.Scopes, cfg.ScopesSupported} {
+		if slices.Contains(list, OfflineAccess) {
+			// 2026-07-28 authorization, Refresh Tokens: whether to
+			// issue refresh tokens is the client's and the authorization
+			// server's business.
+			return nil, errors.New("auth: Config.Scopes and ScopesSupported must not list offline_access (MCP servers SHOULD NOT challenge for or advertise it)")
 		}
 	}
 	res, err := CanonicalResource(cfg.Resource)
@@ -326,6 +338,7 @@ func appendNew(to []string, ss ...string) []string {
 // approach: a client that re-authorizes with it loses nothing).
 func (rs *ResourceServer) forbid(w http.ResponseWriter, id *Identity, need, missing []string) {
 	scope := appendNew(slices.Clone(need), id.Scopes...)
+	scope = slices.DeleteFunc(scope, func(s string) bool { return s == OfflineAccess })
 	rs.writeChallenge(w, http.StatusForbidden, "insufficient_scope", "additional scope required: "+strings.Join(missing, " "), scope)
 }
 
