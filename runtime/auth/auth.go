@@ -37,6 +37,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
 // Identity is what a TokenVerifier learned from a valid token.
@@ -98,10 +100,19 @@ func WithIdentity(ctx context.Context, id *Identity) context.Context {
 
 // IdentityFrom returns the verified identity of the request ctx belongs to:
 // an HTTP handler's request ctx after Middleware, and an MCP handler's ctx
-// (the Conn's handlers derive from the request's values; in a legacy session
-// that is the identity of its initialize, which every later request of the
-// session matched in issuer and subject) and a task's work.
+// (the Conn's handlers derive from the request's values) and a task's work.
+// In a legacy session a handler sees the identity of the POST that carried
+// its request while that POST is in flight, and otherwise (a task's work, a
+// handler that outlived its POST) that of the session's initialize: every
+// request of the session matched it in issuer and subject.
 func IdentityFrom(ctx context.Context) (*Identity, bool) {
+	if rv, ok := streamhttp.RequestValues(ctx); ok {
+		// A legacy session's request: the identity of its own POST (a
+		// refreshed or stepped-up token), not the initialize's.
+		if id, ok := rv.Value(identityKey{}).(*Identity); ok && id != nil {
+			return id, true
+		}
+	}
 	id, ok := ctx.Value(identityKey{}).(*Identity)
 	return id, ok && id != nil
 }

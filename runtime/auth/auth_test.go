@@ -79,7 +79,7 @@ func (s impl) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.
 	if p.Name == "task" {
 		s.subject <- id.Subject
 	}
-	return mcp.TextResult("subject=" + id.Subject), nil
+	return mcp.TextResult("subject=" + id.Subject + " scopes=" + strings.Join(id.Scopes, ",")), nil
 }
 
 func (s impl) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResult, error) {

@@ -178,7 +178,9 @@ func TestScopes(t *testing.T) {
 		t.Fatalf("refused calls reached the handler %d times", n)
 	}
 	// Step-up: the same user with the wider token goes on in the same session.
-	if r := do(t, "POST", f.url, "alice-tools", legacyHdr(sid), callBody("write")); r.status != 200 || !strings.Contains(r.body, "subject=alice") {
+	// The handler sees the identity of the request's own token, with its
+	// wider scopes, not the initialize's.
+	if r := do(t, "POST", f.url, "alice-tools", legacyHdr(sid), callBody("write")); r.status != 200 || !strings.Contains(r.body, "subject=alice scopes=mcp,tools:write") {
 		t.Errorf("after step-up: %d %s", r.status, r.body)
 	}
 	if r := do(t, "POST", f.url, "alice-tools", hdr, body); r.status != 200 || !strings.Contains(r.body, "subject=alice") {
@@ -254,7 +256,7 @@ func TestIdentityInHandler(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", era, err)
 		}
-		if got := res.Content[0].(*mcp.TextContent).Text; got != "subject=alice" {
+		if got := res.Content[0].(*mcp.TextContent).Text; got != "subject=alice scopes=mcp" {
 			t.Errorf("%v: handler saw %q", era, got)
 		}
 	}

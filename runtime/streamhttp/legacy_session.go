@@ -30,7 +30,10 @@ type legacySession struct {
 	// that request's values (not its cancellation) for the Conn's handlers.
 	owner string
 	base  context.Context
-	in chan inbound
+	// reqValues are the HTTP requests of client requests in flight, by id
+	// (RequestValues); under mu.
+	reqValues map[jsonrpc2.RequestID]context.Context
+	in        chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
 
@@ -325,7 +328,7 @@ func (s *legacySession) BaseContext() context.Context {
 
 func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
 	s := newLegacySession(h)
-	s.base = context.WithoutCancel(r.Context())
+	s.base = context.WithValue(context.WithoutCancel(r.Context()), sessionKey{}, s)
 	if h.opts.SessionOwner != nil {
 		s.owner = h.opts.SessionOwner(r)
 	}
@@ -423,6 +426,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	s.reqStreams[m.ID] = st
 	s.mu.Unlock()
+	defer s.rememberRequest(m.ID, r)()
 	s.touch(1)
 	defer s.touch(-1)
 	if !s.deliver(r.Context(), m, data) {
