@@ -136,6 +136,10 @@ func quiet() *slog.Logger {
 	return slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
+// client bounds each exchange, so that a broken rule (a GET stream
+// opened where a 404 was due) fails the test instead of hanging it.
+var client = &http.Client{Timeout: 10 * time.Second}
+
 type reply struct {
 	status int
 	hdr    http.Header
@@ -156,7 +160,7 @@ func do(t *testing.T, method, url, token string, hdr map[string]string, body str
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
