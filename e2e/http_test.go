@@ -81,9 +81,10 @@ func buildHTTPExamples(t *testing.T, names ...string) string {
 // startHTTPServer starts the http-server binary on a free loopback port
 // with --log-format json and returns its URL and its stderr records. The
 // server is stopped with SIGTERM when the test ends and must exit cleanly.
-func startHTTPServer(t *testing.T, bin string) (string, *watch[map[string]any]) {
+// extra are further flags (--auth …).
+func startHTTPServer(t *testing.T, bin string, extra ...string) (string, *watch[map[string]any]) {
 	t.Helper()
-	srv := exec.Command(bin, "--addr", "127.0.0.1:0", "--log-format", "json")
+	srv := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--log-format", "json"}, extra...)...)
 	stderr, err := srv.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,22 @@
 //
 //	go run ./examples/http-server --addr 127.0.0.1:8080
 //	go run ./examples/http-client http://127.0.0.1:8080/mcp
+//
+// With --auth the endpoint is an OAuth 2.1 resource server (runtime/auth):
+// every request needs a bearer token for this server (audience: the
+// canonical URI, --auth-resource, by default http://ADDR/mcp), verified by
+// the authorization server's RFC 7662 introspection endpoint; Protected
+// Resource Metadata is served at /.well-known/oauth-protected-resource/mcp
+// and /.well-known/oauth-protected-resource; legacy sessions and tasks
+// belong to the identity that created them. The example stays standard
+// library only: for JWT access tokens checked against the issuer's JWKS,
+// use the separate module github.com/mcpgen/mcpgen/auth/jwtverify as the
+// Config.Verifier instead. The introspection client's secret comes from
+// the environment (MCP_AUTH_CLIENT_SECRET), not the command line.
+//
+//	go run ./examples/http-server --auth --auth-issuer https://as.example.com \
+//	  --auth-introspect https://as.example.com/introspect --auth-client-id mcp-rs \
+//	  --auth-scopes mcp --auth-tool-scopes sleep=mcp:sleep
 package main
 
 import (
@@ -43,6 +59,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20250618"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 	"github.com/mcpgen/mcpgen/runtime/session"
@@ -53,6 +70,14 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default: DNS-rebinding safety)")
 	format := flag.String("log-format", "text", "log format on stderr: text or json")
+	var ac authConfig
+	flag.BoolVar(&ac.on, "auth", false, "require OAuth bearer tokens (resource server; see --auth-*)")
+	flag.StringVar(&ac.resource, "auth-resource", "", "canonical URI of this server, the tokens' audience (default http://ADDR/mcp)")
+	flag.StringVar(&ac.issuer, "auth-issuer", "", "the authorization server (issuer URL) listed in the resource metadata")
+	flag.StringVar(&ac.introspect, "auth-introspect", "", "the authorization server's RFC 7662 introspection endpoint")
+	flag.StringVar(&ac.clientID, "auth-client-id", "", "client id for the introspection endpoint (secret: $MCP_AUTH_CLIENT_SECRET)")
+	flag.StringSliceVar(&ac.scopes, "auth-scopes", nil, "scopes every request needs")
+	flag.StringToStringVar(&ac.toolScopes, "auth-tool-scopes", nil, "further scope per tool, e.g. sleep=mcp:sleep")
 	flag.Parse()
 	sink, err := logsink.NewFormatHandler(os.Stderr, *format, nil)
 	if err != nil {
@@ -60,7 +85,7 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(sink)
-	if err := run(*addr, log); err != nil {
+	if err := run(*addr, log, ac); err != nil {
 		log.Error("http-server stopped", "error", err)
 		sink.Close(context.Background())
 		os.Exit(1)
@@ -82,11 +107,48 @@ func newServer(log *slog.Logger, tm *tasks.Manager) *session.Server {
 			jsonrpc2.WithObserver(jsonrpc2.LogCancellations(log))))
 }
 
-func run(addr string, log *slog.Logger) error {
+// authConfig is what the --auth flags say.
+type authConfig struct {
+	on                           bool
+	resource, issuer, introspect string
+	clientID                     string
+	scopes                       []string
+	toolScopes                   map[string]string
+}
+
+// resourceServer builds the resource server of --auth for an endpoint
+// listening at addr.
+func (ac authConfig) resourceServer(addr string, log *slog.Logger) (*auth.ResourceServer, error) {
+	if ac.issuer == "" || ac.introspect == "" {
+		return nil, errors.New("--auth needs --auth-issuer and --auth-introspect")
+	}
+	if ac.resource == "" {
+		ac.resource = "http://" + addr + "/mcp"
+	}
+	tools := map[string][]string{}
+	supported := append([]string(nil), ac.scopes...)
+	for tool, scope := range ac.toolScopes {
+		tools[tool] = []string{scope}
+		supported = append(supported, scope)
+	}
+	return auth.New(auth.Config{
+		Resource:             ac.resource,
+		AuthorizationServers: []string{ac.issuer},
+		Verifier: &auth.IntrospectionVerifier{Endpoint: ac.introspect, Issuer: ac.issuer,
+			ClientID: ac.clientID, ClientSecret: os.Getenv("MCP_AUTH_CLIENT_SECRET")},
+		Scopes:          ac.scopes,
+		ToolScopes:      tools,
+		ScopesSupported: supported,
+		ResourceName:    "mcpgen-http-server",
+		Logger:          log,
+	})
+}
+
+func run(addr string, log *slog.Logger, ac authConfig) error {
 	// One task manager for both eras: sleep may run as a task, echo may not.
 	// A legacy task lives as long as its session; a modern one (stateless
 	// requests, each its own Conn) is reached by its id alone.
-	tm := tasks.NewManager(tasks.Config{
+	tcfg := tasks.Config{
 		Methods: []string{mcp.MethodCallTool},
 		ToolSupport: func(tool string) tasks.Support {
 			if tool == "sleep" {
@@ -95,7 +157,12 @@ func run(addr string, log *slog.Logger) error {
 			return tasks.Forbidden
 		},
 		Logger: slog.New(logsink.AtLeast(log.Handler(), slog.LevelWarn)),
-	})
+	}
+	if ac.on {
+		// Tasks belong to the verified identity that created them.
+		tcfg.Owner = auth.TaskOwner
+	}
+	tm := tasks.NewManager(tcfg)
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -104,25 +171,44 @@ func run(addr string, log *slog.Logger) error {
 	modernSrv := newServer(log.With("era", "modern"), tm)
 	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy"), tm), log)
 	modern := streamhttp.AcceptConns(modernSrv, log)
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	opts := streamhttp.Options{Logger: log}
+	var rs *auth.ResourceServer
+	if ac.on {
+		// Built once the address is bound, so the default resource URI
+		// names the real port (--addr 127.0.0.1:0).
+		if rs, err = ac.resourceServer(ln.Addr().String(), log); err != nil {
+			ln.Close()
+			return err
+		}
+		rs.Apply(&opts) // scopes per tool, sessions bound to their identity
+	}
 	h := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 		if era == streamhttp.EraModern {
 			return modern(t, era)
 		}
 		return legacy(t, era)
-	}, streamhttp.ForServer(modernSrv, streamhttp.Options{Logger: log})) // -32022 lists what server/discover lists
+	}, streamhttp.ForServer(modernSrv, opts)) // -32022 lists what server/discover lists
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
+	if rs != nil {
+		rs.Mount(mux, h) // the endpoint behind the token check, and the metadata
+	} else {
+		mux.Handle("/mcp", h)
+	}
 	srv := streamhttp.NewHTTPServer(addr, mux)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	// The bound address, so --addr 127.0.0.1:0 is usable (tests do that).
-	log.Info("listening", "url", "http://"+ln.Addr().String()+"/mcp")
+	if rs != nil {
+		log.Info("listening", "url", "http://"+ln.Addr().String()+"/mcp", "resource", rs.Resource(), "resource_metadata", rs.MetadataURL())
+	} else {
+		log.Info("listening", "url", "http://"+ln.Addr().String()+"/mcp")
+	}
 	select {
 	case err := <-errc:
 		return err
@@ -148,7 +234,11 @@ func (s *server) Echo(_ context.Context, a *tools.EchoArgs) (*tools.EchoResult, 
 // Sleep waits a.Ms milliseconds or until the request is cancelled, by the
 // era's rule; context.Cause(ctx) says how, and the result is then dropped.
 func (s *server) Sleep(ctx context.Context, a *tools.SleepArgs) (*tools.SleepResult, error) {
-	s.log.Info("sleep started", "ms", a.Ms)
+	if id, ok := auth.IdentityFrom(ctx); ok {
+		s.log.Info("sleep started", "ms", a.Ms, "subject", id.Subject)
+	} else {
+		s.log.Info("sleep started", "ms", a.Ms)
+	}
 	start, timer := time.Now(), time.NewTimer(time.Duration(a.Ms)*time.Millisecond)
 	defer timer.Stop()
 	select {

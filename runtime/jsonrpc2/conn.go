@@ -144,6 +144,11 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		cfg.logger = slog.New(logsink.AtLeast(slog.Default().Handler(), slog.LevelWarn))
 	}
 	if cfg.baseCtx == nil {
+		if ct, ok := t.(ContextTransport); ok {
+			cfg.baseCtx = ct.BaseContext()
+		}
+	}
+	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
 	}
 	if cfg.maxInFlight <= 0 {

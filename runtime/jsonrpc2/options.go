@@ -178,6 +178,16 @@ func WithDefaultMaxTimeout(d time.Duration) Option { return func(c *config) { c.
 // use Run's context or Close to end the Conn.
 func WithBaseContext(ctx context.Context) Option { return func(c *config) { c.baseCtx = ctx } }
 
+// ContextTransport is a Transport that carries values for its handlers: an
+// HTTP transport gives the values of the request that created it (the
+// verified identity of an authorized request, for one). Without
+// WithBaseContext, a Conn on such a Transport derives its handler contexts
+// from BaseContext; its cancellation is not inherited.
+type ContextTransport interface {
+	Transport
+	BaseContext() context.Context
+}
+
 // CallOption configures one Call.
 type CallOption func(*callConfig)
 

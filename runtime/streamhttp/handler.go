@@ -92,6 +92,19 @@ type Options struct {
 	SSEResponses bool
 	// Logger receives transport-level logs (default slog.Default()).
 	Logger *slog.Logger
+
+	// Authorize, when set, admits each decoded POST message before it
+	// reaches a session or a Conn (runtime/auth's ResourceServer.Authorize
+	// enforces scopes per method and tool there). It returns false when it
+	// has answered the request itself (403): a refused message then costs no
+	// session, no handler and no task.
+	Authorize func(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message) bool
+	// SessionOwner, when set, names the requestor of an HTTP request (for
+	// runtime/auth: the verified token's issuer and subject). A legacy
+	// session is bound to the owner of its initialize; a request naming the
+	// session with another owner gets the same 404 as an unknown session,
+	// so it learns nothing about it.
+	SessionOwner func(r *http.Request) string
 }
 
 func (o Options) withDefaults() Options {
@@ -361,6 +374,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, id, derr.Code, derr.Message, nil)
 		return
 	}
+	if h.opts.Authorize != nil && !h.opts.Authorize(w, r, m) {
+		return
+	}
 	version := r.Header.Get(HeaderProtocolVersion)
 	p, paramsOK := peekParams(m.Params)
 	metaVersion, hasMeta := p.metaVersion()
@@ -370,7 +386,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get(HeaderSessionID)
 		switch {
 		case sid != "":
-			s := h.lookup(sid)
+			s := h.lookupFor(r, sid)
 			if s == nil {
 				writeError(w, http.StatusNotFound, requestID(m), jsonrpc2.CodeInvalidRequest, "session not found", nil)
 				return

@@ -26,7 +26,14 @@ var errNoStream = errors.New("streamhttp: no open stream to the client (no reque
 type legacySession struct {
 	id string
 	h  *Handler
-	in chan inbound
+	// owner is Options.SessionOwner of the initialize request; base holds
+	// that request's values (not its cancellation) for the Conn's handlers.
+	owner string
+	base  context.Context
+	// reqValues are the HTTP requests of client requests in flight, by id
+	// (RequestValues); under mu.
+	reqValues map[jsonrpc2.RequestID]context.Context
+	in        chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
 
@@ -297,8 +304,34 @@ func (h *Handler) lookup(id string) *legacySession {
 	return h.sessions[id]
 }
 
+// lookupFor is lookup for a request of the session: a session bound to
+// another owner is reported unknown, so its id tells another requestor
+// nothing (not even that it exists).
+func (h *Handler) lookupFor(r *http.Request, id string) *legacySession {
+	s := h.lookup(id)
+	if s != nil && h.opts.SessionOwner != nil && h.opts.SessionOwner(r) != s.owner {
+		h.log.Warn("request for a session of another requestor refused as unknown", "session", id)
+		return nil
+	}
+	return s
+}
+
+// BaseContext implements jsonrpc2.ContextTransport: the session's handlers
+// see the values of its initialize request (the identity that created it;
+// every later request was checked to have the same owner).
+func (s *legacySession) BaseContext() context.Context {
+	if s.base == nil {
+		return context.Background()
+	}
+	return s.base
+}
+
 func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
 	s := newLegacySession(h)
+	s.base = context.WithValue(context.WithoutCancel(r.Context()), sessionKey{}, s)
+	if h.opts.SessionOwner != nil {
+		s.owner = h.opts.SessionOwner(r)
+	}
 	h.mu.Lock()
 	if h.closed || len(h.sessions) >= h.opts.MaxSessions {
 		h.mu.Unlock()
@@ -393,6 +426,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	s.reqStreams[m.ID] = st
 	s.mu.Unlock()
+	defer s.rememberRequest(m.ID, r)()
 	s.touch(1)
 	defer s.touch(-1)
 	if !s.deliver(r.Context(), m, data) {
@@ -435,7 +469,7 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return
 	}
-	s := h.lookup(sid)
+	s := h.lookupFor(r, sid)
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
@@ -477,7 +511,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return
 	}
-	s := h.lookup(sid)
+	s := h.lookupFor(r, sid)
 	if s == nil {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return

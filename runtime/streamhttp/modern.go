@@ -35,6 +35,17 @@ type requestTransport struct {
 	closed     chan struct{}
 	once       sync.Once
 	onDisc     func(jsonrpc2.RequestID)
+	// base holds the HTTP request's values (not its cancellation) for the
+	// handler: the verified identity of an authorized request, for one.
+	base context.Context
+}
+
+// BaseContext implements jsonrpc2.ContextTransport.
+func (t *requestTransport) BaseContext() context.Context {
+	if t.base == nil {
+		return context.Background()
+	}
+	return t.base
 }
 
 // ReadMessage implements jsonrpc2.MessageReader: the request, then nothing
@@ -178,7 +189,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	defer h.releaseStream()
 	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.status = modernStatus
-	t := &requestTransport{m: m, data: data, st: st, routed: make(chan struct{}), closed: make(chan struct{})}
+	t := &requestTransport{m: m, data: data, st: st, routed: make(chan struct{}), closed: make(chan struct{}), base: context.WithoutCancel(r.Context())}
 	conn := h.newConn(t, EraModern)
 	if conn == nil {
 		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)
