@@ -514,7 +514,7 @@ func (h *Handler) wait(r *http.Request, st *stream, ended <-chan struct{}) (clie
 		defer t.Stop()
 		tick = t.C
 	}
-	done := st.doneChan()
+	done, gen := st.watch()
 	for {
 		select {
 		case <-done:
@@ -522,7 +522,7 @@ func (h *Handler) wait(r *http.Request, st *stream, ended <-chan struct{}) (clie
 		case <-r.Context().Done():
 			// A resumable (legacy SSE) stream is detached, not ended: the
 			// client may come back with Last-Event-ID.
-			_, open := st.detach()
+			_, open := st.detach(gen)
 			return open
 		case <-h.ctx.Done():
 			st.abort()

@@ -440,6 +440,11 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		return
 	}
 	s.reqStreams[m.ID] = st
+	if st.ev != nil {
+		// Resumable from its first event on: a client may resume before
+		// the server has seen its old connection drop.
+		s.resumable[st.ev.stream] = st
+	}
 	s.reqOpen++
 	s.mu.Unlock()
 	defer func() {
@@ -449,6 +454,11 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}()
 	s.touch(1)
 	defer s.touch(-1)
+	if h.opts.SSEResponses && st.ev != nil {
+		// Known to be SSE: the priming event goes now, as the spec asks,
+		// so the client can resume even before the first message.
+		_ = st.openSSE()
+	}
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
 	}
@@ -462,7 +472,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		return
 	}
 	gone := h.wait(r, st, s.closed)
-	h.settle(s, st, m.ID, gone)
+	h.settle(s, st, m.ID, 0, gone)
 	if gone && s.onDisc != nil {
 		// The Conn decides: under a legacy Policy this is logged, not a
 		// cancellation, and the handler keeps running.
@@ -519,28 +529,36 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.get = st
+	if st.ev != nil {
+		s.resumable[st.ev.stream] = st
+	}
 	s.mu.Unlock()
 	s.touch(1)
 	defer s.touch(-1)
 	if st.openSSE() == nil {
 		h.wait(r, st, s.closed)
 	}
-	h.settleGet(s, st)
+	h.settleGet(s, st, 0)
 }
 
 // settleGet ends the GET stream st, or keeps it for a resumption when its
 // client left (what the server sends meanwhile is kept, within the
 // EventStore's bounds, until a GET resumes it or a new GET replaces it).
-func (h *Handler) settleGet(s *legacySession, st *stream) {
+func (h *Handler) settleGet(s *legacySession, st *stream, gen uint64) {
+	if st.generation() != gen {
+		return // a resumption took the stream over
+	}
 	detached, _ := st.state()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if detached && s.get == st {
-		s.resumable[st.ev.stream] = st
-		return
+		return // stays resumable
 	}
 	if s.get == st {
 		s.get = nil
+	}
+	if st.ev != nil && s.resumable[st.ev.stream] == st {
+		delete(s.resumable, st.ev.stream)
 	}
 }
 

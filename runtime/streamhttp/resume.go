@@ -281,6 +281,13 @@ var errNotResumable = errors.New("streamhttp: stream not resumable")
 func (s *stream) resume(w http.ResponseWriter, after uint64) (live bool, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.ev != nil && !s.closed && !s.detached && s.mode == modeSSE {
+		// The client resumes a stream whose old connection the server has
+		// not seen drop yet: the new response takes it over.
+		s.detached = true
+		s.w, s.rc = nil, nil
+		s.shutDoneLocked()
+	}
 	if s.ev == nil || !(s.detached || s.lingering) || (s.closed && !s.lingering) {
 		return false, errNotResumable
 	}
@@ -321,6 +328,7 @@ func (s *stream) resume(w http.ResponseWriter, after uint64) (live bool, err err
 		return false, nil
 	}
 	s.w, s.rc = w, rc
+	s.gen++
 	s.detached = false
 	s.done, s.doneShut = make(chan struct{}), false
 	s.mode = modeSSE
@@ -354,7 +362,10 @@ const finishedLinger = 5 * time.Second
 // answer written, the client gone, or the session over): a detached stream
 // stays resumable and its request becomes an orphan; a lingering one stays
 // resumable for finishedLinger; any other is forgotten.
-func (h *Handler) settle(s *legacySession, st *stream, id jsonrpc2.RequestID, gone bool) {
+func (h *Handler) settle(s *legacySession, st *stream, id jsonrpc2.RequestID, gen uint64, gone bool) {
+	if st.generation() != gen {
+		return // a resumption took the stream over: it files it
+	}
 	detached, lingering := st.state()
 	s.mu.Lock()
 	running := s.reqStreams[id] == st
@@ -380,7 +391,7 @@ func (h *Handler) settle(s *legacySession, st *stream, id jsonrpc2.RequestID, go
 			st.dropLinger()
 		})
 	}
-	if gone && (running || detached) {
+	if (gone || detached) && (running || detached) {
 		var kept *stream
 		if detached {
 			kept = st
@@ -445,17 +456,18 @@ func (h *Handler) resumeGet(w http.ResponseWriter, r *http.Request, s *legacySes
 	if o != nil {
 		h.releaseOrphan(o) // the client is back
 	}
+	gen := st.generation()
 	if !live {
 		if isReq {
-			h.settle(s, st, reqID, false)
+			h.settle(s, st, reqID, gen, false)
 		}
 		return
 	}
 	gone := h.wait(r, st, s.closed)
 	switch {
 	case isGet:
-		h.settleGet(s, st)
+		h.settleGet(s, st, gen)
 	case isReq:
-		h.settle(s, st, reqID, gone)
+		h.settle(s, st, reqID, gen, gone)
 	}
 }

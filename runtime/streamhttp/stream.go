@@ -51,6 +51,9 @@ type stream struct {
 	// lingering: the stream has ended, its last message written, but its
 	// events are kept for a short while for a client that still resumes.
 	lingering bool
+	// gen counts the responses the stream had: a resumption takes the
+	// stream over, and the response it left must not file it afterwards.
+	gen uint64
 }
 
 func newStream(w http.ResponseWriter, allowJSON bool, writeTimeout time.Duration) *stream {
@@ -106,6 +109,12 @@ func (s *stream) send(msg []byte, final bool) error {
 	switch {
 	case err == nil && final && s.ev != nil && s.mode == modeSSE:
 		s.lingerLocked()
+	case err != nil && s.ev != nil && s.mode == modeSSE && s.ev.index > 0 && !s.ev.closed:
+		// The client is gone, but the message is stored under its id: it
+		// waits for the client's resumption with the rest.
+		s.detachLocked()
+		s.final = final
+		return nil
 	case err != nil || final:
 		s.finishLocked()
 	}
@@ -160,7 +169,11 @@ func (s *stream) keepAlive() {
 	s.deadline()
 	s.openSSELocked()
 	if _, err := s.w.Write([]byte(":\n\n")); err != nil || s.rc.Flush() != nil {
-		s.finishLocked()
+		if s.ev != nil && !s.ev.closed {
+			s.detachLocked() // resumable: the client may come back
+		} else {
+			s.finishLocked()
+		}
 	}
 }
 
@@ -237,33 +250,37 @@ func (s *stream) shutDoneLocked() {
 	}
 }
 
-// doneChan is closed when the current response of the stream ends (a
-// resumed stream gets a new one).
-func (s *stream) doneChan() <-chan struct{} {
+// watch returns the channel closed when the current response of the
+// stream ends (a resumed stream gets a new one) and that response's number.
+func (s *stream) watch() (<-chan struct{}, uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.done
+	return s.done, s.gen
 }
 
-// detach is abort for a client that went away from a resumable stream (a
+// detach is abort, for response gen of the stream, for a client that went away from a resumable stream (a
 // legacy SSE stream that has sent its priming event): the stream stays
 // open without a response, keeping what is sent for a resumption. It
 // reports false, having aborted the stream, when it is not resumable, and
 // whether the stream was open in the first place.
-func (s *stream) detach() (detached, wasOpen bool) {
+func (s *stream) detach(gen uint64) (detached, wasOpen bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || s.detached {
+	if s.closed || s.detached || s.gen != gen {
 		return false, false
 	}
 	if s.ev == nil || s.mode != modeSSE {
 		s.finishLocked()
 		return false, true
 	}
+	s.detachLocked()
+	return true, true
+}
+
+func (s *stream) detachLocked() {
 	s.detached = true
 	s.w, s.rc = nil, nil // the old response is over: nothing of it is kept
 	s.shutDoneLocked()
-	return true, true
 }
 
 // writeEvent writes one SSE message event, with its id unless id is empty. Messages from the runtime are
@@ -293,4 +310,11 @@ func writeEvent(w http.ResponseWriter, id string, msg []byte) error {
 	buf.WriteString("\n")
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// generation returns the number of the stream's current response.
+func (s *stream) generation() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
 }
