@@ -53,6 +53,9 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on (loopback by default: DNS-rebinding safety)")
 	format := flag.String("log-format", "text", "log format on stderr: text or json")
+	var lim limits
+	flag.IntVar(&lim.maxSessions, "max-sessions", 0, "legacy session cap (0: streamhttp's default, 1024); at the cap the oldest session without a completed handshake, else the least recently active idle one, gives way")
+	flag.DurationVar(&lim.handshakeTimeout, "handshake-timeout", 0, "end a legacy session that sends no notifications/initialized within this (0: streamhttp's default, 10s)")
 	flag.Parse()
 	sink, err := logsink.NewFormatHandler(os.Stderr, *format, nil)
 	if err != nil {
@@ -60,7 +63,7 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(sink)
-	if err := run(*addr, log); err != nil {
+	if err := run(*addr, log, lim); err != nil {
 		log.Error("http-server stopped", "error", err)
 		sink.Close(context.Background())
 		os.Exit(1)
@@ -82,7 +85,13 @@ func newServer(log *slog.Logger, tm *tasks.Manager) *session.Server {
 			jsonrpc2.WithObserver(jsonrpc2.LogCancellations(log))))
 }
 
-func run(addr string, log *slog.Logger) error {
+// limits are the hardening flags handed to streamhttp.Options.
+type limits struct {
+	maxSessions      int
+	handshakeTimeout time.Duration
+}
+
+func run(addr string, log *slog.Logger, lim limits) error {
 	// One task manager for both eras: sleep may run as a task, echo may not.
 	// A legacy task lives as long as its session; a modern one (stateless
 	// requests, each its own Conn) is reached by its id alone.
@@ -109,7 +118,7 @@ func run(addr string, log *slog.Logger) error {
 			return modern(t, era)
 		}
 		return legacy(t, era)
-	}, streamhttp.ForServer(modernSrv, streamhttp.Options{Logger: log})) // -32022 lists what server/discover lists
+	}, streamhttp.ForServer(modernSrv, streamhttp.Options{Logger: log, MaxSessions: lim.maxSessions, HandshakeTimeout: lim.handshakeTimeout})) // -32022 lists what server/discover lists
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	srv := streamhttp.NewHTTPServer(addr, mux)
