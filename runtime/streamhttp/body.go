@@ -15,8 +15,8 @@ import (
 // being read beyond Options.MaxBodyBudget.
 var errBodyBudget = errors.New("streamhttp: request bodies being read exceed the server's budget")
 
-// budgetReader counts the bytes a body read holds against the Handler's
-// global budget.
+// budgetReader counts the bytes a body of unknown length (chunked) holds
+// against the Handler's global budget as they arrive.
 type budgetReader struct {
 	h     *Handler
 	r     io.ReadCloser
@@ -57,9 +57,29 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool
 			defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
 		}
 	}
-	br := &budgetReader{h: h, r: r.Body}
-	defer func() { h.bodyBudget.Add(-br.taken) }()
-	data, err := io.ReadAll(http.MaxBytesReader(w, br, h.opts.MaxBodyBytes))
+	var data []byte
+	var err error
+	if cl := r.ContentLength; cl >= 0 {
+		// The length is known: its bytes are taken from the budget up
+		// front and read into a buffer of exactly that size (no growth,
+		// no copies), so the budget is what the bodies hold.
+		if h.opts.MaxBodyBudget > 0 {
+			if h.bodyBudget.Add(cl) > h.opts.MaxBodyBudget {
+				h.bodyBudget.Add(-cl)
+				err = errBodyBudget
+			} else {
+				defer h.bodyBudget.Add(-cl)
+			}
+		}
+		if err == nil {
+			data = make([]byte, cl)
+			_, err = io.ReadFull(r.Body, data)
+		}
+	} else {
+		br := &budgetReader{h: h, r: r.Body}
+		defer func() { h.bodyBudget.Add(-br.taken) }()
+		data, err = io.ReadAll(http.MaxBytesReader(w, br, h.opts.MaxBodyBytes))
+	}
 	if err == nil {
 		return data, true
 	}
