@@ -318,17 +318,12 @@ func TestHTTPHostileSessions(t *testing.T) {
 	if st, b := s.echo(t, fresh); st != 200 {
 		t.Fatalf("a real client against held GET streams: %d %s", st, b)
 	}
-	evicted := 0
+	s.records.waitN(t, "eviction", 1, func(r map[string]any) bool {
+		return r["msg"] == "session ended to make room for a new one (MaxSessions reached)"
+	})
 	for _, g := range gets {
 		_ = g.Body.Close()
 	}
-	s.records.waitN(t, "eviction", 1, func(r map[string]any) bool {
-		if r["msg"] == "session ended to make room for a new one (MaxSessions reached)" {
-			evicted++
-			return true
-		}
-		return false
-	})
 	now, peak := s.rss(t)
 	t.Logf("sessions: RSS %s at start, %s now, peak %s", mb(base), mb(now), mb(peak))
 }

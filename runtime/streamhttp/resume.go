@@ -265,7 +265,9 @@ func (l *eventLog) prime(w http.ResponseWriter) {
 func (l *eventLog) close() {
 	if !l.closed {
 		l.closed = true
-		l.store.StreamClosed(context.Background(), l.session, l.stream)
+		if l.index > 0 { // a plain JSON answer stored nothing: no store call
+			l.store.StreamClosed(context.Background(), l.session, l.stream)
+		}
 	}
 }
 

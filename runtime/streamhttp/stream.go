@@ -130,6 +130,7 @@ func (s *stream) send(msg []byte, final bool) error {
 func (s *stream) lingerLocked() {
 	s.closed = true
 	s.lingering = true
+	s.w, s.rc = nil, nil // its response is over
 	s.shutDoneLocked()
 }
 
