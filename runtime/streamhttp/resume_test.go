@@ -407,3 +407,37 @@ func TestMemoryEventStoreBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Bodies: a Content-Length over the limit is 413 before reading; a body of
+// unknown length (chunked) that would take the bodies being read over
+// MaxBodyBudget is 503; a known length over the budget too.
+func TestBodyBudgetAndEarly413(t *testing.T) {
+	f := newFixture(t, Options{MaxBodyBytes: 4096, MaxBodyBudget: 1000})
+	req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(strings.Repeat(" ", 5000)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if readAll(t, resp); resp.StatusCode != 413 {
+		t.Errorf("over-limit Content-Length: %d", resp.StatusCode)
+	}
+	for _, chunked := range []bool{false, true} {
+		body := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 2000) + `"}}`
+		var r io.Reader = strings.NewReader(body)
+		if chunked {
+			r = io.MultiReader(r) // hides the length: sent chunked
+		}
+		req, _ := http.NewRequest(http.MethodPost, f.url, r)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readAll(t, resp); resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+			t.Errorf("chunked=%v over the budget: %d %s", chunked, resp.StatusCode, got)
+		}
+	}
+}
