@@ -441,3 +441,98 @@ func TestBodyBudgetAndEarly413(t *testing.T) {
 		}
 	}
 }
+
+// cutter cuts the SSE response bodies of POSTs after a number of bytes,
+// anywhere (inside an event too), as a broken connection would.
+type cutter struct {
+	rt   http.RoundTripper
+	mu   sync.Mutex
+	cuts []int // byte offsets of the next POST streams' cuts
+}
+
+func (c *cutter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := c.rt.RoundTrip(r)
+	if err != nil || r.Method != http.MethodPost || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return resp, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.cuts) > 0 {
+		resp.Body = &cutBody{ReadCloser: resp.Body, left: c.cuts[0]}
+		c.cuts = c.cuts[1:]
+	}
+	return resp, nil
+}
+
+type cutBody struct {
+	io.ReadCloser
+	left int
+}
+
+func (b *cutBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		b.ReadCloser.Close() // the connection goes: the server sees it
+		return 0, io.ErrUnexpectedEOF
+	}
+	if len(p) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= n
+	return n, err
+}
+
+// mcpgen's own ClientTransport resumes a cut legacy stream by itself (GET
+// Last-Event-ID after the server's retry), even when the cut falls inside
+// an event: every progress notification and the answer arrive exactly once.
+func TestClientTransportResumesCutStream(t *testing.T) {
+	f := newFixture(t, Options{SSEResponses: true, SSERetry: time.Millisecond})
+	cut := &cutter{rt: &http.Transport{}}
+	defer cut.rt.(*http.Transport).CloseIdleConnections()
+	c := NewClientTransport(f.url, ClientOptions{Era: EraLegacy, HTTPClient: &http.Client{Transport: cut}, Logger: quiet()})
+	defer c.Close()
+	ctx := context.Background()
+	read := func() *jsonrpc2.Message {
+		t.Helper()
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		m, err := c.ReadMessage(rctx)
+		if err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		return m
+	}
+	if err := c.Write(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if m := read(); m.Kind != jsonrpc2.KindResponse {
+		t.Fatalf("initialize: %+v", m)
+	}
+	if err := c.Write(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for round, at := range []int{333, 1500, 4097} {
+		cut.mu.Lock()
+		cut.cuts = []int{at}
+		cut.mu.Unlock()
+		const n = 50
+		id := round + 1
+		if err := c.Write(ctx, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"burst","params":{"n":%d,"pad":100}}`, id, n)); err != nil {
+			t.Fatal(err)
+		}
+		ty := &tally{progress: map[int]int{}}
+		for ty.answers == 0 {
+			m := read()
+			if m.Kind == jsonrpc2.KindErrorResponse {
+				t.Fatalf("round %d: error %s", round, m.Error)
+			}
+			b, _ := json.Marshal(m)
+			ty.add(t, b)
+		}
+		for i := 1; i <= n; i++ {
+			if ty.progress[i] != 1 {
+				t.Fatalf("cut at byte %d: progress %d delivered %d times", at, i, ty.progress[i])
+			}
+		}
+	}
+}
