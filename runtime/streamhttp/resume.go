@@ -335,7 +335,9 @@ func (s *stream) resume(w http.ResponseWriter, after uint64) (live bool, err err
 	s.done, s.doneShut = make(chan struct{}), false
 	s.mode = modeSSE
 	if err := write(w, rc); err != nil {
-		s.finishLocked()
+		// Cut again while replaying: everything is still stored, so the
+		// client may resume once more.
+		s.detachLocked()
 		return false, nil
 	}
 	if s.final {
