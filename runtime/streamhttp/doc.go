@@ -62,8 +62,7 @@
 //     the client should not wait). A stream that ended with its answer
 //     written stays resumable for 5 s (the socket may have taken what the
 //     client never received). 2026-07-28 removed resumption (durable work
-//     goes through tasks): modern streams carry no ids and no retry field,
-//     and a GET is 405 there.
+//     goes through tasks): modern streams carry no ids and no retry field.
 //   - A legacy request whose client left before its answer is an orphan:
 //     the disconnect is not a cancellation in that era, so its handler
 //     keeps running and what it sends is kept for a resumption; but after
