@@ -78,6 +78,9 @@ func main() {
 	flag.StringVar(&ac.clientID, "auth-client-id", "", "client id for the introspection endpoint (secret: $MCP_AUTH_CLIENT_SECRET)")
 	flag.StringSliceVar(&ac.scopes, "auth-scopes", nil, "scopes every request needs")
 	flag.StringToStringVar(&ac.toolScopes, "auth-tool-scopes", nil, "further scope per tool, e.g. sleep=mcp:sleep")
+	var lim limits
+	flag.IntVar(&lim.maxSessions, "max-sessions", 0, "legacy session cap (0: streamhttp's default, 1024); at the cap the oldest session without a completed handshake, else the least recently active idle one, gives way")
+	flag.DurationVar(&lim.handshakeTimeout, "handshake-timeout", 0, "end a legacy session that sends no notifications/initialized within this (0: streamhttp's default, 10s)")
 	flag.Parse()
 	sink, err := logsink.NewFormatHandler(os.Stderr, *format, nil)
 	if err != nil {
@@ -85,7 +88,7 @@ func main() {
 		os.Exit(2)
 	}
 	log := slog.New(sink)
-	if err := run(*addr, log, ac); err != nil {
+	if err := run(*addr, log, ac, lim); err != nil {
 		log.Error("http-server stopped", "error", err)
 		sink.Close(context.Background())
 		os.Exit(1)
@@ -144,7 +147,13 @@ func (ac authConfig) resourceServer(addr string, log *slog.Logger) (*auth.Resour
 	})
 }
 
-func run(addr string, log *slog.Logger, ac authConfig) error {
+// limits are the hardening flags handed to streamhttp.Options.
+type limits struct {
+	maxSessions      int
+	handshakeTimeout time.Duration
+}
+
+func run(addr string, log *slog.Logger, ac authConfig, lim limits) error {
 	// One task manager for both eras: sleep may run as a task, echo may not.
 	// A legacy task lives as long as its session; a modern one (stateless
 	// requests, each its own Conn) is reached by its id alone.
@@ -175,7 +184,7 @@ func run(addr string, log *slog.Logger, ac authConfig) error {
 	if err != nil {
 		return err
 	}
-	opts := streamhttp.Options{Logger: log}
+	opts := streamhttp.Options{Logger: log, MaxSessions: lim.maxSessions, HandshakeTimeout: lim.handshakeTimeout}
 	var rs *auth.ResourceServer
 	if ac.on {
 		// Built once the address is bound, so the default resource URI

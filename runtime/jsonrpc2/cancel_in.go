@@ -200,3 +200,31 @@ func (c *Conn) allowIgnoredLog() (bool, uint64) {
 	}
 	return c.ignoredLimit.allow()
 }
+
+// AbandonIncoming ends a request the peer issued whose answer can no longer
+// reach it, without telling the peer: a transport uses it for a legacy HTTP
+// request whose client connection is gone (not a cancellation in that era)
+// once it has waited long enough for the client to come back. The handler's
+// context is cancelled with SourceLocal and reason, and its response is
+// suppressed. Unlike CancelIncoming it applies to any method, since nothing
+// goes on the wire.
+func (c *Conn) AbandonIncoming(id RequestID, reason string) error {
+	c.mu.Lock()
+	f := c.incoming[id]
+	if f == nil {
+		c.mu.Unlock()
+		return fmt.Errorf("runtime: no incoming request %s in flight", id)
+	}
+	if c.pol.never[f.req.Method] {
+		c.mu.Unlock()
+		return fmt.Errorf("runtime: %s is never cancelled: %w", f.req.Method, ErrNotPermitted)
+	}
+	f.cancelled.Store(true)
+	delete(c.incoming, id)
+	c.mu.Unlock()
+	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceLocal})
+	c.cancelled(f)
+	c.info("request abandoned: its client is gone", slog.String("id", id.String()), slog.String("method", f.req.Method), slog.String("reason", reason))
+	c.event(Event{Kind: EventApplied, Direction: Incoming, ID: id, Method: f.req.Method, Reason: reason, Source: SourceLocal})
+	return nil
+}

@@ -27,16 +27,27 @@ func readEventsResumable(r io.Reader, max int, cur *sseCursor, fn func(data []by
 	br := bufio.NewReaderSize(r, 4096)
 	var data []byte
 	have := false
+	// The id of an event counts once the event is complete (WHATWG SSE:
+	// the last event ID is set when the event is dispatched): a stream cut
+	// inside an event must resume before that event, not after it.
+	var pendingID *string
 	for {
 		line, err := readLine(br, max)
 		if err != nil {
 			if err == io.EOF && have && len(data) > 0 {
+				if pendingID != nil {
+					cur.lastID = *pendingID
+				}
 				return fn(data)
 			}
 			return err
 		}
 		switch {
 		case len(line) == 0:
+			if pendingID != nil {
+				cur.lastID = *pendingID
+				pendingID = nil
+			}
 			if have && len(data) > 0 {
 				if err := fn(data); err != nil {
 					return err
@@ -60,7 +71,8 @@ func readEventsResumable(r io.Reader, max int, cur *sseCursor, fn func(data []by
 			case "id":
 				// The SSE rule: an id with a NUL is ignored.
 				if bytes.IndexByte(value, 0) < 0 {
-					cur.lastID = string(value)
+					id := string(value)
+					pendingID = &id
 				}
 			case "retry":
 				if ms, err := strconv.Atoi(string(value)); err == nil && ms >= 0 {

@@ -48,9 +48,39 @@
 //   - A legacy server-to-client request goes on the stream of the client
 //     request whose handler made it, else on the session's GET stream; a
 //     server's notifications/cancelled follows the request it names.
-//   - A legacy response whose POST stream is gone is dropped (resumability
-//     is out of scope), and its handler keeps running: the disconnect is
-//     not a cancellation in that era.
+//   - Legacy SSE streams are resumable (2025-11-25 transports "Resumability
+//     and Redelivery"): every event has an id "<stream>_<index>" (streams
+//     numbered per session), the stream opens with the retry field
+//     (Options.SSERetry) and, for clients of 2025-11-25 and later, a priming
+//     event (an id and empty data; older clients would read an empty
+//     message). Events go through an EventStore (default: a bounded
+//     MemoryEventStore). A client whose connection broke resumes with GET
+//     and Last-Event-ID: it gets the events of that stream after the id,
+//     then the stream goes on live on the new response; a GET that comes
+//     before the server saw the old connection drop takes the stream over.
+//     An id the session no longer holds gets 404 (its messages are lost,
+//     the client should not wait). A stream that ended with its answer
+//     written stays resumable for 5 s (the socket may have taken what the
+//     client never received). 2026-07-28 removed resumption (durable work
+//     goes through tasks): modern streams carry no ids and no retry field.
+//   - A legacy request whose client left before its answer is an orphan:
+//     the disconnect is not a cancellation in that era, so its handler
+//     keeps running and what it sends is kept for a resumption; but after
+//     Options.OrphanGrace without one, or beyond Options.MaxOrphans (oldest
+//     first), the handler is cancelled (jsonrpc2.Conn.AbandonIncoming:
+//     source "local", a reason saying why) and the stream dropped. A
+//     non-SSE response (nothing sent yet, so no id to resume from) is
+//     dropped when its stream is gone, its handler an orphan the same way.
+//   - Hardening: a Content-Length over MaxBodyBytes is 413 before a byte is
+//     read; all bodies being read share MaxBodyBudget (503 beyond) and each
+//     has BodyReadTimeout (408); a body that is not valid UTF-8 is a parse
+//     error (-32700, 400), never rewritten to U+FFFD. A legacy session that
+//     sends no notifications/initialized within HandshakeTimeout ends; at
+//     MaxSessions the oldest session without a completed handshake, else
+//     the least recently active session with no request in flight (its GET
+//     stream does not count), gives way to a new initialize, so a client
+//     holding sessions or GET streams cannot lock others out; only when
+//     every session has a request in flight is initialize 503.
 //   - A legacy notifications/cancelled ends the named request's POST stream
 //     (202 to the cancel, then the stream closes empty) before the Conn
 //     sees it: the request gets no response, so the stream would otherwise

@@ -1,12 +1,11 @@
 package streamhttp
 
 import (
+	"container/list"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"io"
 	"log/slog"
 	"mime"
 	"net"
@@ -15,7 +14,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
@@ -48,9 +49,51 @@ type Options struct {
 	AllowAnyHost bool
 	// MaxBodyBytes bounds one POST body (default 4 MiB); larger gets 413.
 	MaxBodyBytes int64
-	// MaxSessions bounds live legacy sessions (default 1024); initialize
-	// beyond it gets 503.
+	// MaxBodyBudget bounds the bytes of all request bodies being read at
+	// once (default 64 MiB; negative disables), so that many clients each
+	// sending just under MaxBodyBytes and stalling cannot take the memory: a
+	// body whose bytes would go beyond it gets 503 (with Retry-After).
+	MaxBodyBudget int64
+	// BodyReadTimeout bounds reading one request body (default 10 s;
+	// negative disables); a client that stalls gets 408. It replaces the
+	// http.Server's ReadTimeout for the body, and clears the read deadline
+	// once the body is read, so a long response stream is not cut by it.
+	BodyReadTimeout time.Duration
+	// MaxSessions bounds live legacy sessions (default 1024). When an
+	// initialize finds the cap reached, a session gives way, so that no
+	// client can lock the others out: the oldest session that has not
+	// completed its handshake (no notifications/initialized), else the
+	// least recently active session with no request in flight (an open GET
+	// stream does not count: a held GET stream must not keep a session
+	// alive against the cap). Only when every session has a request in
+	// flight does initialize get 503.
 	MaxSessions int
+	// HandshakeTimeout ends a legacy session that has not sent
+	// notifications/initialized this long after its initialize (default
+	// 10 s; negative disables).
+	HandshakeTimeout time.Duration
+	// MaxOrphans bounds, over all sessions, the legacy requests whose
+	// client connection went away before their answer (default 1024). In
+	// the legacy era a disconnect is not a cancellation: their handlers run
+	// on, and a resumable stream keeps what they send. Beyond the bound the
+	// oldest orphan is given up: its handler is cancelled (source "local",
+	// a reason that says why) and its stream's events dropped.
+	MaxOrphans int
+	// OrphanGrace is how long an orphaned legacy request waits for its
+	// client to resume its stream (GET with Last-Event-ID) before it is
+	// given up as above (default 60 s).
+	OrphanGrace time.Duration
+	// EventStore keeps the events of legacy SSE streams for resumption
+	// (Last-Event-ID). Nil means a NewMemoryEventStore with its default
+	// bounds (32 MiB in all, 4 MiB per stream). Modern (2026-07-28)
+	// streams are never resumable and never stored.
+	EventStore EventStore
+	// DisableResumption turns off event ids, priming events and retry on
+	// legacy streams (EventStore is then unused).
+	DisableResumption bool
+	// SSERetry is the retry field sent on legacy SSE streams: how long a
+	// client waits before resuming a broken stream (default 1 s).
+	SSERetry time.Duration
 	// MaxStreams bounds open response and GET streams, over all sessions and
 	// modern requests (default 4096); beyond it a request gets 503.
 	MaxStreams int
@@ -114,6 +157,27 @@ func (o Options) withDefaults() Options {
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = 1024
 	}
+	if o.MaxBodyBudget == 0 {
+		o.MaxBodyBudget = 64 << 20
+	}
+	if o.BodyReadTimeout == 0 {
+		o.BodyReadTimeout = 10 * time.Second
+	}
+	if o.HandshakeTimeout == 0 {
+		o.HandshakeTimeout = 10 * time.Second
+	}
+	if o.MaxOrphans <= 0 {
+		o.MaxOrphans = 1024
+	}
+	if o.OrphanGrace <= 0 {
+		o.OrphanGrace = time.Minute
+	}
+	if o.SSERetry <= 0 {
+		o.SSERetry = time.Second
+	}
+	if o.EventStore == nil && !o.DisableResumption {
+		o.EventStore = NewMemoryEventStore(0, 0)
+	}
 	if o.MaxStreams <= 0 {
 		o.MaxStreams = 4096
 	}
@@ -164,6 +228,12 @@ type Handler struct {
 	janitor  bool
 
 	bg sync.WaitGroup // Conn closes and the janitor
+
+	store      EventStore   // nil: no resumption
+	bodyBudget atomic.Int64 // bytes of request bodies being read now
+
+	omu     sync.Mutex
+	orphans list.List // of *orphan, oldest first
 }
 
 // NewHandler returns a Handler whose Conns newConn builds.
@@ -178,6 +248,7 @@ func NewHandler(newConn ConnFactory, opts Options) *Handler {
 		cancel:   cancel,
 		streams:  make(chan struct{}, opts.MaxStreams),
 		sessions: map[string]*legacySession{},
+		store:    opts.EventStore,
 	}
 }
 
@@ -355,14 +426,15 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotAcceptable, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Accept must list application/json and text/event-stream", nil)
 		return
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
-	if err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			writeError(w, http.StatusRequestEntityTooLarge, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "message exceeds the body size limit", nil)
-			return
-		}
-		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeParseError, "reading the body failed", nil)
+	data, ok := h.readBody(w, r)
+	if !ok {
+		return
+	}
+	if !utf8.Valid(data) {
+		// Never rewritten to U+FFFD: a string the client did not send
+		// would reach the handler. Outside strings invalid UTF-8 is
+		// invalid JSON anyway, so this is the strings' check.
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeParseError, "parse error: the message is not valid UTF-8", nil)
 		return
 	}
 	m, derr := jsonrpc2.DecodeMessage(data)
@@ -458,12 +530,16 @@ func (h *Handler) wait(r *http.Request, st *stream, ended <-chan struct{}) (clie
 		defer t.Stop()
 		tick = t.C
 	}
+	done, gen := st.watch()
 	for {
 		select {
-		case <-st.done:
+		case <-done:
 			return false
 		case <-r.Context().Done():
-			return st.abort()
+			// A resumable (legacy SSE) stream is detached, not ended: the
+			// client may come back with Last-Event-ID.
+			_, open := st.detach(gen)
+			return open
 		case <-h.ctx.Done():
 			st.abort()
 			return false

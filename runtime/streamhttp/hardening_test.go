@@ -80,15 +80,17 @@ func TestBodyLimit(t *testing.T) {
 	}
 }
 
+// At the session cap a session with a request in flight never gives way:
+// a new initialize then gets 503. (An idle one does: TestSessionCapEvicts.)
 func TestSessionAndStreamLimits(t *testing.T) {
 	f := newFixture(t, Options{MaxSessions: 1, MaxStreams: 1})
 	sid := f.initSession(t)
-	resp := post(t, context.Background(), f.url, nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
-	if readAll(t, resp); resp.StatusCode != 503 {
-		t.Fatalf("second session: %d, want 503", resp.StatusCode)
-	}
 	running := postAsync(context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
 	waitFor(t, f.started, "sleep start")
+	resp := post(t, context.Background(), f.url, nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+	if readAll(t, resp); resp.StatusCode != 503 {
+		t.Fatalf("second session while the first has a request in flight: %d, want 503", resp.StatusCode)
+	}
 	resp = post(t, context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":2,"method":"echo"}`)
 	if readAll(t, resp); resp.StatusCode != 503 {
 		t.Fatalf("second stream: %d, want 503", resp.StatusCode)

@@ -142,6 +142,19 @@ func (f *fixture) newConn(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 		}
 		return map[string]string{"done": "yes"}, nil
 	})
+	// burst sends n progress notifications (progress 1..n, each with pad
+	// bytes of message), then answers: a long stream to cut mid-way.
+	conn.Handle("burst", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+		var p struct{ N, Pad int }
+		_ = json.Unmarshal(r.Params, &p)
+		pad := strings.Repeat("x", p.Pad)
+		for i := 1; i <= p.N; i++ {
+			if err := conn.Notify(ctx, "notifications/progress", map[string]any{"progressToken": r.ID.String(), "progress": i, "message": pad}); err != nil {
+				return nil, err
+			}
+		}
+		return map[string]int{"n": p.N}, nil
+	})
 	sleep := func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 		f.started <- r.ID.String()
 		<-ctx.Done()

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -51,8 +52,18 @@ type legacySession struct {
 	outStreams map[jsonrpc2.RequestID]*stream // our requests, by the stream they went on
 	get        *stream
 	open       int // streams open now; a session with one is never idle
+	reqOpen    int // POST streams open now: requests in flight
 	lastActive time.Time
 	onDisc     func(jsonrpc2.RequestID)
+
+	created     time.Time
+	initialized bool   // notifications/initialized arrived
+	nextStream  uint64 // stream ids of the session's event logs
+	// resumable holds, by stream id, the streams a GET with Last-Event-ID
+	// can resume: detached (client gone, request pending or answer kept)
+	// and lingering (answered, events kept a short while).
+	resumable map[string]*stream
+	orphans   map[jsonrpc2.RequestID]*orphan
 }
 
 // inbound is a client message on its way to the session's Conn.
@@ -72,7 +83,24 @@ func newLegacySession(h *Handler) *legacySession {
 		reqStreams: map[jsonrpc2.RequestID]*stream{},
 		outStreams: map[jsonrpc2.RequestID]*stream{},
 		lastActive: time.Now(),
+		created:    time.Now(),
+		resumable:  map[string]*stream{},
+		orphans:    map[jsonrpc2.RequestID]*orphan{},
 	}
+}
+
+// newLog returns the event log of a new stream of the session, or nil
+// without resumption. version is the request's MCP-Protocol-Version: only
+// clients of 2025-11-25 and later get a priming event.
+func (s *legacySession) newLog(version string) *eventLog {
+	if s.h.store == nil {
+		return nil
+	}
+	s.mu.Lock()
+	s.nextStream++
+	id := strconv.FormatUint(s.nextStream, 10)
+	s.mu.Unlock()
+	return &eventLog{store: s.h.store, session: s.id, stream: id, retry: s.h.opts.SSERetry, priming: version >= "2025-11-25"}
 }
 
 // ReadMessage implements jsonrpc2.MessageReader: the client's messages as
@@ -160,6 +188,7 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 		st := s.reqStreams[m.ID]
 		delete(s.reqStreams, m.ID)
 		s.mu.Unlock()
+		s.answered(m.ID)
 		if st == nil {
 			s.writeLog().Debug("response dropped: its request's stream is gone", "session", s.id, "id", m.ID.String())
 			return errStreamClosed
@@ -266,6 +295,7 @@ func (s *legacySession) endCancelledStream(params json.RawMessage) {
 	if st != nil {
 		st.abort()
 	}
+	s.h.releaseOrphanOf(s, id) // the Conn cancels it: the client's own reason
 }
 
 // deliver hands a client message to the Conn.
@@ -333,6 +363,14 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		s.owner = h.opts.SessionOwner(r)
 	}
 	h.mu.Lock()
+	var victim *legacySession
+	var why string
+	if !h.closed && len(h.sessions) >= h.opts.MaxSessions {
+		victim, why = h.victimLocked()
+		if victim != nil {
+			delete(h.sessions, victim.id)
+		}
+	}
 	if h.closed || len(h.sessions) >= h.opts.MaxSessions {
 		h.mu.Unlock()
 		w.Header().Set("Retry-After", "1")
@@ -340,7 +378,7 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		return
 	}
 	h.sessions[s.id] = s
-	startJanitor := !h.janitor && h.opts.SessionIdleTimeout > 0
+	startJanitor := !h.janitor && (h.opts.SessionIdleTimeout > 0 || h.opts.HandshakeTimeout > 0)
 	h.janitor = h.janitor || startJanitor
 	if startJanitor {
 		h.bg.Add(1) // under mu, before Close can start waiting
@@ -348,6 +386,10 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	h.mu.Unlock()
 	if startJanitor {
 		go h.runJanitor()
+	}
+	if victim != nil {
+		h.log.Info("session ended to make room for a new one (MaxSessions reached)", "session", victim.id, "why", why)
+		h.closeSession(victim, why)
 	}
 	// The factory runs once initialize is queued and its stream is
 	// registered: a lifecycle layer (Lifecycle) reads initialize to choose
@@ -379,6 +421,11 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 		return
 	}
 	if m.Kind != jsonrpc2.KindRequest {
+		if m.Method == "notifications/initialized" {
+			s.mu.Lock()
+			s.initialized = true
+			s.mu.Unlock()
+		}
 		if m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse {
 			s.mu.Lock()
 			delete(s.outStreams, m.ID)
@@ -418,6 +465,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	defer h.releaseSessionStream(s)
 	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	st.header = http.Header{HeaderSessionID: {s.id}}
+	st.ev = s.newLog(r.Header.Get(HeaderProtocolVersion))
 	s.mu.Lock()
 	if _, dup := s.reqStreams[m.ID]; dup {
 		s.mu.Unlock()
@@ -425,10 +473,26 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		return
 	}
 	s.reqStreams[m.ID] = st
+	if st.ev != nil {
+		// Resumable from its first event on: a client may resume before
+		// the server has seen its old connection drop.
+		s.resumable[st.ev.stream] = st
+	}
+	s.reqOpen++
 	s.mu.Unlock()
 	defer s.rememberRequest(m.ID, r)()
+	defer func() {
+		s.mu.Lock()
+		s.reqOpen--
+		s.mu.Unlock()
+	}()
 	s.touch(1)
 	defer s.touch(-1)
+	if h.opts.SSEResponses && st.ev != nil {
+		// Known to be SSE: the priming event goes now, as the spec asks,
+		// so the client can resume even before the first message.
+		_ = st.openSSE()
+	}
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
 	}
@@ -442,11 +506,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		return
 	}
 	gone := h.wait(r, st, s.closed)
-	s.mu.Lock()
-	if s.reqStreams[m.ID] == st {
-		delete(s.reqStreams, m.ID)
-	}
-	s.mu.Unlock()
+	h.settle(s, st, m.ID, 0, gone)
 	if gone && s.onDisc != nil {
 		// The Conn decides: under a legacy Policy this is logged, not a
 		// cancellation, and the handler keeps running.
@@ -474,30 +534,66 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
 	}
+	if last := r.Header.Get("Last-Event-ID"); last != "" && h.store != nil {
+		h.resumeGet(w, r, s, last)
+		return
+	}
 	if !h.acceptSessionStream(w, s, jsonrpc2.RequestID{}) {
 		return
 	}
 	defer h.releaseSessionStream(s)
 	st := newStream(w, false, h.opts.WriteTimeout)
 	st.header = http.Header{HeaderSessionID: {s.id}}
+	st.ev = s.newLog(r.Header.Get(HeaderProtocolVersion))
 	s.mu.Lock()
+	if old := s.get; old != nil {
+		if d, _ := old.state(); d {
+			// A GET stream whose client left, not resumed: a new GET
+			// stream takes its place (what it kept is dropped).
+			s.get = nil
+			delete(s.resumable, old.ev.stream)
+			s.mu.Unlock()
+			old.abort()
+			s.mu.Lock()
+		}
+	}
 	if s.get != nil && !s.get.finished() {
 		s.mu.Unlock()
 		writeError(w, http.StatusConflict, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Conflict: only one GET stream per session", nil)
 		return
 	}
 	s.get = st
+	if st.ev != nil {
+		s.resumable[st.ev.stream] = st
+	}
 	s.mu.Unlock()
 	s.touch(1)
 	defer s.touch(-1)
 	if st.openSSE() == nil {
 		h.wait(r, st, s.closed)
 	}
+	h.settleGet(s, st, 0)
+}
+
+// settleGet ends the GET stream st, or keeps it for a resumption when its
+// client left (what the server sends meanwhile is kept, within the
+// EventStore's bounds, until a GET resumes it or a new GET replaces it).
+func (h *Handler) settleGet(s *legacySession, st *stream, gen uint64) {
+	if st.generation() != gen {
+		return // a resumption took the stream over
+	}
+	detached, _ := st.state()
 	s.mu.Lock()
+	defer s.mu.Unlock()
+	if detached && s.get == st {
+		return // stays resumable
+	}
 	if s.get == st {
 		s.get = nil
 	}
-	s.mu.Unlock()
+	if st.ev != nil && s.resumable[st.ev.stream] == st {
+		delete(s.resumable, st.ev.stream)
+	}
 }
 
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
@@ -531,8 +627,34 @@ func (h *Handler) endSession(s *legacySession, why string) {
 	}
 	delete(h.sessions, s.id)
 	h.mu.Unlock()
+	h.closeSession(s, why)
+}
+
+// closeSession is endSession for a session already removed from the map.
+func (h *Handler) closeSession(s *legacySession, why string) {
 	h.log.Debug("session ended", "session", s.id, "why", why)
 	s.Close()
+	s.mu.Lock()
+	var orphans []*orphan
+	for _, o := range s.orphans {
+		orphans = append(orphans, o)
+	}
+	var kept []*stream
+	for _, st := range s.resumable {
+		kept = append(kept, st)
+	}
+	clear(s.resumable)
+	s.mu.Unlock()
+	for _, o := range orphans {
+		h.releaseOrphan(o) // the Conn's close cancels what still runs
+	}
+	for _, st := range kept {
+		st.abort()
+		st.dropLinger()
+	}
+	if h.store != nil {
+		h.store.SessionClosed(context.Background(), s.id)
+	}
 	h.background(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
 		defer cancel()
@@ -565,10 +687,14 @@ func (h *Handler) refuseSession(s *legacySession) {
 	close(s.ready)
 }
 
-// runJanitor ends sessions idle for SessionIdleTimeout.
+// runJanitor ends sessions idle for SessionIdleTimeout and those that did
+// not complete their handshake within HandshakeTimeout.
 func (h *Handler) runJanitor() {
 	defer h.bg.Done()
 	every := h.opts.SessionIdleTimeout / 4
+	if h.opts.HandshakeTimeout > 0 && (every <= 0 || h.opts.HandshakeTimeout/4 < every) {
+		every = h.opts.HandshakeTimeout / 4
+	}
 	if every < 10*time.Millisecond {
 		every = 10 * time.Millisecond
 	}
@@ -580,16 +706,59 @@ func (h *Handler) runJanitor() {
 			return
 		case now := <-t.C:
 			h.mu.Lock()
-			var idle []*legacySession
+			var idle, unfinished []*legacySession
 			for _, s := range h.sessions {
-				if last, quiet := s.idleSince(); quiet && now.Sub(last) >= h.opts.SessionIdleTimeout {
+				if last, quiet := s.idleSince(); h.opts.SessionIdleTimeout > 0 && quiet && now.Sub(last) >= h.opts.SessionIdleTimeout {
 					idle = append(idle, s)
+				} else if h.opts.HandshakeTimeout > 0 && !s.isInitialized() && now.Sub(s.created) >= h.opts.HandshakeTimeout {
+					unfinished = append(unfinished, s)
 				}
 			}
 			h.mu.Unlock()
 			for _, s := range idle {
 				h.endSession(s, "idle")
 			}
+			for _, s := range unfinished {
+				h.log.Info("session ended: no notifications/initialized within the handshake timeout", "session", s.id, "timeout", h.opts.HandshakeTimeout)
+				h.endSession(s, "handshake not completed")
+			}
 		}
 	}
+}
+
+func (s *legacySession) isInitialized() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.initialized
+}
+
+// victimLocked picks the session that gives way when MaxSessions is
+// reached: the oldest one that has not completed its handshake, else the
+// least recently active one with no request in flight (its GET stream, if
+// any, does not protect it). Nil when every session has a request in
+// flight. Called under h.mu.
+func (h *Handler) victimLocked() (*legacySession, string) {
+	var unfinished, idle *legacySession
+	var idleLast time.Time
+	for _, s := range h.sessions {
+		s.mu.Lock()
+		init, busy, last, created := s.initialized, s.reqOpen > 0, s.lastActive, s.created
+		s.mu.Unlock()
+		if !init {
+			if unfinished == nil || created.Before(unfinished.created) {
+				unfinished = s
+			}
+			continue
+		}
+		if !busy && (idle == nil || last.Before(idleLast)) {
+			idle, idleLast = s, last
+		}
+	}
+	if unfinished != nil {
+		return unfinished, "evicted at the session cap: handshake not completed"
+	}
+	if idle != nil {
+		return idle, "evicted at the session cap: least recently active session with no request in flight"
+	}
+	return nil, ""
 }

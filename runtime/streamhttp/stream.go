@@ -35,7 +35,25 @@ type stream struct {
 	header    http.Header            // extra response headers (session id)
 	status    func(final []byte) int // JSON status for a final message; nil means 200
 	timeout   time.Duration          // per-write deadline, so a client that stops reading cannot block the Conn
-	closeOnce sync.Once
+	doneShut  bool                   // done is closed
+
+	// ev, for a legacy stream, gives its SSE events ids, sends the priming
+	// event and retry field, and keeps the events in the EventStore so a
+	// client can resume with Last-Event-ID. Nil in the modern era, which has
+	// no resumption (2026-07-28): no ids, no retry.
+	ev *eventLog
+	// detached: the client left a resumable stream before its end. What is
+	// sent is stored, not written, until a GET with Last-Event-ID attaches
+	// a new response (resume) or the orphan grace drops the stream.
+	detached bool
+	// final: the stream's last message was stored while detached.
+	final bool
+	// lingering: the stream has ended, its last message written, but its
+	// events are kept for a short while for a client that still resumes.
+	lingering bool
+	// gen counts the responses the stream had: a resumption takes the
+	// stream over, and the response it left must not file it afterwards.
+	gen uint64
 }
 
 func newStream(w http.ResponseWriter, allowJSON bool, writeTimeout time.Duration) *stream {
@@ -47,8 +65,16 @@ func newStream(w http.ResponseWriter, allowJSON bool, writeTimeout time.Duration
 func (s *stream) send(msg []byte, final bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || (s.detached && s.final) {
 		return errStreamClosed
+	}
+	if s.detached {
+		// Kept for the client's resumption; nothing reaches the wire.
+		if err := s.ev.append(msg); err != nil {
+			return errStreamClosed
+		}
+		s.final = final
+		return nil
 	}
 	s.deadline()
 	var err error
@@ -68,12 +94,28 @@ func (s *stream) send(msg []byte, final bool) error {
 		_, err = s.w.Write(msg)
 	} else {
 		s.openSSELocked()
-		err = writeEvent(s.w, msg)
+		var id string
+		if s.ev != nil {
+			if id, err = s.ev.next(msg); err != nil {
+				s.ev = nil // the store refused: this stream goes on without ids
+				err = nil
+			}
+		}
+		err = writeEvent(s.w, id, msg)
 		if err == nil {
 			err = s.rc.Flush()
 		}
 	}
-	if err != nil || final {
+	switch {
+	case err == nil && final && s.ev != nil && s.mode == modeSSE:
+		s.lingerLocked()
+	case err != nil && s.ev != nil && s.mode == modeSSE && s.ev.index > 0 && !s.ev.closed:
+		// The client is gone, but the message is stored under its id: it
+		// waits for the client's resumption with the rest.
+		s.detachLocked()
+		s.final = final
+		return nil
+	case err != nil || final:
 		s.finishLocked()
 	}
 	if err != nil {
@@ -82,11 +124,31 @@ func (s *stream) send(msg []byte, final bool) error {
 	return nil
 }
 
+// lingerLocked ends a resumable stream whose last message was written, but
+// keeps its events for a while: the client may not have received what the
+// socket accepted, and may still resume (Handler.linger drops it).
+func (s *stream) lingerLocked() {
+	s.closed = true
+	s.lingering = true
+	s.w, s.rc = nil, nil // its response is over
+	s.shutDoneLocked()
+}
+
+// dropLinger forgets the events of a lingering stream.
+func (s *stream) dropLinger() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lingering {
+		s.lingering = false
+		s.ev.close()
+	}
+}
+
 // openSSE commits the stream to SSE now (listen and GET streams, keep-alive).
 func (s *stream) openSSE() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || s.detached {
 		return errStreamClosed
 	}
 	s.deadline()
@@ -102,13 +164,17 @@ func (s *stream) openSSE() error {
 func (s *stream) keepAlive() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if s.closed || s.detached {
 		return
 	}
 	s.deadline()
 	s.openSSELocked()
 	if _, err := s.w.Write([]byte(":\n\n")); err != nil || s.rc.Flush() != nil {
-		s.finishLocked()
+		if s.ev != nil && !s.ev.closed {
+			s.detachLocked() // resumable: the client may come back
+		} else {
+			s.finishLocked()
+		}
 	}
 }
 
@@ -123,6 +189,9 @@ func (s *stream) openSSELocked() {
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	s.w.WriteHeader(http.StatusOK)
+	if s.ev != nil {
+		s.ev.prime(s.w)
+	}
 }
 
 func (s *stream) copyHeader(h http.Header) {
@@ -168,19 +237,65 @@ func (s *stream) finished() bool {
 }
 
 func (s *stream) finishLocked() {
+	if !s.closed && s.ev != nil {
+		s.ev.close() // over: nobody will resume it
+	}
 	s.closed = true
-	s.closeOnce.Do(func() {
-		close(s.done)
-	})
+	s.shutDoneLocked()
 }
 
-// writeEvent writes one SSE message event. Messages from the runtime are
+func (s *stream) shutDoneLocked() {
+	if !s.doneShut {
+		s.doneShut = true
+		close(s.done)
+	}
+}
+
+// watch returns the channel closed when the current response of the
+// stream ends (a resumed stream gets a new one) and that response's number.
+func (s *stream) watch() (<-chan struct{}, uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.done, s.gen
+}
+
+// detach is abort, for response gen of the stream, for a client that went away from a resumable stream (a
+// legacy SSE stream that has sent its priming event): the stream stays
+// open without a response, keeping what is sent for a resumption. It
+// reports false, having aborted the stream, when it is not resumable, and
+// whether the stream was open in the first place.
+func (s *stream) detach(gen uint64) (detached, wasOpen bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.detached || s.gen != gen {
+		return false, false
+	}
+	if s.ev == nil || s.mode != modeSSE {
+		s.finishLocked()
+		return false, true
+	}
+	s.detachLocked()
+	return true, true
+}
+
+func (s *stream) detachLocked() {
+	s.detached = true
+	s.w, s.rc = nil, nil // the old response is over: nothing of it is kept
+	s.shutDoneLocked()
+}
+
+// writeEvent writes one SSE message event, with its id unless id is empty. Messages from the runtime are
 // compact JSON, but a newline inside one would end the data field early, so
 // it is split over several data lines, which SSE joins back with "\n".
-func writeEvent(w http.ResponseWriter, msg []byte) error {
+func writeEvent(w http.ResponseWriter, id string, msg []byte) error {
 	var buf bytes.Buffer
-	buf.Grow(len(msg) + 24)
+	buf.Grow(len(msg) + 24 + len(id))
 	buf.WriteString("event: message\n")
+	if id != "" {
+		buf.WriteString("id: ")
+		buf.WriteString(id)
+		buf.WriteString("\n")
+	}
 	for {
 		i := bytes.IndexByte(msg, '\n')
 		buf.WriteString("data: ")
@@ -196,4 +311,11 @@ func writeEvent(w http.ResponseWriter, msg []byte) error {
 	buf.WriteString("\n")
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// generation returns the number of the stream's current response.
+func (s *stream) generation() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen
 }

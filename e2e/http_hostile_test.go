@@ -1,0 +1,384 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Issue 23, must-show 6: hostile HTTP peers against examples/http-server
+// as a subprocess (built without -race, so its memory is what a deployment
+// sees), with the server's RSS read from /proc: request bodies (an
+// over-limit Content-Length, many stalled near-limit bodies, a stalled
+// body), sessions that never finish the handshake, sessions and GET streams
+// held against the cap, orphaned legacy handlers, and invalid UTF-8.
+
+var (
+	plainHTTPOnce sync.Once
+	plainHTTPBin  string
+	plainHTTPErr  error
+)
+
+// plainHTTPServer builds examples/http-server without -race, once.
+func plainHTTPServer(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and floods a server")
+	}
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("needs /proc to measure RSS")
+	}
+	plainHTTPOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcpgen-http-hostile-")
+		if err != nil {
+			plainHTTPErr = err
+			return
+		}
+		plainHTTPBin = filepath.Join(dir, "http-server")
+		cmd := exec.Command("go", "build", "-o", plainHTTPBin, "github.com/mcpgen/mcpgen/examples/http-server")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		plainHTTPErr = cmd.Run()
+	})
+	if plainHTTPErr != nil {
+		t.Fatalf("building http-server: %v", plainHTTPErr)
+	}
+	return plainHTTPBin
+}
+
+// hostileHTTP is a running http-server subprocess.
+type hostileHTTP struct {
+	url     string
+	addr    string
+	pid     int
+	records *watch[map[string]any]
+	client  *http.Client
+}
+
+func startHostileHTTP(t *testing.T, args ...string) *hostileHTTP {
+	t.Helper()
+	bin := plainHTTPServer(t)
+	srv := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--log-format", "json"}, args...)...)
+	stderr, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	records := newWatch[map[string]any]()
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			var r map[string]any
+			if json.Unmarshal(sc.Bytes(), &r) == nil {
+				records.add(r)
+			}
+		}
+		records.close()
+	}()
+	tr := &http.Transport{MaxIdleConnsPerHost: 64}
+	t.Cleanup(func() {
+		tr.CloseIdleConnections()
+		srv.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- srv.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("http-server exit: %v", err)
+			}
+		case <-time.After(15 * time.Second):
+			srv.Process.Kill()
+			t.Error("http-server did not exit on SIGTERM")
+		}
+	})
+	url := records.waitFor(t, "listening record", func(r map[string]any) bool { return r["msg"] == "listening" })["url"].(string)
+	return &hostileHTTP{url: url, addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"), pid: srv.Process.Pid, records: records, client: &http.Client{Transport: tr}}
+}
+
+// rss returns the server's resident set now and its peak (VmRSS, VmHWM).
+func (s *hostileHTTP) rss(t *testing.T) (now, peak int64) {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			now = kb << 10
+		case "VmHWM:":
+			peak = kb << 10
+		}
+	}
+	return now, peak
+}
+
+func mb(b int64) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+const hostileInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"hostile","version":"0"}}}`
+
+// post sends one JSON-RPC message (legacy, session sid if not empty).
+func (s *hostileHTTP) post(ctx context.Context, sid, body string) (*http.Response, error) {
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+	}
+	return s.client.Do(req)
+}
+
+func (s *hostileHTTP) status(t *testing.T, sid, body string) (int, string) {
+	t.Helper()
+	resp, err := s.post(context.Background(), sid, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode, string(b)
+}
+
+// initialize opens a legacy session; with handshake it also sends
+// notifications/initialized.
+func (s *hostileHTTP) initialize(t *testing.T, handshake bool) string {
+	t.Helper()
+	resp, err := s.post(context.Background(), "", hostileInit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != 200 || sid == "" {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, b)
+	}
+	if handshake {
+		if st, b := s.status(t, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); st != 202 {
+			t.Fatalf("initialized: %d %s", st, b)
+		}
+	}
+	return sid
+}
+
+func (s *hostileHTTP) echo(t *testing.T, sid string) (int, string) {
+	return s.status(t, sid, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"still served"}}}`)
+}
+
+// rawPost writes a POST's headers declaring length bytes and then the
+// first send bytes of the body, and returns the connection (not closed).
+func rawPost(t *testing.T, addr string, length, send int) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n", addr, length)
+	if send > 0 {
+		go func() {
+			_ = c.SetWriteDeadline(time.Now().Add(20 * time.Second))
+			_, _ = c.Write(make([]byte, send)) // may fail once the server refuses
+		}()
+	}
+	return c
+}
+
+// rawStatus reads the HTTP status the server answers on c within d, or 0
+// when none came (a reset counts as none).
+func rawStatus(c net.Conn, d time.Duration) int {
+	_ = c.SetReadDeadline(time.Now().Add(d))
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Bodies: an over-limit Content-Length is 413 at once (before any of the
+// body); 64 connections that each send just under the 4 MiB limit and
+// stall hold at most the 64 MiB budget (the others get 503 at once), and a
+// stalled body gets 408 after the 10 s read timeout instead of holding its
+// connection for the server's minute.
+func TestHTTPHostileBodies(t *testing.T) {
+	s := startHostileHTTP(t)
+	base, _ := s.rss(t)
+
+	start := time.Now()
+	c := rawPost(t, s.addr, 100<<20, 0)
+	if st := rawStatus(c, 3*time.Second); st != 413 {
+		t.Fatalf("100 MB Content-Length: status %d, want 413", st)
+	}
+	c.Close()
+	t.Logf("100 MB declared, nothing sent: 413 after %v", time.Since(start).Round(time.Millisecond))
+
+	stalled := rawPost(t, s.addr, 1000, 10)
+	defer stalled.Close()
+	stallStart := time.Now()
+
+	const conns = 64
+	var refused, other int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	open := make([]net.Conn, conns)
+	for i := range conns {
+		open[i] = rawPost(t, s.addr, 4<<20-1024, 4<<20-64<<10)
+	}
+	for i := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := rawStatus(open[i], 3*time.Second)
+			mu.Lock()
+			defer mu.Unlock()
+			if st == 503 {
+				refused++
+			} else {
+				other++
+			}
+		}()
+	}
+	wg.Wait()
+	now, peak := s.rss(t)
+	t.Logf("%d near-limit stalled bodies: %d got 503 at once, %d held (until the read timeout); RSS %s at start, %s now, peak %s", conns, refused, other, mb(base), mb(now), mb(peak))
+	if refused < conns/2 {
+		t.Errorf("only %d of %d near-limit bodies refused: the budget does not hold", refused, conns)
+	}
+	if peak > 150<<20 {
+		t.Errorf("peak RSS %s: the body budget does not bound memory", mb(peak))
+	}
+	for _, c := range open {
+		c.Close()
+	}
+	if st := rawStatus(stalled, 15*time.Second); st != 408 {
+		t.Errorf("stalled body: %d, want 408", st)
+	}
+	t.Logf("stalled body: 408 after %v", time.Since(stallStart).Round(100*time.Millisecond))
+	if st, b := s.echo(t, s.initialize(t, true)); st != 200 {
+		t.Errorf("a client after the flood: %d %s", st, b)
+	}
+}
+
+// Sessions: 64 initializes that never finish the handshake (the cap is 64)
+// do not lock a real client out, and expire within the handshake timeout;
+// then 64 complete sessions each holding a GET stream do not either.
+func TestHTTPHostileSessions(t *testing.T) {
+	s := startHostileHTTP(t, "--max-sessions", "64", "--handshake-timeout", "1s")
+	base, _ := s.rss(t)
+	start := time.Now()
+	for range 64 {
+		s.initialize(t, false)
+	}
+	t.Logf("64 initializes without the handshake: %v", time.Since(start).Round(time.Millisecond))
+	sid := s.initialize(t, true)
+	if st, b := s.echo(t, sid); st != 200 {
+		t.Fatalf("a real client at the cap: %d %s", st, b)
+	}
+	s.records.waitN(t, "handshake expiries", 63, func(r map[string]any) bool {
+		return r["msg"] == "session ended: no notifications/initialized within the handshake timeout"
+	})
+	t.Logf("63 unfinished sessions expired %v after they were opened (1 gave way at the cap)", time.Since(start).Round(100*time.Millisecond))
+
+	// 64 complete sessions holding GET streams.
+	var gets []*http.Response
+	for range 64 {
+		id := s.initialize(t, true)
+		req, _ := http.NewRequest(http.MethodGet, s.url, nil)
+		req.Header.Set("Accept", "text/event-stream")
+		req.Header.Set("Mcp-Session-Id", id)
+		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		resp, err := s.client.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("GET stream: %v %v", resp, err)
+		}
+		gets = append(gets, resp)
+	}
+	fresh := s.initialize(t, true)
+	if st, b := s.echo(t, fresh); st != 200 {
+		t.Fatalf("a real client against held GET streams: %d %s", st, b)
+	}
+	s.records.waitN(t, "eviction", 1, func(r map[string]any) bool {
+		return r["msg"] == "session ended to make room for a new one (MaxSessions reached)"
+	})
+	for _, g := range gets {
+		_ = g.Body.Close()
+	}
+	now, peak := s.rss(t)
+	t.Logf("sessions: RSS %s at start, %s now, peak %s", mb(base), mb(now), mb(peak))
+}
+
+// Orphans: 1,100 legacy tools/call sleep requests whose clients drop their
+// connections (not a cancellation in the legacy era) are bounded by
+// MaxOrphans (1,024): the oldest beyond it are cancelled at once with a
+// cause that names the bound.
+func TestHTTPHostileOrphans(t *testing.T) {
+	s := startHostileHTTP(t)
+	base, _ := s.rss(t)
+	const sessions, per = 8, 140
+	total := sessions * per
+	var cancels []context.CancelFunc
+	var wg sync.WaitGroup
+	for range sessions {
+		sid := s.initialize(t, true)
+		for i := range per {
+			ctx, cancel := context.WithCancel(context.Background())
+			cancels = append(cancels, cancel)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				resp, err := s.post(ctx, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":600000}}}`, i+1))
+				if err == nil {
+					_, _ = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}()
+		}
+	}
+	s.records.waitN(t, "sleeps started", total, func(r map[string]any) bool { return r["msg"] == "sleep started" })
+	start := time.Now()
+	for _, c := range cancels {
+		c() // the client goes away: an orphan
+	}
+	wg.Wait()
+	over := total - 1024
+	s.records.waitN(t, "orphans given up", over, func(r map[string]any) bool {
+		c, _ := r["cause"].(string)
+		return r["msg"] == "sleep interrupted" && strings.Contains(c, "MaxOrphans")
+	})
+	now, peak := s.rss(t)
+	t.Logf("%d orphans: %d cancelled at the bound within %v; RSS %s at start, %s now, peak %s", total, over, time.Since(start).Round(time.Millisecond), mb(base), mb(now), mb(peak))
+	if st, b := s.echo(t, s.initialize(t, true)); st != 200 {
+		t.Errorf("a client after the orphans: %d %s", st, b)
+	}
+}
+
+// Invalid UTF-8 in a string is a parse error, never rewritten to U+FFFD.
+func TestHTTPHostileUTF8(t *testing.T) {
+	s := startHostileHTTP(t)
+	sid := s.initialize(t, true)
+	st, b := s.status(t, sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a`+"\xff\xfe"+`b"}}}`)
+	if st != 400 || !strings.Contains(b, `"code":-32700`) || strings.Contains(b, "\uFFFD") {
+		t.Fatalf("invalid UTF-8: %d %s", st, b)
+	}
+}
