@@ -106,43 +106,44 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 		req.Body, _ = req.GetBody()
 	}
-	gen, tok, err := t.token(req.Context())
-	if err != nil {
-		return nil, err
-	}
-	resp, err := t.send(req, tok)
-	if err != nil {
-		return nil, err
-	}
-	ch, hasCh := ParseChallenge(resp.Header.Values("WWW-Authenticate"))
-	stepUp := resp.StatusCode == http.StatusForbidden && hasCh && ch.Error == "insufficient_scope"
-	if resp.StatusCode != http.StatusUnauthorized && !stepUp {
-		if resp.StatusCode < 400 {
-			t.mu.Lock()
-			t.stepUps = 0
-			t.mu.Unlock()
-		}
-		return resp, nil
-	}
-	if t.cfg.TokenSource != nil {
-		return resp, nil // nothing to discover: the caller's tokens are what they are
-	}
-	if err := t.authorize(req.Context(), gen, ch, stepUp); err != nil {
-		resp.Body.Close()
-		return nil, fmt.Errorf("oauthclient: authorizing %s: %w", t.cfg.ServerURL, err)
-	}
-	resp.Body.Close()
-	_, tok, err = t.token(req.Context())
-	if err != nil {
-		return nil, err
-	}
-	retry := req.Clone(req.Context())
-	if req.GetBody != nil {
-		if retry.Body, err = req.GetBody(); err != nil {
+	reauthorized := false // for a 401, at most once per request
+	for attempt := 0; ; attempt++ {
+		gen, tok, err := t.token(req.Context())
+		if err != nil {
 			return nil, err
 		}
+		try := req
+		if attempt > 0 && req.GetBody != nil && req.Body != nil && req.Body != http.NoBody {
+			try = req.Clone(req.Context())
+			if try.Body, err = req.GetBody(); err != nil {
+				return nil, err
+			}
+		}
+		resp, err := t.send(try, tok)
+		if err != nil {
+			return nil, err
+		}
+		ch, hasCh := ParseChallenge(resp.Header.Values("WWW-Authenticate"))
+		stepUp := resp.StatusCode == http.StatusForbidden && hasCh && ch.Error == "insufficient_scope"
+		if resp.StatusCode != http.StatusUnauthorized && !stepUp {
+			if resp.StatusCode < 400 {
+				t.mu.Lock()
+				t.stepUps = 0
+				t.mu.Unlock()
+			}
+			return resp, nil
+		}
+		if t.cfg.TokenSource != nil || (!stepUp && reauthorized) {
+			// The caller's tokens are what they are; and a fresh token
+			// refused again is the answer, not a reason to loop.
+			return resp, nil
+		}
+		resp.Body.Close()
+		if err := t.authorize(req.Context(), gen, ch, stepUp); err != nil {
+			return nil, fmt.Errorf("oauthclient: authorizing %s: %w", t.cfg.ServerURL, err)
+		}
+		reauthorized = true
 	}
-	return t.send(retry, tok)
 }
 
 func (t *Transport) send(req *http.Request, tok *oauth2.Token) (*http.Response, error) {
