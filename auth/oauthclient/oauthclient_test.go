@@ -1,0 +1,94 @@
+package oauthclient
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseChallenge(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want Challenge
+		ok   bool
+	}{
+		{[]string{`Bearer resource_metadata="https://a/.well-known/oauth-protected-resource/mcp", scope="a b"`},
+			Challenge{ResourceMetadata: "https://a/.well-known/oauth-protected-resource/mcp", Scope: "a b"}, true},
+		{[]string{`Basic realm="x", Bearer error="insufficient_scope", scope="mcp:write"`},
+			Challenge{Error: "insufficient_scope", Scope: "mcp:write"}, true},
+		{[]string{`Basic realm="x"`, `bearer error=invalid_token`}, Challenge{Error: "invalid_token"}, true},
+		{[]string{`Bearer scope="a \"q\""`}, Challenge{Scope: `a "q"`}, true},
+		{[]string{`Basic realm="x"`}, Challenge{}, false},
+		{nil, Challenge{}, false},
+	} {
+		got, ok := ParseChallenge(tc.in)
+		if ok != tc.ok || got != tc.want {
+			t.Errorf("ParseChallenge(%q) = %+v, %v; want %+v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestMetadataURLs(t *testing.T) {
+	got, _ := ResourceMetadataURLs("https://h:8443/a/mcp")
+	want := []string{"https://h:8443/.well-known/oauth-protected-resource/a/mcp", "https://h:8443/.well-known/oauth-protected-resource"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ResourceMetadataURLs = %q", got)
+	}
+	got, _ = ServerMetadataURLs("https://as/tenant1")
+	want = []string{"https://as/.well-known/oauth-authorization-server/tenant1", "https://as/.well-known/openid-configuration/tenant1", "https://as/tenant1/.well-known/openid-configuration"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ServerMetadataURLs(path) = %q", got)
+	}
+	got, _ = ServerMetadataURLs("https://as")
+	want = []string{"https://as/.well-known/oauth-authorization-server", "https://as/.well-known/openid-configuration"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ServerMetadataURLs(root) = %q", got)
+	}
+	if _, err := ServerMetadataURLs("not a url"); err == nil {
+		t.Error("a relative issuer was accepted")
+	}
+}
+
+func TestResourceMatches(t *testing.T) {
+	for _, tc := range []struct {
+		res, srv string
+		ok       bool
+	}{
+		{"https://h/mcp", "https://h/mcp", true},
+		{"https://h", "https://h/mcp", true},
+		{"https://H/mcp/", "https://h/mcp", true},
+		{"https://h/mcpx", "https://h/mcp", false},
+		{"https://evil/mcp", "https://h/mcp", false},
+		{"http://h/mcp", "https://h/mcp", false},
+		{"/mcp", "https://h/mcp", false},
+	} {
+		if err := resourceMatches(tc.res, tc.srv); (err == nil) != tc.ok {
+			t.Errorf("resourceMatches(%q, %q) = %v", tc.res, tc.srv, err)
+		}
+	}
+}
+
+// TestDiscoverServerIssuer: metadata naming another issuer is refused.
+func TestDiscoverServerIssuer(t *testing.T) {
+	var issuer string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/.well-known/oauth-authorization-server" {
+			http.NotFound(w, r)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]string{"issuer": issuer, "authorization_endpoint": "x", "token_endpoint": "y"})
+	}))
+	defer srv.Close()
+	issuer = srv.URL
+	if _, err := DiscoverServer(context.Background(), srv.Client(), srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	issuer = srv.URL + "/"
+	if _, err := DiscoverServer(context.Background(), srv.Client(), srv.URL); err == nil || !strings.Contains(err.Error(), "names issuer") {
+		t.Fatalf("issuer mismatch: %v", err)
+	}
+}
