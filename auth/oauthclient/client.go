@@ -164,9 +164,29 @@ func (t *Transport) token(ctx context.Context) (int, *oauth2.Token, error) {
 	}
 	tok, err := ts.Token()
 	if err != nil {
-		return gen, nil, fmt.Errorf("oauthclient: token: %w", err)
+		if t.cfg.TokenSource != nil {
+			return gen, nil, fmt.Errorf("oauthclient: token: %w", err)
+		}
+		// A refresh that fails (the refresh token expired or was revoked)
+		// is not the end: the request goes without a token, and its 401
+		// starts a new authorization.
+		t.mu.Lock()
+		if t.gen == gen {
+			t.ts, t.lastAuth = nil, err
+			t.gen++
+		}
+		gen = t.gen
+		t.mu.Unlock()
+		return gen, nil, nil
 	}
 	return gen, tok, nil
+}
+
+// Token returns the current token, refreshed if it had expired; nil
+// before the first authorization.
+func (t *Transport) Token(ctx context.Context) (*oauth2.Token, error) {
+	_, tok, err := t.token(ctx)
+	return tok, err
 }
 
 // ErrStepUpLimit is returned when the server keeps answering 403

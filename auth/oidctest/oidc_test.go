@@ -212,22 +212,29 @@ func startResource(t *testing.T, issuer string) *resourceServer {
 
 // connect dials the resource server through an oauthclient.Transport.
 func connect(t *testing.T, ctx context.Context, rs *resourceServer, cfg oauthclient.Config) (*mcp.ClientSession, error) {
+	cs, _, err := connectTransport(t, ctx, rs, cfg)
+	return cs, err
+}
+
+// connectTransport is connect that also returns the oauthclient.Transport.
+func connectTransport(t *testing.T, ctx context.Context, rs *resourceServer, cfg oauthclient.Config) (*mcp.ClientSession, *oauthclient.Transport, error) {
 	t.Helper()
 	cfg.ServerURL, cfg.RedirectURL = rs.url, redirectURL
 	if cfg.Authorize == nil && cfg.TokenSource == nil {
 		cfg.Authorize = login
 	}
-	tr, err := streamhttp.Dial(ctx, rs.url, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: oauthclient.NewTransport(cfg)}})
+	auth := oauthclient.NewTransport(cfg)
+	tr, err := streamhttp.Dial(ctx, rs.url, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: auth}})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cs, err := mcp.Connect(ctx, tr, session.Implementation{Name: "oidctest-client", Version: "0"}, nil)
 	if err != nil {
 		tr.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	t.Cleanup(func() { cs.Close(context.Background()) })
-	return cs, nil
+	return cs, auth, nil
 }
 
 // TestLoginStepUpRefresh: login at the op (code + PKCE), tools/list with
@@ -261,6 +268,45 @@ func TestLoginStepUpRefresh(t *testing.T) {
 	rs.tokens.Range(func(any, any) bool { distinct++; return true })
 	if distinct < 2 {
 		t.Errorf("the server saw %d distinct access tokens; want refreshed ones", distinct)
+	}
+}
+
+// TestRevokedRefreshToken: once the refresh token is revoked at the op
+// (RFC 7009), the next request's refresh fails, and the transport
+// authorizes again (a second login) instead of failing the request.
+func TestRevokedRefreshToken(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	as, _ := provider(t, 5*time.Second) // under x/oauth2's expiry margin: every request refreshes
+	rs := startResource(t, as.URL)
+	var logins atomic.Int32
+	cs, auth, err := connectTransport(t, ctx, rs, oauthclient.Config{ClientID: clientID, Authorize: func(ctx context.Context, u string) (*url.URL, error) {
+		logins.Add(1)
+		return login(ctx, u)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ListTools(ctx, &mcp.PaginatedRequestParams{}); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := auth.Token(ctx)
+	if err != nil || tok.RefreshToken == "" {
+		t.Fatalf("token %+v, %v: want one with a refresh token", tok, err)
+	}
+	resp, err := http.PostForm(as.URL+"/revoke", url.Values{"token": {tok.RefreshToken}, "token_type_hint": {"refresh_token"}, "client_id": {clientID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("revocation: %s", resp.Status)
+	}
+	if _, err := cs.ListTools(ctx, &mcp.PaginatedRequestParams{}); err != nil {
+		t.Fatalf("after revocation: %v", err)
+	}
+	if n := logins.Load(); n != 2 {
+		t.Fatalf("%d logins; want 2 (the first, and one after the revoked refresh token)", n)
 	}
 }
 
