@@ -404,15 +404,18 @@ func (t *Transport) dynamic(ctx context.Context, as *ServerMetadata) (registered
 	if name == "" {
 		name = "mcpgen"
 	}
-	body, _ := json.Marshal(map[string]any{
+	meta := map[string]any{
 		"client_name":                name,
-		"redirect_uris":              []string{t.cfg.RedirectURL},
 		"grant_types":                grants,
-		"response_types":             []string{"code"},
 		"token_endpoint_auth_method": method,
 		// SEP-837: a native application (loopback redirect).
 		"application_type": "native",
-	})
+	}
+	if !t.cfg.ClientCredentials {
+		meta["redirect_uris"] = []string{t.cfg.RedirectURL}
+		meta["response_types"] = []string{"code"}
+	}
+	body, _ := json.Marshal(meta)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.RegistrationEndpoint, bytes.NewReader(body))
 	if err != nil {
 		return registered{}, err
