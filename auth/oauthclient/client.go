@@ -237,11 +237,13 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	default:
 		return nil, err
 	}
+	fallback := false
 	as, err := DiscoverServer(ctx, t.hc, issuer)
 	if err != nil {
 		if !errors.Is(err, errNotFound) || prm != nil {
 			return nil, err
 		}
+		fallback = true
 		// 2025-03-26 fallback: the default endpoints at the origin.
 		as = &ServerMetadata{Issuer: issuer, AuthorizationEndpoint: issuer + "/authorize", TokenEndpoint: issuer + "/token", RegistrationEndpoint: issuer + "/register"}
 	}
@@ -279,6 +281,13 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	if t.cfg.Authorize == nil {
 		return nil, errors.New("the server asks for authorization and Config.Authorize is nil")
 	}
+	// PKCE support is known from the metadata only: without S256 in
+	// code_challenge_methods_supported the client must not proceed (MCP
+	// security considerations, 2025-06-18 onward). The 2025-03-26
+	// fallback, which has no metadata, is the exception.
+	if !fallback && !slices.Contains(as.CodeChallengeMethodsSupported, "S256") {
+		return nil, fmt.Errorf("authorization server %s does not advertise PKCE with S256 (code_challenge_methods_supported %q)", as.Issuer, as.CodeChallengeMethodsSupported)
+	}
 	oc := &oauth2.Config{ClientID: reg.id, ClientSecret: reg.secret, RedirectURL: t.cfg.RedirectURL, Scopes: reqScopes,
 		Endpoint: oauth2.Endpoint{AuthURL: as.AuthorizationEndpoint, TokenURL: as.TokenEndpoint, AuthStyle: reg.style}}
 	verifier := oauth2.GenerateVerifier()
@@ -289,21 +298,22 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 		return nil, fmt.Errorf("authorization: %w", err)
 	}
 	q := back.Query()
-	if e := q.Get("error"); e != "" {
-		return nil, fmt.Errorf("authorization refused: %s %s", e, q.Get("error_description"))
-	}
-	if q.Get("state") != state {
-		return nil, errors.New("authorization response: state does not match")
-	}
 	// RFC 9207 as the 2026-07-28 page requires: a present iss must be the
 	// recorded issuer, compared as strings with no normalization; a server
-	// that advertises iss must send it.
+	// that advertises iss must send it. Checked before anything else of
+	// the response is acted on, error responses included.
 	if iss, ok := q["iss"]; ok {
 		if len(iss) != 1 || iss[0] != as.Issuer {
 			return nil, fmt.Errorf("authorization response: iss %q is not the issuer %q", q.Get("iss"), as.Issuer)
 		}
 	} else if as.IssParameterSupported {
 		return nil, fmt.Errorf("authorization response: no iss, though %s advertises it", as.Issuer)
+	}
+	if q.Get("state") != state {
+		return nil, errors.New("authorization response: state does not match")
+	}
+	if e := q.Get("error"); e != "" {
+		return nil, fmt.Errorf("authorization refused: %s %s", e, q.Get("error_description"))
 	}
 	code := q.Get("code")
 	if code == "" {

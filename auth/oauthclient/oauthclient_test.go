@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -90,5 +91,34 @@ func TestDiscoverServerIssuer(t *testing.T) {
 	issuer = srv.URL + "/"
 	if _, err := DiscoverServer(context.Background(), srv.Client(), srv.URL); err == nil || !strings.Contains(err.Error(), "names issuer") {
 		t.Fatalf("issuer mismatch: %v", err)
+	}
+}
+
+// TestRefusesWithoutPKCE: an authorization server whose metadata does not
+// advertise S256 is not used; the user is never sent to it.
+func TestRefusesWithoutPKCE(t *testing.T) {
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+srv.URL+`/prm"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	})
+	mux.HandleFunc("/prm", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"resource": srv.URL + "/mcp", "authorization_servers": []string{srv.URL}})
+	})
+	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		json.NewEncoder(w).Encode(map[string]any{"issuer": srv.URL, "authorization_endpoint": srv.URL + "/a", "token_endpoint": srv.URL + "/t"})
+	})
+	asked := false
+	tr := NewTransport(Config{ServerURL: srv.URL + "/mcp", ClientID: "c", RedirectURL: "http://127.0.0.1/cb",
+		Authorize: func(context.Context, string) (*url.URL, error) { asked = true; return nil, context.Canceled }})
+	resp, err := (&http.Client{Transport: tr}).Post(srv.URL+"/mcp", "application/json", strings.NewReader(`{}`))
+	if err == nil {
+		resp.Body.Close()
+		t.Fatalf("answered %s; want a refusal", resp.Status)
+	}
+	if !strings.Contains(err.Error(), "PKCE") || asked {
+		t.Fatalf("err %v, user asked %v", err, asked)
 	}
 }
