@@ -3,6 +3,7 @@ package oauthclient
 import (
 	"bytes"
 	"context"
+	"crypto"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,6 +41,10 @@ type Config struct {
 	ClientIDMetadataURL string
 	// ClientName is sent in dynamic client registration.
 	ClientName string
+	// ClientAssertionKey, with ClientID, authenticates the client at the
+	// token endpoint with a signed JWT (private_key_jwt, RFC 7523; ES256
+	// for a P-256 key, RS256 for RSA) instead of a secret.
+	ClientAssertionKey crypto.Signer
 	// ClientCredentials uses the client credentials grant (headless, with
 	// ClientID and ClientSecret) instead of the authorization code flow.
 	ClientCredentials bool
@@ -276,7 +281,11 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	if t.cfg.ClientCredentials {
 		cc := &clientcredentials.Config{ClientID: reg.id, ClientSecret: reg.secret, TokenURL: as.TokenEndpoint,
 			Scopes: reqScopes, AuthStyle: reg.style, EndpointParams: url.Values{"resource": {resource}}}
-		return cc.TokenSource(context.WithValue(context.Background(), oauth2.HTTPClient, t.hc)), nil
+		hctx := context.WithValue(context.Background(), oauth2.HTTPClient, t.hc)
+		if t.cfg.ClientAssertionKey != nil {
+			return oauth2.ReuseTokenSource(nil, &assertionSource{cc: cc, key: t.cfg.ClientAssertionKey, audience: as.Issuer, ctx: hctx}), nil
+		}
+		return cc.TokenSource(hctx), nil
 	}
 	if t.cfg.Authorize == nil {
 		return nil, errors.New("the server asks for authorization and Config.Authorize is nil")
@@ -320,11 +329,41 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 		return nil, errors.New("authorization response: no code")
 	}
 	hctx := context.WithValue(ctx, oauth2.HTTPClient, t.hc)
-	tok, err := oc.Exchange(hctx, code, oauth2.VerifierOption(verifier), resourceParam)
+	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier), resourceParam}
+	if t.cfg.ClientAssertionKey != nil {
+		a, err := clientAssertion(t.cfg.ClientAssertionKey, reg.id, as.Issuer)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, oauth2.SetAuthURLParam("client_assertion_type", jwtBearerAssertion), oauth2.SetAuthURLParam("client_assertion", a))
+	}
+	tok, err := oc.Exchange(hctx, code, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("token exchange: %w", err)
 	}
 	return oauth2.ReuseTokenSource(tok, &refresher{hc: t.hc, oc: oc, resource: resource, tok: tok}), nil
+}
+
+// assertionSource is the client credentials grant with private_key_jwt
+// client authentication: a new assertion for each token request.
+type assertionSource struct {
+	cc       *clientcredentials.Config
+	key      crypto.Signer
+	audience string
+	ctx      context.Context
+}
+
+// Token implements oauth2.TokenSource.
+func (s *assertionSource) Token() (*oauth2.Token, error) {
+	a, err := clientAssertion(s.key, s.cc.ClientID, s.audience)
+	if err != nil {
+		return nil, err
+	}
+	cc := *s.cc
+	cc.ClientSecret, cc.AuthStyle = "", oauth2.AuthStyleInParams
+	cc.EndpointParams = url.Values{"resource": s.cc.EndpointParams["resource"],
+		"client_assertion_type": {jwtBearerAssertion}, "client_assertion": {a}}
+	return cc.Token(s.ctx)
 }
 
 // refresher renews a token with its refresh token, sending the resource
@@ -369,6 +408,8 @@ func (t *Transport) register(ctx context.Context, as *ServerMetadata) (registere
 	}
 	var r registered
 	switch {
+	case t.cfg.ClientID != "" && t.cfg.ClientAssertionKey != nil:
+		r = registered{id: t.cfg.ClientID, style: oauth2.AuthStyleInParams}
 	case t.cfg.ClientID != "":
 		r = registered{id: t.cfg.ClientID, secret: t.cfg.ClientSecret, style: authStyle(as.TokenEndpointAuthMethodsSupported, t.cfg.ClientSecret)}
 	case t.cfg.ClientIDMetadataURL != "" && as.ClientIDMetadataDocumentSupported:

@@ -2,7 +2,15 @@ package oauthclient
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -120,5 +128,41 @@ func TestRefusesWithoutPKCE(t *testing.T) {
 	}
 	if !strings.Contains(err.Error(), "PKCE") || asked {
 		t.Fatalf("err %v, user asked %v", err, asked)
+	}
+}
+
+// TestClientAssertion: the ES256 assertion verifies with the public key
+// and carries the RFC 7523 claims.
+func TestClientAssertion(t *testing.T) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	signer, err := ParsePrivateKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jwt, err := clientAssertion(signer, "cid", "https://as")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(jwt, ".")
+	if len(parts) != 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	sig, _ := base64.RawURLEncoding.DecodeString(parts[2])
+	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	if len(sig) != 64 || !ecdsa.Verify(&key.PublicKey, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
+		t.Fatal("signature does not verify")
+	}
+	payload, _ := base64.RawURLEncoding.DecodeString(parts[1])
+	var claims map[string]any
+	json.Unmarshal(payload, &claims)
+	if claims["iss"] != "cid" || claims["sub"] != "cid" || claims["aud"] != "https://as" || claims["jti"] == "" {
+		t.Fatalf("claims %v", claims)
+	}
+	if _, err := ParsePrivateKey([]byte("nope")); err == nil {
+		t.Fatal("garbage parsed as a key")
 	}
 }

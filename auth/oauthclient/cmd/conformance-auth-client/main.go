@@ -15,11 +15,13 @@
 // the authorization endpoint's redirect without a browser (the suite's
 // authorization server consents at once). Scenario data comes in
 // MCP_CONFORMANCE_CONTEXT: client_id and client_secret of pre-registered
-// clients and of the client credentials scenario.
+// clients and of the client credentials scenarios, and private_key_pem of
+// the private_key_jwt one.
 package main
 
 import (
 	"context"
+	"crypto"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,8 +65,9 @@ func main() {
 
 // scenarioContext is the part of MCP_CONFORMANCE_CONTEXT this client uses.
 type scenarioContext struct {
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
+	ClientID      string `json:"client_id"`
+	ClientSecret  string `json:"client_secret"`
+	PrivateKeyPEM string `json:"private_key_pem"` // private_key_jwt (auth/client-credentials-jwt)
 }
 
 func run(scenario, serverURL string) error {
@@ -76,6 +79,13 @@ func run(scenario, serverURL string) error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT: %w", err)
 		}
 	}
+	var key crypto.Signer
+	if sc.PrivateKeyPEM != "" {
+		var err error
+		if key, err = oauthclient.ParsePrivateKey([]byte(sc.PrivateKeyPEM)); err != nil {
+			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT private_key_pem: %w", err)
+		}
+	}
 	// The browser: follow nothing, read the redirect back to us.
 	agent := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	auth := oauthclient.NewTransport(oauthclient.Config{
@@ -85,6 +95,7 @@ func run(scenario, serverURL string) error {
 		ClientName:          "mcpgen-conformance-auth-client",
 		ClientID:            sc.ClientID,
 		ClientSecret:        sc.ClientSecret,
+		ClientAssertionKey:  key,
 		ClientCredentials:   strings.HasPrefix(scenario, "auth/client-credentials"),
 		Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
