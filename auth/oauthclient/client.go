@@ -45,6 +45,12 @@ type Config struct {
 	// token endpoint with a signed JWT (private_key_jwt, RFC 7523; ES256
 	// for a P-256 key, RS256 for RSA) instead of a secret.
 	ClientAssertionKey crypto.Signer
+	// JWTBearerAssertion, when set, obtains tokens with the JWT bearer
+	// grant (RFC 7523 section 2.1): a workload identity token from the
+	// platform (SEP-1933 workload identity federation), fetched anew for
+	// each token request. A refused grant is returned, not retried with
+	// another grant.
+	JWTBearerAssertion func(ctx context.Context) (string, error)
 	// ClientCredentials uses the client credentials grant (headless, with
 	// ClientID and ClientSecret) instead of the authorization code flow.
 	ClientCredentials bool
@@ -213,6 +219,14 @@ func (t *Transport) authorize(ctx context.Context, gen int, ch Challenge, stepUp
 		t.stepUps++
 	}
 	ts, err := t.flow(ctx, ch)
+	if err == nil {
+		// The first token now, so that a refused grant (a client
+		// credentials or JWT bearer grant is only tried here) is this
+		// request's error, surfaced as is.
+		if _, terr := ts.Token(); terr != nil {
+			err = fmt.Errorf("token request: %w", terr)
+		}
+	}
 	t.gen++
 	t.lastAuth = err
 	if err != nil {
@@ -270,7 +284,7 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	}
 	t.scopes = scopes
 	reqScopes := slices.Clone(scopes)
-	if !t.cfg.NoOfflineAccess && !t.cfg.ClientCredentials && slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(reqScopes, "offline_access") {
+	if !t.cfg.NoOfflineAccess && !t.cfg.ClientCredentials && t.cfg.JWTBearerAssertion == nil && slices.Contains(as.ScopesSupported, "offline_access") && !slices.Contains(reqScopes, "offline_access") {
 		reqScopes = append(reqScopes, "offline_access")
 	}
 	reg, err := t.register(ctx, as)
@@ -278,6 +292,11 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 		return nil, err
 	}
 	resourceParam := oauth2.SetAuthURLParam("resource", resource)
+	if t.cfg.JWTBearerAssertion != nil {
+		cc := &clientcredentials.Config{ClientID: reg.id, TokenURL: as.TokenEndpoint, Scopes: reqScopes, AuthStyle: oauth2.AuthStyleInParams}
+		return oauth2.ReuseTokenSource(nil, &jwtBearerSource{cc: cc, resource: resource, assertion: t.cfg.JWTBearerAssertion,
+			ctx: context.WithValue(context.Background(), oauth2.HTTPClient, t.hc)}), nil
+	}
 	if t.cfg.ClientCredentials {
 		cc := &clientcredentials.Config{ClientID: reg.id, ClientSecret: reg.secret, TokenURL: as.TokenEndpoint,
 			Scopes: reqScopes, AuthStyle: reg.style, EndpointParams: url.Values{"resource": {resource}}}
@@ -366,6 +385,27 @@ func (s *assertionSource) Token() (*oauth2.Token, error) {
 	return cc.Token(s.ctx)
 }
 
+// jwtBearerSource is the JWT bearer grant with a fresh assertion for each
+// token request (through x/oauth2's client credentials Config, whose
+// EndpointParams may set grant_type).
+type jwtBearerSource struct {
+	cc        *clientcredentials.Config
+	resource  string
+	assertion func(ctx context.Context) (string, error)
+	ctx       context.Context
+}
+
+// Token implements oauth2.TokenSource.
+func (s *jwtBearerSource) Token() (*oauth2.Token, error) {
+	a, err := s.assertion(s.ctx)
+	if err != nil {
+		return nil, fmt.Errorf("workload assertion: %w", err)
+	}
+	cc := *s.cc
+	cc.EndpointParams = url.Values{"grant_type": {"urn:ietf:params:oauth:grant-type:jwt-bearer"}, "assertion": {a}, "resource": {s.resource}}
+	return cc.Token(s.ctx)
+}
+
 // refresher renews a token with its refresh token, sending the resource
 // parameter too (RFC 8707 section 2.2; x/oauth2's own refresher sends no
 // extra parameters, so the request goes through its client credentials
@@ -414,6 +454,8 @@ func (t *Transport) register(ctx context.Context, as *ServerMetadata) (registere
 		r = registered{id: t.cfg.ClientID, secret: t.cfg.ClientSecret, style: authStyle(as.TokenEndpointAuthMethodsSupported, t.cfg.ClientSecret)}
 	case t.cfg.ClientIDMetadataURL != "" && as.ClientIDMetadataDocumentSupported:
 		r = registered{id: t.cfg.ClientIDMetadataURL, style: oauth2.AuthStyleInParams}
+	case t.cfg.JWTBearerAssertion != nil:
+		// The assertion identifies the workload; no client to register.
 	case as.RegistrationEndpoint != "":
 		var err error
 		if r, err = t.dynamic(ctx, as); err != nil {
@@ -451,6 +493,9 @@ func (t *Transport) dynamic(ctx context.Context, as *ServerMetadata) (registered
 	if t.cfg.ClientCredentials {
 		grants = []string{"client_credentials"}
 	}
+	if t.cfg.JWTBearerAssertion != nil {
+		grants = []string{"urn:ietf:params:oauth:grant-type:jwt-bearer"}
+	}
 	name := t.cfg.ClientName
 	if name == "" {
 		name = "mcpgen"
@@ -462,7 +507,7 @@ func (t *Transport) dynamic(ctx context.Context, as *ServerMetadata) (registered
 		// SEP-837: a native application (loopback redirect).
 		"application_type": "native",
 	}
-	if !t.cfg.ClientCredentials {
+	if !t.cfg.ClientCredentials && t.cfg.JWTBearerAssertion == nil {
 		meta["redirect_uris"] = []string{t.cfg.RedirectURL}
 		meta["response_types"] = []string{"code"}
 	}

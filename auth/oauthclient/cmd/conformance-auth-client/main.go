@@ -16,7 +16,7 @@
 // authorization server consents at once). Scenario data comes in
 // MCP_CONFORMANCE_CONTEXT: client_id and client_secret of pre-registered
 // clients and of the client credentials scenarios, and private_key_pem of
-// the private_key_jwt one.
+// the private_key_jwt one, valid_jwt of the workload identity one.
 package main
 
 import (
@@ -68,6 +68,7 @@ type scenarioContext struct {
 	ClientID      string `json:"client_id"`
 	ClientSecret  string `json:"client_secret"`
 	PrivateKeyPEM string `json:"private_key_pem"` // private_key_jwt (auth/client-credentials-jwt)
+	ValidJWT      string `json:"valid_jwt"`       // the workload's identity token (auth/wif-jwt-bearer)
 }
 
 func run(scenario, serverURL string) error {
@@ -86,6 +87,10 @@ func run(scenario, serverURL string) error {
 			return fmt.Errorf("MCP_CONFORMANCE_CONTEXT private_key_pem: %w", err)
 		}
 	}
+	var workload func(context.Context) (string, error)
+	if sc.ValidJWT != "" {
+		workload = func(context.Context) (string, error) { return sc.ValidJWT, nil }
+	}
 	// The browser: follow nothing, read the redirect back to us.
 	agent := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	auth := oauthclient.NewTransport(oauthclient.Config{
@@ -96,6 +101,7 @@ func run(scenario, serverURL string) error {
 		ClientID:            sc.ClientID,
 		ClientSecret:        sc.ClientSecret,
 		ClientAssertionKey:  key,
+		JWTBearerAssertion:  workload,
 		ClientCredentials:   strings.HasPrefix(scenario, "auth/client-credentials"),
 		Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
