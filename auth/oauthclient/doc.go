@@ -12,7 +12,10 @@
 // dynamic registration, RFC 7591), the resource parameter (RFC 8707) in
 // authorization, token and refresh requests, scope selection and step-up
 // on 403 insufficient_scope with a retry limit, and the authorization
-// response's iss check (RFC 9207, 2026-07-28).
+// response's iss check (RFC 9207, 2026-07-28). Headless clients use the
+// client credentials grant (secret or private_key_jwt, RFC 7523), the JWT
+// bearer grant with a workload identity token (SEP-1933), or a token
+// source of their own.
 //
 // The seam is plain net/http: Transport is an http.RoundTripper that adds
 // the bearer token and reacts to 401 and 403 by authorizing and retrying
