@@ -19,7 +19,10 @@
 // schema (or the context's calls); with http-standard-headers also list and
 // read resources and list and get prompts. Elicitation is answered with the
 // schema's defaults (SEP-1034), sampling with a fixed text, roots with none.
-// The authorization scenarios (auth/*) are not handled here (issue 23).
+// The authorization scenarios (auth/*) are run by
+// auth/oauthclient/cmd/conformance-auth-client (a separate module, since
+// the OAuth client is built on golang.org/x/oauth2), which execs this
+// program for every other scenario.
 package main
 
 import (

@@ -58,6 +58,11 @@ pid=
 trap 'if [[ -n $pid ]]; then kill "$pid" 2>/dev/null || true; fi; rm -rf "$bin"' EXIT
 go build -o "$bin/conformance-server" ./examples/conformance-server
 go build -o "$bin/conformance-client" ./examples/conformance-client
+# The client runs go through auth/oauthclient's conformance-auth-client (its
+# own module: the main module stays standard-library only): it runs the
+# auth/* scenarios itself and execs examples/conformance-client for the rest.
+(cd auth/oauthclient && go build -o "$bin/conformance-auth-client" ./cmd/conformance-auth-client)
+client="$bin/conformance-auth-client $bin/conformance-client"
 
 # expected_for KIND: the scenario names the expected-failures file lists
 # under KIND (server or client), one per line.
@@ -175,12 +180,12 @@ for mode in json sse; do
 done
 
 for rev in 2026-07-28 2025-11-25; do
-	suite "$cli_alpha" "$bin/c-$rev.log" client --command "$bin/conformance-client" --requirements "$rev"
+	suite "$cli_alpha" "$bin/c-$rev.log" client --command "$client" --requirements "$rev"
 	score "$alpha client --requirements $rev" client "$bin/c-$rev.log"
 done
-suite "$cli_alpha" "$bin/c-all.log" client --command "$bin/conformance-client" --suite all
+suite "$cli_alpha" "$bin/c-all.log" client --command "$client" --suite all
 score "$alpha client --suite all" client "$bin/c-all.log"
-suite "$cli_alpha" "$bin/c-all-2025-11-25.log" client --command "$bin/conformance-client" --suite all --spec-version 2025-11-25
+suite "$cli_alpha" "$bin/c-all-2025-11-25.log" client --command "$client" --suite all --spec-version 2025-11-25
 score "$alpha client --suite all --spec-version 2025-11-25" client "$bin/c-all-2025-11-25.log"
 if [[ $tasks_seen -eq 0 ]]; then
 	echo "== no tasks-* scenario ran in any server run: the Tasks extension went unchecked (did the suite rename them?)"

@@ -1,0 +1,10 @@
+module github.com/mcpgen/mcpgen/auth/oauthclient
+
+go 1.24.0
+
+replace github.com/mcpgen/mcpgen => ../..
+
+require (
+	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	golang.org/x/oauth2 v0.35.0
+)
