@@ -113,11 +113,18 @@ func DecodeMessage(data []byte) (*Message, *Error) {
 		if f.method[0] != '"' {
 			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: method is not a string"}
 		}
-		s, err := decodeJSONString(f.method)
-		if err != nil {
-			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+		// A common method name is looked up on the literal's bytes (no
+		// allocation): its names hold no escapes, so a literal equal to one
+		// decodes to it.
+		if c, ok := commonMethods[string(f.method[1:len(f.method)-1])]; ok {
+			m.Method = c
+		} else {
+			s, err := decodeJSONString(f.method)
+			if err != nil {
+				return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+			}
+			m.Method = internMethod(s, f.method)
 		}
-		m.Method = internMethod(s, f.method)
 	}
 	if f.params != nil {
 		switch f.params[0] {

@@ -21,7 +21,11 @@ import (
 func requestJSON(id jsonrpc2.RequestID, method string, params []byte) []byte {
 	b := make([]byte, 0, 48+len(method)+len(params))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id.RawJSON()...)
+	if t, ok := id.IntegerText(); ok {
+		b = append(b, t...) // an integer id is its own JSON, without RawJSON's copy
+	} else {
+		b = append(b, id.RawJSON()...)
+	}
 	b = append(b, `,"method":`...)
 	b = appendJSONString(b, method)
 	b = append(b, `,"params":`...)

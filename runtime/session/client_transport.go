@@ -162,6 +162,15 @@ func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
 // incoming maps a response to an MRTR retry back to the Conn's id, and
 // takes input_required answers for itself.
 func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
+	ct.mu.Lock()
+	idle := len(ct.legacy) == 0 && len(ct.calls) == 0 && len(ct.retries) == 0
+	ct.mu.Unlock()
+	if idle {
+		// Nothing to map back or take over (every legacy call that is not
+		// cacheable): the message goes to the Conn as it came, as below,
+		// without decoding it once more here.
+		return msg, true
+	}
 	m, derr := jsonrpc2.DecodeMessage(msg)
 	if derr != nil || (m.Kind != jsonrpc2.KindResponse && m.Kind != jsonrpc2.KindErrorResponse) {
 		return msg, true
