@@ -47,7 +47,8 @@ func spliceModernParams(params []byte, version string, info, caps json.RawMessag
 	if len(caps) == 0 {
 		caps = json.RawMessage("null")
 	}
-	return spliceMeta(params, func(out, meta []byte) ([]byte, bool) {
+	extra := len(MetaProtocolVersion) + len(version) + len(MetaClientInfo) + len(info) + len(MetaClientCapabilities) + len(caps) + 3*8
+	return spliceMeta(params, extra, func(out, meta []byte) ([]byte, bool) {
 		// The last occurrence of each counts, as in the map.
 		ci := jsonscan.Member(meta, MetaClientInfo)
 		cc := jsonscan.Member(meta, MetaClientCapabilities)
