@@ -232,8 +232,10 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 		return result, nil
 	}
 	var kind string
-	if rt[0] == '"' {
-		kind = jsonStringValue(rt)
+	if rt[0] == '"' && string(rt) != `"complete"` {
+		kind = jsonStringValue(rt) // "complete" (every result) is read without a copy
+	} else if rt[0] == '"' {
+		kind = "complete"
 	}
 	// "" is a generated result type's zero value: the session sends it to
 	// a modern client as "complete" (withModernDefaults).
