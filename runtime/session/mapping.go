@@ -232,10 +232,8 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 		return result, nil
 	}
 	var kind string
-	if rt[0] == '"' && string(rt) != `"complete"` {
-		kind = jsonStringValue(rt) // "complete" (every result) is read without a copy
-	} else if rt[0] == '"' {
-		kind = "complete"
+	if rt[0] == '"' {
+		kind = jsonStringValue(rt)
 	}
 	// "" is a generated result type's zero value: the session sends it to
 	// a modern client as "complete" (withModernDefaults).
@@ -288,6 +286,18 @@ func jsonStringValue(v []byte) string {
 			_ = json.Unmarshal(v, &s)
 			return s
 		}
+	}
+	// The values read on every request and result (a resultType, the
+	// protocol version in _meta) are returned as shared strings, not copied.
+	switch string(body) { // compiled to comparisons: no allocation
+	case "complete":
+		return "complete"
+	case "input_required":
+		return "input_required"
+	case "2026-07-28":
+		return "2026-07-28"
+	case "2025-11-25":
+		return "2025-11-25"
 	}
 	return string(body)
 }
