@@ -171,7 +171,9 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 		// without decoding it once more here.
 		return msg, true
 	}
-	m, derr := jsonrpc2.DecodeMessage(msg)
+	var decoded jsonrpc2.Message // on the stack: only looked at here
+	m := &decoded
+	derr := jsonrpc2.DecodeMessageInto(msg, m)
 	if derr != nil || (m.Kind != jsonrpc2.KindResponse && m.Kind != jsonrpc2.KindErrorResponse) {
 		return msg, true
 	}
@@ -364,7 +366,9 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 }
 
 func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
-	m, derr := jsonrpc2.DecodeMessage(msg)
+	var decoded jsonrpc2.Message // on the stack: only looked at here
+	m := &decoded
+	derr := jsonrpc2.DecodeMessageInto(msg, m)
 	if derr != nil {
 		return ct.inner.Write(ctx, msg)
 	}
