@@ -348,13 +348,17 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		}
 		body = append(body, jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot(base).Call(args...))
 		if hasAlternative(me, inputRequiredDef) {
+			// ire is declared only when there is an error: errors.As makes
+			// it escape, which would cost an allocation on every call.
 			body = append(body,
-				jen.Var().Id("ire").Op("*").Id("InputRequiredError"),
-				jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ire")).Op("&&").Id("ire").Dot("Result").Op("!=").Nil()).Block(
-					jen.If(jen.Id("ire").Dot("Result").Dot("ResultType").Op("==").Lit("")).Block(
-						jen.Id("ire").Dot("Result").Dot("ResultType").Op("=").Lit(inputRequiredValue),
+				jen.If(jen.Err().Op("!=").Nil()).Block(
+					jen.Var().Id("ire").Op("*").Id("InputRequiredError"),
+					jen.If(jen.Qual("errors", "As").Call(jen.Err(), jen.Op("&").Id("ire")).Op("&&").Id("ire").Dot("Result").Op("!=").Nil()).Block(
+						jen.If(jen.Id("ire").Dot("Result").Dot("ResultType").Op("==").Lit("")).Block(
+							jen.Id("ire").Dot("Result").Dot("ResultType").Op("=").Lit(inputRequiredValue),
+						),
+						jen.Return(jen.Id("ire").Dot("Result"), jen.Nil()),
 					),
-					jen.Return(jen.Id("ire").Dot("Result"), jen.Nil()),
 				),
 			)
 		}

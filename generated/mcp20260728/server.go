@@ -206,12 +206,14 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 					return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
 				}
 				res, err := h.GetPrompt(ctx, params)
-				var ire *InputRequiredError
-				if errors.As(err, &ire) && ire.Result != nil {
-					if ire.Result.ResultType == "" {
-						ire.Result.ResultType = "input_required"
+				if err != nil {
+					var ire *InputRequiredError
+					if errors.As(err, &ire) && ire.Result != nil {
+						if ire.Result.ResultType == "" {
+							ire.Result.ResultType = "input_required"
+						}
+						return ire.Result, nil
 					}
-					return ire.Result, nil
 				}
 				if res != nil && res.ResultType == "" {
 					res.ResultType = "complete"
@@ -273,12 +275,14 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 					return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
 				}
 				res, err := h.ReadResource(ctx, params)
-				var ire *InputRequiredError
-				if errors.As(err, &ire) && ire.Result != nil {
-					if ire.Result.ResultType == "" {
-						ire.Result.ResultType = "input_required"
+				if err != nil {
+					var ire *InputRequiredError
+					if errors.As(err, &ire) && ire.Result != nil {
+						if ire.Result.ResultType == "" {
+							ire.Result.ResultType = "input_required"
+						}
+						return ire.Result, nil
 					}
-					return ire.Result, nil
 				}
 				if res != nil && res.ResultType == "" {
 					res.ResultType = "complete"
@@ -360,12 +364,14 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 					return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
 				}
 				res, err := h.CallTool(ctx, params)
-				var ire *InputRequiredError
-				if errors.As(err, &ire) && ire.Result != nil {
-					if ire.Result.ResultType == "" {
-						ire.Result.ResultType = "input_required"
+				if err != nil {
+					var ire *InputRequiredError
+					if errors.As(err, &ire) && ire.Result != nil {
+						if ire.Result.ResultType == "" {
+							ire.Result.ResultType = "input_required"
+						}
+						return ire.Result, nil
 					}
-					return ire.Result, nil
 				}
 				if res != nil && res.ResultType == "" {
 					res.ResultType = "complete"

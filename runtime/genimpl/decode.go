@@ -418,6 +418,9 @@ func stringValue(v []byte) (string, bool) {
 	if !plainString(v) {
 		return "", false
 	}
+	if s, ok := knownString(v[1 : len(v)-1]); ok {
+		return s, true
+	}
 	return string(v[1 : len(v)-1]), true
 }
 

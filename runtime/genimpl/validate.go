@@ -410,7 +410,39 @@ func StringValue(v []byte) string {
 			return s
 		}
 	}
+	if s, ok := knownString(body); ok {
+		return s
+	}
 	return string(body)
+}
+
+// knownString returns a shared copy of the protocol's discriminator values
+// that every round trip decodes (a content block's "type", a result's
+// "resultType"), instead of allocating one per message; ok is false for
+// any other body. body holds no escapes (the callers checked), so equal
+// bytes decode to the same string.
+func knownString(body []byte) (string, bool) {
+	switch string(body) { // compiled to comparisons: no allocation
+	case "text":
+		return "text", true
+	case "complete":
+		return "complete", true
+	case "input_required":
+		return "input_required", true
+	case "image":
+		return "image", true
+	case "audio":
+		return "audio", true
+	case "resource":
+		return "resource", true
+	case "resource_link":
+		return "resource_link", true
+	case "user":
+		return "user", true
+	case "assistant":
+		return "assistant", true
+	}
+	return "", false
 }
 
 // StringIs reports whether the (valid) string literal v decodes to s.

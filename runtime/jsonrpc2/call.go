@@ -59,8 +59,8 @@ func (c *Conn) Call(ctx context.Context, method string, params any, result any, 
 // call is Call without the call interceptors.
 func (c *Conn) call(ctx context.Context, method string, params any, result any, opts ...CallOption) error {
 	cc := callConfig{timeout: c.cfg.defaultTimeout, maxTimeout: c.cfg.defaultMax}
-	for _, o := range opts {
-		o(&cc)
+	if len(opts) > 0 {
+		cc = withCallOptions(cc, opts)
 	}
 	if err := ctx.Err(); err != nil {
 		return err // nothing written, so nothing to cancel
@@ -74,6 +74,16 @@ func (c *Conn) call(ctx context.Context, method string, params any, result any, 
 		return err
 	}
 	return c.wait(ctx, cl, &cc, result)
+}
+
+// withCallOptions is cc with opts applied. Passing &cc to an option makes
+// it escape, so call does it here, only when there are options: a call
+// without any keeps its config on the stack.
+func withCallOptions(cc callConfig, opts []CallOption) callConfig {
+	for _, o := range opts {
+		o(&cc)
+	}
+	return cc
 }
 
 // issue encodes, registers and writes a request for Call.

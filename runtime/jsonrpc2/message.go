@@ -56,6 +56,24 @@ type Message struct {
 // returned Message has Kind KindRequest and a non-zero ID, the error response
 // should carry that id; otherwise it carries id null.
 func DecodeMessage(data []byte) (*Message, *Error) {
+	return decodeMessage(data, &Message{})
+}
+
+// DecodeMessageInto is DecodeMessage into a Message of the caller's, which
+// may live on its stack: a layer that only looks at a message on its way
+// (a transport wrapper) then costs no allocation for it. m is reset first;
+// where DecodeMessage returns no Message, m is left with Kind KindInvalid.
+func DecodeMessageInto(data []byte, m *Message) *Error {
+	*m = Message{}
+	got, err := decodeMessage(data, m)
+	if got == nil {
+		*m = Message{}
+	}
+	return err
+}
+
+// decodeMessage is DecodeMessage, filling m.
+func decodeMessage(data []byte, m *Message) (*Message, *Error) {
 	if !jsonscan.Valid(data) {
 		return nil, &Error{Code: CodeParseError, Message: "parse error: message is not valid JSON"}
 	}
@@ -68,7 +86,6 @@ func DecodeMessage(data []byte) (*Message, *Error) {
 	}
 	var f rawFields
 	scanObject(data, &f)
-	m := &Message{}
 	switch {
 	case f.method != nil:
 		if f.id != nil {
@@ -113,11 +130,18 @@ func DecodeMessage(data []byte) (*Message, *Error) {
 		if f.method[0] != '"' {
 			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: method is not a string"}
 		}
-		s, err := decodeJSONString(f.method)
-		if err != nil {
-			return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+		// A common method name is looked up on the literal's bytes (no
+		// allocation): its names hold no escapes, so a literal equal to one
+		// decodes to it.
+		if c, ok := commonMethods[string(f.method[1:len(f.method)-1])]; ok {
+			m.Method = c
+		} else {
+			s, err := decodeJSONString(f.method)
+			if err != nil {
+				return m, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}
+			}
+			m.Method = internMethod(s, f.method)
 		}
-		m.Method = internMethod(s, f.method)
 	}
 	if f.params != nil {
 		switch f.params[0] {

@@ -21,7 +21,11 @@ import (
 func requestJSON(id jsonrpc2.RequestID, method string, params []byte) []byte {
 	b := make([]byte, 0, 48+len(method)+len(params))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id.RawJSON()...)
+	if t, ok := id.IntegerText(); ok {
+		b = append(b, t...) // an integer id is its own JSON, without RawJSON's copy
+	} else {
+		b = append(b, id.RawJSON()...)
+	}
 	b = append(b, `,"method":`...)
 	b = appendJSONString(b, method)
 	b = append(b, `,"params":`...)
@@ -43,7 +47,8 @@ func spliceModernParams(params []byte, version string, info, caps json.RawMessag
 	if len(caps) == 0 {
 		caps = json.RawMessage("null")
 	}
-	return spliceMeta(params, func(out, meta []byte) ([]byte, bool) {
+	extra := len(MetaProtocolVersion) + len(version) + len(MetaClientInfo) + len(info) + len(MetaClientCapabilities) + len(caps) + 3*8
+	return spliceMeta(params, extra, func(out, meta []byte) ([]byte, bool) {
 		// The last occurrence of each counts, as in the map.
 		ci := jsonscan.Member(meta, MetaClientInfo)
 		cc := jsonscan.Member(meta, MetaClientCapabilities)

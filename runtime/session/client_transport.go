@@ -162,7 +162,18 @@ func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
 // incoming maps a response to an MRTR retry back to the Conn's id, and
 // takes input_required answers for itself.
 func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
-	m, derr := jsonrpc2.DecodeMessage(msg)
+	ct.mu.Lock()
+	idle := len(ct.legacy) == 0 && len(ct.calls) == 0 && len(ct.retries) == 0
+	ct.mu.Unlock()
+	if idle {
+		// Nothing to map back or take over (every legacy call that is not
+		// cacheable): the message goes to the Conn as it came, as below,
+		// without decoding it once more here.
+		return msg, true
+	}
+	var decoded jsonrpc2.Message // on the stack: only looked at here
+	m := &decoded
+	derr := jsonrpc2.DecodeMessageInto(msg, m)
 	if derr != nil || (m.Kind != jsonrpc2.KindResponse && m.Kind != jsonrpc2.KindErrorResponse) {
 		return msg, true
 	}
@@ -355,7 +366,9 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 }
 
 func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
-	m, derr := jsonrpc2.DecodeMessage(msg)
+	var decoded jsonrpc2.Message // on the stack: only looked at here
+	m := &decoded
+	derr := jsonrpc2.DecodeMessageInto(msg, m)
 	if derr != nil {
 		return ct.inner.Write(ctx, msg)
 	}

@@ -51,9 +51,15 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 			return nil, err
 		}
 		rs.responses, rs.stateVerified = carried, verified
-		answered, _ := jsonscan.Members(jsonscan.Member(req.Params, "inputResponses"))
-		for k, v := range answered {
-			rs.responses[k] = v
+		// Only a retry carries inputResponses: the map is made when one does.
+		if ir := jsonscan.Member(req.Params, "inputResponses"); ir != nil {
+			answered, _ := jsonscan.Members(ir)
+			if rs.responses == nil && len(answered) > 0 {
+				rs.responses = make(map[string]json.RawMessage, len(answered))
+			}
+			for k, v := range answered {
+				rs.responses[k] = v
+			}
 		}
 	} else {
 		lc, ok := st.awaitInitialize(ctx)

@@ -31,23 +31,27 @@ func MapLegacyParams(params json.RawMessage, lc LegacyContext) (json.RawMessage,
 	if len(caps) == 0 {
 		caps = json.RawMessage(`{}`)
 	}
-	version := appendJSONString(nil, lc.Version)
-	var level []byte
-	if lc.LogLevel != "" {
-		level = appendJSONString(nil, lc.LogLevel)
-	}
 	// The members in the order addMeta's encoding/json output had them
-	// (sorted), each only when _meta does not have it.
+	// (sorted), each only when _meta does not have it. The version (always)
+	// and the log level (when set) are JSON strings of str, written
+	// straight into the output rather than encoded apart first (two
+	// allocations per legacy request).
 	add := [...]struct {
 		key   string
-		value []byte
+		value []byte // raw JSON; nil for none
+		str   string // when isStr: the value is this, as a JSON string
+		isStr bool
 	}{
-		{MetaClientCapabilities, caps},
-		{MetaClientInfo, lc.ClientInfo},
-		{MetaLogLevel, level},
-		{MetaProtocolVersion, version},
+		{key: MetaClientCapabilities, value: caps},
+		{key: MetaClientInfo, value: lc.ClientInfo},
+		{key: MetaLogLevel, str: lc.LogLevel, isStr: lc.LogLevel != ""},
+		{key: MetaProtocolVersion, str: lc.Version, isStr: true},
 	}
-	out, ok := spliceMeta(params, func(out, meta []byte) ([]byte, bool) {
+	extra := 0
+	for _, a := range add {
+		extra += len(a.key) + len(a.value) + len(a.str) + 8
+	}
+	out, ok := spliceMeta(params, extra, func(out, meta []byte) ([]byte, bool) {
 		n := 0
 		jsonscan.EachMember(meta, func(k, v []byte) bool {
 			out = appendMember(out, n, k, v)
@@ -55,10 +59,14 @@ func MapLegacyParams(params json.RawMessage, lc LegacyContext) (json.RawMessage,
 			return true
 		})
 		for _, a := range add {
-			if len(a.value) == 0 || jsonscan.Member(meta, a.key) != nil {
+			if (len(a.value) == 0 && !a.isStr) || jsonscan.Member(meta, a.key) != nil {
 				continue
 			}
-			out = appendMember(out, n, []byte(a.key), a.value)
+			if a.isStr {
+				out = appendJSONString(appendMember(out, n, []byte(a.key), nil), a.str)
+			} else {
+				out = appendMember(out, n, []byte(a.key), a.value)
+			}
 			n++
 		}
 		return out, true
@@ -68,7 +76,9 @@ func MapLegacyParams(params json.RawMessage, lc LegacyContext) (json.RawMessage,
 	}
 	m := map[string]json.RawMessage{}
 	for _, a := range add {
-		if len(a.value) > 0 {
+		if a.isStr {
+			m[a.key] = appendJSONString(nil, a.str)
+		} else if len(a.value) > 0 {
 			m[a.key] = a.value
 		}
 	}
@@ -78,7 +88,7 @@ func MapLegacyParams(params json.RawMessage, lc LegacyContext) (json.RawMessage,
 // UnmapLegacyParams removes what MapLegacyParams added; hadMeta says
 // whether the legacy params had a _meta member of their own.
 func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, error) {
-	out, ok := spliceMeta(params, func(out, meta []byte) ([]byte, bool) {
+	out, ok := spliceMeta(params, 0, func(out, meta []byte) ([]byte, bool) {
 		n := 0
 		jsonscan.EachMember(meta, func(k, v []byte) bool {
 			if !isKeyOf(k, modernMetaKeys) {
@@ -104,7 +114,11 @@ func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, e
 // (params or _meta that is not an object, invalid JSON, _meta twice):
 // then the caller takes the encoding/json path, whose errors name the
 // fault.
-func spliceMeta(params []byte, edit func(out, meta []byte) ([]byte, bool)) (out json.RawMessage, ok bool) {
+//
+// extra is about how many bytes edit adds beyond the old _meta's: the
+// output is allocated once at that size (a fixed margin over-allocated
+// most of what a round trip allocates on the legacy path).
+func spliceMeta(params []byte, extra int, edit func(out, meta []byte) ([]byte, bool)) (out json.RawMessage, ok bool) {
 	p := jsonscan.Trim(params)
 	if len(p) == 0 || string(p) == "null" {
 		p = []byte(`{}`)
@@ -127,7 +141,7 @@ func spliceMeta(params []byte, edit func(out, meta []byte) ([]byte, bool)) (out 
 	if string(meta) == "null" {
 		meta = nil
 	}
-	out = make([]byte, 0, len(p)+len(meta)+256)
+	out = make([]byte, 0, len(p)+len(meta)+len(`,"_meta":{}`)+extra)
 	out = append(out, '{')
 	n := 0
 	writeMeta := func() {
@@ -272,6 +286,18 @@ func jsonStringValue(v []byte) string {
 			_ = json.Unmarshal(v, &s)
 			return s
 		}
+	}
+	// The values read on every request and result (a resultType, the
+	// protocol version in _meta) are returned as shared strings, not copied.
+	switch string(body) { // compiled to comparisons: no allocation
+	case "complete":
+		return "complete"
+	case "input_required":
+		return "input_required"
+	case "2026-07-28":
+		return "2026-07-28"
+	case "2025-11-25":
+		return "2025-11-25"
 	}
 	return string(body)
 }

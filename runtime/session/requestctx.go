@@ -276,8 +276,12 @@ func ClientCapabilities(ctx context.Context) json.RawMessage {
 func (rs *requestState) inputRequired() json.RawMessage {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	responses := rs.responses
+	if responses == nil {
+		responses = map[string]json.RawMessage{} // sealed as {}, never null
+	}
 	res := map[string]any{"resultType": "input_required", "inputRequests": rs.pending,
-		"requestState": rs.st.srv.sealState(mustJSON(rs.responses))}
+		"requestState": rs.st.srv.sealState(mustJSON(responses))}
 	return mustJSON(res)
 }
 
@@ -297,13 +301,15 @@ func (s *Server) sealState(payload []byte) string {
 var errBadRequestState = jsonrpc2.ErrInvalidParams("requestState failed its integrity check")
 
 // carriedResponses verifies and decodes the answers a requestState
-// carries: absent or null carries none; anything this server did not issue
-// unchanged is an error.
+// carries: absent or null carries none, as a nil map (most requests carry
+// no state, and an empty map would cost allocations on every call; readers
+// treat nil as empty); anything this server did not issue unchanged is an
+// error.
 func (s *Server) carriedResponses(state json.RawMessage) (map[string]json.RawMessage, bool, error) {
-	out := map[string]json.RawMessage{}
 	if t := jsonscan.Trim(state); len(t) == 0 || string(t) == "null" {
-		return out, false, nil
+		return nil, false, nil
 	}
+	var out map[string]json.RawMessage
 	var str string
 	if json.Unmarshal(state, &str) != nil || !strings.HasPrefix(str, requestStatePrefix) {
 		return nil, false, errBadRequestState
