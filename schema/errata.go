@@ -98,6 +98,12 @@ func applyErrata(file, rev string, obj map[string]any, data []byte) ([]Erratum, 
 			return nil, nil, errAt(file, e.Pointer, "mcpgen erratum (spec %s) no longer applies: %v; the official schema changed, so revisit the erratum in schema/errata.go", e.Spec, err)
 		}
 	}
+	return reencode(file, list, obj)
+}
+
+// reencode returns list and obj, a schema the errata in list corrected, as
+// JSON again.
+func reencode(file string, list []Erratum, obj map[string]any) ([]Erratum, []byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -176,11 +182,5 @@ func applyCoreErrata(file, rev string, root map[string]any, data []byte) ([]Erra
 			return nil, nil, errAt(file, e.Pointer, "mcpgen erratum of %s (spec %s) does not apply to the extension's copy: %v", rev, e.Spec, err)
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(root); err != nil {
-		return nil, nil, &Error{File: file, Msg: "cannot re-encode the corrected extension schema", Err: err}
-	}
-	return list, buf.Bytes(), nil
+	return reencode(file, list, root)
 }

@@ -9,8 +9,9 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 	"unsafe"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // nilData reports whether v is nil or holds a nil pointer-shaped value (a
@@ -324,63 +325,8 @@ const hex = "0123456789abcdef"
 // AppendString appends s as a JSON string exactly as encoding/json writes it
 // (HTML-safe, invalid UTF-8 replaced by U+FFFD, U+2028 and U+2029 escaped).
 func AppendString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if safe[b] {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch b {
-			case '\\', '"':
-				buf = append(buf, '\\', b)
-			case '\b':
-				buf = append(buf, '\\', 'b')
-			case '\f':
-				buf = append(buf, '\\', 'f')
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
+	return jsonscan.AppendString(buf, s, true)
 }
-
-// safe is true for the ASCII bytes encoding/json writes unescaped.
-var safe = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
 
 // AppendFloat appends f as encoding/json writes a float64.
 func AppendFloat(buf []byte, f float64) ([]byte, error) {

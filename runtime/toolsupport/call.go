@@ -94,7 +94,7 @@ func CheckResult[T any](res *T, check func(any, string) (T, error)) (structured 
 func ResultJSON(structured []byte, text string, isError, resultType bool) []byte {
 	b := make([]byte, 0, len(`{"content":[{"type":"text","text":""}],"structuredContent":,"isError":true,"resultType":"complete"}`)+len(text)+len(structured)+8)
 	b = append(b, `{"content":[{"type":"text","text":`...)
-	b = appendText(b, text) // the text is for a model, not for a browser: no HTML escaping
+	b = jsonscan.AppendString(b, text, false) // the text is for a model, not for a browser: no HTML escaping
 	b = append(b, "}]"...)
 	if structured != nil {
 		b = append(b, `,"structuredContent":`...)
