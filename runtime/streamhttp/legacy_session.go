@@ -524,14 +524,8 @@ func (h *Handler) get(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotAcceptable, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Accept must list text/event-stream", nil)
 		return
 	}
-	sid := r.Header.Get(HeaderSessionID)
-	if sid == "" {
-		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
-		return
-	}
-	s := h.lookupFor(r, sid)
+	s := h.requestSession(w, r)
 	if s == nil {
-		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
 	}
 	if last := r.Header.Get("Last-Event-ID"); last != "" && h.store != nil {
@@ -596,20 +590,30 @@ func (h *Handler) settleGet(s *legacySession, st *stream, gen uint64) {
 	}
 }
 
+// requestSession is the session a GET or DELETE names in Mcp-Session-Id,
+// or nil once it has answered 400 (no header) or 404 (unknown, or another
+// identity's: lookupFor).
+func (h *Handler) requestSession(w http.ResponseWriter, r *http.Request) *legacySession {
+	sid := r.Header.Get(HeaderSessionID)
+	if sid == "" {
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
+		return nil
+	}
+	s := h.lookupFor(r, sid)
+	if s == nil {
+		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
+	}
+	return s
+}
+
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	if !h.legacyEnabled() {
 		w.Header().Set("Allow", "POST")
 		writeError(w, http.StatusMethodNotAllowed, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "DELETE is not supported: no sessions in this protocol version", nil)
 		return
 	}
-	sid := r.Header.Get(HeaderSessionID)
-	if sid == "" {
-		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
-		return
-	}
-	s := h.lookupFor(r, sid)
+	s := h.requestSession(w, r)
 	if s == nil {
-		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 		return
 	}
 	h.endSession(s, "session deleted by the client")
