@@ -40,13 +40,20 @@ func (h *Handler) addOrphan(s *legacySession, id jsonrpc2.RequestID, st *stream,
 	o.timer = time.AfterFunc(h.opts.OrphanGrace, func() {
 		h.expireOrphan(o, fmt.Sprintf("orphaned: the client's connection was gone for the orphan grace (%s) without a resumption", h.opts.OrphanGrace))
 	})
-	var evict *orphan
-	if h.orphans.Len() > h.opts.MaxOrphans {
-		evict = h.orphans.Front().Value.(*orphan)
+	// The oldest beyond the bound leave the list under the same lock, so
+	// concurrent additions each evict a different orphan (choosing the
+	// front and removing it later let two of them pick the same one).
+	var evict []*orphan
+	for h.orphans.Len() > h.opts.MaxOrphans {
+		e := h.orphans.Front().Value.(*orphan)
+		h.orphans.Remove(e.elem)
+		e.elem = nil
+		evict = append(evict, e)
 	}
 	h.omu.Unlock()
-	if evict != nil {
-		h.expireOrphan(evict, fmt.Sprintf("orphaned: more than %d requests wait for clients that left (MaxOrphans); the oldest is given up", h.opts.MaxOrphans))
+	for _, e := range evict {
+		h.forgetOrphan(e)
+		h.giveUpOrphan(e, fmt.Sprintf("orphaned: more than %d requests wait for clients that left (MaxOrphans); the oldest is given up", h.opts.MaxOrphans))
 	}
 }
 
@@ -61,6 +68,13 @@ func (h *Handler) releaseOrphan(o *orphan) bool {
 	h.orphans.Remove(o.elem)
 	o.elem = nil
 	h.omu.Unlock()
+	h.forgetOrphan(o)
+	return true
+}
+
+// forgetOrphan stops o's grace timer and drops it from its session, once
+// it has left the handler's list.
+func (h *Handler) forgetOrphan(o *orphan) {
 	if o.timer != nil {
 		o.timer.Stop()
 	}
@@ -69,7 +83,6 @@ func (h *Handler) releaseOrphan(o *orphan) bool {
 		delete(o.s.orphans, o.id)
 	}
 	o.s.mu.Unlock()
-	return true
 }
 
 // releaseOrphanOf forgets the orphan of request id in session s, if any.
@@ -85,9 +98,13 @@ func (h *Handler) releaseOrphanOf(s *legacySession, id jsonrpc2.RequestID) {
 // expireOrphan gives up on o: its stream is dropped and a handler still
 // running is cancelled with reason.
 func (h *Handler) expireOrphan(o *orphan, reason string) {
-	if !h.releaseOrphan(o) {
-		return
+	if h.releaseOrphan(o) {
+		h.giveUpOrphan(o, reason)
 	}
+}
+
+// giveUpOrphan is expireOrphan's work on an orphan already released.
+func (h *Handler) giveUpOrphan(o *orphan, reason string) {
 	s := o.s
 	s.mu.Lock()
 	running := o.running
