@@ -356,15 +356,45 @@ func (m *Manager) extUpdate(ctx context.Context, req *jsonrpc2.Request) (any, er
 	if err := json.Unmarshal(req.Params, &p); err != nil {
 		return nil, jsonrpc2.ErrInvalidParams("tasks/update: inputResponses: " + err.Error())
 	}
+	id := rec.Task.TaskID
+	type delivery struct {
+		ch     chan json.RawMessage
+		answer json.RawMessage
+	}
+	var deliver []delivery
+	var keys []string
 	m.mu.Lock()
-	waiting := m.inputs[rec.Task.TaskID]
+	waiting := m.inputs[id]
 	for key, answer := range p.InputResponses {
 		if ch, ok := waiting[key]; ok {
 			delete(waiting, key)
-			ch <- answer // buffered: the Ask that owns it may have gone
+			deliver = append(deliver, delivery{ch, answer})
+			keys = append(keys, key)
 		}
 	}
 	m.mu.Unlock()
+	if len(keys) > 0 {
+		// The record drops the answered keys before the acknowledgement,
+		// so a tasks/get right after it sees only what is still pending
+		// (the Ask calls find their keys gone and leave the record be).
+		rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
+			for _, k := range keys {
+				delete(r.InputRequests, k)
+			}
+			if len(r.InputRequests) == 0 {
+				r.InputRequests = nil
+			}
+			return nil
+		})
+		if err == nil && len(rec.InputRequests) == 0 {
+			m.transition(ctx, id, Working, "", nil) // fails harmlessly once terminal
+		} else if err == nil && rec.Task.Status == InputRequired {
+			m.notifyExt(rec) // one of several inputs answered: inputRequests changed
+		}
+	}
+	for _, d := range deliver {
+		d.ch <- d.answer // buffered: the Ask that owns it may have gone
+	}
 	return ack, nil
 }
 
@@ -419,10 +449,18 @@ func (m *Manager) askExt(ctx context.Context, id, method string, params any, res
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
-	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error { setInput(r, false); return nil })
-	if len(rec.InputRequests) == 0 {
+	// tasks/update (extUpdate) has already taken the key out of the record
+	// and moved the status on; this only covers an answer that reached ch
+	// another way.
+	had := false
+	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
+		_, had = r.InputRequests[key]
+		setInput(r, false)
+		return nil
+	})
+	if had && len(rec.InputRequests) == 0 {
 		m.transition(ctx, id, Working, "", nil) // fails harmlessly once terminal
-	} else if err == nil && rec.Task.Status == InputRequired {
+	} else if had && err == nil && rec.Task.Status == InputRequired {
 		m.notifyExt(rec) // one of several inputs answered: inputRequests changed
 	}
 	if result == nil {
