@@ -13,7 +13,9 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
-func TestOrigin(t *testing.T) {
+func TestOrigin(t *testing.T) { eachAuthMode(t, testOrigin) }
+
+func testOrigin(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{})
 	for origin, want := range map[string]int{
 		"http://evil.example":     403,
@@ -40,13 +42,16 @@ func TestOrigin(t *testing.T) {
 }
 
 // DNS rebinding without Origin: a loopback server refuses a foreign Host.
-func TestHostCheck(t *testing.T) {
+func TestHostCheck(t *testing.T) { eachAuthMode(t, testHostCheck) }
+
+func testHostCheck(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{})
 	for host, want := range map[string]int{"evil.example.com": 403, "localhost:1234": 200, "127.0.0.1": 200, "[::1]:80": 200} {
 		req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`))
 		req.Host = host
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
+		addAuth(req)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -61,6 +66,7 @@ func TestHostCheck(t *testing.T) {
 	req.Host = "evil.example.com"
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	addAuth(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +77,9 @@ func TestHostCheck(t *testing.T) {
 	}
 }
 
-func TestBodyLimit(t *testing.T) {
+func TestBodyLimit(t *testing.T) { eachAuthMode(t, testBodyLimit) }
+
+func testBodyLimit(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{MaxBodyBytes: 1024})
 	big := `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"pad":"` + strings.Repeat("x", 2048) + `"}}`
 	resp := post(t, context.Background(), f.url, nil, big)
@@ -82,7 +90,9 @@ func TestBodyLimit(t *testing.T) {
 
 // At the session cap a session with a request in flight never gives way:
 // a new initialize then gets 503. (An idle one does: TestSessionCapEvicts.)
-func TestSessionAndStreamLimits(t *testing.T) {
+func TestSessionAndStreamLimits(t *testing.T) { eachAuthMode(t, testSessionAndStreamLimits) }
+
+func testSessionAndStreamLimits(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{MaxSessions: 1, MaxStreams: 1})
 	sid := f.initSession(t)
 	running := postAsync(context.Background(), f.url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"sleep"}`)
@@ -100,7 +110,9 @@ func TestSessionAndStreamLimits(t *testing.T) {
 
 // One session cannot take every stream: over MaxSessionStreams its own
 // requests get 503 while another session's are still served.
-func TestPerSessionStreamLimit(t *testing.T) {
+func TestPerSessionStreamLimit(t *testing.T) { eachAuthMode(t, testPerSessionStreamLimit) }
+
+func testPerSessionStreamLimit(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{MaxSessionStreams: 1})
 	if status, body := busySession(t, f); status != 503 || !strings.Contains(body, "in this session") {
 		t.Fatalf("second stream of one session: %d %s, want 503", status, body)
@@ -110,7 +122,9 @@ func TestPerSessionStreamLimit(t *testing.T) {
 // The hostile-peer bounds of the runtime hold per session: each legacy
 // session has its own Conn with its own admission limits, so a session over
 // its bound gets CodeServerBusy while another session is still served.
-func TestRuntimeLimitsPerSession(t *testing.T) {
+func TestRuntimeLimitsPerSession(t *testing.T) { eachAuthMode(t, testRuntimeLimitsPerSession) }
+
+func testRuntimeLimitsPerSession(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{})
 	f.connOpts = []jsonrpc2.Option{jsonrpc2.WithMaxInFlight(1)}
 	if status, body := busySession(t, f); !strings.Contains(body, `"code":-31429`) || !strings.Contains(body, `"id":2`) {
@@ -197,7 +211,9 @@ func cancelSleep(t *testing.T, f *fixture, sid string, running <-chan *http.Resp
 
 // An idle session ends by itself: its Conn shuts down (event, not sleep) and
 // its id then gets 404.
-func TestIdleSessionExpiry(t *testing.T) {
+func TestIdleSessionExpiry(t *testing.T) { eachAuthMode(t, testIdleSessionExpiry) }
+
+func testIdleSessionExpiry(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{SessionIdleTimeout: 30 * time.Millisecond})
 	sid := f.initSession(t)
 	conn := waitFor(t, f.conns, "conn")
@@ -220,7 +236,9 @@ func TestNewHTTPServerTimeouts(t *testing.T) {
 // modern handler must be cancelled by the disconnect, every legacy one must
 // survive it until its session is deleted, and nothing may leak (goleak in
 // TestMain, after Handler.Close).
-func TestRealTCPVanishingClients(t *testing.T) {
+func TestRealTCPVanishingClients(t *testing.T) { eachAuthMode(t, testRealTCPVanishingClients) }
+
+func testRealTCPVanishingClients(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{})
 	addr := f.srv.Listener.Addr().String()
 	sid := f.initSession(t)
@@ -230,7 +248,7 @@ func TestRealTCPVanishingClients(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%sContent-Length: %d\r\n\r\n%s", addr, hdr, len(body), body)
+		fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%s%sContent-Length: %d\r\n\r\n%s", addr, authHeaderLine(addr), hdr, len(body), body)
 		return c
 	}
 	var conns []net.Conn
@@ -246,7 +264,7 @@ func TestRealTCPVanishingClients(t *testing.T) {
 	// A client that sends half a body and one that sends only headers, then
 	// vanish: the server must not hang on them.
 	half, _ := net.Dial("tcp", addr)
-	fmt.Fprintf(half, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
+	fmt.Fprintf(half, "POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%sContent-Length: 100\r\n\r\n{\"jsonrpc\"", authHeaderLine(addr))
 	headersOnly, _ := net.Dial("tcp", addr)
 	fmt.Fprintf(headersOnly, "POST /mcp HTTP/1.1\r\nHost: x\r\n")
 	half.Close()
@@ -271,6 +289,7 @@ func TestRealTCPVanishingClients(t *testing.T) {
 	// Deleting the session ends the legacy handlers.
 	req, _ := http.NewRequest(http.MethodDelete, f.url, nil)
 	req.Header.Set(HeaderSessionID, sid)
+	addAuth(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

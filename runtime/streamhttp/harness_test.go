@@ -78,6 +78,13 @@ type fixture struct {
 
 func newFixture(t *testing.T, opts Options) *fixture {
 	t.Helper()
+	return newFixtureAuth(t, opts, false)
+}
+
+// newFixtureAuth is newFixture, behind runtime/auth's resource server when
+// withAuth (authmode_test.go): post and postAsync then send a valid token.
+func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
+	t.Helper()
 	f := &fixture{
 		started: make(chan string, 64),
 		ended:   make(chan ended, 64),
@@ -89,10 +96,19 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	if opts.Logger == nil {
 		opts.Logger = quiet()
 	}
+	f.srv = httptest.NewUnstartedServer(nil)
+	f.url = "http://" + f.srv.Listener.Addr().String() + "/mcp"
+	front := func(h http.Handler) http.Handler { return h }
+	if withAuth {
+		front = behindAuth(t, f.url, &opts)
+	}
 	f.h = NewHandler(f.newConn, opts)
 	f.late = &lateWrites{next: f.h}
-	f.srv = httptest.NewServer(f.late)
-	f.url = f.srv.URL + "/mcp"
+	f.srv.Config.Handler = front(f.late)
+	f.srv.Start()
+	if withAuth {
+		checkAuthFront(t, f)
+	}
 	t.Cleanup(func() {
 		f.srv.CloseClientConnections()
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -270,6 +286,7 @@ func postAsync(ctx context.Context, url string, hdr map[string]string, body stri
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
+		addAuth(req)
 		for k, v := range hdr {
 			req.Header.Set(k, v)
 		}
@@ -291,6 +308,7 @@ func post(t *testing.T, ctx context.Context, url string, hdr map[string]string, 
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	addAuth(req)
 	for k, v := range hdr {
 		if v == "" {
 			req.Header.Del(k)

@@ -243,7 +243,9 @@ func cutSleep(t *testing.T, f *fixture, sid string, id int) {
 
 // An orphaned legacy handler (its client's connection gone, no resumption)
 // is cancelled after OrphanGrace, with a cause that says why.
-func TestOrphanGrace(t *testing.T) {
+func TestOrphanGrace(t *testing.T) { eachAuthMode(t, testOrphanGrace) }
+
+func testOrphanGrace(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{SSEResponses: true, OrphanGrace: 50 * time.Millisecond})
 	sid := f.initSession(t)
 	cutSleep(t, f, sid, 1)
@@ -258,7 +260,9 @@ func TestOrphanGrace(t *testing.T) {
 }
 
 // Over MaxOrphans, the oldest orphan is cancelled at once.
-func TestMaxOrphans(t *testing.T) {
+func TestMaxOrphans(t *testing.T) { eachAuthMode(t, testMaxOrphans) }
+
+func testMaxOrphans(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{SSEResponses: true, MaxOrphans: 1})
 	sid := f.initSession(t)
 	cutSleep(t, f, sid, 1)
@@ -278,7 +282,9 @@ func TestMaxOrphans(t *testing.T) {
 
 // A session that never sends notifications/initialized ends within
 // HandshakeTimeout.
-func TestHandshakeTimeout(t *testing.T) {
+func TestHandshakeTimeout(t *testing.T) { eachAuthMode(t, testHandshakeTimeout) }
+
+func testHandshakeTimeout(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{HandshakeTimeout: 50 * time.Millisecond})
 	resp := post(t, context.Background(), f.url, nil, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
 	readAll(t, resp)
@@ -306,7 +312,9 @@ func TestHandshakeTimeout(t *testing.T) {
 // At MaxSessions a session gives way: first one without a completed
 // handshake, then the least recently active one with no request in flight,
 // even if it holds a GET stream.
-func TestSessionCapEvicts(t *testing.T) {
+func TestSessionCapEvicts(t *testing.T) { eachAuthMode(t, testSessionCapEvicts) }
+
+func testSessionCapEvicts(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{MaxSessions: 2, HandshakeTimeout: -1})
 	a := f.initSession(t)
 	b := f.initSession(t)
@@ -350,6 +358,7 @@ func getAsync(url, sid string) <-chan *http.Response {
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set(HeaderSessionID, sid)
 	req.Header.Set(HeaderProtocolVersion, "2025-11-25")
+	addAuth(req)
 	go func() {
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -363,7 +372,9 @@ func getAsync(url, sid string) <-chan *http.Response {
 
 // Invalid UTF-8 inside a JSON string is refused with a parse error, never
 // rewritten to U+FFFD.
-func TestInvalidUTF8Refused(t *testing.T) {
+func TestInvalidUTF8Refused(t *testing.T) { eachAuthMode(t, testInvalidUTF8Refused) }
+
+func testInvalidUTF8Refused(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{})
 	sid := f.initSession(t)
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"s":"a` + "\xff\xfe" + `b"}}`)
@@ -411,11 +422,14 @@ func TestMemoryEventStoreBounds(t *testing.T) {
 // Bodies: a Content-Length over the limit is 413 before reading; a body of
 // unknown length (chunked) that would take the bodies being read over
 // MaxBodyBudget is 503; a known length over the budget too.
-func TestBodyBudgetAndEarly413(t *testing.T) {
+func TestBodyBudgetAndEarly413(t *testing.T) { eachAuthMode(t, testBodyBudgetAndEarly413) }
+
+func testBodyBudgetAndEarly413(t *testing.T, newFixture fixtureFunc) {
 	f := newFixture(t, Options{MaxBodyBytes: 4096, MaxBodyBudget: 1000})
 	req, _ := http.NewRequest(http.MethodPost, f.url, strings.NewReader(strings.Repeat(" ", 5000)))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	addAuth(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -432,6 +446,7 @@ func TestBodyBudgetAndEarly413(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, f.url, r)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
+		addAuth(req)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
