@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
@@ -93,6 +94,8 @@ type fixture struct {
 	h     *streamhttp.Handler
 	calls *atomic.Int64
 	impl  impl
+	conns *atomic.Int64 // Conns built (sessions and modern requests)
+	tasks *atomic.Int64 // tasks created
 }
 
 func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
@@ -111,7 +114,8 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := tasks.NewManager(tasks.Config{Methods: []string{mcp.MethodCallTool}, Owner: auth.TaskOwner,
+	store := &countingStore{Store: tasks.NewMemoryStore()}
+	tm := tasks.NewManager(tasks.Config{Methods: []string{mcp.MethodCallTool}, Owner: auth.TaskOwner, Store: store,
 		ToolSupport: func(tool string) tasks.Support { return tasks.Optional }, Logger: quiet()})
 	t.Cleanup(func() { tm.Close(context.Background()) })
 	im := impl{calls: &atomic.Int64{}, subject: make(chan string, 4)}
@@ -119,7 +123,8 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 		tasks.WithTasks(tm), session.WithLegacy(mcp20251125.Revision()))
 	opts.Logger = quiet()
 	rs.Apply(&opts)
-	h := streamhttp.NewLifecycleHandler(srv, opts)
+	conns := &countingLifecycle{srv: srv}
+	h := streamhttp.NewLifecycleHandler(conns, opts)
 	mux := http.NewServeMux()
 	rs.Mount(mux, h)
 	ts := httptest.NewServer(mux)
@@ -129,7 +134,34 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 		defer cancel()
 		h.Close(ctx)
 	})
-	return &fixture{url: ts.URL + "/mcp", base: ts.URL, h: h, calls: im.calls, impl: im}
+	return &fixture{url: ts.URL + "/mcp", base: ts.URL, h: h, calls: im.calls, impl: im, conns: &conns.n, tasks: &store.created}
+}
+
+// countingLifecycle counts the Conns the server builds: one per legacy
+// session, one per modern request.
+type countingLifecycle struct {
+	srv *session.Server
+	n   atomic.Int64
+}
+
+func (c *countingLifecycle) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
+	c.n.Add(1)
+	return c.srv.Accept(ctx, t)
+}
+
+// SupportedVersions keeps the server's versions visible to
+// streamhttp.NewLifecycleHandler (streamhttp.VersionLister).
+func (c *countingLifecycle) SupportedVersions() []string { return c.srv.SupportedVersions() }
+
+// countingStore counts the tasks created.
+type countingStore struct {
+	tasks.Store
+	created atomic.Int64
+}
+
+func (s *countingStore) Create(ctx context.Context, r tasks.Record) error {
+	s.created.Add(1)
+	return s.Store.Create(ctx, r)
 }
 
 func quiet() *slog.Logger {
