@@ -8,12 +8,14 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -65,9 +67,63 @@ type hostileHTTP struct {
 	pid     int
 	records *watch[map[string]any]
 	client  *http.Client
+	// token is the bearer token every request of the test's client
+	// carries when the server runs with --auth ("" without).
+	token string
 }
 
-func startHostileHTTP(t *testing.T, args ...string) *hostileHTTP {
+// hostileStarter starts the server of a hostile test with extra flags.
+type hostileStarter func(t *testing.T, args ...string) *hostileHTTP
+
+// eachHostileMode runs a hostile test against http-server as it is and
+// with --auth (issue 23, must-show 6: every hardening test still passes
+// with auth on), its client then holding a valid token. The token is
+// checked by an RFC 7662 introspection endpoint of the test's.
+func eachHostileMode(t *testing.T, test func(t *testing.T, start hostileStarter)) {
+	t.Run("auth=off", func(t *testing.T) {
+		test(t, func(t *testing.T, args ...string) *hostileHTTP { return startHostileHTTP(t, "", args...) })
+	})
+	t.Run("auth=on", func(t *testing.T) { test(t, authStarter(t)) })
+}
+
+// authStarter starts http-server with --auth, its resource server checking
+// tokens at an RFC 7662 introspection endpoint of the test's that knows
+// one token, which the returned server's client carries.
+func authStarter(t *testing.T) hostileStarter {
+	const resource, token = "http://mcp.test/mcp", "hostile-token"
+	var verified atomic.Int64
+	intro := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if u, p, ok := r.BasicAuth(); !ok || u != "rs" || p != "s3cret" || r.PostFormValue("token") != token {
+			_, _ = w.Write([]byte(`{"active":false}`))
+			return
+		}
+		verified.Add(1)
+		_, _ = w.Write([]byte(`{"active":true,"sub":"hostile","scope":"mcp","aud":"` + resource + `","iss":"http://as.test"}`))
+	}))
+	t.Cleanup(intro.Close)
+	t.Setenv("MCP_AUTH_CLIENT_SECRET", "s3cret")
+	return func(t *testing.T, args ...string) *hostileHTTP {
+		s := startHostileHTTP(t, token, append([]string{"--auth", "--auth-resource", resource, "--auth-issuer", "http://as.test",
+			"--auth-introspect", intro.URL, "--auth-client-id", "rs", "--auth-scopes", "mcp"}, args...)...)
+		// Auth really is on: no token, 401 before the handler.
+		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(hostileInit))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := s.client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("--auth: a request without a token got %d, want 401", resp.StatusCode)
+		}
+		t.Cleanup(func() { t.Logf("--auth: %d requests verified by introspection", verified.Load()) })
+		return s
+	}
+}
+
+func startHostileHTTP(t *testing.T, token string, args ...string) *hostileHTTP {
 	t.Helper()
 	bin := plainHTTPServer(t)
 	srv := exec.Command(bin, append([]string{"--addr", "127.0.0.1:0", "--log-format", "json"}, args...)...)
@@ -107,7 +163,7 @@ func startHostileHTTP(t *testing.T, args ...string) *hostileHTTP {
 		}
 	})
 	url := records.waitFor(t, "listening record", func(r map[string]any) bool { return r["msg"] == "listening" })["url"].(string)
-	return &hostileHTTP{url: url, addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"), pid: srv.Process.Pid, records: records, client: &http.Client{Transport: tr}}
+	return &hostileHTTP{url: url, addr: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"), pid: srv.Process.Pid, records: records, client: &http.Client{Transport: tr}, token: token}
 }
 
 // rss returns the server's resident set now and its peak (VmRSS, VmHWM).
@@ -142,6 +198,7 @@ func (s *hostileHTTP) post(ctx context.Context, sid, body string) (*http.Respons
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	s.authorize(req)
 	if sid != "" {
 		req.Header.Set("Mcp-Session-Id", sid)
 		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
@@ -186,15 +243,26 @@ func (s *hostileHTTP) echo(t *testing.T, sid string) (int, string) {
 	return s.status(t, sid, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"still served"}}}`)
 }
 
+// authorize sets the client's bearer token on req (with --auth).
+func (s *hostileHTTP) authorize(req *http.Request) {
+	if s.token != "" {
+		req.Header.Set("Authorization", "Bearer "+s.token)
+	}
+}
+
 // rawPost writes a POST's headers declaring length bytes and then the
 // first send bytes of the body, and returns the connection (not closed).
-func rawPost(t *testing.T, addr string, length, send int) net.Conn {
+func (s *hostileHTTP) rawPost(t *testing.T, length, send int) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
+	c, err := net.Dial("tcp", s.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n", addr, length)
+	authz := ""
+	if s.token != "" {
+		authz = "Authorization: Bearer " + s.token + "\r\n"
+	}
+	fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%sContent-Length: %d\r\n\r\n", s.addr, authz, length)
 	if send > 0 {
 		go func() {
 			_ = c.SetWriteDeadline(time.Now().Add(20 * time.Second))
@@ -221,19 +289,21 @@ func rawStatus(c net.Conn, d time.Duration) int {
 // stall hold at most the 64 MiB budget (the others get 503 at once), and a
 // stalled body gets 408 after the 10 s read timeout instead of holding its
 // connection for the server's minute.
-func TestHTTPHostileBodies(t *testing.T) {
+func TestHTTPHostileBodies(t *testing.T) { eachHostileMode(t, testHTTPHostileBodies) }
+
+func testHTTPHostileBodies(t *testing.T, startHostileHTTP hostileStarter) {
 	s := startHostileHTTP(t)
 	base, _ := s.rss(t)
 
 	start := time.Now()
-	c := rawPost(t, s.addr, 100<<20, 0)
+	c := s.rawPost(t, 100<<20, 0)
 	if st := rawStatus(c, 3*time.Second); st != 413 {
 		t.Fatalf("100 MB Content-Length: status %d, want 413", st)
 	}
 	c.Close()
 	t.Logf("100 MB declared, nothing sent: 413 after %v", time.Since(start).Round(time.Millisecond))
 
-	stalled := rawPost(t, s.addr, 1000, 10)
+	stalled := s.rawPost(t, 1000, 10)
 	defer stalled.Close()
 	stallStart := time.Now()
 
@@ -243,7 +313,7 @@ func TestHTTPHostileBodies(t *testing.T) {
 	var wg sync.WaitGroup
 	open := make([]net.Conn, conns)
 	for i := range conns {
-		open[i] = rawPost(t, s.addr, 4<<20-1024, 4<<20-64<<10)
+		open[i] = s.rawPost(t, 4<<20-1024, 4<<20-64<<10)
 	}
 	for i := range conns {
 		wg.Add(1)
@@ -283,7 +353,9 @@ func TestHTTPHostileBodies(t *testing.T) {
 // Sessions: 64 initializes that never finish the handshake (the cap is 64)
 // do not lock a real client out, and expire within the handshake timeout;
 // then 64 complete sessions each holding a GET stream do not either.
-func TestHTTPHostileSessions(t *testing.T) {
+func TestHTTPHostileSessions(t *testing.T) { eachHostileMode(t, testHTTPHostileSessions) }
+
+func testHTTPHostileSessions(t *testing.T, startHostileHTTP hostileStarter) {
 	s := startHostileHTTP(t, "--max-sessions", "64", "--handshake-timeout", "1s")
 	base, _ := s.rss(t)
 	start := time.Now()
@@ -308,6 +380,7 @@ func TestHTTPHostileSessions(t *testing.T) {
 		req.Header.Set("Accept", "text/event-stream")
 		req.Header.Set("Mcp-Session-Id", id)
 		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		s.authorize(req)
 		resp, err := s.client.Do(req)
 		if err != nil || resp.StatusCode != 200 {
 			t.Fatalf("GET stream: %v %v", resp, err)
@@ -332,7 +405,9 @@ func TestHTTPHostileSessions(t *testing.T) {
 // connections (not a cancellation in the legacy era) are bounded by
 // MaxOrphans (1,024): the oldest beyond it are cancelled at once with a
 // cause that names the bound.
-func TestHTTPHostileOrphans(t *testing.T) {
+func TestHTTPHostileOrphans(t *testing.T) { eachHostileMode(t, testHTTPHostileOrphans) }
+
+func testHTTPHostileOrphans(t *testing.T, startHostileHTTP hostileStarter) {
 	s := startHostileHTTP(t)
 	base, _ := s.rss(t)
 	const sessions, per = 8, 140
@@ -374,11 +449,75 @@ func TestHTTPHostileOrphans(t *testing.T) {
 }
 
 // Invalid UTF-8 in a string is a parse error, never rewritten to U+FFFD.
-func TestHTTPHostileUTF8(t *testing.T) {
+func TestHTTPHostileUTF8(t *testing.T) { eachHostileMode(t, testHTTPHostileUTF8) }
+
+func testHTTPHostileUTF8(t *testing.T, startHostileHTTP hostileStarter) {
 	s := startHostileHTTP(t)
 	sid := s.initialize(t, true)
 	st, b := s.status(t, sid, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"text":"a`+"\xff\xfe"+`b"}}}`)
 	if st != 400 || !strings.Contains(b, `"code":-32700`) || strings.Contains(b, "\uFFFD") {
 		t.Fatalf("invalid UTF-8: %d %s", st, b)
+	}
+}
+
+// Unauthenticated floods against --auth cost no session: 2,048 legacy
+// initializes and modern tools/calls without a token or with a forged one
+// (concurrently, 32 at a time) are all refused 401, and afterwards 64
+// clients with a valid token fill the 64-session cap without a single
+// eviction: none of the refused requests held a slot.
+func TestHTTPHostileUnauthenticated(t *testing.T) {
+	s := authStarter(t)(t, "--max-sessions", "64")
+	base, _ := s.rss(t)
+	const total, workers = 2048, 32
+	modern := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"ms":60000},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"h","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`
+	var next, refused atomic.Int64
+	var wg sync.WaitGroup
+	begin := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= total; i = next.Add(1) {
+				body, hdr := hostileInit, map[string]string{}
+				if i%2 == 0 {
+					body = modern
+					hdr = map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "sleep"}
+				}
+				req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				if i%4 < 2 {
+					req.Header.Set("Authorization", "Bearer forged-"+strconv.FormatInt(i, 10))
+				}
+				for k, v := range hdr {
+					req.Header.Set(k, v)
+				}
+				resp, err := s.client.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusUnauthorized && strings.HasPrefix(resp.Header.Get("WWW-Authenticate"), "Bearer ") {
+					refused.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	now, peak := s.rss(t)
+	t.Logf("%d unauthenticated requests in %v: %d refused 401; RSS %s at start, %s now, peak %s", total, time.Since(begin).Round(time.Millisecond), refused.Load(), mb(base), mb(now), mb(peak))
+	if refused.Load() != total {
+		t.Fatalf("%d of %d unauthenticated requests refused 401", refused.Load(), total)
+	}
+	for range 64 {
+		s.initialize(t, true)
+	}
+	recs, _, _ := s.records.snapshot()
+	for _, r := range recs {
+		if r["msg"] == "session ended to make room for a new one (MaxSessions reached)" || r["msg"] == "sleep started" {
+			t.Fatalf("after the unauthenticated flood: %v (a refused request held a session or ran)", r)
+		}
 	}
 }
