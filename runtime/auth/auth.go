@@ -102,9 +102,10 @@ func WithIdentity(ctx context.Context, id *Identity) context.Context {
 // an HTTP handler's request ctx after Middleware, and an MCP handler's ctx
 // (the Conn's handlers derive from the request's values) and a task's work.
 // In a legacy session a handler sees the identity of the POST that carried
-// its request while that POST is in flight, and otherwise (a task's work, a
-// handler that outlived its POST) that of the session's initialize: every
-// request of the session matched it in issuer and subject.
+// its request (a refreshed or stepped-up token's), for as long as it runs,
+// after that POST too, and so does the work of a task the request created
+// (streamhttp.RequestValues); every request of the session matched the
+// session's initialize in issuer and subject.
 func IdentityFrom(ctx context.Context) (*Identity, bool) {
 	if rv, ok := streamhttp.RequestValues(ctx); ok {
 		// A legacy session's request: the identity of its own POST (a

@@ -69,10 +69,16 @@ var verifier = auth.VerifierFunc(func(ctx context.Context, tok string) (*auth.Id
 type impl struct {
 	calls   *atomic.Int64
 	subject chan string // the identity each task's work saw
+	// gate holds the tool "gated" until the test closes it (after the
+	// request's POST has ended).
+	gate chan struct{}
 }
 
 func (s impl) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	s.calls.Add(1)
+	if p.Name == "gated" {
+		<-s.gate
+	}
 	id, ok := auth.IdentityFrom(ctx)
 	if !ok {
 		return nil, errors.New("no identity in the handler's ctx")
@@ -118,7 +124,7 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 	tm := tasks.NewManager(tasks.Config{Methods: []string{mcp.MethodCallTool}, Owner: auth.TaskOwner, Store: store,
 		ToolSupport: func(tool string) tasks.Support { return tasks.Optional }, Logger: quiet()})
 	t.Cleanup(func() { tm.Close(context.Background()) })
-	im := impl{calls: &atomic.Int64{}, subject: make(chan string, 4)}
+	im := impl{calls: &atomic.Int64{}, subject: make(chan string, 4), gate: make(chan struct{})}
 	srv := mcp.NewServer(session.Implementation{Name: "auth-test", Version: "0"}, im,
 		tasks.WithTasks(tm), session.WithLegacy(mcp20251125.Revision()))
 	opts.Logger = quiet()

@@ -350,3 +350,45 @@ func TestFailClosed(t *testing.T) {
 		t.Errorf("without Middleware: %d %q, %d sessions", r.status, r.hdr.Get("WWW-Authenticate"), h.Sessions())
 	}
 }
+
+// TestLegacyTaskSeesItsRequestIdentity: in a legacy session initialized
+// with alice's plain token, a task-augmented tools/call sent with her
+// stepped-up token (tools:write) creates a task whose work, run after that
+// POST has ended, sees the stepped-up identity, not the initialize's; a
+// plain call in the session then sees the plain one again; bob cannot
+// reach the task (the same answer as for an unknown id).
+func TestLegacyTaskSeesItsRequestIdentity(t *testing.T) {
+	f := newFixture(t, streamhttp.Options{})
+	sid := f.initSession(t, "alice")
+	r := do(t, "POST", f.url, "alice-tools", legacyHdr(sid), `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"gated","arguments":{},"task":{}}}`)
+	var created struct {
+		Result struct {
+			Task struct {
+				TaskID string `json:"taskId"`
+			} `json:"task"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(sseData(r.body)), &created); err != nil || r.status != 200 || created.Result.Task.TaskID == "" {
+		t.Fatalf("create: %d %s (%v)", r.status, r.body, err)
+	}
+	id := created.Result.Task.TaskID
+	close(f.impl.gate) // the POST has ended: the work reads its identity now
+	result := func(token, id string) string {
+		return sseData(do(t, "POST", f.url, token, legacyHdr(sid), `{"jsonrpc":"2.0","id":4,"method":"tasks/result","params":{"taskId":"`+id+`"}}`).body)
+	}
+	if got := result("alice", id); !strings.Contains(got, `subject=alice scopes=mcp,tools:write`) {
+		t.Errorf("the task's work saw: %s, want the stepped-up token's identity", got)
+	}
+	if r := do(t, "POST", f.url, "alice", legacyHdr(sid), callBody("whoami")); !strings.Contains(r.body, `subject=alice scopes=mcp"`) {
+		t.Errorf("a plain call after it: %s", r.body)
+	}
+	// bob's own session: alice's task is as unknown there as a made-up id.
+	bob := f.initSession(t, "bob")
+	get := func(id string) string {
+		r := do(t, "POST", f.url, "bob", legacyHdr(bob), `{"jsonrpc":"2.0","id":5,"method":"tasks/get","params":{"taskId":"`+id+`"}}`)
+		return strings.Replace(sseData(r.body), id, "ID", -1)
+	}
+	if stolen, unknown := get(id), get("AAAAAAAAAAAAAAAAAAAAAAAA"); !strings.Contains(stolen, `"error"`) || stolen != unknown {
+		t.Errorf("bob's tasks/get of alice's task: %s; of an unknown id: %s", stolen, unknown)
+	}
+}

@@ -151,6 +151,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
 	}
+	if rt, ok := t.(RequestContextTransport); ok {
+		cfg.requestCtx = rt.RequestContext
+	}
 	if cfg.maxInFlight <= 0 {
 		cfg.maxInFlight = DefaultMaxInFlight
 	}

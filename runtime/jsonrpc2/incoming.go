@@ -17,7 +17,11 @@ func (c *Conn) onRequest(m *Message) {
 		req: Request{ID: m.ID, Method: m.Method, Params: m.Params},
 	}
 	f.task = c.pol.isTask(m.Params) && c.acceptsTasks(m.Method)
-	ctx, cancel := context.WithCancelCause(context.WithValue(c.connCtx, requestKey{}, &f.req))
+	parent := c.connCtx
+	if c.cfg.requestCtx != nil {
+		parent = c.cfg.requestCtx(parent, m.ID)
+	}
+	ctx, cancel := context.WithCancelCause(context.WithValue(parent, requestKey{}, &f.req))
 	f.ctx, f.cancel = ctx, cancel
 	c.mu.Lock()
 	if c.closing {

@@ -11,26 +11,37 @@ import (
 // contexts carry their session (its BaseContext).
 type sessionKey struct{}
 
+// postValuesKey is the context key under which a legacy request's handler
+// ctx carries the values of the POST that delivered it (RequestContext).
+type postValuesKey struct{}
+
 // RequestValues returns the context of the HTTP request that carried the
 // MCP request a legacy session's handler ctx serves, for its values (the
-// verified identity of that POST's bearer token, for one), while that POST
-// is in flight. ok is false elsewhere: a modern request's handler ctx
-// already carries its own POST's values, and a legacy handler outliving its
-// POST (or a task's work) has those of the session's initialize, as every
-// handler of the session does.
+// verified identity of that POST's bearer token, for one): for the whole
+// life of the handler's ctx and of what keeps its values, such as a task's
+// work, even after the POST ended. ok is false elsewhere: a modern
+// request's handler ctx already carries its own POST's values, and the
+// values of a legacy ctx not derived from a request's are those of the
+// session's initialize, as every handler of the session has (a request the
+// Conn registered only after its POST had gone, too).
 func RequestValues(ctx context.Context) (values context.Context, ok bool) {
-	s, _ := ctx.Value(sessionKey{}).(*legacySession)
-	if s == nil {
-		return nil, false
-	}
-	req, found := jsonrpc2.RequestFromContext(ctx)
-	if !found {
-		return nil, false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	v, ok := s.reqValues[req.ID]
+	v, ok := ctx.Value(postValuesKey{}).(context.Context)
 	return v, ok
+}
+
+// RequestContext implements jsonrpc2.RequestContextTransport: each request
+// of the session is handled with the values of its own POST pinned in its
+// ctx (a refreshed or stepped-up token's identity), so a task it creates
+// works with them too, after the POST has ended. Called by the Conn as it
+// registers the request, while its POST waits for the answer.
+func (s *legacySession) RequestContext(parent context.Context, id jsonrpc2.RequestID) context.Context {
+	s.mu.Lock()
+	v, ok := s.reqValues[id]
+	s.mu.Unlock()
+	if !ok {
+		return parent
+	}
+	return context.WithValue(parent, postValuesKey{}, context.WithoutCancel(v))
 }
 
 // rememberRequest records r as the HTTP request of the session's request
