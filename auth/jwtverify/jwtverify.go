@@ -74,6 +74,7 @@ type Verifier struct {
 	fetched   time.Time // last successful fetch
 	attempted time.Time // last fetch attempt
 	fetches   int
+	inflight  *fetchCall // the fetch under way, if any
 }
 
 // New checks cfg and returns its Verifier. Keys are fetched on first use.
@@ -186,42 +187,89 @@ func (v *Verifier) Verify(ctx context.Context, token string) (*auth.Identity, er
 }
 
 // keysFor returns the cached keys with kid (all of them for a token
-// without one), fetching the JWKS when the cache is empty or old, or when
-// kid is unknown and the last attempt is at least MinRefetchInterval ago.
+// without one). The JWKS is fetched when the cache is empty, refreshed when
+// it is older than MaxAge, and refetched when kid is unknown and the last
+// attempt is at least MinRefetchInterval ago (rotation).
+//
+// The lock is never held across a fetch, and at most one fetch runs at a
+// time (single flight): a verification whose key is cached proceeds while a
+// fetch is under way (a stale cache is served while it is refreshed in the
+// background), and only those that need the fetch's result (no keys yet,
+// an unknown kid) wait for it, each until its own ctx ends.
 func (v *Verifier) keysFor(ctx context.Context, kid string) ([]jose.JSONWebKey, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock() // fetches are serialized: one at a time, the rest reuse its result
-	now := v.cfg.Now()
-	stale := v.keys == nil || now.Sub(v.fetched) >= v.cfg.MaxAge
-	if stale && now.Sub(v.attempted) >= v.cfg.MinRefetchInterval/10 {
-		v.fetchLocked(ctx, now)
-	}
-	if v.keys == nil {
-		return nil, fmt.Errorf("%w: no JWKS from %s", auth.ErrVerifierUnavailable, v.cfg.JWKSURL)
-	}
-	if kid == "" {
-		return v.keys.Keys, nil
-	}
-	if ks := v.keys.Key(kid); len(ks) > 0 {
-		return ks, nil
-	}
-	if now.Sub(v.attempted) >= v.cfg.MinRefetchInterval {
-		v.fetchLocked(ctx, now) // rotation: the issuer may have a new key
-		if ks := v.keys.Key(kid); len(ks) > 0 {
-			return ks, nil
+	for waited := false; ; waited = true {
+		v.mu.Lock()
+		now := v.cfg.Now()
+		var found []jose.JSONWebKey
+		if v.keys != nil {
+			if kid == "" {
+				found = v.keys.Keys
+			} else {
+				found = v.keys.Key(kid)
+			}
+		}
+		stale := v.keys == nil || now.Sub(v.fetched) >= v.cfg.MaxAge
+		if len(found) > 0 {
+			if stale && now.Sub(v.attempted) >= v.cfg.MinRefetchInterval/10 {
+				v.startFetchLocked(ctx, now) // refresh in the background
+			}
+			v.mu.Unlock()
+			return found, nil
+		}
+		var call *fetchCall
+		switch {
+		case waited:
+			// One fetch (ours or one we joined) per verification.
+		case v.inflight != nil:
+			call = v.inflight
+		case stale && now.Sub(v.attempted) >= v.cfg.MinRefetchInterval/10,
+			now.Sub(v.attempted) >= v.cfg.MinRefetchInterval:
+			call = v.startFetchLocked(ctx, now)
+		}
+		noKeys := v.keys == nil
+		v.mu.Unlock()
+		if call == nil {
+			if noKeys {
+				return nil, fmt.Errorf("%w: no JWKS from %s", auth.ErrVerifierUnavailable, v.cfg.JWKSURL)
+			}
+			return nil, fmt.Errorf("%w: unknown key id %q", auth.ErrInvalidToken, kid)
+		}
+		select {
+		case <-call.done:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%w: waiting for the JWKS: %v", auth.ErrVerifierUnavailable, context.Cause(ctx))
 		}
 	}
-	return nil, fmt.Errorf("%w: unknown key id %q", auth.ErrInvalidToken, kid)
 }
 
-func (v *Verifier) fetchLocked(ctx context.Context, now time.Time) {
+// fetchCall is a JWKS fetch under way; done is closed when its result (if
+// any) is in the cache.
+type fetchCall struct{ done chan struct{} }
+
+// startFetchLocked starts a fetch of the JWKS unless one is under way, and
+// returns it. The fetch is not bound to the ctx of the verification that
+// started it (others may be waiting for it), only to the Client's timeout;
+// a failed fetch keeps the old keys.
+func (v *Verifier) startFetchLocked(ctx context.Context, now time.Time) *fetchCall {
+	if v.inflight != nil {
+		return v.inflight
+	}
+	call := &fetchCall{done: make(chan struct{})}
+	v.inflight = call
 	v.attempted = now
 	v.fetches++
-	ks, err := v.fetch(ctx)
-	if err != nil {
-		return // keep the old keys; the caller reports what is missing
-	}
-	v.keys, v.fetched = ks, now
+	fctx := context.WithoutCancel(ctx)
+	go func() {
+		defer close(call.done)
+		ks, err := v.fetch(fctx)
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		v.inflight = nil
+		if err == nil {
+			v.keys, v.fetched = ks, now
+		}
+	}()
+	return call
 }
 
 func (v *Verifier) fetch(ctx context.Context) (*jose.JSONWebKeySet, error) {

@@ -8,6 +8,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -271,5 +272,102 @@ func TestResourceServer(t *testing.T) {
 	}
 	if code, _, _ := get("revoked-opaque"); code != 401 {
 		t.Errorf("inactive opaque token: %d", code)
+	}
+}
+
+// TestFetchDoesNotBlockCachedKeys: while a JWKS fetch hangs (the
+// authorization server is slow), tokens signed with a cached key still
+// verify at once; the verifications that need the fetch (an unknown kid)
+// share one fetch and wait for it, each no longer than its ctx allows.
+func TestFetchDoesNotBlockCachedKeys(t *testing.T) {
+	a := newAS(t)
+	a.addKey(t, "k1", jose.RS256)
+	var hold atomic.Bool
+	entered, release := make(chan struct{}, 16), make(chan struct{})
+	var fetches atomic.Int64
+	jwks := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		if hold.Load() {
+			entered <- struct{}{}
+			<-release
+		}
+		resp, err := http.Get(a.srv.URL)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	defer jwks.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	now := time.Now()
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	v, _ := jwtverify.New(jwtverify.Config{Issuer: issuer, JWKSURL: jwks.URL, MinRefetchInterval: time.Minute, Now: clock})
+	ctx := context.Background()
+	known := a.sign(t, "k1", jose.RS256, claims("alice", 24*time.Hour), "mcp")
+	if _, err := v.Verify(ctx, known); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	now = now.Add(2 * time.Minute)
+	mu.Unlock()
+	a.addKey(t, "k2", jose.RS256)
+	rotated := a.sign(t, "k2", jose.RS256, claims("bob", 24*time.Hour), "mcp")
+	hold.Store(true)
+	const waiters = 8
+	results := make(chan error, waiters)
+	for range waiters {
+		go func() {
+			_, err := v.Verify(ctx, rotated)
+			results <- err
+		}()
+	}
+	select {
+	case <-entered: // the refetch for k2 hangs in the server now
+	case <-time.After(10 * time.Second):
+		t.Fatal("no JWKS fetch for the unknown kid")
+	}
+	cached := make(chan error, 1)
+	go func() {
+		var err error
+		for i := 0; i < 100 && err == nil; i++ {
+			_, err = v.Verify(ctx, known)
+		}
+		cached <- err
+	}()
+	select {
+	case err := <-cached:
+		if err != nil {
+			t.Fatalf("a cached key during the fetch: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("verifications of a cached key waited for the JWKS fetch")
+	}
+	// One that needs the fetch but cannot wait: its own deadline ends it.
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := v.Verify(short, rotated); !errors.Is(err, auth.ErrVerifierUnavailable) {
+		t.Errorf("a waiter whose ctx ended: %v, want ErrVerifierUnavailable", err)
+	}
+	close(release)
+	for range waiters {
+		if err := <-results; err != nil {
+			t.Errorf("waiter for the rotated key: %v", err)
+		}
+	}
+	if n := fetches.Load(); n != 2 {
+		t.Errorf("%d JWKS fetches, want 2 (the first and one shared by %d waiters)", n, waiters+1)
+	}
+	if n := v.Fetches(); n != 2 {
+		t.Errorf("Fetches() = %d, want 2", n)
 	}
 }
