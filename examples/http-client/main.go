@@ -11,6 +11,12 @@
 //
 //	go run ./examples/http-client http://127.0.0.1:8080/mcp
 //	go run ./examples/http-client --tool add --args '{"a":2,"b":3}' --cancel-after 0 http://127.0.0.1:8080/mcp
+//
+// For a server that requires OAuth (examples/http-server --auth), use
+// auth/oauthclient/examples/http-client-auth: the same client with
+// auth/oauthclient's transport, which signs the user in. It lives in that
+// module because it needs golang.org/x/oauth2, and this module stays
+// standard-library only.
 package main
 
 import (

@@ -38,6 +38,11 @@
 //	go run ./examples/http-server --auth --auth-issuer https://as.example.com \
 //	  --auth-introspect https://as.example.com/introspect --auth-client-id mcp-rs \
 //	  --auth-scopes mcp --auth-tool-scopes sleep=mcp:sleep
+//
+// The client side of the flow (discovery, sign-in with PKCE, refresh,
+// step-up) is auth/oauthclient/examples/http-client-auth;
+// auth/oidctest's TestExampleAuthFlow runs the two against zitadel's
+// OpenID Provider.
 package main
 
 import (
