@@ -5,7 +5,10 @@
 // per Config.MinRefetchInterval; issuer, audience, expiry and not-before;
 // scopes from "scope" (space-separated) or "scp" (array). Tokens that are
 // not JWTs go to Config.Fallback, for example an auth.IntrospectionVerifier
-// (RFC 7662), so one verifier serves both kinds.
+// (RFC 7662), so one verifier serves both kinds. No lock is held while the
+// JWKS is fetched, and one fetch runs at a time: a slow authorization
+// server delays only the verifications that need its answer (no keys yet,
+// an unknown key id), never those of a cached key.
 //
 // It is a module of its own so that the main module (and its runtime
 // packages, standard library only) does not depend on a JOSE library. It
