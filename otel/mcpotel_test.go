@@ -40,6 +40,11 @@ func (t *tools) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mc
 	case "fail":
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: "fail always fails"}
 	case "block":
+		// Tells a client that asked for progress that the handler runs (the
+		// subprocess test has no channel into the server).
+		if err := session.Progress(ctx, 1, 0, "blocked"); err != nil {
+			return nil, err
+		}
 		<-ctx.Done()
 		return nil, context.Cause(ctx)
 	case "baggage":
