@@ -71,11 +71,23 @@ func clientAssertion(key crypto.Signer, clientID, audience string) (string, erro
 		return "", err
 	}
 	now := time.Now()
-	header, _ := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
-	claims, _ := json.Marshal(map[string]any{"iss": clientID, "sub": clientID, "aud": audience,
+	return signJWT(key, alg, map[string]any{"alg": alg, "typ": "JWT"}, map[string]any{"iss": clientID, "sub": clientID, "aud": audience,
 		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(), "jti": base64.RawURLEncoding.EncodeToString(jti)})
+}
+
+// signJWT makes a compact JWS of claims with header, signed by key with
+// alg (ES256 or RS256).
+func signJWT(key crypto.Signer, alg string, header, claims map[string]any) (string, error) {
+	h, err := json.Marshal(header)
+	if err != nil {
+		return "", err
+	}
+	c, err := json.Marshal(claims)
+	if err != nil {
+		return "", err
+	}
 	enc := base64.RawURLEncoding
-	signing := enc.EncodeToString(header) + "." + enc.EncodeToString(claims)
+	signing := enc.EncodeToString(h) + "." + enc.EncodeToString(c)
 	digest := sha256.Sum256([]byte(signing))
 	var sig []byte
 	if alg == "ES256" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto"
+	"crypto/ecdsa"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -65,6 +66,14 @@ type Config struct {
 	// NoOfflineAccess stops the transport from asking for offline_access
 	// (a refresh token) when the authorization server lists it.
 	NoOfflineAccess bool
+	// DPoP binds tokens to a key of the client's (RFC 9449, the MCP DPoP
+	// extension) where the authorization server advertises ES256 DPoP
+	// proofs: token requests carry proofs, and a DPoP-bound token goes
+	// with the DPoP scheme and a fresh proof per request, nonces honoured
+	// (see dpop.go). DPoPKey is the P-256 key (default: a new one per
+	// Transport).
+	DPoP    bool
+	DPoPKey *ecdsa.PrivateKey
 }
 
 // Transport is an http.RoundTripper that authorizes MCP requests: it adds
@@ -82,6 +91,10 @@ type Transport struct {
 	clients  map[string]registered
 	gen      int // bumped on each new token source
 	lastAuth error
+
+	dpop    *dpopKeys    // with Config.DPoP
+	dpopErr error        // making the key failed: reported by the flow
+	dpopHC  *http.Client // token requests with proofs
 }
 
 // registered is a client registration with one authorization server.
@@ -101,6 +114,11 @@ func NewTransport(cfg Config) *Transport {
 	}
 	t := &Transport{cfg: cfg, base: base, clients: map[string]registered{}, ts: cfg.TokenSource}
 	t.hc = &http.Client{Transport: base}
+	if cfg.DPoP {
+		if t.dpop, t.dpopErr = newDPoP(cfg.DPoPKey); t.dpop != nil {
+			t.dpopHC = &http.Client{Transport: dpopTokenTransport{base: base, d: t.dpop}}
+		}
+	}
 	return t
 }
 
@@ -118,6 +136,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Body, _ = req.GetBody()
 	}
 	reauthorized := false // for a 401, at most once per request
+	nonceRetried := false // for a DPoP nonce challenge, at most once
 	for attempt := 0; ; attempt++ {
 		gen, tok, err := t.token(req.Context())
 		if err != nil {
@@ -133,6 +152,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err := t.send(try, tok)
 		if err != nil {
 			return nil, err
+		}
+		if t.dpop != nil && tok != nil && !nonceRetried && isDPoPNonceChallenge(resp) {
+			// The same token again, with the nonce the server sent.
+			resp.Body.Close()
+			nonceRetried = true
+			continue
 		}
 		ch, hasCh := ParseChallenge(resp.Header.Values("WWW-Authenticate"))
 		stepUp := resp.StatusCode == http.StatusForbidden && hasCh && ch.Error == "insufficient_scope"
@@ -160,9 +185,22 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 func (t *Transport) send(req *http.Request, tok *oauth2.Token) (*http.Response, error) {
 	if tok != nil {
 		req = req.Clone(req.Context())
-		req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		if t.dpop != nil && strings.EqualFold(tok.TokenType, "DPoP") {
+			p, err := t.dpop.proof(req.Method, req.URL, tok.AccessToken)
+			if err != nil {
+				return nil, err
+			}
+			req.Header.Set("Authorization", "DPoP "+tok.AccessToken)
+			req.Header.Set("DPoP", p)
+		} else {
+			req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+		}
 	}
-	return t.base.RoundTrip(req)
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && t.dpop != nil {
+		t.dpop.remember(resp)
+	}
+	return resp, err
 }
 
 // token returns the current token (nil before the first authorization).
@@ -291,16 +329,25 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	if err != nil {
 		return nil, err
 	}
+	// The token requests' client: with proofs where DPoP is on and the
+	// server takes them.
+	thc := t.hc
+	if t.cfg.DPoP && supportsDPoP(as) {
+		if t.dpopErr != nil {
+			return nil, fmt.Errorf("DPoP key: %w", t.dpopErr)
+		}
+		thc = t.dpopHC
+	}
 	resourceParam := oauth2.SetAuthURLParam("resource", resource)
 	if t.cfg.JWTBearerAssertion != nil {
 		cc := &clientcredentials.Config{ClientID: reg.id, TokenURL: as.TokenEndpoint, Scopes: reqScopes, AuthStyle: oauth2.AuthStyleInParams}
 		return oauth2.ReuseTokenSource(nil, &jwtBearerSource{cc: cc, resource: resource, assertion: t.cfg.JWTBearerAssertion,
-			ctx: context.WithValue(context.Background(), oauth2.HTTPClient, t.hc)}), nil
+			ctx: context.WithValue(context.Background(), oauth2.HTTPClient, thc)}), nil
 	}
 	if t.cfg.ClientCredentials {
 		cc := &clientcredentials.Config{ClientID: reg.id, ClientSecret: reg.secret, TokenURL: as.TokenEndpoint,
 			Scopes: reqScopes, AuthStyle: reg.style, EndpointParams: url.Values{"resource": {resource}}}
-		hctx := context.WithValue(context.Background(), oauth2.HTTPClient, t.hc)
+		hctx := context.WithValue(context.Background(), oauth2.HTTPClient, thc)
 		if t.cfg.ClientAssertionKey != nil {
 			return oauth2.ReuseTokenSource(nil, &assertionSource{cc: cc, key: t.cfg.ClientAssertionKey, audience: as.Issuer, ctx: hctx}), nil
 		}
@@ -347,7 +394,7 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	if code == "" {
 		return nil, errors.New("authorization response: no code")
 	}
-	hctx := context.WithValue(ctx, oauth2.HTTPClient, t.hc)
+	hctx := context.WithValue(ctx, oauth2.HTTPClient, thc)
 	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier), resourceParam}
 	if t.cfg.ClientAssertionKey != nil {
 		a, err := clientAssertion(t.cfg.ClientAssertionKey, reg.id, as.Issuer)
@@ -360,7 +407,7 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 	if err != nil {
 		return nil, fmt.Errorf("token exchange: %w", err)
 	}
-	return oauth2.ReuseTokenSource(tok, &refresher{hc: t.hc, oc: oc, resource: resource, tok: tok}), nil
+	return oauth2.ReuseTokenSource(tok, &refresher{hc: thc, oc: oc, resource: resource, tok: tok}), nil
 }
 
 // assertionSource is the client credentials grant with private_key_jwt

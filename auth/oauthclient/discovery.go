@@ -11,8 +11,9 @@ import (
 	"strings"
 )
 
-// Challenge is what a WWW-Authenticate: Bearer header of a 401 or 403
-// says (RFC 6750 section 3, RFC 9728 section 5.1).
+// Challenge is what a WWW-Authenticate: Bearer (or DPoP, RFC 9449
+// section 7.1) header of a 401 or 403 says (RFC 6750 section 3, RFC 9728
+// section 5.1).
 type Challenge struct {
 	// ResourceMetadata is the resource_metadata URL ("" if absent).
 	ResourceMetadata string
@@ -22,16 +23,16 @@ type Challenge struct {
 	Error string
 }
 
-// ParseChallenge reads the Bearer challenge of WWW-Authenticate header
-// values; ok is false when there is none. Parameters of other schemes are
-// ignored.
+// ParseChallenge reads the Bearer or DPoP challenge of WWW-Authenticate
+// header values (the first one); ok is false when there is none.
+// Parameters of other schemes are ignored.
 func ParseChallenge(values []string) (c Challenge, ok bool) {
 	for _, v := range values {
 		rest := strings.TrimSpace(v)
 		for rest != "" {
 			scheme, after, _ := strings.Cut(rest, " ")
 			params, next := parseAuthParams(after)
-			if strings.EqualFold(scheme, "Bearer") {
+			if strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "DPoP") {
 				return Challenge{ResourceMetadata: params["resource_metadata"], Scope: params["scope"], Error: params["error"]}, true
 			}
 			rest = strings.TrimSpace(next)
@@ -101,6 +102,10 @@ type ServerMetadata struct {
 	// IssParameterSupported: the server puts iss in authorization
 	// responses (RFC 9207).
 	IssParameterSupported bool `json:"authorization_response_iss_parameter_supported"`
+	// DPoPSigningAlgValuesSupported: the DPoP proof algorithms the server
+	// takes (RFC 9449 section 5.1); Config.DPoP uses DPoP with a server
+	// that lists ES256.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported"`
 }
 
 // errNotFound marks a metadata location that does not exist (any non-200

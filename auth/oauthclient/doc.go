@@ -15,7 +15,10 @@
 // response's iss check (RFC 9207, 2026-07-28). Headless clients use the
 // client credentials grant (secret or private_key_jwt, RFC 7523), the JWT
 // bearer grant with a workload identity token (SEP-1933), or a token
-// source of their own.
+// source of their own. With Config.DPoP, tokens are bound to the client's
+// key where the authorization server advertises it (RFC 9449, the MCP
+// DPoP extension SEP-1932): proofs on token and MCP requests, the DPoP
+// scheme, server nonces honoured.
 //
 // The seam is plain net/http: Transport is an http.RoundTripper that adds
 // the bearer token and reacts to 401 and 403 by authorizing and retrying

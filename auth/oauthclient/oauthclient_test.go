@@ -31,6 +31,7 @@ func TestParseChallenge(t *testing.T) {
 			Challenge{Error: "insufficient_scope", Scope: "mcp:write"}, true},
 		{[]string{`Basic realm="x"`, `bearer error=invalid_token`}, Challenge{Error: "invalid_token"}, true},
 		{[]string{`Bearer scope="a \"q\""`}, Challenge{Scope: `a "q"`}, true},
+		{[]string{`DPoP error="use_dpop_nonce", resource_metadata="https://a/m"`}, Challenge{Error: "use_dpop_nonce", ResourceMetadata: "https://a/m"}, true},
 		{[]string{`Basic realm="x"`}, Challenge{}, false},
 		{nil, Challenge{}, false},
 	} {

@@ -103,6 +103,9 @@ func run(scenario, serverURL string) error {
 		ClientAssertionKey:  key,
 		JWTBearerAssertion:  workload,
 		ClientCredentials:   strings.HasPrefix(scenario, "auth/client-credentials"),
+		// DPoP wherever the authorization server advertises it (the
+		// auth/dpop* extension scenarios; the others do not).
+		DPoP: true,
 		Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 			if err != nil {
