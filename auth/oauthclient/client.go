@@ -74,6 +74,11 @@ type Config struct {
 	// Transport).
 	DPoP    bool
 	DPoPKey *ecdsa.PrivateKey
+	// EnterpriseIdP, when set, obtains tokens by Enterprise-Managed
+	// Authorization (SEP-990): an ID-JAG from the enterprise IdP, then
+	// the JWT bearer grant, with ClientID and ClientSecret (see
+	// EnterpriseIdP).
+	EnterpriseIdP *EnterpriseIdP
 }
 
 // Transport is an http.RoundTripper that authorizes MCP requests: it adds
@@ -339,6 +344,11 @@ func (t *Transport) flow(ctx context.Context, ch Challenge) (oauth2.TokenSource,
 		thc = t.dpopHC
 	}
 	resourceParam := oauth2.SetAuthURLParam("resource", resource)
+	if t.cfg.EnterpriseIdP != nil {
+		cc := &clientcredentials.Config{ClientID: reg.id, ClientSecret: reg.secret, TokenURL: as.TokenEndpoint, Scopes: scopes, AuthStyle: reg.style}
+		return oauth2.ReuseTokenSource(nil, &enterpriseSource{idp: t.cfg.EnterpriseIdP, cc: cc, issuer: as.Issuer, resource: resource,
+			hc: thc, ctx: context.Background()}), nil
+	}
 	if t.cfg.JWTBearerAssertion != nil {
 		cc := &clientcredentials.Config{ClientID: reg.id, TokenURL: as.TokenEndpoint, Scopes: reqScopes, AuthStyle: oauth2.AuthStyleInParams}
 		return oauth2.ReuseTokenSource(nil, &jwtBearerSource{cc: cc, resource: resource, assertion: t.cfg.JWTBearerAssertion,

@@ -18,7 +18,10 @@
 // source of their own. With Config.DPoP, tokens are bound to the client's
 // key where the authorization server advertises it (RFC 9449, the MCP
 // DPoP extension SEP-1932): proofs on token and MCP requests, the DPoP
-// scheme, server nonces honoured.
+// scheme, server nonces honoured. With Config.EnterpriseIdP, tokens come
+// from Enterprise-Managed Authorization (SEP-990): the user's ID token is
+// exchanged at the enterprise IdP for an ID-JAG (RFC 8693), which the JWT
+// bearer grant turns into the access token.
 //
 // The seam is plain net/http: Transport is an http.RoundTripper that adds
 // the bearer token and reacts to 401 and 403 by authorizing and retrying

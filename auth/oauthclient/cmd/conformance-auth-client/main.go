@@ -16,7 +16,10 @@
 // authorization server consents at once). Scenario data comes in
 // MCP_CONFORMANCE_CONTEXT: client_id and client_secret of pre-registered
 // clients and of the client credentials scenarios, and private_key_pem of
-// the private_key_jwt one, valid_jwt of the workload identity one.
+// the private_key_jwt one, valid_jwt of the workload identity one, the
+// IdP's token endpoint and the user's ID token of the enterprise-managed
+// one. DPoP is on: the auth/dpop* scenarios' authorization server
+// advertises it, the others do not.
 package main
 
 import (
@@ -69,6 +72,10 @@ type scenarioContext struct {
 	ClientSecret  string `json:"client_secret"`
 	PrivateKeyPEM string `json:"private_key_pem"` // private_key_jwt (auth/client-credentials-jwt)
 	ValidJWT      string `json:"valid_jwt"`       // the workload's identity token (auth/wif-jwt-bearer)
+	// The enterprise IdP (auth/enterprise-managed-authorization).
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 func run(scenario, serverURL string) error {
@@ -91,6 +98,11 @@ func run(scenario, serverURL string) error {
 	if sc.ValidJWT != "" {
 		workload = func(context.Context) (string, error) { return sc.ValidJWT, nil }
 	}
+	var enterprise *oauthclient.EnterpriseIdP
+	if sc.IdPTokenEndpoint != "" {
+		enterprise = &oauthclient.EnterpriseIdP{TokenEndpoint: sc.IdPTokenEndpoint, ClientID: sc.IdPClientID,
+			IDToken: func(context.Context) (string, error) { return sc.IdPIDToken, nil }}
+	}
 	// The browser: follow nothing, read the redirect back to us.
 	agent := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	auth := oauthclient.NewTransport(oauthclient.Config{
@@ -105,7 +117,8 @@ func run(scenario, serverURL string) error {
 		ClientCredentials:   strings.HasPrefix(scenario, "auth/client-credentials"),
 		// DPoP wherever the authorization server advertises it (the
 		// auth/dpop* extension scenarios; the others do not).
-		DPoP: true,
+		DPoP:          true,
+		EnterpriseIdP: enterprise,
 		Authorize: func(ctx context.Context, authURL string) (*url.URL, error) {
 			req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
 			if err != nil {
