@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -376,21 +377,18 @@ func (m *Manager) extUpdate(ctx context.Context, req *jsonrpc2.Request) (any, er
 	if len(keys) > 0 {
 		// The record drops the answered keys before the acknowledgement,
 		// so a tasks/get right after it sees only what is still pending
-		// (the Ask calls find their keys gone and leave the record be).
-		rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
+		// (the Ask calls find their keys gone and leave the record be),
+		// and, in the same update, goes back to working when none is left:
+		// an Ask the work makes meanwhile then finds it working and moves
+		// it to input_required again (two updates would let that Ask land
+		// between them, and the second would hide its request).
+		now := m.now()
+		m.change(ctx, id, func(r *Record) (effect, error) {
 			for _, k := range keys {
 				delete(r.InputRequests, k)
 			}
-			if len(r.InputRequests) == 0 {
-				r.InputRequests = nil
-			}
-			return nil
+			return answered(r, now), nil
 		})
-		if err == nil && len(rec.InputRequests) == 0 {
-			m.transition(ctx, id, Working, "", nil) // fails harmlessly once terminal
-		} else if err == nil && rec.Task.Status == InputRequired {
-			m.notifyExt(rec) // one of several inputs answered: inputRequests changed
-		}
 	}
 	for _, d := range deliver {
 		d.ch <- d.answer // buffered: the Ask that owns it may have gone
@@ -427,20 +425,12 @@ func (m *Manager) askExt(ctx context.Context, id, method string, params any, res
 		}
 		m.mu.Unlock()
 	}()
-	setInput := func(r *Record, add bool) {
-		if add {
-			if r.InputRequests == nil {
-				r.InputRequests = map[string]json.RawMessage{}
-			}
-			r.InputRequests[key] = raw
-			return
+	if _, err := m.transitionKeep(ctx, id, InputRequired, "waiting for "+method, func(r *Record) {
+		if r.InputRequests == nil {
+			r.InputRequests = map[string]json.RawMessage{}
 		}
-		delete(r.InputRequests, key)
-		if len(r.InputRequests) == 0 {
-			r.InputRequests = nil
-		}
-	}
-	if _, err := m.transitionKeep(ctx, id, InputRequired, "waiting for "+method, func(r *Record) { setInput(r, true) }); err != nil {
+		r.InputRequests[key] = raw
+	}); err != nil {
 		return err
 	}
 	var answer json.RawMessage
@@ -452,21 +442,37 @@ func (m *Manager) askExt(ctx context.Context, id, method string, params any, res
 	// tasks/update (extUpdate) has already taken the key out of the record
 	// and moved the status on; this only covers an answer that reached ch
 	// another way.
-	had := false
-	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
-		_, had = r.InputRequests[key]
-		setInput(r, false)
-		return nil
+	now := m.now()
+	m.change(ctx, id, func(r *Record) (effect, error) {
+		if _, had := r.InputRequests[key]; !had {
+			return effectNone, nil
+		}
+		delete(r.InputRequests, key)
+		return answered(r, now), nil
 	})
-	if had && len(rec.InputRequests) == 0 {
-		m.transition(ctx, id, Working, "", nil) // fails harmlessly once terminal
-	} else if had && err == nil && rec.Task.Status == InputRequired {
-		m.notifyExt(rec) // one of several inputs answered: inputRequests changed
-	}
 	if result == nil {
 		return nil
 	}
 	return json.Unmarshal(answer, result)
+}
+
+// answered finishes, inside the store update that took answered requests
+// out of r, what that means for the task: with none left pending an
+// input_required task is working again; with some left, its subscribers
+// hear of the shorter list; a terminal task keeps its status.
+func answered(r *Record, now time.Time) effect {
+	if len(r.InputRequests) > 0 {
+		if r.Task.Status == InputRequired {
+			return effectEdited
+		}
+		return effectQuiet
+	}
+	r.InputRequests = nil
+	if r.Task.Status != InputRequired {
+		return effectQuiet
+	}
+	r.Task.Status, r.Task.StatusMessage, r.Task.LastUpdatedAt = Working, "", formatTime(now)
+	return effectMoved
 }
 
 // WithTasks serves m's tasks through a session.Server, for both eras with

@@ -639,22 +639,93 @@ func (e errTerminal) Error() string {
 // allows it; mut (if any) changes the record in the same step.
 func (m *Manager) transition(ctx context.Context, id string, to Status, msg string, mut func(*Record)) (Record, error) {
 	now := m.now()
-	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
-		if !CanTransition(r.Task.Status, to) {
-			if r.Task.Status.Terminal() {
-				return errTerminal{r.Task.Status}
-			}
-			return fmt.Errorf("tasks: %s to %s is not allowed", r.Task.Status, to)
+	return m.change(ctx, id, func(r *Record) (effect, error) {
+		if err := checkTransition(r.Task.Status, to); err != nil {
+			return effectNone, err
 		}
 		r.Task.Status, r.Task.StatusMessage, r.Task.LastUpdatedAt = to, msg, formatTime(now)
 		if mut != nil {
 			mut(r)
 		}
-		return nil
+		return effectMoved, nil
 	})
-	if err != nil {
-		return rec, err
+}
+
+// checkTransition is the page's rule for moving from one status to another:
+// errTerminal for a task that is already terminal.
+func checkTransition(from, to Status) error {
+	if CanTransition(from, to) {
+		return nil
 	}
+	if from.Terminal() {
+		return errTerminal{from}
+	}
+	return fmt.Errorf("tasks: %s to %s is not allowed", from, to)
+}
+
+// transitionKeep is transition that also applies mut when the task is in
+// status to already (a second input request of an input_required task). It
+// reads the status and writes the record in one store update: two input
+// requests made at once must not both see working and then both try to
+// move the task to input_required, the second being refused.
+func (m *Manager) transitionKeep(ctx context.Context, id string, to Status, msg string, mut func(*Record)) (Record, error) {
+	now := m.now()
+	return m.change(ctx, id, func(r *Record) (effect, error) {
+		e := effectEdited
+		if r.Task.Status != to {
+			if err := checkTransition(r.Task.Status, to); err != nil {
+				return effectNone, err
+			}
+			r.Task.Status, e = to, effectMoved
+		}
+		r.Task.StatusMessage, r.Task.LastUpdatedAt = msg, formatTime(now)
+		mut(r)
+		return e, nil
+	})
+}
+
+// effect is what an edit of change did to a task's record.
+type effect int
+
+const (
+	effectNone   effect = iota // nothing: the record is not written
+	effectQuiet                // written, nothing anyone is told about
+	effectEdited               // written, same status: extension subscribers are told
+	effectMoved                // a new status: everything a transition does follows
+)
+
+// errUnchanged makes the store skip the write of an edit that changed
+// nothing.
+var errUnchanged = errors.New("tasks: record unchanged")
+
+// change applies edit to a task's record in one atomic store update, so
+// that a decision taken on what the record holds (its status, its pending
+// input requests) and the write it leads to cannot be split by another
+// update, then does what edit's effect calls for: for a new status, wake the
+// waiters of a terminal one and send the status notifications; for another
+// edit, the extension's notification. It returns the record as written
+// (the zero Record when edit changed nothing).
+func (m *Manager) change(ctx context.Context, id string, edit func(*Record) (effect, error)) (Record, error) {
+	var e effect
+	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
+		var err error
+		if e, err = edit(r); err == nil && e == effectNone { // a Store may call fn again: e is this call's
+			err = errUnchanged
+		}
+		return err
+	})
+	switch {
+	case errors.Is(err, errUnchanged):
+		return Record{}, nil
+	case err != nil:
+		return rec, err
+	case e == effectQuiet:
+		return rec, nil
+	case e == effectEdited:
+		m.notifyExt(rec)
+		return rec, nil
+	}
+	to := rec.Task.Status
 	m.mu.Lock()
 	conn := m.announce[id]
 	if to.Terminal() {
@@ -665,31 +736,13 @@ func (m *Manager) transition(ctx context.Context, id string, to Status, msg stri
 		}
 	}
 	m.mu.Unlock()
-	m.log.Info("task status", slog.String("task", id), slog.String("status", string(to)), slog.String("message", msg))
+	m.log.Info("task status", slog.String("task", id), slog.String("status", string(to)), slog.String("message", rec.Task.StatusMessage))
 	if m.cfg.StatusNotifications && conn != nil {
 		// Best effort: the notification is optional and the Conn may be gone.
 		_ = conn.Notify(context.Background(), MethodStatus, rec.Task)
 	}
 	m.notifyExt(rec)
 	return rec, nil
-}
-
-// transitionKeep is transition that also applies mut when the task is in
-// status to already (a second input request of an input_required task).
-func (m *Manager) transitionKeep(ctx context.Context, id string, to Status, msg string, mut func(*Record)) (Record, error) {
-	rec, err := m.store.Update(context.WithoutCancel(ctx), id, func(r *Record) error {
-		if r.Task.Status != to {
-			return errors.New("not yet")
-		}
-		r.Task.StatusMessage, r.Task.LastUpdatedAt = msg, formatTime(m.now())
-		mut(r)
-		return nil
-	})
-	if err == nil {
-		m.notifyExt(rec)
-		return rec, nil
-	}
-	return m.transition(ctx, id, to, msg, mut)
 }
 
 // forceCancel moves a task to cancelled and cancels its work with a cause

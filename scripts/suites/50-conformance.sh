@@ -103,10 +103,10 @@ score() {
 			# does not score it (any failure fails the script).
 			tasks=$((tasks + 1))
 			tasks_seen=$((tasks_seen + 1))
-			# Reported, not failing, while tasks-mrtr-input fails now
-			# and then (open issue 22 names the flake).
 			if [[ $mark == ✓ ]]; then
 				tasks_pass=$((tasks_pass + 1))
+			else
+				bad+=("$line")
 			fi
 			continue
 		fi
@@ -140,22 +140,40 @@ score() {
 	printf '== %-58s %s: scored %d/%d passed' "$label" "$status" "$passed" "$scored"
 	[[ $known -gt 0 ]] && printf ', %d expected failures (listed)' "$known"
 	[[ $unsc -gt 0 ]] && printf ', not scored (the suite does not, or an extension): %d run, %d failing' "$unsc" "$unsc_fail"
-	[[ $tasks -gt 0 ]] && printf ', tasks-* (Tasks extension, reported): %d/%d passed' "$tasks_pass" "$tasks"
+	[[ $tasks -gt 0 ]] && printf ', tasks-* (Tasks extension, scored): %d/%d passed' "$tasks_pass" "$tasks"
 	printf '\n'
 	if [[ $status != ok ]]; then
 		rc=1
 		printf '   %s\n' "${bad[@]}"
+		failed_checks "${log%.log}.out" | sed 's/^/   failed check: /'
 		echo "   (log: the suite's output follows)"
 		sed -n '/SUMMARY ===/,$p' "$log" | head -n 60 | sed 's/^/   | /'
 	fi
 }
 
-# suite CLI LOG ARGS...: one suite run, bounded; its exit status is not
-# used (score reads the summary).
+# failed_checks DIR: "scenario: check-id: message" for each check that
+# failed in the checks.json files a run saved under DIR (its summary names
+# only the scenario; a flake must say which check it was).
+failed_checks() {
+	[[ -d $1 ]] || return 0
+	"$node" -e '
+		const fs = require("fs"), path = require("path");
+		for (const d of fs.readdirSync(process.argv[1]).sort()) {
+			const f = path.join(process.argv[1], d, "checks.json");
+			if (!fs.existsSync(f)) continue;
+			const scenario = d.replace(/^(server|client)-/, "").replace(/-\d{4}-\d\d-\d\dT.*$/, "");
+			for (const c of JSON.parse(fs.readFileSync(f, "utf8")))
+				if (c.status === "FAILURE") console.log(scenario + ": " + c.id + ": " + (c.errorMessage || "(no message)"));
+		}' "$1" || true
+}
+
+# suite CLI LOG ARGS...: one suite run, bounded, its per-check results
+# saved beside LOG (LOG without .log, plus .out) for failed_checks; its
+# exit status is not used (score reads the summary).
 suite() {
 	local cli=$1 log=$2
 	shift 2
-	timeout 240 "$node" "$cli" "$@" >"$log" 2>&1 || true
+	timeout 240 "$node" "$cli" "$@" -o "${log%.log}.out" >"$log" 2>&1 || true
 }
 
 port=${MCPGEN_CONFORMANCE_PORT:-39217}
