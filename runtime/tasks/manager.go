@@ -169,8 +169,13 @@ type run struct {
 	session string
 	owner   string
 	request jsonrpc2.RequestID // the creating request, named in the work's cancel cause
-	asking  int                // outstanding input requests (Ask)
-	modern  bool               // an extension (2026-07-28) task
+	// askMu orders the core (2025-11-25) Ask edges: the count's move to 1
+	// and the move to input_required, or its move to 0 and the move back to
+	// working, happen together, so an Ask starting while the last one ends
+	// cannot leave the task working with a request outstanding.
+	askMu  sync.Mutex
+	asking int  // outstanding input requests (Ask); under askMu
+	modern bool // an extension (2026-07-28) task
 }
 
 // NewManager returns a Manager with cfg.

@@ -58,36 +58,30 @@ func Ask(ctx context.Context, method string, params any, result any, opts ...jso
 	m := ref.m
 	m.mu.Lock()
 	r := m.live[ref.id]
-	first := false
-	if r != nil {
-		r.asking++
-		first = r.asking == 1
-	}
 	m.mu.Unlock()
 	if r == nil {
 		return fmt.Errorf("tasks: task %s is no longer running", ref.id)
 	}
 	if r.modern {
-		m.mu.Lock()
-		r.asking--
-		m.mu.Unlock()
 		return m.askExt(ctx, ref.id, method, params, result)
 	}
 	raw, err := addMeta(params, ref.id)
 	if err != nil {
 		return err
 	}
-	if first {
+	r.askMu.Lock()
+	r.asking++
+	if r.asking == 1 {
 		m.transition(ctx, ref.id, InputRequired, "waiting for "+method, nil)
 	}
+	r.askMu.Unlock()
 	err = r.conn.Call(ctx, method, raw, result, opts...)
-	m.mu.Lock()
+	r.askMu.Lock()
 	r.asking--
-	last := r.asking == 0
-	m.mu.Unlock()
-	if last {
+	if r.asking == 0 {
 		m.transition(ctx, ref.id, Working, "", nil) // fails harmlessly once terminal
 	}
+	r.askMu.Unlock()
 	return err
 }
 
