@@ -1,0 +1,12 @@
+// Package cluster holds the seams that let several replicas of one MCP server
+// share what one process otherwise keeps to itself: a Bus that carries
+// cancellations and notifications between replicas, and a SessionStore that
+// keeps legacy (≤ 2025-11-25) Streamable HTTP session state where every
+// replica can read it. Task records have their own seam, tasks.Store.
+//
+// The package is standard library only. Its in-memory implementations
+// (MemoryBus, MemorySessionStore) are what a single process uses, and what
+// tests use to run several replicas in one process; engines such as NATS
+// (the natscluster package of the separate github.com/mcpgen/mcpgen/cluster
+// module) implement the same interfaces for replicas in separate processes.
+package cluster
