@@ -270,13 +270,26 @@ type Handler struct {
 
 	omu     sync.Mutex
 	orphans list.List // of *orphan, oldest first
+
+	// Replicas (cluster.go): the bus subscriptions, the forwarded
+	// cancellations kept for CancelWindow and the requests running here,
+	// under cmu; setLevel applies another replica's logging/setLevel.
+	subs         []cluster.Subscription
+	cmu          sync.Mutex
+	pending      map[cancelKey]*pendingCancel
+	pendingOrder list.List // of *pendingCancel, oldest first
+	live         map[cancelKey]*legacySession
+	setLevel     func(*jsonrpc2.Conn, string) bool
 }
 
 // NewHandler returns a Handler whose Conns newConn builds.
 func NewHandler(newConn ConnFactory, opts Options) *Handler {
 	opts = opts.withDefaults()
+	if opts.Sessions == nil {
+		opts.Bus = nil // the bus serves shared sessions only
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Handler{
+	h := &Handler{
 		newConn:  newConn,
 		opts:     opts,
 		log:      opts.Logger,
@@ -286,6 +299,10 @@ func NewHandler(newConn ConnFactory, opts Options) *Handler {
 		sessions: map[string]*legacySession{},
 		store:    opts.EventStore,
 	}
+	if h.clustered() {
+		h.joinCluster()
+	}
+	return h
 }
 
 // NewHTTPServer returns an http.Server for h with the timeouts a public-facing
@@ -320,8 +337,9 @@ func (h *Handler) Close(ctx context.Context) error {
 		all = append(all, s)
 	}
 	h.mu.Unlock()
+	h.leaveCluster()
 	for _, s := range all {
-		h.endSession(s, "server closing")
+		h.endSession(s, "server closing") // local copies only: the other replicas serve on
 	}
 	h.cancel()
 	h.mu.Lock()

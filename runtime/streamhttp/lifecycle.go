@@ -40,7 +40,13 @@ func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
 	if a, ok := srv.(SessionAdopter); ok && opts.Adopt == nil {
 		opts.Adopt = AdoptConns(a, opts.Logger)
 	}
-	return NewHandler(AcceptConns(srv, opts.Logger), opts)
+	h := NewHandler(AcceptConns(srv, opts.Logger), opts)
+	if l, ok := srv.(interface {
+		SetLegacyLogLevel(*jsonrpc2.Conn, string) bool
+	}); ok {
+		h.setLevel = l.SetLegacyLogLevel
+	}
+	return h
 }
 
 // SessionAdopter is a Lifecycle that can serve a legacy session another
