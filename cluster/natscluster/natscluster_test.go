@@ -82,7 +82,7 @@ func TestBus(t *testing.T) {
 
 	// The server restarts: both connections come back and the subscription
 	// with them.
-	s = restart(t, s, dir)
+	restart(t, s, dir)
 	within(t, re1, "publisher reconnect")
 	within(t, re2, "subscriber reconnect")
 	if err := nc2.Flush(); err != nil {
@@ -189,7 +189,7 @@ func TestSessionStore(t *testing.T) {
 	}
 
 	// A NATS server restart with the same store directory keeps it.
-	s = restart(t, s, dir)
+	restart(t, s, dir)
 	within(t, re, "reconnect")
 	rec, err = st.Get(ctx, id)
 	if err != nil || rec.Owner != "alice" || rec.Revision != "2025-11-25" || !rec.Created.Equal(now) || string(rec.ClientCapabilities) != `{"roots":{}}` {
@@ -207,7 +207,6 @@ func TestSessionStore(t *testing.T) {
 	if err := st.Create(ctx, cluster.SessionRecord{ID: id}); err != nil {
 		t.Fatalf("Create after Delete: %v", err)
 	}
-	_ = s
 }
 
 func TestSessionStoreTTL(t *testing.T) {

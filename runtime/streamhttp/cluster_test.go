@@ -342,3 +342,29 @@ func TestClusterFanOut(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterModernCancellationIsLocal: in 2026-07-28 the cancellation is
+// the closed response stream, which the proxy passes on to the replica
+// holding it, the one running the request: nothing goes over the bus.
+func TestClusterModernCancellationIsLocal(t *testing.T) {
+	c := newClusterFixture(t, 3, Options{})
+	var published atomic.Int32
+	sub, _ := c.bus.Subscribe(SubjectCancel+">", func(string, []byte) { published.Add(1) })
+	defer sub.Unsubscribe()
+	hdr := modernHdr("tools/call")
+	hdr[HeaderName] = "block"
+	ctx, cancel := context.WithCancel(bounded(t))
+	done := postAsync(ctx, c.proxy, hdr, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{},`+modernMeta+`}}`)
+	rep, _, _ := strings.Cut(waitFor(t, c.started, "block"), ":")
+	cancel()
+	r, cause := waitCause(t, c)
+	if r != rep || !strings.Contains(cause, "stream") {
+		t.Fatalf("handler on %s (started on %s) ended with %q, want its stream's close", r, rep, cause)
+	}
+	if resp := waitFor(t, done, "the POST"); resp != nil {
+		resp.Body.Close()
+	}
+	if n := published.Load(); n != 0 {
+		t.Fatalf("%d cancellations published for a modern request", n)
+	}
+}
