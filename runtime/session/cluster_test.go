@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -86,5 +87,55 @@ func TestWithBus(t *testing.T) {
 		if got := str(p.recv()); !strings.Contains(got, "notifications/resources/list_changed") {
 			t.Fatalf("%s got %s, want resources (each change once)", name, got)
 		}
+	}
+}
+
+// subscriber accepts legacy resources/subscribe and unsubscribe.
+type subscriber struct{}
+
+func (subscriber) Subscribe(context.Context, *mcp20251125.SubscribeRequestParams) (*mcp20251125.EmptyResult, error) {
+	return &mcp20251125.EmptyResult{}, nil
+}
+
+func (subscriber) Unsubscribe(context.Context, *mcp20251125.UnsubscribeRequestParams) (*mcp20251125.EmptyResult, error) {
+	return &mcp20251125.EmptyResult{}, nil
+}
+
+// TestWithBusLegacySubscriptions: with WithBus the session tracks legacy
+// resources/subscribe; resources/updated raised on one server reaches the
+// subscribed legacy sessions of every server (an adopted one included),
+// once, and not the others.
+func TestWithBusLegacySubscriptions(t *testing.T) {
+	bus := cluster.NewMemoryBus()
+	defer bus.Close()
+	mk := func() *session.Server {
+		return mcp20251125.NewServer(session.Implementation{Name: "t", Version: "1"}, subscriber{}, session.WithBus(bus))
+	}
+	a, b := mk(), mk()
+	pa := adopt(t, a, session.LegacyState{Version: "2025-11-25", ResourceSubscriptions: []string{"file:///x"}})
+	pb := adopt(t, b, session.LegacyState{Version: "2025-11-25"})
+	pb.send(`{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"file:///y"}}`)
+	if got := str(pb.recv()); !strings.Contains(got, `"result"`) {
+		t.Fatalf("subscribe: %s", got)
+	}
+	_ = b.NotifyResourceUpdated("file:///x") // a's session only
+	_ = a.NotifyResourceUpdated("file:///y") // b's session only
+	if got := str(pa.recv()); !strings.Contains(got, `"uri":"file:///x"`) {
+		t.Fatalf("a got %s", got)
+	}
+	if got := str(pb.recv()); !strings.Contains(got, `"uri":"file:///y"`) {
+		t.Fatalf("b got %s", got)
+	}
+	pb.send(`{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"file:///y"}}`)
+	if got := str(pb.recv()); !strings.Contains(got, `"result"`) {
+		t.Fatalf("unsubscribe: %s", got)
+	}
+	_ = a.NotifyResourceUpdated("file:///y") // nobody now
+	_ = a.NotifyListChanged("tools")         // a marker: anything before it is a stray
+	if got := str(pb.recv()); !strings.Contains(got, "list_changed") {
+		t.Fatalf("b got %s after unsubscribing", got)
+	}
+	if got := str(pa.recv()); !strings.Contains(got, "list_changed") {
+		t.Fatalf("a got %s, want only the marker", got)
 	}
 }

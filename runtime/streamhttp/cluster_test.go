@@ -33,6 +33,12 @@ type clusterFixture struct {
 }
 
 func newClusterFixture(t *testing.T, n int, opts Options) *clusterFixture {
+	return newClusterFixtureOf(t, n, opts, false)
+}
+
+// newClusterFixtureOf is newClusterFixture; legacyBase serves a 2025-11-25
+// server (with resources/subscribe) instead of the dual-era one.
+func newClusterFixtureOf(t *testing.T, n int, opts Options, legacyBase bool) *clusterFixture {
 	t.Helper()
 	c := &clusterFixture{store: cluster.NewMemorySessionStore(), bus: cluster.NewMemoryBus(),
 		started: make(chan string, 16), causes: make(chan string, 16)}
@@ -41,8 +47,9 @@ func newClusterFixture(t *testing.T, n int, opts Options) *clusterFixture {
 	for i := range n {
 		name := "r" + string(rune('0'+i))
 		register := func(conn *jsonrpc2.Conn) []string {
+			methods := []string{"tools/call", "resources/subscribe", "resources/unsubscribe"}
 			if conn == nil {
-				return []string{"tools/call"}
+				return methods
 			}
 			conn.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
 				var p struct {
@@ -57,12 +64,20 @@ func newClusterFixture(t *testing.T, n int, opts Options) *clusterFixture {
 				}
 				return map[string]any{"content": []any{map[string]string{"type": "text", "text": name + " echoed " + p.Name}}}, nil
 			})
-			return []string{"tools/call"}
+			for _, m := range []string{"resources/subscribe", "resources/unsubscribe"} {
+				conn.Handle(m, func(context.Context, *jsonrpc2.Request) (any, error) { return json.RawMessage(`{}`), nil })
+			}
+			return methods
 		}
-		srv := session.NewServer(session.Implementation{Name: "cluster-test", Version: "0"}, modernRevision(), register,
-			session.WithLegacy(legacyRevision()), session.WithLogger(quiet()), session.WithBus(c.bus),
-			session.WithCapability("tools", json.RawMessage(`{"listChanged":true}`)),
-			session.WithCapability("prompts", json.RawMessage(`{"listChanged":true}`)))
+		base, more := modernRevision(), []session.ServerOption{session.WithLegacy(legacyRevision())}
+		if legacyBase {
+			base, more = legacyRevision(), nil
+			base.ServerMethods = map[string]string{"tools/call": "CallTool", "resources/subscribe": "Subscribe", "resources/unsubscribe": "Unsubscribe"}
+		}
+		srv := session.NewServer(session.Implementation{Name: "cluster-test", Version: "0"}, base, register,
+			append(more, session.WithLogger(quiet()), session.WithBus(c.bus),
+				session.WithCapability("tools", json.RawMessage(`{"listChanged":true}`)),
+				session.WithCapability("prompts", json.RawMessage(`{"listChanged":true}`)))...)
 		o := opts
 		o.Sessions, o.Bus, o.Replica = c.store, c.bus, name
 		f := (&lifecycleFixture{srv: srv}).serve(t, srv, o)
@@ -366,5 +381,38 @@ func TestClusterModernCancellationIsLocal(t *testing.T) {
 	}
 	if n := published.Load(); n != 0 {
 		t.Fatalf("%d cancellations published for a modern request", n)
+	}
+}
+
+// TestClusterLegacyResourceSubscription: a resources/subscribe accepted on
+// one replica reaches the record and the copy on the replica holding the
+// GET stream, so resources/updated raised on a third replica arrives there,
+// once; unsubscribe stops it.
+func TestClusterLegacyResourceSubscription(t *testing.T) {
+	c := newClusterFixtureOf(t, 3, Options{}, true)
+	sid := initAt(t, c.reps[0].url, c.reps[0].url, nil)
+	ctx, cancel := context.WithCancel(bounded(t))
+	defer cancel()
+	get := openClusterGet(t, ctx, c.reps[2].url, sid) // r2 adopts the session first
+	resp := post(t, ctx, c.reps[0].url, legacyHdr(sid), `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"file:///a"}}`)
+	if body := readAll(t, resp); !strings.Contains(body, `"result"`) {
+		t.Fatalf("subscribe: %s", body)
+	}
+	if rec, _ := c.store.Get(ctx, sid); len(rec.ResourceSubscriptions) != 1 || rec.ResourceSubscriptions[0] != "file:///a" {
+		t.Fatalf("record subscriptions %v", rec.ResourceSubscriptions)
+	}
+	// r1 raises it before it ever saw the session.
+	_ = c.reps[1].srv.NotifyResourceUpdated("file:///a")
+	if m := nextMessage(t, get); !strings.Contains(m, `"uri":"file:///a"`) {
+		t.Fatalf("GET on r2 got %s", m)
+	}
+	resp = post(t, ctx, c.reps[1].url, legacyHdr(sid), `{"jsonrpc":"2.0","id":2,"method":"resources/unsubscribe","params":{"uri":"file:///a"}}`)
+	if body := readAll(t, resp); !strings.Contains(body, `"result"`) {
+		t.Fatalf("unsubscribe: %s", body)
+	}
+	_ = c.reps[0].srv.NotifyResourceUpdated("file:///a")
+	_ = c.reps[0].srv.NotifyListChanged("tools") // a marker: anything before it is a stray
+	if m := nextMessage(t, get); !strings.Contains(m, "notifications/tools/list_changed") {
+		t.Fatalf("GET on r2 got %s after unsubscribe (or a duplicate)", m)
 	}
 }
