@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -415,4 +416,49 @@ func TestClusterLegacyResourceSubscription(t *testing.T) {
 	if m := nextMessage(t, get); !strings.Contains(m, "notifications/tools/list_changed") {
 		t.Fatalf("GET on r2 got %s after unsubscribe (or a duplicate)", m)
 	}
+}
+
+// eventually polls cond until it holds (the janitor has no event to wait
+// on) or fails after 10 s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestClusterIdleAndHandshake: a replica that saw only initialize does not
+// end the session for its handshake (notifications/initialized went to
+// another replica), and drops only its idle local copy while the session
+// is used elsewhere; once idle everywhere the record goes too.
+func TestClusterIdleAndHandshake(t *testing.T) {
+	c := newClusterFixture(t, 2, Options{HandshakeTimeout: 100 * time.Millisecond,
+		SessionIdleTimeout: 300 * time.Millisecond, ActiveInterval: 30 * time.Millisecond})
+	sid := initAt(t, c.reps[0].url, c.reps[1].url, nil)
+	ctx := bounded(t)
+	for i := 0; c.reps[0].h.Sessions() != 0; i++ {
+		if i > 1000 {
+			t.Fatal("r0 kept its idle copy")
+		}
+		resp := post(t, ctx, c.reps[1].url, legacyHdr(sid), callBody("1", "echo"))
+		if body := readAll(t, resp); resp.StatusCode != 200 {
+			t.Fatalf("call %d on r1: %d %s (the session was ended)", i, resp.StatusCode, body)
+		}
+		time.Sleep(20 * time.Millisecond) // a client using the session now and then
+	}
+	if _, err := c.store.Get(ctx, sid); err != nil {
+		t.Fatalf("the record went with r0's idle copy: %v", err)
+	}
+	resp := post(t, ctx, c.reps[0].url, legacyHdr(sid), callBody("2", "echo"))
+	if body := readAll(t, resp); resp.StatusCode != 200 {
+		t.Fatalf("r0 after dropping its copy: %d %s", resp.StatusCode, body)
+	}
+	eventually(t, "the record of the idle session to go", func() bool {
+		_, err := c.store.Get(ctx, sid)
+		return errors.Is(err, cluster.ErrSessionNotFound)
+	})
 }
