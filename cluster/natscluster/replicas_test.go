@@ -20,6 +20,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -54,6 +55,7 @@ type replica struct {
 
 type natsCluster struct {
 	reps    []replica
+	re      []<-chan struct{} // each replica's reconnections
 	proxy   string
 	store   *SessionStore
 	started chan string
@@ -62,12 +64,17 @@ type natsCluster struct {
 
 func newNATSCluster(t *testing.T) *natsCluster {
 	t.Helper()
-	s := natstest.Start(t, natstest.Options{})
+	return newNATSClusterOn(t, natstest.Start(t, natstest.Options{}))
+}
+
+func newNATSClusterOn(t *testing.T, s *server.Server) *natsCluster {
+	t.Helper()
 	c := &natsCluster{started: make(chan string, 8), causes: make(chan string, 8)}
 	var targets []*url.URL
 	for i := range 3 {
 		name := "r" + string(rune('0'+i))
-		nc, _ := connect(t, s)
+		nc, re := connect(t, s)
+		c.re = append(c.re, re)
 		js, err := jetstream.New(nc)
 		if err != nil {
 			t.Fatal(err)
@@ -249,4 +256,46 @@ func nextData(t *testing.T, r *bufio.Reader) string {
 		}
 	}()
 	return waitOn(t, got, "an SSE message")
+}
+
+// TestReplicasSurviveNATSRestart: a NATS server restart (same store
+// directory) loses no session: a replica that never saw the session adopts
+// it from the bucket afterwards, and cancellations are forwarded again.
+func TestReplicasSurviveNATSRestart(t *testing.T) {
+	dir := t.TempDir()
+	s := natstest.Start(t, natstest.Options{StoreDir: dir})
+	c := newNATSClusterOn(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	resp, body := do(t, ctx, http.MethodPost, c.reps[0].url, "",
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	sid := resp.Header.Get(streamhttp.HeaderSessionID)
+	if resp.StatusCode != 200 || sid == "" {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+	}
+	if resp, body := do(t, ctx, http.MethodPost, c.reps[0].url, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); resp.StatusCode != 202 {
+		t.Fatalf("initialized: %d %s", resp.StatusCode, body)
+	}
+	restart(t, s, dir)
+	for i, re := range c.re {
+		within(t, re, "replica "+string(rune('0'+i))+" reconnecting")
+	}
+	if _, body := do(t, ctx, http.MethodPost, c.reps[2].url, sid, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}`); !strings.Contains(body, "r2 echoed") {
+		t.Fatalf("r2 after the restart: %s", body)
+	}
+	done := make(chan string, 1)
+	go func() {
+		_, body := do(t, ctx, http.MethodPost, c.reps[1].url, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+		done <- body
+	}()
+	waitOn(t, c.started, "block")
+	if resp, _ := do(t, ctx, http.MethodPost, c.reps[2].url, sid, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2,"reason":"after restart"}}`); resp.StatusCode != 202 {
+		t.Fatalf("cancel: %d", resp.StatusCode)
+	}
+	if cause := waitOn(t, c.causes, "the handler's end"); !strings.Contains(cause, "after restart") {
+		t.Fatalf("cause %q", cause)
+	}
+	if body := waitOn(t, done, "the cancelled POST"); strings.Contains(body, `"id":2`) {
+		t.Fatalf("answered: %s", body)
+	}
 }
