@@ -109,6 +109,15 @@ type cancelKey struct {
 	session, id string
 }
 
+// liveRequest is a client request of a local session, from just before it
+// is handed to the Conn until it is answered or cancelled. A cancellation
+// from the bus is applied only once delivered is set, so that the Conn
+// always reads the request before its cancellation.
+type liveRequest struct {
+	s         *legacySession
+	delivered bool
+}
+
 // pendingCancel is a cancellation from the bus kept for CancelWindow.
 type pendingCancel struct {
 	key     cancelKey
@@ -135,7 +144,7 @@ func (h *Handler) joinCluster() {
 		}
 	}
 	h.pending = map[cancelKey]*pendingCancel{}
-	h.live = map[cancelKey]*legacySession{}
+	h.live = map[cancelKey]*liveRequest{}
 	if h.opts.Bus == nil {
 		return
 	}
@@ -401,8 +410,11 @@ func (h *Handler) onBusCancel(_ string, data []byte) {
 		old := h.pendingOrder.Remove(h.pendingOrder.Front()).(*pendingCancel)
 		delete(h.pending, old.key)
 	}
-	s := h.live[key]
-	if s != nil {
+	// A live request not yet delivered is left to requestDelivered, which
+	// finds this one pending.
+	var s *legacySession
+	if lr := h.live[key]; lr != nil && lr.delivered {
+		s = lr.s
 		p.applied = true
 		delete(h.live, key)
 	}
@@ -428,9 +440,21 @@ func (h *Handler) expirePendingLocked(now time.Time) {
 	}
 }
 
-// requestDelivered registers a request just handed to the Conn of s as
-// running here, or cancels it at once when a forwarded cancellation for it
-// is waiting (legacyRequest).
+// requestArriving registers a request of s about to be handed to its Conn
+// as running here (legacyRequest), so a cancel POSTed here meanwhile is
+// not forwarded.
+func (h *Handler) requestArriving(s *legacySession, id jsonrpc2.RequestID) {
+	if h.opts.Bus == nil {
+		return
+	}
+	h.cmu.Lock()
+	h.live[cancelKey{s.id, idKey(id)}] = &liveRequest{s: s}
+	h.cmu.Unlock()
+}
+
+// requestDelivered marks a request just handed to the Conn of s, and
+// cancels it at once when a forwarded cancellation for it is waiting
+// (legacyRequest). A request already answered is left alone.
 func (h *Handler) requestDelivered(s *legacySession, id jsonrpc2.RequestID) {
 	if h.opts.Bus == nil {
 		return
@@ -438,12 +462,17 @@ func (h *Handler) requestDelivered(s *legacySession, id jsonrpc2.RequestID) {
 	key := cancelKey{s.id, idKey(id)}
 	h.cmu.Lock()
 	h.expirePendingLocked(time.Now())
+	lr := h.live[key]
+	if lr == nil {
+		h.cmu.Unlock()
+		return // answered already
+	}
+	lr.delivered = true
 	p := h.pending[key]
 	apply := p != nil && !p.applied
 	if apply {
 		p.applied = true
-	} else {
-		h.live[key] = s
+		delete(h.live, key)
 	}
 	h.cmu.Unlock()
 	if apply {
@@ -471,7 +500,7 @@ func (h *Handler) forgetSessionRequests(s *legacySession) {
 	}
 	h.cmu.Lock()
 	for k, v := range h.live {
-		if v == s {
+		if v.s == s {
 			delete(h.live, k)
 		}
 	}

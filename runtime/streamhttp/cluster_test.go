@@ -170,6 +170,15 @@ func TestClusterAnyReplicaServesTheSession(t *testing.T) {
 	if readAll(t, resp); resp.StatusCode != 404 {
 		t.Fatalf("unknown session: %d", resp.StatusCode)
 	}
+	// Answered requests are no longer tracked for cancellation routing.
+	for i, r := range c.reps {
+		r.h.cmu.Lock()
+		n := len(r.h.live)
+		r.h.cmu.Unlock()
+		if n != 0 {
+			t.Errorf("replica %d still tracks %d answered requests", i, n)
+		}
+	}
 }
 
 // waitCause waits for a block handler's end and returns replica and cause.

@@ -279,7 +279,7 @@ type Handler struct {
 	cmu          sync.Mutex
 	pending      map[cancelKey]*pendingCancel
 	pendingOrder list.List // of *pendingCancel, oldest first
-	live         map[cancelKey]*legacySession
+	live         map[cancelKey]*liveRequest
 	refresh      func(*jsonrpc2.Conn, session.LegacyState) bool
 }
 

@@ -526,11 +526,15 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	if h.clustered() {
 		s.noteChange(m)
+		if start == nil { // initialize is never cancelled
+			h.requestArriving(s, m.ID)
+		}
 	}
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
+		h.requestDone(s, m.ID)
 	} else if start == nil {
-		h.requestDelivered(s, m.ID) // initialize is never cancelled
+		h.requestDelivered(s, m.ID)
 	}
 	if start != nil && !start() {
 		s.mu.Lock()
