@@ -9,4 +9,12 @@
 // tests use to run several replicas in one process; engines such as NATS
 // (the natscluster package of the separate github.com/mcpgen/mcpgen/cluster
 // module) implement the same interfaces for replicas in separate processes.
+//
+// Who uses them: streamhttp.Options.Sessions and Options.Bus (legacy
+// sessions served by any replica; notifications/cancelled forwarded on
+// "mcp.cancel.<SubjectToken(session id)>", a DELETE on
+// "mcp.session.drop.<token>", record changes on "mcp.session.state.<token>")
+// and session.WithBus (list_changed and resources/updated fanned out on
+// "mcp.notify.>"). The payloads are JSON; every receiver ignores what it
+// published itself and treats duplicates as harmless.
 package cluster
