@@ -15,6 +15,9 @@
 // "mcp.cancel.<SubjectToken(session id)>", a DELETE on
 // "mcp.session.drop.<token>", record changes on "mcp.session.state.<token>")
 // and session.WithBus (list_changed and resources/updated fanned out on
-// "mcp.notify.>"). The payloads are JSON; every receiver ignores what it
-// published itself and treats duplicates as harmless.
+// "mcp.notify.>"). The payloads are JSON and name their origin: a replica
+// ignores the drops, state changes and notifications it published itself
+// (it acted on them locally), but keeps its own forwarded cancellations
+// like any other, for the request that may still reach it. Duplicates are
+// harmless everywhere.
 package cluster
