@@ -190,10 +190,27 @@ func TestReplicasOverNATS(t *testing.T) {
 		defer resp.Body.Close()
 		streams = append(streams, bufio.NewReader(resp.Body))
 	}
+	// And a modern subscriptions/listen stream on r2.
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.reps[2].url, strings.NewReader(
+		`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"t","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(streamhttp.HeaderProtocolVersion, "2026-07-28")
+	req.Header.Set(streamhttp.HeaderMethod, "subscriptions/listen")
+	lresp, err := http.DefaultClient.Do(req)
+	if err != nil || lresp.StatusCode != 200 {
+		t.Fatalf("listen: %v %v", lresp, err)
+	}
+	defer lresp.Body.Close()
+	listen := bufio.NewReader(lresp.Body)
+	if m := nextData(t, listen); !strings.Contains(m, "acknowledged") {
+		t.Fatalf("listen: %s", m)
+	}
+	streams = append(streams, listen)
 	_ = c.reps[1].srv.NotifyListChanged("tools")
 	for i, s := range streams {
 		if m := nextData(t, s); !strings.Contains(m, "notifications/tools/list_changed") {
-			t.Fatalf("GET stream on r%d got %q", i, m)
+			t.Fatalf("stream %d got %q", i, m)
 		}
 	}
 
