@@ -139,3 +139,43 @@ func TestWithBusLegacySubscriptions(t *testing.T) {
 		t.Fatalf("a got %s, want only the marker", got)
 	}
 }
+
+// logTool logs at info, then answers.
+type logTool struct{}
+
+func (logTool) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	_ = session.Log(ctx, "info", "t", "hello")
+	return mcp.TextResult("done"), nil
+}
+
+// TestRefreshLegacy: a log level set on another replica applies to the
+// session served here.
+func TestRefreshLegacy(t *testing.T) {
+	srv := newServer(nil, logTool{})
+	a, b := jsonrpc2.NewPipe()
+	conn, err := srv.Adopt(context.Background(), a, session.LegacyState{Version: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		b.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = conn.Close(ctx)
+	})
+	p := &rawPeer{t: t, tr: b}
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
+	if got := str(p.recv()); !strings.Contains(got, `"done"`) {
+		t.Fatalf("no level set: %s, want the result only", got)
+	}
+	if !srv.RefreshLegacy(conn, session.LegacyState{Version: "2025-11-25", LogLevel: "debug"}) {
+		t.Fatal("RefreshLegacy: not a legacy session")
+	}
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x","arguments":{}}}`)
+	if got := str(p.recv()); !strings.Contains(got, `"notifications/message"`) {
+		t.Fatalf("after the refresh: %s, want the log message first", got)
+	}
+	if got := str(p.recv()); !strings.Contains(got, `"done"`) {
+		t.Fatalf("then %s", got)
+	}
+}
