@@ -163,7 +163,9 @@ type Options struct {
 	// notifications/cancelled that names a request running on another
 	// replica, and the end of a session (DELETE), so that every replica
 	// drops its local copy. Nil with Sessions set means no forwarding
-	// (one replica reading a shared store).
+	// (one replica reading a shared store); without Sessions it is unused.
+	// Change notifications (list_changed, resources/updated) are the
+	// session layer's: give the same bus to session.WithBus.
 	Bus cluster.Bus
 	// Replica names this replica in logs and SessionRecord.Replica
 	// (default: a random name).
