@@ -42,7 +42,7 @@ func newClusterFixture(t *testing.T, n int, opts Options) *clusterFixture {
 func newClusterFixtureOf(t *testing.T, n int, opts Options, legacyBase bool) *clusterFixture {
 	t.Helper()
 	c := &clusterFixture{store: cluster.NewMemorySessionStore(), bus: cluster.NewMemoryBus(),
-		started: make(chan string, 16), causes: make(chan string, 16)}
+		started: make(chan string, 64), causes: make(chan string, 64)}
 	t.Cleanup(func() { _ = c.bus.Close() }) // after the replicas' cleanups (LIFO)
 	var targets []*url.URL
 	for i := range n {
@@ -470,4 +470,34 @@ func TestClusterIdleAndHandshake(t *testing.T) {
 		_, err := c.store.Get(ctx, sid)
 		return errors.Is(err, cluster.ErrSessionNotFound)
 	})
+}
+
+// TestClusterCancelRacesItsRequest: requests POSTed to r1 with their
+// cancels POSTed to r2 at once, in either order of arrival: every one ends
+// unanswered, none hangs.
+func TestClusterCancelRacesItsRequest(t *testing.T) {
+	c := newClusterFixture(t, 3, Options{})
+	sid := initAt(t, c.reps[0].url, c.reps[0].url, nil)
+	ctx := bounded(t)
+	const n = 12
+	var dones []<-chan *http.Response
+	for i := range n {
+		id := string(rune('a' + i))
+		dones = append(dones, postAsync(ctx, c.reps[1].url, legacyHdr(sid), callBody(`"`+id+`"`, "block")))
+		cancelled := postAsync(ctx, c.reps[2].url, legacyHdr(sid), cancelBody(`"`+id+`"`, "race"))
+		if r := waitFor(t, cancelled, "the cancel's 202"); r == nil || r.StatusCode != 202 {
+			t.Fatalf("cancel %s: %v", id, r)
+		} else {
+			r.Body.Close()
+		}
+	}
+	for i, done := range dones {
+		r := waitFor(t, done, "a cancelled request's POST")
+		if r == nil {
+			t.Fatalf("request %d failed", i)
+		}
+		if body := readAll(t, r); strings.Contains(body, `"result"`) || strings.Contains(body, `"error"`) {
+			t.Fatalf("request %d was answered: %s", i, body)
+		}
+	}
 }
