@@ -1,0 +1,8 @@
+// Package natscluster runs several replicas of one mcpgen server on NATS:
+// the implementations of cluster.Bus (core NATS subjects),
+// cluster.SessionStore and tasks.Store (JetStream key-value buckets).
+//
+// It is its own module, github.com/mcpgen/mcpgen/cluster, so that only a
+// program that imports it builds the NATS client (and, in tests and the
+// example, the NATS server).
+package natscluster
