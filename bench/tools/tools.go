@@ -16,12 +16,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -110,11 +110,51 @@ func bindEchoArgs(v any, p string) (EchoArgs, error) {
 	return x, errs.Err()
 }
 
+// fastEchoArgs is bindEchoArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindEchoArgs then judges.
+func fastEchoArgs(data []byte) (x EchoArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "text":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Text = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsEchoArgs is fastEchoArgs for the arguments of tools/call.
+func fastArgsEchoArgs(args map[string]json.RawMessage) (x EchoArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["text"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Text = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeEchoArgs decodes data and validates it against the schema of
 // EchoArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeEchoArgs(data []byte) (*EchoArgs, error) {
-	return toolsupport.Decode(data, bindEchoArgs)
+	return toolsupport.DecodeFast(data, fastEchoArgs, bindEchoArgs)
 }
 
 // tvBind4 checks and converts the value the schema at tools.json#/0/outputSchema/properties/text describes.
@@ -145,11 +185,32 @@ func bindEchoResult(v any, p string) (EchoResult, error) {
 	return x, errs.Err()
 }
 
+// fastEchoResult is bindEchoResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindEchoResult then judges.
+func fastEchoResult(data []byte) (x EchoResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "text":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Text = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeEchoResult decodes data and validates it against the schema of
 // EchoResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeEchoResult(data []byte) (*EchoResult, error) {
-	return toolsupport.Decode(data, bindEchoResult)
+	return toolsupport.DecodeFast(data, fastEchoResult, bindEchoResult)
 }
 
 // bindBlockArgs checks and converts the value the schema at tools.json#/1/inputSchema describes.
@@ -164,11 +225,31 @@ func bindBlockArgs(v any, p string) (BlockArgs, error) {
 	return x, errs.Err()
 }
 
+// fastBlockArgs is bindBlockArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindBlockArgs then judges.
+func fastBlockArgs(data []byte) (x BlockArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsBlockArgs is fastBlockArgs for the arguments of tools/call.
+func fastArgsBlockArgs(args map[string]json.RawMessage) (x BlockArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeBlockArgs decodes data and validates it against the schema of
 // BlockArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeBlockArgs(data []byte) (*BlockArgs, error) {
-	return toolsupport.Decode(data, bindBlockArgs)
+	return toolsupport.DecodeFast(data, fastBlockArgs, bindBlockArgs)
 }
 
 // bindBlockResult checks and converts the value the schema at tools.json#/1/outputSchema describes.
@@ -183,11 +264,21 @@ func bindBlockResult(v any, p string) (BlockResult, error) {
 	return x, errs.Err()
 }
 
+// fastBlockResult is bindBlockResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindBlockResult then judges.
+func fastBlockResult(data []byte) (x BlockResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
 // DecodeBlockResult decodes data and validates it against the schema of
 // BlockResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeBlockResult(data []byte) (*BlockResult, error) {
-	return toolsupport.Decode(data, bindBlockResult)
+	return toolsupport.DecodeFast(data, fastBlockResult, bindBlockResult)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -243,7 +334,7 @@ func (h *Handler) ListTools(_ context.Context, _ *mcp.ListToolsRequestParams) (*
 func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	switch params.Name {
 	case ToolEcho:
-		args, err := toolsupport.BindArguments(params.Arguments, bindEchoArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -251,13 +342,13 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindEchoResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolBlock:
-		args, err := toolsupport.BindArguments(params.Arguments, bindBlockArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsBlockArgs, bindBlockArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -265,7 +356,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindBlockResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -341,7 +432,7 @@ func (h *Handler20251125) ListTools(_ context.Context, _ *mcp20251125.ListToolsR
 func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.CallToolRequestParams) (*mcp20251125.CallToolResult, error) {
 	switch params.Name {
 	case ToolEcho:
-		args, err := toolsupport.BindArguments(params.Arguments, bindEchoArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -349,13 +440,13 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindEchoResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolBlock:
-		args, err := toolsupport.BindArguments(params.Arguments, bindBlockArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsBlockArgs, bindBlockArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -363,7 +454,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindBlockResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -438,7 +529,7 @@ func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolEcho, res, DecodeEchoResult)
+	return toolsupport.StructuredResult(ToolEcho, res, res.IsError, res.StructuredContent, DecodeEchoResult)
 }
 
 // Block calls the tool "block".
@@ -454,5 +545,5 @@ func (c *Caller) Block(ctx context.Context, args *BlockArgs) (*BlockResult, erro
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolBlock, res, DecodeBlockResult)
+	return toolsupport.StructuredResult(ToolBlock, res, res.IsError, res.StructuredContent, DecodeBlockResult)
 }

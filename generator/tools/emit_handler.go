@@ -96,14 +96,14 @@ func (e *emitter) handler() {
 	var cases []jen.Code
 	for _, t := range e.tools {
 		stmts := []jen.Code{
-			jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(ts("BindArguments")).Call(jen.Id("params").Dot("Arguments"), jen.Id(t.args.fn)),
+			e.bindArguments(t),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("invalid").Call(jen.Id("params").Dot("Name"), jen.Err()))),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
 		}
 		if t.result != nil {
 			stmts = append(stmts,
-				jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Add(ts("CheckResult")).Call(jen.Id("res"), jen.Id(t.result.fn)),
+				e.checkResult(t),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
 				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
 			)
@@ -221,7 +221,14 @@ func (e *emitter) caller() {
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		}
 		if t.result != nil {
-			body = append(body, jen.Return(ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))))
+			typed := ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))
+			if e.t.rev.modern {
+				// The bindings' structuredContent is raw JSON: read it where it
+				// is rather than encoding the whole result again.
+				typed = ts("StructuredResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"),
+					jen.Id("res").Dot("IsError"), jen.Id("res").Dot("StructuredContent"), jen.Id("Decode"+t.result.goName))
+			}
+			body = append(body, jen.Return(typed))
 		} else {
 			body = append(body, jen.Return(jen.Id("res"), jen.Nil()))
 		}
@@ -230,4 +237,25 @@ func (e *emitter) caller() {
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.goName),
 		).Params(jen.Op("*").Add(res), jen.Error()).Block(body...)
 	}
+}
+
+// bindArguments is the statement binding the arguments of a call of t:
+// with the fast binder first when the input schema has one.
+func (e *emitter) bindArguments(t *tool) jen.Code {
+	args := jen.Id("params").Dot("Arguments")
+	call := ts("BindArguments").Call(args, jen.Id(t.args.fn))
+	if t.args.fast != "" {
+		call = ts("BindArgumentsFast").Call(args, jen.Id("fastArgs"+t.args.goName), jen.Id(t.args.fn))
+	}
+	return jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(call)
+}
+
+// checkResult is the statement encoding and checking t's typed result:
+// with the fast binder first when the output schema has one.
+func (e *emitter) checkResult(t *tool) jen.Code {
+	call := ts("CheckResult").Call(jen.Id("res"), jen.Id(t.result.fn))
+	if t.result.fast != "" {
+		call = ts("CheckResultFast").Call(jen.Id("res"), jen.Id(t.result.fast), jen.Id(t.result.fn))
+	}
+	return jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Add(call)
 }
