@@ -453,15 +453,19 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	res := &mcp.CallToolResult{
+		Content:           []mcp.ContentBlock{&mcp.TextContent{Text: text}},
+		ResultType:        "complete",
+		StructuredContent: structured,
 	}
-	return &res, nil
+	if isError {
+		t := true
+		res.IsError = &t
+	}
+	return res, nil
 }
 
 // ToolCaller is what Caller calls: the bindings' Server (and so their

@@ -862,15 +862,19 @@ func (h *Handler20260728) failed(err error) (*mcp20260728.CallToolResult, error)
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler20260728) result(structured []byte, text string, isError bool) (*mcp20260728.CallToolResult, error) {
-	var res mcp20260728.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	res := &mcp20260728.CallToolResult{
+		Content:           []mcp20260728.ContentBlock{&mcp20260728.TextContent{Text: text}},
+		ResultType:        "complete",
+		StructuredContent: structured,
 	}
-	return &res, nil
+	if isError {
+		t := true
+		res.IsError = &t
+	}
+	return res, nil
 }
 
 // ToolCaller is what Caller calls: the bindings' Server (and so their
