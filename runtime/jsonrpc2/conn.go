@@ -113,6 +113,7 @@ type Conn struct {
 // inflight is one incoming request between being read and being answered.
 type inflight struct {
 	req       Request
+	reqCtx    requestCtx // the handler context's parent: carries req (see requestCtx)
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool

@@ -77,7 +77,8 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 			req, rs.mapped = &mapped, true
 		}
 	}
-	ctx = context.WithValue(ctx, stateKey{}, rs)
+	rs.ctx = stateCtx{Context: ctx, rs: rs}
+	ctx = &rs.ctx
 	res, err := h(ctx, req)
 	if err != nil {
 		return srv.answerError(ctx, rs, method, err)
