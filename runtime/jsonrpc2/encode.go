@@ -74,7 +74,7 @@ func encodeResult(id RequestID, result any) []byte {
 	// Sized for the envelope and the id as well, so appending never grows
 	// the slice: the message may wait long for a slow reader, charged by
 	// its length, and a grown slice would hold up to a quarter more.
-	return appendResult(make([]byte, 0, len(raw)+len(id.text)+responseEnvelope), id, raw)
+	return appendResult(make([]byte, 0, len(raw)+id.textLen()+responseEnvelope), id, raw)
 }
 
 // marshalValue encodes params or a result: json.RawMessage is used as is
