@@ -2,6 +2,7 @@ package jsonrpc2
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -63,7 +64,14 @@ func encodeResult(id RequestID, result any) []byte {
 		var pre [64]byte
 		msg, _, _, err := appendedMessage(appendResultPrefix(pre[:0], id), a, '}')
 		if err != nil {
-			return appendError(nil, id, &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()})
+			// An *Error is the answer the result's own encoder chose (the
+			// session's, editing a result as it is appended); anything
+			// else is a failure to encode.
+			var rpcErr *Error
+			if !errors.As(err, &rpcErr) {
+				rpcErr = &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()}
+			}
+			return appendError(nil, id, rpcErr)
 		}
 		return msg
 	}

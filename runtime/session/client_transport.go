@@ -57,7 +57,7 @@ type roundTrip struct {
 	ctx       context.Context
 	cancelCtx context.CancelFunc
 	ended     bool // cancel was called; guarded by ctxMu
-	rounds  int // input rounds so far; guarded by clientTransport.mu
+	rounds    int  // input rounds so far; guarded by clientTransport.mu
 	// versionRetried is set once the request was sent again at a version
 	// the server listed (at most once); guarded by clientTransport.mu.
 	versionRetried bool

@@ -89,12 +89,18 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 				return srv.answerError(ctx, rs, method, err)
 			}
 		}
+		if e := encoded(res, rs, method, srv.base.CacheableResults[method], false); e != nil {
+			return e, nil
+		}
 		if res, err = withModernDefaults(res, srv.base.CacheableResults[method]); err != nil {
 			return srv.answerError(ctx, rs, method, err)
 		}
 		return res, nil
 	}
 	if rs.mapped && res != nil {
+		if e := encoded(res, rs, method, srv.base.CacheableResults[method], true); e != nil {
+			return e, nil
+		}
 		var raw json.RawMessage
 		b, merr := marshalResult(res)
 		if merr == nil {

@@ -224,6 +224,13 @@ const (
 // result is cacheable. An "input_required" result cannot be mapped: for a
 // legacy client, Input sends ordinary requests instead.
 func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, error) {
+	return mapModernResult(result, cacheable, false)
+}
+
+// mapModernResult is MapModernResult; inPlace writes the mapped result over
+// result itself (dropping members only ever moves bytes to the left), for a
+// result encoded into a buffer the caller owns.
+func mapModernResult(result json.RawMessage, cacheable, inPlace bool) (json.RawMessage, error) {
 	if len(result) == 0 {
 		return result, nil
 	}
@@ -247,7 +254,12 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 	if r := jsonscan.Trim(result); len(r) > 0 && r[0] == '{' && jsonscan.Valid(r) {
 		// One pass, copying every member but the dropped ones: this runs
 		// for every result a legacy client gets from the modern handlers.
-		out := make([]byte, 0, len(r))
+		var out []byte
+		if inPlace && len(r) == len(result) {
+			out = r[:0] // r is result: nothing before it to keep
+		} else {
+			out = make([]byte, 0, len(r))
+		}
 		out = append(out, '{')
 		n := 0
 		jsonscan.EachMember(r, func(k, v []byte) bool {
