@@ -520,9 +520,24 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsEchoArgs is toolsupport.ArgumentsOf(args) for EchoArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsEchoArgs(args *EchoArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["text"] = a.String(args.Text)
+	}
+	return m, nil
+}
+
 // Echo calls the tool "echo".
 func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsEchoArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -536,9 +551,20 @@ func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) 
 	return toolsupport.StructuredResult(ToolEcho, res, res.IsError, res.StructuredContent, DecodeEchoResult)
 }
 
+// argumentsBlockArgs is toolsupport.ArgumentsOf(args) for BlockArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsBlockArgs(args *BlockArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // Block calls the tool "block".
 func (c *Caller) Block(ctx context.Context, args *BlockArgs) (*BlockResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsBlockArgs(args)
 	if err != nil {
 		return nil, err
 	}

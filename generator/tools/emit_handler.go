@@ -235,8 +235,12 @@ func (e *emitter) caller() {
 		if t.result != nil {
 			res = jen.Id(t.result.goName)
 		}
+		argsOf := ts("ArgumentsOf").Call(jen.Id("args"))
+		if encodable(t.args) {
+			argsOf = jen.Id(e.argsEncoder(t.args)).Call(jen.Id("args"))
+		}
 		body := []jen.Code{
-			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(ts("ArgumentsOf")).Call(jen.Id("args")),
+			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(argsOf),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
 				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),

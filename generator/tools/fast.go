@@ -190,3 +190,73 @@ func (e *emitter) fastArgs(n *node) {
 	e.f.Commentf("%s is %s for the arguments of tools/call.", name, n.fast)
 	e.f.Func().Id(name).Params(jen.Id("args").Map(jen.String()).Qual(jsonPath, "RawMessage")).Params(jen.Id("x").Id(n.goName), jen.Id("ok").Bool()).Block(body...)
 }
+
+// encodable reports whether the arguments n get a generated encoder (the
+// Caller's side of the fast path): a named object whose properties are all
+// strings, booleans, integers or numbers.
+func encodable(n *node) bool {
+	if n == nil || n.kind != kindObject || n.goName == "" {
+		return false
+	}
+	for _, p := range n.props {
+		if p.n == nil {
+			return false
+		}
+		switch p.n.kind {
+		case kindString, kindBoolean, kindInteger, kindNumber:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// argsEncoder emits argumentsX(args *X) (map[string]json.RawMessage,
+// error), toolsupport.ArgumentsOf for encodable arguments, and returns its
+// name.
+func (e *emitter) argsEncoder(n *node) string {
+	name := "arguments" + n.goName
+	body := []jen.Code{
+		jen.Id("m").Op(":=").Make(jen.Map(jen.String()).Qual(jsonPath, "RawMessage"), jen.Lit(len(n.props))),
+		jen.If(jen.Id("args").Op("==").Nil()).Block(jen.Return(jen.Id("m"), jen.Nil())),
+	}
+	if len(n.props) > 0 {
+		body = append(body, jen.Var().Id("a").Add(ts("Args")))
+	}
+	for _, p := range n.props {
+		field := jen.Id("args").Dot(p.field)
+		optional := !p.required && pointerWhenOptional(p.n)
+		if optional {
+			field = jen.Op("*").Id("args").Dot(p.field)
+		}
+		set := func(v jen.Code) jen.Code { return jen.Id("m").Index(jen.Lit(p.name)).Op("=").Add(v) }
+		var stmts []jen.Code
+		switch p.n.kind {
+		case kindString:
+			if p.n.goName != "" {
+				field = jen.String().Call(field)
+			}
+			stmts = append(stmts, set(jen.Id("a").Dot("String").Call(field)))
+		case kindBoolean:
+			stmts = append(stmts, set(jen.Id("a").Dot("Bool").Call(field)))
+		case kindInteger:
+			stmts = append(stmts, set(jen.Id("a").Dot("Int").Call(field)))
+		case kindNumber:
+			stmts = append(stmts,
+				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("a").Dot("Float").Call(field),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				set(jen.Id("v")))
+		}
+		if optional {
+			body = append(body, jen.If(jen.Id("args").Dot(p.field).Op("!=").Nil()).Block(stmts...))
+		} else {
+			body = append(body, jen.Block(stmts...))
+		}
+	}
+	body = append(body, jen.Return(jen.Id("m"), jen.Nil()))
+	e.f.Commentf("%s is toolsupport.ArgumentsOf(args) for %s, written", name, n.goName)
+	e.f.Comment("member by member without encoding/json (so args need not escape to the")
+	e.f.Comment("heap), with the same members and values.")
+	e.f.Func().Id(name).Params(jen.Id("args").Op("*").Id(n.goName)).Params(jen.Map(jen.String()).Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
+	return name
+}

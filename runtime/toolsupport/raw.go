@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"reflect"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -190,4 +192,60 @@ func StructuredResult[T any](tool string, res any, isError *bool, structured jso
 		return nil, fmt.Errorf("tool %s: structured content: %w", tool, err)
 	}
 	return x, nil
+}
+
+// Args writes the members of a tools/call's arguments for a generated
+// Caller whose argument type is plain (strings, booleans, integers and
+// numbers), as ArgumentsOf would from encoding/json's encoding of the
+// struct, without reflection and without the arguments escaping to the
+// heap. The values share one buffer.
+type Args struct {
+	buf []byte
+}
+
+// value returns the bytes appended since start, capped so that appending
+// to one member's value can never overwrite the next.
+func (a *Args) value(start int) json.RawMessage {
+	return a.buf[start:len(a.buf):len(a.buf)]
+}
+
+// grow makes room for a value, starting the buffer at a size that holds a
+// few small members.
+func (a *Args) grow() int {
+	if a.buf == nil {
+		a.buf = make([]byte, 0, 64)
+	}
+	return len(a.buf)
+}
+
+// String is the JSON of s as encoding/json writes it (HTML-safe).
+func (a *Args) String(s string) json.RawMessage {
+	start := a.grow()
+	a.buf = jsonscan.AppendString(a.buf, s, true)
+	return a.value(start)
+}
+
+// Bool is the JSON of b.
+func (a *Args) Bool(b bool) json.RawMessage {
+	start := a.grow()
+	a.buf = strconv.AppendBool(a.buf, b)
+	return a.value(start)
+}
+
+// Int is the JSON of i.
+func (a *Args) Int(i int64) json.RawMessage {
+	start := a.grow()
+	a.buf = strconv.AppendInt(a.buf, i, 10)
+	return a.value(start)
+}
+
+// Float is the JSON of f as encoding/json writes a float64, with
+// encoding/json's error for NaN and the infinities.
+func (a *Args) Float(f float64) (json.RawMessage, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, 64)}
+	}
+	start := a.grow()
+	a.buf = jsonscan.AppendFloat(a.buf, f)
+	return a.value(start), nil
 }

@@ -2429,9 +2429,20 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsTestSimpleTextArgs is toolsupport.ArgumentsOf(args) for TestSimpleTextArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestSimpleTextArgs(args *TestSimpleTextArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestSimpleText calls the tool "test_simple_text".
 func (c *Caller) TestSimpleText(ctx context.Context, args *TestSimpleTextArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestSimpleTextArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2445,9 +2456,20 @@ func (c *Caller) TestSimpleText(ctx context.Context, args *TestSimpleTextArgs) (
 	return res, nil
 }
 
+// argumentsTestImageContentArgs is toolsupport.ArgumentsOf(args) for TestImageContentArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestImageContentArgs(args *TestImageContentArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestImageContent calls the tool "test_image_content".
 func (c *Caller) TestImageContent(ctx context.Context, args *TestImageContentArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestImageContentArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2461,9 +2483,20 @@ func (c *Caller) TestImageContent(ctx context.Context, args *TestImageContentArg
 	return res, nil
 }
 
+// argumentsTestAudioContentArgs is toolsupport.ArgumentsOf(args) for TestAudioContentArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestAudioContentArgs(args *TestAudioContentArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestAudioContent calls the tool "test_audio_content".
 func (c *Caller) TestAudioContent(ctx context.Context, args *TestAudioContentArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestAudioContentArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2477,9 +2510,20 @@ func (c *Caller) TestAudioContent(ctx context.Context, args *TestAudioContentArg
 	return res, nil
 }
 
+// argumentsTestEmbeddedResourceArgs is toolsupport.ArgumentsOf(args) for TestEmbeddedResourceArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestEmbeddedResourceArgs(args *TestEmbeddedResourceArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestEmbeddedResource calls the tool "test_embedded_resource".
 func (c *Caller) TestEmbeddedResource(ctx context.Context, args *TestEmbeddedResourceArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestEmbeddedResourceArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2493,9 +2537,20 @@ func (c *Caller) TestEmbeddedResource(ctx context.Context, args *TestEmbeddedRes
 	return res, nil
 }
 
+// argumentsTestMultipleContentTypesArgs is toolsupport.ArgumentsOf(args) for TestMultipleContentTypesArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestMultipleContentTypesArgs(args *TestMultipleContentTypesArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestMultipleContentTypes calls the tool "test_multiple_content_types".
 func (c *Caller) TestMultipleContentTypes(ctx context.Context, args *TestMultipleContentTypesArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestMultipleContentTypesArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2509,9 +2564,20 @@ func (c *Caller) TestMultipleContentTypes(ctx context.Context, args *TestMultipl
 	return res, nil
 }
 
+// argumentsTestToolWithLoggingArgs is toolsupport.ArgumentsOf(args) for TestToolWithLoggingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestToolWithLoggingArgs(args *TestToolWithLoggingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestToolWithLogging calls the tool "test_tool_with_logging".
 func (c *Caller) TestToolWithLogging(ctx context.Context, args *TestToolWithLoggingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestToolWithLoggingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2525,9 +2591,20 @@ func (c *Caller) TestToolWithLogging(ctx context.Context, args *TestToolWithLogg
 	return res, nil
 }
 
+// argumentsTestToolWithProgressArgs is toolsupport.ArgumentsOf(args) for TestToolWithProgressArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestToolWithProgressArgs(args *TestToolWithProgressArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestToolWithProgress calls the tool "test_tool_with_progress".
 func (c *Caller) TestToolWithProgress(ctx context.Context, args *TestToolWithProgressArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestToolWithProgressArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2541,9 +2618,20 @@ func (c *Caller) TestToolWithProgress(ctx context.Context, args *TestToolWithPro
 	return res, nil
 }
 
+// argumentsTestErrorHandlingArgs is toolsupport.ArgumentsOf(args) for TestErrorHandlingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestErrorHandlingArgs(args *TestErrorHandlingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestErrorHandling calls the tool "test_error_handling".
 func (c *Caller) TestErrorHandling(ctx context.Context, args *TestErrorHandlingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestErrorHandlingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2557,9 +2645,20 @@ func (c *Caller) TestErrorHandling(ctx context.Context, args *TestErrorHandlingA
 	return res, nil
 }
 
+// argumentsTestReconnectionArgs is toolsupport.ArgumentsOf(args) for TestReconnectionArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestReconnectionArgs(args *TestReconnectionArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestReconnection calls the tool "test_reconnection".
 func (c *Caller) TestReconnection(ctx context.Context, args *TestReconnectionArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestReconnectionArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2573,9 +2672,24 @@ func (c *Caller) TestReconnection(ctx context.Context, args *TestReconnectionArg
 	return res, nil
 }
 
+// argumentsTestSamplingArgs is toolsupport.ArgumentsOf(args) for TestSamplingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestSamplingArgs(args *TestSamplingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["prompt"] = a.String(args.Prompt)
+	}
+	return m, nil
+}
+
 // TestSampling calls the tool "test_sampling".
 func (c *Caller) TestSampling(ctx context.Context, args *TestSamplingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestSamplingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2589,9 +2703,24 @@ func (c *Caller) TestSampling(ctx context.Context, args *TestSamplingArgs) (*mcp
 	return res, nil
 }
 
+// argumentsTestElicitationArgs is toolsupport.ArgumentsOf(args) for TestElicitationArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestElicitationArgs(args *TestElicitationArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["message"] = a.String(args.Message)
+	}
+	return m, nil
+}
+
 // TestElicitation calls the tool "test_elicitation".
 func (c *Caller) TestElicitation(ctx context.Context, args *TestElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestElicitationArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2605,9 +2734,20 @@ func (c *Caller) TestElicitation(ctx context.Context, args *TestElicitationArgs)
 	return res, nil
 }
 
+// argumentsTestElicitationSep1034DefaultsArgs is toolsupport.ArgumentsOf(args) for TestElicitationSep1034DefaultsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestElicitationSep1034DefaultsArgs(args *TestElicitationSep1034DefaultsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestElicitationSep1034Defaults calls the tool "test_elicitation_sep1034_defaults".
 func (c *Caller) TestElicitationSep1034Defaults(ctx context.Context, args *TestElicitationSep1034DefaultsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestElicitationSep1034DefaultsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2621,9 +2761,20 @@ func (c *Caller) TestElicitationSep1034Defaults(ctx context.Context, args *TestE
 	return res, nil
 }
 
+// argumentsTestElicitationSep1330EnumsArgs is toolsupport.ArgumentsOf(args) for TestElicitationSep1330EnumsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestElicitationSep1330EnumsArgs(args *TestElicitationSep1330EnumsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestElicitationSep1330Enums calls the tool "test_elicitation_sep1330_enums".
 func (c *Caller) TestElicitationSep1330Enums(ctx context.Context, args *TestElicitationSep1330EnumsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestElicitationSep1330EnumsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2637,9 +2788,24 @@ func (c *Caller) TestElicitationSep1330Enums(ctx context.Context, args *TestElic
 	return res, nil
 }
 
+// argumentsTestCustomHeadersArgs is toolsupport.ArgumentsOf(args) for TestCustomHeadersArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestCustomHeadersArgs(args *TestCustomHeadersArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["region"] = a.String(args.Region)
+	}
+	return m, nil
+}
+
 // TestCustomHeaders calls the tool "test_custom_headers".
 func (c *Caller) TestCustomHeaders(ctx context.Context, args *TestCustomHeadersArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestCustomHeadersArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2653,9 +2819,20 @@ func (c *Caller) TestCustomHeaders(ctx context.Context, args *TestCustomHeadersA
 	return res, nil
 }
 
+// argumentsTestMissingCapabilityArgs is toolsupport.ArgumentsOf(args) for TestMissingCapabilityArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestMissingCapabilityArgs(args *TestMissingCapabilityArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestMissingCapability calls the tool "test_missing_capability".
 func (c *Caller) TestMissingCapability(ctx context.Context, args *TestMissingCapabilityArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestMissingCapabilityArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2669,9 +2846,20 @@ func (c *Caller) TestMissingCapability(ctx context.Context, args *TestMissingCap
 	return res, nil
 }
 
+// argumentsTestStreamingElicitationArgs is toolsupport.ArgumentsOf(args) for TestStreamingElicitationArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestStreamingElicitationArgs(args *TestStreamingElicitationArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestStreamingElicitation calls the tool "test_streaming_elicitation".
 func (c *Caller) TestStreamingElicitation(ctx context.Context, args *TestStreamingElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestStreamingElicitationArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2685,9 +2873,20 @@ func (c *Caller) TestStreamingElicitation(ctx context.Context, args *TestStreami
 	return res, nil
 }
 
+// argumentsTestLoggingToolArgs is toolsupport.ArgumentsOf(args) for TestLoggingToolArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestLoggingToolArgs(args *TestLoggingToolArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestLoggingTool calls the tool "test_logging_tool".
 func (c *Caller) TestLoggingTool(ctx context.Context, args *TestLoggingToolArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestLoggingToolArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2701,9 +2900,20 @@ func (c *Caller) TestLoggingTool(ctx context.Context, args *TestLoggingToolArgs)
 	return res, nil
 }
 
+// argumentsTestTriggerToolChangeArgs is toolsupport.ArgumentsOf(args) for TestTriggerToolChangeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestTriggerToolChangeArgs(args *TestTriggerToolChangeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestTriggerToolChange calls the tool "test_trigger_tool_change".
 func (c *Caller) TestTriggerToolChange(ctx context.Context, args *TestTriggerToolChangeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestTriggerToolChangeArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2717,9 +2927,20 @@ func (c *Caller) TestTriggerToolChange(ctx context.Context, args *TestTriggerToo
 	return res, nil
 }
 
+// argumentsTestTriggerPromptChangeArgs is toolsupport.ArgumentsOf(args) for TestTriggerPromptChangeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestTriggerPromptChangeArgs(args *TestTriggerPromptChangeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestTriggerPromptChange calls the tool "test_trigger_prompt_change".
 func (c *Caller) TestTriggerPromptChange(ctx context.Context, args *TestTriggerPromptChangeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestTriggerPromptChangeArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2733,9 +2954,20 @@ func (c *Caller) TestTriggerPromptChange(ctx context.Context, args *TestTriggerP
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultElicitationArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultElicitationArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultElicitationArgs(args *TestInputRequiredResultElicitationArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultElicitation calls the tool "test_input_required_result_elicitation".
 func (c *Caller) TestInputRequiredResultElicitation(ctx context.Context, args *TestInputRequiredResultElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultElicitationArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2749,9 +2981,20 @@ func (c *Caller) TestInputRequiredResultElicitation(ctx context.Context, args *T
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultSamplingArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultSamplingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultSamplingArgs(args *TestInputRequiredResultSamplingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultSampling calls the tool "test_input_required_result_sampling".
 func (c *Caller) TestInputRequiredResultSampling(ctx context.Context, args *TestInputRequiredResultSamplingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultSamplingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2765,9 +3008,20 @@ func (c *Caller) TestInputRequiredResultSampling(ctx context.Context, args *Test
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultListRootsArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultListRootsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultListRootsArgs(args *TestInputRequiredResultListRootsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultListRoots calls the tool "test_input_required_result_list_roots".
 func (c *Caller) TestInputRequiredResultListRoots(ctx context.Context, args *TestInputRequiredResultListRootsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultListRootsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2781,9 +3035,20 @@ func (c *Caller) TestInputRequiredResultListRoots(ctx context.Context, args *Tes
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultRequestStateArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultRequestStateArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultRequestStateArgs(args *TestInputRequiredResultRequestStateArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultRequestState calls the tool "test_input_required_result_request_state".
 func (c *Caller) TestInputRequiredResultRequestState(ctx context.Context, args *TestInputRequiredResultRequestStateArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultRequestStateArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2797,9 +3062,20 @@ func (c *Caller) TestInputRequiredResultRequestState(ctx context.Context, args *
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultMultipleInputsArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultMultipleInputsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultMultipleInputsArgs(args *TestInputRequiredResultMultipleInputsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultMultipleInputs calls the tool "test_input_required_result_multiple_inputs".
 func (c *Caller) TestInputRequiredResultMultipleInputs(ctx context.Context, args *TestInputRequiredResultMultipleInputsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultMultipleInputsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2813,9 +3089,20 @@ func (c *Caller) TestInputRequiredResultMultipleInputs(ctx context.Context, args
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultMultiRoundArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultMultiRoundArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultMultiRoundArgs(args *TestInputRequiredResultMultiRoundArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultMultiRound calls the tool "test_input_required_result_multi_round".
 func (c *Caller) TestInputRequiredResultMultiRound(ctx context.Context, args *TestInputRequiredResultMultiRoundArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultMultiRoundArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2829,9 +3116,20 @@ func (c *Caller) TestInputRequiredResultMultiRound(ctx context.Context, args *Te
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultTamperedStateArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultTamperedStateArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultTamperedStateArgs(args *TestInputRequiredResultTamperedStateArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultTamperedState calls the tool "test_input_required_result_tampered_state".
 func (c *Caller) TestInputRequiredResultTamperedState(ctx context.Context, args *TestInputRequiredResultTamperedStateArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultTamperedStateArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2845,9 +3143,20 @@ func (c *Caller) TestInputRequiredResultTamperedState(ctx context.Context, args 
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultCapabilitiesArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultCapabilitiesArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultCapabilitiesArgs(args *TestInputRequiredResultCapabilitiesArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultCapabilities calls the tool "test_input_required_result_capabilities".
 func (c *Caller) TestInputRequiredResultCapabilities(ctx context.Context, args *TestInputRequiredResultCapabilitiesArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultCapabilitiesArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2861,9 +3170,24 @@ func (c *Caller) TestInputRequiredResultCapabilities(ctx context.Context, args *
 	return res, nil
 }
 
+// argumentsGreetArgs is toolsupport.ArgumentsOf(args) for GreetArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsGreetArgs(args *GreetArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["name"] = a.String(args.Name)
+	}
+	return m, nil
+}
+
 // Greet calls the tool "greet".
 func (c *Caller) Greet(ctx context.Context, args *GreetArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsGreetArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2877,9 +3201,31 @@ func (c *Caller) Greet(ctx context.Context, args *GreetArgs) (*mcp.CallToolResul
 	return res, nil
 }
 
+// argumentsSlowComputeArgs is toolsupport.ArgumentsOf(args) for SlowComputeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSlowComputeArgs(args *SlowComputeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 2)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	if args.Label != nil {
+		m["label"] = a.String(*args.Label)
+	}
+	if args.Seconds != nil {
+		v, err := a.Float(*args.Seconds)
+		if err != nil {
+			return nil, err
+		}
+		m["seconds"] = v
+	}
+	return m, nil
+}
+
 // SlowCompute calls the tool "slow_compute".
 func (c *Caller) SlowCompute(ctx context.Context, args *SlowComputeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSlowComputeArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2893,9 +3239,20 @@ func (c *Caller) SlowCompute(ctx context.Context, args *SlowComputeArgs) (*mcp.C
 	return res, nil
 }
 
+// argumentsFailingJobArgs is toolsupport.ArgumentsOf(args) for FailingJobArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsFailingJobArgs(args *FailingJobArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // FailingJob calls the tool "failing_job".
 func (c *Caller) FailingJob(ctx context.Context, args *FailingJobArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsFailingJobArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2909,9 +3266,20 @@ func (c *Caller) FailingJob(ctx context.Context, args *FailingJobArgs) (*mcp.Cal
 	return res, nil
 }
 
+// argumentsProtocolErrorJobArgs is toolsupport.ArgumentsOf(args) for ProtocolErrorJobArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsProtocolErrorJobArgs(args *ProtocolErrorJobArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // ProtocolErrorJob calls the tool "protocol_error_job".
 func (c *Caller) ProtocolErrorJob(ctx context.Context, args *ProtocolErrorJobArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsProtocolErrorJobArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2925,9 +3293,24 @@ func (c *Caller) ProtocolErrorJob(ctx context.Context, args *ProtocolErrorJobArg
 	return res, nil
 }
 
+// argumentsConfirmDeleteArgs is toolsupport.ArgumentsOf(args) for ConfirmDeleteArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsConfirmDeleteArgs(args *ConfirmDeleteArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	if args.Filename != nil {
+		m["filename"] = a.String(*args.Filename)
+	}
+	return m, nil
+}
+
 // ConfirmDelete calls the tool "confirm_delete".
 func (c *Caller) ConfirmDelete(ctx context.Context, args *ConfirmDeleteArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsConfirmDeleteArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2941,9 +3324,20 @@ func (c *Caller) ConfirmDelete(ctx context.Context, args *ConfirmDeleteArgs) (*m
 	return res, nil
 }
 
+// argumentsMultiInputArgs is toolsupport.ArgumentsOf(args) for MultiInputArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsMultiInputArgs(args *MultiInputArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // MultiInput calls the tool "multi_input".
 func (c *Caller) MultiInput(ctx context.Context, args *MultiInputArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsMultiInputArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2957,9 +3351,20 @@ func (c *Caller) MultiInput(ctx context.Context, args *MultiInputArgs) (*mcp.Cal
 	return res, nil
 }
 
+// argumentsTestToolWithTaskArgs is toolsupport.ArgumentsOf(args) for TestToolWithTaskArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestToolWithTaskArgs(args *TestToolWithTaskArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestToolWithTask calls the tool "test_tool_with_task".
 func (c *Caller) TestToolWithTask(ctx context.Context, args *TestToolWithTaskArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestToolWithTaskArgs(args)
 	if err != nil {
 		return nil, err
 	}

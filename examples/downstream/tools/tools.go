@@ -488,9 +488,35 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsAddArgs is toolsupport.ArgumentsOf(args) for AddArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsAddArgs(args *AddArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 2)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		v, err := a.Float(args.A)
+		if err != nil {
+			return nil, err
+		}
+		m["a"] = v
+	}
+	{
+		v, err := a.Float(args.B)
+		if err != nil {
+			return nil, err
+		}
+		m["b"] = v
+	}
+	return m, nil
+}
+
 // Add calls the tool "add".
 func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsAddArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -504,9 +530,24 @@ func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
 	return toolsupport.StructuredResult(ToolAdd, res, res.IsError, res.StructuredContent, DecodeAddResult)
 }
 
+// argumentsSlowArgs is toolsupport.ArgumentsOf(args) for SlowArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSlowArgs(args *SlowArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["seconds"] = a.Int(args.Seconds)
+	}
+	return m, nil
+}
+
 // Slow calls the tool "slow".
 func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSlowArgs(args)
 	if err != nil {
 		return nil, err
 	}

@@ -546,9 +546,24 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsSleepArgs is toolsupport.ArgumentsOf(args) for SleepArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSleepArgs(args *SleepArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["ms"] = a.Int(args.Ms)
+	}
+	return m, nil
+}
+
 // Sleep calls the tool "sleep".
 func (c *Caller) Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSleepArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -562,9 +577,24 @@ func (c *Caller) Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, erro
 	return toolsupport.StructuredResult(ToolSleep, res, res.IsError, res.StructuredContent, DecodeSleepResult)
 }
 
+// argumentsEchoArgs is toolsupport.ArgumentsOf(args) for EchoArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsEchoArgs(args *EchoArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["text"] = a.String(args.Text)
+	}
+	return m, nil
+}
+
 // Echo calls the tool "echo".
 func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsEchoArgs(args)
 	if err != nil {
 		return nil, err
 	}

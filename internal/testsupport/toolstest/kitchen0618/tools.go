@@ -796,9 +796,20 @@ func (c *Caller) SearchItems(ctx context.Context, args *SearchItemsArgs) (*Searc
 	return toolsupport.TypedResult(ToolSearchItems, res, DecodeSearchItemsResult)
 }
 
+// argumentsGetTimeArgs is toolsupport.ArgumentsOf(args) for GetTimeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsGetTimeArgs(args *GetTimeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // GetTime calls the tool "get_time".
 func (c *Caller) GetTime(ctx context.Context, args *GetTimeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsGetTimeArgs(args)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package plain
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -133,4 +134,37 @@ func TestFastAgreesWithBind(t *testing.T) {
 	check(t, "plain_closed in", mutations(closed, keys), fastPlainClosedArgs, fastArgsPlainClosedArgs, bindPlainClosedArgs, DecodePlainClosedArgs)
 	check(t, "plain_closed out", mutations(map[string]string{"s": `"abc"`, "o": `{"k":"v"}`}, []string{"s", "o"}), fastPlainClosedResult, nil, bindPlainClosedResult, DecodePlainClosedResult)
 	check(t, "plain_open in", mutations(map[string]string{"a": `"x"`}, []string{"a"}), fastPlainOpenArgs, fastArgsPlainOpenArgs, bindPlainOpenArgs, DecodePlainOpenArgs)
+}
+
+// TestArgumentsAgreeWithArgumentsOf: the Caller's generated encoder writes
+// the members ArgumentsOf writes through encoding/json, byte for byte, and
+// fails where it fails (NaN, infinities).
+func TestArgumentsAgreeWithArgumentsOf(t *testing.T) {
+	str := func(s string) *string { return &s }
+	i64 := func(i int64) *int64 { return &i }
+	f64 := func(f float64) *float64 { return &f }
+	yes := true
+	cases := []*PlainScalarsArgs{nil, {}, {S: "a<b>&c\u2028\u2029\"\\\x01", E: "b<", I: math.MinInt64, N: 1e21, B: true},
+		{S: "\xff\xfeé", I: math.MaxInt64, N: 1e-7, Os: str(""), Oi: i64(-1), On: f64(-0.0), Ob: &yes},
+		{N: 0.1}, {N: 123456789.125}, {N: -1e-6}, {N: 1e20}, {N: 5e-324}, {N: math.MaxFloat64},
+		{N: math.NaN()}, {N: math.Inf(1)}, {On: f64(math.Inf(-1))}}
+	for _, c := range cases {
+		got, gerr := argumentsPlainScalarsArgs(c)
+		want, werr := toolsupport.ArgumentsOf(c)
+		if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
+			t.Errorf("%+v: errors %v and %v", c, gerr, werr)
+			continue
+		}
+		if len(got) != len(want) {
+			t.Errorf("%+v: %d members, ArgumentsOf %d", c, len(got), len(want))
+		}
+		for k, v := range want {
+			if string(got[k]) != string(v) {
+				t.Errorf("%+v: %s is %s, ArgumentsOf %s", c, k, got[k], v)
+			}
+		}
+	}
+	if got, _ := argumentsPlainOpenArgs(&PlainOpenArgs{}); got == nil || len(got) != 0 {
+		t.Errorf("empty arguments: %v", got)
+	}
 }
