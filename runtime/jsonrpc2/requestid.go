@@ -173,6 +173,9 @@ func (id RequestID) String() string {
 // MarshalJSON encodes id as a JSON string, integer or (zero id) null.
 func (id RequestID) MarshalJSON() ([]byte, error) { return id.appendJSON(nil), nil }
 
+// AppendJSON appends id's JSON (MarshalJSON's) to dst.
+func (id RequestID) AppendJSON(dst []byte) []byte { return id.appendJSON(dst) }
+
 func (id RequestID) appendJSON(dst []byte) []byte {
 	switch id.kind {
 	case idString:

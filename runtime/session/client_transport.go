@@ -409,24 +409,30 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 	cancelled := m.Kind == jsonrpc2.KindNotification && ct.conn != nil && m.Method != "" && m.Method == ct.conn.Policy().CancelledMethod
 	switch {
 	case m.Kind == jsonrpc2.KindRequest && modern:
-		params, ok := spliceModernParams(m.Params, version, ct.info, ct.caps)
-		if !ok {
+		spliced, params, ok := spliceModernRequest(m.ID, m.Method, m.Params, version, ct.info, ct.caps)
+		if ok {
+			msg = spliced
+		} else {
 			var err error
 			if params, err = ct.modernParams(m.Params, version); err != nil {
 				return err
 			}
+			msg = requestJSON(m.ID, m.Method, params)
 		}
 		ct.mu.Lock()
 		ct.calls[m.ID] = &roundTrip{params: params, method: m.Method, current: m.ID}
 		ct.mu.Unlock()
-		msg = requestJSON(m.ID, m.Method, params)
 	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
 		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !onlyModernMeta(m.Params)
-		params, err := UnmapLegacyParams(m.Params, hadMeta)
-		if err != nil {
-			return err
+		if req, ok := unmapLegacyRequest(m.ID, m.Method, m.Params, hadMeta); ok {
+			msg = req
+		} else {
+			params, err := UnmapLegacyParams(m.Params, hadMeta)
+			if err != nil {
+				return err
+			}
+			msg = requestJSON(m.ID, m.Method, params)
 		}
-		msg = requestJSON(m.ID, m.Method, params)
 		if ct.cacheable[m.Method] {
 			ct.mu.Lock()
 			ct.legacy[m.ID] = m.Method
