@@ -178,21 +178,33 @@ func (e *emitter) handler() {
 		// The modern bindings' structuredContent is raw JSON, so the result
 		// is built as it is rather than written as JSON and decoded again
 		// (six allocations and a scan per call less).
+		textResult := "textResult" + strings.TrimPrefix(e.t.alias, "mcp")
+		if e.t.imp == e.targets[0].imp {
+			textResult = "textResult"
+		}
+		f.Commentf("%s is a CallToolResult of one text block, allocated as one: the", textResult)
+		f.Comment("result points into it.")
+		f.Type().Id(textResult).Struct(
+			jen.Id("res").Add(e.mcp("CallToolResult")),
+			jen.Id("text").Add(e.mcp("TextContent")),
+			jen.Id("blocks").Index(jen.Lit(1)).Add(e.mcp("ContentBlock")),
+		)
 		f.Comment("result is the bindings' CallToolResult of one text block and, when not nil,")
 		f.Comment("the structured content (JSON encoding/json wrote: valid and compact).")
 		f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("result").Params(
 			jen.Id("structured").Index().Byte(), jen.Id("text").String(), jen.Id("isError").Bool()).Params(
 			jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
-			jen.Id("res").Op(":=").Op("&").Add(e.mcp("CallToolResult")).Values(jen.Dict{
-				jen.Id("Content"):           jen.Index().Add(e.mcp("ContentBlock")).Values(jen.Op("&").Add(e.mcp("TextContent")).Values(jen.Dict{jen.Id("Text"): jen.Id("text")})),
-				jen.Id("ResultType"):        jen.Lit("complete"),
-				jen.Id("StructuredContent"): jen.Id("structured"),
-			}),
+			jen.Id("r").Op(":=").Op("&").Id(textResult).Values(),
+			jen.Id("r").Dot("text").Dot("Text").Op("=").Id("text"),
+			jen.Id("r").Dot("blocks").Index(jen.Lit(0)).Op("=").Op("&").Id("r").Dot("text"),
+			jen.Id("r").Dot("res").Dot("Content").Op("=").Id("r").Dot("blocks").Index(jen.Empty(), jen.Empty()),
+			jen.Id("r").Dot("res").Dot("ResultType").Op("=").Lit("complete"),
+			jen.Id("r").Dot("res").Dot("StructuredContent").Op("=").Id("structured"),
 			jen.If(jen.Id("isError")).Block(
 				jen.Id("t").Op(":=").True(),
-				jen.Id("res").Dot("IsError").Op("=").Op("&").Id("t"),
+				jen.Id("r").Dot("res").Dot("IsError").Op("=").Op("&").Id("t"),
 			),
-			jen.Return(jen.Id("res"), jen.Nil()),
+			jen.Return(jen.Op("&").Id("r").Dot("res"), jen.Nil()),
 		)
 		return
 	}

@@ -72,9 +72,9 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 			if err != nil {
 				return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
 			}
-			mapped := *req
-			mapped.Params = p
-			req, rs.mapped = &mapped, true
+			rs.mappedReq = *req // held in rs: no allocation of its own
+			rs.mappedReq.Params = p
+			req, rs.mapped = &rs.mappedReq, true
 		}
 	}
 	rs.ctx = stateCtx{Context: ctx, rs: rs}

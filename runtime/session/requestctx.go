@@ -18,7 +18,8 @@ import (
 
 // requestState is what a handler's ctx knows about its request's session.
 type requestState struct {
-	ctx        stateCtx // the handler's context (see stateCtx)
+	ctx        stateCtx         // the handler's context (see stateCtx)
+	mappedReq  jsonrpc2.Request // a legacy request mapped up, when mapped
 	st         *connState
 	req        *jsonrpc2.Request
 	modern     bool

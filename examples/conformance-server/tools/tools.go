@@ -2394,19 +2394,28 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
+// textResult is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type textResult struct {
+	res    mcp.CallToolResult
+	text   mcp.TextContent
+	blocks [1]mcp.ContentBlock
+}
+
 // result is the bindings' CallToolResult of one text block and, when not nil,
 // the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	res := &mcp.CallToolResult{
-		Content:           []mcp.ContentBlock{&mcp.TextContent{Text: text}},
-		ResultType:        "complete",
-		StructuredContent: structured,
-	}
+	r := &textResult{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
 	if isError {
 		t := true
-		res.IsError = &t
+		r.res.IsError = &t
 	}
-	return res, nil
+	return &r.res, nil
 }
 
 // ToolCaller is what Caller calls: the bindings' Server (and so their
