@@ -178,9 +178,9 @@ func (e *emitter) handler() {
 		// The modern bindings' structuredContent is raw JSON, so the result
 		// is built as it is rather than written as JSON and decoded again
 		// (six allocations and a scan per call less).
-		textResult := "textResult" + strings.TrimPrefix(e.t.alias, "mcp")
+		textResult := "tvTextResult" + strings.TrimPrefix(e.t.alias, "mcp")
 		if e.t.imp == e.targets[0].imp {
-			textResult = "textResult"
+			textResult = "tvTextResult"
 		}
 		f.Commentf("%s is a CallToolResult of one text block, allocated as one: the", textResult)
 		f.Comment("result points into it.")

@@ -862,9 +862,9 @@ func (h *Handler20260728) failed(err error) (*mcp20260728.CallToolResult, error)
 	return nil, err
 }
 
-// textResult20260728 is a CallToolResult of one text block, allocated as one: the
+// tvTextResult20260728 is a CallToolResult of one text block, allocated as one: the
 // result points into it.
-type textResult20260728 struct {
+type tvTextResult20260728 struct {
 	res    mcp20260728.CallToolResult
 	text   mcp20260728.TextContent
 	blocks [1]mcp20260728.ContentBlock
@@ -873,7 +873,7 @@ type textResult20260728 struct {
 // result is the bindings' CallToolResult of one text block and, when not nil,
 // the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler20260728) result(structured []byte, text string, isError bool) (*mcp20260728.CallToolResult, error) {
-	r := &textResult20260728{}
+	r := &tvTextResult20260728{}
 	r.text.Text = text
 	r.blocks[0] = &r.text
 	r.res.Content = r.blocks[:]

@@ -1057,9 +1057,9 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// textResult is a CallToolResult of one text block, allocated as one: the
+// tvTextResult is a CallToolResult of one text block, allocated as one: the
 // result points into it.
-type textResult struct {
+type tvTextResult struct {
 	res    mcp.CallToolResult
 	text   mcp.TextContent
 	blocks [1]mcp.ContentBlock
@@ -1068,7 +1068,7 @@ type textResult struct {
 // result is the bindings' CallToolResult of one text block and, when not nil,
 // the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	r := &textResult{}
+	r := &tvTextResult{}
 	r.text.Text = text
 	r.blocks[0] = &r.text
 	r.res.Content = r.blocks[:]
