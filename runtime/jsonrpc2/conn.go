@@ -134,9 +134,15 @@ var errRequestDone = errors.New("runtime: request completed")
 
 // NewConn returns a Conn over t. Register handlers, then call Start or Run.
 func NewConn(t Transport, opts ...Option) *Conn {
-	cfg := config{policy: DefaultPolicy()}
+	var cfg config
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if !cfg.policySet {
+		// Only now: building the default costs allocations that a Conn
+		// given its policy (every session's, one per modern HTTP request)
+		// would throw away.
+		cfg.policy = DefaultPolicy()
 	}
 	if cfg.logger == nil {
 		// Quiet by default: a library that logs every cancellation at Info
