@@ -145,7 +145,7 @@ func TestArgumentsAgreeWithArgumentsOf(t *testing.T) {
 	f64 := func(f float64) *float64 { return &f }
 	yes := true
 	cases := []*PlainScalarsArgs{nil, {}, {S: "a<b>&c\u2028\u2029\"\\\x01", E: "b<", I: math.MinInt64, N: 1e21, B: true},
-		{S: "\xff\xfeé", I: math.MaxInt64, N: 1e-7, Os: str(""), Oi: i64(-1), On: f64(-0.0), Ob: &yes},
+		{S: "\xff\xfeé", I: math.MaxInt64, N: 1e-7, Os: str(""), Oi: i64(-1), On: f64(math.Copysign(0, -1)), Ob: &yes},
 		{N: 0.1}, {N: 123456789.125}, {N: -1e-6}, {N: 1e20}, {N: 5e-324}, {N: math.MaxFloat64},
 		{N: math.NaN()}, {N: math.Inf(1)}, {On: f64(math.Inf(-1))}}
 	for _, c := range cases {
