@@ -16,12 +16,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -110,11 +110,51 @@ func bindEchoArgs(v any, p string) (EchoArgs, error) {
 	return x, errs.Err()
 }
 
+// fastEchoArgs is bindEchoArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindEchoArgs then judges.
+func fastEchoArgs(data []byte) (x EchoArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "text":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Text = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsEchoArgs is fastEchoArgs for the arguments of tools/call.
+func fastArgsEchoArgs(args map[string]json.RawMessage) (x EchoArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["text"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Text = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeEchoArgs decodes data and validates it against the schema of
 // EchoArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeEchoArgs(data []byte) (*EchoArgs, error) {
-	return toolsupport.Decode(data, bindEchoArgs)
+	return toolsupport.DecodeFast(data, fastEchoArgs, bindEchoArgs)
 }
 
 // tvBind4 checks and converts the value the schema at tools.json#/0/outputSchema/properties/text describes.
@@ -145,11 +185,32 @@ func bindEchoResult(v any, p string) (EchoResult, error) {
 	return x, errs.Err()
 }
 
+// fastEchoResult is bindEchoResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindEchoResult then judges.
+func fastEchoResult(data []byte) (x EchoResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "text":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Text = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeEchoResult decodes data and validates it against the schema of
 // EchoResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeEchoResult(data []byte) (*EchoResult, error) {
-	return toolsupport.Decode(data, bindEchoResult)
+	return toolsupport.DecodeFast(data, fastEchoResult, bindEchoResult)
 }
 
 // bindBlockArgs checks and converts the value the schema at tools.json#/1/inputSchema describes.
@@ -164,11 +225,31 @@ func bindBlockArgs(v any, p string) (BlockArgs, error) {
 	return x, errs.Err()
 }
 
+// fastBlockArgs is bindBlockArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindBlockArgs then judges.
+func fastBlockArgs(data []byte) (x BlockArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsBlockArgs is fastBlockArgs for the arguments of tools/call.
+func fastArgsBlockArgs(args map[string]json.RawMessage) (x BlockArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeBlockArgs decodes data and validates it against the schema of
 // BlockArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeBlockArgs(data []byte) (*BlockArgs, error) {
-	return toolsupport.Decode(data, bindBlockArgs)
+	return toolsupport.DecodeFast(data, fastBlockArgs, bindBlockArgs)
 }
 
 // bindBlockResult checks and converts the value the schema at tools.json#/1/outputSchema describes.
@@ -183,11 +264,21 @@ func bindBlockResult(v any, p string) (BlockResult, error) {
 	return x, errs.Err()
 }
 
+// fastBlockResult is bindBlockResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindBlockResult then judges.
+func fastBlockResult(data []byte) (x BlockResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
 // DecodeBlockResult decodes data and validates it against the schema of
 // BlockResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeBlockResult(data []byte) (*BlockResult, error) {
-	return toolsupport.Decode(data, bindBlockResult)
+	return toolsupport.DecodeFast(data, fastBlockResult, bindBlockResult)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -243,7 +334,7 @@ func (h *Handler) ListTools(_ context.Context, _ *mcp.ListToolsRequestParams) (*
 func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	switch params.Name {
 	case ToolEcho:
-		args, err := toolsupport.BindArguments(params.Arguments, bindEchoArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -251,13 +342,13 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindEchoResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolBlock:
-		args, err := toolsupport.BindArguments(params.Arguments, bindBlockArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsBlockArgs, bindBlockArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -265,7 +356,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindBlockResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -296,15 +387,28 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// tvTextResult is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type tvTextResult struct {
+	res    mcp.CallToolResult
+	text   mcp.TextContent
+	blocks [1]mcp.ContentBlock
+}
+
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	r := &tvTextResult{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
+	if isError {
+		t := true
+		r.res.IsError = &t
 	}
-	return &res, nil
+	return &r.res, nil
 }
 
 // Handler20251125 answers tools/list and tools/call of revision 2025-11-25 for an
@@ -341,7 +445,7 @@ func (h *Handler20251125) ListTools(_ context.Context, _ *mcp20251125.ListToolsR
 func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.CallToolRequestParams) (*mcp20251125.CallToolResult, error) {
 	switch params.Name {
 	case ToolEcho:
-		args, err := toolsupport.BindArguments(params.Arguments, bindEchoArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -349,13 +453,13 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindEchoResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolBlock:
-		args, err := toolsupport.BindArguments(params.Arguments, bindBlockArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsBlockArgs, bindBlockArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -363,7 +467,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindBlockResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -425,9 +529,24 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsEchoArgs is toolsupport.ArgumentsOf(args) for EchoArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsEchoArgs(args *EchoArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["text"] = a.String(args.Text)
+	}
+	return m, nil
+}
+
 // Echo calls the tool "echo".
 func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsEchoArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -438,12 +557,23 @@ func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolEcho, res, DecodeEchoResult)
+	return toolsupport.StructuredResult(ToolEcho, res, res.IsError, res.StructuredContent, DecodeEchoResult)
+}
+
+// argumentsBlockArgs is toolsupport.ArgumentsOf(args) for BlockArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsBlockArgs(args *BlockArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
 }
 
 // Block calls the tool "block".
 func (c *Caller) Block(ctx context.Context, args *BlockArgs) (*BlockResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsBlockArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -454,5 +584,5 @@ func (c *Caller) Block(ctx context.Context, args *BlockArgs) (*BlockResult, erro
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolBlock, res, DecodeBlockResult)
+	return toolsupport.StructuredResult(ToolBlock, res, res.IsError, res.StructuredContent, DecodeBlockResult)
 }

@@ -96,14 +96,14 @@ func (e *emitter) handler() {
 	var cases []jen.Code
 	for _, t := range e.tools {
 		stmts := []jen.Code{
-			jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(ts("BindArguments")).Call(jen.Id("params").Dot("Arguments"), jen.Id(t.args.fn)),
+			e.bindArguments(t),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("invalid").Call(jen.Id("params").Dot("Name"), jen.Err()))),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
 		}
 		if t.result != nil {
 			stmts = append(stmts,
-				jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Add(ts("CheckResult")).Call(jen.Id("res"), jen.Id(t.result.fn)),
+				e.checkResult(t),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
 				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
 			)
@@ -174,6 +174,40 @@ func (e *emitter) handler() {
 	if r.modern {
 		resultType = "true"
 	}
+	if r.modern {
+		// The modern bindings' structuredContent is raw JSON, so the result
+		// is built as it is rather than written as JSON and decoded again
+		// (six allocations and a scan per call less).
+		textResult := "tvTextResult" + strings.TrimPrefix(e.t.alias, "mcp")
+		if e.t.imp == e.targets[0].imp {
+			textResult = "tvTextResult"
+		}
+		f.Commentf("%s is a CallToolResult of one text block, allocated as one: the", textResult)
+		f.Comment("result points into it.")
+		f.Type().Id(textResult).Struct(
+			jen.Id("res").Add(e.mcp("CallToolResult")),
+			jen.Id("text").Add(e.mcp("TextContent")),
+			jen.Id("blocks").Index(jen.Lit(1)).Add(e.mcp("ContentBlock")),
+		)
+		f.Comment("result is the bindings' CallToolResult of one text block and, when not nil,")
+		f.Comment("the structured content (JSON encoding/json wrote: valid and compact).")
+		f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("result").Params(
+			jen.Id("structured").Index().Byte(), jen.Id("text").String(), jen.Id("isError").Bool()).Params(
+			jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
+			jen.Id("r").Op(":=").Op("&").Id(textResult).Values(),
+			jen.Id("r").Dot("text").Dot("Text").Op("=").Id("text"),
+			jen.Id("r").Dot("blocks").Index(jen.Lit(0)).Op("=").Op("&").Id("r").Dot("text"),
+			jen.Id("r").Dot("res").Dot("Content").Op("=").Id("r").Dot("blocks").Index(jen.Empty(), jen.Empty()),
+			jen.Id("r").Dot("res").Dot("ResultType").Op("=").Lit("complete"),
+			jen.Id("r").Dot("res").Dot("StructuredContent").Op("=").Id("structured"),
+			jen.If(jen.Id("isError")).Block(
+				jen.Id("t").Op(":=").True(),
+				jen.Id("r").Dot("res").Dot("IsError").Op("=").Op("&").Id("t"),
+			),
+			jen.Return(jen.Op("&").Id("r").Dot("res"), jen.Nil()),
+		)
+		return
+	}
 	f.Comment("result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,")
 	f.Comment("so the bindings' own decoder checks it (directly: the JSON is valid by construction,")
 	f.Comment("and json.Unmarshal would only scan it once more per call).")
@@ -213,15 +247,26 @@ func (e *emitter) caller() {
 		if t.result != nil {
 			res = jen.Id(t.result.goName)
 		}
+		argsOf := ts("ArgumentsOf").Call(jen.Id("args"))
+		if encodable(t.args) {
+			argsOf = jen.Id(e.argsEncoder(t.args)).Call(jen.Id("args"))
+		}
 		body := []jen.Code{
-			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(ts("ArgumentsOf")).Call(jen.Id("args")),
+			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(argsOf),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
 				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		}
 		if t.result != nil {
-			body = append(body, jen.Return(ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))))
+			typed := ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))
+			if e.t.rev.modern {
+				// The bindings' structuredContent is raw JSON: read it where it
+				// is rather than encoding the whole result again.
+				typed = ts("StructuredResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"),
+					jen.Id("res").Dot("IsError"), jen.Id("res").Dot("StructuredContent"), jen.Id("Decode"+t.result.goName))
+			}
+			body = append(body, jen.Return(typed))
 		} else {
 			body = append(body, jen.Return(jen.Id("res"), jen.Nil()))
 		}
@@ -230,4 +275,25 @@ func (e *emitter) caller() {
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.goName),
 		).Params(jen.Op("*").Add(res), jen.Error()).Block(body...)
 	}
+}
+
+// bindArguments is the statement binding the arguments of a call of t:
+// with the fast binder first when the input schema has one.
+func (e *emitter) bindArguments(t *tool) jen.Code {
+	args := jen.Id("params").Dot("Arguments")
+	call := ts("BindArguments").Call(args, jen.Id(t.args.fn))
+	if t.args.fast != "" {
+		call = ts("BindArgumentsFast").Call(args, jen.Id("fastArgs"+t.args.goName), jen.Id(t.args.fn))
+	}
+	return jen.List(jen.Id("args"), jen.Err()).Op(":=").Add(call)
+}
+
+// checkResult is the statement encoding and checking t's typed result:
+// with the fast binder first when the output schema has one.
+func (e *emitter) checkResult(t *tool) jen.Code {
+	call := ts("CheckResult").Call(jen.Id("res"), jen.Id(t.result.fn))
+	if t.result.fast != "" {
+		call = ts("CheckResultFast").Call(jen.Id("res"), jen.Id(t.result.fast), jen.Id(t.result.fn))
+	}
+	return jen.List(jen.Id("out"), jen.Id("text"), jen.Err()).Op(":=").Add(call)
 }

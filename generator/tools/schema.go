@@ -55,7 +55,9 @@ type node struct {
 	strEnum  []string        // enum of a string node: a named type with constants
 	consts   []string        // the Go names of strEnum's constants
 
-	fn string // name of the generated bind function
+	fn   string // name of the generated bind function
+	re   string // name of the compiled pattern's variable, when pattern is set
+	fast string // name of the generated fast binder (fast.go), when plain
 }
 
 // prop is one member of an object node.

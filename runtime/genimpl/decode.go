@@ -111,8 +111,16 @@ func keyString(raw []byte) string {
 			return slowString(raw)
 		}
 	}
-	return string(raw)
+	return interned.String(raw)
 }
+
+// interned shares map keys and short strings, which repeat from message to
+// message (argument names, tool and client names): one seen before costs
+// no allocation (see jsonscan.Interner for the bound).
+var interned jsonscan.Interner
+
+// maxInternedValue is the longest string value interned: names, not text.
+const maxInternedValue = 32
 
 // keyIs reports whether the raw key decodes to name, without allocating
 // for the plain keys generated code declares.
@@ -420,6 +428,9 @@ func stringValue(v []byte) (string, bool) {
 	}
 	if s, ok := knownString(v[1 : len(v)-1]); ok {
 		return s, true
+	}
+	if len(v)-2 <= maxInternedValue {
+		return interned.String(v[1 : len(v)-1]), true
 	}
 	return string(v[1 : len(v)-1]), true
 }

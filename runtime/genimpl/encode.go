@@ -333,21 +333,7 @@ func AppendFloat(buf []byte, f float64) ([]byte, error) {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return buf, fmt.Errorf("unsupported value: %s", strconv.FormatFloat(f, 'g', -1, 64))
 	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	buf = strconv.AppendFloat(buf, f, format, -1, 64)
-	if format == 'e' {
-		// clean up e-09 to e-9
-		n := len(buf)
-		if n >= 4 && buf[n-4] == 'e' && buf[n-3] == '-' && buf[n-2] == '0' {
-			buf[n-2] = buf[n-1]
-			buf = buf[:n-1]
-		}
-	}
-	return buf, nil
+	return jsonscan.AppendFloat(buf, f), nil
 }
 
 // Append writes the member with the key literal key and the value appendJSON

@@ -263,7 +263,7 @@ func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction,
 		c.cancelIgnored(dir, id, method, reason, src, IgnoreNotPermitted, "policy has no cancellation method")
 		return
 	}
-	msg := make([]byte, 0, len(`{"jsonrpc":"2.0","method":"","params":{"requestId":,"reason":""}}`)+len(c.pol.CancelledMethod)+len(id.text)+2+len(reason))
+	msg := make([]byte, 0, len(`{"jsonrpc":"2.0","method":"","params":{"requestId":,"reason":""}}`)+len(c.pol.CancelledMethod)+id.textLen()+2+len(reason))
 	msg = appendNotificationPrefix(msg, c.pol.CancelledMethod)
 	msg = append(msg, `{"requestId":`...)
 	msg = id.appendJSON(msg)

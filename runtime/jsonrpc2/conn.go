@@ -113,6 +113,7 @@ type Conn struct {
 // inflight is one incoming request between being read and being answered.
 type inflight struct {
 	req       Request
+	reqCtx    requestCtx // the handler context's parent: carries req (see requestCtx)
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
@@ -133,9 +134,15 @@ var errRequestDone = errors.New("runtime: request completed")
 
 // NewConn returns a Conn over t. Register handlers, then call Start or Run.
 func NewConn(t Transport, opts ...Option) *Conn {
-	cfg := config{policy: DefaultPolicy()}
+	var cfg config
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if !cfg.policySet {
+		// Only now: building the default costs allocations that a Conn
+		// given its policy (every session's, one per modern HTTP request)
+		// would throw away.
+		cfg.policy = DefaultPolicy()
 	}
 	if cfg.logger == nil {
 		// Quiet by default: a library that logs every cancellation at Info

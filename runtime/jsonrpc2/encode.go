@@ -2,6 +2,7 @@ package jsonrpc2
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -63,7 +64,14 @@ func encodeResult(id RequestID, result any) []byte {
 		var pre [64]byte
 		msg, _, _, err := appendedMessage(appendResultPrefix(pre[:0], id), a, '}')
 		if err != nil {
-			return appendError(nil, id, &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()})
+			// An *Error is the answer the result's own encoder chose (the
+			// session's, editing a result as it is appended); anything
+			// else is a failure to encode.
+			var rpcErr *Error
+			if !errors.As(err, &rpcErr) {
+				rpcErr = &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()}
+			}
+			return appendError(nil, id, rpcErr)
 		}
 		return msg
 	}
@@ -74,7 +82,7 @@ func encodeResult(id RequestID, result any) []byte {
 	// Sized for the envelope and the id as well, so appending never grows
 	// the slice: the message may wait long for a slow reader, charged by
 	// its length, and a grown slice would hold up to a quarter more.
-	return appendResult(make([]byte, 0, len(raw)+len(id.text)+responseEnvelope), id, raw)
+	return appendResult(make([]byte, 0, len(raw)+id.textLen()+responseEnvelope), id, raw)
 }
 
 // marshalValue encodes params or a result: json.RawMessage is used as is

@@ -8,6 +8,24 @@ import (
 	"runtime"
 )
 
+// requestCtx is context.WithValue(parent, requestKey{}, req) held inside
+// the request's inflight record, so it costs no allocation of its own on
+// every request. Done and Err are the parent's, so context.WithCancelCause
+// still finds the parent's cancelCtx (through Value) and links to it
+// without a goroutine.
+type requestCtx struct {
+	context.Context
+	req *Request
+}
+
+// Value returns the request for requestKey, else the parent's value.
+func (c *requestCtx) Value(key any) any {
+	if _, ok := key.(requestKey); ok {
+		return c.req
+	}
+	return c.Context.Value(key)
+}
+
 // onRequest registers an incoming request in the in-flight table before its
 // handler runs, then starts it on its own goroutine. Registering at read time
 // is what lets a cancellation reach work that is queued behind
@@ -21,7 +39,8 @@ func (c *Conn) onRequest(m *Message) {
 	if c.cfg.requestCtx != nil {
 		parent = c.cfg.requestCtx(parent, m.ID)
 	}
-	ctx, cancel := context.WithCancelCause(context.WithValue(parent, requestKey{}, &f.req))
+	f.reqCtx = requestCtx{Context: parent, req: &f.req}
+	ctx, cancel := context.WithCancelCause(&f.reqCtx)
 	f.ctx, f.cancel = ctx, cancel
 	c.mu.Lock()
 	if c.closing {

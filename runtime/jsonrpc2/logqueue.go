@@ -109,7 +109,7 @@ func (d *dispatcher) stats() DispatchStats {
 
 func (d *dispatcher) pushEvent(e Event) {
 	d.events.Add(1)
-	if !d.push(dispatched{ev: e, size: dispatchedSize + len(e.Method) + len(e.Reason) + len(e.Detail) + len(e.ID.text)}) {
+	if !d.push(dispatched{ev: e, size: dispatchedSize + len(e.Method) + len(e.Reason) + len(e.Detail) + e.ID.textLen()}) {
 		d.eventsDropped.Add(1)
 	}
 }

@@ -21,6 +21,10 @@ import (
 // rounds. A RequestID stores the string value, or the integer's exact decimal
 // text, together with its kind, so it compares correctly with == and can be
 // used as a map key. Integers outside the int64 range are kept as text too.
+// An integer in the int64 range written as strconv.FormatInt writes it (every
+// integer literal but "-0") is kept as its value instead, so the ids a Conn
+// numbers its calls with cost no text on either side; each integer has
+// exactly one form, so == still compares ids.
 //
 // JSON-RPC and the MCP schema say the id is a string or an integer, so a
 // RequestID is only ever decoded from a JSON string or an integer literal
@@ -31,6 +35,7 @@ import (
 // response carries when the request's id could not be read.
 type RequestID struct {
 	text string
+	n    int64 // the value of an idNum
 	kind idKind
 }
 
@@ -50,13 +55,47 @@ const (
 	// literal exactly as sent, quotes included, so "\ud800" and "\udbff"
 	// stay two ids and the response echoes the bytes the peer wrote.
 	idRawString
+	// idNum is an integer in the int64 range in its canonical form: n
+	// holds it and text is empty.
+	idNum
 )
+
+// numID is the id of the integer literal s, as its value when s is
+// canonical and fits in int64 (see RequestID), else as text; s must be an
+// integer literal.
+func numID(s string) RequestID {
+	if s != "-0" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return RequestID{n: n, kind: idNum}
+		}
+	}
+	return RequestID{text: s, kind: idInt}
+}
+
+// textLen is the length of the id's text in JSON (without a string's
+// quotes), for sizing buffers exactly.
+func (id RequestID) textLen() int {
+	if id.kind != idNum {
+		return len(id.text)
+	}
+	n, l := id.n, 1
+	if n < 0 {
+		l++ // the minus; -n may overflow, so count on the negative side
+	} else {
+		n = -n
+	}
+	for n <= -10 {
+		n /= 10
+		l++
+	}
+	return l
+}
 
 // StringID returns the id that is the JSON string s.
 func StringID(s string) RequestID { return RequestID{text: s, kind: idString} }
 
 // Int64ID returns the id that is the JSON integer n.
-func Int64ID(n int64) RequestID { return RequestID{text: strconv.FormatInt(n, 10), kind: idInt} }
+func Int64ID(n int64) RequestID { return RequestID{n: n, kind: idNum} }
 
 // IntegerID returns the id that is the JSON integer written as the decimal
 // literal text, which may be outside the int64 range. It fails unless text is a
@@ -65,7 +104,7 @@ func IntegerID(text string) (RequestID, error) {
 	if !isIntegerLiteral(text) {
 		return RequestID{}, fmt.Errorf("runtime: %q is not a JSON integer literal", text)
 	}
-	return RequestID{text: text, kind: idInt}, nil
+	return numID(text), nil
 }
 
 // IsZero reports whether id is the zero RequestID ("no id").
@@ -75,7 +114,7 @@ func (id RequestID) IsZero() bool { return id.kind == idNone }
 func (id RequestID) IsString() bool { return id.kind == idString || id.kind == idRawString }
 
 // IsInteger reports whether id is a JSON integer.
-func (id RequestID) IsInteger() bool { return id.kind == idInt }
+func (id RequestID) IsInteger() bool { return id.kind == idInt || id.kind == idNum }
 
 // StringValue returns the string value of a string id. For an id the peer
 // sent with invalid UTF-8 or an unpaired surrogate the value is the lossy
@@ -96,6 +135,9 @@ func (id RequestID) RawJSON() []byte { return id.appendJSON(nil) }
 
 // Int64 returns the value of an integer id that fits in an int64.
 func (id RequestID) Int64() (int64, bool) {
+	if id.kind == idNum {
+		return id.n, true
+	}
 	if id.kind != idInt {
 		return 0, false
 	}
@@ -105,7 +147,12 @@ func (id RequestID) Int64() (int64, bool) {
 
 // IntegerText returns the exact decimal text of an integer id, which is the
 // only lossless form of ids beyond the int64 range.
-func (id RequestID) IntegerText() (string, bool) { return id.text, id.kind == idInt }
+func (id RequestID) IntegerText() (string, bool) {
+	if id.kind == idNum {
+		return strconv.FormatInt(id.n, 10), true
+	}
+	return id.text, id.kind == idInt
+}
 
 // String formats id for logs: strings are quoted (so "7" and 7 look different),
 // integers are bare and the zero id is null.
@@ -117,12 +164,17 @@ func (id RequestID) String() string {
 		return strings.ToValidUTF8(id.text, "\uFFFD")
 	case idInt:
 		return id.text
+	case idNum:
+		return strconv.FormatInt(id.n, 10)
 	}
 	return "null"
 }
 
 // MarshalJSON encodes id as a JSON string, integer or (zero id) null.
 func (id RequestID) MarshalJSON() ([]byte, error) { return id.appendJSON(nil), nil }
+
+// AppendJSON appends id's JSON (MarshalJSON's) to dst.
+func (id RequestID) AppendJSON(dst []byte) []byte { return id.appendJSON(dst) }
 
 func (id RequestID) appendJSON(dst []byte) []byte {
 	switch id.kind {
@@ -132,6 +184,8 @@ func (id RequestID) appendJSON(dst []byte) []byte {
 		return append(dst, id.text...)
 	case idInt:
 		return append(dst, id.text...)
+	case idNum:
+		return strconv.AppendInt(dst, id.n, 10)
 	}
 	return append(dst, "null"...)
 }
@@ -180,6 +234,12 @@ func ParseRequestID(data []byte) (RequestID, error) {
 				return RequestID{}, fmt.Errorf("%w: %s is a number but not an integer literal", ErrInvalidID, clip(data))
 			}
 			return RequestID{}, fmt.Errorf("%w: %s is not valid JSON", ErrInvalidID, clip(data))
+		}
+		if len(data) <= 20 && !(len(data) == 2 && data[0] == '-' && data[1] == '0') {
+			// No allocation: the conversion does not escape.
+			if n, err := strconv.ParseInt(string(data), 10, 64); err == nil {
+				return RequestID{n: n, kind: idNum}, nil
+			}
 		}
 		return RequestID{text: string(data), kind: idInt}, nil
 	case c == 't' || c == 'f':

@@ -19,9 +19,9 @@ import (
 type serialQueue struct {
 	mu      sync.Mutex
 	q       []queued
-	bytes   int        // budget in use by queued and running entries
-	limit   int        // pushBounded waits while bytes >= limit
-	space   *sync.Cond // on mu: bytes went down, or stopped
+	bytes   int       // budget in use by queued and running entries
+	limit   int       // pushBounded waits while bytes >= limit
+	space   sync.Cond // on mu: bytes went down, or stopped (L set by newSerialQueue)
 	stopped bool
 	lazy    lazyStart
 	wake    chan struct{}
@@ -66,7 +66,7 @@ func newSerialQueue(limit int) *serialQueue {
 		ctx:    ctx,
 		cancel: cancel,
 	}
-	s.space = sync.NewCond(&s.mu)
+	s.space.L = &s.mu // a Cond of its own would be one more allocation per queue
 	return s
 }
 

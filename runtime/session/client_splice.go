@@ -19,21 +19,39 @@ import (
 // requestJSON is the JSON-RPC request {id, method, params} as the Conn
 // would write it; params must be valid JSON.
 func requestJSON(id jsonrpc2.RequestID, method string, params []byte) []byte {
-	b := make([]byte, 0, 48+len(method)+len(params))
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	if t, ok := id.IntegerText(); ok {
-		b = append(b, t...) // an integer id is its own JSON, without RawJSON's copy
-	} else {
-		b = append(b, id.RawJSON()...)
-	}
-	b = append(b, `,"method":`...)
-	b = appendJSONString(b, method)
-	b = append(b, `,"params":`...)
 	if len(params) == 0 {
 		params = []byte("null") // encoding/json's nil RawMessage
 	}
+	b := appendRequestPrefix(make([]byte, 0, requestPrefixLen(id, method)+len(params)+1), id, method)
 	b = append(b, params...)
 	return append(b, '}')
+}
+
+// requestPrefixLen is about the length of the request's text before its
+// params (more for a method that needs escapes).
+func requestPrefixLen(id jsonrpc2.RequestID, method string) int {
+	return len(`{"jsonrpc":"2.0","id":,"method":"","params":`) + 24 + len(method)
+}
+
+// appendRequestPrefix appends the request's text up to its params.
+func appendRequestPrefix(b []byte, id jsonrpc2.RequestID, method string) []byte {
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = id.AppendJSON(b)
+	b = append(b, `,"method":`...)
+	b = appendJSONString(b, method)
+	return append(b, `,"params":`...)
+}
+
+// spliceModernRequest is requestJSON(id, method, spliceModernParams(...))
+// built in one buffer; params is the spliced params within msg (a round
+// trip keeps them for a retry). ok is false where modernParams must decide.
+func spliceModernRequest(id jsonrpc2.RequestID, method string, params []byte, version string, info, caps json.RawMessage) (msg, spliced json.RawMessage, ok bool) {
+	head := requestHead{id, method}
+	out, n, ok := spliceModernParamsAfter(head, params, version, info, caps)
+	if !ok {
+		return nil, nil, false
+	}
+	return append(out, '}'), out[n:len(out):len(out)], true
 }
 
 // spliceModernParams is modernParams without maps: _meta gets the
@@ -41,6 +59,13 @@ func requestJSON(id jsonrpc2.RequestID, method string, params []byte) []byte {
 // the typed params left them absent or empty. ok is false where
 // modernParams must decide (params or _meta not an object, invalid JSON).
 func spliceModernParams(params []byte, version string, info, caps json.RawMessage) (json.RawMessage, bool) {
+	out, _, ok := spliceModernParamsAfter(requestHead{}, params, version, info, caps)
+	return out, ok
+}
+
+// spliceModernParamsAfter is spliceModernParams writing after prefix, with
+// room for the request's closing brace.
+func spliceModernParamsAfter(prefix requestHead, params []byte, version string, info, caps json.RawMessage) (json.RawMessage, int, bool) {
 	if len(info) == 0 {
 		info = json.RawMessage("null") // what encoding/json writes of a nil RawMessage
 	}
@@ -48,7 +73,7 @@ func spliceModernParams(params []byte, version string, info, caps json.RawMessag
 		caps = json.RawMessage("null")
 	}
 	extra := len(MetaProtocolVersion) + len(version) + len(MetaClientInfo) + len(info) + len(MetaClientCapabilities) + len(caps) + 3*8
-	return spliceMeta(params, extra, func(out, meta []byte) ([]byte, bool) {
+	return spliceMetaAfter(prefix, 1, params, extra, func(out, meta []byte) ([]byte, bool) {
 		// The last occurrence of each counts, as in the map.
 		ci := jsonscan.Member(meta, MetaClientInfo)
 		cc := jsonscan.Member(meta, MetaClientCapabilities)

@@ -50,12 +50,41 @@ type roundTrip struct {
 	params  json.RawMessage
 	method  string
 	current jsonrpc2.RequestID // the id on the wire now
-	ctx     context.Context    // ends when the Conn cancels the request
-	cancel  context.CancelFunc
-	rounds  int // input rounds so far; guarded by clientTransport.mu
+	// ctx ends when the Conn cancels the request or the round trip ends.
+	// Only retries and input rounds use it, so it is made on first use
+	// (context): a call answered at once costs no context (two allocations).
+	ctxMu     sync.Mutex
+	ctx       context.Context
+	cancelCtx context.CancelFunc
+	ended     bool // cancel was called; guarded by ctxMu
+	rounds    int  // input rounds so far; guarded by clientTransport.mu
 	// versionRetried is set once the request was sent again at a version
 	// the server listed (at most once); guarded by clientTransport.mu.
 	versionRetried bool
+}
+
+// context is the round trip's context, made on first use; it is done at
+// once when the round trip has already ended.
+func (rt *roundTrip) context() context.Context {
+	rt.ctxMu.Lock()
+	defer rt.ctxMu.Unlock()
+	if rt.ctx == nil {
+		rt.ctx, rt.cancelCtx = context.WithCancel(context.Background())
+		if rt.ended {
+			rt.cancelCtx()
+		}
+	}
+	return rt.ctx
+}
+
+// cancel ends the round trip's context (now, or when it is made).
+func (rt *roundTrip) cancel() {
+	rt.ctxMu.Lock()
+	defer rt.ctxMu.Unlock()
+	rt.ended = true
+	if rt.cancelCtx != nil {
+		rt.cancelCtx()
+	}
 }
 
 // maxInputRounds bounds MRTR for one call, so a server that keeps asking
@@ -281,7 +310,7 @@ func (ct *clientTransport) retryAt(orig jsonrpc2.RequestID, rt *roundTrip, v str
 	ct.retries[id] = orig
 	ct.mu.Unlock()
 	msg := mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": rt.method, "params": params})
-	if err := ct.inner.Write(rt.ctx, msg); err != nil && rt.ctx.Err() == nil {
+	if err := ct.inner.Write(rt.context(), msg); err != nil && rt.context().Err() == nil {
 		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "retrying at " + v + ": " + err.Error()})
 	}
 }
@@ -314,8 +343,8 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 	for key, req := range ir.InputRequests {
 		// The client's handlers answer it, through its interceptors, as
 		// they answer a legacy server's ordinary request.
-		res, err := ct.conn.HandleEmbedded(rt.ctx, &jsonrpc2.Request{Method: req.Method, Params: req.Params})
-		if rt.ctx.Err() != nil {
+		res, err := ct.conn.HandleEmbedded(rt.context(), &jsonrpc2.Request{Method: req.Method, Params: req.Params})
+		if rt.context().Err() != nil {
 			return // the caller gave up; the Conn already failed the call
 		}
 		if err != nil {
@@ -360,7 +389,7 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 	ct.retries[id] = orig
 	ct.mu.Unlock()
 	msg := mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": rt.method, "params": params})
-	if err := ct.inner.Write(rt.ctx, msg); err != nil && rt.ctx.Err() == nil {
+	if err := ct.inner.Write(rt.context(), msg); err != nil && rt.context().Err() == nil {
 		fail(&jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "retrying: " + err.Error()})
 	}
 }
@@ -380,25 +409,30 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 	cancelled := m.Kind == jsonrpc2.KindNotification && ct.conn != nil && m.Method != "" && m.Method == ct.conn.Policy().CancelledMethod
 	switch {
 	case m.Kind == jsonrpc2.KindRequest && modern:
-		params, ok := spliceModernParams(m.Params, version, ct.info, ct.caps)
-		if !ok {
+		spliced, params, ok := spliceModernRequest(m.ID, m.Method, m.Params, version, ct.info, ct.caps)
+		if ok {
+			msg = spliced
+		} else {
 			var err error
 			if params, err = ct.modernParams(m.Params, version); err != nil {
 				return err
 			}
+			msg = requestJSON(m.ID, m.Method, params)
 		}
-		rctx, cancel := context.WithCancel(context.Background())
 		ct.mu.Lock()
-		ct.calls[m.ID] = &roundTrip{params: params, method: m.Method, current: m.ID, ctx: rctx, cancel: cancel}
+		ct.calls[m.ID] = &roundTrip{params: params, method: m.Method, current: m.ID}
 		ct.mu.Unlock()
-		msg = requestJSON(m.ID, m.Method, params)
 	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
 		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !onlyModernMeta(m.Params)
-		params, err := UnmapLegacyParams(m.Params, hadMeta)
-		if err != nil {
-			return err
+		if req, ok := unmapLegacyRequest(m.ID, m.Method, m.Params, hadMeta); ok {
+			msg = req
+		} else {
+			params, err := UnmapLegacyParams(m.Params, hadMeta)
+			if err != nil {
+				return err
+			}
+			msg = requestJSON(m.ID, m.Method, params)
 		}
-		msg = requestJSON(m.ID, m.Method, params)
 		if ct.cacheable[m.Method] {
 			ct.mu.Lock()
 			ct.legacy[m.ID] = m.Method

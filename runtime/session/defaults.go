@@ -1,11 +1,13 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Defaults the session puts into a modern (2026-07-28) result whose
@@ -51,15 +53,21 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 		}
 		raw = b
 	}
+	return json.RawMessage(modernDefaults(raw, cacheable)), nil
+}
+
+// modernDefaults is withModernDefaults on an encoded result: raw itself
+// when it needs nothing, else a new slice.
+func modernDefaults(raw []byte, cacheable bool) []byte {
 	start := jsonscan.SkipSpace(raw, 0)
 	if start >= len(raw) {
-		return json.RawMessage(raw), nil
+		return raw
 	}
 	if raw[start] == 'n' { // null: the empty result
 		raw, start = []byte(`{}`), 0
 	}
 	if raw[start] != '{' {
-		return json.RawMessage(raw), nil
+		return raw
 	}
 	// One pass over the top-level members: where each default's member
 	// is, if it is there.
@@ -80,17 +88,17 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 	for i < len(raw) && raw[i] == '"' {
 		kEnd := jsonscan.SkipString(raw, i)
 		if kEnd < 0 {
-			return json.RawMessage(raw), nil
+			return raw
 		}
 		key := raw[i+1 : kEnd-1]
 		i = jsonscan.SkipSpace(raw, kEnd)
 		if i >= len(raw) || raw[i] != ':' {
-			return json.RawMessage(raw), nil
+			return raw
 		}
 		i = jsonscan.SkipSpace(raw, i+1)
 		vEnd := jsonscan.SkipTrusted(raw, i)
 		if vEnd <= i {
-			return json.RawMessage(raw), nil
+			return raw
 		}
 		for d := range defaults {
 			if jsonscan.KeyIs(key, defaults[d].key) {
@@ -119,7 +127,7 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 		}
 	}
 	if len(insert) == 0 && len(repl) == 0 {
-		return json.RawMessage(raw), nil
+		return raw
 	}
 	if len(insert) > 0 && raw[jsonscan.SkipSpace(raw, start+1)] == '}' {
 		insert = insert[:len(insert)-1] // an empty object: no comma
@@ -135,7 +143,7 @@ func withModernDefaults(res any, cacheable bool) (any, error) {
 		pos = r.at.to
 	}
 	out = append(out, raw[pos:]...)
-	return json.RawMessage(out), nil
+	return out
 }
 
 // emptyString reports whether a JSON value is "" or null.
@@ -160,4 +168,63 @@ func marshalResult(res any) ([]byte, error) {
 		}
 	}
 	return json.Marshal(res)
+}
+
+// encodedResult is a generated result that the response message is built
+// from directly (jsonrpc2 appends it into the message): its JSON is edited
+// in place there, with the modern defaults (modernDefaults) or mapped to
+// the legacy form (MapModernResult), instead of being encoded into a
+// buffer of its own, edited into another and copied into the message. An
+// edit that fails is answered as answerError answers it.
+type encodedResult struct {
+	res       generatedJSON
+	rs        *requestState
+	method    string
+	cacheable bool
+	legacy    bool
+}
+
+// encoded returns res to be sent as an encodedResult when it is a
+// generated result (not a nil pointer), else nil.
+func encoded(res any, rs *requestState, method string, cacheable, legacy bool) *encodedResult {
+	g, ok := res.(generatedJSON)
+	if !ok {
+		return nil
+	}
+	if r := reflect.ValueOf(res); r.Kind() == reflect.Pointer && r.IsNil() {
+		return nil
+	}
+	return &encodedResult{res: g, rs: rs, method: method, cacheable: cacheable, legacy: legacy}
+}
+
+// AppendJSON appends the edited result; the jsonrpc2 Conn calls it.
+func (e *encodedResult) AppendJSON(buf []byte) ([]byte, error) {
+	start := len(buf)
+	out, err := e.res.AppendJSON(buf)
+	if err != nil {
+		return buf, e.fail(err)
+	}
+	body := out[start:]
+	var edited []byte
+	if e.legacy {
+		if edited, err = mapModernResult(body, e.cacheable, true); err != nil {
+			return buf, e.fail(err)
+		}
+	} else {
+		edited = modernDefaults(body, e.cacheable)
+	}
+	if len(edited) == len(body) && len(body) > 0 && &edited[0] == &body[0] {
+		return out, nil // nothing to change: the common case
+	}
+	return append(out[:start], edited...), nil
+}
+
+// fail is answerError's answer to err, as an error for the Conn to send.
+func (e *encodedResult) fail(err error) error {
+	ctx := context.Context(&e.rs.ctx)
+	_, aerr := e.rs.st.srv.answerError(ctx, e.rs, e.method, err)
+	if aerr == nil { // only an input-required error has a result, and no edit returns one
+		aerr = &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "internal error"}
+	}
+	return aerr
 }

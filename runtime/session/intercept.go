@@ -72,12 +72,13 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 			if err != nil {
 				return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
 			}
-			mapped := *req
-			mapped.Params = p
-			req, rs.mapped = &mapped, true
+			rs.mappedReq = *req // held in rs: no allocation of its own
+			rs.mappedReq.Params = p
+			req, rs.mapped = &rs.mappedReq, true
 		}
 	}
-	ctx = context.WithValue(ctx, stateKey{}, rs)
+	rs.ctx = stateCtx{Context: ctx, rs: rs}
+	ctx = &rs.ctx
 	res, err := h(ctx, req)
 	if err != nil {
 		return srv.answerError(ctx, rs, method, err)
@@ -88,12 +89,18 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 				return srv.answerError(ctx, rs, method, err)
 			}
 		}
+		if e := encoded(res, rs, method, srv.base.CacheableResults[method], false); e != nil {
+			return e, nil
+		}
 		if res, err = withModernDefaults(res, srv.base.CacheableResults[method]); err != nil {
 			return srv.answerError(ctx, rs, method, err)
 		}
 		return res, nil
 	}
 	if rs.mapped && res != nil {
+		if e := encoded(res, rs, method, srv.base.CacheableResults[method], true); e != nil {
+			return e, nil
+		}
 		var raw json.RawMessage
 		b, merr := marshalResult(res)
 		if merr == nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // LegacyContext is what a legacy client stated once, in initialize and
@@ -105,6 +106,27 @@ func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, e
 	return removeMeta(params, modernMetaKeys, hadMeta)
 }
 
+// unmapLegacyRequest is requestJSON(id, method, UnmapLegacyParams(params,
+// hadMeta)) built in one buffer; ok is false where UnmapLegacyParams must
+// decide.
+func unmapLegacyRequest(id jsonrpc2.RequestID, method string, params []byte, hadMeta bool) ([]byte, bool) {
+	out, _, ok := spliceMetaAfter(requestHead{id, method}, 1, params, 0, func(out, meta []byte) ([]byte, bool) {
+		n := 0
+		jsonscan.EachMember(meta, func(k, v []byte) bool {
+			if !isKeyOf(k, modernMetaKeys) {
+				out = appendMember(out, n, k, v)
+				n++
+			}
+			return true
+		})
+		return out, n > 0 || hadMeta
+	})
+	if !ok {
+		return nil, false
+	}
+	return append(out, '}'), true
+}
+
 // spliceMeta is jsonscan.EditObject(params, "_meta", ...) without a map
 // and without encoding/json, for every legacy request: it copies the
 // members of params, writing the _meta member (last, when params has none)
@@ -119,12 +141,44 @@ func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, e
 // output is allocated once at that size (a fixed margin over-allocated
 // most of what a round trip allocates on the legacy path).
 func spliceMeta(params []byte, extra int, edit func(out, meta []byte) ([]byte, bool)) (out json.RawMessage, ok bool) {
+	out, _, ok = spliceMetaAfter(requestHead{}, 0, params, extra, edit)
+	return out, ok
+}
+
+// requestHead is the text of a request before its params, for
+// spliceMetaAfter to write first: none when method is "".
+type requestHead struct {
+	id     jsonrpc2.RequestID
+	method string
+}
+
+func (h requestHead) size() int {
+	if h.method == "" {
+		return 0
+	}
+	return requestPrefixLen(h.id, h.method)
+}
+
+func (h requestHead) appendTo(b []byte) []byte {
+	if h.method == "" {
+		return b
+	}
+	return appendRequestPrefix(b, h.id, h.method)
+}
+
+// spliceMetaAfter is spliceMeta writing the edited params after the
+// request's head,
+// in a buffer with room for room more bytes after them: the client
+// transport builds a whole request around the params this way, in one
+// buffer, rather than copying the edited params into a message.
+// start is where the params begin in out.
+func spliceMetaAfter(prefix requestHead, room int, params []byte, extra int, edit func(out, meta []byte) ([]byte, bool)) (out json.RawMessage, start int, ok bool) {
 	p := jsonscan.Trim(params)
 	if len(p) == 0 || string(p) == "null" {
 		p = []byte(`{}`)
 	}
 	if p[0] != '{' || !jsonscan.Valid(p) {
-		return nil, false
+		return nil, 0, false
 	}
 	var meta []byte
 	metas := 0
@@ -136,12 +190,14 @@ func spliceMeta(params []byte, extra int, edit func(out, meta []byte) ([]byte, b
 		return true
 	})
 	if metas > 1 || (meta != nil && meta[0] != '{' && string(meta) != "null") {
-		return nil, false
+		return nil, 0, false
 	}
 	if string(meta) == "null" {
 		meta = nil
 	}
-	out = make([]byte, 0, len(p)+len(meta)+len(`,"_meta":{}`)+extra)
+	out = make([]byte, 0, prefix.size()+len(p)+len(meta)+len(`,"_meta":{}`)+extra+room)
+	out = prefix.appendTo(out)
+	paramsAt := len(out)
 	out = append(out, '{')
 	n := 0
 	writeMeta := func() {
@@ -171,7 +227,7 @@ func spliceMeta(params []byte, extra int, edit func(out, meta []byte) ([]byte, b
 	if metas == 0 {
 		writeMeta()
 	}
-	return append(out, '}'), true
+	return append(out, '}'), paramsAt, true
 }
 
 // appendMember appends the member "k":v (k raw, as jsonscan reports it),
@@ -224,6 +280,13 @@ const (
 // result is cacheable. An "input_required" result cannot be mapped: for a
 // legacy client, Input sends ordinary requests instead.
 func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, error) {
+	return mapModernResult(result, cacheable, false)
+}
+
+// mapModernResult is MapModernResult; inPlace writes the mapped result over
+// result itself (dropping members only ever moves bytes to the left), for a
+// result encoded into a buffer the caller owns.
+func mapModernResult(result json.RawMessage, cacheable, inPlace bool) (json.RawMessage, error) {
 	if len(result) == 0 {
 		return result, nil
 	}
@@ -247,7 +310,12 @@ func MapModernResult(result json.RawMessage, cacheable bool) (json.RawMessage, e
 	if r := jsonscan.Trim(result); len(r) > 0 && r[0] == '{' && jsonscan.Valid(r) {
 		// One pass, copying every member but the dropped ones: this runs
 		// for every result a legacy client gets from the modern handlers.
-		out := make([]byte, 0, len(r))
+		var out []byte
+		if inPlace && len(r) == len(result) {
+			out = r[:0] // r is result: nothing before it to keep
+		} else {
+			out = make([]byte, 0, len(r))
+		}
 		out = append(out, '{')
 		n := 0
 		jsonscan.EachMember(r, func(k, v []byte) bool {

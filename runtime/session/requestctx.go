@@ -18,6 +18,8 @@ import (
 
 // requestState is what a handler's ctx knows about its request's session.
 type requestState struct {
+	ctx        stateCtx         // the handler's context (see stateCtx)
+	mappedReq  jsonrpc2.Request // a legacy request mapped up, when mapped
 	st         *connState
 	req        *jsonrpc2.Request
 	modern     bool
@@ -335,4 +337,21 @@ func (s *Server) carriedResponses(state json.RawMessage) (map[string]json.RawMes
 		out = map[string]json.RawMessage{}
 	}
 	return out, true, nil
+}
+
+// stateCtx is context.WithValue(parent, stateKey{}, rs) held inside the
+// requestState, so it costs no allocation of its own on every request.
+// Done, Err and the other values are the parent's, so contexts derived
+// from it link to the parent's cancellation as they would to a valueCtx.
+type stateCtx struct {
+	context.Context
+	rs *requestState
+}
+
+// Value returns the request's state for stateKey, else the parent's value.
+func (c *stateCtx) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return c.rs
+	}
+	return c.Context.Value(key)
 }

@@ -70,6 +70,8 @@ func (s *toolServer) CallTool(ctx context.Context, p *mcp.CallToolRequestParams)
 				return nil, err
 			}
 		}
+	case "unmappable": // a result kind a legacy client cannot be sent
+		return &mcp.CallToolResult{ResultType: "input_required"}, nil
 	case "block":
 		close(s.started)
 		<-ctx.Done()
@@ -711,3 +713,51 @@ func TestAcceptKeepsDisconnectSeam(t *testing.T) {
 		t.Error("the disconnect did not reach the handler")
 	}
 }
+
+// TestLegacyUnmappableResult: a modern result a legacy client cannot be
+// sent (resultType input_required) is answered as a handler's failure,
+// -32603 "internal error" with the detail logged, when the session maps
+// the result as the response is written.
+func TestLegacyUnmappableResult(t *testing.T) {
+	logged := make(chan string, 16) // the runtime logs off the read loop: wait for the line
+	log := slog.New(lineHandler{logged})
+	p := serve(t, newServer(log, &toolServer{}))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	p.recv()
+	p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"unmappable"}}`)
+	if got, want := str(p.recv()), `{"error":{"code":-32603,"message":"internal error"},"id":2,"jsonrpc":"2.0"}`; got != want {
+		t.Errorf("tools/call:\n got %s\nwant %s", got, want)
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo"}}`)
+	if got, want := str(p.recv()), `{"id":3,"jsonrpc":"2.0","result":{"content":[{"text":"echo 2025-11-25","type":"text"}]}}`; got != want {
+		t.Errorf("tools/call after it:\n got %s\nwant %s", got, want)
+	}
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case line := <-logged:
+			if strings.Contains(line, "has no legacy form") {
+				return
+			}
+		case <-timeout:
+			t.Fatal("the detail was not logged")
+		}
+	}
+}
+
+// lineHandler sends each record's message and attributes to a channel.
+type lineHandler struct{ lines chan<- string }
+
+func (h lineHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h lineHandler) Handle(_ context.Context, r slog.Record) error {
+	line := r.Message
+	r.Attrs(func(a slog.Attr) bool { line += " " + a.String(); return true })
+	select {
+	case h.lines <- line:
+	default:
+	}
+	return nil
+}
+func (h lineHandler) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h lineHandler) WithGroup(string) slog.Handler      { return h }

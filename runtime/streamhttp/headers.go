@@ -245,6 +245,21 @@ type peek struct {
 	Name      *string                    `json:"name"`
 	URI       *string                    `json:"uri"`
 	Arguments json.RawMessage            `json:"arguments"`
+
+	// plain: read by peekPlain, which keeps _meta as its raw object in
+	// meta (nil when absent or null) instead of Meta's map.
+	plain bool
+	meta  []byte
+}
+
+// metaMember is _meta's member key as Meta's map holds it.
+func (p peek) metaMember(key string) (json.RawMessage, bool) {
+	if p.plain {
+		v := jsonscan.Member(p.meta, key) // the last one, escapes decoded, as in the map
+		return v, v != nil
+	}
+	v, ok := p.Meta[key]
+	return v, ok
 }
 
 func peekParams(params json.RawMessage) (peek, bool) {
@@ -255,10 +270,75 @@ func peekParams(params json.RawMessage) (peek, bool) {
 	if params[0] != '{' {
 		return p, false
 	}
+	if pp, ok := peekPlain(params); ok {
+		return pp, true
+	}
 	// The params were valid JSON already (DecodeMessage checked), so an
 	// error here means a member of the wrong type, e.g. "name": 3.
 	err := json.Unmarshal(params, &p)
 	return p, err == nil
+}
+
+// peekPlain is peekParams without encoding/json for the plain case (every
+// request on both sides, so it matters); ok is false for anything only
+// encoding/json reads exactly (a key matching a field without regard to
+// case or through escapes, a string with escapes beyond the simple ones, a
+// member of the wrong kind), which peekParams then decodes.
+func peekPlain(params []byte) (p peek, ok bool) {
+	p.plain, ok = true, true
+	metas := 0
+	jsonscan.EachMember(params, func(k, v []byte) bool {
+		switch string(k) {
+		case "_meta":
+			// A second _meta object merges into the first's map in
+			// encoding/json: left to it.
+			if metas++; metas > 1 {
+				ok = false
+				break
+			}
+			switch v[0] {
+			case '{':
+				p.meta = v
+			case 'n':
+				p.meta = nil
+			default:
+				ok = false
+			}
+		case "name":
+			p.Name, ok = peekString(v)
+		case "uri":
+			p.URI, ok = peekString(v)
+		case "arguments":
+			p.Arguments = v // a slice of the params, which outlive the peek
+		default:
+			ok = bytes.IndexByte(k, '\\') < 0 && !foldsToPeeked(k)
+		}
+		return ok
+	})
+	return p, ok
+}
+
+// peekString is a *string member as encoding/json sets it: nil for null.
+func peekString(v []byte) (*string, bool) {
+	if v[0] == 'n' {
+		return nil, true
+	}
+	if v[0] != '"' {
+		return nil, false
+	}
+	s, ok := jsonscan.Unquote(v)
+	return &s, ok
+}
+
+// foldsToPeeked reports whether k names one of peek's fields without
+// regard to case (encoding/json's matching) without being it exactly.
+func foldsToPeeked(k []byte) bool {
+	for _, f := range [...]string{"_meta", "name", "uri", "arguments"} {
+		if bytes.EqualFold(k, []byte(f)) {
+			return true
+		}
+	}
+	return false
 }
 
 // stringMember returns the string member of params that Mcp-Name mirrors
@@ -280,7 +360,7 @@ func (p peek) stringMember(params json.RawMessage, member string) *string {
 
 // metaVersion returns _meta's protocol version and whether it is a string.
 func (p peek) metaVersion() (string, bool) {
-	raw, ok := p.Meta[session.MetaProtocolVersion]
+	raw, ok := p.metaMember(session.MetaProtocolVersion)
 	if !ok {
 		return "", false
 	}

@@ -264,7 +264,7 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 	if metaVersion != version {
 		return "Header mismatch: MCP-Protocol-Version header value '" + version + "' does not match body value '" + metaVersion + "'", CodeHeaderMismatch, nil
 	}
-	if caps, ok := p.Meta[session.MetaClientCapabilities]; !ok || !isObject(caps) {
+	if caps, ok := p.metaMember(session.MetaClientCapabilities); !ok || !isObject(caps) {
 		return "Invalid params: params._meta is missing the " + session.MetaClientCapabilities + " object", jsonrpc2.CodeInvalidParams, nil
 	}
 	if got := hd.Values(HeaderMethod); rev.HasHTTPHeader(HeaderMethod) && (len(got) != 1 || got[0] != m.Method) {

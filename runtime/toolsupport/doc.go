@@ -23,7 +23,7 @@ package toolsupport
 // packages, like genimpl.SupportPackageIsVersion1 is for the bindings:
 // every package "mcpgen tools" writes refers to it once,
 //
-//	const _ = toolsupport.SupportPackageIsVersion1
+//	const _ = toolsupport.SupportPackageIsVersion2
 //
 // so a tools package compiles only against a toolsupport that still
 // provides what the generator that wrote it relied on; otherwise the
@@ -34,3 +34,8 @@ package toolsupport
 // the next constant in the same change; older constants stay while the
 // code generated against them is still served.
 const SupportPackageIsVersion1 = true
+
+// SupportPackageIsVersion2 is the guard of tools packages that call the
+// fast binders' raw helpers (RawObject, RawString, BindArgumentsFast, ...),
+// which version 1's support package does not have.
+const SupportPackageIsVersion2 = true

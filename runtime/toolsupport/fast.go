@@ -3,8 +3,6 @@ package toolsupport
 import (
 	"encoding/json"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
@@ -89,58 +87,12 @@ func keyString(k []byte) string {
 	return internKey(k)
 }
 
-// Object keys repeat on every call of a tool (its property names, in the
-// arguments, the structured result and its check), so plain keys are kept
-// once, in a bounded table read without locking: a key seen before costs no
-// allocation. The table is replaced, never changed, so readers need no
-// lock; it stops growing at maxInternedKeys (keys an unusual or hostile
-// peer sends then cost what they always did), so it never holds more than
-// a few kilobytes.
-var (
-	internedKeys   atomic.Pointer[map[string]string]
-	internKeysMu   sync.Mutex
-	internKeysFull atomic.Bool
-)
-
-const (
-	maxInternedKeys = 256
-	maxInternedLen  = 64
-)
+// keys shares object keys, which repeat on every call of a tool (its
+// property names, in the arguments, the structured result and its check).
+var keys jsonscan.Interner
 
 // internKey is string(k) for a plain key, shared when the table has it.
-func internKey(k []byte) string {
-	if m := internedKeys.Load(); m != nil {
-		if s, ok := (*m)[string(k)]; ok { // no allocation for the lookup
-			return s
-		}
-	}
-	s := string(k)
-	if len(k) > maxInternedLen || internKeysFull.Load() {
-		return s
-	}
-	internKeysMu.Lock()
-	defer internKeysMu.Unlock()
-	old := internedKeys.Load()
-	var n map[string]string
-	if old == nil {
-		n = map[string]string{}
-	} else {
-		if t, ok := (*old)[s]; ok {
-			return t
-		}
-		if len(*old) >= maxInternedKeys {
-			internKeysFull.Store(true)
-			return s
-		}
-		n = make(map[string]string, len(*old)+1)
-		for a, b := range *old {
-			n[a] = b
-		}
-	}
-	n[s] = s
-	internedKeys.Store(&n)
-	return s
-}
+func internKey(k []byte) string { return keys.String(k) }
 
 // membersFast splits the valid JSON object b into its members as
 // json.Unmarshal into a map[string]json.RawMessage does (the values share

@@ -3,6 +3,8 @@ package toolsupport
 import (
 	"strconv"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/jsonscan"
 )
 
 // TestKeyStringInterning checks that a key seen before decodes without an
@@ -11,8 +13,7 @@ import (
 func TestKeyStringInterning(t *testing.T) {
 	// Start from an empty table, whatever other tests interned (none run
 	// in parallel with this one).
-	internedKeys.Store(nil)
-	internKeysFull.Store(false)
+	keys = jsonscan.Interner{}
 	k := []byte("intern_test_key")
 	if got := keyString(k); got != "intern_test_key" {
 		t.Fatalf("keyString = %q", got)
@@ -20,16 +21,16 @@ func TestKeyStringInterning(t *testing.T) {
 	if n := testing.AllocsPerRun(10, func() { _ = keyString(k) }); n != 0 {
 		t.Errorf("a repeated key: %v allocations, want 0", n)
 	}
-	for i := range 2 * maxInternedKeys {
+	for i := range 2 * jsonscan.MaxInterned {
 		want := "k" + strconv.Itoa(i)
 		if got := keyString([]byte(want)); got != want {
 			t.Fatalf("keyString(%s) = %q", want, got)
 		}
 	}
-	if m := internedKeys.Load(); m == nil || len(*m) > maxInternedKeys {
-		t.Errorf("table holds %d keys, bound %d", len(*m), maxInternedKeys)
+	if keys.Len() > jsonscan.MaxInterned {
+		t.Errorf("table holds %d keys, bound %d", keys.Len(), jsonscan.MaxInterned)
 	}
-	long := make([]byte, maxInternedLen+1)
+	long := make([]byte, jsonscan.MaxInternedLen+1)
 	for i := range long {
 		long[i] = 'x'
 	}

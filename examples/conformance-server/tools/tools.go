@@ -15,12 +15,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -371,11 +371,31 @@ func bindTestSimpleTextArgs(v any, p string) (TestSimpleTextArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestSimpleTextArgs is bindTestSimpleTextArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestSimpleTextArgs then judges.
+func fastTestSimpleTextArgs(data []byte) (x TestSimpleTextArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestSimpleTextArgs is fastTestSimpleTextArgs for the arguments of tools/call.
+func fastArgsTestSimpleTextArgs(args map[string]json.RawMessage) (x TestSimpleTextArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestSimpleTextArgs decodes data and validates it against the schema of
 // TestSimpleTextArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestSimpleTextArgs(data []byte) (*TestSimpleTextArgs, error) {
-	return toolsupport.Decode(data, bindTestSimpleTextArgs)
+	return toolsupport.DecodeFast(data, fastTestSimpleTextArgs, bindTestSimpleTextArgs)
 }
 
 // bindTestImageContentArgs checks and converts the value the schema at tools.json#/1/inputSchema describes.
@@ -390,11 +410,31 @@ func bindTestImageContentArgs(v any, p string) (TestImageContentArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestImageContentArgs is bindTestImageContentArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestImageContentArgs then judges.
+func fastTestImageContentArgs(data []byte) (x TestImageContentArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestImageContentArgs is fastTestImageContentArgs for the arguments of tools/call.
+func fastArgsTestImageContentArgs(args map[string]json.RawMessage) (x TestImageContentArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestImageContentArgs decodes data and validates it against the schema of
 // TestImageContentArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestImageContentArgs(data []byte) (*TestImageContentArgs, error) {
-	return toolsupport.Decode(data, bindTestImageContentArgs)
+	return toolsupport.DecodeFast(data, fastTestImageContentArgs, bindTestImageContentArgs)
 }
 
 // bindTestAudioContentArgs checks and converts the value the schema at tools.json#/2/inputSchema describes.
@@ -409,11 +449,31 @@ func bindTestAudioContentArgs(v any, p string) (TestAudioContentArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestAudioContentArgs is bindTestAudioContentArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestAudioContentArgs then judges.
+func fastTestAudioContentArgs(data []byte) (x TestAudioContentArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestAudioContentArgs is fastTestAudioContentArgs for the arguments of tools/call.
+func fastArgsTestAudioContentArgs(args map[string]json.RawMessage) (x TestAudioContentArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestAudioContentArgs decodes data and validates it against the schema of
 // TestAudioContentArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestAudioContentArgs(data []byte) (*TestAudioContentArgs, error) {
-	return toolsupport.Decode(data, bindTestAudioContentArgs)
+	return toolsupport.DecodeFast(data, fastTestAudioContentArgs, bindTestAudioContentArgs)
 }
 
 // bindTestEmbeddedResourceArgs checks and converts the value the schema at tools.json#/3/inputSchema describes.
@@ -428,11 +488,31 @@ func bindTestEmbeddedResourceArgs(v any, p string) (TestEmbeddedResourceArgs, er
 	return x, errs.Err()
 }
 
+// fastTestEmbeddedResourceArgs is bindTestEmbeddedResourceArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestEmbeddedResourceArgs then judges.
+func fastTestEmbeddedResourceArgs(data []byte) (x TestEmbeddedResourceArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestEmbeddedResourceArgs is fastTestEmbeddedResourceArgs for the arguments of tools/call.
+func fastArgsTestEmbeddedResourceArgs(args map[string]json.RawMessage) (x TestEmbeddedResourceArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestEmbeddedResourceArgs decodes data and validates it against the schema of
 // TestEmbeddedResourceArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestEmbeddedResourceArgs(data []byte) (*TestEmbeddedResourceArgs, error) {
-	return toolsupport.Decode(data, bindTestEmbeddedResourceArgs)
+	return toolsupport.DecodeFast(data, fastTestEmbeddedResourceArgs, bindTestEmbeddedResourceArgs)
 }
 
 // bindTestMultipleContentTypesArgs checks and converts the value the schema at tools.json#/4/inputSchema describes.
@@ -447,11 +527,31 @@ func bindTestMultipleContentTypesArgs(v any, p string) (TestMultipleContentTypes
 	return x, errs.Err()
 }
 
+// fastTestMultipleContentTypesArgs is bindTestMultipleContentTypesArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestMultipleContentTypesArgs then judges.
+func fastTestMultipleContentTypesArgs(data []byte) (x TestMultipleContentTypesArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestMultipleContentTypesArgs is fastTestMultipleContentTypesArgs for the arguments of tools/call.
+func fastArgsTestMultipleContentTypesArgs(args map[string]json.RawMessage) (x TestMultipleContentTypesArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestMultipleContentTypesArgs decodes data and validates it against the schema of
 // TestMultipleContentTypesArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestMultipleContentTypesArgs(data []byte) (*TestMultipleContentTypesArgs, error) {
-	return toolsupport.Decode(data, bindTestMultipleContentTypesArgs)
+	return toolsupport.DecodeFast(data, fastTestMultipleContentTypesArgs, bindTestMultipleContentTypesArgs)
 }
 
 // bindTestToolWithLoggingArgs checks and converts the value the schema at tools.json#/5/inputSchema describes.
@@ -466,11 +566,31 @@ func bindTestToolWithLoggingArgs(v any, p string) (TestToolWithLoggingArgs, erro
 	return x, errs.Err()
 }
 
+// fastTestToolWithLoggingArgs is bindTestToolWithLoggingArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestToolWithLoggingArgs then judges.
+func fastTestToolWithLoggingArgs(data []byte) (x TestToolWithLoggingArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestToolWithLoggingArgs is fastTestToolWithLoggingArgs for the arguments of tools/call.
+func fastArgsTestToolWithLoggingArgs(args map[string]json.RawMessage) (x TestToolWithLoggingArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestToolWithLoggingArgs decodes data and validates it against the schema of
 // TestToolWithLoggingArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestToolWithLoggingArgs(data []byte) (*TestToolWithLoggingArgs, error) {
-	return toolsupport.Decode(data, bindTestToolWithLoggingArgs)
+	return toolsupport.DecodeFast(data, fastTestToolWithLoggingArgs, bindTestToolWithLoggingArgs)
 }
 
 // bindTestToolWithProgressArgs checks and converts the value the schema at tools.json#/6/inputSchema describes.
@@ -485,11 +605,31 @@ func bindTestToolWithProgressArgs(v any, p string) (TestToolWithProgressArgs, er
 	return x, errs.Err()
 }
 
+// fastTestToolWithProgressArgs is bindTestToolWithProgressArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestToolWithProgressArgs then judges.
+func fastTestToolWithProgressArgs(data []byte) (x TestToolWithProgressArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestToolWithProgressArgs is fastTestToolWithProgressArgs for the arguments of tools/call.
+func fastArgsTestToolWithProgressArgs(args map[string]json.RawMessage) (x TestToolWithProgressArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestToolWithProgressArgs decodes data and validates it against the schema of
 // TestToolWithProgressArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestToolWithProgressArgs(data []byte) (*TestToolWithProgressArgs, error) {
-	return toolsupport.Decode(data, bindTestToolWithProgressArgs)
+	return toolsupport.DecodeFast(data, fastTestToolWithProgressArgs, bindTestToolWithProgressArgs)
 }
 
 // bindTestErrorHandlingArgs checks and converts the value the schema at tools.json#/7/inputSchema describes.
@@ -504,11 +644,31 @@ func bindTestErrorHandlingArgs(v any, p string) (TestErrorHandlingArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestErrorHandlingArgs is bindTestErrorHandlingArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestErrorHandlingArgs then judges.
+func fastTestErrorHandlingArgs(data []byte) (x TestErrorHandlingArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestErrorHandlingArgs is fastTestErrorHandlingArgs for the arguments of tools/call.
+func fastArgsTestErrorHandlingArgs(args map[string]json.RawMessage) (x TestErrorHandlingArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestErrorHandlingArgs decodes data and validates it against the schema of
 // TestErrorHandlingArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestErrorHandlingArgs(data []byte) (*TestErrorHandlingArgs, error) {
-	return toolsupport.Decode(data, bindTestErrorHandlingArgs)
+	return toolsupport.DecodeFast(data, fastTestErrorHandlingArgs, bindTestErrorHandlingArgs)
 }
 
 // bindTestReconnectionArgs checks and converts the value the schema at tools.json#/8/inputSchema describes.
@@ -523,11 +683,31 @@ func bindTestReconnectionArgs(v any, p string) (TestReconnectionArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestReconnectionArgs is bindTestReconnectionArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestReconnectionArgs then judges.
+func fastTestReconnectionArgs(data []byte) (x TestReconnectionArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestReconnectionArgs is fastTestReconnectionArgs for the arguments of tools/call.
+func fastArgsTestReconnectionArgs(args map[string]json.RawMessage) (x TestReconnectionArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestReconnectionArgs decodes data and validates it against the schema of
 // TestReconnectionArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestReconnectionArgs(data []byte) (*TestReconnectionArgs, error) {
-	return toolsupport.Decode(data, bindTestReconnectionArgs)
+	return toolsupport.DecodeFast(data, fastTestReconnectionArgs, bindTestReconnectionArgs)
 }
 
 // tvBind11 checks and converts the value the schema at tools.json#/9/inputSchema/properties/prompt describes.
@@ -558,11 +738,51 @@ func bindTestSamplingArgs(v any, p string) (TestSamplingArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestSamplingArgs is bindTestSamplingArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestSamplingArgs then judges.
+func fastTestSamplingArgs(data []byte) (x TestSamplingArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "prompt":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Prompt = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsTestSamplingArgs is fastTestSamplingArgs for the arguments of tools/call.
+func fastArgsTestSamplingArgs(args map[string]json.RawMessage) (x TestSamplingArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["prompt"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Prompt = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeTestSamplingArgs decodes data and validates it against the schema of
 // TestSamplingArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestSamplingArgs(data []byte) (*TestSamplingArgs, error) {
-	return toolsupport.Decode(data, bindTestSamplingArgs)
+	return toolsupport.DecodeFast(data, fastTestSamplingArgs, bindTestSamplingArgs)
 }
 
 // tvBind13 checks and converts the value the schema at tools.json#/10/inputSchema/properties/message describes.
@@ -593,11 +813,51 @@ func bindTestElicitationArgs(v any, p string) (TestElicitationArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestElicitationArgs is bindTestElicitationArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestElicitationArgs then judges.
+func fastTestElicitationArgs(data []byte) (x TestElicitationArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "message":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Message = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsTestElicitationArgs is fastTestElicitationArgs for the arguments of tools/call.
+func fastArgsTestElicitationArgs(args map[string]json.RawMessage) (x TestElicitationArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["message"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Message = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeTestElicitationArgs decodes data and validates it against the schema of
 // TestElicitationArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestElicitationArgs(data []byte) (*TestElicitationArgs, error) {
-	return toolsupport.Decode(data, bindTestElicitationArgs)
+	return toolsupport.DecodeFast(data, fastTestElicitationArgs, bindTestElicitationArgs)
 }
 
 // bindTestElicitationSep1034DefaultsArgs checks and converts the value the schema at tools.json#/11/inputSchema describes.
@@ -612,11 +872,31 @@ func bindTestElicitationSep1034DefaultsArgs(v any, p string) (TestElicitationSep
 	return x, errs.Err()
 }
 
+// fastTestElicitationSep1034DefaultsArgs is bindTestElicitationSep1034DefaultsArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestElicitationSep1034DefaultsArgs then judges.
+func fastTestElicitationSep1034DefaultsArgs(data []byte) (x TestElicitationSep1034DefaultsArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestElicitationSep1034DefaultsArgs is fastTestElicitationSep1034DefaultsArgs for the arguments of tools/call.
+func fastArgsTestElicitationSep1034DefaultsArgs(args map[string]json.RawMessage) (x TestElicitationSep1034DefaultsArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestElicitationSep1034DefaultsArgs decodes data and validates it against the schema of
 // TestElicitationSep1034DefaultsArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestElicitationSep1034DefaultsArgs(data []byte) (*TestElicitationSep1034DefaultsArgs, error) {
-	return toolsupport.Decode(data, bindTestElicitationSep1034DefaultsArgs)
+	return toolsupport.DecodeFast(data, fastTestElicitationSep1034DefaultsArgs, bindTestElicitationSep1034DefaultsArgs)
 }
 
 // bindTestElicitationSep1330EnumsArgs checks and converts the value the schema at tools.json#/12/inputSchema describes.
@@ -631,11 +911,31 @@ func bindTestElicitationSep1330EnumsArgs(v any, p string) (TestElicitationSep133
 	return x, errs.Err()
 }
 
+// fastTestElicitationSep1330EnumsArgs is bindTestElicitationSep1330EnumsArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestElicitationSep1330EnumsArgs then judges.
+func fastTestElicitationSep1330EnumsArgs(data []byte) (x TestElicitationSep1330EnumsArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestElicitationSep1330EnumsArgs is fastTestElicitationSep1330EnumsArgs for the arguments of tools/call.
+func fastArgsTestElicitationSep1330EnumsArgs(args map[string]json.RawMessage) (x TestElicitationSep1330EnumsArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestElicitationSep1330EnumsArgs decodes data and validates it against the schema of
 // TestElicitationSep1330EnumsArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestElicitationSep1330EnumsArgs(data []byte) (*TestElicitationSep1330EnumsArgs, error) {
-	return toolsupport.Decode(data, bindTestElicitationSep1330EnumsArgs)
+	return toolsupport.DecodeFast(data, fastTestElicitationSep1330EnumsArgs, bindTestElicitationSep1330EnumsArgs)
 }
 
 // tvBind17 checks and converts the value the schema at tools.json#/13/inputSchema/properties/region describes.
@@ -666,11 +966,51 @@ func bindTestCustomHeadersArgs(v any, p string) (TestCustomHeadersArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestCustomHeadersArgs is bindTestCustomHeadersArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestCustomHeadersArgs then judges.
+func fastTestCustomHeadersArgs(data []byte) (x TestCustomHeadersArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "region":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Region = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsTestCustomHeadersArgs is fastTestCustomHeadersArgs for the arguments of tools/call.
+func fastArgsTestCustomHeadersArgs(args map[string]json.RawMessage) (x TestCustomHeadersArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["region"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Region = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeTestCustomHeadersArgs decodes data and validates it against the schema of
 // TestCustomHeadersArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestCustomHeadersArgs(data []byte) (*TestCustomHeadersArgs, error) {
-	return toolsupport.Decode(data, bindTestCustomHeadersArgs)
+	return toolsupport.DecodeFast(data, fastTestCustomHeadersArgs, bindTestCustomHeadersArgs)
 }
 
 // bindTestMissingCapabilityArgs checks and converts the value the schema at tools.json#/14/inputSchema describes.
@@ -685,11 +1025,31 @@ func bindTestMissingCapabilityArgs(v any, p string) (TestMissingCapabilityArgs, 
 	return x, errs.Err()
 }
 
+// fastTestMissingCapabilityArgs is bindTestMissingCapabilityArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestMissingCapabilityArgs then judges.
+func fastTestMissingCapabilityArgs(data []byte) (x TestMissingCapabilityArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestMissingCapabilityArgs is fastTestMissingCapabilityArgs for the arguments of tools/call.
+func fastArgsTestMissingCapabilityArgs(args map[string]json.RawMessage) (x TestMissingCapabilityArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestMissingCapabilityArgs decodes data and validates it against the schema of
 // TestMissingCapabilityArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestMissingCapabilityArgs(data []byte) (*TestMissingCapabilityArgs, error) {
-	return toolsupport.Decode(data, bindTestMissingCapabilityArgs)
+	return toolsupport.DecodeFast(data, fastTestMissingCapabilityArgs, bindTestMissingCapabilityArgs)
 }
 
 // bindTestStreamingElicitationArgs checks and converts the value the schema at tools.json#/15/inputSchema describes.
@@ -704,11 +1064,31 @@ func bindTestStreamingElicitationArgs(v any, p string) (TestStreamingElicitation
 	return x, errs.Err()
 }
 
+// fastTestStreamingElicitationArgs is bindTestStreamingElicitationArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestStreamingElicitationArgs then judges.
+func fastTestStreamingElicitationArgs(data []byte) (x TestStreamingElicitationArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestStreamingElicitationArgs is fastTestStreamingElicitationArgs for the arguments of tools/call.
+func fastArgsTestStreamingElicitationArgs(args map[string]json.RawMessage) (x TestStreamingElicitationArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestStreamingElicitationArgs decodes data and validates it against the schema of
 // TestStreamingElicitationArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestStreamingElicitationArgs(data []byte) (*TestStreamingElicitationArgs, error) {
-	return toolsupport.Decode(data, bindTestStreamingElicitationArgs)
+	return toolsupport.DecodeFast(data, fastTestStreamingElicitationArgs, bindTestStreamingElicitationArgs)
 }
 
 // bindTestLoggingToolArgs checks and converts the value the schema at tools.json#/16/inputSchema describes.
@@ -723,11 +1103,31 @@ func bindTestLoggingToolArgs(v any, p string) (TestLoggingToolArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestLoggingToolArgs is bindTestLoggingToolArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestLoggingToolArgs then judges.
+func fastTestLoggingToolArgs(data []byte) (x TestLoggingToolArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestLoggingToolArgs is fastTestLoggingToolArgs for the arguments of tools/call.
+func fastArgsTestLoggingToolArgs(args map[string]json.RawMessage) (x TestLoggingToolArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestLoggingToolArgs decodes data and validates it against the schema of
 // TestLoggingToolArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestLoggingToolArgs(data []byte) (*TestLoggingToolArgs, error) {
-	return toolsupport.Decode(data, bindTestLoggingToolArgs)
+	return toolsupport.DecodeFast(data, fastTestLoggingToolArgs, bindTestLoggingToolArgs)
 }
 
 // bindTestTriggerToolChangeArgs checks and converts the value the schema at tools.json#/17/inputSchema describes.
@@ -742,11 +1142,31 @@ func bindTestTriggerToolChangeArgs(v any, p string) (TestTriggerToolChangeArgs, 
 	return x, errs.Err()
 }
 
+// fastTestTriggerToolChangeArgs is bindTestTriggerToolChangeArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestTriggerToolChangeArgs then judges.
+func fastTestTriggerToolChangeArgs(data []byte) (x TestTriggerToolChangeArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestTriggerToolChangeArgs is fastTestTriggerToolChangeArgs for the arguments of tools/call.
+func fastArgsTestTriggerToolChangeArgs(args map[string]json.RawMessage) (x TestTriggerToolChangeArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestTriggerToolChangeArgs decodes data and validates it against the schema of
 // TestTriggerToolChangeArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestTriggerToolChangeArgs(data []byte) (*TestTriggerToolChangeArgs, error) {
-	return toolsupport.Decode(data, bindTestTriggerToolChangeArgs)
+	return toolsupport.DecodeFast(data, fastTestTriggerToolChangeArgs, bindTestTriggerToolChangeArgs)
 }
 
 // bindTestTriggerPromptChangeArgs checks and converts the value the schema at tools.json#/18/inputSchema describes.
@@ -761,11 +1181,31 @@ func bindTestTriggerPromptChangeArgs(v any, p string) (TestTriggerPromptChangeAr
 	return x, errs.Err()
 }
 
+// fastTestTriggerPromptChangeArgs is bindTestTriggerPromptChangeArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestTriggerPromptChangeArgs then judges.
+func fastTestTriggerPromptChangeArgs(data []byte) (x TestTriggerPromptChangeArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestTriggerPromptChangeArgs is fastTestTriggerPromptChangeArgs for the arguments of tools/call.
+func fastArgsTestTriggerPromptChangeArgs(args map[string]json.RawMessage) (x TestTriggerPromptChangeArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestTriggerPromptChangeArgs decodes data and validates it against the schema of
 // TestTriggerPromptChangeArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestTriggerPromptChangeArgs(data []byte) (*TestTriggerPromptChangeArgs, error) {
-	return toolsupport.Decode(data, bindTestTriggerPromptChangeArgs)
+	return toolsupport.DecodeFast(data, fastTestTriggerPromptChangeArgs, bindTestTriggerPromptChangeArgs)
 }
 
 // bindTestInputRequiredResultElicitationArgs checks and converts the value the schema at tools.json#/19/inputSchema describes.
@@ -780,11 +1220,31 @@ func bindTestInputRequiredResultElicitationArgs(v any, p string) (TestInputRequi
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultElicitationArgs is bindTestInputRequiredResultElicitationArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultElicitationArgs then judges.
+func fastTestInputRequiredResultElicitationArgs(data []byte) (x TestInputRequiredResultElicitationArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultElicitationArgs is fastTestInputRequiredResultElicitationArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultElicitationArgs(args map[string]json.RawMessage) (x TestInputRequiredResultElicitationArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultElicitationArgs decodes data and validates it against the schema of
 // TestInputRequiredResultElicitationArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultElicitationArgs(data []byte) (*TestInputRequiredResultElicitationArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultElicitationArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultElicitationArgs, bindTestInputRequiredResultElicitationArgs)
 }
 
 // bindTestInputRequiredResultSamplingArgs checks and converts the value the schema at tools.json#/20/inputSchema describes.
@@ -799,11 +1259,31 @@ func bindTestInputRequiredResultSamplingArgs(v any, p string) (TestInputRequired
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultSamplingArgs is bindTestInputRequiredResultSamplingArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultSamplingArgs then judges.
+func fastTestInputRequiredResultSamplingArgs(data []byte) (x TestInputRequiredResultSamplingArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultSamplingArgs is fastTestInputRequiredResultSamplingArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultSamplingArgs(args map[string]json.RawMessage) (x TestInputRequiredResultSamplingArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultSamplingArgs decodes data and validates it against the schema of
 // TestInputRequiredResultSamplingArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultSamplingArgs(data []byte) (*TestInputRequiredResultSamplingArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultSamplingArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultSamplingArgs, bindTestInputRequiredResultSamplingArgs)
 }
 
 // bindTestInputRequiredResultListRootsArgs checks and converts the value the schema at tools.json#/21/inputSchema describes.
@@ -818,11 +1298,31 @@ func bindTestInputRequiredResultListRootsArgs(v any, p string) (TestInputRequire
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultListRootsArgs is bindTestInputRequiredResultListRootsArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultListRootsArgs then judges.
+func fastTestInputRequiredResultListRootsArgs(data []byte) (x TestInputRequiredResultListRootsArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultListRootsArgs is fastTestInputRequiredResultListRootsArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultListRootsArgs(args map[string]json.RawMessage) (x TestInputRequiredResultListRootsArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultListRootsArgs decodes data and validates it against the schema of
 // TestInputRequiredResultListRootsArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultListRootsArgs(data []byte) (*TestInputRequiredResultListRootsArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultListRootsArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultListRootsArgs, bindTestInputRequiredResultListRootsArgs)
 }
 
 // bindTestInputRequiredResultRequestStateArgs checks and converts the value the schema at tools.json#/22/inputSchema describes.
@@ -837,11 +1337,31 @@ func bindTestInputRequiredResultRequestStateArgs(v any, p string) (TestInputRequ
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultRequestStateArgs is bindTestInputRequiredResultRequestStateArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultRequestStateArgs then judges.
+func fastTestInputRequiredResultRequestStateArgs(data []byte) (x TestInputRequiredResultRequestStateArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultRequestStateArgs is fastTestInputRequiredResultRequestStateArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultRequestStateArgs(args map[string]json.RawMessage) (x TestInputRequiredResultRequestStateArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultRequestStateArgs decodes data and validates it against the schema of
 // TestInputRequiredResultRequestStateArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultRequestStateArgs(data []byte) (*TestInputRequiredResultRequestStateArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultRequestStateArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultRequestStateArgs, bindTestInputRequiredResultRequestStateArgs)
 }
 
 // bindTestInputRequiredResultMultipleInputsArgs checks and converts the value the schema at tools.json#/23/inputSchema describes.
@@ -856,11 +1376,31 @@ func bindTestInputRequiredResultMultipleInputsArgs(v any, p string) (TestInputRe
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultMultipleInputsArgs is bindTestInputRequiredResultMultipleInputsArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultMultipleInputsArgs then judges.
+func fastTestInputRequiredResultMultipleInputsArgs(data []byte) (x TestInputRequiredResultMultipleInputsArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultMultipleInputsArgs is fastTestInputRequiredResultMultipleInputsArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultMultipleInputsArgs(args map[string]json.RawMessage) (x TestInputRequiredResultMultipleInputsArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultMultipleInputsArgs decodes data and validates it against the schema of
 // TestInputRequiredResultMultipleInputsArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultMultipleInputsArgs(data []byte) (*TestInputRequiredResultMultipleInputsArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultMultipleInputsArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultMultipleInputsArgs, bindTestInputRequiredResultMultipleInputsArgs)
 }
 
 // bindTestInputRequiredResultMultiRoundArgs checks and converts the value the schema at tools.json#/24/inputSchema describes.
@@ -875,11 +1415,31 @@ func bindTestInputRequiredResultMultiRoundArgs(v any, p string) (TestInputRequir
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultMultiRoundArgs is bindTestInputRequiredResultMultiRoundArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultMultiRoundArgs then judges.
+func fastTestInputRequiredResultMultiRoundArgs(data []byte) (x TestInputRequiredResultMultiRoundArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultMultiRoundArgs is fastTestInputRequiredResultMultiRoundArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultMultiRoundArgs(args map[string]json.RawMessage) (x TestInputRequiredResultMultiRoundArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultMultiRoundArgs decodes data and validates it against the schema of
 // TestInputRequiredResultMultiRoundArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultMultiRoundArgs(data []byte) (*TestInputRequiredResultMultiRoundArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultMultiRoundArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultMultiRoundArgs, bindTestInputRequiredResultMultiRoundArgs)
 }
 
 // bindTestInputRequiredResultTamperedStateArgs checks and converts the value the schema at tools.json#/25/inputSchema describes.
@@ -894,11 +1454,31 @@ func bindTestInputRequiredResultTamperedStateArgs(v any, p string) (TestInputReq
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultTamperedStateArgs is bindTestInputRequiredResultTamperedStateArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultTamperedStateArgs then judges.
+func fastTestInputRequiredResultTamperedStateArgs(data []byte) (x TestInputRequiredResultTamperedStateArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultTamperedStateArgs is fastTestInputRequiredResultTamperedStateArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultTamperedStateArgs(args map[string]json.RawMessage) (x TestInputRequiredResultTamperedStateArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultTamperedStateArgs decodes data and validates it against the schema of
 // TestInputRequiredResultTamperedStateArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultTamperedStateArgs(data []byte) (*TestInputRequiredResultTamperedStateArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultTamperedStateArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultTamperedStateArgs, bindTestInputRequiredResultTamperedStateArgs)
 }
 
 // bindTestInputRequiredResultCapabilitiesArgs checks and converts the value the schema at tools.json#/26/inputSchema describes.
@@ -913,11 +1493,31 @@ func bindTestInputRequiredResultCapabilitiesArgs(v any, p string) (TestInputRequ
 	return x, errs.Err()
 }
 
+// fastTestInputRequiredResultCapabilitiesArgs is bindTestInputRequiredResultCapabilitiesArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestInputRequiredResultCapabilitiesArgs then judges.
+func fastTestInputRequiredResultCapabilitiesArgs(data []byte) (x TestInputRequiredResultCapabilitiesArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestInputRequiredResultCapabilitiesArgs is fastTestInputRequiredResultCapabilitiesArgs for the arguments of tools/call.
+func fastArgsTestInputRequiredResultCapabilitiesArgs(args map[string]json.RawMessage) (x TestInputRequiredResultCapabilitiesArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestInputRequiredResultCapabilitiesArgs decodes data and validates it against the schema of
 // TestInputRequiredResultCapabilitiesArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestInputRequiredResultCapabilitiesArgs(data []byte) (*TestInputRequiredResultCapabilitiesArgs, error) {
-	return toolsupport.Decode(data, bindTestInputRequiredResultCapabilitiesArgs)
+	return toolsupport.DecodeFast(data, fastTestInputRequiredResultCapabilitiesArgs, bindTestInputRequiredResultCapabilitiesArgs)
 }
 
 // tvBind32 checks and converts the value the schema at tools.json#/27/inputSchema/properties/name describes.
@@ -948,11 +1548,51 @@ func bindGreetArgs(v any, p string) (GreetArgs, error) {
 	return x, errs.Err()
 }
 
+// fastGreetArgs is bindGreetArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindGreetArgs then judges.
+func fastGreetArgs(data []byte) (x GreetArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "name":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Name = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsGreetArgs is fastGreetArgs for the arguments of tools/call.
+func fastArgsGreetArgs(args map[string]json.RawMessage) (x GreetArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["name"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Name = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeGreetArgs decodes data and validates it against the schema of
 // GreetArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeGreetArgs(data []byte) (*GreetArgs, error) {
-	return toolsupport.Decode(data, bindGreetArgs)
+	return toolsupport.DecodeFast(data, fastGreetArgs, bindGreetArgs)
 }
 
 // tvBind34 checks and converts the value the schema at tools.json#/28/inputSchema/properties/label describes.
@@ -1020,11 +1660,31 @@ func bindFailingJobArgs(v any, p string) (FailingJobArgs, error) {
 	return x, errs.Err()
 }
 
+// fastFailingJobArgs is bindFailingJobArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindFailingJobArgs then judges.
+func fastFailingJobArgs(data []byte) (x FailingJobArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsFailingJobArgs is fastFailingJobArgs for the arguments of tools/call.
+func fastArgsFailingJobArgs(args map[string]json.RawMessage) (x FailingJobArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeFailingJobArgs decodes data and validates it against the schema of
 // FailingJobArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeFailingJobArgs(data []byte) (*FailingJobArgs, error) {
-	return toolsupport.Decode(data, bindFailingJobArgs)
+	return toolsupport.DecodeFast(data, fastFailingJobArgs, bindFailingJobArgs)
 }
 
 // bindProtocolErrorJobArgs checks and converts the value the schema at tools.json#/30/inputSchema describes.
@@ -1039,11 +1699,31 @@ func bindProtocolErrorJobArgs(v any, p string) (ProtocolErrorJobArgs, error) {
 	return x, errs.Err()
 }
 
+// fastProtocolErrorJobArgs is bindProtocolErrorJobArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindProtocolErrorJobArgs then judges.
+func fastProtocolErrorJobArgs(data []byte) (x ProtocolErrorJobArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsProtocolErrorJobArgs is fastProtocolErrorJobArgs for the arguments of tools/call.
+func fastArgsProtocolErrorJobArgs(args map[string]json.RawMessage) (x ProtocolErrorJobArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeProtocolErrorJobArgs decodes data and validates it against the schema of
 // ProtocolErrorJobArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeProtocolErrorJobArgs(data []byte) (*ProtocolErrorJobArgs, error) {
-	return toolsupport.Decode(data, bindProtocolErrorJobArgs)
+	return toolsupport.DecodeFast(data, fastProtocolErrorJobArgs, bindProtocolErrorJobArgs)
 }
 
 // tvBind39 checks and converts the value the schema at tools.json#/31/inputSchema/properties/filename describes.
@@ -1073,11 +1753,47 @@ func bindConfirmDeleteArgs(v any, p string) (ConfirmDeleteArgs, error) {
 	return x, errs.Err()
 }
 
+// fastConfirmDeleteArgs is bindConfirmDeleteArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindConfirmDeleteArgs then judges.
+func fastConfirmDeleteArgs(data []byte) (x ConfirmDeleteArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "filename":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Filename = &y
+		}
+	}
+	return x, o.OK()
+}
+
+// fastArgsConfirmDeleteArgs is fastConfirmDeleteArgs for the arguments of tools/call.
+func fastArgsConfirmDeleteArgs(args map[string]json.RawMessage) (x ConfirmDeleteArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["filename"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Filename = &y
+	}
+	return x, true
+}
+
 // DecodeConfirmDeleteArgs decodes data and validates it against the schema of
 // ConfirmDeleteArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeConfirmDeleteArgs(data []byte) (*ConfirmDeleteArgs, error) {
-	return toolsupport.Decode(data, bindConfirmDeleteArgs)
+	return toolsupport.DecodeFast(data, fastConfirmDeleteArgs, bindConfirmDeleteArgs)
 }
 
 // bindMultiInputArgs checks and converts the value the schema at tools.json#/32/inputSchema describes.
@@ -1092,11 +1808,31 @@ func bindMultiInputArgs(v any, p string) (MultiInputArgs, error) {
 	return x, errs.Err()
 }
 
+// fastMultiInputArgs is bindMultiInputArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindMultiInputArgs then judges.
+func fastMultiInputArgs(data []byte) (x MultiInputArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsMultiInputArgs is fastMultiInputArgs for the arguments of tools/call.
+func fastArgsMultiInputArgs(args map[string]json.RawMessage) (x MultiInputArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeMultiInputArgs decodes data and validates it against the schema of
 // MultiInputArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeMultiInputArgs(data []byte) (*MultiInputArgs, error) {
-	return toolsupport.Decode(data, bindMultiInputArgs)
+	return toolsupport.DecodeFast(data, fastMultiInputArgs, bindMultiInputArgs)
 }
 
 // bindTestToolWithTaskArgs checks and converts the value the schema at tools.json#/33/inputSchema describes.
@@ -1111,11 +1847,31 @@ func bindTestToolWithTaskArgs(v any, p string) (TestToolWithTaskArgs, error) {
 	return x, errs.Err()
 }
 
+// fastTestToolWithTaskArgs is bindTestToolWithTaskArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindTestToolWithTaskArgs then judges.
+func fastTestToolWithTaskArgs(data []byte) (x TestToolWithTaskArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsTestToolWithTaskArgs is fastTestToolWithTaskArgs for the arguments of tools/call.
+func fastArgsTestToolWithTaskArgs(args map[string]json.RawMessage) (x TestToolWithTaskArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeTestToolWithTaskArgs decodes data and validates it against the schema of
 // TestToolWithTaskArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeTestToolWithTaskArgs(data []byte) (*TestToolWithTaskArgs, error) {
-	return toolsupport.Decode(data, bindTestToolWithTaskArgs)
+	return toolsupport.DecodeFast(data, fastTestToolWithTaskArgs, bindTestToolWithTaskArgs)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -1171,7 +1927,7 @@ func (h *Handler) ListTools(_ context.Context, _ *mcp.ListToolsRequestParams) (*
 func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	switch params.Name {
 	case ToolTestSimpleText:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestSimpleTextArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestSimpleTextArgs, bindTestSimpleTextArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1184,7 +1940,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestImageContent:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestImageContentArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestImageContentArgs, bindTestImageContentArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1197,7 +1953,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestAudioContent:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestAudioContentArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestAudioContentArgs, bindTestAudioContentArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1210,7 +1966,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestEmbeddedResource:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestEmbeddedResourceArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestEmbeddedResourceArgs, bindTestEmbeddedResourceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1223,7 +1979,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestMultipleContentTypes:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestMultipleContentTypesArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestMultipleContentTypesArgs, bindTestMultipleContentTypesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1236,7 +1992,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestToolWithLogging:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestToolWithLoggingArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestToolWithLoggingArgs, bindTestToolWithLoggingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1249,7 +2005,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestToolWithProgress:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestToolWithProgressArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestToolWithProgressArgs, bindTestToolWithProgressArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1262,7 +2018,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestErrorHandling:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestErrorHandlingArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestErrorHandlingArgs, bindTestErrorHandlingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1275,7 +2031,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestReconnection:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestReconnectionArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestReconnectionArgs, bindTestReconnectionArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1288,7 +2044,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestSampling:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestSamplingArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestSamplingArgs, bindTestSamplingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1301,7 +2057,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestElicitation:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestElicitationArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestElicitationArgs, bindTestElicitationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1314,7 +2070,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestElicitationSep1034Defaults:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestElicitationSep1034DefaultsArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestElicitationSep1034DefaultsArgs, bindTestElicitationSep1034DefaultsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1327,7 +2083,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestElicitationSep1330Enums:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestElicitationSep1330EnumsArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestElicitationSep1330EnumsArgs, bindTestElicitationSep1330EnumsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1340,7 +2096,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestCustomHeaders:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestCustomHeadersArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestCustomHeadersArgs, bindTestCustomHeadersArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1353,7 +2109,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestMissingCapability:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestMissingCapabilityArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestMissingCapabilityArgs, bindTestMissingCapabilityArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1366,7 +2122,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestStreamingElicitation:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestStreamingElicitationArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestStreamingElicitationArgs, bindTestStreamingElicitationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1379,7 +2135,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestLoggingTool:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestLoggingToolArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestLoggingToolArgs, bindTestLoggingToolArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1392,7 +2148,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestTriggerToolChange:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestTriggerToolChangeArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestTriggerToolChangeArgs, bindTestTriggerToolChangeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1405,7 +2161,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestTriggerPromptChange:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestTriggerPromptChangeArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestTriggerPromptChangeArgs, bindTestTriggerPromptChangeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1418,7 +2174,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultElicitation:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultElicitationArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultElicitationArgs, bindTestInputRequiredResultElicitationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1431,7 +2187,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultSampling:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultSamplingArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultSamplingArgs, bindTestInputRequiredResultSamplingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1444,7 +2200,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultListRoots:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultListRootsArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultListRootsArgs, bindTestInputRequiredResultListRootsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1457,7 +2213,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultRequestState:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultRequestStateArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultRequestStateArgs, bindTestInputRequiredResultRequestStateArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1470,7 +2226,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultMultipleInputs:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultMultipleInputsArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultMultipleInputsArgs, bindTestInputRequiredResultMultipleInputsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1483,7 +2239,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultMultiRound:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultMultiRoundArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultMultiRoundArgs, bindTestInputRequiredResultMultiRoundArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1496,7 +2252,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultTamperedState:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultTamperedStateArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultTamperedStateArgs, bindTestInputRequiredResultTamperedStateArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1509,7 +2265,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestInputRequiredResultCapabilities:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestInputRequiredResultCapabilitiesArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultCapabilitiesArgs, bindTestInputRequiredResultCapabilitiesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1522,7 +2278,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolGreet:
-		args, err := toolsupport.BindArguments(params.Arguments, bindGreetArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGreetArgs, bindGreetArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1548,7 +2304,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolFailingJob:
-		args, err := toolsupport.BindArguments(params.Arguments, bindFailingJobArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsFailingJobArgs, bindFailingJobArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1561,7 +2317,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolProtocolErrorJob:
-		args, err := toolsupport.BindArguments(params.Arguments, bindProtocolErrorJobArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsProtocolErrorJobArgs, bindProtocolErrorJobArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1574,7 +2330,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolConfirmDelete:
-		args, err := toolsupport.BindArguments(params.Arguments, bindConfirmDeleteArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsConfirmDeleteArgs, bindConfirmDeleteArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1587,7 +2343,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolMultiInput:
-		args, err := toolsupport.BindArguments(params.Arguments, bindMultiInputArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsMultiInputArgs, bindMultiInputArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1600,7 +2356,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	case ToolTestToolWithTask:
-		args, err := toolsupport.BindArguments(params.Arguments, bindTestToolWithTaskArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestToolWithTaskArgs, bindTestToolWithTaskArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -1638,15 +2394,28 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// tvTextResult is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type tvTextResult struct {
+	res    mcp.CallToolResult
+	text   mcp.TextContent
+	blocks [1]mcp.ContentBlock
+}
+
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	r := &tvTextResult{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
+	if isError {
+		t := true
+		r.res.IsError = &t
 	}
-	return &res, nil
+	return &r.res, nil
 }
 
 // ToolCaller is what Caller calls: the bindings' Server (and so their
@@ -1669,9 +2438,20 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsTestSimpleTextArgs is toolsupport.ArgumentsOf(args) for TestSimpleTextArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestSimpleTextArgs(args *TestSimpleTextArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestSimpleText calls the tool "test_simple_text".
 func (c *Caller) TestSimpleText(ctx context.Context, args *TestSimpleTextArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestSimpleTextArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1685,9 +2465,20 @@ func (c *Caller) TestSimpleText(ctx context.Context, args *TestSimpleTextArgs) (
 	return res, nil
 }
 
+// argumentsTestImageContentArgs is toolsupport.ArgumentsOf(args) for TestImageContentArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestImageContentArgs(args *TestImageContentArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestImageContent calls the tool "test_image_content".
 func (c *Caller) TestImageContent(ctx context.Context, args *TestImageContentArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestImageContentArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1701,9 +2492,20 @@ func (c *Caller) TestImageContent(ctx context.Context, args *TestImageContentArg
 	return res, nil
 }
 
+// argumentsTestAudioContentArgs is toolsupport.ArgumentsOf(args) for TestAudioContentArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestAudioContentArgs(args *TestAudioContentArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestAudioContent calls the tool "test_audio_content".
 func (c *Caller) TestAudioContent(ctx context.Context, args *TestAudioContentArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestAudioContentArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1717,9 +2519,20 @@ func (c *Caller) TestAudioContent(ctx context.Context, args *TestAudioContentArg
 	return res, nil
 }
 
+// argumentsTestEmbeddedResourceArgs is toolsupport.ArgumentsOf(args) for TestEmbeddedResourceArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestEmbeddedResourceArgs(args *TestEmbeddedResourceArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestEmbeddedResource calls the tool "test_embedded_resource".
 func (c *Caller) TestEmbeddedResource(ctx context.Context, args *TestEmbeddedResourceArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestEmbeddedResourceArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1733,9 +2546,20 @@ func (c *Caller) TestEmbeddedResource(ctx context.Context, args *TestEmbeddedRes
 	return res, nil
 }
 
+// argumentsTestMultipleContentTypesArgs is toolsupport.ArgumentsOf(args) for TestMultipleContentTypesArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestMultipleContentTypesArgs(args *TestMultipleContentTypesArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestMultipleContentTypes calls the tool "test_multiple_content_types".
 func (c *Caller) TestMultipleContentTypes(ctx context.Context, args *TestMultipleContentTypesArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestMultipleContentTypesArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1749,9 +2573,20 @@ func (c *Caller) TestMultipleContentTypes(ctx context.Context, args *TestMultipl
 	return res, nil
 }
 
+// argumentsTestToolWithLoggingArgs is toolsupport.ArgumentsOf(args) for TestToolWithLoggingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestToolWithLoggingArgs(args *TestToolWithLoggingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestToolWithLogging calls the tool "test_tool_with_logging".
 func (c *Caller) TestToolWithLogging(ctx context.Context, args *TestToolWithLoggingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestToolWithLoggingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1765,9 +2600,20 @@ func (c *Caller) TestToolWithLogging(ctx context.Context, args *TestToolWithLogg
 	return res, nil
 }
 
+// argumentsTestToolWithProgressArgs is toolsupport.ArgumentsOf(args) for TestToolWithProgressArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestToolWithProgressArgs(args *TestToolWithProgressArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestToolWithProgress calls the tool "test_tool_with_progress".
 func (c *Caller) TestToolWithProgress(ctx context.Context, args *TestToolWithProgressArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestToolWithProgressArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1781,9 +2627,20 @@ func (c *Caller) TestToolWithProgress(ctx context.Context, args *TestToolWithPro
 	return res, nil
 }
 
+// argumentsTestErrorHandlingArgs is toolsupport.ArgumentsOf(args) for TestErrorHandlingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestErrorHandlingArgs(args *TestErrorHandlingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestErrorHandling calls the tool "test_error_handling".
 func (c *Caller) TestErrorHandling(ctx context.Context, args *TestErrorHandlingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestErrorHandlingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1797,9 +2654,20 @@ func (c *Caller) TestErrorHandling(ctx context.Context, args *TestErrorHandlingA
 	return res, nil
 }
 
+// argumentsTestReconnectionArgs is toolsupport.ArgumentsOf(args) for TestReconnectionArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestReconnectionArgs(args *TestReconnectionArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestReconnection calls the tool "test_reconnection".
 func (c *Caller) TestReconnection(ctx context.Context, args *TestReconnectionArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestReconnectionArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1813,9 +2681,24 @@ func (c *Caller) TestReconnection(ctx context.Context, args *TestReconnectionArg
 	return res, nil
 }
 
+// argumentsTestSamplingArgs is toolsupport.ArgumentsOf(args) for TestSamplingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestSamplingArgs(args *TestSamplingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["prompt"] = a.String(args.Prompt)
+	}
+	return m, nil
+}
+
 // TestSampling calls the tool "test_sampling".
 func (c *Caller) TestSampling(ctx context.Context, args *TestSamplingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestSamplingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1829,9 +2712,24 @@ func (c *Caller) TestSampling(ctx context.Context, args *TestSamplingArgs) (*mcp
 	return res, nil
 }
 
+// argumentsTestElicitationArgs is toolsupport.ArgumentsOf(args) for TestElicitationArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestElicitationArgs(args *TestElicitationArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["message"] = a.String(args.Message)
+	}
+	return m, nil
+}
+
 // TestElicitation calls the tool "test_elicitation".
 func (c *Caller) TestElicitation(ctx context.Context, args *TestElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestElicitationArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1845,9 +2743,20 @@ func (c *Caller) TestElicitation(ctx context.Context, args *TestElicitationArgs)
 	return res, nil
 }
 
+// argumentsTestElicitationSep1034DefaultsArgs is toolsupport.ArgumentsOf(args) for TestElicitationSep1034DefaultsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestElicitationSep1034DefaultsArgs(args *TestElicitationSep1034DefaultsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestElicitationSep1034Defaults calls the tool "test_elicitation_sep1034_defaults".
 func (c *Caller) TestElicitationSep1034Defaults(ctx context.Context, args *TestElicitationSep1034DefaultsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestElicitationSep1034DefaultsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1861,9 +2770,20 @@ func (c *Caller) TestElicitationSep1034Defaults(ctx context.Context, args *TestE
 	return res, nil
 }
 
+// argumentsTestElicitationSep1330EnumsArgs is toolsupport.ArgumentsOf(args) for TestElicitationSep1330EnumsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestElicitationSep1330EnumsArgs(args *TestElicitationSep1330EnumsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestElicitationSep1330Enums calls the tool "test_elicitation_sep1330_enums".
 func (c *Caller) TestElicitationSep1330Enums(ctx context.Context, args *TestElicitationSep1330EnumsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestElicitationSep1330EnumsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1877,9 +2797,24 @@ func (c *Caller) TestElicitationSep1330Enums(ctx context.Context, args *TestElic
 	return res, nil
 }
 
+// argumentsTestCustomHeadersArgs is toolsupport.ArgumentsOf(args) for TestCustomHeadersArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestCustomHeadersArgs(args *TestCustomHeadersArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["region"] = a.String(args.Region)
+	}
+	return m, nil
+}
+
 // TestCustomHeaders calls the tool "test_custom_headers".
 func (c *Caller) TestCustomHeaders(ctx context.Context, args *TestCustomHeadersArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestCustomHeadersArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1893,9 +2828,20 @@ func (c *Caller) TestCustomHeaders(ctx context.Context, args *TestCustomHeadersA
 	return res, nil
 }
 
+// argumentsTestMissingCapabilityArgs is toolsupport.ArgumentsOf(args) for TestMissingCapabilityArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestMissingCapabilityArgs(args *TestMissingCapabilityArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestMissingCapability calls the tool "test_missing_capability".
 func (c *Caller) TestMissingCapability(ctx context.Context, args *TestMissingCapabilityArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestMissingCapabilityArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1909,9 +2855,20 @@ func (c *Caller) TestMissingCapability(ctx context.Context, args *TestMissingCap
 	return res, nil
 }
 
+// argumentsTestStreamingElicitationArgs is toolsupport.ArgumentsOf(args) for TestStreamingElicitationArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestStreamingElicitationArgs(args *TestStreamingElicitationArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestStreamingElicitation calls the tool "test_streaming_elicitation".
 func (c *Caller) TestStreamingElicitation(ctx context.Context, args *TestStreamingElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestStreamingElicitationArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1925,9 +2882,20 @@ func (c *Caller) TestStreamingElicitation(ctx context.Context, args *TestStreami
 	return res, nil
 }
 
+// argumentsTestLoggingToolArgs is toolsupport.ArgumentsOf(args) for TestLoggingToolArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestLoggingToolArgs(args *TestLoggingToolArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestLoggingTool calls the tool "test_logging_tool".
 func (c *Caller) TestLoggingTool(ctx context.Context, args *TestLoggingToolArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestLoggingToolArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1941,9 +2909,20 @@ func (c *Caller) TestLoggingTool(ctx context.Context, args *TestLoggingToolArgs)
 	return res, nil
 }
 
+// argumentsTestTriggerToolChangeArgs is toolsupport.ArgumentsOf(args) for TestTriggerToolChangeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestTriggerToolChangeArgs(args *TestTriggerToolChangeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestTriggerToolChange calls the tool "test_trigger_tool_change".
 func (c *Caller) TestTriggerToolChange(ctx context.Context, args *TestTriggerToolChangeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestTriggerToolChangeArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1957,9 +2936,20 @@ func (c *Caller) TestTriggerToolChange(ctx context.Context, args *TestTriggerToo
 	return res, nil
 }
 
+// argumentsTestTriggerPromptChangeArgs is toolsupport.ArgumentsOf(args) for TestTriggerPromptChangeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestTriggerPromptChangeArgs(args *TestTriggerPromptChangeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestTriggerPromptChange calls the tool "test_trigger_prompt_change".
 func (c *Caller) TestTriggerPromptChange(ctx context.Context, args *TestTriggerPromptChangeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestTriggerPromptChangeArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1973,9 +2963,20 @@ func (c *Caller) TestTriggerPromptChange(ctx context.Context, args *TestTriggerP
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultElicitationArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultElicitationArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultElicitationArgs(args *TestInputRequiredResultElicitationArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultElicitation calls the tool "test_input_required_result_elicitation".
 func (c *Caller) TestInputRequiredResultElicitation(ctx context.Context, args *TestInputRequiredResultElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultElicitationArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -1989,9 +2990,20 @@ func (c *Caller) TestInputRequiredResultElicitation(ctx context.Context, args *T
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultSamplingArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultSamplingArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultSamplingArgs(args *TestInputRequiredResultSamplingArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultSampling calls the tool "test_input_required_result_sampling".
 func (c *Caller) TestInputRequiredResultSampling(ctx context.Context, args *TestInputRequiredResultSamplingArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultSamplingArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2005,9 +3017,20 @@ func (c *Caller) TestInputRequiredResultSampling(ctx context.Context, args *Test
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultListRootsArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultListRootsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultListRootsArgs(args *TestInputRequiredResultListRootsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultListRoots calls the tool "test_input_required_result_list_roots".
 func (c *Caller) TestInputRequiredResultListRoots(ctx context.Context, args *TestInputRequiredResultListRootsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultListRootsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2021,9 +3044,20 @@ func (c *Caller) TestInputRequiredResultListRoots(ctx context.Context, args *Tes
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultRequestStateArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultRequestStateArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultRequestStateArgs(args *TestInputRequiredResultRequestStateArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultRequestState calls the tool "test_input_required_result_request_state".
 func (c *Caller) TestInputRequiredResultRequestState(ctx context.Context, args *TestInputRequiredResultRequestStateArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultRequestStateArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2037,9 +3071,20 @@ func (c *Caller) TestInputRequiredResultRequestState(ctx context.Context, args *
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultMultipleInputsArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultMultipleInputsArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultMultipleInputsArgs(args *TestInputRequiredResultMultipleInputsArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultMultipleInputs calls the tool "test_input_required_result_multiple_inputs".
 func (c *Caller) TestInputRequiredResultMultipleInputs(ctx context.Context, args *TestInputRequiredResultMultipleInputsArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultMultipleInputsArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2053,9 +3098,20 @@ func (c *Caller) TestInputRequiredResultMultipleInputs(ctx context.Context, args
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultMultiRoundArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultMultiRoundArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultMultiRoundArgs(args *TestInputRequiredResultMultiRoundArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultMultiRound calls the tool "test_input_required_result_multi_round".
 func (c *Caller) TestInputRequiredResultMultiRound(ctx context.Context, args *TestInputRequiredResultMultiRoundArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultMultiRoundArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2069,9 +3125,20 @@ func (c *Caller) TestInputRequiredResultMultiRound(ctx context.Context, args *Te
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultTamperedStateArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultTamperedStateArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultTamperedStateArgs(args *TestInputRequiredResultTamperedStateArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultTamperedState calls the tool "test_input_required_result_tampered_state".
 func (c *Caller) TestInputRequiredResultTamperedState(ctx context.Context, args *TestInputRequiredResultTamperedStateArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultTamperedStateArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2085,9 +3152,20 @@ func (c *Caller) TestInputRequiredResultTamperedState(ctx context.Context, args 
 	return res, nil
 }
 
+// argumentsTestInputRequiredResultCapabilitiesArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultCapabilitiesArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestInputRequiredResultCapabilitiesArgs(args *TestInputRequiredResultCapabilitiesArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestInputRequiredResultCapabilities calls the tool "test_input_required_result_capabilities".
 func (c *Caller) TestInputRequiredResultCapabilities(ctx context.Context, args *TestInputRequiredResultCapabilitiesArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestInputRequiredResultCapabilitiesArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2101,9 +3179,24 @@ func (c *Caller) TestInputRequiredResultCapabilities(ctx context.Context, args *
 	return res, nil
 }
 
+// argumentsGreetArgs is toolsupport.ArgumentsOf(args) for GreetArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsGreetArgs(args *GreetArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["name"] = a.String(args.Name)
+	}
+	return m, nil
+}
+
 // Greet calls the tool "greet".
 func (c *Caller) Greet(ctx context.Context, args *GreetArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsGreetArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2117,9 +3210,31 @@ func (c *Caller) Greet(ctx context.Context, args *GreetArgs) (*mcp.CallToolResul
 	return res, nil
 }
 
+// argumentsSlowComputeArgs is toolsupport.ArgumentsOf(args) for SlowComputeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSlowComputeArgs(args *SlowComputeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 2)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	if args.Label != nil {
+		m["label"] = a.String(*args.Label)
+	}
+	if args.Seconds != nil {
+		v, err := a.Float(*args.Seconds)
+		if err != nil {
+			return nil, err
+		}
+		m["seconds"] = v
+	}
+	return m, nil
+}
+
 // SlowCompute calls the tool "slow_compute".
 func (c *Caller) SlowCompute(ctx context.Context, args *SlowComputeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSlowComputeArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2133,9 +3248,20 @@ func (c *Caller) SlowCompute(ctx context.Context, args *SlowComputeArgs) (*mcp.C
 	return res, nil
 }
 
+// argumentsFailingJobArgs is toolsupport.ArgumentsOf(args) for FailingJobArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsFailingJobArgs(args *FailingJobArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // FailingJob calls the tool "failing_job".
 func (c *Caller) FailingJob(ctx context.Context, args *FailingJobArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsFailingJobArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2149,9 +3275,20 @@ func (c *Caller) FailingJob(ctx context.Context, args *FailingJobArgs) (*mcp.Cal
 	return res, nil
 }
 
+// argumentsProtocolErrorJobArgs is toolsupport.ArgumentsOf(args) for ProtocolErrorJobArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsProtocolErrorJobArgs(args *ProtocolErrorJobArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // ProtocolErrorJob calls the tool "protocol_error_job".
 func (c *Caller) ProtocolErrorJob(ctx context.Context, args *ProtocolErrorJobArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsProtocolErrorJobArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2165,9 +3302,24 @@ func (c *Caller) ProtocolErrorJob(ctx context.Context, args *ProtocolErrorJobArg
 	return res, nil
 }
 
+// argumentsConfirmDeleteArgs is toolsupport.ArgumentsOf(args) for ConfirmDeleteArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsConfirmDeleteArgs(args *ConfirmDeleteArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	if args.Filename != nil {
+		m["filename"] = a.String(*args.Filename)
+	}
+	return m, nil
+}
+
 // ConfirmDelete calls the tool "confirm_delete".
 func (c *Caller) ConfirmDelete(ctx context.Context, args *ConfirmDeleteArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsConfirmDeleteArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2181,9 +3333,20 @@ func (c *Caller) ConfirmDelete(ctx context.Context, args *ConfirmDeleteArgs) (*m
 	return res, nil
 }
 
+// argumentsMultiInputArgs is toolsupport.ArgumentsOf(args) for MultiInputArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsMultiInputArgs(args *MultiInputArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // MultiInput calls the tool "multi_input".
 func (c *Caller) MultiInput(ctx context.Context, args *MultiInputArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsMultiInputArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2197,9 +3360,20 @@ func (c *Caller) MultiInput(ctx context.Context, args *MultiInputArgs) (*mcp.Cal
 	return res, nil
 }
 
+// argumentsTestToolWithTaskArgs is toolsupport.ArgumentsOf(args) for TestToolWithTaskArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsTestToolWithTaskArgs(args *TestToolWithTaskArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // TestToolWithTask calls the tool "test_tool_with_task".
 func (c *Caller) TestToolWithTask(ctx context.Context, args *TestToolWithTaskArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsTestToolWithTaskArgs(args)
 	if err != nil {
 		return nil, err
 	}

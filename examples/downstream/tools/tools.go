@@ -15,12 +15,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -131,11 +131,67 @@ func bindAddArgs(v any, p string) (AddArgs, error) {
 	return x, errs.Err()
 }
 
+// fastAddArgs is bindAddArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindAddArgs then judges.
+func fastAddArgs(data []byte) (x AddArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [2]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "a":
+			y, ok := toolsupport.RawNumber(v)
+			if !ok {
+				return x, false
+			}
+			x.A = y
+			seen[0] = true
+		case "b":
+			y, ok := toolsupport.RawNumber(v)
+			if !ok {
+				return x, false
+			}
+			x.B = y
+			seen[1] = true
+		}
+	}
+	return x, o.OK() && seen[0] && seen[1]
+}
+
+// fastArgsAddArgs is fastAddArgs for the arguments of tools/call.
+func fastArgsAddArgs(args map[string]json.RawMessage) (x AddArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["a"]; ok {
+		y, ok := toolsupport.RawNumber(v)
+		if !ok {
+			return x, false
+		}
+		x.A = y
+	} else {
+		return x, false
+	}
+	if v, ok := args["b"]; ok {
+		y, ok := toolsupport.RawNumber(v)
+		if !ok {
+			return x, false
+		}
+		x.B = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeAddArgs decodes data and validates it against the schema of
 // AddArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeAddArgs(data []byte) (*AddArgs, error) {
-	return toolsupport.Decode(data, bindAddArgs)
+	return toolsupport.DecodeFast(data, fastAddArgs, bindAddArgs)
 }
 
 // tvBind5 checks and converts the value the schema at tools.json#/0/outputSchema/properties/sum describes.
@@ -166,11 +222,32 @@ func bindAddResult(v any, p string) (AddResult, error) {
 	return x, errs.Err()
 }
 
+// fastAddResult is bindAddResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindAddResult then judges.
+func fastAddResult(data []byte) (x AddResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "sum":
+			y, ok := toolsupport.RawNumber(v)
+			if !ok {
+				return x, false
+			}
+			x.Sum = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeAddResult decodes data and validates it against the schema of
 // AddResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeAddResult(data []byte) (*AddResult, error) {
-	return toolsupport.Decode(data, bindAddResult)
+	return toolsupport.DecodeFast(data, fastAddResult, bindAddResult)
 }
 
 // tvBind7 checks and converts the value the schema at tools.json#/1/inputSchema/properties/seconds describes.
@@ -242,11 +319,32 @@ func bindSlowResult(v any, p string) (SlowResult, error) {
 	return x, errs.Err()
 }
 
+// fastSlowResult is bindSlowResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindSlowResult then judges.
+func fastSlowResult(data []byte) (x SlowResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "seconds":
+			y, ok := toolsupport.RawInteger(v)
+			if !ok {
+				return x, false
+			}
+			x.Seconds = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeSlowResult decodes data and validates it against the schema of
 // SlowResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeSlowResult(data []byte) (*SlowResult, error) {
-	return toolsupport.Decode(data, bindSlowResult)
+	return toolsupport.DecodeFast(data, fastSlowResult, bindSlowResult)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -302,7 +400,7 @@ func (h *Handler) ListTools(_ context.Context, _ *mcp.ListToolsRequestParams) (*
 func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	switch params.Name {
 	case ToolAdd:
-		args, err := toolsupport.BindArguments(params.Arguments, bindAddArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsAddArgs, bindAddArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -310,7 +408,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindAddResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -324,7 +422,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindSlowResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -355,15 +453,28 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// tvTextResult is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type tvTextResult struct {
+	res    mcp.CallToolResult
+	text   mcp.TextContent
+	blocks [1]mcp.ContentBlock
+}
+
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	r := &tvTextResult{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
+	if isError {
+		t := true
+		r.res.IsError = &t
 	}
-	return &res, nil
+	return &r.res, nil
 }
 
 // ToolCaller is what Caller calls: the bindings' Server (and so their
@@ -386,9 +497,35 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsAddArgs is toolsupport.ArgumentsOf(args) for AddArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsAddArgs(args *AddArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 2)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		v, err := a.Float(args.A)
+		if err != nil {
+			return nil, err
+		}
+		m["a"] = v
+	}
+	{
+		v, err := a.Float(args.B)
+		if err != nil {
+			return nil, err
+		}
+		m["b"] = v
+	}
+	return m, nil
+}
+
 // Add calls the tool "add".
 func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsAddArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -399,12 +536,27 @@ func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolAdd, res, DecodeAddResult)
+	return toolsupport.StructuredResult(ToolAdd, res, res.IsError, res.StructuredContent, DecodeAddResult)
+}
+
+// argumentsSlowArgs is toolsupport.ArgumentsOf(args) for SlowArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSlowArgs(args *SlowArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["seconds"] = a.Int(args.Seconds)
+	}
+	return m, nil
 }
 
 // Slow calls the tool "slow".
 func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSlowArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -415,5 +567,5 @@ func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolSlow, res, DecodeSlowResult)
+	return toolsupport.StructuredResult(ToolSlow, res, res.IsError, res.StructuredContent, DecodeSlowResult)
 }

@@ -16,12 +16,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -200,11 +200,55 @@ func bindEchoArgs(v any, p string) (EchoArgs, error) {
 	return x, errs.Err()
 }
 
+// fastEchoArgs is bindEchoArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindEchoArgs then judges.
+func fastEchoArgs(data []byte) (x EchoArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "text":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Text = y
+			seen[0] = true
+		default:
+			return x, false
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsEchoArgs is fastEchoArgs for the arguments of tools/call.
+func fastArgsEchoArgs(args map[string]json.RawMessage) (x EchoArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	known := 0
+	if v, ok := args["text"]; ok {
+		known++
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Text = y
+	} else {
+		return x, false
+	}
+	return x, known == len(args)
+}
+
 // DecodeEchoArgs decodes data and validates it against the schema of
 // EchoArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeEchoArgs(data []byte) (*EchoArgs, error) {
-	return toolsupport.Decode(data, bindEchoArgs)
+	return toolsupport.DecodeFast(data, fastEchoArgs, bindEchoArgs)
 }
 
 // tvBind8 checks and converts the value the schema at tools.json#/1/outputSchema/properties/text describes.
@@ -235,11 +279,32 @@ func bindEchoResult(v any, p string) (EchoResult, error) {
 	return x, errs.Err()
 }
 
+// fastEchoResult is bindEchoResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindEchoResult then judges.
+func fastEchoResult(data []byte) (x EchoResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "text":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Text = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeEchoResult decodes data and validates it against the schema of
 // EchoResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeEchoResult(data []byte) (*EchoResult, error) {
-	return toolsupport.Decode(data, bindEchoResult)
+	return toolsupport.DecodeFast(data, fastEchoResult, bindEchoResult)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -309,7 +374,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return h.result(out, text, false)
 	case ToolEcho:
-		args, err := toolsupport.BindArguments(params.Arguments, bindEchoArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -317,7 +382,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindEchoResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -348,15 +413,28 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// tvTextResult is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type tvTextResult struct {
+	res    mcp.CallToolResult
+	text   mcp.TextContent
+	blocks [1]mcp.ContentBlock
+}
+
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	r := &tvTextResult{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
+	if isError {
+		t := true
+		r.res.IsError = &t
 	}
-	return &res, nil
+	return &r.res, nil
 }
 
 // Handler20251125 answers tools/list and tools/call of revision 2025-11-25 for an
@@ -407,7 +485,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		}
 		return h.result(out, text, false)
 	case ToolEcho:
-		args, err := toolsupport.BindArguments(params.Arguments, bindEchoArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -415,7 +493,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindEchoResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -477,9 +555,24 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsSleepArgs is toolsupport.ArgumentsOf(args) for SleepArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSleepArgs(args *SleepArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["ms"] = a.Int(args.Ms)
+	}
+	return m, nil
+}
+
 // Sleep calls the tool "sleep".
 func (c *Caller) Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSleepArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -490,12 +583,27 @@ func (c *Caller) Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, erro
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolSleep, res, DecodeSleepResult)
+	return toolsupport.StructuredResult(ToolSleep, res, res.IsError, res.StructuredContent, DecodeSleepResult)
+}
+
+// argumentsEchoArgs is toolsupport.ArgumentsOf(args) for EchoArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsEchoArgs(args *EchoArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["text"] = a.String(args.Text)
+	}
+	return m, nil
 }
 
 // Echo calls the tool "echo".
 func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsEchoArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -506,5 +614,5 @@ func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolEcho, res, DecodeEchoResult)
+	return toolsupport.StructuredResult(ToolEcho, res, res.IsError, res.StructuredContent, DecodeEchoResult)
 }

@@ -20,7 +20,7 @@ func TestGuardStopsMismatchedPackage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
-	const guard = "toolsupport.SupportPackageIsVersion1"
+	const guard = "toolsupport.SupportPackageIsVersion2"
 	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestGuardStopsMismatchedPackage(t *testing.T) {
 	for _, c := range []struct{ name, guard string }{
 		{"as written", guard},
 		{"older package", "toolsupport.SupportPackageIsVersion0"},
-		{"newer package", "toolsupport.SupportPackageIsVersion2"},
+		{"newer package", "toolsupport.SupportPackageIsVersion3"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()

@@ -18,12 +18,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -628,11 +628,36 @@ func bindGetTimeArgs(v any, p string) (GetTimeArgs, error) {
 	return x, errs.Err()
 }
 
+// fastGetTimeArgs is bindGetTimeArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindGetTimeArgs then judges.
+func fastGetTimeArgs(data []byte) (x GetTimeArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+		switch string(o.Key()) {
+		default:
+			return x, false
+		}
+	}
+	return x, o.OK()
+}
+
+// fastArgsGetTimeArgs is fastGetTimeArgs for the arguments of tools/call.
+func fastArgsGetTimeArgs(args map[string]json.RawMessage) (x GetTimeArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	known := 0
+	return x, known == len(args)
+}
+
 // DecodeGetTimeArgs decodes data and validates it against the schema of
 // GetTimeArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeGetTimeArgs(data []byte) (*GetTimeArgs, error) {
-	return toolsupport.Decode(data, bindGetTimeArgs)
+	return toolsupport.DecodeFast(data, fastGetTimeArgs, bindGetTimeArgs)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -687,7 +712,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return h.result(out, text, false)
 	case ToolGetTime:
-		args, err := toolsupport.BindArguments(params.Arguments, bindGetTimeArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetTimeArgs, bindGetTimeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -799,7 +824,7 @@ func (h *Handler20260728) CallTool(ctx context.Context, params *mcp20260728.Call
 		}
 		return h.result(out, text, false)
 	case ToolGetTime:
-		args, err := toolsupport.BindArguments(params.Arguments, bindGetTimeArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetTimeArgs, bindGetTimeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -837,15 +862,28 @@ func (h *Handler20260728) failed(err error) (*mcp20260728.CallToolResult, error)
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// tvTextResult20260728 is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type tvTextResult20260728 struct {
+	res    mcp20260728.CallToolResult
+	text   mcp20260728.TextContent
+	blocks [1]mcp20260728.ContentBlock
+}
+
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler20260728) result(structured []byte, text string, isError bool) (*mcp20260728.CallToolResult, error) {
-	var res mcp20260728.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	r := &tvTextResult20260728{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
+	if isError {
+		t := true
+		r.res.IsError = &t
 	}
-	return &res, nil
+	return &r.res, nil
 }
 
 // ToolCaller is what Caller calls: the bindings' Server (and so their
@@ -884,9 +922,20 @@ func (c *Caller) SearchItems(ctx context.Context, args *SearchItemsArgs) (*Searc
 	return toolsupport.TypedResult(ToolSearchItems, res, DecodeSearchItemsResult)
 }
 
+// argumentsGetTimeArgs is toolsupport.ArgumentsOf(args) for GetTimeArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsGetTimeArgs(args *GetTimeArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
+}
+
 // GetTime calls the tool "get_time".
 func (c *Caller) GetTime(ctx context.Context, args *GetTimeArgs) (*mcp.CallToolResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsGetTimeArgs(args)
 	if err != nil {
 		return nil, err
 	}

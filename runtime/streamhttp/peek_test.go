@@ -1,0 +1,38 @@
+package streamhttp
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// peekPlain reads what encoding/json reads wherever it answers.
+func TestPeekPlainAgrees(t *testing.T) {
+	keys := []string{"io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "x"}
+	for _, params := range []string{`{}`, `{"_meta":null}`, `{"_meta":{}}`, `{"_meta":"x"}`, `{"_meta":[]}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"echo","arguments":{"a":1}}`,
+		`{"_meta":{"x":1,"x":2},"_meta":{"x":3}}`, `{"_meta":{"x":1},"_meta":null}`, `{"_meta":{"x":1},"_meta":{"y":2}}`, `{"_meta":{"\u0078":1}}`,
+		`{"name":null}`, `{"name":"a","name":null}`, `{"name":3}`, `{"name":"a\"b"}`, `{"name":"\u00e9"}`, `{"uri":"file:///a"}`,
+		`{"NAME":"a"}`, `{"Uri":"u"}`, `{"n\u0061me":"a"}`, `{"arguments":null}`, `{"arguments": [1, 2] }`, `{"other":{"name":1}}`,
+	} {
+		plain, ok := peekPlain([]byte(params))
+		if !ok {
+			continue
+		}
+		var slow peek
+		if err := json.Unmarshal([]byte(params), &slow); err != nil {
+			t.Errorf("%s: plain reads it, encoding/json fails: %v", params, err)
+			continue
+		}
+		if !reflect.DeepEqual(plain.Name, slow.Name) || !reflect.DeepEqual(plain.URI, slow.URI) || string(plain.Arguments) != string(slow.Arguments) {
+			t.Errorf("%s: plain name %v uri %v args %s; encoding/json %v %v %s", params, plain.Name, plain.URI, plain.Arguments, slow.Name, slow.URI, slow.Arguments)
+		}
+		for _, k := range keys {
+			a, aok := plain.metaMember(k)
+			b, bok := slow.metaMember(k)
+			if aok != bok || string(a) != string(b) {
+				t.Errorf("%s: _meta[%s] plain %s %v, encoding/json %s %v", params, k, a, aok, b, bok)
+			}
+		}
+	}
+}
