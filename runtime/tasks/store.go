@@ -32,6 +32,13 @@ type Record struct {
 	// its outstanding input requests (tasks/get's inputRequests), by key.
 	Modern        bool
 	InputRequests map[string]json.RawMessage
+	// Runner is the replica (Config.Replica) whose process runs the task's
+	// work, and LeaseUntil when that replica's claim ends unless renewed
+	// (Config.Lease); both are empty outside a cluster. A task still
+	// running once its lease has passed is failed by any replica's sweeper
+	// (cluster.go).
+	Runner     string
+	LeaseUntil time.Time
 }
 
 // ErrNotFound is returned by a Store for an id it does not hold.
