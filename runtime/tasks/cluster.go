@@ -47,7 +47,10 @@ import (
 //     replicas sweep. A replica that dies (SIGKILL, lost host) thus leaves
 //     its running tasks failed within Lease + Lease/3 (plus one Store round
 //     trip), never "working" forever. Replicas' clocks must agree to well
-//     within Lease.
+//     within Lease. After the Store was unreachable (a NATS server
+//     restart), a replica does not sweep for one Lease: leases could not be
+//     renewed during the outage, and live runners get that long to renew
+//     theirs before anyone judges them dead.
 //
 // Each replica subscribes to mcp.task.> once, so every replica sees every
 // task message and ignores those about tasks it has no interest in: a
@@ -112,6 +115,7 @@ type clusterState struct {
 	stop    chan struct{}
 	done    chan struct{}
 	once    sync.Once
+	quiet   time.Time // no sweeping before this (after a Store outage)
 }
 
 // startCluster joins the cluster: subscribes to task messages and starts
@@ -323,8 +327,13 @@ func (m *Manager) leaseLoop() {
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), c.lease)
-		m.renew(ctx)
-		m.sweepLeases(ctx)
+		ok := m.renew(ctx)
+		if ok && !m.now().Before(c.quiet) {
+			ok = m.sweepLeases(ctx)
+		}
+		if !ok {
+			c.quiet = m.now().Add(c.lease)
+		}
 		cancel()
 	}
 }
@@ -333,14 +342,15 @@ var errNotOurs = errors.New("tasks: lease not ours")
 
 // renew extends the lease of every task whose work runs here; a task found
 // terminal (cancelled or failed elsewhere, the message lost) has its work
-// ended.
-func (m *Manager) renew(ctx context.Context) {
+// ended. It reports whether the Store answered.
+func (m *Manager) renew(ctx context.Context) bool {
 	m.mu.Lock()
 	ids := make([]string, 0, len(m.live))
 	for id := range m.live {
 		ids = append(ids, id)
 	}
 	m.mu.Unlock()
+	ok := true
 	for _, id := range ids {
 		until := m.now().Add(m.cl.lease)
 		rec, err := m.store.Update(ctx, id, func(r *Record) error {
@@ -357,16 +367,19 @@ func (m *Manager) renew(ctx context.Context) {
 		case errors.Is(err, ErrNotFound):
 			m.endRemote(id, "task deleted", jsonrpc2.SourceTaskCancel)
 		case err != nil:
+			ok = false
 			m.log.Warn("tasks: lease renewal failed", slog.String("task", id), slog.String("error", err.Error()))
 		}
 	}
+	return ok
 }
 
-// sweepLeases fails the leased tasks whose lease has passed.
-func (m *Manager) sweepLeases(ctx context.Context) {
+// sweepLeases fails the leased tasks whose lease has passed. It reports
+// whether the Store answered.
+func (m *Manager) sweepLeases(ctx context.Context) bool {
 	scan, ok := m.store.(LeaseScanner)
 	if !ok {
-		return
+		return true
 	}
 	now := m.now()
 	var due []Record
@@ -378,10 +391,12 @@ func (m *Manager) sweepLeases(ctx context.Context) {
 	})
 	if err != nil {
 		m.log.Warn("tasks: lease sweep failed", slog.String("error", err.Error()))
+		return false
 	}
 	for _, r := range due {
 		m.failExpired(ctx, r.Task.TaskID, now)
 	}
+	return true
 }
 
 var errLeaseLive = errors.New("tasks: lease renewed")

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/mcpgen/mcpgen/cluster/examples/cluster/tools"
+	"github.com/mcpgen/mcpgen/cluster/natscluster"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
+	"github.com/nats-io/nats.go"
+)
+
+// impl implements tools.Tools for one replica.
+type impl struct {
+	replica string
+	log     *slog.Logger
+}
+
+// Slow works for a.Ms milliseconds. When its call (or task) is cancelled
+// it logs the cause, the line the e2e test looks for, and returns it: the
+// runtime then sends no answer (a cancelled request) or keeps the task's
+// terminal state (a cancelled task).
+func (s impl) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, error) {
+	tag := ""
+	if a.Tag != nil {
+		tag = *a.Tag
+	}
+	t := time.NewTimer(time.Duration(a.Ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return &tools.SlowResult{Replica: s.replica, Tag: a.Tag}, nil
+	case <-ctx.Done():
+		cause := context.Cause(ctx)
+		src := ""
+		var ce *jsonrpc2.CancelError
+		if errors.As(cause, &ce) {
+			src = ce.Source.String()
+		}
+		s.log.Warn("slow cancelled", "tag", tag, "source", src, "cause", cause.Error())
+		return nil, cause
+	}
+}
+
+// Whoami names the replica.
+func (s impl) Whoami(context.Context, *tools.WhoamiArgs) (*tools.WhoamiResult, error) {
+	return &tools.WhoamiResult{Replica: s.replica}, nil
+}
+
+// runReplica is "cluster replica": one replica of the HTTP server, its
+// tasks in the JetStream bucket and its task messages on NATS.
+func runReplica(args []string) error {
+	fs := flag.NewFlagSet("replica", flag.ExitOnError)
+	name := fs.String("name", "r1", "replica name (unique in the cluster)")
+	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
+	natsURL := fs.String("nats", nats.DefaultURL, "NATS server URL")
+	lease := fs.Duration("lease", 5*time.Second, "task lease: a dead replica's tasks fail within lease + lease/3")
+	fs.Parse(args)
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})).With("replica", *name)
+
+	// Reconnect for ever: a NATS server restart is an outage, not the end.
+	nc, err := nats.Connect(*natsURL, nats.Name("mcp-"+*name), nats.MaxReconnects(-1),
+		nats.ReconnectWait(100*time.Millisecond), nats.RetryOnFailedConnect(true))
+	if err != nil {
+		return fmt.Errorf("nats: %w", err)
+	}
+	defer nc.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	store, err := natscluster.NewTaskStore(ctx, nc, natscluster.TaskStoreOptions{MaxAge: 24 * time.Hour})
+	cancel()
+	if err != nil {
+		return err
+	}
+	mgr := tasks.NewManager(tasks.Config{
+		Methods: []string{"tools/call"},
+		ToolSupport: func(tool string) tasks.Support {
+			if tool == "slow" {
+				return tasks.Optional
+			}
+			return tasks.Forbidden
+		},
+		Store: store, Bus: natsBus{nc}, Replica: *name, Lease: *lease,
+		DefaultTTL: time.Hour, PollInterval: 200 * time.Millisecond,
+		Unbound: true, // modern tasks are reached by their unguessable id on any replica
+		Logger:  log,
+	})
+	srv := mcp.NewServer(session.Implementation{Name: "cluster-example", Version: "0.1.0"},
+		tools.NewHandler(impl{replica: *name, log: log}),
+		session.WithLegacy(mcp20251125.Revision()),
+		tasks.WithTasks(mgr),
+		session.WithLogger(log))
+	err = streamhttp.ListenAndServe(context.Background(), *addr, srv, streamhttp.Options{Logger: log, ShutdownTimeout: 2 * time.Second})
+	closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	return errors.Join(err, mgr.Close(closeCtx))
+}
