@@ -35,6 +35,7 @@ func (s impl) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, e
 	if a.Tag != nil {
 		tag = *a.Tag
 	}
+	s.log.Info("slow started", "tag", tag)
 	t := time.NewTimer(time.Duration(a.Ms) * time.Millisecond)
 	defer t.Stop()
 	select {

@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The cluster end to end: this program built, a NATS server, three replicas
+// (each a process, so SIGKILL is real) and the round-robin proxy, driven
+// over HTTP through the proxy as a client would.
+
+const (
+	e2eLease   = 3 * time.Second
+	modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"e2e","version":"0"},"io.modelcontextprotocol/clientCapabilities":{%s}}`
+	optIn      = `"extensions":{"io.modelcontextprotocol/tasks":{}}`
+)
+
+type e2e struct {
+	t     *testing.T
+	c     *Cluster
+	proxy *httptest.Server
+	url   string
+	logs  string
+}
+
+func startE2E(t *testing.T) *e2e {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "cluster")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("building the example: %v", err)
+	}
+	logs := filepath.Join(dir, "logs")
+	os.Mkdir(logs, 0o755)
+	natsDir := filepath.Join(dir, "nats")
+	c := &Cluster{Bin: bin, Dir: natsDir, Lease: e2eLease, LogDir: logs}
+	t.Cleanup(c.Stop)
+	if err := c.StartNATS(); err != nil {
+		t.Fatal(err)
+	}
+	var backends []string
+	for _, name := range []string{"r1", "r2", "r3"} {
+		r, err := c.StartReplica(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		backends = append(backends, r.URL)
+	}
+	p, err := NewProxy(backends)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", p)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return &e2e{t: t, c: c, proxy: srv, url: srv.URL + "/mcp", logs: logs}
+}
+
+// rpcResponse is one JSON-RPC response.
+type rpcResponse struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// post sends one modern request through the proxy and returns its
+// response (from a JSON body or the SSE stream), or an error if the
+// request ended without one (ctx cancelled, connection cut).
+func (e *e2e) post(ctx context.Context, method, name, params string) (rpcResponse, error) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, strings.NewReader(body))
+	if err != nil {
+		return rpcResponse{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", method)
+	if name != "" {
+		req.Header.Set("Mcp-Name", name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return rpcResponse{}, err
+	}
+	defer resp.Body.Close()
+	var out rpcResponse
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data:")
+			if !ok {
+				continue
+			}
+			var m rpcResponse
+			if json.Unmarshal([]byte(strings.TrimSpace(data)), &m) == nil && m.ID != nil {
+				return m, nil
+			}
+		}
+		if sc.Err() != nil {
+			return out, sc.Err()
+		}
+		return out, io.ErrUnexpectedEOF
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return out, fmt.Errorf("status %d, body %q: %w", resp.StatusCode, b, err)
+	}
+	return out, nil
+}
+
+// call is post that must succeed with a result.
+func (e *e2e) call(method, name, params string) json.RawMessage {
+	e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := e.post(ctx, method, name, params)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, name, err)
+	}
+	if r.Error != nil {
+		e.t.Fatalf("%s %s: error %d %s", method, name, r.Error.Code, r.Error.Message)
+	}
+	return r.Result
+}
+
+func toolParams(tool, args string, task bool) string {
+	caps := ""
+	if task {
+		caps = optIn
+	}
+	return `{"name":"` + tool + `","arguments":` + args + `,` + fmt.Sprintf(modernMeta, caps) + `}`
+}
+
+func taskParams(id string) string {
+	return `{"taskId":"` + id + `",` + fmt.Sprintf(modernMeta, optIn) + `}`
+}
+
+type taskView struct {
+	ResultType    string          `json:"resultType"`
+	TaskID        string          `json:"taskId"`
+	Status        string          `json:"status"`
+	StatusMessage string          `json:"statusMessage"`
+	Result        json.RawMessage `json:"result"`
+	Error         *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func (e *e2e) createTask(args string) taskView {
+	e.t.Helper()
+	var v taskView
+	raw := e.call("tools/call", "slow", toolParams("slow", args, true))
+	if err := json.Unmarshal(raw, &v); err != nil || v.ResultType != "task" || v.TaskID == "" {
+		e.t.Fatalf("not a CreateTaskResult: %s", raw)
+	}
+	return v
+}
+
+func (e *e2e) getTask(id string) taskView {
+	e.t.Helper()
+	var v taskView
+	raw := e.call("tasks/get", id, taskParams(id))
+	if err := json.Unmarshal(raw, &v); err != nil {
+		e.t.Fatalf("tasks/get: %s", raw)
+	}
+	return v
+}
+
+// awaitTask polls tasks/get (through the proxy: each poll on another
+// replica) until the task is terminal, and returns it with the time it
+// took.
+func (e *e2e) awaitTask(id string, within time.Duration) (taskView, time.Duration) {
+	e.t.Helper()
+	start := time.Now()
+	for {
+		v := e.getTask(id)
+		if v.Status == "completed" || v.Status == "failed" || v.Status == "cancelled" {
+			return v, time.Since(start)
+		}
+		if time.Since(start) > within {
+			e.t.Fatalf("task %s still %s after %v", id, v.Status, within)
+		}
+		time.Sleep(50 * time.Millisecond) // a requestor polls
+	}
+}
+
+// awaitLog waits until some replica's log has a line containing every
+// part, and returns the replica's name.
+func (e *e2e) awaitLog(within time.Duration, parts ...string) string {
+	e.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		files, _ := filepath.Glob(filepath.Join(e.logs, "*.log"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			for _, line := range strings.Split(string(b), "\n") {
+				all := true
+				for _, p := range parts {
+					all = all && strings.Contains(line, p)
+				}
+				if all {
+					return strings.TrimSuffix(filepath.Base(f), ".log")
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("no replica logged %q within %v", parts, within)
+		}
+		time.Sleep(20 * time.Millisecond) // the log is another process's file
+	}
+}
+
+func (e *e2e) replica(name string) *Replica {
+	e.c.mu.Lock()
+	defer e.c.mu.Unlock()
+	for _, r := range e.c.Replicas {
+		if r.Name == name {
+			return r
+		}
+	}
+	e.t.Fatalf("no replica %s", name)
+	return nil
+}
+
+func TestClusterE2E(t *testing.T) {
+	e := startE2E(t)
+
+	t.Run("round robin without affinity", func(t *testing.T) {
+		seen := map[string]bool{}
+		for range 3 {
+			var r struct {
+				Structured struct{ Replica string } `json:"structuredContent"`
+			}
+			json.Unmarshal(e.call("tools/call", "whoami", toolParams("whoami", `{}`, false)), &r)
+			seen[r.Structured.Replica] = true
+		}
+		if len(seen) != 3 {
+			t.Fatalf("three calls reached %v", seen)
+		}
+	})
+
+	// 2026-07-28: closing the response stream IS the cancellation; the
+	// handler's ctx ends with source "stream closed" on whichever replica
+	// ran it, through the proxy.
+	t.Run("modern cancellation by closing the stream", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			r, err := e.post(ctx, "tools/call", "slow", toolParams("slow", `{"ms":60000,"tag":"close-1"}`, false))
+			if err == nil {
+				err = fmt.Errorf("answered: %+v", r)
+			}
+			done <- err
+		}()
+		e.awaitLog(10*time.Second, "slow started", "tag=close-1")
+		cancel()
+		e.awaitLog(10*time.Second, "slow cancelled", "tag=close-1", `source="stream closed"`)
+		if err := <-done; !strings.Contains(err.Error(), "context canceled") {
+			t.Fatalf("the cancelled call: %v", err)
+		}
+	})
+
+	// Tasks extension: created on one replica, read, cancelled and read
+	// again on others; the cancel ends the work's ctx where it runs.
+	t.Run("modern task cancelled from another replica", func(t *testing.T) {
+		task := e.createTask(`{"ms":60000,"tag":"task-cancel"}`)
+		runner := e.awaitLog(10*time.Second, "slow started", "tag=task-cancel")
+		for range 3 {
+			if v := e.getTask(task.TaskID); v.Status != "working" {
+				t.Fatalf("tasks/get: %+v", v)
+			}
+		}
+		if raw := e.call("tasks/cancel", task.TaskID, taskParams(task.TaskID)); string(raw) != `{"resultType":"complete"}` {
+			t.Fatalf("tasks/cancel: %s", raw)
+		}
+		if got := e.awaitLog(10*time.Second, "slow cancelled", "tag=task-cancel", "source=tasks/cancel"); got != runner {
+			t.Fatalf("work ran on %s, cancelled on %s", runner, got)
+		}
+		for range 3 {
+			if v := e.getTask(task.TaskID); v.Status != "cancelled" {
+				t.Fatalf("after cancel: %+v", v)
+			}
+		}
+	})
+
+	t.Run("modern task completes and is read anywhere", func(t *testing.T) {
+		task := e.createTask(`{"ms":300,"tag":"task-done"}`)
+		v, _ := e.awaitTask(task.TaskID, 20*time.Second)
+		if v.Status != "completed" || !strings.Contains(string(v.Result), `"tag":"task-done"`) {
+			t.Fatalf("completed task: %+v %s", v, v.Result)
+		}
+	})
+
+	// A NATS server restart (SIGTERM, then the same data directory) loses
+	// nothing: tasks created before it complete after it, every call made
+	// across it is answered exactly once, and a task cancelled across it
+	// stays cancelled.
+	t.Run("NATS restart loses nothing", func(t *testing.T) {
+		var before []taskView
+		for i := range 6 {
+			before = append(before, e.createTask(fmt.Sprintf(`{"ms":%d,"tag":"nr-%d"}`, 2500+100*i, i)))
+		}
+		victim := e.createTask(`{"ms":60000,"tag":"nr-victim"}`)
+		type outcome struct {
+			n   int
+			err error
+		}
+		calls := make(chan outcome, 12)
+		var wg sync.WaitGroup
+		for i := range 12 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				defer cancel()
+				r, err := e.post(ctx, "tools/call", "slow", toolParams("slow", fmt.Sprintf(`{"ms":1500,"tag":"nr-call-%d"}`, i), false))
+				if err == nil && r.Error != nil {
+					err = fmt.Errorf("error %d %s", r.Error.Code, r.Error.Message)
+				}
+				calls <- outcome{i, err}
+			}()
+		}
+		e.c.StopNATS(syscall.SIGTERM)
+		time.Sleep(300 * time.Millisecond) // an outage, not a blip
+		if err := e.c.StartNATS(); err != nil {
+			t.Fatal(err)
+		}
+		if raw := e.call("tasks/cancel", victim.TaskID, taskParams(victim.TaskID)); string(raw) != `{"resultType":"complete"}` {
+			t.Fatalf("tasks/cancel after the restart: %s", raw)
+		}
+		wg.Wait()
+		close(calls)
+		n := 0
+		for o := range calls {
+			if o.err != nil {
+				t.Errorf("call %d across the restart: %v", o.n, o.err)
+			}
+			n++
+		}
+		if n != 12 {
+			t.Fatalf("%d of 12 calls ended", n)
+		}
+		for _, task := range before {
+			v, _ := e.awaitTask(task.TaskID, 30*time.Second)
+			if v.Status != "completed" {
+				t.Errorf("task %s across the restart: %s %q", task.TaskID, v.Status, v.StatusMessage)
+			}
+		}
+		if v, _ := e.awaitTask(victim.TaskID, 10*time.Second); v.Status != "cancelled" {
+			t.Fatalf("cancelled task: %+v", v)
+		}
+		e.awaitLog(10*time.Second, "slow cancelled", "tag=nr-victim", "source=tasks/cancel")
+	})
+
+	// SIGKILL of the replica running a task: the task is failed by
+	// another replica's sweeper within lease + lease/3 (plus the time to
+	// notice), with an error naming the replica; never working for ever.
+	t.Run("replica killed mid-task", func(t *testing.T) {
+		task := e.createTask(`{"ms":120000,"tag":"killed"}`)
+		runner := e.awaitLog(10*time.Second, "slow started", "tag=killed")
+		e.c.Kill(e.replica(runner), syscall.SIGKILL)
+		bound := e2eLease + e2eLease/3
+		v, took := e.awaitTask(task.TaskID, bound+5*time.Second)
+		if v.Status != "failed" || v.Error == nil || !strings.Contains(v.Error.Message, "replica "+runner+" stopped") {
+			t.Fatalf("task of the killed replica: %+v", v)
+		}
+		t.Logf("task of SIGKILLed %s failed %v after the kill (bound %v + a poll)", runner, took.Round(time.Millisecond), bound)
+		if took > bound+time.Second {
+			t.Fatalf("failed after %v, bound %v", took, bound)
+		}
+		// The other replicas still serve, through the same proxy.
+		done := e.createTask(`{"ms":100,"tag":"after-kill"}`)
+		if v, _ := e.awaitTask(done.TaskID, 20*time.Second); v.Status != "completed" {
+			t.Fatalf("task after the kill: %+v", v)
+		}
+	})
+}
