@@ -28,6 +28,41 @@ const (
 	optIn      = `"extensions":{"io.modelcontextprotocol/tasks":{}}`
 )
 
+var (
+	buildMu  sync.Mutex
+	builtBin string
+)
+
+// buildOnce builds this program once per test binary.
+func buildOnce(t *testing.T) string {
+	t.Helper()
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if builtBin != "" {
+		return builtBin
+	}
+	dir, err := os.MkdirTemp("", "cluster-e2e-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "cluster")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		t.Fatalf("building the example: %v", err)
+	}
+	builtBin = bin
+	return bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
 type e2e struct {
 	t     *testing.T
 	c     *Cluster
@@ -42,12 +77,7 @@ func startE2E(t *testing.T) *e2e {
 		t.Skip("starts processes")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "cluster")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		t.Fatalf("building the example: %v", err)
-	}
+	bin := buildOnce(t)
 	logs := filepath.Join(dir, "logs")
 	os.Mkdir(logs, 0o755)
 	natsDir := filepath.Join(dir, "nats")
@@ -348,9 +378,41 @@ func TestClusterE2E(t *testing.T) {
 			}()
 		}
 		e.c.StopNATS(syscall.SIGTERM)
+		// Tasks created during the outage: each request is answered once,
+		// with a task that then completes, or with an error (never both,
+		// never a task left behind).
+		type created struct {
+			task taskView
+			err  error
+		}
+		during := make(chan created, 3)
+		for i := range 3 {
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+				defer cancel()
+				r, err := e.post(ctx, "tools/call", "slow", toolParams("slow", fmt.Sprintf(`{"ms":200,"tag":"nr-during-%d"}`, i), true))
+				var v taskView
+				if err == nil && r.Error != nil {
+					err = fmt.Errorf("error %d %s", r.Error.Code, r.Error.Message)
+				} else if err == nil {
+					json.Unmarshal(r.Result, &v)
+				}
+				during <- created{v, err}
+			}()
+		}
 		time.Sleep(300 * time.Millisecond) // an outage, not a blip
 		if err := e.c.StartNATS(); err != nil {
 			t.Fatal(err)
+		}
+		for range 3 {
+			c := <-during
+			if c.err != nil {
+				t.Logf("task creation during the outage refused: %v", c.err)
+				continue
+			}
+			if v, _ := e.awaitTask(c.task.TaskID, 30*time.Second); v.Status != "completed" {
+				t.Errorf("task created during the outage: %+v", v)
+			}
 		}
 		if raw := e.call("tasks/cancel", victim.TaskID, taskParams(victim.TaskID)); string(raw) != `{"resultType":"complete"}` {
 			t.Fatalf("tasks/cancel after the restart: %s", raw)
@@ -401,4 +463,138 @@ func TestClusterE2E(t *testing.T) {
 			t.Fatalf("task after the kill: %+v", v)
 		}
 	})
+}
+
+// legacySession is a 2025-11-25 session (initialize, Mcp-Session-Id) on
+// one URL.
+type legacySession struct {
+	e   *e2e
+	url string
+	sid string
+}
+
+// do posts one JSON-RPC message in the session and returns the response
+// (none for a notification: 202).
+func (s *legacySession) do(ctx context.Context, body string) (rpcResponse, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url, strings.NewReader(body))
+	if err != nil {
+		return rpcResponse{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if s.sid != "" {
+		req.Header.Set("Mcp-Session-Id", s.sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return rpcResponse{}, err
+	}
+	defer resp.Body.Close()
+	if sid := resp.Header.Get("Mcp-Session-Id"); sid != "" && s.sid == "" {
+		s.sid = sid
+	}
+	if resp.StatusCode == http.StatusAccepted {
+		return rpcResponse{}, nil
+	}
+	var out rpcResponse
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data:")
+			if !ok {
+				continue
+			}
+			var m rpcResponse
+			if json.Unmarshal([]byte(strings.TrimSpace(data)), &m) == nil && m.ID != nil {
+				return m, nil
+			}
+		}
+		return out, io.ErrUnexpectedEOF
+	}
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return out, err
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		return out, fmt.Errorf("status %d, body %q: %w", resp.StatusCode, b, err)
+	}
+	return out, nil
+}
+
+func (e *e2e) legacy(url string) *legacySession {
+	e.t.Helper()
+	s := &legacySession{e: e, url: url}
+	r, err := s.do(context.Background(), `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"tasks":{}},"clientInfo":{"name":"e2e","version":"0"}}}`)
+	if err != nil || r.Error != nil || s.sid == "" {
+		e.t.Fatalf("initialize on %s: %+v %v", url, r, err)
+	}
+	if _, err := s.do(context.Background(), `{"jsonrpc":"2.0","method":"notifications/initialized"}`); err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+func (s *legacySession) call(method, params string) json.RawMessage {
+	s.e.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := s.do(ctx, `{"jsonrpc":"2.0","id":7,"method":"`+method+`","params":`+params+`}`)
+	if err != nil || r.Error != nil {
+		s.e.t.Fatalf("%s: %+v %v", method, r.Error, err)
+	}
+	return r.Result
+}
+
+// 2025-11-25 core tasks: created in a session on one replica, read,
+// awaited (tasks/result) and cancelled in sessions on the others. Each
+// session talks to its own replica directly: a legacy session's own POSTs
+// reach any replica only with the shared session store.
+func TestClusterE2ELegacyTasks(t *testing.T) {
+	e := startE2E(t)
+	var s []*legacySession
+	for _, name := range []string{"r1", "r2", "r3"} {
+		s = append(s, e.legacy(e.replica(name).URL))
+	}
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+			Status string `json:"status"`
+		} `json:"task"`
+	}
+	json.Unmarshal(s[0].call("tools/call", `{"name":"slow","arguments":{"ms":1500,"tag":"legacy-result"},"task":{"ttl":60000}}`), &created)
+	id := created.Task.TaskID
+	if id == "" || created.Task.Status != "working" {
+		t.Fatalf("CreateTaskResult: %+v", created)
+	}
+	var got struct {
+		Status string `json:"status"`
+	}
+	json.Unmarshal(s[1].call("tasks/get", `{"taskId":"`+id+`"}`), &got)
+	if got.Status != "working" {
+		t.Fatalf("tasks/get on r2: %+v", got)
+	}
+	// tasks/result on r3 waits for the work on r1.
+	res := s[2].call("tasks/result", `{"taskId":"`+id+`"}`)
+	if !strings.Contains(string(res), `"tag":"legacy-result"`) || !strings.Contains(string(res), `"replica":"r1"`) || !strings.Contains(string(res), "io.modelcontextprotocol/related-task") {
+		t.Fatalf("tasks/result on r3: %s", res)
+	}
+
+	json.Unmarshal(s[0].call("tools/call", `{"name":"slow","arguments":{"ms":60000,"tag":"legacy-cancel"},"task":{"ttl":60000}}`), &created)
+	id = created.Task.TaskID
+	e.awaitLog(10*time.Second, "slow started", "tag=legacy-cancel")
+	json.Unmarshal(s[1].call("tasks/cancel", `{"taskId":"`+id+`"}`), &got)
+	if got.Status != "cancelled" {
+		t.Fatalf("tasks/cancel on r2: %+v", got)
+	}
+	if r := e.awaitLog(10*time.Second, "slow cancelled", "tag=legacy-cancel", "source=tasks/cancel"); r != "r1" {
+		t.Fatalf("cancelled on %s, ran on r1", r)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := s[2].do(ctx, `{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"`+id+`"}}`)
+	if err != nil || r.Error == nil || !strings.Contains(r.Error.Message, "cancelled") {
+		t.Fatalf("tasks/result of the cancelled task on r3: %+v %v", r, err)
+	}
 }
