@@ -186,3 +186,42 @@ func TestClusterRacingTerminalStatesOneWins(t *testing.T) {
 		}
 	}
 }
+
+// A subscriptions/listen stream held by replica b that asked for a task
+// running on replica a hears its status changes (notifications/tasks),
+// through the bus, down to the terminal one.
+func TestClusterListenOnAnotherReplicaHearsStatus(t *testing.T) {
+	g := newGate()
+	a, b := replicas(t, time.Minute, g.handler)
+	task := a.extCreate("t")
+	g.waitStart(t)
+	got := make(chan extTask, 8)
+	params := json.RawMessage(`{"notifications":{"taskIds":["` + task.TaskID + `"]},` + metaOptIn + `}`)
+	ack, stop, err := b.mgr.listenContributor(context.Background(), params, func(method string, p any) error {
+		if method == MethodExtStatus {
+			got <- p.(extTask)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if ids, _ := ack["taskIds"].([]string); len(ids) != 1 || ids[0] != task.TaskID {
+		t.Fatalf("listen acknowledged %v", ack)
+	}
+	g.release <- gateOutcome{result: textResult("done")}
+	for {
+		select {
+		case v := <-got:
+			if v.Status == Completed {
+				if !strings.Contains(string(v.Result), "done") {
+					t.Fatalf("terminal notification: %+v", v)
+				}
+				return
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("b's listen stream never heard the task complete on a")
+		}
+	}
+}
