@@ -154,6 +154,11 @@ func (w *work) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, 
 	}
 }
 
+// Confirm is not measured.
+func (w *work) Confirm(context.Context, *tools.ConfirmArgs) (*tools.ConfirmResult, error) {
+	return nil, errors.New("not measured")
+}
+
 // Whoami names the replica.
 func (w *work) Whoami(context.Context, *tools.WhoamiArgs) (*tools.WhoamiResult, error) {
 	return &tools.WhoamiResult{Replica: w.replica}, nil

@@ -340,6 +340,49 @@ func TestClusterE2E(t *testing.T) {
 		}
 	})
 
+	// tasks/update answered by a replica that does not run the task wakes
+	// the work's Ask on the one that does (over the NATS bus).
+	t.Run("modern task input answered on another replica", func(t *testing.T) {
+		var created taskView
+		raw := e.call("tools/call", "confirm", toolParams("confirm", `{"question":"deploy?"}`, true))
+		if err := json.Unmarshal(raw, &created); err != nil || created.TaskID == "" {
+			t.Fatalf("confirm task: %s", raw)
+		}
+		runner := e.awaitLog(10*time.Second, "task created", "task="+created.TaskID)
+		var key string
+		deadline := time.Now().Add(10 * time.Second)
+		for key == "" {
+			var v struct {
+				Status        string                     `json:"status"`
+				InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			}
+			json.Unmarshal(e.call("tasks/get", created.TaskID, taskParams(created.TaskID)), &v)
+			for k := range v.InputRequests {
+				key = k
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no input request listed: %+v", v)
+			}
+			time.Sleep(20 * time.Millisecond) // a requestor polls
+		}
+		var other *Replica
+		for _, name := range []string{"r1", "r2", "r3"} {
+			if name != runner {
+				other = e.replica(name)
+				break
+			}
+		}
+		direct := &e2e{t: t, c: e.c, url: other.URL, logs: e.logs}
+		upd := `{"taskId":"` + created.TaskID + `","inputResponses":{"` + key + `":{"action":"accept","content":{"answer":"yes"}}},` + fmt.Sprintf(modernMeta, optIn) + `}`
+		if raw := direct.call("tasks/update", created.TaskID, upd); string(raw) != `{"resultType":"complete"}` {
+			t.Fatalf("tasks/update on %s: %s", other.Name, raw)
+		}
+		v, _ := e.awaitTask(created.TaskID, 20*time.Second)
+		if v.Status != "completed" || !strings.Contains(string(v.Result), `"answer":"yes"`) || !strings.Contains(string(v.Result), `"replica":"`+runner+`"`) {
+			t.Fatalf("confirm task (ran on %s, answered on %s): %+v %s", runner, other.Name, v, v.Result)
+		}
+	})
+
 	t.Run("modern task completes and is read anywhere", func(t *testing.T) {
 		task := e.createTask(`{"ms":300,"tag":"task-done"}`)
 		v, _ := e.awaitTask(task.TaskID, 20*time.Second)

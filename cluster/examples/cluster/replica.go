@@ -53,6 +53,22 @@ func (s impl) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, e
 	}
 }
 
+// Confirm asks the client its question. As a task, the question is listed
+// in tasks/get's inputRequests (status input_required) and answered by a
+// tasks/update that any replica may receive.
+func (s impl) Confirm(ctx context.Context, a *tools.ConfirmArgs) (*tools.ConfirmResult, error) {
+	var res struct {
+		Action  string            `json:"action"`
+		Content map[string]string `json:"content"`
+	}
+	err := tasks.Ask(ctx, "elicitation/create", map[string]any{"mode": "form", "message": a.Question,
+		"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{"answer": map[string]any{"type": "string"}}}}, &res)
+	if err != nil {
+		return nil, err
+	}
+	return &tools.ConfirmResult{Answer: res.Content["answer"], Replica: s.replica}, nil
+}
+
 // Whoami names the replica.
 func (s impl) Whoami(context.Context, *tools.WhoamiArgs) (*tools.WhoamiResult, error) {
 	return &tools.WhoamiResult{Replica: s.replica}, nil
@@ -85,7 +101,7 @@ func runReplica(args []string) error {
 	mgr := tasks.NewManager(tasks.Config{
 		Methods: []string{"tools/call"},
 		ToolSupport: func(tool string) tasks.Support {
-			if tool == "slow" {
+			if tool == "slow" || tool == "confirm" {
 				return tasks.Optional
 			}
 			return tasks.Forbidden
