@@ -37,6 +37,12 @@ type TaskStoreOptions struct {
 	// Memory keeps the bucket in memory instead of on disk (tests,
 	// benchmarks): a NATS server restart then loses it.
 	Memory bool
+	// LeaderReads reads records from the stream's leader (JetStream's
+	// message-get API) instead of KV direct gets, which any server holding
+	// the stream answers and which may lag a just-acknowledged write by a
+	// moment. It is on whenever Replicas > 1, so that a tasks/get right
+	// after a CreateTaskResult finds the task on whichever server answers.
+	LeaderReads bool
 }
 
 // TaskStore is a tasks.Store on a JetStream key-value bucket, shared by
@@ -58,7 +64,10 @@ type TaskStoreOptions struct {
 // the Manager deletes expired ones when it meets them; MaxAge bounds the
 // rest.
 type TaskStore struct {
-	kv jetstream.KeyValue
+	kv     jetstream.KeyValue
+	nc     *nats.Conn
+	bucket string
+	leader bool // read through the stream leader (LeaderReads)
 }
 
 // NewTaskStore opens (creating if needed) the bucket on nc's JetStream.
@@ -79,7 +88,46 @@ func NewTaskStore(ctx context.Context, nc *nats.Conn, o TaskStoreOptions) (*Task
 	if err != nil {
 		return nil, fmt.Errorf("natscluster: task store bucket %q: %w", o.Bucket, err)
 	}
-	return &TaskStore{kv: kv}, nil
+	return &TaskStore{kv: kv, nc: nc, bucket: o.Bucket, leader: o.LeaderReads || o.Replicas > 1}, nil
+}
+
+// leaderGet reads the last message of key through the stream leader:
+// $JS.API.STREAM.MSG.GET, not the direct-get API that followers answer.
+func (s *TaskStore) leaderGet(ctx context.Context, key string) ([]byte, uint64, error) {
+	req, _ := json.Marshal(map[string]string{"last_by_subj": "$KV." + s.bucket + "." + key})
+	msg, err := s.nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET.KV_"+s.bucket, req)
+	if err != nil {
+		return nil, 0, err
+	}
+	var resp struct {
+		Message *struct {
+			Seq  uint64 `json:"seq"`
+			Hdrs []byte `json:"hdrs"`
+			Data []byte `json:"data"`
+		} `json:"message"`
+		Error *struct {
+			Code        int    `json:"code"`
+			ErrCode     int    `json:"err_code"`
+			Description string `json:"description"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(msg.Data, &resp); err != nil {
+		return nil, 0, err
+	}
+	if resp.Error != nil {
+		if resp.Error.Code == 404 {
+			return nil, 0, jetstream.ErrKeyNotFound
+		}
+		return nil, 0, fmt.Errorf("message get: %d %s", resp.Error.ErrCode, resp.Error.Description)
+	}
+	if resp.Message == nil {
+		return nil, 0, errors.New("message get: empty answer")
+	}
+	// A delete or purge marker: the key is gone.
+	if h := string(resp.Message.Hdrs); strings.Contains(h, "KV-Operation: DEL") || strings.Contains(h, "KV-Operation: PURGE") {
+		return nil, 0, jetstream.ErrKeyNotFound
+	}
+	return resp.Message.Data, resp.Message.Seq, nil
 }
 
 // keyToken makes s usable in a key: letters, digits, '-' and '_' pass
@@ -152,7 +200,17 @@ func (s *TaskStore) Create(ctx context.Context, r tasks.Record) error {
 
 // get returns the record and its revision.
 func (s *TaskStore) get(ctx context.Context, id string) (tasks.Record, uint64, error) {
-	e, err := s.kv.Get(ctx, recordKey(id))
+	var data []byte
+	var rev uint64
+	var err error
+	if s.leader {
+		data, rev, err = s.leaderGet(ctx, recordKey(id))
+	} else {
+		var e jetstream.KeyValueEntry
+		if e, err = s.kv.Get(ctx, recordKey(id)); err == nil {
+			data, rev = e.Value(), e.Revision()
+		}
+	}
 	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
 		return tasks.Record{}, 0, tasks.ErrNotFound
 	}
@@ -160,10 +218,10 @@ func (s *TaskStore) get(ctx context.Context, id string) (tasks.Record, uint64, e
 		return tasks.Record{}, 0, fmt.Errorf("natscluster: task store: reading %s: %w", id, err)
 	}
 	var r tasks.Record
-	if err := json.Unmarshal(e.Value(), &r); err != nil {
+	if err := json.Unmarshal(data, &r); err != nil {
 		return tasks.Record{}, 0, fmt.Errorf("natscluster: task store: record %s: %w", id, err)
 	}
-	return r, e.Revision(), nil
+	return r, rev, nil
 }
 
 // Get returns the record with this id, or tasks.ErrNotFound.

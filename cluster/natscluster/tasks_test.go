@@ -43,8 +43,15 @@ func record(id, owner string, created time.Time) tasks.Record {
 }
 
 func TestTaskStoreCRUD(t *testing.T) {
+	for _, leader := range []bool{false, true} {
+		t.Run(fmt.Sprintf("leader reads %v", leader), func(t *testing.T) { testCRUD(t, leader) })
+	}
+}
+
+func testCRUD(t *testing.T, leader bool) {
 	srv := natstest.Start(t, natstest.Options{})
 	s := newStore(t, connect(t, srv.ClientURL()))
+	s.leader = leader
 	ctx := context.Background()
 	now := time.Now()
 	r := record("task-1", "alice", now)
@@ -152,6 +159,7 @@ func TestTaskStoreConcurrentUpdatesOneTerminalState(t *testing.T) {
 	stores := make([]*TaskStore, replicas)
 	for i := range stores {
 		stores[i] = newStore(t, connect(t, srv.ClientURL()))
+		stores[i].leader = i%2 == 1 // both read paths in the race
 	}
 	ctx := context.Background()
 	for round := range 5 {
