@@ -110,7 +110,7 @@ type hub struct {
 	contributors []ListenContributor // WithListenContributor; fixed once the Server is built
 	mu           sync.Mutex
 	listeners    map[*listener]struct{}
-	legacy       map[*jsonrpc2.Conn]struct{}
+	legacy       map[*jsonrpc2.Conn]*connState
 }
 
 func (h *hub) add(l *listener) {
@@ -129,12 +129,12 @@ func (h *hub) remove(l *listener) {
 }
 
 // addLegacy tracks a legacy connection until it is done.
-func (h *hub) addLegacy(c *jsonrpc2.Conn) {
+func (h *hub) addLegacy(c *jsonrpc2.Conn, st *connState) {
 	h.mu.Lock()
 	if h.legacy == nil {
-		h.legacy = map[*jsonrpc2.Conn]struct{}{}
+		h.legacy = map[*jsonrpc2.Conn]*connState{}
 	}
-	h.legacy[c] = struct{}{}
+	h.legacy[c] = st
 	h.mu.Unlock()
 	go func() {
 		<-c.Done()
@@ -234,14 +234,25 @@ var listChangedKinds = map[string]func(listenFilter) bool{
 // "prompts" or "resources") changed: notifications/<kind>/list_changed
 // goes to every open subscriptions/listen stream whose filter asked for it
 // (tagged with its subscription id) and to every live legacy session
-// (on its standalone stream, where it has one). Declare the capability
+// (on its standalone stream, where it has one); with WithBus, on every
+// replica. Declare the capability
 // (WithCapability("tools", json.RawMessage(`{"listChanged":true}`))) so
 // that clients listen. Delivery is best effort: a stream that cannot take
 // the notification is skipped, and the first such error is returned.
 func (s *Server) NotifyListChanged(kind string) error {
+	if _, ok := listChangedKinds[kind]; !ok {
+		return fmt.Errorf("session: NotifyListChanged: unknown kind %q (want tools, prompts or resources)", kind)
+	}
+	err := s.deliverListChanged(kind)
+	s.publish(NotifySubjectPrefix+"list_changed."+kind, fanout{Kind: kind})
+	return err
+}
+
+// deliverListChanged is NotifyListChanged for this replica's streams.
+func (s *Server) deliverListChanged(kind string) error {
 	wants, ok := listChangedKinds[kind]
 	if !ok {
-		return fmt.Errorf("session: NotifyListChanged: unknown kind %q (want tools, prompts or resources)", kind)
+		return fmt.Errorf("session: unknown list_changed kind %q", kind)
 	}
 	method := "notifications/" + kind + "/list_changed"
 	ls, cs := s.hub.snapshot()
@@ -263,10 +274,18 @@ func (s *Server) NotifyListChanged(kind string) error {
 }
 
 // NotifyResourceUpdated sends notifications/resources/updated for uri to
-// every open subscriptions/listen stream subscribed to it. Legacy
-// resources/subscribe is the implementation's to track (it has the
-// session's Conn through ConnOf).
+// every open subscriptions/listen stream subscribed to it (with WithBus, on
+// every replica). Legacy resources/subscribe is the implementation's to
+// track (it has the session's Conn through ConnOf).
 func (s *Server) NotifyResourceUpdated(uri string) error {
+	err := s.deliverResourceUpdated(uri)
+	s.publish(NotifySubjectPrefix+"resources_updated", fanout{URI: uri})
+	return err
+}
+
+// deliverResourceUpdated is NotifyResourceUpdated for this replica's
+// streams.
+func (s *Server) deliverResourceUpdated(uri string) error {
 	ls, _ := s.hub.snapshot()
 	var first error
 	for _, l := range ls {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 )
@@ -50,6 +51,8 @@ type Server struct {
 	extensions   map[string]json.RawMessage // server/discover's capabilities.extensions
 	interceptors []jsonrpc2.Interceptor
 	shutdown     time.Duration // WithShutdownGrace; 0 means DefaultShutdownGrace
+	bus          cluster.Bus   // WithBus: changes fan out to the other replicas
+	origin       string        // this Server on the bus (its own changes are not delivered twice)
 }
 
 // DefaultShutdownGrace bounds how long Serve waits, once the connection has
@@ -202,6 +205,7 @@ func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn)
 		s.stateKey = make([]byte, 32)
 		_, _ = rand.Read(s.stateKey) // crypto/rand.Read never fails (Go 1.24)
 	}
+	s.joinBus()
 	return s
 }
 
@@ -349,7 +353,7 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 	}
 	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, jsonrpc2.WithPolicy(answersPing(pol)), jsonrpc2.WithReceived(read...))
-	conn := s.newConn(t, opts, initFirst)
+	conn, st := s.newConn(t, opts, initFirst, nil)
 	for _, setup := range s.connSetup {
 		if err := setup(conn); err != nil {
 			conn.Close(context.WithoutCancel(ctx))
@@ -359,7 +363,7 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 	if initFirst {
 		// Before Start, so that a change announced once initialize is
 		// answered reaches this session.
-		s.hub.addLegacy(conn)
+		s.hub.addLegacy(conn, st)
 	}
 	conn.Start()
 	return conn, nil
@@ -478,8 +482,12 @@ func (s *Server) wrappedMethods() map[string]bool {
 // the order), then the implementation's handlers. Nothing is read back
 // from the Conn: the lifecycle is answered before the handler table is
 // consulted, so the implementation can never shadow it.
-func (s *Server) newConn(t jsonrpc2.Transport, opts []jsonrpc2.Option, initFirst bool) *jsonrpc2.Conn {
-	st := &connState{srv: s}
+//
+// adopted, when not nil, is the state of a legacy session initialized
+// elsewhere (Adopt): the Conn starts with it, as if its initialize had been
+// handled here.
+func (s *Server) newConn(t jsonrpc2.Transport, opts []jsonrpc2.Option, initFirst bool, adopted *LegacyContext) (*jsonrpc2.Conn, *connState) {
+	st := &connState{srv: s, legacy: adopted}
 	if initFirst {
 		st.initDone = make(chan struct{})
 	}
@@ -489,7 +497,7 @@ func (s *Server) newConn(t jsonrpc2.Transport, opts []jsonrpc2.Option, initFirst
 	st.conn, st.log = conn, conn.QueuedLogger(s.logger)
 	s.register(conn)
 	conn.HandleNotification(MethodInitialized, func(context.Context, *jsonrpc2.Notification) {})
-	return conn
+	return conn, st
 }
 
 // lifecycle is the interceptor that answers the lifecycle (and the methods

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -148,6 +149,41 @@ type Options struct {
 	// session with another owner gets the same 404 as an unknown session,
 	// so it learns nothing about it.
 	SessionOwner func(r *http.Request) string
+
+	// Sessions, when set, keeps the state of legacy sessions where every
+	// replica of the server reads it (runtime/cluster; natscluster for
+	// NATS), so any replica serves any request of a session without
+	// balancer affinity: the record is created before the initialize
+	// response carrying Mcp-Session-Id goes out, updated on
+	// notifications/initialized and logging/setLevel, and a replica that
+	// does not hold a session builds its local copy from it (Adopt). Nil
+	// keeps sessions in this process only.
+	Sessions cluster.SessionStore
+	// Bus carries what the replicas of a cluster tell each other: a
+	// notifications/cancelled that names a request running on another
+	// replica, and the end of a session (DELETE), so that every replica
+	// drops its local copy. Nil with Sessions set means no forwarding
+	// (one replica reading a shared store).
+	Bus cluster.Bus
+	// Replica names this replica in logs and SessionRecord.Replica
+	// (default: a random name).
+	Replica string
+	// CancelWindow is how long a replica keeps a cancellation from the bus
+	// whose request it does not (yet) run: a request POSTed to it that
+	// arrives within the window is cancelled at once (its POST and the
+	// cancel's POST raced through the balancer). Default 5 s.
+	CancelWindow time.Duration
+	// ActiveInterval bounds how stale a session's LastActive in Sessions
+	// may be: a replica serving a session writes it at most this often
+	// (default SessionIdleTimeout/4, at most 1 minute), not on every POST.
+	// A session idle on one replica is ended only once the store also shows
+	// it idle for SessionIdleTimeout; otherwise only the local copy goes.
+	ActiveInterval time.Duration
+	// Adopt builds the Conn of a legacy session that another replica
+	// initialized, from its recorded state, started (nil refuses: the
+	// request gets 404 as for an unknown session). NewLifecycleHandler sets
+	// it when its Lifecycle is a SessionAdopter (a *session.Server is).
+	Adopt func(t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn
 }
 
 func (o Options) withDefaults() Options {
@@ -234,13 +270,26 @@ type Handler struct {
 
 	omu     sync.Mutex
 	orphans list.List // of *orphan, oldest first
+
+	// Replicas (cluster.go): the bus subscriptions, the forwarded
+	// cancellations kept for CancelWindow and the requests running here,
+	// under cmu; setLevel applies another replica's logging/setLevel.
+	subs         []cluster.Subscription
+	cmu          sync.Mutex
+	pending      map[cancelKey]*pendingCancel
+	pendingOrder list.List // of *pendingCancel, oldest first
+	live         map[cancelKey]*legacySession
+	setLevel     func(*jsonrpc2.Conn, string) bool
 }
 
 // NewHandler returns a Handler whose Conns newConn builds.
 func NewHandler(newConn ConnFactory, opts Options) *Handler {
 	opts = opts.withDefaults()
+	if opts.Sessions == nil {
+		opts.Bus = nil // the bus serves shared sessions only
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Handler{
+	h := &Handler{
 		newConn:  newConn,
 		opts:     opts,
 		log:      opts.Logger,
@@ -250,6 +299,10 @@ func NewHandler(newConn ConnFactory, opts Options) *Handler {
 		sessions: map[string]*legacySession{},
 		store:    opts.EventStore,
 	}
+	if h.clustered() {
+		h.joinCluster()
+	}
+	return h
 }
 
 // NewHTTPServer returns an http.Server for h with the timeouts a public-facing
@@ -284,8 +337,9 @@ func (h *Handler) Close(ctx context.Context) error {
 		all = append(all, s)
 	}
 	h.mu.Unlock()
+	h.leaveCluster()
 	for _, s := range all {
-		h.endSession(s, "server closing")
+		h.endSession(s, "server closing") // local copies only: the other replicas serve on
 	}
 	h.cancel()
 	h.mu.Lock()

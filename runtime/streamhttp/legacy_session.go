@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -64,6 +65,17 @@ type legacySession struct {
 	// and lingering (answered, events kept a short while).
 	resumable map[string]*stream
 	orphans   map[jsonrpc2.RequestID]*orphan
+
+	// Replicas (Options.Sessions; cluster.go). initID and initParams are
+	// the session's initialize (its answer creates the record); recorded
+	// is set once the record exists; storedActive is the LastActive last
+	// written; levels are the logging/setLevel requests in flight, by id.
+	initID        jsonrpc2.RequestID
+	initParams    json.RawMessage
+	recorded      bool
+	storedActive  time.Time
+	activeWriting bool
+	levels        map[jsonrpc2.RequestID]string
 }
 
 // inbound is a client message on its way to the session's Conn.
@@ -184,6 +196,9 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 	}
 	switch m.Kind {
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
+		if s.h.clustered() {
+			msg = s.clusterResponse(m, msg)
+		}
 		s.mu.Lock()
 		st := s.reqStreams[m.ID]
 		delete(s.reqStreams, m.ID)
@@ -296,6 +311,7 @@ func (s *legacySession) endCancelledStream(params json.RawMessage) {
 		st.abort()
 	}
 	s.h.releaseOrphanOf(s, id) // the Conn cancels it: the client's own reason
+	s.h.requestDone(s, id)
 }
 
 // deliver hands a client message to the Conn.
@@ -316,10 +332,14 @@ func (s *legacySession) deliver(ctx context.Context, m *jsonrpc2.Message, data [
 }
 
 func (s *legacySession) touch(delta int) {
+	now := time.Now()
 	s.mu.Lock()
 	s.open += delta
-	s.lastActive = time.Now()
+	s.lastActive = now
 	s.mu.Unlock()
+	if s.h.clustered() {
+		s.noteActive(now)
+	}
 }
 
 func (s *legacySession) idleSince() (time.Time, bool) {
@@ -339,6 +359,9 @@ func (h *Handler) lookup(id string) *legacySession {
 // nothing (not even that it exists).
 func (h *Handler) lookupFor(r *http.Request, id string) *legacySession {
 	s := h.lookup(id)
+	if s == nil && h.clustered() {
+		s = h.adopt(r, id) // another replica's session
+	}
 	if s != nil && h.opts.SessionOwner != nil && h.opts.SessionOwner(r) != s.owner {
 		h.log.Warn("request for a session of another requestor refused as unknown", "session", id)
 		return nil
@@ -358,6 +381,7 @@ func (s *legacySession) BaseContext() context.Context {
 
 func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
 	s := newLegacySession(h)
+	s.initID, s.initParams = m.ID, m.Params
 	s.base = context.WithValue(context.WithoutCancel(r.Context()), sessionKey{}, s)
 	if h.opts.SessionOwner != nil {
 		s.owner = h.opts.SessionOwner(r)
@@ -378,11 +402,7 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		return
 	}
 	h.sessions[s.id] = s
-	startJanitor := !h.janitor && (h.opts.SessionIdleTimeout > 0 || h.opts.HandshakeTimeout > 0)
-	h.janitor = h.janitor || startJanitor
-	if startJanitor {
-		h.bg.Add(1) // under mu, before Close can start waiting
-	}
+	startJanitor := h.janitorLocked()
 	h.mu.Unlock()
 	if startJanitor {
 		go h.runJanitor()
@@ -424,7 +444,13 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 		if m.Method == "notifications/initialized" {
 			s.mu.Lock()
 			s.initialized = true
+			recorded := s.recorded
 			s.mu.Unlock()
+			if recorded {
+				// Before the 202: the client's next request may reach a
+				// replica whose handshake janitor reads the record.
+				h.updateRecord(s, "initialized", func(r *cluster.SessionRecord) { r.Initialized = true })
+			}
 		}
 		if m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse {
 			s.mu.Lock()
@@ -436,6 +462,10 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 		// stream ends first, so nothing the handler sends once cancelled can
 		// reach the wire.
 		if m.Method == "notifications/cancelled" {
+			if h.forwardCancel(s, m.Params) {
+				w.WriteHeader(http.StatusAccepted) // the replica running it applies it
+				return
+			}
 			s.endCancelledStream(m.Params)
 		}
 		if !s.deliver(r.Context(), m, data) {
@@ -493,8 +523,23 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		// so the client can resume even before the first message.
 		_ = st.openSSE()
 	}
+	if h.clustered() && m.Method == session.MethodSetLevel {
+		var p struct {
+			Level string `json:"level"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil {
+			s.mu.Lock()
+			if s.levels == nil {
+				s.levels = map[jsonrpc2.RequestID]string{}
+			}
+			s.levels[m.ID] = p.Level
+			s.mu.Unlock()
+		}
+	}
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
+	} else if start == nil {
+		h.requestDelivered(s, m.ID) // initialize is never cancelled
 	}
 	if start != nil && !start() {
 		s.mu.Lock()
@@ -617,6 +662,9 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.endSession(s, "session deleted by the client")
+	if h.clustered() {
+		h.sessionDeleted(s.id)
+	}
 	w.WriteHeader(http.StatusOK)
 }
 
@@ -638,6 +686,7 @@ func (h *Handler) endSession(s *legacySession, why string) {
 func (h *Handler) closeSession(s *legacySession, why string) {
 	h.log.Debug("session ended", "session", s.id, "why", why)
 	s.Close()
+	h.forgetSessionRequests(s)
 	s.mu.Lock()
 	var orphans []*orphan
 	for _, o := range s.orphans {
@@ -720,14 +769,48 @@ func (h *Handler) runJanitor() {
 			}
 			h.mu.Unlock()
 			for _, s := range idle {
+				if h.clustered() {
+					storeIdle, _, found := h.storeState(s, now)
+					if found && !storeIdle {
+						h.endSession(s, "local copy idle (the session is active on another replica)")
+						continue
+					}
+					h.endSession(s, "idle")
+					if found {
+						h.sessionDeleted(s.id)
+					}
+					continue
+				}
 				h.endSession(s, "idle")
 			}
 			for _, s := range unfinished {
+				if h.clustered() {
+					if _, init, _ := h.storeState(s, now); init {
+						s.mu.Lock()
+						s.initialized = true // sent to another replica
+						s.mu.Unlock()
+						continue
+					}
+				}
 				h.log.Info("session ended: no notifications/initialized within the handshake timeout", "session", s.id, "timeout", h.opts.HandshakeTimeout)
 				h.endSession(s, "handshake not completed")
+				if h.clustered() {
+					h.sessionDeleted(s.id)
+				}
 			}
 		}
 	}
+}
+
+// janitorLocked reports whether the caller must start the janitor (go
+// h.runJanitor()), counting it for Close. Called under h.mu.
+func (h *Handler) janitorLocked() bool {
+	start := !h.janitor && (h.opts.SessionIdleTimeout > 0 || h.opts.HandshakeTimeout > 0)
+	h.janitor = h.janitor || start
+	if start {
+		h.bg.Add(1) // under mu, before Close can start waiting
+	}
+	return start
 }
 
 func (s *legacySession) isInitialized() bool {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // Lifecycle is a lifecycle layer that builds the Conn of a transport from
@@ -36,7 +37,38 @@ func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
 	if vl, ok := srv.(VersionLister); ok {
 		opts = forVersions(vl.SupportedVersions(), opts)
 	}
-	return NewHandler(AcceptConns(srv, opts.Logger), opts)
+	if a, ok := srv.(SessionAdopter); ok && opts.Adopt == nil {
+		opts.Adopt = AdoptConns(a, opts.Logger)
+	}
+	h := NewHandler(AcceptConns(srv, opts.Logger), opts)
+	if l, ok := srv.(interface {
+		SetLegacyLogLevel(*jsonrpc2.Conn, string) bool
+	}); ok {
+		h.setLevel = l.SetLegacyLogLevel
+	}
+	return h
+}
+
+// SessionAdopter is a Lifecycle that can serve a legacy session another
+// replica initialized, from the state it recorded (session.Server.Adopt).
+type SessionAdopter interface {
+	Adopt(ctx context.Context, t jsonrpc2.Transport, st session.LegacyState) (*jsonrpc2.Conn, error)
+}
+
+// AdoptConns adapts a SessionAdopter to Options.Adopt. log receives the
+// reason a Conn was refused (nil means slog.Default()).
+func AdoptConns(a SessionAdopter, log *slog.Logger) func(jsonrpc2.Transport, session.LegacyState) *jsonrpc2.Conn {
+	if log == nil {
+		log = slog.Default()
+	}
+	return func(t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn {
+		conn, err := a.Adopt(context.Background(), t, st)
+		if err != nil {
+			log.Error("lifecycle refused to adopt a legacy session", "error", err)
+			return nil
+		}
+		return conn
+	}
 }
 
 // AcceptConns adapts a Lifecycle to a ConnFactory, for a Handler that needs

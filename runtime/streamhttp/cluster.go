@@ -1,0 +1,546 @@
+package streamhttp
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/cluster"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
+)
+
+// Replicas (Options.Sessions, Options.Bus). What this file adds to the
+// single-process Handler, and why:
+//
+//   - The record of a legacy session is created in Options.Sessions when
+//     its initialize is answered, before the response that carries
+//     Mcp-Session-Id is written: a client cannot name the session to
+//     another replica before every replica can read it.
+//   - A replica that gets a request naming a session it does not hold reads
+//     the record and adopts the session (Options.Adopt: a Conn in the
+//     negotiated state, no initialize), after the same owner check as a
+//     local session (another identity gets the same 404 as an unknown id).
+//   - notifications/cancelled naming a request that does not run on the
+//     replica that received it is published on the bus (subject
+//     "mcp.cancel.<session token>") instead of reaching the local Conn
+//     (where it would be an unknown request, logged as noise). Every replica
+//     receives it; the one running the request applies it exactly as a
+//     local cancellation (its stream ends, then its Conn reads the
+//     notification: the handler's ctx ends with the client's reason, no
+//     response). A replica keeps a cancellation it could not apply for
+//     CancelWindow (bounded in number too): a request arriving within it is
+//     cancelled at once, which settles the race of a request POSTed to one
+//     replica and its cancel POSTed to another just after. Each
+//     cancellation is applied at most once per replica, so duplicate
+//     deliveries are harmless; one that finds its request finished (or
+//     never seen) expires from the window and is logged at debug.
+//   - DELETE removes the record and publishes "mcp.session.drop.<token>":
+//     every replica ends its local copy (its handlers are cancelled as the
+//     session's end cancels them).
+//   - logging/setLevel accepted on one replica updates the record and is
+//     published ("mcp.session.level.<token>") to the local copies of the
+//     others.
+//   - LastActive is written at most every ActiveInterval, not on every
+//     POST; the idle janitor ends a session (record and all) only when the
+//     record also shows it idle for SessionIdleTimeout, else only its
+//     local copy. The handshake janitor reads the record too (the client
+//     may have sent notifications/initialized to another replica).
+//   - 2026-07-28 needs none of this: there are no sessions, and closing a
+//     request's response stream, its cancellation, is seen by the replica
+//     that holds the stream, which is the one running the request.
+
+// Bus subjects of the legacy session layer (the session package's change
+// notifications use session.NotifySubjectPrefix).
+const (
+	SubjectCancel       = "mcp.cancel."        // + SubjectToken(session id)
+	SubjectSessionDrop  = "mcp.session.drop."  // + SubjectToken(session id)
+	SubjectSessionLevel = "mcp.session.level." // + SubjectToken(session id)
+)
+
+// maxPendingCancels bounds the cancellations a replica keeps for requests
+// it does not run (CancelWindow).
+const maxPendingCancels = 4096
+
+// busMsg is what the replicas tell each other about a session.
+type busMsg struct {
+	Origin  string          `json:"origin"`
+	Session string          `json:"session"`
+	Params  json.RawMessage `json:"params,omitempty"` // cancel: the notification's params, as sent
+	Level   string          `json:"level,omitempty"`  // level
+}
+
+// cancelKey names a request of a session.
+type cancelKey struct {
+	session, id string
+}
+
+// pendingCancel is a cancellation from the bus kept for CancelWindow.
+type pendingCancel struct {
+	key     cancelKey
+	params  json.RawMessage
+	expires time.Time
+	applied bool
+	elem    *list.Element
+}
+
+func (h *Handler) clustered() bool { return h.opts.Sessions != nil }
+
+// joinCluster subscribes to the bus (NewHandler).
+func (h *Handler) joinCluster() {
+	if h.opts.Replica == "" {
+		h.opts.Replica = "replica-" + newSessionID()[:12]
+	}
+	if h.opts.CancelWindow <= 0 {
+		h.opts.CancelWindow = 5 * time.Second
+	}
+	if h.opts.ActiveInterval <= 0 {
+		h.opts.ActiveInterval = time.Minute
+		if q := h.opts.SessionIdleTimeout / 4; q > 0 && q < h.opts.ActiveInterval {
+			h.opts.ActiveInterval = q
+		}
+	}
+	h.pending = map[cancelKey]*pendingCancel{}
+	h.live = map[cancelKey]*legacySession{}
+	if h.opts.Bus == nil {
+		return
+	}
+	for pattern, fn := range map[string]func(string, []byte){
+		SubjectCancel + ">":       h.onBusCancel,
+		SubjectSessionDrop + ">":  h.onBusDrop,
+		SubjectSessionLevel + ">": h.onBusLevel,
+	} {
+		sub, err := h.opts.Bus.Subscribe(pattern, fn)
+		if err != nil {
+			h.log.Error("cluster bus: cannot subscribe; this replica will not see what the others forward", "subject", pattern, "error", err)
+			continue
+		}
+		h.subs = append(h.subs, sub)
+	}
+}
+
+// leaveCluster ends the bus subscriptions (Close).
+func (h *Handler) leaveCluster() {
+	for _, sub := range h.subs {
+		_ = sub.Unsubscribe()
+	}
+}
+
+func (h *Handler) publish(subject string, m busMsg) {
+	if h.opts.Bus == nil {
+		return
+	}
+	m.Origin = h.opts.Replica
+	data, _ := json.Marshal(m)
+	ctx, cancel := context.WithTimeout(h.ctx, 5*time.Second)
+	defer cancel()
+	if err := h.opts.Bus.Publish(ctx, subject, data); err != nil {
+		h.log.Warn("cluster bus: publish failed", "subject", subject, "session", m.Session, "error", err)
+	}
+}
+
+func (h *Handler) storeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
+}
+
+// recordSession creates the record of s from its initialize and the
+// result about to be written (legacySession.Write). A failure is returned:
+// the session then cannot be served by the other replicas, and the
+// initialize is answered with an error instead.
+func (s *legacySession) recordSession(result []byte) error {
+	h := s.h
+	var res struct {
+		Result struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"result"`
+	}
+	_ = json.Unmarshal(result, &res)
+	var p struct {
+		Capabilities json.RawMessage `json:"capabilities"`
+		ClientInfo   json.RawMessage `json:"clientInfo"`
+	}
+	_ = json.Unmarshal(s.initParams, &p)
+	now := time.Now()
+	ctx, cancel := h.storeCtx()
+	defer cancel()
+	err := h.opts.Sessions.Create(ctx, cluster.SessionRecord{
+		ID: s.id, Revision: res.Result.ProtocolVersion, ClientInfo: p.ClientInfo, ClientCapabilities: p.Capabilities,
+		Owner: s.owner, Replica: h.opts.Replica, Created: s.created, LastActive: now,
+	})
+	if err == nil {
+		s.mu.Lock()
+		s.storedActive = now
+		s.mu.Unlock()
+	}
+	return err
+}
+
+// updateRecord applies fn to the record of s (best effort: logged).
+func (h *Handler) updateRecord(s *legacySession, what string, fn func(*cluster.SessionRecord)) {
+	ctx, cancel := h.storeCtx()
+	defer cancel()
+	_, err := h.opts.Sessions.Update(ctx, s.id, func(r *cluster.SessionRecord) error {
+		fn(r)
+		return nil
+	})
+	if err != nil {
+		h.log.Warn("session store: update failed", "session", s.id, "what", what, "error", err)
+	}
+}
+
+// noteActive writes LastActive when the stored one is older than
+// ActiveInterval (touch), in the background.
+func (s *legacySession) noteActive(now time.Time) {
+	h := s.h
+	s.mu.Lock()
+	due := s.recorded && !s.activeWriting && now.Sub(s.storedActive) >= h.opts.ActiveInterval
+	if due {
+		s.activeWriting = true
+	}
+	s.mu.Unlock()
+	if !due {
+		return
+	}
+	h.background(func() {
+		h.updateRecord(s, "lastActive", func(r *cluster.SessionRecord) {
+			if now.After(r.LastActive) {
+				r.LastActive = now
+			}
+		})
+		s.mu.Lock()
+		s.activeWriting = false
+		s.storedActive = now
+		s.mu.Unlock()
+	})
+}
+
+// adopt builds the local copy of a session this replica does not hold from
+// its record, or returns nil (unknown, another owner's, not yet answered,
+// or refused by Options.Adopt): the caller answers 404.
+func (h *Handler) adopt(r *http.Request, id string) *legacySession {
+	if h.opts.Adopt == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	rec, err := h.opts.Sessions.Get(ctx, id)
+	cancel()
+	if err != nil {
+		if !errors.Is(err, cluster.ErrSessionNotFound) {
+			h.log.Warn("session store: read failed; the session is answered as unknown", "session", id, "error", err)
+		}
+		return nil
+	}
+	if h.opts.SessionOwner != nil && h.opts.SessionOwner(r) != rec.Owner {
+		h.log.Warn("request for a session of another requestor refused as unknown", "session", id)
+		return nil
+	}
+	if rec.Revision == "" {
+		return nil // its initialize is not answered yet
+	}
+	s := newLegacySession(h)
+	s.id, s.owner, s.created, s.initialized, s.recorded = rec.ID, rec.Owner, rec.Created, rec.Initialized, true
+	s.storedActive = rec.LastActive
+	s.base = context.WithValue(context.WithoutCancel(r.Context()), sessionKey{}, s)
+	h.mu.Lock()
+	if old := h.sessions[id]; old != nil {
+		h.mu.Unlock()
+		return old // adopted meanwhile by a concurrent request
+	}
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	var victim *legacySession
+	var why string
+	if len(h.sessions) >= h.opts.MaxSessions {
+		if victim, why = h.victimLocked(); victim != nil {
+			delete(h.sessions, victim.id)
+		}
+	}
+	// Admitted even at the cap when nothing can give way: the session
+	// exists (another replica answered its initialize) and refusing it here
+	// would only send the client round the balancer.
+	h.sessions[id] = s
+	startJanitor := h.janitorLocked()
+	h.mu.Unlock()
+	if startJanitor {
+		go h.runJanitor()
+	}
+	if victim != nil {
+		h.log.Info("local session copy dropped to make room (MaxSessions reached)", "session", victim.id, "why", why)
+		h.closeSession(victim, why)
+	}
+	conn := h.opts.Adopt(s, session.LegacyState{Version: rec.Revision, ClientInfo: rec.ClientInfo,
+		ClientCapabilities: rec.ClientCapabilities, LogLevel: rec.LogLevel})
+	s.mu.Lock()
+	s.conn = conn
+	s.mu.Unlock()
+	close(s.ready)
+	if conn == nil {
+		h.mu.Lock()
+		if h.sessions[id] == s {
+			delete(h.sessions, id)
+		}
+		h.mu.Unlock()
+		s.Close()
+		return nil
+	}
+	conn.Start()
+	h.log.Debug("session adopted from the store", "session", id, "replica", h.opts.Replica, "created by", rec.Replica)
+	return s
+}
+
+// cancelRequestID is the requestId a notifications/cancelled names (false
+// when it names none).
+func cancelRequestID(params json.RawMessage) (jsonrpc2.RequestID, bool) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
+		return jsonrpc2.RequestID{}, false
+	}
+	id, err := jsonrpc2.ParseRequestID(p.RequestID)
+	return id, err == nil
+}
+
+// idKey is a request id as a map key: its JSON (1 and "1" differ).
+func idKey(id jsonrpc2.RequestID) string { return string(id.RawJSON()) }
+
+// forwardCancel publishes a client's notifications/cancelled whose request
+// does not run here, and reports whether it did (legacyPost then does not
+// give it to the local Conn).
+func (h *Handler) forwardCancel(s *legacySession, params json.RawMessage) bool {
+	if h.opts.Bus == nil {
+		return false
+	}
+	rid, ok := cancelRequestID(params)
+	if !ok {
+		return false // malformed: the local Conn ignores and logs it
+	}
+	id := idKey(rid)
+	h.cmu.Lock()
+	_, local := h.live[cancelKey{s.id, id}]
+	h.cmu.Unlock()
+	if local {
+		return false
+	}
+	s.mu.Lock()
+	_, local = s.reqStreams[rid]
+	s.mu.Unlock()
+	if local {
+		return false // registered, not yet handed to the Conn: the Conn orders them
+	}
+	h.log.Debug("cancellation forwarded to the other replicas: its request does not run here", "session", s.id, "requestId", id, "replica", h.opts.Replica)
+	h.publish(SubjectCancel+cluster.SubjectToken(s.id), busMsg{Session: s.id, Params: params})
+	return true
+}
+
+// onBusCancel receives a forwarded cancellation: applied at once when its
+// request runs here, else kept for CancelWindow.
+func (h *Handler) onBusCancel(_ string, data []byte) {
+	var m busMsg
+	if err := json.Unmarshal(data, &m); err != nil || m.Session == "" {
+		h.log.Warn("cluster bus: malformed cancellation ignored", "error", err)
+		return
+	}
+	rid, ok := cancelRequestID(m.Params)
+	if !ok {
+		h.log.Warn("cluster bus: cancellation without a valid requestId ignored", "session", m.Session)
+		return
+	}
+	id := idKey(rid)
+	key := cancelKey{m.Session, id}
+	now := time.Now()
+	h.cmu.Lock()
+	h.expirePendingLocked(now)
+	if _, dup := h.pending[key]; dup {
+		h.cmu.Unlock()
+		h.log.Debug("cluster bus: duplicate cancellation ignored", "session", m.Session, "requestId", id)
+		return
+	}
+	p := &pendingCancel{key: key, params: m.Params, expires: now.Add(h.opts.CancelWindow)}
+	p.elem = h.pendingOrder.PushBack(p)
+	h.pending[key] = p
+	for h.pendingOrder.Len() > maxPendingCancels {
+		old := h.pendingOrder.Remove(h.pendingOrder.Front()).(*pendingCancel)
+		delete(h.pending, old.key)
+	}
+	s := h.live[key]
+	if s != nil {
+		p.applied = true
+		delete(h.live, key)
+	}
+	h.cmu.Unlock()
+	if s != nil {
+		h.log.Debug("cancellation from another replica applied", "session", m.Session, "requestId", id, "from", m.Origin)
+		h.background(func() { h.applyCancel(s, m.Params) })
+	}
+}
+
+// expirePendingLocked drops the cancellations kept past CancelWindow.
+func (h *Handler) expirePendingLocked(now time.Time) {
+	for e := h.pendingOrder.Front(); e != nil; e = h.pendingOrder.Front() {
+		p := e.Value.(*pendingCancel)
+		if now.Before(p.expires) {
+			return
+		}
+		h.pendingOrder.Remove(e)
+		delete(h.pending, p.key)
+		if !p.applied {
+			h.log.Debug("forwarded cancellation expired: its request did not run on this replica in the window", "session", p.key.session, "requestId", p.key.id)
+		}
+	}
+}
+
+// requestDelivered registers a request just handed to the Conn of s as
+// running here, or cancels it at once when a forwarded cancellation for it
+// is waiting (legacyRequest).
+func (h *Handler) requestDelivered(s *legacySession, id jsonrpc2.RequestID) {
+	if h.opts.Bus == nil {
+		return
+	}
+	key := cancelKey{s.id, idKey(id)}
+	h.cmu.Lock()
+	h.expirePendingLocked(time.Now())
+	p := h.pending[key]
+	apply := p != nil && !p.applied
+	if apply {
+		p.applied = true
+	} else {
+		h.live[key] = s
+	}
+	h.cmu.Unlock()
+	if apply {
+		h.log.Debug("request cancelled on arrival: its cancellation came first through another replica", "session", s.id, "requestId", key.id)
+		h.applyCancel(s, p.params)
+	}
+}
+
+// requestDone forgets a request that no longer runs here (answered or
+// cancelled).
+func (h *Handler) requestDone(s *legacySession, id jsonrpc2.RequestID) {
+	if h.opts.Bus == nil {
+		return
+	}
+	h.cmu.Lock()
+	delete(h.live, cancelKey{s.id, idKey(id)})
+	h.cmu.Unlock()
+}
+
+// forgetSessionRequests drops what the cancellation routing holds of a
+// session that ended here.
+func (h *Handler) forgetSessionRequests(s *legacySession) {
+	if h.opts.Bus == nil {
+		return
+	}
+	h.cmu.Lock()
+	for k, v := range h.live {
+		if v == s {
+			delete(h.live, k)
+		}
+	}
+	h.cmu.Unlock()
+}
+
+// applyCancel cancels a request of s as a cancel POSTed here would: its
+// stream ends, then its Conn reads the notification.
+func (h *Handler) applyCancel(s *legacySession, params json.RawMessage) {
+	s.endCancelledStream(params)
+	data, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		Method  string          `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}{"2.0", "notifications/cancelled", params})
+	m, derr := jsonrpc2.DecodeMessage(data)
+	if derr != nil {
+		h.log.Warn("cluster bus: cancellation not applied: invalid params", "session", s.id, "error", derr.Message)
+		return
+	}
+	s.deliver(h.ctx, m, data)
+}
+
+// onBusDrop ends the local copy of a session deleted on another replica.
+func (h *Handler) onBusDrop(_ string, data []byte) {
+	var m busMsg
+	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica {
+		return
+	}
+	if s := h.lookup(m.Session); s != nil {
+		h.background(func() { h.endSession(s, "session deleted on replica "+m.Origin) })
+	}
+}
+
+// onBusLevel applies a logging/setLevel accepted on another replica to the
+// local copy of the session.
+func (h *Handler) onBusLevel(_ string, data []byte) {
+	var m busMsg
+	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica || h.setLevel == nil {
+		return
+	}
+	if s := h.lookup(m.Session); s != nil {
+		if c := s.getConn(); c != nil {
+			h.setLevel(c, m.Level)
+		}
+	}
+}
+
+// sessionDeleted removes the record of a session the client deleted (or
+// that expired) and tells the other replicas to drop their copies.
+func (h *Handler) sessionDeleted(id string) {
+	ctx, cancel := h.storeCtx()
+	defer cancel()
+	if err := h.opts.Sessions.Delete(ctx, id); err != nil {
+		h.log.Warn("session store: delete failed", "session", id, "error", err)
+	}
+	h.publish(SubjectSessionDrop+cluster.SubjectToken(id), busMsg{Session: id})
+}
+
+// storeIdle reports whether the record of s also shows it idle for
+// SessionIdleTimeout (or gone), and whether it completed its handshake
+// (janitor).
+func (h *Handler) storeState(s *legacySession, now time.Time) (idle, initialized, found bool) {
+	ctx, cancel := h.storeCtx()
+	defer cancel()
+	rec, err := h.opts.Sessions.Get(ctx, s.id)
+	if err != nil {
+		return errors.Is(err, cluster.ErrSessionNotFound), false, false
+	}
+	return now.Sub(rec.LastActive) >= h.opts.SessionIdleTimeout, rec.Initialized, true
+}
+
+// clusterResponse is what Write does with a response of a shared session
+// before it goes out: the answer to initialize creates the record (or,
+// when the store refuses, becomes an error: the session would exist on
+// this replica only); an accepted logging/setLevel updates the record and
+// the other replicas' copies. It returns the message to write.
+func (s *legacySession) clusterResponse(m *jsonrpc2.Message, msg []byte) []byte {
+	h := s.h
+	h.requestDone(s, m.ID)
+	s.mu.Lock()
+	isInit := !s.recorded && !s.initID.IsZero() && m.ID == s.initID
+	level, isLevel := s.levels[m.ID]
+	delete(s.levels, m.ID)
+	s.mu.Unlock()
+	if m.Kind != jsonrpc2.KindResponse {
+		return msg
+	}
+	if isInit {
+		if err := s.recordSession(msg); err != nil {
+			h.log.Error("session store: the session cannot be recorded; initialize fails", "session", s.id, "error", err)
+			h.background(func() { h.endSession(s, "not recorded in the session store") })
+			return errorBody(m.ID, jsonrpc2.CodeInternalError, "session store unavailable", nil)
+		}
+		s.mu.Lock()
+		s.recorded = true
+		s.mu.Unlock()
+		return msg
+	}
+	if isLevel {
+		h.updateRecord(s, "logLevel", func(r *cluster.SessionRecord) { r.LogLevel = level })
+		h.publish(SubjectSessionLevel+cluster.SubjectToken(s.id), busMsg{Session: s.id, Level: level})
+	}
+	return msg
+}
