@@ -154,6 +154,11 @@ func (w *work) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, 
 	}
 }
 
+// Announce is not measured.
+func (w *work) Announce(context.Context, *tools.AnnounceArgs) (*tools.AnnounceResult, error) {
+	return nil, errors.New("not measured")
+}
+
 // Confirm is not measured.
 func (w *work) Confirm(context.Context, *tools.ConfirmArgs) (*tools.ConfirmResult, error) {
 	return nil, errors.New("not measured")
@@ -201,17 +206,6 @@ func startReplica(name string, store tasks.Store, bus cluster.Bus, w *work) (*re
 		hs.Shutdown(ctx)
 		mgr.Close(ctx)
 	}}, nil
-}
-
-// natsBus is cluster.Bus on core NATS.
-type natsBus struct{ nc *nats.Conn }
-
-func (b natsBus) Publish(_ context.Context, subject string, data []byte) error {
-	return b.nc.Publish(subject, data)
-}
-
-func (b natsBus) Subscribe(pattern string, fn func(string, []byte)) (cluster.Subscription, error) {
-	return b.nc.Subscribe(pattern, func(m *nats.Msg) { fn(m.Subject, m.Data) })
 }
 
 var client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -498,7 +492,7 @@ func run(n, ops int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		r, err := startReplica(name, st, natsBus{nc}, newWork())
+		r, err := startReplica(name, st, natscluster.NewBus(nc), newWork())
 		if err != nil {
 			return "", err
 		}

@@ -18,12 +18,14 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // impl implements tools.Tools for one replica.
 type impl struct {
 	replica string
 	log     *slog.Logger
+	srv     *session.Server // set once built: Announce raises notifications on it
 }
 
 // Slow works for a.Ms milliseconds. When its call (or task) is cancelled
@@ -69,6 +71,15 @@ func (s impl) Confirm(ctx context.Context, a *tools.ConfirmArgs) (*tools.Confirm
 	return &tools.ConfirmResult{Answer: res.Content["answer"], Replica: s.replica}, nil
 }
 
+// Announce raises notifications/tools/list_changed here; session.WithBus
+// carries it to the listeners of the other replicas.
+func (s *impl) Announce(context.Context, *tools.AnnounceArgs) (*tools.AnnounceResult, error) {
+	if err := s.srv.NotifyListChanged("tools"); err != nil {
+		return nil, err
+	}
+	return &tools.AnnounceResult{Replica: s.replica}, nil
+}
+
 // Whoami names the replica.
 func (s impl) Whoami(context.Context, *tools.WhoamiArgs) (*tools.WhoamiResult, error) {
 	return &tools.WhoamiResult{Replica: s.replica}, nil
@@ -93,11 +104,24 @@ func runReplica(args []string) error {
 	}
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	// Tasks and legacy sessions in JetStream key-value buckets; the bus
+	// on core NATS subjects carries cancellations (of requests and of
+	// tasks), task updates and list-changed notifications.
 	store, err := natscluster.NewTaskStore(ctx, nc, natscluster.TaskStoreOptions{MaxAge: 24 * time.Hour})
-	cancel()
 	if err != nil {
 		return err
 	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return err
+	}
+	sessions, err := natscluster.NewSessionStore(ctx, js, natscluster.SessionStoreConfig{TTL: 24 * time.Hour})
+	if err != nil {
+		return err
+	}
+	bus := natscluster.NewBus(nc)
+	im := &impl{replica: *name, log: log}
 	mgr := tasks.NewManager(tasks.Config{
 		Methods: []string{"tools/call"},
 		ToolSupport: func(tool string) tasks.Support {
@@ -106,17 +130,21 @@ func runReplica(args []string) error {
 			}
 			return tasks.Forbidden
 		},
-		Store: store, Bus: natsBus{nc}, Replica: *name, Lease: *lease,
+		Store: store, Bus: bus, Replica: *name, Lease: *lease,
 		DefaultTTL: time.Hour, PollInterval: 200 * time.Millisecond,
 		Unbound: true, // modern tasks are reached by their unguessable id on any replica
 		Logger:  log,
 	})
 	srv := mcp.NewServer(session.Implementation{Name: "cluster-example", Version: "0.1.0"},
-		tools.NewHandler(impl{replica: *name, log: log}),
+		tools.NewHandler(im),
 		session.WithLegacy(mcp20251125.Revision()),
 		tasks.WithTasks(mgr),
+		session.WithBus(bus), // list_changed and resources/updated reach every replica's listeners
+		session.WithCapability("tools", []byte(`{"listChanged":true}`)),
 		session.WithLogger(log))
-	err = streamhttp.ListenAndServe(context.Background(), *addr, srv, streamhttp.Options{Logger: log, ShutdownTimeout: 2 * time.Second})
+	im.srv = srv
+	err = streamhttp.ListenAndServe(context.Background(), *addr, srv, streamhttp.Options{Logger: log, ShutdownTimeout: 2 * time.Second,
+		Sessions: sessions, Bus: bus, Replica: *name})
 	closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	return errors.Join(err, mgr.Close(closeCtx))
