@@ -82,7 +82,18 @@ func startE2E(t *testing.T) *e2e {
 	os.Mkdir(logs, 0o755)
 	natsDir := filepath.Join(dir, "nats")
 	c := &Cluster{Bin: bin, Dir: natsDir, Lease: e2eLease, LogDir: logs}
-	t.Cleanup(c.Stop)
+	t.Cleanup(func() {
+		c.Stop()
+		if !t.Failed() {
+			return
+		}
+		files, _ := filepath.Glob(filepath.Join(logs, "*.log"))
+		for _, f := range files {
+			b, _ := os.ReadFile(f)
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			t.Logf("--- %s (last %d lines)\n%s", filepath.Base(f), min(len(lines), 60), strings.Join(lines[max(0, len(lines)-60):], "\n"))
+		}
+	})
 	if err := c.StartNATS(); err != nil {
 		t.Fatal(err)
 	}
@@ -590,54 +601,221 @@ func (s *legacySession) call(method, params string) json.RawMessage {
 	return r.Result
 }
 
-// 2025-11-25 core tasks: created in a session on one replica, read,
-// awaited (tasks/result) and cancelled in sessions on the others. Each
-// session talks to its own replica directly: a legacy session's own POSTs
-// reach any replica only with the shared session store.
+// otherThan returns a replica that is not name.
+func (e *e2e) otherThan(name string) *Replica {
+	e.t.Helper()
+	for _, n := range []string{"r1", "r2", "r3"} {
+		if n != name {
+			return e.replica(n)
+		}
+	}
+	return nil
+}
+
+// on is the same session, posting to url (one replica directly): any
+// replica serves any request of a legacy session.
+func (s *legacySession) on(url string) *legacySession {
+	return &legacySession{e: s.e, url: url, sid: s.sid}
+}
+
+// 2025-11-25 core tasks in one legacy session through the proxy: created
+// on one replica; read, awaited (tasks/result waits for the work on
+// another replica) and cancelled (ending the work where it runs) on the
+// others.
 func TestClusterE2ELegacyTasks(t *testing.T) {
 	e := startE2E(t)
-	var s []*legacySession
-	for _, name := range []string{"r1", "r2", "r3"} {
-		s = append(s, e.legacy(e.replica(name).URL))
-	}
+	s := e.legacy(e.url)
 	var created struct {
 		Task struct {
 			TaskID string `json:"taskId"`
 			Status string `json:"status"`
 		} `json:"task"`
 	}
-	json.Unmarshal(s[0].call("tools/call", `{"name":"slow","arguments":{"ms":1500,"tag":"legacy-result"},"task":{"ttl":60000}}`), &created)
+	json.Unmarshal(s.call("tools/call", `{"name":"slow","arguments":{"ms":1500,"tag":"legacy-result"},"task":{"ttl":60000}}`), &created)
 	id := created.Task.TaskID
 	if id == "" || created.Task.Status != "working" {
 		t.Fatalf("CreateTaskResult: %+v", created)
 	}
+	runner := e.awaitLog(10*time.Second, "task created", "task="+id)
+	other := s.on(e.otherThan(runner).URL)
 	var got struct {
 		Status string `json:"status"`
 	}
-	json.Unmarshal(s[1].call("tasks/get", `{"taskId":"`+id+`"}`), &got)
-	if got.Status != "working" {
-		t.Fatalf("tasks/get on r2: %+v", got)
+	for range 3 { // through the proxy: every replica in turn
+		json.Unmarshal(s.call("tasks/get", `{"taskId":"`+id+`"}`), &got)
+		if got.Status != "working" {
+			t.Fatalf("tasks/get: %+v", got)
+		}
 	}
-	// tasks/result on r3 waits for the work on r1.
-	res := s[2].call("tasks/result", `{"taskId":"`+id+`"}`)
-	if !strings.Contains(string(res), `"tag":"legacy-result"`) || !strings.Contains(string(res), `"replica":"r1"`) || !strings.Contains(string(res), "io.modelcontextprotocol/related-task") {
-		t.Fatalf("tasks/result on r3: %s", res)
+	res := other.call("tasks/result", `{"taskId":"`+id+`"}`)
+	if !strings.Contains(string(res), `"tag":"legacy-result"`) || !strings.Contains(string(res), `"replica":"`+runner+`"`) || !strings.Contains(string(res), "io.modelcontextprotocol/related-task") {
+		t.Fatalf("tasks/result on another replica than %s: %s", runner, res)
 	}
 
-	json.Unmarshal(s[0].call("tools/call", `{"name":"slow","arguments":{"ms":60000,"tag":"legacy-cancel"},"task":{"ttl":60000}}`), &created)
+	json.Unmarshal(s.call("tools/call", `{"name":"slow","arguments":{"ms":60000,"tag":"legacy-cancel"},"task":{"ttl":60000}}`), &created)
 	id = created.Task.TaskID
-	e.awaitLog(10*time.Second, "slow started", "tag=legacy-cancel")
-	json.Unmarshal(s[1].call("tasks/cancel", `{"taskId":"`+id+`"}`), &got)
+	runner = e.awaitLog(10*time.Second, "slow started", "tag=legacy-cancel")
+	other = s.on(e.otherThan(runner).URL)
+	json.Unmarshal(other.call("tasks/cancel", `{"taskId":"`+id+`"}`), &got)
 	if got.Status != "cancelled" {
-		t.Fatalf("tasks/cancel on r2: %+v", got)
+		t.Fatalf("tasks/cancel: %+v", got)
 	}
-	if r := e.awaitLog(10*time.Second, "slow cancelled", "tag=legacy-cancel", "source=tasks/cancel"); r != "r1" {
-		t.Fatalf("cancelled on %s, ran on r1", r)
+	if r := e.awaitLog(10*time.Second, "slow cancelled", "tag=legacy-cancel", "source=tasks/cancel"); r != runner {
+		t.Fatalf("cancelled on %s, ran on %s", r, runner)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, err := s[2].do(ctx, `{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"`+id+`"}}`)
+	r, err := s.do(ctx, `{"jsonrpc":"2.0","id":9,"method":"tasks/result","params":{"taskId":"`+id+`"}}`)
 	if err != nil || r.Error == nil || !strings.Contains(r.Error.Message, "cancelled") {
-		t.Fatalf("tasks/result of the cancelled task on r3: %+v %v", r, err)
+		t.Fatalf("tasks/result of the cancelled task: %+v %v", r, err)
 	}
+}
+
+// 2025-11-25 cancellation through the proxy: a legacy session's request
+// runs on one replica, its notifications/cancelled is POSTed to another;
+// the handler's ctx ends with the client's reason (source peer) and the
+// request is never answered. Cancelling a finished request is harmless.
+func TestClusterE2ELegacyCancellation(t *testing.T) {
+	e := startE2E(t)
+	s := e.legacy(e.url)
+	answered := make(chan rpcResponse, 1)
+	ended := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		r, err := s.do(ctx, `{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"slow","arguments":{"ms":30000,"tag":"legacy-peer-cancel"}}}`)
+		if err == nil && r.ID != nil {
+			answered <- r
+		}
+		ended <- err
+	}()
+	runner := e.awaitLog(10*time.Second, "slow started", "tag=legacy-peer-cancel")
+	other := s.on(e.otherThan(runner).URL)
+	if _, err := other.do(context.Background(), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":41,"reason":"user gave up"}}`); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.awaitLog(10*time.Second, "slow cancelled", "tag=legacy-peer-cancel", `source="peer notification"`, "user gave up"); r != runner {
+		t.Fatalf("cancelled on %s, ran on %s", r, runner)
+	}
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled request's POST never ended")
+	}
+	select {
+	case r := <-answered:
+		t.Fatalf("a cancelled request was answered: %+v", r)
+	default:
+	}
+	// A late or duplicate cancellation, to every replica, changes nothing:
+	// the session still serves.
+	for _, n := range []string{"r1", "r2", "r3"} {
+		if _, err := s.on(e.replica(n).URL).do(context.Background(), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":41,"reason":"again"}}`); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var who struct {
+		Structured struct{ Replica string } `json:"structuredContent"`
+	}
+	json.Unmarshal(s.call("tools/call", `{"name":"whoami","arguments":{}}`), &who)
+	if who.Structured.Replica == "" {
+		t.Fatal("session unusable after the cancellations")
+	}
+}
+
+// sseLines reads an SSE body's data lines into a channel.
+func sseLines(body io.Reader) <-chan string {
+	ch := make(chan string, 64)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data:"); ok {
+				ch <- strings.TrimSpace(d)
+			}
+		}
+	}()
+	return ch
+}
+
+func awaitLine(t *testing.T, ch <-chan string, what, contains string) {
+	t.Helper()
+	timeout := time.After(15 * time.Second)
+	for {
+		select {
+		case l, ok := <-ch:
+			if !ok {
+				t.Fatalf("%s: stream ended", what)
+			}
+			if strings.Contains(l, contains) {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("%s: no %q within 15s", what, contains)
+		}
+	}
+}
+
+// Fan-out: a list_changed raised on one replica reaches a modern
+// subscriptions/listen stream held by another and a legacy session's GET
+// stream held by a third.
+func TestClusterE2EListenFanOut(t *testing.T) {
+	e := startE2E(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	// Modern listener on r1.
+	body := `{"jsonrpc":"2.0","id":"listen-1","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + fmt.Sprintf(modernMeta, "") + `}}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.replica("r1").URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("subscriptions/listen: %d %s", resp.StatusCode, b)
+	}
+	modern := sseLines(resp.Body)
+	select {
+	case first := <-modern: // the acknowledgement: the listener is registered
+		if strings.Contains(first, `"error"`) {
+			t.Fatalf("subscriptions/listen: %s", first)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("no acknowledgement of subscriptions/listen")
+	}
+
+	// Legacy listener: a session's GET stream on r3.
+	s := e.legacy(e.url)
+	greq, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.replica("r3").URL, nil)
+	greq.Header.Set("Accept", "text/event-stream")
+	greq.Header.Set("Mcp-Session-Id", s.sid)
+	greq.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	gresp, err := http.DefaultClient.Do(greq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gresp.Body.Close()
+	if gresp.StatusCode != 200 {
+		t.Fatalf("GET stream: %d", gresp.StatusCode)
+	}
+	legacy := sseLines(gresp.Body)
+
+	// Raised on r2.
+	r2 := &e2e{t: t, c: e.c, url: e.replica("r2").URL, logs: e.logs}
+	var who struct {
+		Structured struct{ Replica string } `json:"structuredContent"`
+	}
+	json.Unmarshal(r2.call("tools/call", "announce", toolParams("announce", `{}`, false)), &who)
+	if who.Structured.Replica != "r2" {
+		t.Fatalf("announce ran on %q", who.Structured.Replica)
+	}
+	awaitLine(t, modern, "modern listener on r1", "notifications/tools/list_changed")
+	awaitLine(t, legacy, "legacy GET stream on r3", "notifications/tools/list_changed")
 }
