@@ -148,7 +148,9 @@ type Config struct {
 	// SessionKey, if set, gives the legacy (2025-11-25) session of an
 	// incoming request, to bind core tasks to it instead of to the Conn:
 	// behind a load balancer one session's requests reach Conns on several
-	// replicas, and each must find the session's tasks.
+	// replicas, and each must find the session's tasks. A Conn is then only
+	// one replica's copy of the session, so its end does not cancel the
+	// session's tasks (they end with their work, tasks/cancel or ttl).
 	SessionKey func(ctx context.Context) (string, bool)
 }
 
@@ -334,7 +336,7 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 		}
 		return m.extUpdate(ctx, req)
 	})
-	if session != "" {
+	if session != "" && m.cfg.SessionKey == nil {
 		// Nobody can reach a session's tasks once its Conn is gone. Not in
 		// m.wg: Close waits for task work, not for Conns to end.
 		go func() {

@@ -647,6 +647,22 @@ func TestClusterE2ELegacyTasks(t *testing.T) {
 			t.Fatalf("tasks/get: %+v", got)
 		}
 	}
+	// tasks/list on another replica lists it: the session owns it, not
+	// the Conn of the replica that created it; another session does not
+	// see it.
+	var list struct {
+		Tasks []struct {
+			TaskID string `json:"taskId"`
+		} `json:"tasks"`
+	}
+	json.Unmarshal(other.call("tasks/list", `{}`), &list)
+	if len(list.Tasks) != 1 || list.Tasks[0].TaskID != id {
+		t.Fatalf("tasks/list on another replica: %+v", list)
+	}
+	stranger := e.legacy(e.url)
+	if r, err := stranger.do(context.Background(), `{"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"`+id+`"}}`); err != nil || r.Error == nil {
+		t.Fatalf("another session read the task: %+v %v", r, err)
+	}
 	res := other.call("tasks/result", `{"taskId":"`+id+`"}`)
 	if !strings.Contains(string(res), `"tag":"legacy-result"`) || !strings.Contains(string(res), `"replica":"`+runner+`"`) || !strings.Contains(string(res), "io.modelcontextprotocol/related-task") {
 		t.Fatalf("tasks/result on another replica than %s: %s", runner, res)

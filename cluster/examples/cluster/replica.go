@@ -6,7 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/mcpgen/mcpgen/cluster/examples/cluster/tools"
@@ -134,8 +138,11 @@ func runReplica(args []string) error {
 		},
 		Store: store, Bus: bus, Replica: *name, Lease: *lease,
 		DefaultTTL: time.Hour, PollInterval: 200 * time.Millisecond,
-		Unbound: true, // modern tasks are reached by their unguessable id on any replica
-		Logger:  log,
+		// 2025-11-25 tasks belong to their session, whichever replica
+		// serves its requests; 2026-07-28 tasks to no one (their id is
+		// unguessable), as the extension allows without Owner.
+		SessionKey: sessionKey,
+		Logger:     log,
 	})
 	srv := mcp.NewServer(session.Implementation{Name: "cluster-example", Version: "0.1.0"},
 		tools.NewHandler(im),
@@ -145,9 +152,53 @@ func runReplica(args []string) error {
 		session.WithCapability("tools", []byte(`{"listChanged":true}`)),
 		session.WithLogger(log))
 	im.srv = srv
-	err = streamhttp.ListenAndServe(context.Background(), *addr, srv, streamhttp.Options{Logger: log, ShutdownTimeout: 2 * time.Second,
-		Sessions: sessions, Bus: bus, Replica: *name})
+	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Logger: log, Sessions: sessions, Bus: bus, Replica: *name})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", withSessionID(h))
+	hs := streamhttp.NewHTTPServer(*addr, mux)
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	log.Info("listening", "url", "http://"+ln.Addr().String()+"/mcp")
+	sig, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err = <-errc:
+	case <-sig.Done():
+	}
 	closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
-	return errors.Join(err, mgr.Close(closeCtx))
+	// Sessions and streams first (their handlers are cancelled), then the
+	// listener, then the tasks still running here.
+	return errors.Join(err, h.Close(closeCtx), hs.Shutdown(closeCtx), mgr.Close(closeCtx))
+}
+
+// sessionIDKey is the context key under which withSessionID puts a
+// request's Mcp-Session-Id.
+type sessionIDKey struct{}
+
+// withSessionID puts each request's Mcp-Session-Id in its context, where
+// sessionKey finds it through streamhttp.RequestValues.
+func withSessionID(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if id := r.Header.Get(streamhttp.HeaderSessionID); id != "" {
+			r = r.WithContext(context.WithValue(r.Context(), sessionIDKey{}, id))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// sessionKey is tasks.Config.SessionKey: the legacy session of the POST
+// that carried the request, so that the session's tasks are the same on
+// every replica.
+func sessionKey(ctx context.Context) (string, bool) {
+	vals, ok := streamhttp.RequestValues(ctx)
+	if !ok {
+		return "", false
+	}
+	id, ok := vals.Value(sessionIDKey{}).(string)
+	return id, ok && id != ""
 }
