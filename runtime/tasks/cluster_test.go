@@ -225,3 +225,26 @@ func TestClusterListenOnAnotherReplicaHearsStatus(t *testing.T) {
 		}
 	}
 }
+
+// With Config.SessionKey a Conn is one replica's copy of the session: its
+// end does not cancel the session's tasks, which b still serves.
+func TestClusterConnEndKeepsSessionTasks(t *testing.T) {
+	g := newGate()
+	a, b := replicas(t, time.Minute, g.handler)
+	task := a.create("t", `{}`)
+	g.waitStart(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := a.srv.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	<-a.srv.Done()
+	if got := decodeTask(t, b.peer.roundtrip("tasks/get", idParams(task.TaskID))); got.Status != Working {
+		t.Fatalf("after a's Conn ended: %s", got.Status)
+	}
+	g.release <- gateOutcome{result: textResult("still done")}
+	m := b.peer.roundtrip("tasks/result", idParams(task.TaskID))
+	if m.Error != nil || !strings.Contains(string(m.Result), "still done") {
+		t.Fatalf("tasks/result: %+v %s", m.Error, m.Result)
+	}
+}
