@@ -835,3 +835,49 @@ func TestClusterE2EListenFanOut(t *testing.T) {
 	awaitLine(t, modern, "modern listener on r1", "notifications/tools/list_changed")
 	awaitLine(t, legacy, "legacy GET stream on r3", "notifications/tools/list_changed")
 }
+
+// A legacy request cancelled while the NATS server is down (crashed) is
+// still cancelled, once, and never answered: the notifications/cancelled
+// POSTed to another replica is published on the bus, which the NATS client
+// buffers until it has reconnected to the restarted server.
+func TestClusterE2ELegacyCancelAcrossNATSCrash(t *testing.T) {
+	e := startE2E(t)
+	s := e.legacy(e.url)
+	// Every replica holds its copy of the session before the outage (the
+	// store cannot be read during it).
+	for _, n := range []string{"r1", "r2", "r3"} {
+		s.on(e.replica(n).URL).call("tools/call", `{"name":"whoami","arguments":{}}`)
+	}
+	answered := make(chan rpcResponse, 1)
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		r, err := s.do(ctx, `{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"slow","arguments":{"ms":30000,"tag":"outage-cancel"}}}`)
+		if err == nil && r.ID != nil {
+			answered <- r
+		}
+	}()
+	runner := e.awaitLog(10*time.Second, "slow started", "tag=outage-cancel")
+	e.c.StopNATS(syscall.SIGKILL)
+	if _, err := s.on(e.otherThan(runner).URL).do(context.Background(), `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":77,"reason":"cancelled during the outage"}}`); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.c.StartNATS(); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.awaitLog(15*time.Second, "slow cancelled", "tag=outage-cancel", "cancelled during the outage"); r != runner {
+		t.Fatalf("cancelled on %s, ran on %s", r, runner)
+	}
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the cancelled request's POST never ended")
+	}
+	select {
+	case r := <-answered:
+		t.Fatalf("a cancelled request was answered: %+v", r)
+	default:
+	}
+}
