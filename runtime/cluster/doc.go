@@ -9,4 +9,15 @@
 // tests use to run several replicas in one process; engines such as NATS
 // (the natscluster package of the separate github.com/mcpgen/mcpgen/cluster
 // module) implement the same interfaces for replicas in separate processes.
+//
+// Who uses them: streamhttp.Options.Sessions and Options.Bus (legacy
+// sessions served by any replica; notifications/cancelled forwarded on
+// "mcp.cancel.<SubjectToken(session id)>", a DELETE on
+// "mcp.session.drop.<token>", record changes on "mcp.session.state.<token>")
+// and session.WithBus (list_changed and resources/updated fanned out on
+// "mcp.notify.>"). The payloads are JSON and name their origin: a replica
+// ignores the drops, state changes and notifications it published itself
+// (it acted on them locally), but keeps its own forwarded cancellations
+// like any other, for the request that may still reach it. Duplicates are
+// harmless everywhere.
 package cluster

@@ -26,6 +26,11 @@ type SessionRecord struct {
 	// LogLevel is the level the client set with logging/setLevel ("" for
 	// none).
 	LogLevel string `json:"logLevel,omitempty"`
+	// ResourceSubscriptions are the URIs the client subscribed to with
+	// resources/subscribe (and has not unsubscribed from), so that
+	// notifications/resources/updated reaches the session on whichever
+	// replica holds its standalone stream.
+	ResourceSubscriptions []string `json:"resourceSubscriptions,omitempty"`
 	// Owner is the identity (runtime/auth binding key) that created the
 	// session; another identity presenting the id is refused.
 	Owner string `json:"owner,omitempty"`
@@ -132,6 +137,7 @@ func (s *MemorySessionStore) Len() int {
 func CloneSession(r SessionRecord) SessionRecord {
 	r.ClientInfo = append(json.RawMessage(nil), r.ClientInfo...)
 	r.ClientCapabilities = append(json.RawMessage(nil), r.ClientCapabilities...)
+	r.ResourceSubscriptions = append([]string(nil), r.ResourceSubscriptions...)
 	if r.Extra != nil {
 		m := make(map[string]json.RawMessage, len(r.Extra))
 		for k, v := range r.Extra {

@@ -30,6 +30,11 @@ type LegacyState struct {
 	ClientCapabilities json.RawMessage
 	// LogLevel is the level set with logging/setLevel ("" when unset).
 	LogLevel string
+	// ResourceSubscriptions are the URIs of the session's
+	// resources/subscribe requests that succeeded (and were not
+	// unsubscribed). With WithBus the session delivers
+	// notifications/resources/updated for them (NotifyResourceUpdated).
+	ResourceSubscriptions []string
 }
 
 // Adopt returns a started Conn over t serving a legacy session whose
@@ -47,6 +52,7 @@ func (s *Server) Adopt(ctx context.Context, t jsonrpc2.Transport, st LegacyState
 	opts = append(opts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideServer))))
 	lc := &LegacyContext{Version: st.Version, ClientInfo: st.ClientInfo, ClientCapabilities: st.ClientCapabilities, LogLevel: st.LogLevel}
 	conn, cs := s.newConn(t, opts, false, lc)
+	cs.setSubscriptions(st.ResourceSubscriptions)
 	for _, setup := range s.connSetup {
 		if err := setup(conn); err != nil {
 			conn.Close(context.WithoutCancel(ctx))
@@ -58,23 +64,73 @@ func (s *Server) Adopt(ctx context.Context, t jsonrpc2.Transport, st LegacyState
 	return conn, nil
 }
 
-// SetLegacyLogLevel sets the logging/setLevel level of the legacy session
-// served by conn (a Conn Accept or Adopt returned), for a level another
-// replica accepted. It reports whether conn is such a session.
-func (s *Server) SetLegacyLogLevel(conn *jsonrpc2.Conn, level string) bool {
+// RefreshLegacy brings the legacy session served by conn (a Conn Accept or
+// Adopt returned) up to date with st, for changes another replica accepted:
+// the log level and the resource subscriptions (the negotiated version and
+// client data never change). It reports whether conn is such a session.
+func (s *Server) RefreshLegacy(conn *jsonrpc2.Conn, st LegacyState) bool {
 	s.hub.mu.Lock()
-	st := s.hub.legacy[conn]
+	cs := s.hub.legacy[conn]
 	s.hub.mu.Unlock()
-	if st == nil {
+	if cs == nil {
 		return false
 	}
+	cs.mu.Lock()
+	if cs.legacy == nil {
+		cs.mu.Unlock()
+		return false
+	}
+	cs.legacy.LogLevel = st.LogLevel
+	cs.mu.Unlock()
+	cs.setSubscriptions(st.ResourceSubscriptions)
+	return true
+}
+
+func (st *connState) setSubscriptions(uris []string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.legacy == nil {
-		return false
+	st.subs = map[string]bool{}
+	for _, u := range uris {
+		st.subs[u] = true
 	}
-	st.legacy.LogLevel = level
-	return true
+}
+
+// trackSubscription records a legacy resources/subscribe or unsubscribe
+// that succeeded (WithBus only: a single server leaves legacy
+// subscriptions to the implementation, as before).
+func (st *connState) trackSubscription(ctx context.Context, req *jsonrpc2.Request, next jsonrpc2.Handler) (any, error) {
+	res, err := next(ctx, req)
+	if err != nil {
+		return res, err
+	}
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if json.Unmarshal(req.Params, &p) == nil && p.URI != "" {
+		st.mu.Lock()
+		if st.subs == nil {
+			st.subs = map[string]bool{}
+		}
+		if req.Method == methodSubscribe {
+			st.subs[p.URI] = true
+		} else {
+			delete(st.subs, p.URI)
+		}
+		st.mu.Unlock()
+	}
+	return res, err
+}
+
+const (
+	methodSubscribe   = "resources/subscribe"
+	methodUnsubscribe = "resources/unsubscribe"
+)
+
+// subscribed reports whether the legacy session st subscribed to uri.
+func (st *connState) subscribed(uri string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.subs[uri]
 }
 
 // Subjects of the notifications fanned out between replicas (WithBus):
@@ -94,7 +150,13 @@ type fanout struct {
 // NotifyResourceUpdated also publish the change on bus (subjects under
 // NotifySubjectPrefix), and changes the other replicas publish are
 // delivered to this server's own subscribers (legacy sessions' standalone
-// streams and subscriptions/listen streams) exactly as a local one is. A
+// streams and subscriptions/listen streams) exactly as a local one is.
+// With it the session also tracks legacy resources/subscribe and
+// resources/unsubscribe that the implementation accepted
+// (LegacyState.ResourceSubscriptions, kept in the shared record by
+// streamhttp) and NotifyResourceUpdated delivers
+// notifications/resources/updated to those legacy sessions too, on every
+// replica: the implementation then must not send them itself. A
 // change is delivered once on each replica: the one that raised it delivers
 // it directly and ignores its own copy from the bus. The subscription lasts
 // as long as the bus does (closing the bus, or its NATS connection, ends

@@ -276,7 +276,8 @@ func (s *Server) deliverListChanged(kind string) error {
 // NotifyResourceUpdated sends notifications/resources/updated for uri to
 // every open subscriptions/listen stream subscribed to it (with WithBus, on
 // every replica). Legacy resources/subscribe is the implementation's to
-// track (it has the session's Conn through ConnOf).
+// track (it has the session's Conn through ConnOf), except with WithBus,
+// where the session tracks it and delivers to those sessions too.
 func (s *Server) NotifyResourceUpdated(uri string) error {
 	err := s.deliverResourceUpdated(uri)
 	s.publish(NotifySubjectPrefix+"resources_updated", fanout{URI: uri})
@@ -286,7 +287,7 @@ func (s *Server) NotifyResourceUpdated(uri string) error {
 // deliverResourceUpdated is NotifyResourceUpdated for this replica's
 // streams.
 func (s *Server) deliverResourceUpdated(uri string) error {
-	ls, _ := s.hub.snapshot()
+	ls, cs := s.hub.snapshot()
 	var first error
 	for _, l := range ls {
 		if l.filter.uris[uri] {
@@ -295,7 +296,24 @@ func (s *Server) deliverResourceUpdated(uri string) error {
 			}
 		}
 	}
+	if s.bus == nil {
+		return first // legacy subscriptions are the implementation's
+	}
+	for _, c := range cs {
+		if st := s.hub.stateOf(c); st != nil && st.subscribed(uri) {
+			if err := c.Notify(context.Background(), "notifications/resources/updated", map[string]string{"uri": uri}); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
 	return first
+}
+
+// stateOf is the lifecycle state of a live legacy connection.
+func (h *hub) stateOf(c *jsonrpc2.Conn) *connState {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.legacy[c]
 }
 
 // RemovedIn20260728 are the requests 2026-07-28 removed from the core

@@ -409,7 +409,8 @@ type connState struct {
 	log  *slog.Logger // s.logger through the Conn's dispatch queue: never blocks a handler
 
 	mu     sync.Mutex
-	legacy *LegacyContext // set by initialize
+	legacy *LegacyContext  // set by initialize
+	subs   map[string]bool // legacy resources/subscribe URIs (WithBus only)
 
 	// initDone is closed when the initialize that was read first has been
 	// handled (nil when the connection did not start with one). Requests a
@@ -520,6 +521,12 @@ func (st *connState) lifecycle(ctx context.Context, req *jsonrpc2.Request, next 
 	case MethodSubscriptionsListen:
 		if st.srv.servesListen() {
 			return st.listen(ctx, req)
+		}
+	case methodSubscribe, methodUnsubscribe:
+		if st.srv.bus != nil {
+			if _, legacy := st.legacyContext(); legacy {
+				return st.trackSubscription(ctx, req, next)
+			}
 		}
 	}
 	return next(ctx, req)

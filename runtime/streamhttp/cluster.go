@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/cluster"
@@ -41,9 +42,11 @@ import (
 //   - DELETE removes the record and publishes "mcp.session.drop.<token>":
 //     every replica ends its local copy (its handlers are cancelled as the
 //     session's end cancels them).
-//   - logging/setLevel accepted on one replica updates the record and is
-//     published ("mcp.session.level.<token>") to the local copies of the
-//     others.
+//   - logging/setLevel, resources/subscribe and resources/unsubscribe
+//     accepted on one replica update the record, which is published
+//     ("mcp.session.state.<token>") to the local copies of the others
+//     (session.Server.RefreshLegacy), so a resources/updated reaches the
+//     session on the replica holding its GET stream.
 //   - LastActive is written at most every ActiveInterval, not on every
 //     POST; the idle janitor ends a session (record and all) only when the
 //     record also shows it idle for SessionIdleTimeout, else only its
@@ -58,7 +61,7 @@ import (
 const (
 	SubjectCancel       = "mcp.cancel."        // + SubjectToken(session id)
 	SubjectSessionDrop  = "mcp.session.drop."  // + SubjectToken(session id)
-	SubjectSessionLevel = "mcp.session.level." // + SubjectToken(session id)
+	SubjectSessionState = "mcp.session.state." // + SubjectToken(session id)
 )
 
 // maxPendingCancels bounds the cancellations a replica keeps for requests
@@ -67,15 +70,52 @@ const maxPendingCancels = 4096
 
 // busMsg is what the replicas tell each other about a session.
 type busMsg struct {
-	Origin  string          `json:"origin"`
-	Session string          `json:"session"`
-	Params  json.RawMessage `json:"params,omitempty"` // cancel: the notification's params, as sent
-	Level   string          `json:"level,omitempty"`  // level
+	Origin  string                 `json:"origin"`
+	Session string                 `json:"session"`
+	Params  json.RawMessage        `json:"params,omitempty"` // cancel: the notification's params, as sent
+	Record  *cluster.SessionRecord `json:"record,omitempty"` // state: the record after the change
+}
+
+// recordChange is a request whose success changes the record.
+type recordChange struct {
+	method, value string // value: the level or the URI
+}
+
+// noteChange remembers a request whose success changes the record
+// (legacyRequest), for clusterResponse.
+func (s *legacySession) noteChange(m *jsonrpc2.Message) {
+	var p struct {
+		Level string `json:"level"`
+		URI   string `json:"uri"`
+	}
+	switch m.Method {
+	case session.MethodSetLevel, "resources/subscribe", "resources/unsubscribe":
+	default:
+		return
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	s.mu.Lock()
+	if s.changes == nil {
+		s.changes = map[jsonrpc2.RequestID]recordChange{}
+	}
+	s.changes[m.ID] = recordChange{m.Method, p.Level + p.URI}
+	s.mu.Unlock()
 }
 
 // cancelKey names a request of a session.
 type cancelKey struct {
 	session, id string
+}
+
+// liveRequest is a client request of a local session, from just before it
+// is handed to the Conn until it is answered or cancelled. A cancellation
+// from the bus is applied only once delivered is set, so that the Conn
+// always reads the request before its cancellation.
+type liveRequest struct {
+	s         *legacySession
+	delivered bool
 }
 
 // pendingCancel is a cancellation from the bus kept for CancelWindow.
@@ -104,14 +144,14 @@ func (h *Handler) joinCluster() {
 		}
 	}
 	h.pending = map[cancelKey]*pendingCancel{}
-	h.live = map[cancelKey]*legacySession{}
+	h.live = map[cancelKey]*liveRequest{}
 	if h.opts.Bus == nil {
 		return
 	}
 	for pattern, fn := range map[string]func(string, []byte){
 		SubjectCancel + ">":       h.onBusCancel,
 		SubjectSessionDrop + ">":  h.onBusDrop,
-		SubjectSessionLevel + ">": h.onBusLevel,
+		SubjectSessionState + ">": h.onBusState,
 	} {
 		sub, err := h.opts.Bus.Subscribe(pattern, fn)
 		if err != nil {
@@ -178,17 +218,20 @@ func (s *legacySession) recordSession(result []byte) error {
 	return err
 }
 
-// updateRecord applies fn to the record of s (best effort: logged).
-func (h *Handler) updateRecord(s *legacySession, what string, fn func(*cluster.SessionRecord)) {
+// updateRecord applies fn to the record of s (best effort: logged) and
+// returns the record written (nil on failure).
+func (h *Handler) updateRecord(s *legacySession, what string, fn func(*cluster.SessionRecord)) *cluster.SessionRecord {
 	ctx, cancel := h.storeCtx()
 	defer cancel()
-	_, err := h.opts.Sessions.Update(ctx, s.id, func(r *cluster.SessionRecord) error {
+	rec, err := h.opts.Sessions.Update(ctx, s.id, func(r *cluster.SessionRecord) error {
 		fn(r)
 		return nil
 	})
 	if err != nil {
 		h.log.Warn("session store: update failed", "session", s.id, "what", what, "error", err)
+		return nil
 	}
+	return &rec
 }
 
 // noteActive writes LastActive when the stored one is older than
@@ -273,8 +316,7 @@ func (h *Handler) adopt(r *http.Request, id string) *legacySession {
 		h.log.Info("local session copy dropped to make room (MaxSessions reached)", "session", victim.id, "why", why)
 		h.closeSession(victim, why)
 	}
-	conn := h.opts.Adopt(s, session.LegacyState{Version: rec.Revision, ClientInfo: rec.ClientInfo,
-		ClientCapabilities: rec.ClientCapabilities, LogLevel: rec.LogLevel})
+	conn := h.opts.Adopt(s, legacyState(rec))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()
@@ -368,8 +410,11 @@ func (h *Handler) onBusCancel(_ string, data []byte) {
 		old := h.pendingOrder.Remove(h.pendingOrder.Front()).(*pendingCancel)
 		delete(h.pending, old.key)
 	}
-	s := h.live[key]
-	if s != nil {
+	// A live request not yet delivered is left to requestDelivered, which
+	// finds this one pending.
+	var s *legacySession
+	if lr := h.live[key]; lr != nil && lr.delivered {
+		s = lr.s
 		p.applied = true
 		delete(h.live, key)
 	}
@@ -395,9 +440,21 @@ func (h *Handler) expirePendingLocked(now time.Time) {
 	}
 }
 
-// requestDelivered registers a request just handed to the Conn of s as
-// running here, or cancels it at once when a forwarded cancellation for it
-// is waiting (legacyRequest).
+// requestArriving registers a request of s about to be handed to its Conn
+// as running here (legacyRequest), so a cancel POSTed here meanwhile is
+// not forwarded.
+func (h *Handler) requestArriving(s *legacySession, id jsonrpc2.RequestID) {
+	if h.opts.Bus == nil {
+		return
+	}
+	h.cmu.Lock()
+	h.live[cancelKey{s.id, idKey(id)}] = &liveRequest{s: s}
+	h.cmu.Unlock()
+}
+
+// requestDelivered marks a request just handed to the Conn of s, and
+// cancels it at once when a forwarded cancellation for it is waiting
+// (legacyRequest). A request already answered is left alone.
 func (h *Handler) requestDelivered(s *legacySession, id jsonrpc2.RequestID) {
 	if h.opts.Bus == nil {
 		return
@@ -405,12 +462,17 @@ func (h *Handler) requestDelivered(s *legacySession, id jsonrpc2.RequestID) {
 	key := cancelKey{s.id, idKey(id)}
 	h.cmu.Lock()
 	h.expirePendingLocked(time.Now())
+	lr := h.live[key]
+	if lr == nil {
+		h.cmu.Unlock()
+		return // answered already
+	}
+	lr.delivered = true
 	p := h.pending[key]
 	apply := p != nil && !p.applied
 	if apply {
 		p.applied = true
-	} else {
-		h.live[key] = s
+		delete(h.live, key)
 	}
 	h.cmu.Unlock()
 	if apply {
@@ -438,7 +500,7 @@ func (h *Handler) forgetSessionRequests(s *legacySession) {
 	}
 	h.cmu.Lock()
 	for k, v := range h.live {
-		if v == s {
+		if v.s == s {
 			delete(h.live, k)
 		}
 	}
@@ -473,16 +535,22 @@ func (h *Handler) onBusDrop(_ string, data []byte) {
 	}
 }
 
-// onBusLevel applies a logging/setLevel accepted on another replica to the
-// local copy of the session.
-func (h *Handler) onBusLevel(_ string, data []byte) {
+// legacyState is the part of a record the session layer serves from.
+func legacyState(rec cluster.SessionRecord) session.LegacyState {
+	return session.LegacyState{Version: rec.Revision, ClientInfo: rec.ClientInfo, ClientCapabilities: rec.ClientCapabilities,
+		LogLevel: rec.LogLevel, ResourceSubscriptions: rec.ResourceSubscriptions}
+}
+
+// onBusState applies a change accepted on another replica (log level,
+// resource subscriptions) to the local copy of the session.
+func (h *Handler) onBusState(_ string, data []byte) {
 	var m busMsg
-	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica || h.setLevel == nil {
+	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica || h.refresh == nil || m.Record == nil {
 		return
 	}
 	if s := h.lookup(m.Session); s != nil {
 		if c := s.getConn(); c != nil {
-			h.setLevel(c, m.Level)
+			h.refresh(c, legacyState(*m.Record))
 		}
 	}
 }
@@ -521,8 +589,8 @@ func (s *legacySession) clusterResponse(m *jsonrpc2.Message, msg []byte) []byte 
 	h.requestDone(s, m.ID)
 	s.mu.Lock()
 	isInit := !s.recorded && !s.initID.IsZero() && m.ID == s.initID
-	level, isLevel := s.levels[m.ID]
-	delete(s.levels, m.ID)
+	change, changes := s.changes[m.ID]
+	delete(s.changes, m.ID)
 	s.mu.Unlock()
 	if m.Kind != jsonrpc2.KindResponse {
 		return msg
@@ -538,9 +606,22 @@ func (s *legacySession) clusterResponse(m *jsonrpc2.Message, msg []byte) []byte 
 		s.mu.Unlock()
 		return msg
 	}
-	if isLevel {
-		h.updateRecord(s, "logLevel", func(r *cluster.SessionRecord) { r.LogLevel = level })
-		h.publish(SubjectSessionLevel+cluster.SubjectToken(s.id), busMsg{Session: s.id, Level: level})
+	if changes {
+		rec := h.updateRecord(s, change.method, func(r *cluster.SessionRecord) {
+			switch change.method {
+			case session.MethodSetLevel:
+				r.LogLevel = change.value
+			case "resources/subscribe":
+				if !slices.Contains(r.ResourceSubscriptions, change.value) {
+					r.ResourceSubscriptions = append(r.ResourceSubscriptions, change.value)
+				}
+			default:
+				r.ResourceSubscriptions = slices.DeleteFunc(r.ResourceSubscriptions, func(u string) bool { return u == change.value })
+			}
+		})
+		if rec != nil {
+			h.publish(SubjectSessionState+cluster.SubjectToken(s.id), busMsg{Session: s.id, Record: rec})
+		}
 	}
 	return msg
 }

@@ -95,6 +95,45 @@
 //   - The cancel source of a closed modern stream is jsonrpc2.SourceStreamClosed
 //     (named "stream closed", as the log records show it; its reason says the
 //     peer closed the request's stream).
+//   - Replicas behind a load balancer (Options.Sessions, Options.Bus,
+//     Options.Replica, Options.CancelWindow, Options.ActiveInterval,
+//     Options.Adopt; runtime/cluster holds the seams, natscluster of the
+//     github.com/mcpgen/mcpgen/cluster module implements them on NATS).
+//     With Sessions nil nothing changes: sessions live in this process.
+//     With it, a legacy session's record (id, negotiated version, client
+//     info and capabilities, log level, owner, initialized, LastActive) is
+//     created before the initialize response carrying Mcp-Session-Id is
+//     written (a store that refuses turns that response into an error), and
+//     updated on notifications/initialized (before its 202) and on an
+//     accepted logging/setLevel (also published to the other replicas'
+//     copies). Any replica then serves any POST, GET or DELETE of the
+//     session: one that does not hold it adopts it from the record
+//     (Options.Adopt, which NewLifecycleHandler sets from
+//     session.Server.Adopt: a Conn in the negotiated state, no
+//     re-initialize), after the same owner check (another identity gets the
+//     404 of an unknown id). DELETE removes the record and publishes
+//     "mcp.session.drop.<token>" so every replica ends its copy.
+//     LastActive is written at most every ActiveInterval (default
+//     SessionIdleTimeout/4, at most 1 min) rather than on every POST, so
+//     the record is at most that stale; a session idle on one replica is
+//     ended (record and all) only when the record is idle too, otherwise
+//     only the local copy goes. A notifications/cancelled naming a request
+//     not running on the replica that received it is published on
+//     "mcp.cancel.<token>" (session id, params as sent; logged at debug,
+//     not as an unknown request); the replica running the request applies
+//     it through the path of a local cancel (stream ended, the Conn reads
+//     the notification: the handler's ctx ends with the client's reason,
+//     no response). A replica keeps a bus cancellation it could not apply
+//     for CancelWindow (default 5 s, at most 4096 kept): a request with
+//     that id arriving meanwhile is cancelled at once (its POST lost the
+//     race through the balancer to its cancel's). Each is applied at most
+//     once per replica: duplicates and late ones are ignored, logged at
+//     debug. initialize is never cancelled. Legacy event logs
+//     (resumption) stay per replica: a resume reaching another replica gets
+//     the 404 of an unknown stream unless the balancer routes GETs with
+//     Last-Event-ID back (or the EventStore is shared). 2026-07-28 needs
+//     none of this: no sessions, and the closed response stream that
+//     cancels a request is seen by the replica holding it, which runs it.
 //
 // The client side:
 //

@@ -273,13 +273,14 @@ type Handler struct {
 
 	// Replicas (cluster.go): the bus subscriptions, the forwarded
 	// cancellations kept for CancelWindow and the requests running here,
-	// under cmu; setLevel applies another replica's logging/setLevel.
+	// under cmu; refresh applies another replica's changes to a session
+	// (session.Server.RefreshLegacy).
 	subs         []cluster.Subscription
 	cmu          sync.Mutex
 	pending      map[cancelKey]*pendingCancel
 	pendingOrder list.List // of *pendingCancel, oldest first
-	live         map[cancelKey]*legacySession
-	setLevel     func(*jsonrpc2.Conn, string) bool
+	live         map[cancelKey]*liveRequest
+	refresh      func(*jsonrpc2.Conn, session.LegacyState) bool
 }
 
 // NewHandler returns a Handler whose Conns newConn builds.

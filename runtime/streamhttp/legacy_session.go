@@ -69,13 +69,14 @@ type legacySession struct {
 	// Replicas (Options.Sessions; cluster.go). initID and initParams are
 	// the session's initialize (its answer creates the record); recorded
 	// is set once the record exists; storedActive is the LastActive last
-	// written; levels are the logging/setLevel requests in flight, by id.
+	// written; changes are the logging/setLevel, resources/subscribe and
+	// resources/unsubscribe requests in flight, by id.
 	initID        jsonrpc2.RequestID
 	initParams    json.RawMessage
 	recorded      bool
 	storedActive  time.Time
 	activeWriting bool
-	levels        map[jsonrpc2.RequestID]string
+	changes       map[jsonrpc2.RequestID]recordChange
 }
 
 // inbound is a client message on its way to the session's Conn.
@@ -523,23 +524,17 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		// so the client can resume even before the first message.
 		_ = st.openSSE()
 	}
-	if h.clustered() && m.Method == session.MethodSetLevel {
-		var p struct {
-			Level string `json:"level"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil {
-			s.mu.Lock()
-			if s.levels == nil {
-				s.levels = map[jsonrpc2.RequestID]string{}
-			}
-			s.levels[m.ID] = p.Level
-			s.mu.Unlock()
+	if h.clustered() {
+		s.noteChange(m)
+		if start == nil { // initialize is never cancelled
+			h.requestArriving(s, m.ID)
 		}
 	}
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
+		h.requestDone(s, m.ID)
 	} else if start == nil {
-		h.requestDelivered(s, m.ID) // initialize is never cancelled
+		h.requestDelivered(s, m.ID)
 	}
 	if start != nil && !start() {
 		s.mu.Lock()

@@ -42,9 +42,9 @@ func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
 	}
 	h := NewHandler(AcceptConns(srv, opts.Logger), opts)
 	if l, ok := srv.(interface {
-		SetLegacyLogLevel(*jsonrpc2.Conn, string) bool
+		RefreshLegacy(*jsonrpc2.Conn, session.LegacyState) bool
 	}); ok {
-		h.setLevel = l.SetLegacyLogLevel
+		h.refresh = l.RefreshLegacy
 	}
 	return h
 }
