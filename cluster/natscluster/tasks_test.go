@@ -16,7 +16,7 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-func connect(t *testing.T, url string) *nats.Conn {
+func taskConn(t *testing.T, url string) *nats.Conn {
 	t.Helper()
 	nc, err := nats.Connect(url)
 	if err != nil {
@@ -26,7 +26,7 @@ func connect(t *testing.T, url string) *nats.Conn {
 	return nc
 }
 
-func newStore(t *testing.T, nc *nats.Conn) *TaskStore {
+func newTaskStore(t *testing.T, nc *nats.Conn) *TaskStore {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -50,7 +50,7 @@ func TestTaskStoreCRUD(t *testing.T) {
 
 func testCRUD(t *testing.T, leader bool) {
 	srv := natstest.Start(t, natstest.Options{})
-	s := newStore(t, connect(t, srv.ClientURL()))
+	s := newTaskStore(t, taskConn(t, srv.ClientURL()))
 	s.leader = leader
 	ctx := context.Background()
 	now := time.Now()
@@ -107,7 +107,7 @@ func testCRUD(t *testing.T, leader bool) {
 // tasks and deleted ones are not listed; a forged cursor is refused.
 func TestTaskStoreList(t *testing.T) {
 	srv := natstest.Start(t, natstest.Options{})
-	s := newStore(t, connect(t, srv.ClientURL()))
+	s := newTaskStore(t, taskConn(t, srv.ClientURL()))
 	ctx := context.Background()
 	base := time.Now()
 	for i := range 7 {
@@ -158,7 +158,7 @@ func TestTaskStoreConcurrentUpdatesOneTerminalState(t *testing.T) {
 	const replicas, perReplica = 4, 4
 	stores := make([]*TaskStore, replicas)
 	for i := range stores {
-		stores[i] = newStore(t, connect(t, srv.ClientURL()))
+		stores[i] = newTaskStore(t, taskConn(t, srv.ClientURL()))
 		stores[i].leader = i%2 == 1 // both read paths in the race
 	}
 	ctx := context.Background()
@@ -206,8 +206,8 @@ func TestTaskStoreConcurrentUpdatesOneTerminalState(t *testing.T) {
 func TestTaskStoreSurvivesServerRestart(t *testing.T) {
 	dir := t.TempDir()
 	srv := natstest.Start(t, natstest.Options{StoreDir: dir})
-	nc := connect(t, srv.ClientURL())
-	s := newStore(t, nc)
+	nc := taskConn(t, srv.ClientURL())
+	s := newTaskStore(t, nc)
 	ctx := context.Background()
 	for i := range 3 {
 		if err := s.Create(ctx, record(fmt.Sprintf("keep-%d", i), "alice", time.Now())); err != nil {
@@ -219,7 +219,7 @@ func TestTaskStoreSurvivesServerRestart(t *testing.T) {
 	srv.WaitForShutdown()
 
 	srv2 := natstest.Start(t, natstest.Options{StoreDir: dir})
-	s2 := newStore(t, connect(t, srv2.ClientURL()))
+	s2 := newTaskStore(t, taskConn(t, srv2.ClientURL()))
 	for i := range 3 {
 		got, err := s2.Get(ctx, fmt.Sprintf("keep-%d", i))
 		if err != nil || got.Task.Status != tasks.Working || got.Owner != "alice" {
