@@ -89,6 +89,7 @@ func runAll(args []string) error {
 		if *dir, err = os.MkdirTemp("", "mcp-cluster-"); err != nil {
 			return err
 		}
+		defer os.RemoveAll(*dir) // after c.Stop (deferred below): NATS has exited
 	}
 	c := &Cluster{Bin: bin, Dir: *dir, Lease: *lease, Stderr: os.Stderr}
 	defer c.Stop()
