@@ -35,9 +35,11 @@ import (
 //     notifications/tasks to subscriptions/listen streams held by other
 //     replicas.
 //   - A tasks/update answered on another replica than the one whose Ask
-//     waits takes the answered keys out of the record (as on one replica)
-//     and publishes the answers on mcp.task.input.<token>; the runner's Ask
-//     returns them.
+//     waits keeps the answers in the record (Record.Answers), takes the
+//     answered keys out of inputRequests (as on one replica) and publishes
+//     the answers on mcp.task.input.<token>; the runner's Ask returns them.
+//     If that message is lost, the runner's next lease renewal (within
+//     Lease/3) finds the answers in the record and hands them over.
 //   - Leases: the runner renews Record.LeaseUntil (now + Lease) of each of
 //     its running tasks every Lease/3. Every replica sweeps, every Lease/3,
 //     the Store's leased records (LeaseScanner) and fails each task whose
@@ -271,9 +273,11 @@ func (m *Manager) remoteWaiterLocked(id string) chan bool {
 	return ch
 }
 
-// remoteInputs returns the keys of answers that no Ask of this replica
-// waits for but that rec still lists: another replica's Ask waits for
-// them. local are the keys answered here.
+// remoteInputs returns the answers that no Ask of this replica waits for
+// but that rec still lists: another replica's Ask waits for them. They are
+// stored in the record (Record.Answers) before it returns, so that the
+// runner gets them even if the bus message is lost. local are the keys
+// answered here.
 func (m *Manager) remoteInputs(rec Record, answers map[string]json.RawMessage, local []string) map[string]json.RawMessage {
 	if m.cl == nil {
 		return nil
@@ -290,12 +294,55 @@ func (m *Manager) remoteInputs(rec Record, answers map[string]json.RawMessage, l
 	if len(out) == 0 {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), m.cl.lease)
+	defer cancel()
+	_, err := m.store.Update(ctx, rec.Task.TaskID, func(r *Record) error {
+		if r.Answers == nil {
+			r.Answers = map[string]json.RawMessage{}
+		}
+		for k, v := range out {
+			r.Answers[k] = v
+		}
+		return nil
+	})
+	if err != nil {
+		m.log.Warn("tasks: keeping answers for another replica failed", slog.String("task", rec.Task.TaskID), slog.String("error", err.Error()))
+	}
 	return out
 }
 
 // deliverInputs hands answers received from another replica's tasks/update
-// to the Ask calls waiting here.
+// to the Ask calls waiting here, and drops them from the record.
 func (m *Manager) deliverInputs(id string, answers map[string]json.RawMessage) {
+	if m.handOver(id, answers) == 0 {
+		return
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return
+	}
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go func() { // not on the bus's goroutine: it waits on the Store
+		defer m.wg.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), m.cl.lease)
+		defer cancel()
+		m.store.Update(ctx, id, func(r *Record) error {
+			for k := range answers {
+				delete(r.Answers, k)
+			}
+			if len(r.Answers) == 0 {
+				r.Answers = nil
+			}
+			return nil
+		})
+	}()
+}
+
+// handOver gives the Asks waiting here for id the answers they wait for,
+// and returns how many it gave.
+func (m *Manager) handOver(id string, answers map[string]json.RawMessage) int {
 	m.mu.Lock()
 	waiting := m.inputs[id]
 	var chans []chan json.RawMessage
@@ -311,6 +358,7 @@ func (m *Manager) deliverInputs(id string, answers map[string]json.RawMessage) {
 	for i, ch := range chans {
 		ch <- vals[i] // buffered
 	}
+	return len(chans)
 }
 
 // leaseLoop renews this replica's leases and sweeps expired ones every
@@ -353,13 +401,38 @@ func (m *Manager) renew(ctx context.Context) bool {
 	ok := true
 	for _, id := range ids {
 		until := m.now().Add(m.cl.lease)
+		m.mu.Lock()
+		var waiting []string
+		for k := range m.inputs[id] {
+			waiting = append(waiting, k)
+		}
+		m.mu.Unlock()
+		var taken map[string]json.RawMessage
 		rec, err := m.store.Update(ctx, id, func(r *Record) error {
 			if r.Task.Status.Terminal() || r.Runner != m.cl.replica {
 				return errNotOurs
 			}
 			r.LeaseUntil = until
+			// Answers another replica kept for our Asks (their bus
+			// message lost): taken in the same write.
+			taken = nil // fn may run again
+			for _, k := range waiting {
+				if v, ok := r.Answers[k]; ok {
+					if taken == nil {
+						taken = map[string]json.RawMessage{}
+					}
+					taken[k] = v
+					delete(r.Answers, k)
+				}
+			}
+			if len(r.Answers) == 0 {
+				r.Answers = nil
+			}
 			return nil
 		})
+		if err == nil && taken != nil {
+			m.handOver(id, taken)
+		}
 		switch {
 		case errors.Is(err, errNotOurs):
 			m.wake(id)

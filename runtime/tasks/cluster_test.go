@@ -248,3 +248,55 @@ func TestClusterConnEndKeepsSessionTasks(t *testing.T) {
 		t.Fatalf("tasks/result: %+v %s", m.Error, m.Result)
 	}
 }
+
+// dropBus is a Bus that loses every message whose subject has prefix: what
+// core NATS does to a message published while its receiver reconnects.
+type dropBus struct {
+	cluster.Bus
+	prefix string
+}
+
+func (d dropBus) Publish(ctx context.Context, subject string, data []byte) error {
+	if strings.HasPrefix(subject, d.prefix) {
+		return nil
+	}
+	return d.Bus.Publish(ctx, subject, data)
+}
+
+// The answers of a tasks/update on b reach the Ask on a even when their
+// bus message is lost: b keeps them in the record and a's lease renewal
+// takes them.
+func TestClusterUpdateAnswerSurvivesLostMessage(t *testing.T) {
+	h := func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		var res struct {
+			Content map[string]string `json:"content"`
+		}
+		if err := Ask(ctx, "elicitation/create", map[string]any{"mode": "form", "message": "name?"}, &res); err != nil {
+			return nil, err
+		}
+		return textResult("hello " + res.Content["name"]), nil
+	}
+	store := NewMemoryStore()
+	bus := cluster.NewMemoryBus()
+	t.Cleanup(func() { bus.Close() })
+	const lease = 300 * time.Millisecond
+	mk := func(name string, b cluster.Bus) *env {
+		return newEnv(t, Config{Store: store, Bus: b, Replica: name, Lease: lease, Now: time.Now},
+			map[string]jsonrpc2.Handler{"tools/call": h})
+	}
+	a, b := mk("a", bus), mk("b", dropBus{bus, "mcp.task.input."})
+	task := a.extCreate("t")
+	got := b.extAwait(task.TaskID, InputRequired)
+	var key string
+	for k := range got.InputRequests {
+		key = k
+	}
+	wantAck(t, b.peer.roundtrip("tasks/update", `{"taskId":"`+task.TaskID+`","inputResponses":{"`+key+`":{"action":"accept","content":{"name":"Grace"}}},`+metaOptIn+`}`))
+	done := b.extAwait(task.TaskID, Completed)
+	if !strings.Contains(string(done.Result), "hello Grace") {
+		t.Fatalf("completed: %s", done.Result)
+	}
+	if rec, _ := store.Get(context.Background(), task.TaskID); rec.Answers != nil {
+		t.Fatalf("answers left in the record: %v", rec.Answers)
+	}
+}
