@@ -13,9 +13,13 @@
 // Who uses them: streamhttp.Options.Sessions and Options.Bus (legacy
 // sessions served by any replica; notifications/cancelled forwarded on
 // "mcp.cancel.<SubjectToken(session id)>", a DELETE on
-// "mcp.session.drop.<token>", record changes on "mcp.session.state.<token>")
-// and session.WithBus (list_changed and resources/updated fanned out on
-// "mcp.notify.>"). The payloads are JSON and name their origin: a replica
+// "mcp.session.drop.<token>", record changes on "mcp.session.state.<token>"),
+// session.WithBus (list_changed and resources/updated fanned out on
+// "mcp.notify.>") and tasks.Config.Bus (a tasks/cancel answered elsewhere
+// than where the work runs on "mcp.task.cancel.<SubjectToken(task id)>",
+// task transitions on "mcp.task.state.<token>", tasks/update answers on
+// "mcp.task.input.<token>"; tasks.Config.Store holds the records). The
+// payloads are JSON and name their origin: a replica
 // ignores the drops, state changes and notifications it published itself
 // (it acted on them locally), but keeps its own forwarded cancellations
 // like any other, for the request that may still reach it. Duplicates are

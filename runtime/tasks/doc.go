@@ -58,6 +58,17 @@
 //   - tasks/result is woken in-process when the task ends; with a Store
 //     shared between processes it falls back to re-reading the Store every
 //     poll interval.
+//   - Replicas (cluster.go): with Config.Bus (a cluster.Bus) and a Store
+//     shared by every replica behind a load balancer (natscluster.TaskStore
+//     of the separate github.com/mcpgen/mcpgen/cluster module, on JetStream),
+//     any replica answers tasks/get, tasks/result, tasks/list, tasks/update
+//     and tasks/cancel; tasks/cancel ends the work's ctx on the replica that
+//     runs it (mcp.task.cancel.<id> on the bus), tasks/update wakes its Ask
+//     there, and tasks/result elsewhere is woken by the bus. The runner
+//     renews a lease in the record (Config.Lease, default 10 s, every
+//     Lease/3); every replica sweeps expired leases and fails those tasks
+//     ("replica X stopped"), so a dead replica's tasks end failed within
+//     Lease + Lease/3. Without Bus nothing of this runs.
 //   - Requestors: Handle.Result polls (notifications/tasks/status is
 //     optional, so nothing relies on it). AnswerRelated adds the
 //     related-task metadata to the requestor's answers to input requests.

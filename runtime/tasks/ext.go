@@ -374,6 +374,10 @@ func (m *Manager) extUpdate(ctx context.Context, req *jsonrpc2.Request) (any, er
 		}
 	}
 	m.mu.Unlock()
+	remote := m.remoteInputs(rec, p.InputResponses, keys) // Asks waiting on other replicas
+	for k := range remote {
+		keys = append(keys, k)
+	}
 	if len(keys) > 0 {
 		// The record drops the answered keys before the acknowledgement,
 		// so a tasks/get right after it sees only what is still pending
@@ -392,6 +396,9 @@ func (m *Manager) extUpdate(ctx context.Context, req *jsonrpc2.Request) (any, er
 	}
 	for _, d := range deliver {
 		d.ch <- d.answer // buffered: the Ask that owns it may have gone
+	}
+	if remote != nil {
+		m.publish(subjectInput, busMsg{ID: id, Inputs: remote})
 	}
 	return ack, nil
 }

@@ -29,9 +29,16 @@ type taskSub struct {
 	done bool       // the terminal notification was sent
 }
 
-// notifyExt sends rec, an extension task's new state, to the streams
-// subscribed to it; once rec is terminal they are forgotten.
+// notifyExt announces rec's new state to the other replicas (in a
+// cluster) and sends it to this replica's subscribed streams.
 func (m *Manager) notifyExt(rec Record) {
+	m.publishState(rec)
+	m.notifyLocal(rec)
+}
+
+// notifyLocal sends rec, an extension task's new state, to the streams
+// subscribed to it here; once rec is terminal they are forgotten.
+func (m *Manager) notifyLocal(rec Record) {
 	if !rec.Modern {
 		return
 	}

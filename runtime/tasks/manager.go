@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -129,6 +130,28 @@ type Config struct {
 	// Logger receives audit lines (creation, transitions, cancellations);
 	// nil means slog.Default().
 	Logger *slog.Logger
+
+	// Bus, if set, makes this Manager one replica of a cluster whose
+	// replicas share Store and Bus (cluster.go): any replica answers any
+	// task request, tasks/cancel reaches the work wherever it runs, and a
+	// dead replica's running tasks fail within Lease + Lease/3. Nil (the
+	// default) is one process, as before.
+	Bus cluster.Bus
+	// Replica names this replica in task records (Record.Runner) and in the
+	// error of the tasks its death leaves; "" means a random name. It must
+	// differ between replicas running at the same time.
+	Replica string
+	// Lease is how long a replica's claim on a task it runs lasts without
+	// renewal (renewed every Lease/3); zero means DefaultLease. Only with
+	// Bus.
+	Lease time.Duration
+	// SessionKey, if set, gives the legacy (2025-11-25) session of an
+	// incoming request, to bind core tasks to it instead of to the Conn:
+	// behind a load balancer one session's requests reach Conns on several
+	// replicas, and each must find the session's tasks. A Conn is then only
+	// one replica's copy of the session, so its end does not cancel the
+	// session's tasks (they end with their work, tasks/cancel or ttl).
+	SessionKey func(ctx context.Context) (string, bool)
 }
 
 // Manager runs task-augmented requests and answers the tasks/* methods. One
@@ -160,6 +183,7 @@ type Manager struct {
 	swept  time.Time
 	closed bool
 	wg     sync.WaitGroup
+	cl     *clusterState // nil outside a cluster (Config.Bus)
 }
 
 // run is the work of one task still executing.
@@ -208,6 +232,9 @@ func NewManager(cfg Config) *Manager {
 	}
 	if rl.PerSecond > 0 {
 		m.limiter = newLimiter(rl, m.now)
+	}
+	if cfg.Bus != nil {
+		m.startCluster()
 	}
 	return m
 }
@@ -314,7 +341,7 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 		}
 		return m.extUpdate(ctx, req)
 	})
-	if session != "" {
+	if session != "" && m.cfg.SessionKey == nil {
 		// Nobody can reach a session's tasks once its Conn is gone. Not in
 		// m.wg: Close waits for task work, not for Conns to end.
 		go func() {
@@ -328,6 +355,7 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 // Close cancels every task still running (cause SourceClose) and waits for
 // their work to return, or for ctx to end.
 func (m *Manager) Close(ctx context.Context) error {
+	defer m.stopCluster()
 	m.mu.Lock()
 	m.closed = true
 	ids := make([]string, 0, len(m.live))
@@ -375,6 +403,11 @@ func newID() string {
 // owner is the binding key of the requestor of an incoming request.
 func (m *Manager) owner(ctx context.Context, session string) string {
 	key := session
+	if m.cfg.SessionKey != nil {
+		if k, ok := m.cfg.SessionKey(ctx); ok {
+			key = "session:" + k
+		}
+	}
 	if m.cfg.Owner != nil {
 		if o, ok := m.cfg.Owner(ctx); ok {
 			key += "\x00" + o
@@ -532,6 +565,7 @@ func (m *Manager) create(ctx context.Context, owner, method string, ttlMs *int64
 		rec.Task.TTL = &ms
 		rec.Expires = now.Add(ttl)
 	}
+	m.claim(&rec, now)
 	if err := m.store.Create(ctx, rec); err != nil {
 		return Record{}, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "creating task: " + err.Error()}
 	}
@@ -761,6 +795,8 @@ func (m *Manager) forceCancel(id, reason string, src jsonrpc2.CancelSource) (Rec
 	m.mu.Unlock()
 	if err == nil && r != nil {
 		r.cancel(&jsonrpc2.CancelError{ID: r.request, Method: rec.Method, Reason: "task " + id + ": " + reason, Source: src})
+	} else if err == nil {
+		m.publishCancel(id, reason, src) // runs on another replica, if any
 	}
 	return rec, err
 }
@@ -845,10 +881,15 @@ func (m *Manager) result(ctx context.Context, session string, req *jsonrpc2.Requ
 	for !rec.Task.Status.Terminal() {
 		m.mu.Lock()
 		ch := m.waiters[rec.Task.TaskID]
+		if ch == nil && m.cl != nil {
+			// Running on another replica: its terminal state is announced
+			// on the bus, and polled for in case the message is lost.
+			ch = m.remoteWaiterLocked(rec.Task.TaskID)
+		}
 		m.mu.Unlock()
 		var tick <-chan time.Time
 		var timer *time.Timer
-		if ch == nil {
+		if ch == nil || m.cl != nil {
 			// No in-process waiter (a store shared with another process):
 			// fall back to polling it.
 			timer = time.NewTimer(m.cfg.PollInterval)

@@ -32,6 +32,18 @@ type Record struct {
 	// its outstanding input requests (tasks/get's inputRequests), by key.
 	Modern        bool
 	InputRequests map[string]json.RawMessage
+	// Runner is the replica (Config.Replica) whose process runs the task's
+	// work, and LeaseUntil when that replica's claim ends unless renewed
+	// (Config.Lease); both are empty outside a cluster. A task still
+	// running once its lease has passed is failed by any replica's sweeper
+	// (cluster.go).
+	Runner     string
+	LeaseUntil time.Time
+	// Answers are tasks/update answers received by another replica than
+	// the Runner, by inputRequests key, kept until the Runner's Ask takes
+	// them (cluster.go): the bus message that carries them is only the
+	// fast path.
+	Answers map[string]json.RawMessage
 }
 
 // ErrNotFound is returned by a Store for an id it does not hold.
@@ -113,6 +125,7 @@ func (s *MemoryStore) Get(_ context.Context, id string) (Record, error) {
 	}
 	out := r.Record
 	out.InputRequests = maps.Clone(out.InputRequests)
+	out.Answers = maps.Clone(out.Answers)
 	return out, nil
 }
 
@@ -127,12 +140,14 @@ func (s *MemoryStore) Update(_ context.Context, id string, fn func(*Record) erro
 	}
 	next := r.Record
 	next.InputRequests = maps.Clone(next.InputRequests)
+	next.Answers = maps.Clone(next.Answers)
 	if err := fn(&next); err != nil {
 		return r.Record, err
 	}
 	r.Record = next
 	out := next
 	out.InputRequests = maps.Clone(next.InputRequests)
+	out.Answers = maps.Clone(next.Answers)
 	return out, nil
 }
 
