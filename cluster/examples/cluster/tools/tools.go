@@ -16,12 +16,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion1) means
+// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
 // this package and the module github.com/mcpgen/mcpgen it is built with do not
 // match: the module is older, or too much newer, than the mcpgen named in the
 // header. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion1
+const _ = toolsupport.SupportPackageIsVersion2
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the
@@ -222,11 +222,38 @@ func bindSlowResult(v any, p string) (SlowResult, error) {
 	return x, errs.Err()
 }
 
+// fastSlowResult is bindSlowResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindSlowResult then judges.
+func fastSlowResult(data []byte) (x SlowResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "replica":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Replica = y
+			seen[0] = true
+		case "tag":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Tag = &y
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeSlowResult decodes data and validates it against the schema of
 // SlowResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeSlowResult(data []byte) (*SlowResult, error) {
-	return toolsupport.Decode(data, bindSlowResult)
+	return toolsupport.DecodeFast(data, fastSlowResult, bindSlowResult)
 }
 
 // bindWhoamiArgs checks and converts the value the schema at cluster/examples/cluster/tools/tools.json#/1/inputSchema describes.
@@ -241,11 +268,31 @@ func bindWhoamiArgs(v any, p string) (WhoamiArgs, error) {
 	return x, errs.Err()
 }
 
+// fastWhoamiArgs is bindWhoamiArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindWhoamiArgs then judges.
+func fastWhoamiArgs(data []byte) (x WhoamiArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsWhoamiArgs is fastWhoamiArgs for the arguments of tools/call.
+func fastArgsWhoamiArgs(args map[string]json.RawMessage) (x WhoamiArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeWhoamiArgs decodes data and validates it against the schema of
 // WhoamiArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeWhoamiArgs(data []byte) (*WhoamiArgs, error) {
-	return toolsupport.Decode(data, bindWhoamiArgs)
+	return toolsupport.DecodeFast(data, fastWhoamiArgs, bindWhoamiArgs)
 }
 
 // tvBind9 checks and converts the value the schema at cluster/examples/cluster/tools/tools.json#/1/outputSchema/properties/replica describes.
@@ -276,11 +323,32 @@ func bindWhoamiResult(v any, p string) (WhoamiResult, error) {
 	return x, errs.Err()
 }
 
+// fastWhoamiResult is bindWhoamiResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindWhoamiResult then judges.
+func fastWhoamiResult(data []byte) (x WhoamiResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "replica":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Replica = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeWhoamiResult decodes data and validates it against the schema of
 // WhoamiResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeWhoamiResult(data []byte) (*WhoamiResult, error) {
-	return toolsupport.Decode(data, bindWhoamiResult)
+	return toolsupport.DecodeFast(data, fastWhoamiResult, bindWhoamiResult)
 }
 
 // tvBind11 checks and converts the value the schema at cluster/examples/cluster/tools/tools.json#/2/inputSchema/properties/question describes.
@@ -311,11 +379,51 @@ func bindConfirmArgs(v any, p string) (ConfirmArgs, error) {
 	return x, errs.Err()
 }
 
+// fastConfirmArgs is bindConfirmArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindConfirmArgs then judges.
+func fastConfirmArgs(data []byte) (x ConfirmArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "question":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Question = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
+// fastArgsConfirmArgs is fastConfirmArgs for the arguments of tools/call.
+func fastArgsConfirmArgs(args map[string]json.RawMessage) (x ConfirmArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	if v, ok := args["question"]; ok {
+		y, ok := toolsupport.RawString(v)
+		if !ok {
+			return x, false
+		}
+		x.Question = y
+	} else {
+		return x, false
+	}
+	return x, true
+}
+
 // DecodeConfirmArgs decodes data and validates it against the schema of
 // ConfirmArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeConfirmArgs(data []byte) (*ConfirmArgs, error) {
-	return toolsupport.Decode(data, bindConfirmArgs)
+	return toolsupport.DecodeFast(data, fastConfirmArgs, bindConfirmArgs)
 }
 
 // tvBind13 checks and converts the value the schema at cluster/examples/cluster/tools/tools.json#/2/outputSchema/properties/answer describes.
@@ -362,11 +470,39 @@ func bindConfirmResult(v any, p string) (ConfirmResult, error) {
 	return x, errs.Err()
 }
 
+// fastConfirmResult is bindConfirmResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindConfirmResult then judges.
+func fastConfirmResult(data []byte) (x ConfirmResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [2]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "answer":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Answer = y
+			seen[0] = true
+		case "replica":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Replica = y
+			seen[1] = true
+		}
+	}
+	return x, o.OK() && seen[0] && seen[1]
+}
+
 // DecodeConfirmResult decodes data and validates it against the schema of
 // ConfirmResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeConfirmResult(data []byte) (*ConfirmResult, error) {
-	return toolsupport.Decode(data, bindConfirmResult)
+	return toolsupport.DecodeFast(data, fastConfirmResult, bindConfirmResult)
 }
 
 // bindAnnounceArgs checks and converts the value the schema at cluster/examples/cluster/tools/tools.json#/3/inputSchema describes.
@@ -381,11 +517,31 @@ func bindAnnounceArgs(v any, p string) (AnnounceArgs, error) {
 	return x, errs.Err()
 }
 
+// fastAnnounceArgs is bindAnnounceArgs for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindAnnounceArgs then judges.
+func fastAnnounceArgs(data []byte) (x AnnounceArgs, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	for o.Next() {
+	}
+	return x, o.OK()
+}
+
+// fastArgsAnnounceArgs is fastAnnounceArgs for the arguments of tools/call.
+func fastArgsAnnounceArgs(args map[string]json.RawMessage) (x AnnounceArgs, ok bool) {
+	for _, v := range args {
+		if !toolsupport.RawValid(v) {
+			return x, false
+		}
+	}
+	return x, true
+}
+
 // DecodeAnnounceArgs decodes data and validates it against the schema of
 // AnnounceArgs; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeAnnounceArgs(data []byte) (*AnnounceArgs, error) {
-	return toolsupport.Decode(data, bindAnnounceArgs)
+	return toolsupport.DecodeFast(data, fastAnnounceArgs, bindAnnounceArgs)
 }
 
 // tvBind17 checks and converts the value the schema at cluster/examples/cluster/tools/tools.json#/3/outputSchema/properties/replica describes.
@@ -416,11 +572,32 @@ func bindAnnounceResult(v any, p string) (AnnounceResult, error) {
 	return x, errs.Err()
 }
 
+// fastAnnounceResult is bindAnnounceResult for plain input: it binds the JSON object
+// data without decoding it into any first, and returns false for anything
+// it does not plainly accept, which bindAnnounceResult then judges.
+func fastAnnounceResult(data []byte) (x AnnounceResult, ok bool) {
+	o := toolsupport.NewRawObject(data)
+	var seen [1]bool
+	for o.Next() {
+		v := o.Value()
+		switch string(o.Key()) {
+		case "replica":
+			y, ok := toolsupport.RawString(v)
+			if !ok {
+				return x, false
+			}
+			x.Replica = y
+			seen[0] = true
+		}
+	}
+	return x, o.OK() && seen[0]
+}
+
 // DecodeAnnounceResult decodes data and validates it against the schema of
 // AnnounceResult; a failure is a *ValidationError, or ValidationErrors when an
 // object breaks several rules, each naming its JSON pointer.
 func DecodeAnnounceResult(data []byte) (*AnnounceResult, error) {
-	return toolsupport.Decode(data, bindAnnounceResult)
+	return toolsupport.DecodeFast(data, fastAnnounceResult, bindAnnounceResult)
 }
 
 // ToolsJSON is the tools file, compacted: the tools as tools/list announces
@@ -484,13 +661,13 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindSlowResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolWhoami:
-		args, err := toolsupport.BindArguments(params.Arguments, bindWhoamiArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsWhoamiArgs, bindWhoamiArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -498,13 +675,13 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindWhoamiResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolConfirm:
-		args, err := toolsupport.BindArguments(params.Arguments, bindConfirmArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsConfirmArgs, bindConfirmArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -512,13 +689,13 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindConfirmResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolAnnounce:
-		args, err := toolsupport.BindArguments(params.Arguments, bindAnnounceArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsAnnounceArgs, bindAnnounceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -526,7 +703,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindAnnounceResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -557,15 +734,28 @@ func (h *Handler) failed(err error) (*mcp.CallToolResult, error) {
 	return nil, err
 }
 
-// result decodes the JSON toolsupport.ResultJSON writes into the bindings' CallToolResult,
-// so the bindings' own decoder checks it (directly: the JSON is valid by construction,
-// and json.Unmarshal would only scan it once more per call).
+// tvTextResult is a CallToolResult of one text block, allocated as one: the
+// result points into it.
+type tvTextResult struct {
+	res    mcp.CallToolResult
+	text   mcp.TextContent
+	blocks [1]mcp.ContentBlock
+}
+
+// result is the bindings' CallToolResult of one text block and, when not nil,
+// the structured content (JSON encoding/json wrote: valid and compact).
 func (h *Handler) result(structured []byte, text string, isError bool) (*mcp.CallToolResult, error) {
-	var res mcp.CallToolResult
-	if err := res.UnmarshalJSON(toolsupport.ResultJSON(structured, text, isError, true)); err != nil {
-		return nil, err
+	r := &tvTextResult{}
+	r.text.Text = text
+	r.blocks[0] = &r.text
+	r.res.Content = r.blocks[:]
+	r.res.ResultType = "complete"
+	r.res.StructuredContent = structured
+	if isError {
+		t := true
+		r.res.IsError = &t
 	}
-	return &res, nil
+	return &r.res, nil
 }
 
 // Handler20251125 answers tools/list and tools/call of revision 2025-11-25 for an
@@ -610,13 +800,13 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindSlowResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolWhoami:
-		args, err := toolsupport.BindArguments(params.Arguments, bindWhoamiArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsWhoamiArgs, bindWhoamiArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -624,13 +814,13 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindWhoamiResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolConfirm:
-		args, err := toolsupport.BindArguments(params.Arguments, bindConfirmArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsConfirmArgs, bindConfirmArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -638,13 +828,13 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindConfirmResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
 		return h.result(out, text, false)
 	case ToolAnnounce:
-		args, err := toolsupport.BindArguments(params.Arguments, bindAnnounceArgs)
+		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsAnnounceArgs, bindAnnounceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
@@ -652,7 +842,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.failed(err)
 		}
-		out, text, err := toolsupport.CheckResult(res, bindAnnounceResult)
+		out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
 		}
@@ -714,9 +904,27 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
+// argumentsSlowArgs is toolsupport.ArgumentsOf(args) for SlowArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsSlowArgs(args *SlowArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 2)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["ms"] = a.Int(args.Ms)
+	}
+	if args.Tag != nil {
+		m["tag"] = a.String(*args.Tag)
+	}
+	return m, nil
+}
+
 // Slow calls the tool "slow".
 func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsSlowArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -727,12 +935,23 @@ func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) 
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolSlow, res, DecodeSlowResult)
+	return toolsupport.StructuredResult(ToolSlow, res, res.IsError, res.StructuredContent, DecodeSlowResult)
+}
+
+// argumentsWhoamiArgs is toolsupport.ArgumentsOf(args) for WhoamiArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsWhoamiArgs(args *WhoamiArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
 }
 
 // Whoami calls the tool "whoami".
 func (c *Caller) Whoami(ctx context.Context, args *WhoamiArgs) (*WhoamiResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsWhoamiArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -743,12 +962,27 @@ func (c *Caller) Whoami(ctx context.Context, args *WhoamiArgs) (*WhoamiResult, e
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolWhoami, res, DecodeWhoamiResult)
+	return toolsupport.StructuredResult(ToolWhoami, res, res.IsError, res.StructuredContent, DecodeWhoamiResult)
+}
+
+// argumentsConfirmArgs is toolsupport.ArgumentsOf(args) for ConfirmArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsConfirmArgs(args *ConfirmArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 1)
+	if args == nil {
+		return m, nil
+	}
+	var a toolsupport.Args
+	{
+		m["question"] = a.String(args.Question)
+	}
+	return m, nil
 }
 
 // Confirm calls the tool "confirm".
 func (c *Caller) Confirm(ctx context.Context, args *ConfirmArgs) (*ConfirmResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsConfirmArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -759,12 +993,23 @@ func (c *Caller) Confirm(ctx context.Context, args *ConfirmArgs) (*ConfirmResult
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolConfirm, res, DecodeConfirmResult)
+	return toolsupport.StructuredResult(ToolConfirm, res, res.IsError, res.StructuredContent, DecodeConfirmResult)
+}
+
+// argumentsAnnounceArgs is toolsupport.ArgumentsOf(args) for AnnounceArgs, written
+// member by member without encoding/json (so args need not escape to the
+// heap), with the same members and values.
+func argumentsAnnounceArgs(args *AnnounceArgs) (map[string]json.RawMessage, error) {
+	m := make(map[string]json.RawMessage, 0)
+	if args == nil {
+		return m, nil
+	}
+	return m, nil
 }
 
 // Announce calls the tool "announce".
 func (c *Caller) Announce(ctx context.Context, args *AnnounceArgs) (*AnnounceResult, error) {
-	a, err := toolsupport.ArgumentsOf(args)
+	a, err := argumentsAnnounceArgs(args)
 	if err != nil {
 		return nil, err
 	}
@@ -775,5 +1020,5 @@ func (c *Caller) Announce(ctx context.Context, args *AnnounceArgs) (*AnnounceRes
 	if err != nil {
 		return nil, err
 	}
-	return toolsupport.TypedResult(ToolAnnounce, res, DecodeAnnounceResult)
+	return toolsupport.StructuredResult(ToolAnnounce, res, res.IsError, res.StructuredContent, DecodeAnnounceResult)
 }
