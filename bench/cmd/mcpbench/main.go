@@ -59,6 +59,11 @@ func main() {
 	}
 	os.Stdout.WriteString(b.String())
 	if *out != "" {
+		// The cluster section is measured by another command in another
+		// module (cluster/cmd/clusterbench); keep what it wrote.
+		if old, err := os.ReadFile(*out); err == nil {
+			b.WriteString(clusterSection(string(old)))
+		}
 		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -677,4 +682,16 @@ var failures int
 func fail(format string, args ...any) {
 	failures++
 	fmt.Fprintf(os.Stderr, "mcpbench: "+format+"\n", args...)
+}
+
+// clusterSection returns the part of an existing report between the
+// cluster markers (markers included, after a blank line), or "".
+func clusterSection(report string) string {
+	const begin, end = "<!-- cluster:begin -->", "<!-- cluster:end -->"
+	i := strings.Index(report, begin)
+	j := strings.Index(report, end)
+	if i < 0 || j < i {
+		return ""
+	}
+	return "\n" + report[i:j+len(end)] + "\n"
 }

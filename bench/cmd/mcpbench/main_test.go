@@ -66,3 +66,13 @@ func TestGate(t *testing.T) {
 		t.Errorf("a malformed line: %v, want an error naming the line", err)
 	}
 }
+
+func TestClusterSectionKept(t *testing.T) {
+	old := "# report\n\nold tables\n\n<!-- cluster:begin -->\n## Cluster\nrows\n<!-- cluster:end -->\n"
+	if got, want := clusterSection(old), "\n<!-- cluster:begin -->\n## Cluster\nrows\n<!-- cluster:end -->\n"; got != want {
+		t.Fatalf("clusterSection = %q, want %q", got, want)
+	}
+	if got := clusterSection("no section"); got != "" {
+		t.Fatalf("clusterSection without markers = %q", got)
+	}
+}
