@@ -351,33 +351,49 @@ func cancelRequestID(params json.RawMessage) (jsonrpc2.RequestID, bool) {
 // idKey is a request id as a map key: its JSON (1 and "1" differ).
 func idKey(id jsonrpc2.RequestID) string { return string(id.RawJSON()) }
 
+// cancelPublishTimeout bounds how long a cancel POST waits for the bus to
+// accept its forwarded notification (a NATS server restarting, say) before
+// it is refused with 503.
+const cancelPublishTimeout = 10 * time.Second
+
 // forwardCancel publishes a client's notifications/cancelled whose request
 // does not run here, and reports whether it did (legacyPost then does not
-// give it to the local Conn).
-func (h *Handler) forwardCancel(s *legacySession, params json.RawMessage) bool {
+// give it to the local Conn). An error means the bus did not accept it:
+// legacyPost then refuses the POST (503) rather than answer 202 for a
+// cancellation that may reach no one; the client may send it again
+// (duplicates are harmless).
+func (h *Handler) forwardCancel(ctx context.Context, s *legacySession, params json.RawMessage) (bool, error) {
 	if h.opts.Bus == nil {
-		return false
+		return false, nil
 	}
 	rid, ok := cancelRequestID(params)
 	if !ok {
-		return false // malformed: the local Conn ignores and logs it
+		return false, nil // malformed: the local Conn ignores and logs it
 	}
 	id := idKey(rid)
 	h.cmu.Lock()
 	_, local := h.live[cancelKey{s.id, id}]
 	h.cmu.Unlock()
 	if local {
-		return false
+		return false, nil
 	}
 	s.mu.Lock()
 	_, local = s.reqStreams[rid]
 	s.mu.Unlock()
 	if local {
-		return false // registered, not yet handed to the Conn: the Conn orders them
+		return false, nil // registered, not yet handed to the Conn: the Conn orders them
+	}
+	data, _ := json.Marshal(busMsg{Origin: h.opts.Replica, Session: s.id, Params: params})
+	// The POST's own context (a client that gave up need not be served),
+	// but not the handler's: Close does not strand a POST half-accepted.
+	ctx, cancel := context.WithTimeout(ctx, cancelPublishTimeout)
+	defer cancel()
+	if err := h.opts.Bus.Publish(ctx, SubjectCancel+cluster.SubjectToken(s.id), data); err != nil {
+		h.log.Warn("cluster bus: cancellation not forwarded; its POST is refused (503) so the client can send it again", "session", s.id, "requestId", id, "error", err)
+		return true, err
 	}
 	h.log.Debug("cancellation forwarded to the other replicas: its request does not run here", "session", s.id, "requestId", id, "replica", h.opts.Replica)
-	h.publish(SubjectCancel+cluster.SubjectToken(s.id), busMsg{Session: s.id, Params: params})
-	return true
+	return true, nil
 }
 
 // onBusCancel receives a forwarded cancellation: applied at once when its

@@ -27,6 +27,7 @@ import (
 type clusterFixture struct {
 	store   *cluster.MemorySessionStore
 	bus     *cluster.MemoryBus
+	gate    *gateBus // what the replicas' Handlers publish through
 	reps    []*lifecycleFixture
 	proxy   string
 	started chan string // "<replica>:<id>" of each block handler as it starts
@@ -43,6 +44,7 @@ func newClusterFixtureOf(t *testing.T, n int, opts Options, legacyBase bool) *cl
 	t.Helper()
 	c := &clusterFixture{store: cluster.NewMemorySessionStore(), bus: cluster.NewMemoryBus(),
 		started: make(chan string, 64), causes: make(chan string, 64)}
+	c.gate = &gateBus{Bus: c.bus}
 	t.Cleanup(func() { _ = c.bus.Close() }) // after the replicas' cleanups (LIFO)
 	var targets []*url.URL
 	for i := range n {
@@ -80,7 +82,7 @@ func newClusterFixtureOf(t *testing.T, n int, opts Options, legacyBase bool) *cl
 				session.WithCapability("tools", json.RawMessage(`{"listChanged":true}`)),
 				session.WithCapability("prompts", json.RawMessage(`{"listChanged":true}`)))...)
 		o := opts
-		o.Sessions, o.Bus, o.Replica = c.store, c.bus, name
+		o.Sessions, o.Bus, o.Replica = c.store, c.gate, name
 		f := (&lifecycleFixture{srv: srv}).serve(t, srv, o)
 		c.reps = append(c.reps, f)
 		u, _ := url.Parse(f.url)
@@ -499,5 +501,60 @@ func TestClusterCancelRacesItsRequest(t *testing.T) {
 		if body := readAll(t, r); strings.Contains(body, `"result"`) || strings.Contains(body, `"error"`) {
 			t.Fatalf("request %d was answered: %s", i, body)
 		}
+	}
+}
+
+// gateBus is a Bus whose Publish of forwarded cancellations can be made to
+// fail, as natscluster's durable bus fails when its stream does not
+// acknowledge (a NATS server down past the publish timeout).
+type gateBus struct {
+	cluster.Bus
+	down atomic.Bool
+}
+
+func (g *gateBus) Publish(ctx context.Context, subject string, data []byte) error {
+	if g.down.Load() && strings.HasPrefix(subject, SubjectCancel) {
+		return errors.New("stream did not acknowledge")
+	}
+	return g.Bus.Publish(ctx, subject, data)
+}
+
+// TestClusterCancelRefusedWhenBusDown: a cancel POST whose forwarding the
+// bus does not accept is answered 503 (not 202: it may reach no replica),
+// the request runs on; sent again once the bus is back, it is accepted
+// and cancels the request, which is never answered.
+func TestClusterCancelRefusedWhenBusDown(t *testing.T) {
+	c := newClusterFixture(t, 3, Options{})
+	sid := initAt(t, c.reps[0].url, c.reps[0].url, nil)
+	ctx := bounded(t)
+	done := postAsync(ctx, c.reps[1].url, legacyHdr(sid), callBody("8", "block"))
+	if s := waitFor(t, c.started, "block on r1"); s != "r1:8" {
+		t.Fatalf("started %s", s)
+	}
+	c.gate.down.Store(true)
+	resp := post(t, ctx, c.reps[2].url, legacyHdr(sid), cancelBody("8", "first try"))
+	if b := readAll(t, resp); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || !strings.Contains(b, "send it again") {
+		t.Fatalf("cancel with the bus down: %d %q %s, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"), b)
+	}
+	select {
+	case s := <-c.causes:
+		t.Fatalf("a refused cancellation ended a handler: %s", s)
+	default:
+	}
+	c.gate.down.Store(false)
+	resp = post(t, ctx, c.reps[2].url, legacyHdr(sid), cancelBody("8", "second try"))
+	if b := readAll(t, resp); resp.StatusCode != 202 {
+		t.Fatalf("cancel with the bus back: %d %s", resp.StatusCode, b)
+	}
+	rep, cause := waitCause(t, c)
+	if rep != "r1" || !strings.Contains(cause, "second try") {
+		t.Fatalf("handler on %s ended with %q, want r1 with the retried reason", rep, cause)
+	}
+	r := waitFor(t, done, "the cancelled request's POST")
+	if r == nil {
+		t.Fatal("the cancelled request's POST failed")
+	}
+	if body := readAll(t, r); strings.Contains(body, `"id":8`) {
+		t.Fatalf("a response was sent for the cancelled request: %s", body)
 	}
 }

@@ -463,7 +463,15 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 		// stream ends first, so nothing the handler sends once cancelled can
 		// reach the wire.
 		if m.Method == "notifications/cancelled" {
-			if h.forwardCancel(s, m.Params) {
+			if forwarded, err := h.forwardCancel(r.Context(), s, m.Params); err != nil {
+				// Not accepted: 202 would tell the client its cancellation
+				// is on its way when it may reach no replica. The spec
+				// answers input the server cannot accept with an HTTP error
+				// status; 503 says to try again.
+				w.Header().Set("Retry-After", "1")
+				writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "cancellation not forwarded: cluster bus unavailable; send it again", nil)
+				return
+			} else if forwarded {
 				w.WriteHeader(http.StatusAccepted) // the replica running it applies it
 				return
 			}
