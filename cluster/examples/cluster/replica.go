@@ -112,8 +112,8 @@ func runReplica(args []string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// Tasks and legacy sessions in JetStream key-value buckets; the bus
-	// on core NATS subjects carries cancellations (of requests and of
-	// tasks), task updates and list-changed notifications.
+	// carries cancellations (of requests and of tasks), task updates and
+	// list-changed notifications.
 	store, err := natscluster.NewTaskStore(ctx, nc, natscluster.TaskStoreOptions{MaxAge: 24 * time.Hour})
 	if err != nil {
 		return err
@@ -126,7 +126,15 @@ func runReplica(args []string) error {
 	if err != nil {
 		return err
 	}
-	bus := natscluster.NewBus(nc)
+	// Cancellations (of requests and of tasks) through a JetStream stream
+	// (file storage, kept a minute): one published while this replica is
+	// cut off from NATS reaches it when it is back, and a cancel POST is
+	// answered 202 only once the stream holds it (503 otherwise). The rest
+	// (task transitions and answers, list-changed) on core NATS subjects.
+	bus, err := natscluster.NewDurableBus(ctx, nc, natscluster.DurableConfig{})
+	if err != nil {
+		return err
+	}
 	im := &impl{replica: *name, log: log}
 	mgr := tasks.NewManager(tasks.Config{
 		Methods: []string{"tools/call"},
