@@ -34,6 +34,13 @@ import (
 //     every PollInterval, so a lost message only delays them) and sends
 //     notifications/tasks to subscriptions/listen streams held by other
 //     replicas.
+//   - notifications/tasks/status (2025-11-25, Config.StatusNotifications)
+//     goes out on the Conn of the session that created the task, held by
+//     the replica that created it: for a terminal state written elsewhere
+//     (tasks/cancel on another replica, a sweeper), that replica sends it
+//     when the state or cancel message reaches it, from the Store's
+//     record, once. A lost message means no notification, which the spec
+//     allows (requestors must not rely on them; they poll).
 //   - A tasks/update answered on another replica than the one whose Ask
 //     waits keeps the answers in the record (Record.Answers), takes the
 //     answered keys out of inputRequests (as on one replica) and publishes
@@ -217,6 +224,9 @@ func (m *Manager) onBus(subject string, data []byte) {
 		m.wake(msg.ID)
 	case strings.HasPrefix(subject, subjectState):
 		if msg.Status.Terminal() {
+			// Non-terminal states are the runner's own (it announces
+			// them); a terminal one may have been written anywhere.
+			m.announceRemote(msg.ID)
 			m.wake(msg.ID)
 			if msg.Status == Failed && strings.Contains(msg.Reason, "lease expired") {
 				// Another replica swept a task of ours it believed dead.
@@ -243,8 +253,11 @@ func (m *Manager) onBus(subject string, data []byte) {
 func (m *Manager) endRemote(id, reason string, src jsonrpc2.CancelSource) {
 	m.mu.Lock()
 	r := m.live[id]
-	delete(m.announce, id)
 	m.mu.Unlock()
+	// Its notifications/tasks/status, if the session's Conn is here, goes
+	// out from the record (whichever of this and the state message comes
+	// first: the cancel subject and the state subject need not be ordered).
+	m.announceRemote(id)
 	if r == nil {
 		return
 	}
@@ -253,6 +266,51 @@ func (m *Manager) endRemote(id, reason string, src jsonrpc2.CancelSource) {
 	}
 	r.cancel(&jsonrpc2.CancelError{ID: r.request, Reason: "task " + id + ": " + reason, Source: src})
 	m.log.Info("task work ended by another replica", slog.String("task", id), slog.String("reason", reason))
+}
+
+// announceRemote sends notifications/tasks/status (2025-11-25, with
+// Config.StatusNotifications) for a task whose state was written on
+// another replica (a tasks/cancel answered there, a sweeper that failed
+// it), called when a message says it became terminal: the replica that
+// created the task holds the Conn of the session that asked for it
+// (announce) and is the one to tell it, from the record the Store holds.
+// The terminal state is announced once, whichever message brings it first,
+// and the Conn is forgotten then; without StatusNotifications, it is only
+// forgotten. The extension's
+// notifications/tasks go through notifyLocal.
+func (m *Manager) announceRemote(id string) {
+	m.mu.Lock()
+	conn := m.announce[id]
+	if conn != nil && !m.cfg.StatusNotifications {
+		delete(m.announce, id)
+	}
+	m.mu.Unlock()
+	if conn == nil || !m.cfg.StatusNotifications {
+		return
+	}
+	// Off the bus's goroutine: it reads the Store.
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), m.cl.lease)
+		defer cancel()
+		rec, err := m.store.Get(ctx, id)
+		if err != nil {
+			m.log.Debug("tasks: status of a task changed elsewhere not announced", slog.String("task", id), slog.String("error", err.Error()))
+			return
+		}
+		m.mu.Lock()
+		if m.announce[id] != conn {
+			m.mu.Unlock()
+			return // its terminal state was announced meanwhile
+		}
+		if !rec.Task.Status.Terminal() {
+			m.mu.Unlock()
+			return // not terminal in the Store: not ours to announce
+		}
+		delete(m.announce, id)
+		m.mu.Unlock()
+		// Best effort, as on one replica: optional, and the Conn may be gone.
+		_ = conn.Notify(context.Background(), MethodStatus, rec.Task)
+	}()
 }
 
 // wake releases the local tasks/result calls waiting for id.

@@ -300,3 +300,48 @@ func TestClusterUpdateAnswerSurvivesLostMessage(t *testing.T) {
 		t.Fatalf("answers left in the record: %v", rec.Answers)
 	}
 }
+
+// A 2025-11-25 task created on a and cancelled on b: a, which holds the
+// Conn of the session that asked for it, sends its
+// notifications/tasks/status (cancelled) when it learns the state over the
+// bus, once: a duplicate state message announces nothing more.
+func TestClusterLegacyStatusNotificationFromAnotherReplica(t *testing.T) {
+	g := newGate()
+	store := NewMemoryStore()
+	bus := cluster.NewMemoryBus()
+	t.Cleanup(func() { bus.Close() })
+	mk := func(name string) *env {
+		return newEnv(t, Config{Store: store, Bus: bus, Replica: name, Lease: time.Minute, Now: time.Now, StatusNotifications: true,
+			SessionKey: func(context.Context) (string, bool) { return "the-session", true }},
+			map[string]jsonrpc2.Handler{"tools/call": g.handler})
+	}
+	a, b := mk("a"), mk("b")
+	task := a.create("t", `{}`)
+	g.waitStart(t)
+	if got := decodeTask(t, b.peer.roundtrip("tasks/cancel", idParams(task.TaskID))); got.Status != Cancelled {
+		t.Fatalf("tasks/cancel on b: %s", got.Status)
+	}
+	n := a.peer.notification(MethodStatus)
+	var got Task
+	if err := json.Unmarshal(n.Params, &got); err != nil || got.TaskID != task.TaskID || got.Status != Cancelled {
+		t.Fatalf("status notification on a: %s", n.Params)
+	}
+	<-g.ctxErr
+	waitIdle(t, a.mgr)
+	// A duplicate of the state message (the bus may redeliver) finds the
+	// session's Conn already forgotten, on the bus's goroutine (MemoryBus:
+	// inside Publish), so nothing is sent: no status notification comes
+	// before the tasks/get answer below.
+	dup, _ := json.Marshal(busMsg{From: "b", ID: task.TaskID, Status: Cancelled})
+	if err := bus.Publish(context.Background(), subjectState+cluster.SubjectToken(task.TaskID), dup); err != nil {
+		t.Fatal(err)
+	}
+	decodeTask(t, a.peer.roundtrip("tasks/get", idParams(task.TaskID)))
+	a.peer.mu.Lock()
+	defer a.peer.mu.Unlock()
+	for _, m := range a.peer.stash {
+		if m.Method == MethodStatus {
+			t.Fatalf("a second status notification: %s", m.Params)
+		}
+	}
+}
