@@ -1,5 +1,7 @@
 // Package natscluster runs several replicas of one mcpgen server on NATS:
-// the implementations of cluster.Bus (core NATS subjects),
+// the implementations of cluster.Bus (NewBus: core NATS subjects;
+// NewDurableBus: cancellations through a JetStream stream, so that none is
+// lost across a NATS restart or a replica's reconnect, the rest core NATS),
 // cluster.SessionStore and tasks.Store (JetStream key-value buckets).
 //
 // It is its own module, github.com/mcpgen/mcpgen/cluster, so that only a

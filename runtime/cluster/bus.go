@@ -9,9 +9,15 @@ import (
 )
 
 // Bus carries messages between the replicas of one server. Delivery is at
-// most once per subscriber and unordered across publishers; receivers must
+// most once per subscriber and unordered across publishers unless an
+// implementation promises more for some subjects (natscluster's durable
+// bus keeps cancellations in a JetStream stream, so a replica that was cut
+// off receives them when it is back, possibly twice); receivers must
 // treat duplicates and late arrivals as harmless (a cancellation is applied
 // once, by the replica that runs the request, and ignored everywhere else).
+// A Publish error means the message may not reach anyone: a sender that
+// must not lose one (streamhttp forwarding a client's cancellation) tells
+// its own caller instead of reporting success.
 //
 // Subjects are dot-separated tokens, as in NATS: a subscription subject may
 // end in ".>" to match every subject with that prefix and at least one more
@@ -19,7 +25,8 @@ import (
 type Bus interface {
 	// Publish sends data to every current subscriber of subject, on every
 	// replica. It returns once the bus accepted the message, not once it
-	// was delivered.
+	// was delivered; it may wait, within ctx, for the bus to be able to
+	// accept it.
 	Publish(ctx context.Context, subject string, data []byte) error
 	// Subscribe calls fn for each message published to a subject matching
 	// pattern, until the returned Subscription is ended. fn runs on the

@@ -23,5 +23,6 @@
 // ignores the drops, state changes and notifications it published itself
 // (it acted on them locally), but keeps its own forwarded cancellations
 // like any other, for the request that may still reach it. Duplicates are
-// harmless everywhere.
+// harmless everywhere. A forwarded cancellation the bus does not accept
+// makes its POST fail (503) rather than be answered 202.
 package cluster

@@ -38,7 +38,15 @@ import (
 //     replica and its cancel POSTed to another just after. Each
 //     cancellation is applied at most once per replica, so duplicate
 //     deliveries are harmless; one that finds its request finished (or
-//     never seen) expires from the window and is logged at debug.
+//     never seen) expires from the window and is logged at debug. The cancel
+//     POST is answered 202 only once the bus accepted the notification
+//     (Publish returned nil, within 10s and the POST's ctx); otherwise 503
+//     with Retry-After, as the transport lets a server answer input it
+//     cannot accept with an HTTP error: a 202 would tell the client its
+//     cancellation is on its way when it may reach no replica. With
+//     natscluster's durable bus, accepted means held by a JetStream stream
+//     that the runner reads after it reconnects, so a NATS restart loses
+//     none.
 //   - DELETE removes the record and publishes "mcp.session.drop.<token>":
 //     every replica ends its local copy (its handlers are cancelled as the
 //     session's end cancels them).

@@ -26,7 +26,7 @@ import (
 //     record. A tasks/cancel answered elsewhere writes the cancelled state,
 //     then publishes mcp.task.cancel.<SubjectToken(id)>; the runner ends the
 //     work's ctx with the cause (SourceTaskCancel, the reason). If that
-//     message is lost (the Bus delivers at most once), the runner's next
+//     message is lost (a Bus may deliver at most once), the runner's next
 //     lease renewal finds the record terminal and ends the work then: within
 //     Lease/3.
 //   - Every transition is published on mcp.task.state.<token>: it wakes
