@@ -268,28 +268,36 @@ func (s *legacySession) noteActive(now time.Time) {
 	})
 }
 
+// errStoreUnavailable is adopt's answer when the session store could not
+// be read: the session may well exist, so the request is refused with 503
+// (try again) rather than 404 (which would make the client start a new
+// session).
+var errStoreUnavailable = errors.New("session store unavailable")
+
 // adopt builds the local copy of a session this replica does not hold from
 // its record, or returns nil (unknown, another owner's, not yet answered,
-// or refused by Options.Adopt): the caller answers 404.
-func (h *Handler) adopt(r *http.Request, id string) *legacySession {
+// or refused by Options.Adopt): the caller answers 404; or
+// errStoreUnavailable (the caller answers 503).
+func (h *Handler) adopt(r *http.Request, id string) (*legacySession, error) {
 	if h.opts.Adopt == nil {
-		return nil
+		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 	rec, err := h.opts.Sessions.Get(ctx, id)
 	cancel()
 	if err != nil {
 		if !errors.Is(err, cluster.ErrSessionNotFound) {
-			h.log.Warn("session store: read failed; the session is answered as unknown", "session", id, "error", err)
+			h.log.Warn("session store: read failed; the request is refused with 503", "session", id, "error", err)
+			return nil, errStoreUnavailable
 		}
-		return nil
+		return nil, nil
 	}
 	if h.opts.SessionOwner != nil && h.opts.SessionOwner(r) != rec.Owner {
 		h.log.Warn("request for a session of another requestor refused as unknown", "session", id)
-		return nil
+		return nil, nil
 	}
 	if rec.Revision == "" {
-		return nil // its initialize is not answered yet
+		return nil, nil // its initialize is not answered yet
 	}
 	s := newLegacySession(h)
 	s.id, s.owner, s.created, s.initialized, s.recorded = rec.ID, rec.Owner, rec.Created, rec.Initialized, true
@@ -298,11 +306,11 @@ func (h *Handler) adopt(r *http.Request, id string) *legacySession {
 	h.mu.Lock()
 	if old := h.sessions[id]; old != nil {
 		h.mu.Unlock()
-		return old // adopted meanwhile by a concurrent request
+		return old, nil // adopted meanwhile by a concurrent request
 	}
 	if h.closed {
 		h.mu.Unlock()
-		return nil
+		return nil, nil
 	}
 	var victim *legacySession
 	var why string
@@ -336,11 +344,11 @@ func (h *Handler) adopt(r *http.Request, id string) *legacySession {
 		}
 		h.mu.Unlock()
 		s.Close()
-		return nil
+		return nil, nil
 	}
 	conn.Start()
 	h.log.Debug("session adopted from the store", "session", id, "replica", h.opts.Replica, "created by", rec.Replica)
-	return s
+	return s, nil
 }
 
 // cancelRequestID is the requestId a notifications/cancelled names (false

@@ -27,7 +27,8 @@ import (
 type clusterFixture struct {
 	store   *cluster.MemorySessionStore
 	bus     *cluster.MemoryBus
-	gate    *gateBus // what the replicas' Handlers publish through
+	gate    *gateBus   // what the replicas' Handlers publish through
+	sgate   *gateStore // what the replicas' Handlers read the store through
 	reps    []*lifecycleFixture
 	proxy   string
 	started chan string // "<replica>:<id>" of each block handler as it starts
@@ -45,6 +46,7 @@ func newClusterFixtureOf(t *testing.T, n int, opts Options, legacyBase bool) *cl
 	c := &clusterFixture{store: cluster.NewMemorySessionStore(), bus: cluster.NewMemoryBus(),
 		started: make(chan string, 64), causes: make(chan string, 64)}
 	c.gate = &gateBus{Bus: c.bus}
+	c.sgate = &gateStore{SessionStore: c.store}
 	t.Cleanup(func() { _ = c.bus.Close() }) // after the replicas' cleanups (LIFO)
 	var targets []*url.URL
 	for i := range n {
@@ -82,7 +84,7 @@ func newClusterFixtureOf(t *testing.T, n int, opts Options, legacyBase bool) *cl
 				session.WithCapability("tools", json.RawMessage(`{"listChanged":true}`)),
 				session.WithCapability("prompts", json.RawMessage(`{"listChanged":true}`)))...)
 		o := opts
-		o.Sessions, o.Bus, o.Replica = c.store, c.gate, name
+		o.Sessions, o.Bus, o.Replica = c.sgate, c.gate, name
 		f := (&lifecycleFixture{srv: srv}).serve(t, srv, o)
 		c.reps = append(c.reps, f)
 		u, _ := url.Parse(f.url)
@@ -556,5 +558,39 @@ func TestClusterCancelRefusedWhenBusDown(t *testing.T) {
 	}
 	if body := readAll(t, r); strings.Contains(body, `"id":8`) {
 		t.Fatalf("a response was sent for the cancelled request: %s", body)
+	}
+}
+
+// gateStore is a SessionStore whose reads can be made to fail, as
+// natscluster's fails while the NATS server is down.
+type gateStore struct {
+	cluster.SessionStore
+	down atomic.Bool
+}
+
+func (g *gateStore) Get(ctx context.Context, id string) (cluster.SessionRecord, error) {
+	if g.down.Load() {
+		return cluster.SessionRecord{}, errors.New("store unreachable")
+	}
+	return g.SessionStore.Get(ctx, id)
+}
+
+// TestClusterStoreDownIsNotUnknownSession: a replica that does not hold a
+// session and cannot read the store answers 503 (try again), not 404
+// (which tells a client its session is gone); once the store is back, the
+// same POST is served.
+func TestClusterStoreDownIsNotUnknownSession(t *testing.T) {
+	c := newClusterFixture(t, 3, Options{})
+	sid := initAt(t, c.reps[0].url, c.reps[0].url, nil)
+	ctx := bounded(t)
+	c.sgate.down.Store(true)
+	resp := post(t, ctx, c.reps[1].url, legacyHdr(sid), callBody("1", "echo"))
+	if b := readAll(t, resp); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("store down: %d %s, want 503 with Retry-After", resp.StatusCode, b)
+	}
+	c.sgate.down.Store(false)
+	resp = post(t, ctx, c.reps[1].url, legacyHdr(sid), callBody("2", "echo"))
+	if body, m := rpcBody(t, resp); m["result"] == nil {
+		t.Fatalf("store back: %s", body)
 	}
 }

@@ -515,9 +515,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		sid := r.Header.Get(HeaderSessionID)
 		switch {
 		case sid != "":
-			s := h.lookupFor(r, sid)
+			s, err := h.lookupFor(r, sid)
 			if s == nil {
-				writeError(w, http.StatusNotFound, requestID(m), jsonrpc2.CodeInvalidRequest, "session not found", nil)
+				writeNoSession(w, requestID(m), err)
 				return
 			}
 			h.legacyPost(w, r, s, m, data)

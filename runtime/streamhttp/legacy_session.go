@@ -358,16 +358,30 @@ func (h *Handler) lookup(id string) *legacySession {
 // lookupFor is lookup for a request of the session: a session bound to
 // another owner is reported unknown, so its id tells another requestor
 // nothing (not even that it exists).
-func (h *Handler) lookupFor(r *http.Request, id string) *legacySession {
+func (h *Handler) lookupFor(r *http.Request, id string) (*legacySession, error) {
 	s := h.lookup(id)
 	if s == nil && h.clustered() {
-		s = h.adopt(r, id) // another replica's session
+		var err error
+		if s, err = h.adopt(r, id); err != nil { // another replica's session
+			return nil, err
+		}
 	}
 	if s != nil && h.opts.SessionOwner != nil && h.opts.SessionOwner(r) != s.owner {
 		h.log.Warn("request for a session of another requestor refused as unknown", "session", id)
-		return nil
+		return nil, nil
 	}
-	return s
+	return s, nil
+}
+
+// writeNoSession answers a request whose session lookupFor did not give:
+// 404 (unknown), or 503 when the session store could not be read.
+func writeNoSession(w http.ResponseWriter, id jsonrpc2.RequestID, err error) {
+	if err != nil {
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, id, jsonrpc2.CodeInternalError, "session store unavailable; try again", nil)
+		return
+	}
+	writeError(w, http.StatusNotFound, id, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 }
 
 // BaseContext implements jsonrpc2.ContextTransport: the session's handlers
@@ -647,9 +661,9 @@ func (h *Handler) requestSession(w http.ResponseWriter, r *http.Request) *legacy
 		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Bad Request: Mcp-Session-Id header is required", nil)
 		return nil
 	}
-	s := h.lookupFor(r, sid)
+	s, err := h.lookupFor(r, sid)
 	if s == nil {
-		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session not found", nil)
+		writeNoSession(w, jsonrpc2.RequestID{}, err)
 	}
 	return s
 }
