@@ -249,7 +249,9 @@ func (b *Bus) ensureStream(ctx context.Context) {
 // subscription in order), for every message on a subject matching pattern.
 // On a durable bus, the messages of the durable subjects that match come
 // from the stream (those published after Subscribe returns, including
-// while this connection was cut off), the others from core NATS.
+// while this connection was cut off), the others from core NATS; creating
+// the stream's consumer needs the server (Subscribe fails after 10s
+// without it).
 func (b *Bus) Subscribe(pattern string, fn func(subject string, data []byte)) (cluster.Subscription, error) {
 	if !validPattern(pattern) {
 		return nil, errors.New("natscluster: invalid subscription subject " + pattern)
