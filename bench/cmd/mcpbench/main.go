@@ -239,8 +239,8 @@ func (t target) within(band float64) bool {
 
 // band is the noise band of t given the rates' band: twice that for the
 // targets whose run-to-run spread measured about twice the rates' (p99
-// latencies, from a dozen samples in the tail, and setup times, from short
-// runs), and a fixed 5 % for allocations and bytes per round trip, which
+// latencies, the host's wake-ups and stalls, even as the median of 7
+// rounds of 1,000 samples; and setup times, from short runs), and a fixed 5 % for allocations and bytes per round trip, which
 // did not move between runs: notes.md, "Noise band".
 func (t target) band(rates float64) float64 {
 	switch {
