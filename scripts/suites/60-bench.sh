@@ -24,11 +24,13 @@ cd "$(dirname "$0")/../.."
 
 # The noise band (a fraction of each target) is measured and documented in
 # bench/notes.md; change both together. p99 targets get twice it (90 %):
-# measured 2026-11-25 22:01-22:25 UTC on the shared 2 cores, the closed-stream
-# p99 ratios now stay within about 10 % of their median run to run (0.09-0.36×
-# go-sdk and 0.43-1.14× mcp-go with the old 3 × 150 pooled samples, whose
-# one-off 1.37× was a host stall in one batch), stdio cancel p99 within
-# +70 % (notes.md, "p99 targets: what the 1.37× was").
+# measured 2026-11-25 22:01-22:24 UTC on the shared 2 cores (8 runs), the
+# closed-stream p99 ratios now stay within +20 % of their median run to run
+# (÷ go-sdk 0.21-0.30×, ÷ mcp-go 0.87-1.09×; with the old 3 × 150 pooled
+# samples 0.09-0.36× and 0.43-1.14× in 10 runs, and one CI run's 1.37× was a
+# host stall in one batch), stdio cancel p99 within +70-80 % (0.17-0.46× at
+# 2025-11-25, 0.15-0.36× at 2026-07-28): notes.md, "p99 targets: what the
+# 1.37× was".
 BENCH_NOISE_BAND="${BENCH_NOISE_BAND:-0.45}"
 (
   cd bench
