@@ -464,6 +464,10 @@ func interleaved(count, n int, f func(i int) bench.RoundTrip) ([]bench.RoundTrip
 			if failed[i] != nil {
 				continue
 			}
+			// As in inTurn: no peer's clock runs the collection another
+			// peer's garbage made due (go-sdk allocates ~400 KB per stdio
+			// echo, 100 times mcpgen's).
+			runtime.GC()
 			r := f(i)
 			if r.Err != nil {
 				failed[i] = r.Err
