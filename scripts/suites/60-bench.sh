@@ -6,7 +6,8 @@
 # (seconds). Then the ratio gate: `mcpbench -short` measures every table
 # briefly (3 interleaved rounds; the latency targets' rows 7 rounds of 1,000
 # samples, the peers in turn, runtime.GC() before each batch, the target
-# the median of per-round ratios; about 3 minutes on 2 shared cores) and fails when
+# the median of per-round ratios; every batch, rates too, after
+# runtime.GC(); 108-113 s on 2 shared cores, the whole suite 217 s) and fails when
 # one of issue 25's targets is missed by more than the noise band measured
 # in bench/notes.md ("Noise band"), or when a known miss
 # (bench/known-misses.txt, each with its profile in notes.md) gets worse
