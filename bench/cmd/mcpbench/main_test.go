@@ -4,6 +4,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/bench"
 )
 
 // TestShort writes the whole report in -short mode, one round, failing if
@@ -74,5 +77,37 @@ func TestClusterSectionKept(t *testing.T) {
 	}
 	if got := clusterSection("no section"); got != "" {
 		t.Fatalf("clusterSection without markers = %q", got)
+	}
+}
+
+// TestRoundRatio: a latency target is the median of the per-round ratios,
+// so one round whose tail a stall of the host inflated (here mcpgen's, 2 ms
+// in round 2) does not decide it, where the pooled p99 would.
+func TestRoundRatio(t *testing.T) {
+	round := func(a, b time.Duration) []bench.Samples {
+		mk := func(tail time.Duration) bench.Samples {
+			var s bench.Samples
+			for k := range 1000 {
+				d := 50 * time.Microsecond
+				if k >= 985 {
+					d = tail
+				}
+				s.Handler = append(s.Handler, d)
+				s.Returned = append(s.Returned, d)
+			}
+			return s
+		}
+		return []bench.Samples{mk(a), mk(b)}
+	}
+	each := [][]bench.Samples{
+		round(100*time.Microsecond, 400*time.Microsecond),
+		round(2*time.Millisecond, 400*time.Microsecond),
+		round(120*time.Microsecond, 400*time.Microsecond),
+	}
+	if got := roundRatio(each, 1, p99); got != 0.3 {
+		t.Errorf("roundRatio = %v, want 0.3 (the middle round's 120µs ÷ 400µs)", got)
+	}
+	if got := roundRatio(each, 1, p50); got != 1 {
+		t.Errorf("roundRatio p50 = %v, want 1", got)
 	}
 }
