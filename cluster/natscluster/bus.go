@@ -114,7 +114,7 @@ func NewDurableBus(ctx context.Context, nc *nats.Conn, cfg DurableConfig, opts .
 	}
 	var full []string
 	for _, s := range subjects {
-		if !validPattern(s) {
+		if !cluster.ValidPattern(s) {
 			return nil, errors.New("natscluster: durable bus: invalid subject " + s)
 		}
 		b.durable = append(b.durable, strings.Split(s, "."))
@@ -162,7 +162,7 @@ func (b *Bus) full(subject string) string {
 // isDurable reports whether subject goes through the stream.
 func (b *Bus) isDurable(tokens []string) bool {
 	for _, d := range b.durable {
-		if matchTokens(d, tokens) {
+		if cluster.MatchTokens(d, tokens) {
 			return true
 		}
 	}
@@ -253,7 +253,7 @@ func (b *Bus) ensureStream(ctx context.Context) {
 // the stream's consumer needs the server (Subscribe fails after 10s
 // without it).
 func (b *Bus) Subscribe(pattern string, fn func(subject string, data []byte)) (cluster.Subscription, error) {
-	if !validPattern(pattern) {
+	if !cluster.ValidPattern(pattern) {
 		return nil, errors.New("natscluster: invalid subscription subject " + pattern)
 	}
 	cut := 0
@@ -354,38 +354,6 @@ func (s *busSub) Unsubscribe() error {
 		s.cc.Stop()
 	}
 	return err
-}
-
-func validPattern(p string) bool {
-	if p == "" {
-		return false
-	}
-	toks := strings.Split(p, ".")
-	for i, t := range toks {
-		if t == "" || strings.ContainsAny(t, " \t\r\n") {
-			return false
-		}
-		if t == ">" && i != len(toks)-1 {
-			return false
-		}
-	}
-	return true
-}
-
-// matchTokens reports whether the subject tokens match the pattern.
-func matchTokens(pattern, subject []string) bool {
-	for i, p := range pattern {
-		if p == ">" {
-			return len(subject) > i
-		}
-		if i >= len(subject) {
-			return false
-		}
-		if p != "*" && p != subject[i] {
-			return false
-		}
-	}
-	return len(pattern) == len(subject)
 }
 
 // collide reports whether some subject matches both patterns.

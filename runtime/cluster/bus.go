@@ -77,7 +77,7 @@ func (b *MemoryBus) Publish(_ context.Context, subject string, data []byte) erro
 	}
 	var hit []*memSub
 	for _, s := range b.subs {
-		if matchTokens(s.pattern, tokens) {
+		if MatchTokens(s.pattern, tokens) {
 			hit = append(hit, s)
 		}
 	}
@@ -101,7 +101,7 @@ func (b *MemoryBus) Publish(_ context.Context, subject string, data []byte) erro
 
 // Subscribe registers fn for subjects matching pattern.
 func (b *MemoryBus) Subscribe(pattern string, fn func(subject string, data []byte)) (Subscription, error) {
-	if !validPattern(pattern) {
+	if !ValidPattern(pattern) {
 		return nil, errors.New("cluster: invalid subscription subject " + pattern)
 	}
 	b.mu.Lock()
@@ -152,7 +152,9 @@ func ValidSubject(subject string) bool {
 	return true
 }
 
-func validPattern(p string) bool {
+// ValidPattern reports whether p can be subscribed to: non-empty tokens
+// without white space, where ">" may only be the last token.
+func ValidPattern(p string) bool {
 	if p == "" {
 		return false
 	}
@@ -168,7 +170,10 @@ func validPattern(p string) bool {
 	return true
 }
 
-func matchTokens(pattern, subject []string) bool {
+// MatchTokens reports whether a subject, split at its dots, matches a
+// subscription pattern, split likewise: "*" matches one token, a final ">"
+// one or more. Bus implementations share it so every engine matches alike.
+func MatchTokens(pattern, subject []string) bool {
 	for i, p := range pattern {
 		if p == ">" {
 			return len(subject) > i
