@@ -144,7 +144,7 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 }
 
 // countingLifecycle counts the Conns the server builds: one per legacy
-// session, one per modern request.
+// session, and the one that serves every modern request.
 type countingLifecycle struct {
 	srv *session.Server
 	n   atomic.Int64
@@ -153,6 +153,11 @@ type countingLifecycle struct {
 func (c *countingLifecycle) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
 	c.n.Add(1)
 	return c.srv.Accept(ctx, t)
+}
+
+func (c *countingLifecycle) Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
+	c.n.Add(1)
+	return c.srv.Dispatcher(t)
 }
 
 // SupportedVersions keeps the server's versions visible to

@@ -133,7 +133,13 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 	c.outgoing[cl.id] = cl
 	c.mu.Unlock()
 
-	if err := c.t.Write(ctx, msg); err != nil {
+	var werr error
+	if f := c.deliveredOf(ctx); f != nil {
+		werr = c.writeFromHandler(ctx, f, &OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg})
+	} else {
+		werr = c.t.Write(ctx, msg)
+	}
+	if err := werr; err != nil {
 		// Not written: remove it, and send no cancellation for it.
 		if c.forget(cl) && ctx.Err() != nil {
 			c.event(Event{Kind: EventRequested, Direction: Outgoing, ID: cl.id, Method: method, Reason: reasonOf(ctx), Source: SourceCaller})
@@ -263,15 +269,7 @@ func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction,
 		c.cancelIgnored(dir, id, method, reason, src, IgnoreNotPermitted, "policy has no cancellation method")
 		return
 	}
-	msg := make([]byte, 0, len(`{"jsonrpc":"2.0","method":"","params":{"requestId":,"reason":""}}`)+len(c.pol.CancelledMethod)+id.textLen()+2+len(reason))
-	msg = appendNotificationPrefix(msg, c.pol.CancelledMethod)
-	msg = append(msg, `{"requestId":`...)
-	msg = id.appendJSON(msg)
-	if reason != "" {
-		msg = append(msg, `,"reason":`...)
-		msg = appendJSONString(msg, reason)
-	}
-	msg = append(msg, "}}"...)
+	msg := appendCancelled(nil, c.pol.CancelledMethod, id, reason)
 	// Written here when that cannot block (see tryWriter); the peer's
 	// handler is then cancelled without waiting on two goroutine hand-offs.
 	if tw, ok := c.t.(tryWriter); ok && tw.tryWrite(msg) {
@@ -279,6 +277,22 @@ func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction,
 		return
 	}
 	c.queueCancelled(msg, id, method, reason, dir, src)
+}
+
+// appendCancelled appends the notification method (the Policy's
+// CancelledMethod) that cancels request id for reason.
+func appendCancelled(dst []byte, method string, id RequestID, reason string) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, len(`{"jsonrpc":"2.0","method":"","params":{"requestId":,"reason":""}}`)+len(method)+id.textLen()+2+len(reason))
+	}
+	dst = appendNotificationPrefix(dst, method)
+	dst = append(dst, `{"requestId":`...)
+	dst = id.appendJSON(dst)
+	if reason != "" {
+		dst = append(dst, `,"reason":`...)
+		dst = appendJSONString(dst, reason)
+	}
+	return append(dst, "}}"...)
 }
 
 // queueCancelled queues a cancellation on the sender goroutine.
@@ -355,6 +369,9 @@ func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	}
 	if ce := c.Err(); ce != nil {
 		return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
+	}
+	if f := c.deliveredOf(ctx); f != nil {
+		return c.writeFromHandler(ctx, f, &OutMessage{Kind: KindNotification, Method: method, Data: msg})
 	}
 	return c.t.Write(ctx, msg)
 }

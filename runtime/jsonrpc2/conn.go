@@ -74,6 +74,8 @@ type Conn struct {
 
 	mu             sync.Mutex
 	incoming       map[RequestID]*inflight // requests the peer issued, not yet answered or cancelled
+	delivered      map[*inflight]struct{}  // requests handed to Deliver, likewise
+	delivering     atomic.Bool             // Deliver was called: handlers' writes may go to their request's writer
 	outgoing       map[RequestID]*call     // our calls awaiting a response
 	progress       map[ProgressToken]*call // our calls by progress token
 	started        bool
@@ -113,7 +115,9 @@ type Conn struct {
 // inflight is one incoming request between being read and being answered.
 type inflight struct {
 	req       Request
-	reqCtx    requestCtx // the handler context's parent: carries req (see requestCtx)
+	reqCtx    requestCtx // the handler context's parent: carries the record (see requestCtx)
+	conn      *Conn
+	out       MessageWriter // Deliver's: where its response and its handler's messages go; nil for a request the Conn read
 	ctx       context.Context
 	cancel    context.CancelCauseFunc
 	task      bool
@@ -381,6 +385,11 @@ func (c *Conn) shutdown(cause *CancelError) {
 	for _, f := range ins {
 		f.cancelled.Store(true)
 	}
+	dels := c.delivered
+	c.delivered = nil
+	for f := range dels {
+		f.cancelled.Store(true)
+	}
 	wire := cause.Source == SourceClose && len(outs) > 0
 	if wire {
 		c.abandoning.Add(1) // a concurrent Close must not flush before these are queued
@@ -389,10 +398,10 @@ func (c *Conn) shutdown(cause *CancelError) {
 	c.mu.Unlock()
 
 	for _, f := range ins {
-		fc := cause.forRequest(f.req.ID, f.req.Method)
-		f.cancel(fc)
-		c.cancelled(f)
-		c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
+		c.applyShutdown(f, cause)
+	}
+	for f := range dels {
+		c.applyShutdown(f, cause)
 	}
 	c.connCancel(cause)
 	close(c.workers.stop)
@@ -418,8 +427,16 @@ func (c *Conn) shutdown(cause *CancelError) {
 	if c.log.Enabled(context.Background(), slog.LevelInfo) {
 		c.log.LogAttrs(context.Background(), slog.LevelInfo, "mcp connection shutting down",
 			slog.String("source", cause.Source.String()), slog.String("reason", cause.Reason),
-			slog.Int("cancelled_handlers", len(ins)), slog.Int("failed_calls", len(outs)))
+			slog.Int("cancelled_handlers", len(ins)+len(dels)), slog.Int("failed_calls", len(outs)))
 	}
+}
+
+// applyShutdown cancels one in-flight request for the shutdown's cause.
+func (c *Conn) applyShutdown(f *inflight, cause *CancelError) {
+	fc := cause.forRequest(f.req.ID, f.req.Method)
+	f.cancel(fc)
+	c.cancelled(f)
+	c.event(Event{Kind: EventApplied, Direction: Incoming, ID: f.req.ID, Method: f.req.Method, Reason: fc.Reason, Source: fc.Source})
 }
 
 func (c *Conn) checkIdleLocked() {

@@ -60,6 +60,15 @@ func appendedMessage(prefix []byte, a jsonAppender, suffix byte) (msg []byte, st
 // encodeResult builds the response message for a successful handler's
 // result.
 func encodeResult(id RequestID, result any) []byte {
+	msg, _ := encodeResultCode(id, result)
+	return msg
+}
+
+// encodeResultCode is encodeResult that also says which error code the
+// message carries when encoding the result turned it into an error
+// response (0 when it is a result), so a transport routes and maps it to a
+// status without decoding it again.
+func encodeResultCode(id RequestID, result any) ([]byte, int) {
 	if a, ok := asAppender(result); ok {
 		var pre [64]byte
 		msg, _, _, err := appendedMessage(appendResultPrefix(pre[:0], id), a, '}')
@@ -71,18 +80,18 @@ func encodeResult(id RequestID, result any) []byte {
 			if !errors.As(err, &rpcErr) {
 				rpcErr = &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()}
 			}
-			return appendError(nil, id, rpcErr)
+			return appendError(nil, id, rpcErr), rpcErr.Code
 		}
-		return msg
+		return msg, 0
 	}
 	raw, err := marshalValue(result)
 	if err != nil {
-		return appendError(nil, id, &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()})
+		return appendError(nil, id, &Error{Code: CodeInternalError, Message: "internal error: encoding result: " + err.Error()}), CodeInternalError
 	}
 	// Sized for the envelope and the id as well, so appending never grows
 	// the slice: the message may wait long for a slow reader, charged by
 	// its length, and a grown slice would hold up to a quarter more.
-	return appendResult(make([]byte, 0, len(raw)+id.textLen()+responseEnvelope), id, raw)
+	return appendResult(make([]byte, 0, len(raw)+id.textLen()+responseEnvelope), id, raw), 0
 }
 
 // marshalValue encodes params or a result: json.RawMessage is used as is

@@ -8,20 +8,29 @@ import (
 	"runtime"
 )
 
-// requestCtx is context.WithValue(parent, requestKey{}, req) held inside
-// the request's inflight record, so it costs no allocation of its own on
-// every request. Done and Err are the parent's, so context.WithCancelCause
-// still finds the parent's cancelCtx (through Value) and links to it
-// without a goroutine.
+// requestCtx is the parent of a request's handler context, held inside the
+// request's inflight record so that it costs no allocation of its own on
+// every request: it carries the request (RequestFromContext) and, for a
+// delivered request (Deliver), the values of whoever delivered it (an HTTP
+// request's: the verified identity, for one). Done and Err are the
+// parent's, so context.WithCancelCause still finds the parent's cancelCtx
+// (through Value) and links to it without a goroutine.
 type requestCtx struct {
 	context.Context
-	req *Request
+	f      *inflight
+	values context.Context // Deliver's values; nil otherwise
 }
 
-// Value returns the request for requestKey, else the parent's value.
+// Value returns the request for requestKey, else the delivered values',
+// else the parent's value.
 func (c *requestCtx) Value(key any) any {
 	if _, ok := key.(requestKey); ok {
-		return c.req
+		return c.f
+	}
+	if c.values != nil {
+		if v := c.values.Value(key); v != nil {
+			return v
+		}
 	}
 	return c.Context.Value(key)
 }
@@ -30,16 +39,24 @@ func (c *requestCtx) Value(key any) any {
 // handler runs, then starts it on its own goroutine. Registering at read time
 // is what lets a cancellation reach work that is queued behind
 // WithMaxConcurrentHandlers or has not been scheduled yet.
-func (c *Conn) onRequest(m *Message) {
+func (c *Conn) onRequest(m *Message) { c.admit(m, nil, nil) }
+
+// admit is onRequest for a request read by the Conn (w nil) or delivered
+// to it (Deliver: w receives its response and what its handler sends,
+// values are the deliverer's). It returns the record of an admitted
+// request, nil when the request was refused (and answered) or dropped.
+func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *inflight {
 	f := &inflight{
-		req: Request{ID: m.ID, Method: m.Method, Params: m.Params},
+		req:  Request{ID: m.ID, Method: m.Method, Params: m.Params},
+		conn: c,
+		out:  w,
 	}
 	f.task = c.pol.isTask(m.Params) && c.acceptsTasks(m.Method)
 	parent := c.connCtx
-	if c.cfg.requestCtx != nil {
+	if c.cfg.requestCtx != nil && w == nil {
 		parent = c.cfg.requestCtx(parent, m.ID)
 	}
-	f.reqCtx = requestCtx{Context: parent, req: &f.req}
+	f.reqCtx = requestCtx{Context: parent, f: f, values: values}
 	ctx, cancel := context.WithCancelCause(&f.reqCtx)
 	f.ctx, f.cancel = ctx, cancel
 	c.mu.Lock()
@@ -48,15 +65,21 @@ func (c *Conn) onRequest(m *Message) {
 		c.mu.Unlock()
 		cancel(cause)
 		c.debug("dropping request received during shutdown", slog.String("id", m.ID.String()), slog.String("method", m.Method))
-		return
+		if w != nil {
+			// Its deliverer waits for an answer that nothing else gives.
+			c.writeDelivered(f, appendError(nil, m.ID, &Error{Code: CodeInternalError, Message: "internal error: connection closed"}), KindErrorResponse, CodeInternalError)
+		}
+		return nil
 	}
-	if _, dup := c.incoming[m.ID]; dup {
-		c.mu.Unlock()
-		cancel(nil)
-		// Answering would look like the answer to the first request with
-		// this id; the peer broke JSON-RPC's uniqueness rule, so log and drop.
-		c.warnDuplicate(m.ID, m.Method)
-		return
+	if w == nil {
+		if _, dup := c.incoming[m.ID]; dup {
+			c.mu.Unlock()
+			cancel(nil)
+			// Answering would look like the answer to the first request with
+			// this id; the peer broke JSON-RPC's uniqueness rule, so log and drop.
+			c.warnDuplicate(m.ID, m.Method)
+			return nil
+		}
 	}
 	// Admission counts handlers that have not returned: a request whose
 	// response only waits for the transport costs no handler, and is
@@ -83,7 +106,10 @@ func (c *Conn) onRequest(m *Message) {
 			cause := c.cause
 			c.mu.Unlock()
 			cancel(cause)
-			return
+			if w != nil {
+				c.writeDelivered(f, appendError(nil, m.ID, &Error{Code: CodeInternalError, Message: "internal error: connection closed"}), KindErrorResponse, CodeInternalError)
+			}
+			return nil
 		}
 	}
 	if over() {
@@ -91,13 +117,26 @@ func (c *Conn) onRequest(m *Message) {
 		c.mu.Unlock()
 		cancel(nil)
 		c.event(Event{Kind: EventBusy, Direction: Incoming, ID: m.ID, Method: m.Method})
+		if w != nil {
+			// The deliverer's goroutine (one HTTP request's) pays for its
+			// own refusal.
+			c.writeDelivered(f, msg, KindErrorResponse, CodeServerBusy)
+			return nil
+		}
 		// Admission happens here, before any goroutine or queue slot is
 		// spent on the request, so a flood costs one error reply each, and
 		// those are bounded by the sender's byte budget.
 		c.sendAsync(msg)
-		return
+		return nil
 	}
-	c.incoming[m.ID] = f
+	if w == nil {
+		c.incoming[m.ID] = f
+	} else {
+		if c.delivered == nil {
+			c.delivered = map[*inflight]struct{}{}
+		}
+		c.delivered[f] = struct{}{}
+	}
 	c.active++
 	c.running++
 	if c.pol.never[m.Method] {
@@ -111,6 +150,21 @@ func (c *Conn) onRequest(m *Message) {
 	c.mu.Unlock()
 	if spawn {
 		go c.worker(f)
+	}
+	return f
+}
+
+// forgetLocked removes f from the table it was registered in: the
+// in-flight table by id for a request the Conn read, the delivered set for
+// one handed to Deliver (whose ids are the deliverers' business: two HTTP
+// clients may both send id 1). Called with mu held.
+func (c *Conn) forgetLocked(f *inflight) {
+	if f.out != nil {
+		delete(c.delivered, f)
+		return
+	}
+	if c.incoming[f.req.ID] == f {
+		delete(c.incoming, f.req.ID)
 	}
 }
 
@@ -127,8 +181,18 @@ type requestKey struct{}
 // to (its id, method and raw params), so typed handlers, which receive only
 // the decoded params, can log or correlate by request id.
 func RequestFromContext(ctx context.Context) (*Request, bool) {
-	r, ok := ctx.Value(requestKey{}).(*Request)
-	return r, ok
+	f, ok := ctx.Value(requestKey{}).(*inflight)
+	if !ok {
+		return nil, false
+	}
+	return &f.req, true
+}
+
+// inflightOf returns the record of the request whose handler ctx belongs
+// to, or nil.
+func inflightOf(ctx context.Context) *inflight {
+	f, _ := ctx.Value(requestKey{}).(*inflight)
+	return f
 }
 
 // serve runs one request's handler and answers it, unless it was cancelled.
@@ -188,8 +252,9 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 	// one (usually with ctx.Err()) is spared encoding an answer nobody gets.
 	// Only the check under the lock below decides.
 	var msg []byte
+	var code int
 	if !f.cancelled.Load() {
-		msg = encodeResponse(f.req.ID, result, herr)
+		msg, code = encodeOutcome(f.req.ID, result, herr)
 	}
 	c.mu.Lock()
 	if f.cancelled.Load() {
@@ -197,7 +262,7 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 		c.dropCancelled(f, "handler returned after cancellation; response dropped")
 		return
 	}
-	delete(c.incoming, f.req.ID)
+	c.forgetLocked(f)
 	// The handler has returned: it no longer counts against admission.
 	// Its response is held until the transport has taken it, which for a
 	// peer that does not read is as long as the peer likes: it counts
@@ -211,6 +276,15 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 	c.unwrBytes += f.outSize
 	c.markOutputLocked()
 	c.mu.Unlock()
+	kind := KindResponse
+	if code != 0 {
+		kind = KindErrorResponse
+	}
+	if f.out != nil {
+		c.writeDelivered(f, msg, kind, code)
+		f.cancel(errRequestDone)
+		return
+	}
 	if err := c.t.Write(c.connCtx, msg); err != nil {
 		if errors.Is(err, ErrMessageTooLarge) {
 			msg = appendError(nil, f.req.ID, &Error{Code: CodeInternalError, Message: "internal error: " + err.Error()})
@@ -271,14 +345,21 @@ const responseEnvelope = len(`{"jsonrpc":"2.0","id":"","result":{}}`)
 
 // encodeResponse builds the response message for a handler's outcome.
 func encodeResponse(id RequestID, result any, herr error) []byte {
+	msg, _ := encodeOutcome(id, result, herr)
+	return msg
+}
+
+// encodeOutcome is encodeResponse that also returns the error code of an
+// error response (0 for a result), for OutMessage.
+func encodeOutcome(id RequestID, result any, herr error) ([]byte, int) {
 	if herr != nil {
 		var rpcErr *Error
 		if !errors.As(herr, &rpcErr) {
 			rpcErr = &Error{Code: CodeInternalError, Message: "internal error: " + herr.Error()}
 		}
-		return appendError(nil, id, rpcErr)
+		return appendError(nil, id, rpcErr), rpcErr.Code
 	}
-	return encodeResult(id, result)
+	return encodeResultCode(id, result)
 }
 
 // The output bound: responses whose handlers returned and that wait for the

@@ -369,6 +369,34 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 	return conn, nil
 }
 
+// Dispatcher returns a started Conn over t that serves modern requests
+// handed to it with jsonrpc2.Conn.Deliver: the one Conn of a Streamable
+// HTTP server's modern era (2026-07-28), which reads every request in a
+// POST of its own and so has nothing for Accept to read. It has the base
+// revision's Policy, the session's view of each request, the
+// interceptors, the lifecycle and the implementation's handlers, exactly
+// as the Conn Accept builds for a modern first request; its per-request
+// state is the request's own (_meta), so one Conn serves every client.
+// The caller owns it: Close it when the transport shuts down. It fails for
+// a Server whose base revision is not modern.
+func (s *Server) Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
+	if !s.base.Modern {
+		return nil, fmt.Errorf("session: Dispatcher: base revision %s is not modern (stateless)", s.base.Version)
+	}
+	pol := s.base.Policy(jsonrpc2.SideServer)
+	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
+	opts = append(opts, jsonrpc2.WithPolicy(answersPing(pol)))
+	conn, _ := s.newConn(t, opts, false, nil)
+	for _, setup := range s.connSetup {
+		if err := setup(conn); err != nil {
+			conn.Close(context.Background())
+			return nil, fmt.Errorf("session: conn setup: %w", err)
+		}
+	}
+	conn.Start()
+	return conn, nil
+}
+
 // answersPing returns pol with ping as its LivenessMethod when the
 // revision names none: the session answers ping in every era (a revision
 // without ping, 2026-07-28, included, for now: issue 21), so ping keeps

@@ -24,6 +24,11 @@ const MethodSubscriptionsListen = "subscriptions/listen"
 type Subscription struct {
 	conn *jsonrpc2.Conn
 	id   jsonrpc2.RequestID
+	// ctx is the listen handler's ctx without its cancellation: it names
+	// the request (and so its stream) to Notify and CancelRequest, since
+	// its id alone may be another client's too (one Conn serves every
+	// modern request over HTTP).
+	ctx context.Context
 }
 
 // Listen acknowledges the subscriptions/listen request a handler's ctx
@@ -39,7 +44,7 @@ func Listen(ctx context.Context, accepted any) (*Subscription, error) {
 	if rs.req.Method != MethodSubscriptionsListen {
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: "session.Listen outside a subscriptions/listen handler"}
 	}
-	s := &Subscription{conn: rs.st.conn, id: rs.req.ID}
+	s := &Subscription{conn: rs.st.conn, id: rs.req.ID, ctx: context.WithoutCancel(ctx)}
 	return s, s.Notify(ctx, "notifications/subscriptions/acknowledged", map[string]any{"notifications": accepted})
 }
 
@@ -60,14 +65,14 @@ func (s *Subscription) Notify(ctx context.Context, method string, params any) er
 	if err != nil {
 		return err
 	}
-	return s.conn.Notify(context.WithoutCancel(ctx), method, json.RawMessage(raw))
+	return s.conn.Notify(s.ctx, method, json.RawMessage(raw))
 }
 
 // Cancel tears the stream down from the server's side: the handler's ctx
 // ends and the client gets notifications/cancelled with reason, as the
 // cancellation page requires (the subscriptions page prefers a graceful
 // result, which the handler gives by returning instead).
-func (s *Subscription) Cancel(reason string) error { return s.conn.CancelIncoming(s.id, reason) }
+func (s *Subscription) Cancel(reason string) error { return s.conn.CancelRequest(s.ctx, reason) }
 
 // withSubscriptionID puts the subscription id into a listen result's
 // _meta, which the subscriptions page requires and a handler need not know.

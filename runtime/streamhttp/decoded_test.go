@@ -94,11 +94,9 @@ func TestLifecycleReadsDecodedMessages(t *testing.T) {
 	}
 }
 
-// A modern stream closed before the Conn's read loop has routed its request
-// still cancels that request, with the stream-closed source: the disconnect
-// waits for the request to be in the Conn's table. (Reported at once, it
-// would be ignored as naming no request, and the handler would run until
-// the Conn closed.)
+// A modern request whose stream closes at once, before its handler has
+// started, is still cancelled with the stream-closed source: Deliver
+// admits it synchronously, so the disconnect always finds it.
 func TestModernDisconnectBeforeRouting(t *testing.T) {
 	body := `{"jsonrpc":"2.0","id":5,"method":"sleep","params":{` + modernMeta + `}}`
 	m, derr := jsonrpc2.DecodeMessage([]byte(body))
@@ -107,30 +105,25 @@ func TestModernDisconnectBeforeRouting(t *testing.T) {
 	}
 	st := newStream(httptest.NewRecorder(), true, 0)
 	st.abort() // the client is gone
-	tr := &requestTransport{m: m, data: []byte(body), st: st, routed: make(chan struct{}), closed: make(chan struct{})}
 	events := make(chan jsonrpc2.Event, 16)
-	conn := jsonrpc2.NewConn(tr, jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()),
+	conn := jsonrpc2.NewConn(jsonrpc2.NoTransport(), jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(quiet()),
 		jsonrpc2.WithObserver(func(e jsonrpc2.Event) { events <- e }))
+	release := make(chan struct{})
 	conn.Handle("sleep", func(ctx context.Context, _ *jsonrpc2.Request) (any, error) {
+		<-release
 		<-ctx.Done()
 		return nil, nil
 	})
-	reported := make(chan struct{})
-	go func() {
-		defer close(reported)
-		tr.disconnected(conn, nil) // before the read loop exists
-	}()
 	conn.Start()
+	defer conn.Close(context.Background())
+	d := conn.Deliver(context.Background(), m, &modernWriter{st: st})
+	d.StreamClosed() // before the handler runs
+	close(release)
 	e := waitFor(t, events, "the disconnect's event")
 	if e.Kind != jsonrpc2.EventApplied || e.Source != jsonrpc2.SourceStreamClosed || e.ID != jsonrpc2.Int64ID(5) {
 		t.Fatalf("event %+v, want the stream-closed cancellation of id 5 applied", e)
 	}
 	if !strings.Contains(e.Reason, "closed the request's stream") {
 		t.Errorf("reason %q does not say the stream closed", e.Reason)
-	}
-	<-reported
-	tr.Close()
-	if err := conn.Close(bounded(t)); err != nil {
-		t.Fatal(err)
 	}
 }

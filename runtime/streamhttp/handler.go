@@ -23,11 +23,14 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
-// ConnFactory builds the jsonrpc2.Conn that serves t: one per legacy session,
-// one per modern request. It must give the Conn the Policy of the era's
-// revision (mcp20260728.Policy for EraModern, so that a closed stream
-// cancels the handler) and register the handlers; the Handler starts and
-// closes it. Returning nil refuses the session or request with 500.
+// ConnFactory builds the jsonrpc2.Conn that serves t: one per legacy
+// session, and one for the whole modern era, over a t that carries nothing
+// (jsonrpc2.NoTransport): every modern request is handed to that Conn with
+// jsonrpc2.Conn.Deliver, its answer going to the request's own stream. It
+// must give the Conn the Policy of the era's revision (mcp20260728.Policy
+// for EraModern, so that a closed stream cancels the handler) and register
+// the handlers; the Handler starts and closes it. Returning nil refuses the
+// session, or the modern requests, with 500.
 //
 // This is the seam for the lifecycle layer (initialize negotiation,
 // server/discover, per-request _meta): it lives in the Conn the factory
@@ -253,6 +256,9 @@ func (o Options) withDefaults() Options {
 // Close it to end every session and wait for the Conns it started.
 type Handler struct {
 	newConn ConnFactory
+	// disp serves every modern request (Conn.Deliver); built on first use.
+	disp     *jsonrpc2.Conn
+	dispOnce sync.Once
 	opts    Options
 	log     *slog.Logger
 	ctx     context.Context
@@ -345,6 +351,18 @@ func (h *Handler) Close(ctx context.Context) error {
 		h.endSession(s, "server closing") // local copies only: the other replicas serve on
 	}
 	h.cancel()
+	h.dispOnce.Do(func() {}) // none is built from now on; one being built is waited for
+	if disp := h.disp; disp != nil {
+		// Its handlers were cancelled with the streams; it closes like a
+		// session's Conn, bounded by ShutdownTimeout.
+		h.background(func() {
+			cctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
+			defer cancel()
+			if err := disp.Close(cctx); err != nil {
+				h.log.Warn("modern request handlers still running after close", "error", err)
+			}
+		})
+	}
 	h.mu.Lock()
 	h.waiting = true
 	h.mu.Unlock()

@@ -65,6 +65,7 @@ type fixture struct {
 	srv     *httptest.Server
 	url     string
 	started chan string // id of each sleep handler as it starts
+	ctxs    chan context.Context // the ctx of each sleep handler as it starts
 	ended   chan ended
 	events  chan jsonrpc2.Event
 	logs    chan string
@@ -87,6 +88,7 @@ func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
 	t.Helper()
 	f := &fixture{
 		started: make(chan string, 64),
+		ctxs:    make(chan context.Context, 64),
 		ended:   make(chan ended, 64),
 		events:  make(chan jsonrpc2.Event, 256),
 		logs:    make(chan string, 256),
@@ -172,6 +174,10 @@ func (f *fixture) newConn(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 		return map[string]int{"n": p.N}, nil
 	})
 	sleep := func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+		select {
+		case f.ctxs <- ctx:
+		default:
+		}
 		f.started <- r.ID.String()
 		<-ctx.Done()
 		// Try to write after the cancellation: must not reach the wire.

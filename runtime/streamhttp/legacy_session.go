@@ -186,6 +186,16 @@ func (s *legacySession) getConn() *jsonrpc2.Conn {
 	return s.conn
 }
 
+// handlerDone reports whether ctx is the context of a handler that has been
+// cancelled or has answered. Whatever such a handler still sends (a late
+// progress notification) must not reach the wire: it could otherwise slip
+// in before the runtime's own notifications/cancelled, or after the stream
+// was meant to end.
+func handlerDone(ctx context.Context) bool {
+	_, ok := jsonrpc2.RequestFromContext(ctx)
+	return ok && ctx.Err() != nil
+}
+
 // Write implements jsonrpc2.Transport by routing msg to its stream.
 func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 	if handlerDone(ctx) {

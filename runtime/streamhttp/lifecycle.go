@@ -18,7 +18,14 @@ import (
 // nothing of the session package but its revision data (session.Revision,
 // Options.Revisions) and the protocol's names (session.Method…, Meta…).
 type Lifecycle interface {
+	// Accept builds the started Conn of a legacy session over t from the
+	// session's first message (initialize), which t yields at once.
 	Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error)
+	// Dispatcher builds the started Conn that serves every modern request
+	// (2026-07-28), each handed to it with jsonrpc2.Conn.Deliver; t carries
+	// nothing (jsonrpc2.NoTransport). The Handler builds it once and
+	// closes it when it closes.
+	Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, error)
 }
 
 // NewLifecycleHandler returns a Handler that serves srv in both eras on one
@@ -85,6 +92,14 @@ func AcceptConns(srv Lifecycle, log *slog.Logger) ConnFactory {
 		log = slog.Default()
 	}
 	return func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
+		if era == EraModern {
+			conn, err := srv.Dispatcher(t)
+			if err != nil {
+				log.Error("lifecycle refused to serve modern requests", "error", err)
+				return nil
+			}
+			return conn
+		}
 		conn, err := srv.Accept(acceptCtx, t)
 		if err != nil {
 			log.Error("lifecycle refused a "+era.String()+" connection", "error", err)

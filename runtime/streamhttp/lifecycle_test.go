@@ -240,6 +240,10 @@ func TestLifecycleModernRequests(t *testing.T) {
 // refusing is a Lifecycle that reads the first message and refuses it.
 type refusing struct{ read chan []byte }
 
+func (r refusing) Dispatcher(jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
+	return nil, errors.New("refused for the test")
+}
+
 func (r refusing) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
 	msg, err := t.Read(ctx)
 	if err != nil {

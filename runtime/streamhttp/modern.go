@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -18,139 +16,64 @@ import (
 // stream: 2026-07-28 embeds them in results (MRTR) instead.
 var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
 
-// requestTransport is the jsonrpc2.Transport of the Conn serving one modern
-// request: reading yields that request once, decoded as the Handler decoded
-// it (jsonrpc2.MessageReader), and Write puts messages on its response
-// stream.
-type requestTransport struct {
-	m    *jsonrpc2.Message // the request, decoded by Handler.post
-	data []byte            // its bytes, for Read
-	st   *stream
-	read bool
-	// routed is closed when the Conn asks for a message after the request:
-	// by then its read loop has put the request in its in-flight table, so
-	// a disconnect reported from then on finds it.
-	routed     chan struct{}
-	routedDone bool // only the reading goroutine touches it
-	closed     chan struct{}
-	once       sync.Once
-	onDisc     func(jsonrpc2.RequestID)
-	// base holds the HTTP request's values (not its cancellation) for the
-	// handler: the verified identity of an authorized request, for one.
-	base context.Context
+// modernWriter is the jsonrpc2.MessageWriter of one modern request
+// delivered to the Handler's dispatcher Conn: it puts the request's
+// response, and what its handler sends meanwhile, on the POST's response
+// stream. Each message arrives described (jsonrpc2.OutMessage), so nothing
+// is decoded here.
+type modernWriter struct {
+	st *stream
+	// cancelled is the Policy's cancellation method: the one notification
+	// a modern server sends that ends a stream (tearing down a
+	// subscriptions/listen, cancellation.mdx), after which nothing follows.
+	cancelled string
 }
 
-// BaseContext implements jsonrpc2.ContextTransport.
-func (t *requestTransport) BaseContext() context.Context {
-	if t.base == nil {
-		return context.Background()
-	}
-	return t.base
-}
-
-// ReadMessage implements jsonrpc2.MessageReader: the request, then nothing
-// until Close. It must not report EOF earlier, since EOF shuts the Conn down
-// and would cancel the handler for the wrong reason.
-func (t *requestTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
-	if !t.read {
-		t.read = true
-		return t.m, nil
-	}
-	if accepting(ctx) {
-		return nil, errUndecided
-	}
-	if !t.routedDone {
-		t.routedDone = true
-		close(t.routed)
-	}
-	select {
-	case <-t.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// Read implements jsonrpc2.Transport, for a reader that wants the bytes
-// (the Conn reads through ReadMessage).
-func (t *requestTransport) Read(ctx context.Context) ([]byte, error) {
-	if _, err := t.ReadMessage(ctx); err != nil {
-		return nil, err
-	}
-	return t.data, nil
-}
-
-// Write implements jsonrpc2.Transport.
-func (t *requestTransport) Write(ctx context.Context, msg []byte) error {
-	if handlerDone(ctx) {
-		return errStreamClosed
-	}
-	m, derr := jsonrpc2.DecodeMessage(msg)
-	if derr != nil {
-		return derr
-	}
+// WriteMessage implements jsonrpc2.MessageWriter.
+func (w *modernWriter) WriteMessage(_ context.Context, m *jsonrpc2.OutMessage) error {
 	switch m.Kind {
-	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
-		if m.ID != t.m.ID {
-			return errStreamClosed
-		}
-		return t.st.send(msg, true)
+	case jsonrpc2.KindResponse:
+		return w.st.sendFinal(m.Data, http.StatusOK)
+	case jsonrpc2.KindErrorResponse:
+		return w.st.sendFinal(m.Data, modernStatus(m.Code))
 	case jsonrpc2.KindNotification:
-		if m.Method == "notifications/cancelled" {
-			// The one notifications/cancelled a modern server sends: ending
-			// a subscriptions/listen stream. Nothing may follow it.
-			return t.st.send(msg, true)
+		if m.Method == w.cancelled && !m.ID.IsZero() {
+			return w.st.send(m.Data, true)
 		}
-		return t.st.send(msg, false)
+		return w.st.send(m.Data, false)
 	case jsonrpc2.KindRequest:
 		return errNoServerRequests
 	}
 	return errors.New("streamhttp: refusing to write an invalid message")
 }
 
-// Close implements jsonrpc2.Transport.
-func (t *requestTransport) Close() error {
-	t.once.Do(func() { close(t.closed) })
-	return nil
-}
-
-// OnRequestDisconnect implements jsonrpc2.DisconnectNotifier.
-func (t *requestTransport) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { t.onDisc = f }
-
-// disconnected reports the closed stream to conn, once its read loop has
-// routed the request: a client that gives up at once can close the stream
-// before that, and a disconnect reported then would find no request to
-// cancel (the handler would start afterwards and run until the Conn
-// closes, cancelled for the wrong reason). It stops waiting when the Conn
-// shuts down or stop is closed (the Handler closing).
-func (t *requestTransport) disconnected(conn *jsonrpc2.Conn, stop <-chan struct{}) {
-	select {
-	case <-t.routed:
-	case <-conn.Done():
-	case <-stop:
-	}
-	t.onDisc(t.m.ID)
-}
-
-// modernStatus maps a final message written as plain JSON to its HTTP
-// status: the modern errors that reject a request are 400, an unknown method
-// is 404 (streamable-http.mdx), everything else 200.
-func modernStatus(msg []byte) int {
-	var e struct {
-		Error *struct {
-			Code int `json:"code"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(msg, &e) != nil || e.Error == nil {
-		return http.StatusOK
-	}
+// modernStatus maps the error code of a modern request's final error
+// response, written as plain JSON, to its HTTP status: the modern errors
+// that reject a request are 400, an unknown method is 404
+// (streamable-http.mdx), everything else 200.
+func modernStatus(code int) int {
 	switch {
-	case e.Error.Code == jsonrpc2.CodeMethodNotFound:
+	case code == jsonrpc2.CodeMethodNotFound:
 		return http.StatusNotFound
-	case isModernCode(e.Error.Code):
+	case isModernCode(code):
 		return http.StatusBadRequest
 	}
 	return http.StatusOK
+}
+
+// dispatcher returns the one Conn that serves every modern request of the
+// Handler (built by the ConnFactory for EraModern on first use, over
+// jsonrpc2.NoTransport), or nil when the factory refused.
+func (h *Handler) dispatcher() *jsonrpc2.Conn {
+	h.dispOnce.Do(func() {
+		conn := h.newConn(jsonrpc2.NoTransport(), EraModern)
+		if conn == nil {
+			return
+		}
+		conn.Start()
+		h.disp = conn
+	})
+	return h.disp
 }
 
 func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte,
@@ -187,36 +110,29 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		return
 	}
 	defer h.releaseStream()
-	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
-	st.status = modernStatus
-	t := &requestTransport{m: m, data: data, st: st, routed: make(chan struct{}), closed: make(chan struct{}), base: context.WithoutCancel(r.Context())}
-	conn := h.newConn(t, EraModern)
-	if conn == nil {
-		if !st.finished() { // a lifecycle layer may have answered (a JSON answer leaves written() false)
-			writeError(w, http.StatusInternalServerError, m.ID, jsonrpc2.CodeInternalError, "request refused", nil)
-		}
+	disp := h.dispatcher()
+	if disp == nil {
+		writeError(w, http.StatusInternalServerError, m.ID, jsonrpc2.CodeInternalError, "request refused", nil)
 		return
 	}
+	st := newStream(w, !h.opts.SSEResponses, h.opts.WriteTimeout)
 	if m.Method == session.MethodSubscriptionsListen && revisionFor(h.opts.Revisions, version, true).HasLifecycle(session.MethodSubscriptionsListen) {
 		_ = st.openSSE() // long-lived: headers (and X-Accel-Buffering) now
 	}
-	conn.Start()
-	gone := h.wait(r, st, nil)
-	if gone && t.onDisc != nil {
+	// The HTTP request's values (the verified identity, for one) reach
+	// the handler; its cancellation does not: in this era the client
+	// cancels by closing the stream, which wait sees.
+	d := disp.Deliver(r.Context(), m, &modernWriter{st: st, cancelled: disp.Policy().CancelledMethod})
+	if d == nil {
+		return // refused, and answered on st
+	}
+	if h.wait(r, st, nil) {
 		// The cancellation itself: the Policy (DisconnectIsCancellation)
 		// makes the Conn cancel the handler with SourceStreamClosed. The
 		// stream is already marked closed, so nothing is written after.
-		t.disconnected(conn, h.ctx.Done())
+		d.StreamClosed()
 		yieldToCancelled()
 	}
-	h.background(func() {
-		t.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), h.opts.ShutdownTimeout)
-		defer cancel()
-		if err := conn.Close(ctx); err != nil {
-			h.log.Warn("request handler still running after close", "id", m.ID.String(), "error", err)
-		}
-	})
 }
 
 // isObject reports whether raw is a JSON object.
@@ -290,14 +206,4 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 		}
 	}
 	return "", 0, nil
-}
-
-// handlerDone reports whether ctx is the context of a handler that has been
-// cancelled or has answered. Whatever such a handler still sends (a late
-// progress notification) must not reach the wire: it could otherwise slip
-// in before the runtime's own notifications/cancelled, or after the stream
-// was meant to end.
-func handlerDone(ctx context.Context) bool {
-	_, ok := jsonrpc2.RequestFromContext(ctx)
-	return ok && ctx.Err() != nil
 }

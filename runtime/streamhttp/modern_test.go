@@ -245,7 +245,11 @@ func TestModernListenEndedByServer(t *testing.T) {
 	}
 	conn := waitFor(t, f.conns, "listen conn")
 	waitFor(t, f.started, "listen handler")
-	if err := conn.CancelIncoming(jsonrpc2.StringID("L"), "subscription torn down"); err != nil {
+	hctx := waitFor(t, f.ctxs, "listen handler's ctx")
+	// The modern dispatcher serves every client's requests: a request is
+	// named by its handler's ctx, not by its id, which another client may
+	// use too.
+	if err := conn.CancelRequest(hctx, "subscription torn down"); err != nil {
 		t.Fatal(err)
 	}
 	if e := s.next(t); !strings.Contains(e, `"method":"notifications/cancelled"`) || !strings.Contains(e, `"requestId":"L"`) {
@@ -306,10 +310,10 @@ func TestModernRefusesServerRequests(t *testing.T) {
 	}
 }
 
-// Handler.Close waits for the Conns of modern requests still being served:
-// once it returns nil each of them is closed, so no handler, observer or
-// logger of theirs runs after it (the harness's observer would otherwise
-// send on a channel the test has closed).
+// Handler.Close waits for the Conn that serves modern requests, with
+// requests still being served: once it returns nil it is closed, so no
+// handler, observer or logger of its runs after it (the harness's observer
+// would otherwise send on a channel the test has closed).
 func TestCloseWaitsForModernRequests(t *testing.T) {
 	f := newFixture(t, Options{})
 	const n = 4
@@ -321,10 +325,14 @@ func TestCloseWaitsForModernRequests(t *testing.T) {
 			}
 		}()
 	}
-	conns := make([]*jsonrpc2.Conn, n)
-	for i := range n {
+	for range n {
 		waitFor(t, f.started, "sleep start")
-		conns[i] = waitFor(t, f.conns, "conn")
+	}
+	conns := []*jsonrpc2.Conn{waitFor(t, f.conns, "conn")} // one for them all
+	select {
+	case c := <-f.conns:
+		t.Fatalf("a second Conn %p for modern requests", c)
+	default:
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -62,7 +62,15 @@ func newStream(w http.ResponseWriter, allowJSON bool, writeTimeout time.Duration
 
 // send writes one message. A final message ends the stream: in pending mode
 // it is written as a plain JSON body.
-func (s *stream) send(msg []byte, final bool) error {
+func (s *stream) send(msg []byte, final bool) error { return s.sendStatus(msg, final, 0) }
+
+// sendFinal sends a stream's last message; status is the HTTP status it
+// gets if it goes as a plain JSON body.
+func (s *stream) sendFinal(msg []byte, status int) error { return s.sendStatus(msg, true, status) }
+
+// sendStatus is send with the status of a final JSON body decided by the
+// caller (0: s.status's, else 200).
+func (s *stream) sendStatus(msg []byte, final bool, code int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || (s.detached && s.final) {
@@ -79,8 +87,12 @@ func (s *stream) send(msg []byte, final bool) error {
 	s.deadline()
 	var err error
 	status := http.StatusOK
-	if s.mode == modePending && final && s.status != nil {
-		status = s.status(msg)
+	if s.mode == modePending && final {
+		if code != 0 {
+			status = code
+		} else if s.status != nil {
+			status = s.status(msg)
+		}
 	}
 	// A final message that is the first one goes as plain JSON, unless
 	// SSE was asked for; an error that has its own HTTP status (a modern
