@@ -259,11 +259,11 @@ type Handler struct {
 	// disp serves every modern request (Conn.Deliver); built on first use.
 	disp     *jsonrpc2.Conn
 	dispOnce sync.Once
-	opts    Options
-	log     *slog.Logger
-	ctx     context.Context
-	cancel  context.CancelFunc
-	streams chan struct{} // semaphore of open streams
+	opts     Options
+	log      *slog.Logger
+	ctx      context.Context
+	cancel   context.CancelFunc
+	streams  chan struct{} // semaphore of open streams
 
 	mu       sync.Mutex
 	sessions map[string]*legacySession

@@ -64,7 +64,7 @@ type fixture struct {
 	h       *Handler
 	srv     *httptest.Server
 	url     string
-	started chan string // id of each sleep handler as it starts
+	started chan string          // id of each sleep handler as it starts
 	ctxs    chan context.Context // the ctx of each sleep handler as it starts
 	ended   chan ended
 	events  chan jsonrpc2.Event
