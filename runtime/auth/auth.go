@@ -85,10 +85,10 @@ func (f VerifierFunc) Verify(ctx context.Context, token string) (*Identity, erro
 var (
 	// ErrInvalidToken is wrapped by verifier errors for tokens that are not
 	// valid here.
-	ErrInvalidToken = errors.New("invalid token")
+	ErrInvalidToken = errors.New("auth: invalid token")
 	// ErrVerifierUnavailable is wrapped by verifier errors that say
 	// nothing about the token: the verifier could not do its work.
-	ErrVerifierUnavailable = errors.New("token verifier unavailable")
+	ErrVerifierUnavailable = errors.New("auth: token verifier unavailable")
 )
 
 type identityKey struct{}

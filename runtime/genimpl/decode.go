@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // DecodeError reports a JSON document that does not decode into a generated
@@ -41,9 +41,9 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 var (
 	// ErrMissing is the cause of a DecodeError for an absent required member.
-	ErrMissing = errors.New("required member is missing")
+	ErrMissing = errors.New("genimpl: required member is missing")
 	// ErrNull is the cause of a DecodeError for a null the schema forbids.
-	ErrNull = errors.New("null is not allowed here")
+	ErrNull = errors.New("genimpl: null is not allowed here")
 )
 
 // Kind classifies a JSON value by its first byte: '{', '[', '"', 'b' for

@@ -1,8 +1,8 @@
 package genimpl
 
-import "github.com/mcpgen/mcpgen/internal/jsonscan"
+import "github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 
-// The scanner lives in internal/jsonscan, the one home of the project's
+// The scanner lives in runtime/internal/jsonscan, the one home of the project's
 // JSON scanning; these names are what the generated code and the rest of
 // genimpl call.
 

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // call is one outgoing request awaiting its response.
@@ -33,7 +33,7 @@ type call struct {
 
 // ErrClosed is wrapped by errors from Call and Notify on a Conn that has shut
 // down before the request could be written.
-var ErrClosed = errors.New("connection closed")
+var ErrClosed = errors.New("jsonrpc2: connection closed")
 
 // Call sends a request and waits for its response, decoding the result into
 // result (if non-nil; a *json.RawMessage receives it verbatim). params is
@@ -96,19 +96,19 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 		var pre [128]byte
 		m, start, end, err := appendedMessage(appendRequestPrefix(pre[:0], cl.id, method), a, '}')
 		if err != nil {
-			return nil, fmt.Errorf("runtime: encoding %s params: %w", method, err)
+			return nil, fmt.Errorf("jsonrpc2: encoding %s params: %w", method, err)
 		}
 		cl.task = c.pol.isTask(m[start:end])
 		msg = m
 	} else {
 		raw, err := marshalValue(params)
 		if err != nil {
-			return nil, fmt.Errorf("runtime: encoding %s params: %w", method, err)
+			return nil, fmt.Errorf("jsonrpc2: encoding %s params: %w", method, err)
 		}
 		if cc.resetProgress || cc.onProgress != nil {
 			raw, cl.token, err = injectProgressToken(raw, cl.id)
 			if err != nil {
-				return nil, fmt.Errorf("runtime: %s: %w", method, err)
+				return nil, fmt.Errorf("jsonrpc2: %s: %w", method, err)
 			}
 			cl.hasToken = true
 			cl.progSig = make(chan struct{}, 1)
@@ -121,12 +121,12 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 	if c.closing {
 		cause := c.cause
 		c.mu.Unlock()
-		return nil, fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, cause)
+		return nil, fmt.Errorf("jsonrpc2: %s: %w: %w", method, ErrClosed, cause)
 	}
 	if cl.hasToken {
 		if _, busy := c.progress[cl.token]; busy {
 			c.mu.Unlock()
-			return nil, fmt.Errorf("runtime: %s: progress token %s is already in use", method, cl.token)
+			return nil, fmt.Errorf("jsonrpc2: %s: progress token %s is already in use", method, cl.token)
 		}
 		c.progress[cl.token] = cl
 	}
@@ -147,9 +147,9 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 			return nil, ctx.Err()
 		}
 		if ce := c.Err(); ce != nil {
-			return nil, fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
+			return nil, fmt.Errorf("jsonrpc2: %s: %w: %w", method, ErrClosed, ce)
 		}
-		return nil, fmt.Errorf("runtime: writing %s request: %w", method, err)
+		return nil, fmt.Errorf("jsonrpc2: writing %s request: %w", method, err)
 	}
 	return cl, nil
 }
@@ -179,7 +179,7 @@ func (cl *call) finish(result any) error {
 		err = json.Unmarshal(cl.result, result)
 	}
 	if err != nil {
-		return fmt.Errorf("runtime: decoding %s result: %w", cl.method, err)
+		return fmt.Errorf("jsonrpc2: decoding %s result: %w", cl.method, err)
 	}
 	return nil
 }
@@ -357,18 +357,18 @@ func (c *Conn) notify(ctx context.Context, method string, params any) error {
 		var pre [128]byte
 		m, _, _, err := appendedMessage(appendNotificationPrefix(pre[:0], method), a, '}')
 		if err != nil {
-			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+			return fmt.Errorf("jsonrpc2: encoding %s params: %w", method, err)
 		}
 		msg = m
 	} else {
 		raw, err := marshalValue(params)
 		if err != nil {
-			return fmt.Errorf("runtime: encoding %s params: %w", method, err)
+			return fmt.Errorf("jsonrpc2: encoding %s params: %w", method, err)
 		}
 		msg = appendNotification(nil, method, raw)
 	}
 	if ce := c.Err(); ce != nil {
-		return fmt.Errorf("runtime: %s: %w: %w", method, ErrClosed, ce)
+		return fmt.Errorf("jsonrpc2: %s: %w: %w", method, ErrClosed, ce)
 	}
 	if f := c.deliveredOf(ctx); f != nil {
 		return c.writeFromHandler(ctx, f, &OutMessage{Kind: KindNotification, Method: method, Data: msg})

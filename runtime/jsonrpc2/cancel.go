@@ -43,11 +43,6 @@ const (
 	SourceTaskCancel
 )
 
-// SourceDisconnect is the former name of SourceStreamClosed.
-//
-// Deprecated: use SourceStreamClosed.
-const SourceDisconnect = SourceStreamClosed
-
 var sourceNames = [...]string{
 	"unknown", "peer notification", "caller context", "timeout",
 	"progress timeout", "maximum timeout", "transport closed",

@@ -158,7 +158,7 @@ func (c *Conn) onDisconnect(id RequestID) {
 
 // ErrNotPermitted is wrapped by CancelIncoming's error when the Policy does
 // not let this side end that request.
-var ErrNotPermitted = errors.New("not permitted by the cancellation policy")
+var ErrNotPermitted = errors.New("jsonrpc2: not permitted by the cancellation policy")
 
 // CancelIncoming ends a request the peer issued and tells the peer so with
 // notifications/cancelled. Only requests whose method is in this side's
@@ -177,11 +177,11 @@ func (c *Conn) CancelIncoming(id RequestID, reason string) error {
 	f := c.incoming[id]
 	if f == nil {
 		c.mu.Unlock()
-		return fmt.Errorf("runtime: no incoming request %s in flight", id)
+		return fmt.Errorf("jsonrpc2: no incoming request %s in flight", id)
 	}
 	if !c.pol.own.PeerRequests.Has(f.req.Method) {
 		c.mu.Unlock()
-		return fmt.Errorf("runtime: ending a %s request: %w", f.req.Method, ErrNotPermitted)
+		return fmt.Errorf("jsonrpc2: ending a %s request: %w", f.req.Method, ErrNotPermitted)
 	}
 	f.cancelled.Store(true)
 	delete(c.incoming, id)
@@ -213,11 +213,11 @@ func (c *Conn) AbandonIncoming(id RequestID, reason string) error {
 	f := c.incoming[id]
 	if f == nil {
 		c.mu.Unlock()
-		return fmt.Errorf("runtime: no incoming request %s in flight", id)
+		return fmt.Errorf("jsonrpc2: no incoming request %s in flight", id)
 	}
 	if c.pol.never[f.req.Method] {
 		c.mu.Unlock()
-		return fmt.Errorf("runtime: %s is never cancelled: %w", f.req.Method, ErrNotPermitted)
+		return fmt.Errorf("jsonrpc2: %s is never cancelled: %w", f.req.Method, ErrNotPermitted)
 	}
 	f.cancelled.Store(true)
 	delete(c.incoming, id)

@@ -134,7 +134,7 @@ type inflight struct {
 // errRequestDone is the cause a handler's context gets after its response
 // was written: the handler is finished, so any goroutine it left behind
 // should stop.
-var errRequestDone = errors.New("runtime: request completed")
+var errRequestDone = errors.New("jsonrpc2: request completed")
 
 // NewConn returns a Conn over t. Register handlers, then call Start or Run.
 func NewConn(t Transport, opts ...Option) *Conn {

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // jsonAppender is a value that appends its own JSON encoding to a buffer:
@@ -106,7 +106,7 @@ func marshalValue(v any) (json.RawMessage, error) {
 			return nil, nil
 		}
 		if !jsonscan.Valid(x) {
-			return nil, fmt.Errorf("runtime: json.RawMessage is not valid JSON: %s", clip(x))
+			return nil, fmt.Errorf("jsonrpc2: json.RawMessage is not valid JSON: %s", clip(x))
 		}
 		return x, nil
 	}

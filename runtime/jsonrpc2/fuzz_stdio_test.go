@@ -7,7 +7,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // FuzzStdioFraming feeds arbitrary bytes to the stdio transport's reader:

@@ -94,7 +94,7 @@ func (b *lineReader) fill() {
 		free := len(b.buf) - b.w
 		n, err := b.rd.Read(b.buf[b.w:])
 		if n < 0 || n > free {
-			panic("runtime: reader returned an impossible count")
+			panic("jsonrpc2: reader returned an impossible count")
 		}
 		b.w += n
 		if n > 0 {

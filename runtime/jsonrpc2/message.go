@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // MessageKind says which of the four JSON-RPC message shapes a Message is.
@@ -230,11 +230,11 @@ func (m *Message) MarshalJSON() ([]byte, error) {
 		return appendResult(nil, m.ID, m.Result), nil
 	case KindErrorResponse:
 		if m.Error == nil {
-			return nil, errors.New("runtime: error response without Error")
+			return nil, errors.New("jsonrpc2: error response without Error")
 		}
 		return appendError(nil, m.ID, m.Error), nil
 	}
-	return nil, fmt.Errorf("runtime: cannot encode a message of kind %v", m.Kind)
+	return nil, fmt.Errorf("jsonrpc2: cannot encode a message of kind %v", m.Kind)
 }
 
 // The append* encoders build messages directly: they run once per message on

@@ -1,6 +1,6 @@
 package jsonrpc2
 
-import "github.com/mcpgen/mcpgen/internal/jsonscan"
+import "github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 
 // Side says which MCP role a Conn plays. Cancellation rules differ by role in
 // some revisions (2026-07-28 lets only the client cancel its requests), so the

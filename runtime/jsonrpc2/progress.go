@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // ProgressParams is the params of notifications/progress, as the runtime
@@ -40,7 +40,7 @@ func progressTokenOf(params []byte) (ProgressToken, bool, error) {
 	}
 	tok, err := ParseRequestID(raw)
 	if err != nil {
-		return ProgressToken{}, true, fmt.Errorf("runtime: params._meta.progressToken: %w", err)
+		return ProgressToken{}, true, fmt.Errorf("jsonrpc2: params._meta.progressToken: %w", err)
 	}
 	return tok, true, nil
 }
@@ -54,7 +54,7 @@ func injectProgressToken(params json.RawMessage, tok ProgressToken) (json.RawMes
 		return append(out, "}}"...), tok, nil
 	}
 	if params[0] != '{' {
-		return nil, tok, errors.New("runtime: cannot add a progress token to params that are not a JSON object")
+		return nil, tok, errors.New("jsonrpc2: cannot add a progress token to params that are not a JSON object")
 	}
 	if existing, ok, err := progressTokenOf(params); err != nil {
 		return nil, tok, err
@@ -66,7 +66,7 @@ func injectProgressToken(params json.RawMessage, tok ProgressToken) (json.RawMes
 		return true
 	})
 	if err != nil {
-		return nil, tok, fmt.Errorf("runtime: params._meta is not an object: %w", err)
+		return nil, tok, fmt.Errorf("jsonrpc2: params._meta is not an object: %w", err)
 	}
 	return out, tok, nil
 }

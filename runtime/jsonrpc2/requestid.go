@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // RequestID is a JSON-RPC request id exactly as it appeared on the wire: a
@@ -102,7 +102,7 @@ func Int64ID(n int64) RequestID { return RequestID{n: n, kind: idNum} }
 // JSON integer literal.
 func IntegerID(text string) (RequestID, error) {
 	if !isIntegerLiteral(text) {
-		return RequestID{}, fmt.Errorf("runtime: %q is not a JSON integer literal", text)
+		return RequestID{}, fmt.Errorf("jsonrpc2: %q is not a JSON integer literal", text)
 	}
 	return numID(text), nil
 }
@@ -203,13 +203,13 @@ func (id *RequestID) UnmarshalJSON(data []byte) error {
 }
 
 // ErrInvalidID is wrapped by every error that rejects an id's JSON form.
-var ErrInvalidID = errors.New("invalid request id")
+var ErrInvalidID = errors.New("jsonrpc2: invalid request id")
 
 // ErrIDOutOfRange is wrapped by a decoder's error for an id that is valid
 // but too long to write out (an integer such as 1e999999): it names no
 // request that can be in flight, so a cancellation naming it is ignored as
 // an unknown id rather than as malformed.
-var ErrIDOutOfRange = errors.New("request id out of range")
+var ErrIDOutOfRange = errors.New("jsonrpc2: request id out of range")
 
 // ParseRequestID decodes one JSON value (surrounding whitespace allowed) as a
 // RequestID, with the rules described on RequestID.

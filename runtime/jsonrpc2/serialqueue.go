@@ -222,7 +222,7 @@ func (s *serialQueue) writeMessages(batch []queued, i int) int {
 // errNotBatchable is what a writeBatch returns, having written nothing, for
 // messages it cannot write as one (one needs compacting, say); they are then
 // written one by one.
-var errNotBatchable = errors.New("runtime: messages not batchable")
+var errNotBatchable = errors.New("jsonrpc2: messages not batchable")
 
 func (s *serialQueue) run() {
 	defer close(s.exited)

@@ -66,7 +66,7 @@ type tryWriter interface {
 // ErrMessageTooLarge is wrapped by the error a transport returns for a message
 // over its size limit, on Read (the message is skipped) and on Write (nothing
 // is written).
-var ErrMessageTooLarge = errors.New("message too large")
+var ErrMessageTooLarge = errors.New("jsonrpc2: message too large")
 
 // MessageTooLargeError reports a refused message and the limit it broke.
 type MessageTooLargeError struct {
@@ -88,4 +88,4 @@ func (e *MessageTooLargeError) Error() string {
 func (e *MessageTooLargeError) Unwrap() error { return ErrMessageTooLarge }
 
 // ErrTransportClosed is returned by transports used after Close.
-var ErrTransportClosed = errors.New("transport closed")
+var ErrTransportClosed = errors.New("jsonrpc2: transport closed")

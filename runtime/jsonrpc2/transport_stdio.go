@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // DefaultMaxMessageSize is the stdio transport's size limit when

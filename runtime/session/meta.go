@@ -3,10 +3,10 @@ package session
 import (
 	"encoding/json"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
-// The session's _meta policy, on top of internal/jsonscan (which does the
+// The session's _meta policy, on top of runtime/internal/jsonscan (which does the
 // scanning and the member editing).
 
 // metaString returns params._meta[key] when it is a JSON string.

@@ -5,7 +5,7 @@
 // bindings, it exists so that every generated tools package calls one
 // copy of this code, compiled, vetted and tested here, instead of carrying
 // its own. It imports only the standard library and the
-// project's own scanner (internal/jsonscan, itself standard library only).
+// project's own scanner (runtime/internal/jsonscan, itself standard library only).
 //
 // Its API is shaped for generated code and may change with the generator;
 // hand-written code should use what the generated package exports

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/mcpgen/mcpgen/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
 
 // TestKeyStringInterning checks that a key seen before decodes without an
