@@ -240,10 +240,6 @@ func HasRequestState(ctx context.Context) bool {
 	return ok && rs.stateVerified
 }
 
-// CodeMissingRequiredClientCapability is
-// MissingRequiredClientCapabilityError's code (2026-07-28): the request
-// needs a client capability the client did not declare.
-const CodeMissingRequiredClientCapability = -32021
 
 // MissingCapability returns the MissingRequiredClientCapabilityError for
 // the client capability name (data.requiredCapabilities is a

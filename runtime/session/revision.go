@@ -91,5 +91,18 @@ const (
 	MetaServerInfo         = "io.modelcontextprotocol/serverInfo"
 )
 
-// CodeUnsupportedProtocolVersion is UnsupportedProtocolVersionError's code.
-const CodeUnsupportedProtocolVersion = -32022
+// The MCP error codes the runtime sends or recognises (2026-07-28 schema),
+// declared here once: the session, streamhttp and tasks all use these.
+const (
+	// CodeHeaderMismatch is HeaderMismatchError's code: an HTTP header
+	// that mirrors the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+	// Mcp-Param-*) is missing or disagrees with it.
+	CodeHeaderMismatch = -32020
+	// CodeMissingRequiredClientCapability is
+	// MissingRequiredClientCapabilityError's code: the request needs a
+	// client capability (an extension, say) the client did not declare.
+	CodeMissingRequiredClientCapability = -32021
+	// CodeUnsupportedProtocolVersion is UnsupportedProtocolVersionError's
+	// code.
+	CodeUnsupportedProtocolVersion = -32022
+)

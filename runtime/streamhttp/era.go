@@ -37,16 +37,8 @@ const (
 	HeaderParamPrefix     = "Mcp-Param-"
 )
 
-// Modern error codes (2026-07-28 schema). The third,
-// UnsupportedProtocolVersionError's, is the session's
-// (session.CodeUnsupportedProtocolVersion), which both layers send.
-const (
-	CodeHeaderMismatch          = -32020
-	CodeMissingClientCapability = -32021
-)
-
 // isModernCode reports whether a JSON-RPC error code only a modern server
 // sends, which is how a client tells the eras apart on a 400.
 func isModernCode(code int) bool {
-	return slices.Contains([]int{CodeHeaderMismatch, CodeMissingClientCapability, session.CodeUnsupportedProtocolVersion}, code)
+	return slices.Contains([]int{session.CodeHeaderMismatch, session.CodeMissingRequiredClientCapability, session.CodeUnsupportedProtocolVersion}, code)
 }

@@ -161,7 +161,7 @@ func removedMethod(revs []session.Revision, version, method string) bool {
 // an empty message when the request may proceed.
 func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, metaVersion string, hasMeta bool, p peek, paramsOK bool) (string, int, any) {
 	if version == "" {
-		return "Header mismatch: MCP-Protocol-Version header is required", CodeHeaderMismatch, nil
+		return "Header mismatch: MCP-Protocol-Version header is required", session.CodeHeaderMismatch, nil
 	}
 	if !slices.Contains(h.opts.ModernVersions, version) {
 		supported := append(slices.Clone(h.opts.ModernVersions), h.opts.LegacyVersions...)
@@ -178,31 +178,31 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 	}
 	rev := revisionFor(h.opts.Revisions, version, true)
 	if metaVersion != version {
-		return "Header mismatch: MCP-Protocol-Version header value '" + version + "' does not match body value '" + metaVersion + "'", CodeHeaderMismatch, nil
+		return "Header mismatch: MCP-Protocol-Version header value '" + version + "' does not match body value '" + metaVersion + "'", session.CodeHeaderMismatch, nil
 	}
 	if caps, ok := p.metaMember(session.MetaClientCapabilities); !ok || !isObject(caps) {
 		return "Invalid params: params._meta is missing the " + session.MetaClientCapabilities + " object", jsonrpc2.CodeInvalidParams, nil
 	}
 	if got := hd.Values(HeaderMethod); rev.HasHTTPHeader(HeaderMethod) && (len(got) != 1 || got[0] != m.Method) {
-		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", CodeHeaderMismatch, nil
+		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", session.CodeHeaderMismatch, nil
 	}
 	if member, named := nameMember(rev, m.Method); named {
 		want := p.stringMember(m.Params, member)
 		got := hd.Values(HeaderName)
 		if len(got) != 1 {
-			return "Header mismatch: Mcp-Name header is required for " + m.Method, CodeHeaderMismatch, nil
+			return "Header mismatch: Mcp-Name header is required for " + m.Method, session.CodeHeaderMismatch, nil
 		}
 		v, ok := decodeHeaderValue(got[0])
 		if !ok {
-			return "Header mismatch: Mcp-Name header value is malformed", CodeHeaderMismatch, nil
+			return "Header mismatch: Mcp-Name header value is malformed", session.CodeHeaderMismatch, nil
 		}
 		if want == nil || v != *want {
-			return "Header mismatch: Mcp-Name header value does not match the body", CodeHeaderMismatch, nil
+			return "Header mismatch: Mcp-Name header value does not match the body", session.CodeHeaderMismatch, nil
 		}
 	}
 	if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && h.opts.ParamHeaders != nil && p.Name != nil {
 		if msg := checkParamHeaders(hd, h.opts.ParamHeaders(*p.Name), p.Arguments); msg != "" {
-			return "Header mismatch: " + msg, CodeHeaderMismatch, nil
+			return "Header mismatch: " + msg, session.CodeHeaderMismatch, nil
 		}
 	}
 	return "", 0, nil

@@ -49,10 +49,6 @@ const (
 	MethodExtStatus = "notifications/tasks"
 )
 
-// CodeMissingClientCapability is the JSON-RPC error -32021 (Missing
-// Required Client Capability) the extension answers when the client did not
-// list it in the request's capabilities.
-const CodeMissingClientCapability = -32021
 
 // extTask is the extension's Task with the DetailedTask members: the
 // CreateTaskResult (resultType "task") and the tasks/get result
@@ -112,7 +108,7 @@ func declaresExtension(params json.RawMessage) bool {
 
 // errMissingExtension is -32021 with the capability the client must declare.
 func errMissingExtension(why string) *jsonrpc2.Error {
-	return &jsonrpc2.Error{Code: CodeMissingClientCapability, Message: "Missing required client capability: " + why,
+	return &jsonrpc2.Error{Code: session.CodeMissingRequiredClientCapability, Message: "Missing required client capability: " + why,
 		Data: json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + ExtensionID + `":{}}}}`)}
 }
 

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 const (
@@ -95,7 +96,7 @@ func wantAck(t *testing.T, m msg) {
 // wantMissingExtension checks -32021 and its requiredCapabilities data.
 func wantMissingExtension(t *testing.T, m msg) {
 	t.Helper()
-	wantCode(t, m, CodeMissingClientCapability, "Missing required client capability")
+	wantCode(t, m, session.CodeMissingRequiredClientCapability, "Missing required client capability")
 	var data struct {
 		Required struct {
 			Extensions map[string]json.RawMessage `json:"extensions"`
