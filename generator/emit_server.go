@@ -429,14 +429,14 @@ func invalidParams(me *schema.Method) jen.Code {
 	if me.Kind == schema.Notification {
 		return jen.Return()
 	}
-	return jen.Return(jen.Nil(), jen.Qual(RuntimePath, "ErrInvalidParams").Call(jen.Lit(me.Name+": ").Op("+").Err().Dot("Error").Call()))
+	return jen.Return(jen.Nil(), jen.Qual(RuntimePath, "NewInvalidParamsError").Call(jen.Lit(me.Name+": ").Op("+").Err().Dot("Error").Call()))
 }
 
 func missingParams(me *schema.Method) jen.Code {
 	if me.Kind == schema.Notification {
 		return jen.Return()
 	}
-	return jen.Return(jen.Nil(), jen.Qual(RuntimePath, "ErrInvalidParams").Call(jen.Lit(me.Name+": params are required")))
+	return jen.Return(jen.Nil(), jen.Qual(RuntimePath, "NewInvalidParamsError").Call(jen.Lit(me.Name+": params are required")))
 }
 
 // emitRegisterHelpers writes the unexported helpers the Register and caller

@@ -362,7 +362,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return h.result(out, text, false)
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution
@@ -473,7 +473,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		}
 		return h.result(out, text, false)
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution

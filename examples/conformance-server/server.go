@@ -442,7 +442,7 @@ func (s *server) mrtrTool(ctx context.Context, name string) (*mcp.CallToolResult
 			r = toolResult(text(fmt.Sprintf("%d inputs received, each for a declared capability", asked)))
 		}
 	default:
-		return nil, jsonrpc2.ErrInvalidParams("unknown tool " + name)
+		return nil, jsonrpc2.NewInvalidParamsError("unknown tool " + name)
 	}
 	return r, err
 }
@@ -455,7 +455,7 @@ func (s *server) subscribe() jsonrpc2.Handler {
 			URI string `json:"uri"`
 		}
 		if err := json.Unmarshal(r.Params, &p); err != nil || p.URI == "" {
-			return nil, jsonrpc2.ErrInvalidParams(r.Method + ": uri is required")
+			return nil, jsonrpc2.NewInvalidParamsError(r.Method + ": uri is required")
 		}
 		return json.RawMessage(`{}`), nil
 	}
@@ -520,7 +520,7 @@ func (s *server) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 		_ = json.Unmarshal(a.Content, &c)
 		return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{msg(text("Use this context: " + c.Context))}}, nil
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown prompt " + p.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown prompt " + p.Name)
 }
 
 // ListResources lists the catalogue's resources.

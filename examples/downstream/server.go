@@ -58,7 +58,7 @@ func (s *server) ListTools(ctx context.Context, _ *mcp.ListToolsRequestParams) (
 // CallTool runs greet; an unknown tool is a protocol error.
 func (s *server) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	if p.Name != "greet" {
-		return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
+		return nil, jsonrpc2.NewInvalidParamsError("unknown tool " + p.Name)
 	}
 	var name string
 	if err := json.Unmarshal(p.Arguments["name"], &name); err != nil {

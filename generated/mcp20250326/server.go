@@ -208,10 +208,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CompleteRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("completion/complete: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("completion/complete: params are required")
 				}
 				res, err := h.Complete(ctx, params)
 				return rpcResult(res, err)
@@ -225,10 +225,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(InitializeRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("initialize: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("initialize: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("initialize: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("initialize: params are required")
 				}
 				res, err := h.Initialize(ctx, params)
 				return rpcResult(res, err)
@@ -242,10 +242,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(SetLevelRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("logging/setLevel: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("logging/setLevel: params are required")
 				}
 				res, err := h.SetLevel(ctx, params)
 				return rpcResult(res, err)
@@ -259,7 +259,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PingRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("ping: " + err.Error())
 					}
 				}
 				res, err := h.Ping(ctx, params)
@@ -274,10 +274,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetPromptRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("prompts/get: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("prompts/get: params are required")
 				}
 				res, err := h.GetPrompt(ctx, params)
 				return rpcResult(res, err)
@@ -291,7 +291,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ListPromptsRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("prompts/list: " + err.Error())
 					}
 				}
 				res, err := h.ListPrompts(ctx, params)
@@ -306,7 +306,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ListResourcesRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/list: " + err.Error())
 					}
 				}
 				res, err := h.ListResources(ctx, params)
@@ -321,10 +321,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ReadResourceRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/read: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/read: params are required")
 				}
 				res, err := h.ReadResource(ctx, params)
 				return rpcResult(res, err)
@@ -338,10 +338,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(SubscribeRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/subscribe: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/subscribe: params are required")
 				}
 				res, err := h.Subscribe(ctx, params)
 				return rpcResult(res, err)
@@ -355,7 +355,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ListResourceTemplatesRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/templates/list: " + err.Error())
 					}
 				}
 				res, err := h.ListResourceTemplates(ctx, params)
@@ -370,10 +370,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(UnsubscribeRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/unsubscribe: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/unsubscribe: params are required")
 				}
 				res, err := h.Unsubscribe(ctx, params)
 				return rpcResult(res, err)
@@ -387,10 +387,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CallToolRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tools/call: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tools/call: params are required")
 				}
 				res, err := h.CallTool(ctx, params)
 				return rpcResult(res, err)
@@ -404,7 +404,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ListToolsRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tools/list: " + err.Error())
 					}
 				}
 				res, err := h.ListTools(ctx, params)

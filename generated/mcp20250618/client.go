@@ -154,10 +154,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ElicitRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("elicitation/create: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("elicitation/create: params are required")
 				}
 				res, err := h.Elicit(ctx, params)
 				return rpcResult(res, err)
@@ -171,7 +171,7 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PingRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("ping: " + err.Error())
 					}
 				}
 				res, err := h.Ping(ctx, params)
@@ -186,7 +186,7 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ListRootsRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("roots/list: " + err.Error())
 					}
 				}
 				res, err := h.ListRoots(ctx, params)
@@ -201,10 +201,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CreateMessageRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("sampling/createMessage: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("sampling/createMessage: params are required")
 				}
 				res, err := h.CreateMessage(ctx, params)
 				return rpcResult(res, err)

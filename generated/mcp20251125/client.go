@@ -251,10 +251,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				if !rpcAbsent(req.Params) {
 					var err error
 					if params, err = DecodeElicitRequestParams(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("elicitation/create: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("elicitation/create: params are required")
 				}
 				if th, ok := impl.(ElicitTaskHandler); ok && rpcHasMember(req.Params, "task") {
 					res, err := th.ElicitAsTask(ctx, params)
@@ -272,7 +272,7 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(RequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("ping: " + err.Error())
 					}
 				}
 				res, err := h.Ping(ctx, params)
@@ -287,7 +287,7 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(RequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("roots/list: " + err.Error())
 					}
 				}
 				res, err := h.ListRoots(ctx, params)
@@ -305,10 +305,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CreateMessageRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("sampling/createMessage: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("sampling/createMessage: params are required")
 				}
 				if th, ok := impl.(CreateMessageTaskHandler); ok && rpcHasMember(req.Params, "task") {
 					res, err := th.CreateMessageAsTask(ctx, params)
@@ -326,10 +326,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CancelTaskRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/cancel: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tasks/cancel: params are required")
 				}
 				res, err := h.CancelTask(ctx, params)
 				return rpcResult(res, err)
@@ -343,10 +343,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetTaskRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/get: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/get: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tasks/get: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tasks/get: params are required")
 				}
 				res, err := h.GetTask(ctx, params)
 				return rpcResult(res, err)
@@ -360,7 +360,7 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/list: " + err.Error())
 					}
 				}
 				res, err := h.ListTasks(ctx, params)
@@ -375,10 +375,10 @@ func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetTaskPayloadRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/result: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/result: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tasks/result: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tasks/result: params are required")
 				}
 				res, err := h.GetTaskPayload(ctx, params)
 				return rpcResult(res, err)

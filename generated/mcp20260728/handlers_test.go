@@ -74,7 +74,7 @@ func (s *toolServer) CallTool(ctx context.Context, p *CallToolRequestParams) (*C
 		}
 		return &CallToolResult{Content: []ContentBlock{&TextContent{Text: "confirmed"}}}, nil
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool " + p.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool " + p.Name)
 }
 
 func (s *toolServer) Discover(ctx context.Context, p *RequestParams) (*DiscoverResult, error) {

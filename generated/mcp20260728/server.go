@@ -180,10 +180,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CompleteRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("completion/complete: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("completion/complete: params are required")
 				}
 				res, err := h.Complete(ctx, params)
 				if res != nil && res.ResultType == "" {
@@ -200,10 +200,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetPromptRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("prompts/get: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("prompts/get: params are required")
 				}
 				res, err := h.GetPrompt(ctx, params)
 				if err != nil {
@@ -229,10 +229,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("prompts/list: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("prompts/list: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("prompts/list: params are required")
 				}
 				res, err := h.ListPrompts(ctx, params)
 				if res != nil && res.ResultType == "" {
@@ -249,10 +249,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/list: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/list: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/list: params are required")
 				}
 				res, err := h.ListResources(ctx, params)
 				if res != nil && res.ResultType == "" {
@@ -269,10 +269,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ReadResourceRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/read: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/read: params are required")
 				}
 				res, err := h.ReadResource(ctx, params)
 				if err != nil {
@@ -298,10 +298,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/templates/list: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/templates/list: params are required")
 				}
 				res, err := h.ListResourceTemplates(ctx, params)
 				if res != nil && res.ResultType == "" {
@@ -318,10 +318,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(RequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("server/discover: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("server/discover: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("server/discover: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("server/discover: params are required")
 				}
 				res, err := h.Discover(ctx, params)
 				if res != nil && res.ResultType == "" {
@@ -338,10 +338,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(SubscriptionsListenRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("subscriptions/listen: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("subscriptions/listen: params are required")
 				}
 				res, err := h.SubscriptionsListen(ctx, params)
 				if res != nil && res.ResultType == "" {
@@ -358,10 +358,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CallToolRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tools/call: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tools/call: params are required")
 				}
 				res, err := h.CallTool(ctx, params)
 				if err != nil {
@@ -387,10 +387,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tools/list: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tools/list: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tools/list: params are required")
 				}
 				res, err := h.ListTools(ctx, params)
 				if res != nil && res.ResultType == "" {

@@ -322,10 +322,10 @@ func RegisterInputHandler(conn *jsonrpc2.Conn, impl any) []string {
 				if !rpcAbsent(req.Params) {
 					var err error
 					if params, err = DecodeElicitRequestParams(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("elicitation/create: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("elicitation/create: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("elicitation/create: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("elicitation/create: params are required")
 				}
 				res, err := h.Elicit(ctx, params)
 				return rpcResult(res, err)
@@ -339,7 +339,7 @@ func RegisterInputHandler(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ListRootsRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("roots/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("roots/list: " + err.Error())
 					}
 				}
 				res, err := h.ListRoots(ctx, params)
@@ -354,10 +354,10 @@ func RegisterInputHandler(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CreateMessageRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("sampling/createMessage: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("sampling/createMessage: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("sampling/createMessage: params are required")
 				}
 				res, err := h.CreateMessage(ctx, params)
 				return rpcResult(res, err)

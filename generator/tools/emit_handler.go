@@ -126,7 +126,7 @@ func (e *emitter) handler() {
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Op("*").Add(e.mcp("CallToolRequestParams")),
 	).Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
 		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual(runtimePath, "ErrInvalidParams").Call(jen.Lit("unknown tool: ").Op("+").Id("params").Dot("Name"))),
+		jen.Return(jen.Nil(), jen.Qual(runtimePath, "NewInvalidParamsError").Call(jen.Lit("unknown tool: ").Op("+").Id("params").Dot("Name"))),
 	)
 
 	// invalid: how this revision reports arguments its schema rejects.
@@ -150,7 +150,7 @@ func (e *emitter) handler() {
 			"2025-11-25 on they are tool execution errors). The message names the",
 			"JSON pointer from the params, e.g. /arguments/ms.",
 		}
-		invalidBody = append(invalidBody, jen.Return(jen.Nil(), jen.Qual(runtimePath, "ErrInvalidParams").Call(jen.Id("msg"))))
+		invalidBody = append(invalidBody, jen.Return(jen.Nil(), jen.Qual(runtimePath, "NewInvalidParamsError").Call(jen.Id("msg"))))
 	}
 	for _, l := range invalidDoc {
 		f.Comment(l)

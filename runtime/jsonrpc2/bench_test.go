@@ -34,7 +34,7 @@ type benchResult struct {
 func benchHandler(ctx context.Context, req *Request) (any, error) {
 	var a benchArgs
 	if err := json.Unmarshal(req.Params, &a); err != nil {
-		return nil, ErrInvalidParams(err.Error())
+		return nil, NewInvalidParamsError(err.Error())
 	}
 	var r benchResult
 	r.Content = append(r.Content, struct {

@@ -40,14 +40,14 @@ func (e *Error) Error() string {
 // NewError returns an *Error with the given code and message.
 func NewError(code int, message string) *Error { return &Error{Code: code, Message: message} }
 
-// ErrMethodNotFound returns the -32601 error for method; it is what a Conn
+// NewMethodNotFoundError returns the -32601 error for method; it is what a Conn
 // answers for methods with no handler (the generated Register functions
 // register only the methods an implementation has).
-func ErrMethodNotFound(method string) *Error {
+func NewMethodNotFoundError(method string) *Error {
 	return &Error{Code: CodeMethodNotFound, Message: "method not found: " + method}
 }
 
-// ErrInvalidParams returns a -32602 error with the given detail.
-func ErrInvalidParams(detail string) *Error {
+// NewInvalidParamsError returns a -32602 error with the given detail.
+func NewInvalidParamsError(detail string) *Error {
 	return &Error{Code: CodeInvalidParams, Message: "invalid params: " + detail}
 }

@@ -220,7 +220,7 @@ func (c *Conn) serve(f *inflight) {
 	var result any
 	var err error
 	if h == nil {
-		err = ErrMethodNotFound(f.req.Method)
+		err = NewMethodNotFoundError(f.req.Method)
 	} else {
 		result, err = c.invoke(h, f)
 	}

@@ -127,7 +127,7 @@ func (c *Conn) handleRequest(ctx context.Context, req *Request) (any, error) {
 	h := c.handlers[req.Method]
 	c.hmu.RUnlock()
 	if h == nil {
-		return nil, ErrMethodNotFound(req.Method)
+		return nil, NewMethodNotFoundError(req.Method)
 	}
 	return h(ctx, req)
 }

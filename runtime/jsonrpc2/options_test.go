@@ -124,7 +124,7 @@ func TestStringers(t *testing.T) {
 		SideClient.String(), SideServer.String(), SideAny.String(),
 		EventRequested.String(), EventIgnored.String(), IgnoreTaskAugmented.String(),
 		Outgoing.String(), Incoming.String(), SourceMaxTimeout.String(), KindErrorResponse.String(),
-		(&Error{Code: -32601, Message: "x"}).Error(), NewError(1, "m").Message, ErrInvalidParams("bad").Message,
+		(&Error{Code: -32601, Message: "x"}).Error(), NewError(1, "m").Message, NewInvalidParamsError("bad").Message,
 	} {
 		if s == "" {
 			t.Errorf("odd name %q", s)

@@ -44,7 +44,7 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		if caps := jsonscan.Trim(rs.clientCaps); len(caps) == 0 || caps[0] != '{' {
 			// basic/index.mdx: every modern request states its client's
 			// capabilities; without them none may be relied on.
-			return nil, jsonrpc2.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q object", method, MetaClientCapabilities))
+			return nil, jsonrpc2.NewInvalidParamsError(fmt.Sprintf("%s: _meta has no %q object", method, MetaClientCapabilities))
 		}
 		carried, verified, err := srv.carriedResponses(jsonscan.Member(req.Params, "requestState"))
 		if err != nil {
@@ -64,13 +64,13 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 	} else {
 		lc, ok := st.awaitInitialize(ctx)
 		if !ok && srv.base.Modern && method != MethodPing {
-			return nil, jsonrpc2.ErrInvalidParams(fmt.Sprintf("%s: _meta has no %q and no initialize came first", method, MetaProtocolVersion))
+			return nil, jsonrpc2.NewInvalidParamsError(fmt.Sprintf("%s: _meta has no %q and no initialize came first", method, MetaProtocolVersion))
 		}
 		rs.version, rs.level, rs.clientCaps = lc.Version, lc.LogLevel, lc.ClientCapabilities
 		if ok && srv.base.Modern {
 			p, err := MapLegacyParams(req.Params, lc)
 			if err != nil {
-				return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
+				return nil, jsonrpc2.NewInvalidParamsError(method + ": " + err.Error())
 			}
 			rs.mappedReq = *req // held in rs: no allocation of its own
 			rs.mappedReq.Params = p

@@ -171,7 +171,7 @@ func (st *connState) listen(ctx context.Context, req *jsonrpc2.Request) (any, er
 	}
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: " + err.Error())
+			return nil, jsonrpc2.NewInvalidParamsError("subscriptions/listen: " + err.Error())
 		}
 	}
 	caps, n := st.srv.listenCaps(), p.Notifications

@@ -207,10 +207,10 @@ func InputAs(ctx context.Context, key, method string, params any, result any) er
 	if answer, ok := rs.responses[key]; ok {
 		rs.mu.Unlock()
 		if t := jsonscan.Trim(answer); len(t) == 0 || t[0] != '{' {
-			return jsonrpc2.ErrInvalidParams(fmt.Sprintf("inputResponses[%q]: must be an object (the %s result)", key, method))
+			return jsonrpc2.NewInvalidParamsError(fmt.Sprintf("inputResponses[%q]: must be an object (the %s result)", key, method))
 		}
 		if err := json.Unmarshal(answer, result); err != nil {
-			return jsonrpc2.ErrInvalidParams(fmt.Sprintf("inputResponses[%q]: %v", key, err))
+			return jsonrpc2.NewInvalidParamsError(fmt.Sprintf("inputResponses[%q]: %v", key, err))
 		}
 		return nil
 	}
@@ -239,7 +239,6 @@ func HasRequestState(ctx context.Context) bool {
 	rs, ok := stateOf(ctx)
 	return ok && rs.stateVerified
 }
-
 
 // MissingCapability returns the MissingRequiredClientCapabilityError for
 // the client capability name (data.requiredCapabilities is a
@@ -296,7 +295,7 @@ func (s *Server) sealState(payload []byte) string {
 
 // errBadRequestState answers a requestState that fails verification
 // (mrtr.mdx: servers MUST reject state that fails integrity checks).
-var errBadRequestState = jsonrpc2.ErrInvalidParams("requestState failed its integrity check")
+var errBadRequestState = jsonrpc2.NewInvalidParamsError("requestState failed its integrity check")
 
 // carriedResponses verifies and decodes the answers a requestState
 // carries: absent or null carries none, as a nil map (most requests carry

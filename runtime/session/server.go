@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/cluster"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/logsink"
 )
@@ -626,7 +626,7 @@ type initializeParams struct {
 func (st *connState) initialize(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	var p initializeParams
 	if err := json.Unmarshal(req.Params, &p); err != nil || p.ProtocolVersion == "" {
-		return nil, jsonrpc2.ErrInvalidParams("initialize: protocolVersion is required")
+		return nil, jsonrpc2.NewInvalidParamsError("initialize: protocolVersion is required")
 	}
 	r, ok := st.srv.negotiate(p.ProtocolVersion)
 	if !ok {
@@ -652,7 +652,7 @@ func (st *connState) setLevel(ctx context.Context, req *jsonrpc2.Request) (any, 
 		Level string `json:"level"`
 	}
 	if err := json.Unmarshal(req.Params, &p); err != nil || levelRank(p.Level) < 0 {
-		return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: unknown level")
+		return nil, jsonrpc2.NewInvalidParamsError("logging/setLevel: unknown level")
 	}
 	st.mu.Lock()
 	if st.legacy != nil {

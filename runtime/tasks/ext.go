@@ -49,7 +49,6 @@ const (
 	MethodExtStatus = "notifications/tasks"
 )
 
-
 // extTask is the extension's Task with the DetailedTask members: the
 // CreateTaskResult (resultType "task") and the tasks/get result
 // (resultType "complete").
@@ -131,7 +130,7 @@ func (m *Manager) wrapExt(ctx context.Context, conn *jsonrpc2.Conn, method strin
 	members := map[string]json.RawMessage{}
 	if len(req.Params) > 0 && req.Params[0] == '{' {
 		if err := json.Unmarshal(req.Params, &members); err != nil {
-			return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
+			return nil, jsonrpc2.NewInvalidParamsError(method + ": " + err.Error())
 		}
 	}
 	work := req
@@ -296,7 +295,7 @@ func (m *Manager) extOp(ctx context.Context, req *jsonrpc2.Request) (Record, err
 	}
 	var p taskIDParams
 	if err := json.Unmarshal(req.Params, &p); err != nil || p.TaskID == nil {
-		return Record{}, jsonrpc2.ErrInvalidParams(req.Method + ": taskId is required")
+		return Record{}, jsonrpc2.NewInvalidParamsError(req.Method + ": taskId is required")
 	}
 	owner := m.modernOwner(ctx)
 	if err := m.allow(owner); err != nil {
@@ -306,7 +305,7 @@ func (m *Manager) extOp(ctx context.Context, req *jsonrpc2.Request) (Record, err
 	rec, err := m.lookup(ctx, owner, *p.TaskID)
 	if err == nil && !rec.Modern {
 		// A core task is bound to its session; the extension cannot reach it.
-		return Record{}, jsonrpc2.ErrInvalidParams("Failed to retrieve task: Task not found")
+		return Record{}, jsonrpc2.NewInvalidParamsError("Failed to retrieve task: Task not found")
 	}
 	return rec, err
 }
@@ -333,7 +332,7 @@ func (m *Manager) extCancel(ctx context.Context, req *jsonrpc2.Request) (any, er
 	case errors.As(err, &term):
 		m.log.Debug("tasks/cancel of a terminal task", slog.String("task", rec.Task.TaskID), slog.String("status", string(term.status)))
 	case err != nil:
-		return nil, jsonrpc2.ErrInvalidParams("Failed to retrieve task: " + err.Error())
+		return nil, jsonrpc2.NewInvalidParamsError("Failed to retrieve task: " + err.Error())
 	default:
 		m.log.Info("task cancelled", slog.String("task", rec.Task.TaskID), slog.String("request", req.ID.String()))
 	}
@@ -351,7 +350,7 @@ func (m *Manager) extUpdate(ctx context.Context, req *jsonrpc2.Request) (any, er
 		InputResponses map[string]json.RawMessage `json:"inputResponses"`
 	}
 	if err := json.Unmarshal(req.Params, &p); err != nil {
-		return nil, jsonrpc2.ErrInvalidParams("tasks/update: inputResponses: " + err.Error())
+		return nil, jsonrpc2.NewInvalidParamsError("tasks/update: inputResponses: " + err.Error())
 	}
 	id := rec.Task.TaskID
 	type delivery struct {

@@ -79,7 +79,7 @@ func (m *Manager) listenContributor(ctx context.Context, params json.RawMessage,
 	}
 	var ids []string
 	if err := json.Unmarshal(raw, &ids); err != nil {
-		return nil, nil, jsonrpc2.ErrInvalidParams("subscriptions/listen: notifications.taskIds: " + err.Error())
+		return nil, nil, jsonrpc2.NewInvalidParamsError("subscriptions/listen: notifications.taskIds: " + err.Error())
 	}
 	owner := m.modernOwner(ctx)
 	if err := m.allow(owner); err != nil {

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/cluster"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -319,7 +319,7 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 	})
 	conn.Handle(MethodResult, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		if modernRequest(ctx, req) {
-			return nil, jsonrpc2.ErrMethodNotFound(MethodResult) // removed by the extension
+			return nil, jsonrpc2.NewMethodNotFoundError(MethodResult) // removed by the extension
 		}
 		return m.result(ctx, session, req)
 	})
@@ -331,13 +331,13 @@ func (m *Manager) Serve(conn *jsonrpc2.Conn) error {
 	})
 	conn.Handle(MethodList, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		if modernRequest(ctx, req) {
-			return nil, jsonrpc2.ErrMethodNotFound(MethodList) // removed by the extension
+			return nil, jsonrpc2.NewMethodNotFoundError(MethodList) // removed by the extension
 		}
 		return m.list(ctx, session, req)
 	})
 	conn.Handle(MethodUpdate, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		if !modernRequest(ctx, req) {
-			return nil, jsonrpc2.ErrMethodNotFound(MethodUpdate) // the extension's only
+			return nil, jsonrpc2.NewMethodNotFoundError(MethodUpdate) // the extension's only
 		}
 		return m.extUpdate(ctx, req)
 	})
@@ -430,7 +430,7 @@ func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.H
 		members := map[string]json.RawMessage{}
 		if len(req.Params) > 0 && req.Params[0] == '{' {
 			if err := json.Unmarshal(req.Params, &members); err != nil {
-				return nil, jsonrpc2.ErrInvalidParams(method + ": " + err.Error())
+				return nil, jsonrpc2.NewInvalidParamsError(method + ": " + err.Error())
 			}
 		}
 		rawTask, augmented := members["task"]
@@ -462,7 +462,7 @@ func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.H
 		}
 		var tm taskMeta
 		if err := json.Unmarshal(rawTask, &tm); err != nil {
-			return nil, jsonrpc2.ErrInvalidParams(method + ": task: " + err.Error())
+			return nil, jsonrpc2.NewInvalidParamsError(method + ": task: " + err.Error())
 		}
 		owner := m.owner(ctx, session)
 		if err := m.allow(owner); err != nil {
@@ -807,11 +807,11 @@ func (m *Manager) forceCancel(id, reason string, src jsonrpc2.CancelSource) (Rec
 func (m *Manager) lookup(ctx context.Context, owner, id string) (Record, error) {
 	rec, err := m.store.Get(ctx, id)
 	if err != nil || rec.Owner != owner {
-		return Record{}, jsonrpc2.ErrInvalidParams("Failed to retrieve task: Task not found")
+		return Record{}, jsonrpc2.NewInvalidParamsError("Failed to retrieve task: Task not found")
 	}
 	if !rec.Expires.IsZero() && !m.now().Before(rec.Expires) {
 		m.expire(ctx, id)
-		return Record{}, jsonrpc2.ErrInvalidParams("Failed to retrieve task: Task has expired")
+		return Record{}, jsonrpc2.NewInvalidParamsError("Failed to retrieve task: Task has expired")
 	}
 	return rec, nil
 }
@@ -860,7 +860,7 @@ func (m *Manager) sweep(ctx context.Context, now time.Time) {
 func (m *Manager) op(ctx context.Context, session string, req *jsonrpc2.Request) (Record, error) {
 	var p taskIDParams
 	if err := json.Unmarshal(req.Params, &p); err != nil || p.TaskID == nil {
-		return Record{}, jsonrpc2.ErrInvalidParams(req.Method + ": taskId is required")
+		return Record{}, jsonrpc2.NewInvalidParamsError(req.Method + ": taskId is required")
 	}
 	owner := m.owner(ctx, session)
 	if err := m.allow(owner); err != nil {
@@ -937,10 +937,10 @@ func (m *Manager) cancelOp(ctx context.Context, session string, req *jsonrpc2.Re
 	rec, err = m.forceCancel(rec.Task.TaskID, "The task was cancelled by request.", jsonrpc2.SourceTaskCancel)
 	var term errTerminal
 	if errors.As(err, &term) {
-		return nil, jsonrpc2.ErrInvalidParams("Cannot cancel task: already in terminal status '" + string(term.status) + "'")
+		return nil, jsonrpc2.NewInvalidParamsError("Cannot cancel task: already in terminal status '" + string(term.status) + "'")
 	}
 	if err != nil {
-		return nil, jsonrpc2.ErrInvalidParams("Failed to retrieve task: " + err.Error())
+		return nil, jsonrpc2.NewInvalidParamsError("Failed to retrieve task: " + err.Error())
 	}
 	m.log.Info("task cancelled", slog.String("task", rec.Task.TaskID), slog.String("request", req.ID.String()))
 	return rec.Task, nil
@@ -949,7 +949,7 @@ func (m *Manager) cancelOp(ctx context.Context, session string, req *jsonrpc2.Re
 func (m *Manager) list(ctx context.Context, session string, req *jsonrpc2.Request) (any, error) {
 	owner := m.owner(ctx, session)
 	if !m.listable() || owner == "" {
-		return nil, jsonrpc2.ErrMethodNotFound(MethodList)
+		return nil, jsonrpc2.NewMethodNotFoundError(MethodList)
 	}
 	if err := m.allow(owner); err != nil {
 		return nil, err
@@ -959,14 +959,14 @@ func (m *Manager) list(ctx context.Context, session string, req *jsonrpc2.Reques
 	}
 	if len(req.Params) > 0 {
 		if err := json.Unmarshal(req.Params, &p); err != nil {
-			return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
+			return nil, jsonrpc2.NewInvalidParamsError("tasks/list: " + err.Error())
 		}
 	}
 	now := m.now()
 	m.sweep(ctx, now)
 	recs, next, err := m.store.List(ctx, owner, p.Cursor, m.cfg.PageSize)
 	if err != nil {
-		return nil, jsonrpc2.ErrInvalidParams("tasks/list: invalid cursor")
+		return nil, jsonrpc2.NewInvalidParamsError("tasks/list: invalid cursor")
 	}
 	out := listResult{Tasks: make([]Task, 0, len(recs)), NextCursor: next}
 	for _, r := range recs {

@@ -2369,7 +2369,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution

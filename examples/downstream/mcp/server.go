@@ -224,10 +224,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CompleteRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("completion/complete: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("completion/complete: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("completion/complete: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("completion/complete: params are required")
 				}
 				res, err := h.Complete(ctx, params)
 				return rpcResult(res, err)
@@ -241,10 +241,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(InitializeRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("initialize: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("initialize: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("initialize: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("initialize: params are required")
 				}
 				res, err := h.Initialize(ctx, params)
 				return rpcResult(res, err)
@@ -258,10 +258,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(SetLevelRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("logging/setLevel: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("logging/setLevel: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("logging/setLevel: params are required")
 				}
 				res, err := h.SetLevel(ctx, params)
 				return rpcResult(res, err)
@@ -275,7 +275,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(RequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("ping: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("ping: " + err.Error())
 					}
 				}
 				res, err := h.Ping(ctx, params)
@@ -290,10 +290,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetPromptRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("prompts/get: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("prompts/get: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("prompts/get: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("prompts/get: params are required")
 				}
 				res, err := h.GetPrompt(ctx, params)
 				return rpcResult(res, err)
@@ -307,7 +307,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("prompts/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("prompts/list: " + err.Error())
 					}
 				}
 				res, err := h.ListPrompts(ctx, params)
@@ -322,7 +322,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/list: " + err.Error())
 					}
 				}
 				res, err := h.ListResources(ctx, params)
@@ -337,10 +337,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(ReadResourceRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/read: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/read: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/read: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/read: params are required")
 				}
 				res, err := h.ReadResource(ctx, params)
 				return rpcResult(res, err)
@@ -354,10 +354,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(SubscribeRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/subscribe: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/subscribe: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/subscribe: params are required")
 				}
 				res, err := h.Subscribe(ctx, params)
 				return rpcResult(res, err)
@@ -371,7 +371,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/templates/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/templates/list: " + err.Error())
 					}
 				}
 				res, err := h.ListResourceTemplates(ctx, params)
@@ -386,10 +386,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(UnsubscribeRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("resources/unsubscribe: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("resources/unsubscribe: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("resources/unsubscribe: params are required")
 				}
 				res, err := h.Unsubscribe(ctx, params)
 				return rpcResult(res, err)
@@ -403,10 +403,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CancelTaskRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/cancel: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tasks/cancel: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tasks/cancel: params are required")
 				}
 				res, err := h.CancelTask(ctx, params)
 				return rpcResult(res, err)
@@ -420,10 +420,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetTaskRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/get: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/get: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tasks/get: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tasks/get: params are required")
 				}
 				res, err := h.GetTask(ctx, params)
 				return rpcResult(res, err)
@@ -437,7 +437,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/list: " + err.Error())
 					}
 				}
 				res, err := h.ListTasks(ctx, params)
@@ -452,10 +452,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(GetTaskPayloadRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tasks/result: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tasks/result: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tasks/result: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tasks/result: params are required")
 				}
 				res, err := h.GetTaskPayload(ctx, params)
 				return rpcResult(res, err)
@@ -472,10 +472,10 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(CallToolRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tools/call: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tools/call: " + err.Error())
 					}
 				} else {
-					return nil, jsonrpc2.ErrInvalidParams("tools/call: params are required")
+					return nil, jsonrpc2.NewInvalidParamsError("tools/call: params are required")
 				}
 				if th, ok := impl.(CallToolTaskHandler); ok && rpcHasMember(req.Params, "task") {
 					res, err := th.CallToolAsTask(ctx, params)
@@ -493,7 +493,7 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 				params := new(PaginatedRequestParams)
 				if !rpcAbsent(req.Params) {
 					if err := params.UnmarshalJSON(req.Params); err != nil {
-						return nil, jsonrpc2.ErrInvalidParams("tools/list: " + err.Error())
+						return nil, jsonrpc2.NewInvalidParamsError("tools/list: " + err.Error())
 					}
 				}
 				res, err := h.ListTools(ctx, params)

@@ -709,7 +709,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return h.result(out, text, false)
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution
@@ -848,7 +848,7 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		}
 		return h.result(out, text, false)
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution

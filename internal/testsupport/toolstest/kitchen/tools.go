@@ -725,7 +725,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution
@@ -837,7 +837,7 @@ func (h *Handler20260728) CallTool(ctx context.Context, params *mcp20260728.Call
 		}
 		return toolsupport.ConvertResult[mcp20260728.CallToolResult](res, true)
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution

@@ -724,7 +724,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		}
 		return res, nil
 	}
-	return nil, jsonrpc2.ErrInvalidParams("unknown tool: " + params.Name)
+	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
 // invalid reports arguments the input schema rejects as a protocol error
@@ -734,7 +734,7 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 // JSON pointer from the params, e.g. /arguments/ms.
 func (h *Handler) invalid(tool string, err error) (*mcp.CallToolResult, error) {
 	msg := "invalid arguments for tool " + tool + ": " + toolsupport.ArgumentsText(err)
-	return nil, jsonrpc2.ErrInvalidParams(msg)
+	return nil, jsonrpc2.NewInvalidParamsError(msg)
 }
 
 // failed answers an error from a tool method: an *ExecutionError becomes a
