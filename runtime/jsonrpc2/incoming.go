@@ -15,13 +15,18 @@ import (
 // without a goroutine.
 type requestCtx struct {
 	context.Context
-	req *Request
+	f    *inflight
+	conn *Conn // f's: a Call on another Conn owes f's response no ordering
 }
 
-// Value returns the request for requestKey, else the parent's value.
+// Value returns the request for requestKey, its in-flight record for
+// inflightKey (cancelorder.go), else the parent's value.
 func (c *requestCtx) Value(key any) any {
-	if _, ok := key.(requestKey); ok {
-		return c.req
+	switch key.(type) {
+	case requestKey:
+		return &c.f.req
+	case inflightKey:
+		return c
 	}
 	return c.Context.Value(key)
 }
@@ -39,7 +44,7 @@ func (c *Conn) onRequest(m *Message) {
 	if c.cfg.requestCtx != nil {
 		parent = c.cfg.requestCtx(parent, m.ID)
 	}
-	f.reqCtx = requestCtx{Context: parent, req: &f.req}
+	f.reqCtx = requestCtx{Context: parent, f: f, conn: c}
 	ctx, cancel := context.WithCancelCause(&f.reqCtx)
 	f.ctx, f.cancel = ctx, cancel
 	c.mu.Lock()
@@ -211,6 +216,7 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 	c.unwrBytes += f.outSize
 	c.markOutputLocked()
 	c.mu.Unlock()
+	c.awaitQueuedCancels(f)
 	if err := c.t.Write(c.connCtx, msg); err != nil {
 		if errors.Is(err, ErrMessageTooLarge) {
 			msg = appendError(nil, f.req.ID, &Error{Code: CodeInternalError, Message: "internal error: " + err.Error()})
