@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,10 +16,11 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
-// giveUpAsker's tools ask the client of a legacy session for input and give up:
-// "<method>" waits for the answer until its own call is cancelled,
-// "<method> timeout" waits at most a few milliseconds and then answers
-// with a tool error. <method> is the server-to-client request it sends.
+// giveUpAsker's tool "<method>" asks the client of a legacy session for
+// input with the Ask helper that sends <method>, and gives up when that
+// fails: the ask timed out (the server's Conns have a default call
+// timeout) or the tools/call itself was cancelled. A timed-out ask is
+// answered with a tool error.
 type giveUpAsker struct{}
 
 func (giveUpAsker) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
@@ -28,12 +28,7 @@ func (giveUpAsker) ListTools(context.Context, *mcp.PaginatedRequestParams) (*mcp
 }
 
 func (giveUpAsker) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
-	method, timeout := strings.CutSuffix(p.Name, " timeout")
-	if timeout {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, 5*time.Millisecond)
-		defer cancel()
-	}
+	method := p.Name
 	var err error
 	switch method {
 	case mcp.MethodElicit:
@@ -49,7 +44,7 @@ func (giveUpAsker) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (
 	if err == nil {
 		return mcp.TextResult("answered"), nil
 	}
-	if timeout {
+	if ctx.Err() == nil {
 		return mcp.ToolError(fmt.Errorf("no answer: %w", err)), nil
 	}
 	return nil, err
@@ -70,9 +65,13 @@ type stdioPeer struct {
 	lines chan map[string]any
 }
 
-func serveStdioPipes(t *testing.T) *stdioPeer {
+// serveStdioPipes serves giveUpAsker over the stdio transport; with
+// askTimeout set, the server's calls to the client time out after it (the
+// timer starts once the request is written).
+func serveStdioPipes(t *testing.T, askTimeout time.Duration) *stdioPeer {
 	srv := mcp.NewServer(session.Implementation{Name: "asker", Version: "1"}, giveUpAsker{},
-		session.WithLegacy(mcp20251125.Revision()), session.WithLogger(slog.New(slog.DiscardHandler)))
+		session.WithLegacy(mcp20251125.Revision()), session.WithLogger(slog.New(slog.DiscardHandler)),
+		session.WithConnOptions(jsonrpc2.WithDefaultTimeout(askTimeout)))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	p := &stdioPeer{t: t, in: inW, lines: make(chan map[string]any, 64)}
@@ -138,12 +137,12 @@ func isCancelOf(m map[string]any, id any) bool {
 func TestStdioAskCancelledBeforeResponse(t *testing.T) {
 	for _, method := range askMethods {
 		t.Run(method+"/timeout", func(t *testing.T) {
-			p := serveStdioPipes(t)
+			p := serveStdioPipes(t, 5*time.Millisecond)
 			p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{},"sampling":{},"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
 			p.recv()
 			p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 			for i := 1; i <= 30; i++ {
-				p.send(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, i, method+" timeout")
+				p.send(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, i, method)
 				ask := p.recv()
 				if ask["method"] != method {
 					t.Fatalf("round %d: want %s, got %s", i, method, str(ask))
@@ -158,7 +157,7 @@ func TestStdioAskCancelledBeforeResponse(t *testing.T) {
 			}
 		})
 		t.Run(method+"/client-cancel", func(t *testing.T) {
-			p := serveStdioPipes(t)
+			p := serveStdioPipes(t, 0)
 			p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{},"sampling":{},"roots":{}},"clientInfo":{"name":"raw","version":"0"}}}`)
 			p.recv()
 			p.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
