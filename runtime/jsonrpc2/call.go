@@ -258,7 +258,7 @@ func (c *Conn) closeRequestStream(sc RequestStreamCanceller, cl *call, reason st
 // sendCancelled writes notifications/cancelled if the transport can do so
 // without blocking, and otherwise queues it on the sender goroutine, so the
 // caller never blocks on it and Close can flush it. ctx is the cancelled
-// call's (nil for none): when it is a handler's, the handler's response
+// call's (context.Background() for none): when it is a handler's, the handler's response
 // waits for a queued notification (see noteQueuedCancel).
 func (c *Conn) sendCancelled(ctx context.Context, id RequestID, method, reason string, dir Direction, src CancelSource) {
 	if c.pol.CancelledMethod == "" {

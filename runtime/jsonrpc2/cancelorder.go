@@ -31,9 +31,6 @@ type inflightKey struct{}
 // cancellation about to be queued. Called before the queueing, on the
 // goroutine of the cancelled call.
 func (c *Conn) noteQueuedCancel(ctx context.Context) {
-	if ctx == nil {
-		return
-	}
 	if rc, ok := ctx.Value(inflightKey{}).(*requestCtx); ok && rc.conn == c {
 		rc.f.cancelsQueued.Store(true)
 	}
