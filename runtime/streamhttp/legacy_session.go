@@ -233,21 +233,27 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 		return nil
 	case jsonrpc2.KindNotification:
 		var st *stream
+		var named jsonrpc2.RequestID // the request a cancellation names, if ours
 		if m.Method == "notifications/cancelled" {
 			// The cancellation follows the request it names, so the client
 			// sees it on the stream where that request arrived.
-			st = s.outStreamOf(m.Params)
+			st, named = s.outStreamOf(m.Params)
 		}
 		if st == nil {
 			st = s.streamFor(ctx)
 		}
 		if st == nil {
+			s.forgetOut(named)
 			s.writeLog().Debug("notification dropped: no open stream", "session", s.id, "method", m.Method)
 			return errStreamClosed
 		}
 		err := st.send(msg, false)
-		if m.Method == "notifications/cancelled" {
-			s.endIfDrained(st)
+		if !named.IsZero() {
+			// Only now, sent: until then the request's stream, if its own
+			// request was cancelled, waited for this (endCancelledStream).
+			if o := s.forgetOut(named); o != nil {
+				s.endIfDrained(o)
+			}
 		}
 		return err
 	}
@@ -273,27 +279,46 @@ func (s *legacySession) streamFor(ctx context.Context) *stream {
 	return nil
 }
 
-func (s *legacySession) outStreamOf(params json.RawMessage) *stream {
+// outStreamOf returns the stream for a cancellation with params: the one
+// the request it names went on, else the GET stream; nil if neither is
+// open. id is the request's when it is one of ours (in outStreams), which
+// the caller removes once the cancellation is written (forgetOut).
+func (s *legacySession) outStreamOf(params json.RawMessage) (st *stream, id jsonrpc2.RequestID) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
 	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
-		return nil
+		return nil, id
 	}
-	id, err := jsonrpc2.ParseRequestID(p.RequestID)
+	rid, err := jsonrpc2.ParseRequestID(p.RequestID)
 	if err != nil {
-		return nil
+		return nil, id
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.outStreams[id]
-	delete(s.outStreams, id)
+	st, ok := s.outStreams[rid]
+	if !ok {
+		return nil, id
+	}
 	if st != nil && st.finished() {
 		st = s.get
 		if st != nil && st.finished() {
 			st = nil
 		}
 	}
+	return st, rid
+}
+
+// forgetOut removes our request id from outStreams and returns the stream
+// it went on; nil for a zero id or one not there.
+func (s *legacySession) forgetOut(id jsonrpc2.RequestID) *stream {
+	if id.IsZero() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.outStreams[id]
+	delete(s.outStreams, id)
 	return st
 }
 
@@ -516,11 +541,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 			}
 		}
 		if m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse {
-			s.mu.Lock()
-			st := s.outStreams[m.ID]
-			delete(s.outStreams, m.ID)
-			s.mu.Unlock()
-			if st != nil {
+			if st := s.forgetOut(m.ID); st != nil {
 				s.endIfDrained(st)
 			}
 		}
