@@ -249,7 +249,7 @@ func (c *Conn) cancelOnWire(cl *call, reason string, src CancelSource) {
 		c.closeRequestStream(sc, cl, reason, src)
 		return
 	}
-	c.sendCancelled(cl.id, cl.method, reason, Outgoing, src)
+	c.sendCancelled(cl.ctx, cl.id, cl.method, reason, Outgoing, src)
 }
 
 // closeRequestStream cancels cl where closing its stream is the
@@ -263,8 +263,10 @@ func (c *Conn) closeRequestStream(sc RequestStreamCanceller, cl *call, reason st
 
 // sendCancelled writes notifications/cancelled if the transport can do so
 // without blocking, and otherwise queues it on the sender goroutine, so the
-// caller never blocks on it and Close can flush it.
-func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction, src CancelSource) {
+// caller never blocks on it and Close can flush it. ctx is the cancelled
+// call's (context.Background() for none): when it is a handler's, the handler's response
+// waits for a queued notification (see noteQueuedCancel).
+func (c *Conn) sendCancelled(ctx context.Context, id RequestID, method, reason string, dir Direction, src CancelSource) {
 	if c.pol.CancelledMethod == "" {
 		c.cancelIgnored(dir, id, method, reason, src, IgnoreNotPermitted, "policy has no cancellation method")
 		return
@@ -276,6 +278,7 @@ func (c *Conn) sendCancelled(id RequestID, method, reason string, dir Direction,
 		c.cancelSent(id, method, reason, dir, src, nil)
 		return
 	}
+	c.noteQueuedCancel(ctx)
 	c.queueCancelled(msg, id, method, reason, dir, src)
 }
 

@@ -188,7 +188,7 @@ func (c *Conn) CancelIncoming(id RequestID, reason string) error {
 	c.mu.Unlock()
 	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceLocal})
 	c.cancelled(f)
-	c.sendCancelled(id, f.req.Method, reason, Incoming, SourceLocal)
+	c.sendCancelled(context.Background(), id, f.req.Method, reason, Incoming, SourceLocal)
 	return nil
 }
 

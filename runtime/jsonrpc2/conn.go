@@ -129,6 +129,10 @@ type inflight struct {
 	stuck     *time.Timer // fires WithCancelGrace after the cancellation; under Conn.mu
 	never     bool        // the policy never cancels its method; counted in Conn.neverActive
 	cancelled atomic.Bool // set under Conn.mu: a cancellation was applied, so no response
+	// cancelsQueued: a call made under this request's context was
+	// cancelled and its notifications/cancelled went to the sender queue;
+	// the response waits for it (cancelorder.go).
+	cancelsQueued atomic.Bool
 }
 
 // errRequestDone is the cause a handler's context gets after its response

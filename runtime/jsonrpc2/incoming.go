@@ -276,6 +276,7 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 	c.unwrBytes += f.outSize
 	c.markOutputLocked()
 	c.mu.Unlock()
+	c.awaitQueuedCancels(f)
 	kind := KindResponse
 	if code != 0 {
 		kind = KindErrorResponse

@@ -52,6 +52,12 @@ type legacySession struct {
 	reqStreams map[jsonrpc2.RequestID]*stream // client requests awaiting their response
 	outStreams map[jsonrpc2.RequestID]*stream // our requests, by the stream they went on
 	get        *stream
+	// ending holds the POST streams of requests the client cancelled that
+	// still carry requests of ours (outStreams): each ends once the last
+	// of those is answered or cancelled, so the notifications/cancelled
+	// the handler's calls send for them go on the stream they belong to
+	// before it ends (endCancelledStream, endIfDrained).
+	ending     map[*stream]struct{}
 	open       int // streams open now; a session with one is never idle
 	reqOpen    int // POST streams open now: requests in flight
 	lastActive time.Time
@@ -237,19 +243,29 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 		return nil
 	case jsonrpc2.KindNotification:
 		var st *stream
+		var named jsonrpc2.RequestID // the request a cancellation names, if ours
 		if m.Method == "notifications/cancelled" {
 			// The cancellation follows the request it names, so the client
 			// sees it on the stream where that request arrived.
-			st = s.outStreamOf(m.Params)
+			st, named = s.outStreamOf(m.Params)
 		}
 		if st == nil {
 			st = s.streamFor(ctx)
 		}
 		if st == nil {
+			s.forgetOut(named)
 			s.writeLog().Debug("notification dropped: no open stream", "session", s.id, "method", m.Method)
 			return errStreamClosed
 		}
-		return st.send(msg, false)
+		err := st.send(msg, false)
+		if !named.IsZero() {
+			// Only now, sent: until then the request's stream, if its own
+			// request was cancelled, waited for this (endCancelledStream).
+			if o := s.forgetOut(named); o != nil {
+				s.endIfDrained(o)
+			}
+		}
+		return err
 	}
 	return errors.New("streamhttp: refusing to write an invalid message")
 }
@@ -273,27 +289,46 @@ func (s *legacySession) streamFor(ctx context.Context) *stream {
 	return nil
 }
 
-func (s *legacySession) outStreamOf(params json.RawMessage) *stream {
+// outStreamOf returns the stream for a cancellation with params: the one
+// the request it names went on, else the GET stream; nil if neither is
+// open. id is the request's when it is one of ours (in outStreams), which
+// the caller removes once the cancellation is written (forgetOut).
+func (s *legacySession) outStreamOf(params json.RawMessage) (st *stream, id jsonrpc2.RequestID) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
 	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
-		return nil
+		return nil, id
 	}
-	id, err := jsonrpc2.ParseRequestID(p.RequestID)
+	rid, err := jsonrpc2.ParseRequestID(p.RequestID)
 	if err != nil {
-		return nil
+		return nil, id
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	st := s.outStreams[id]
-	delete(s.outStreams, id)
+	st, ok := s.outStreams[rid]
+	if !ok {
+		return nil, id
+	}
 	if st != nil && st.finished() {
 		st = s.get
 		if st != nil && st.finished() {
 			st = nil
 		}
 	}
+	return st, rid
+}
+
+// forgetOut removes our request id from outStreams and returns the stream
+// it went on; nil for a zero id or one not there.
+func (s *legacySession) forgetOut(id jsonrpc2.RequestID) *stream {
+	if id.IsZero() {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.outStreams[id]
+	delete(s.outStreams, id)
 	return st
 }
 
@@ -317,12 +352,50 @@ func (s *legacySession) endCancelledStream(params json.RawMessage) {
 	s.mu.Lock()
 	st := s.reqStreams[id]
 	delete(s.reqStreams, id)
+	carrying := st != nil && s.carriesLocked(st)
+	if carrying {
+		// The handler's requests on it are cancelled with it, and the
+		// client must read those cancellations here: this stream may be
+		// the only one it has (no GET stream). Removed from reqStreams,
+		// it takes nothing else the handler sends.
+		if s.ending == nil {
+			s.ending = map[*stream]struct{}{}
+		}
+		s.ending[st] = struct{}{}
+	}
 	s.mu.Unlock()
-	if st != nil {
+	if st != nil && !carrying {
 		st.abort()
 	}
 	s.h.releaseOrphanOf(s, id) // the Conn cancels it: the client's own reason
 	s.h.requestDone(s, id)
+}
+
+// carriesLocked reports whether st carries a request of ours still
+// awaiting its answer. Called with mu held.
+func (s *legacySession) carriesLocked(st *stream) bool {
+	for _, o := range s.outStreams {
+		if o == st {
+			return true
+		}
+	}
+	return false
+}
+
+// endIfDrained ends st if it is the stream of a cancelled request
+// (ending) and carries no request of ours any more: the last one was
+// cancelled (its notification just sent) or answered.
+func (s *legacySession) endIfDrained(st *stream) {
+	s.mu.Lock()
+	_, waiting := s.ending[st]
+	drained := waiting && !s.carriesLocked(st)
+	if drained {
+		delete(s.ending, st)
+	}
+	s.mu.Unlock()
+	if drained {
+		st.abort()
+	}
 }
 
 // deliver hands a client message to the Conn.
@@ -478,9 +551,9 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 			}
 		}
 		if m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse {
-			s.mu.Lock()
-			delete(s.outStreams, m.ID)
-			s.mu.Unlock()
+			if st := s.forgetOut(m.ID); st != nil {
+				s.endIfDrained(st)
+			}
 		}
 		// notifications/cancelled included: the session's own Conn applies
 		// it to its own requests, so another session's ids never match. The
