@@ -183,7 +183,7 @@ func TestStdioQuickstart(t *testing.T) {
 }
 
 // TestHTTPQuickstart runs the HTTP server, calls it in both eras the way
-// the README's HTTP section does, cancels slow, and stops the server with
+// docs/http.md does, cancels slow, and stops the server with
 // SIGTERM, which it obeys within its shutdown bound.
 func TestHTTPQuickstart(t *testing.T) {
 	bin := build(t)
