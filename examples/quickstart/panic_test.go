@@ -19,10 +19,9 @@ import (
 // panicky's Add panics, as a buggy tool does.
 type panicky struct{}
 
-func (panicky) Add(context.Context, *tools.AddArgs) (*tools.AddResult, error) {
-	var m map[string]int
-	m["sum"] = 1 // assignment to a nil map
-	return nil, nil
+func (panicky) Add(_ context.Context, a *tools.AddArgs) (*tools.AddResult, error) {
+	sums := []float64{}
+	return &tools.AddResult{Sum: sums[int(a.A)]}, nil // index out of range
 }
 
 func (panicky) Slow(context.Context, *tools.SlowArgs) (*tools.SlowResult, error) {
@@ -88,7 +87,7 @@ func TestPanickingToolIsNamed(t *testing.T) {
 			}
 		}
 	}
-	if rec.Method != "tools/call" || rec.Panic.Tool != "add" || !strings.Contains(rec.Panic.Value, "nil map") ||
+	if rec.Method != "tools/call" || rec.Panic.Tool != "add" || !strings.Contains(rec.Panic.Value, "index out of range") ||
 		!strings.Contains(rec.Panic.At, "panicky.Add") || !strings.Contains(rec.Panic.At, "panic_test.go:") || len(rec.Panic.Frames) == 0 {
 		t.Errorf("the panic's record %+v does not name the tool add, its value and line\nlog:\n%s", rec, logged.String())
 	}
