@@ -53,7 +53,7 @@ func slow(ctx context.Context, req *mcp.CallToolRequest, a slowArgs) (*mcp.CallT
 		case <-time.After(time.Second):
 		}
 	}
-	return nil, slowResult{Seconds: a.Seconds}, nil
+	return nil, slowResult(a), nil
 }
 
 func main() {
