@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"go/scanner"
 	"go/token"
 	"os"
@@ -123,6 +124,17 @@ func TestLineBudgets(t *testing.T) {
 	t.Logf("stdio server with its schemas: mcpgen %d code lines (%d non-blank with comments), go-sdk %d (%d)", ours, oursAll, theirs, theirsAll)
 	if ours >= theirs || oursAll >= theirsAll {
 		t.Errorf("the stdio quickstart with tools.json is %d code lines (%d non-blank), not fewer than go-sdk's %d (%d)", ours, oursAll, theirs, theirsAll)
+	}
+	// The README states these two counts; they must be the measured ones.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if claim := fmt.Sprintf("the server is %d lines of code where the same", ours); !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), claim) {
+		t.Errorf("README.md does not say %q (the measured count)", claim)
+	}
+	if claim := fmt.Sprintf("is %d; `examples/quickstart`'s", theirs); !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), claim) {
+		t.Errorf("README.md does not say %q (go-sdk's measured count)", claim)
 	}
 	if n := codeLines(t, "tools/tools.go"); n != 0 {
 		t.Errorf("tools/tools.go is not marked generated")
