@@ -32,7 +32,7 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	force := fs.Bool("force", false, "overwrite files in --out that do not start with the mcpgen header (they are refused otherwise)")
 	sum := addSummary(fs)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: mcpgen generate (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD] | --extension NAME [--schema FILE] [--core-package PATH]) (--out DIR [--package NAME] [--force] | --dump-model)\n\n"+
+		fmt.Fprint(fs.Output(), "usage: mcpgen generate (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD] | --extension NAME [--schema FILE] [--core-package PATH]) (--out DIR [--package NAME] [--force] [-q] | --dump-model)\n\n"+
 			"Generate reads an MCP schema.json of any revision (draft-07 or 2020-12), or\n"+
 			"the official schema of --revision embedded in mcpgen (see mcpgen revisions),\n"+
 			"compiles it with jsonschema/v5 and writes a Go package with a type for every\n"+

@@ -23,7 +23,7 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	revision := flags.String("revision", "", "MCP `revision` of the bindings (YYYY-MM-DD), with a single --import; default: read from the import path's mcpYYYYMMDD")
 	sum := addSummary(flags)
 	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), "usage: mcpgen tools --tools FILE --import PATH [--import PATH...] --out DIR [--package NAME] [--revision YYYY-MM-DD]\n\n"+
+		fmt.Fprint(flags.Output(), "usage: mcpgen tools --tools FILE --import PATH [--import PATH...] --out DIR [--package NAME] [--revision YYYY-MM-DD] [-q]\n\n"+
 			"Tools reads tool definitions (name, description, inputSchema, outputSchema,\n"+
 			"and any other Tool member) from a JSON file and writes a Go package with,\n"+
 			"per tool, an argument struct and (given an output schema) a result struct;\n"+
