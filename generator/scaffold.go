@@ -27,6 +27,15 @@ type ScaffoldOptions struct {
 	// Type is the name of the implementing type (default "Server" or
 	// "Client").
 	Type string
+	// Main adds a func main when Package is "main": a server type is served
+	// on stdio (ServeStdio, 2 s shutdown bound), a client type connects to
+	// the server command named by its arguments. The file then runs with
+	// "go run ." at once, and a package main without a main never lands in
+	// a module (it breaks "go build ./...").
+	Main bool
+	// Name is the Implementation name main reports (default "mcp-server" or
+	// "mcp-client").
+	Name string
 }
 
 // Scaffold returns a user-owned Go file with a type for one side and, for
@@ -158,6 +167,10 @@ func ScaffoldBindings(b *Bindings, opts ScaffoldOptions) ([]byte, error) {
 			}
 		}
 	}
+	name := opts.Name
+	if name == "" {
+		name = "mcp-" + strings.ToLower(s.name)
+	}
 	importAlias := ""
 	if alias != path.Base(opts.ImportPath) {
 		importAlias = alias
@@ -176,6 +189,8 @@ func ScaffoldBindings(b *Bindings, opts ScaffoldOptions) ([]byte, error) {
 		"Lifecycle":   lifecycleText[s.name],
 		"Role":        s.role,
 		"Anchor":      anchor[s.name],
+		"Main":        opts.Main && opts.Package == "main",
+		"Name":        name,
 	})
 	if err != nil {
 		return nil, err

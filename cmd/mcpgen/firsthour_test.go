@@ -184,20 +184,24 @@ func TestOneVersionString(t *testing.T) {
 }
 
 // TestReadmeToolsLinesHavePackage: every mcpgen tools line of the README
-// says --package, so copying one names the package.
+// and the guides says --package, so copying one names the package.
 func TestReadmeToolsLinesHavePackage(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := regexp.MustCompile(`(?m)^//go:generate go tool mcpgen tools .*$`).FindAllString(string(readme), -1)
-	if len(lines) == 0 {
-		t.Fatal("README.md has no go:generate line for mcpgen tools")
-	}
-	for _, l := range lines {
-		if !strings.Contains(l, " --package ") {
-			t.Errorf("README.md: %q has no --package", l)
+	n := 0
+	for _, doc := range docFiles(t) {
+		readme, err := os.ReadFile(filepath.Join("..", "..", doc))
+		if err != nil {
+			t.Fatal(err)
 		}
+		lines := regexp.MustCompile(`(?m)^//go:generate go tool mcpgen tools .*$`).FindAllString(string(readme), -1)
+		n += len(lines)
+		for _, l := range lines {
+			if !strings.Contains(l, " --package ") {
+				t.Errorf("%s: %q has no --package", doc, l)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("neither README.md nor docs/ has a go:generate line for mcpgen tools")
 	}
 }
 

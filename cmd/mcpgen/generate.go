@@ -30,8 +30,9 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	dump := fs.Bool("dump-model", false, "print the schema model as JSON to stdout instead of generating code")
 	ext := addExtensionFlags(fs, true)
 	force := fs.Bool("force", false, "overwrite files in --out that do not start with the mcpgen header (they are refused otherwise)")
+	sum := addSummary(fs)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: mcpgen generate (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD] | --extension NAME [--schema FILE] [--core-package PATH]) (--out DIR [--package NAME] [--force] | --dump-model)\n\n"+
+		fmt.Fprint(fs.Output(), "usage: mcpgen generate (--revision YYYY-MM-DD | --schema FILE [--revision YYYY-MM-DD] | --extension NAME [--schema FILE] [--core-package PATH]) (--out DIR [--package NAME] [--force] [-q] | --dump-model)\n\n"+
 			"Generate reads an MCP schema.json of any revision (draft-07 or 2020-12), or\n"+
 			"the official schema of --revision embedded in mcpgen (see mcpgen revisions),\n"+
 			"compiles it with jsonschema/v5 and writes a Go package with a type for every\n"+
@@ -86,6 +87,10 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 			}
 			return 2
 		}
+		if msg := packageClash(*out, name, "--package", "", true); msg != "" {
+			fmt.Fprintf(stderr, "mcpgen generate: %s\n", msg)
+			return 2
+		}
 	}
 
 	m, err := in.load()
@@ -109,10 +114,12 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: %s\n", in.name(), firstLine(err.Error()))
 		return 1
 	}
+	changed := changedFiles(*out, files)
 	if err := outdir.Write(*out, files, outdir.Options{Force: *force, Foreign: notBindings}); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
+	sum.wroteFiles(stdout, *out, files, changed, fmt.Sprintf("package %s, bindings of %s", name, in.name()))
 	return 0
 }
 
@@ -198,7 +205,7 @@ func parseFlags(fs *pflag.FlagSet, args []string, stdout io.Writer) (code int, d
 		return 0, true
 	}
 	if err != nil {
-		fmt.Fprintf(fs.Output(), "mcpgen %s: %v\nRun 'mcpgen help %s' for usage.\n", fs.Name(), err, fs.Name())
+		fmt.Fprintf(fs.Output(), "mcpgen %s: %v%s\nRun 'mcpgen help %s' for usage.\n", fs.Name(), err, suggestFlag(fs, err), fs.Name())
 		return 2, true
 	}
 	return 0, false

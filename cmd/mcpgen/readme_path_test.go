@@ -95,7 +95,7 @@ func TestReadmePathServesEveryRevision(t *testing.T) {
 	for _, rev := range revisions {
 		pkg := "mcp" + strings.ReplaceAll(rev, "-", "")
 		gen := filepath.Join(tmp, pkg+"_server.go")
-		code, _, errs := runCLI("scaffold", "--dir", filepath.Join(root, "generated", pkg), "--out", gen, "--alias", "mcp")
+		code, _, errs := runCLI("scaffold", "--dir", filepath.Join(root, "generated", pkg), "--out", gen, "--alias", "mcp", "--main=false", "-q")
 		if code != 0 {
 			t.Fatalf("%s: scaffold: exit %d: %s", rev, code, errs)
 		}

@@ -25,15 +25,19 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 	pkg := flags.String("package", "main", "Go package `name` of the written file")
 	typ := flags.String("type", "", "name of the `type` to write (default Server or Client)")
 	force := flags.Bool("force", false, "overwrite --out if it exists")
+	withMain := flags.Bool("main", true, "with --package main, also write func main: a server served on stdio (go run . serves it), a client connecting to the server command in its arguments; left out when the folder already has one")
+	sum := addSummary(flags)
 	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), "usage: mcpgen scaffold --dir BINDINGS --out FILE [--import PATH] [--alias NAME] [--side server|client] [--package NAME] [--type NAME] [--force]\n\n"+
+		fmt.Fprint(flags.Output(), "usage: mcpgen scaffold --dir BINDINGS --out FILE [--import PATH] [--alias NAME] [--side server|client] [--package NAME] [--type NAME] [--main=false] [--force] [-q]\n\n"+
 			"Scaffold writes a user-owned file with a server (or client) type for the\n"+
 			"generated bindings in --dir and, for every method but the lifecycle (which the\n"+
 			"session answers), a commented-out stub with its exact signature and handler\n"+
 			"interface assertion, grouped by the capability it declares: uncomment a stub to\n"+
 			"serve that method. A comment shows how to honour ctx. It reads the bindings\n"+
 			"themselves, so the stubs compile with them; it creates --out's directory and\n"+
-			"never overwrites a file without --force.\n\nFlags:\n")
+			"never overwrites a file without --force. In package main (the default) it also\n"+
+			"writes func main, so \"go run .\" in --out's folder serves the server on stdio\n"+
+			"at once (unless --main=false, or the folder has a main already).\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	if code, done := parseFlags(flags, args, stdout); done {
@@ -72,6 +76,17 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *out, unwrapPath(err))
 		return 1
 	}
+	folder := filepath.Dir(*out)
+	if msg := packageClash(folder, *pkg, "--package", *out, false); msg != "" {
+		fmt.Fprintf(stderr, "mcpgen scaffold: %s\n", msg)
+		return 2
+	}
+	_, _, folderHasMain, err := folderPackage(folder, *out, false)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return 1
+	}
+	mainWritten := *withMain && *pkg == "main" && !folderHasMain
 	b, err := generator.ReadBindings(*dir)
 	if err != nil {
 		var pe *fs.PathError
@@ -88,7 +103,13 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	src, err := generator.ScaffoldBindings(b, generator.ScaffoldOptions{Side: *side, ImportPath: *importPath, Alias: *alias, Package: *pkg, Type: *typ})
+	absFolder, err := filepath.Abs(folder)
+	if err != nil {
+		fmt.Fprintf(stderr, "mcpgen: %s: %v\n", folder, err)
+		return 1
+	}
+	src, err := generator.ScaffoldBindings(b, generator.ScaffoldOptions{Side: *side, ImportPath: *importPath, Alias: *alias, Package: *pkg, Type: *typ,
+		Main: mainWritten, Name: filepath.Base(absFolder)})
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
@@ -101,7 +122,29 @@ func runScaffold(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %s: cannot write: %v\n", *out, unwrapPath(err))
 		return 1
 	}
+	typeName := *typ
+	if typeName == "" {
+		typeName = map[string]string{"server": "Server", "client": "Client"}[*side]
+	}
+	what := fmt.Sprintf("package %s, type %s with a stub per method of the %s bindings", *pkg, typeName, b.Revision)
+	switch {
+	case mainWritten && *side == "server":
+		what += "; func main serves it on stdio: go run " + runTarget(folder)
+	case mainWritten:
+		what += "; func main connects to a server: go run " + runTarget(folder) + " SERVER [ARGS...]"
+	case *withMain && *pkg == "main":
+		what += "; no func main, the folder has one"
+	}
+	sum.printf(stdout, "wrote %s (%s)", *out, what)
 	return 0
+}
+
+// runTarget is the go run argument that runs the package in folder.
+func runTarget(folder string) string {
+	if filepath.IsAbs(folder) || folder == "." || strings.HasPrefix(folder, "..") {
+		return folder
+	}
+	return "./" + filepath.ToSlash(folder)
 }
 
 // importPathOf is the import path of dir: the module path of the nearest

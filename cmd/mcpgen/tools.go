@@ -1,8 +1,8 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
-	"github.com/mcpgen/mcpgen/internal/outdir"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpgen/mcpgen/generator/tools"
+	"github.com/mcpgen/mcpgen/internal/outdir"
 )
 
 func runTools(args []string, stdout, stderr io.Writer) int {
@@ -20,8 +21,9 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 	pkg := flags.String("package", "", "Go package `name` of the output (default: base name of --out)")
 	out := flags.String("out", "", "output `directory` (required; created if missing)")
 	revision := flags.String("revision", "", "MCP `revision` of the bindings (YYYY-MM-DD), with a single --import; default: read from the import path's mcpYYYYMMDD")
+	sum := addSummary(flags)
 	flags.Usage = func() {
-		fmt.Fprint(flags.Output(), "usage: mcpgen tools --tools FILE --import PATH [--import PATH...] --out DIR [--package NAME] [--revision YYYY-MM-DD]\n\n"+
+		fmt.Fprint(flags.Output(), "usage: mcpgen tools --tools FILE --import PATH [--import PATH...] --out DIR [--package NAME] [--revision YYYY-MM-DD] [-q]\n\n"+
 			"Tools reads tool definitions (name, description, inputSchema, outputSchema,\n"+
 			"and any other Tool member) from a JSON file and writes a Go package with,\n"+
 			"per tool, an argument struct and (given an output schema) a result struct;\n"+
@@ -82,6 +84,10 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen tools: package name %q: %v; pass --package\n", name, err)
 		return 2
 	}
+	if msg := packageClash(*out, name, "--package", "", true); msg != "" {
+		fmt.Fprintf(stderr, "mcpgen tools: %s\n", msg)
+		return 2
+	}
 	data, err := os.ReadFile(*toolsPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *toolsPath, unwrapPath(err))
@@ -94,9 +100,22 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
+	changed := changedFiles(*out, files)
 	if err := outdir.Write(*out, files, outdir.Options{Foreign: notTools}); err != nil {
 		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
 		return 1
 	}
+	sum.wroteFiles(stdout, *out, files, changed, fmt.Sprintf("package %s, %s from %s", name, toolCount(data), *toolsPath))
 	return 0
+}
+
+// toolCount says how many tools the (valid) tools file data defines, for
+// the summary line.
+func toolCount(data []byte) string {
+	var entries []json.RawMessage
+	json.Unmarshal(data, &entries)
+	if len(entries) == 1 {
+		return "1 tool"
+	}
+	return fmt.Sprintf("%d tools", len(entries))
 }

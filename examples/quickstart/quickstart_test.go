@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"go/scanner"
 	"go/token"
 	"os"
@@ -111,9 +112,51 @@ func TestLineBudgets(t *testing.T) {
 			t.Errorf("%s: %d lines with tools.json, not fewer than go-sdk's %d", c.program, total, c.goSDK)
 		}
 	}
+	// The same stdio server on go-sdk, live: interop/stdio/gosdk-quickstart
+	// (a separate module, since the main module never depends on go-sdk),
+	// counted the same two ways as ours: code lines (no blank, no comment)
+	// and every non-blank line, comments included. Its schemas are its Go
+	// types plus the bounds it sets by hand; ours are tools.json.
+	const goSDKFile = "../../interop/stdio/gosdk-quickstart/main.go"
+	ours := handWritten(t, "stdio-server", "tools") + jsonLines
+	oursAll := nonBlank(t, "stdio-server/main.go", "tools/gen.go", "tools/tools.json")
+	theirs, theirsAll := codeLines(t, goSDKFile), nonBlank(t, goSDKFile)
+	t.Logf("stdio server with its schemas: mcpgen %d code lines (%d non-blank with comments), go-sdk %d (%d)", ours, oursAll, theirs, theirsAll)
+	if ours >= theirs || oursAll >= theirsAll {
+		t.Errorf("the stdio quickstart with tools.json is %d code lines (%d non-blank), not fewer than go-sdk's %d (%d)", ours, oursAll, theirs, theirsAll)
+	}
+	// The README states these two counts; they must be the measured ones.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if claim := fmt.Sprintf("the server is %d lines of code where the same", ours); !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), claim) {
+		t.Errorf("README.md does not say %q (the measured count)", claim)
+	}
+	if claim := fmt.Sprintf("is %d; `examples/quickstart`'s", theirs); !strings.Contains(strings.Join(strings.Fields(string(readme)), " "), claim) {
+		t.Errorf("README.md does not say %q (go-sdk's measured count)", claim)
+	}
 	if n := codeLines(t, "tools/tools.go"); n != 0 {
 		t.Errorf("tools/tools.go is not marked generated")
 	}
+}
+
+// nonBlank counts the non-blank lines of files, comments included.
+func nonBlank(t *testing.T, files ...string) int {
+	t.Helper()
+	n := 0
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(src), "\n") {
+			if strings.TrimSpace(l) != "" {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // build compiles the quickstart's programs into a temporary directory.
@@ -152,7 +195,7 @@ func TestStdioQuickstart(t *testing.T) {
 }
 
 // TestHTTPQuickstart runs the HTTP server, calls it in both eras the way
-// the README's HTTP section does, cancels slow, and stops the server with
+// docs/http.md does, cancels slow, and stops the server with
 // SIGTERM, which it obeys within its shutdown bound.
 func TestHTTPQuickstart(t *testing.T) {
 	bin := build(t)

@@ -222,6 +222,11 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 	if err := syntaxError(data); err != nil {
 		return nil, fmt.Errorf("%s:%w", file, err)
 	}
+	sum := sha256.Sum256(data) // of the file as written
+	data, err := expandCompact(data)
+	if err != nil {
+		return fail(err)
+	}
 	var tools []*tool
 	for _, t := range targets {
 		var err error
@@ -229,7 +234,6 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 			return fail(err)
 		}
 	}
-	sum := sha256.Sum256(data)
 	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools}
 	main, err := e.emit()
 	if err != nil {

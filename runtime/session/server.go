@@ -521,7 +521,7 @@ func (s *Server) newConn(t jsonrpc2.Transport, opts []jsonrpc2.Option, initFirst
 		st.initDone = make(chan struct{})
 	}
 	ics := append([]jsonrpc2.Interceptor{{Request: st.intercept}}, s.interceptors...)
-	ics = append(ics, jsonrpc2.Interceptor{Request: st.lifecycle})
+	ics = append(ics, jsonrpc2.Interceptor{Request: st.lifecycle}, jsonrpc2.Interceptor{Request: recoverHandler})
 	conn := jsonrpc2.NewConn(t, append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...)}, opts...)...)
 	st.conn, st.log = conn, conn.QueuedLogger(s.logger)
 	s.register(conn)

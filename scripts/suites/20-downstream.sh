@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # examples/downstream is a separate module that uses mcpgen as a tool, the way
-# README's "Using mcpgen in your repository" says. Regenerate its bindings,
+# docs/bindings.md ("Generating your own bindings") says. Regenerate its bindings,
 # fail on drift (go generate changed committed files, or mcpgen check
 # disagrees), then build, vet and test it. Modules come from the proxy.
 set -euo pipefail

@@ -10,7 +10,7 @@
 # runtime.GC(); 108-113 s on 2 shared cores, the whole suite 217 s) and fails when
 # one of issue 25's targets is missed by more than the noise band measured
 # in bench/notes.md ("Noise band"), or when a known miss
-# (bench/known-misses.txt, each with its profile in notes.md) gets worse
+# (bench/known-misses.txt, each with a one-line why that the table shows in its row, and its profile in notes.md) gets worse
 # than its recorded level by more than that band. Figures from CI are not
 # recorded: BENCHMARKS.md is written by a full run,
 # `cd bench && go run ./cmd/mcpbench -write`.

@@ -35,7 +35,7 @@ func main() {
 	out := flag.String("out", "", "also write the report to this file")
 	write := flag.Bool("write", false, "write the report to BENCHMARKS.md (same as -out BENCHMARKS.md)")
 	gate := flag.Float64("gate", -1, "exit 1 when a target is missed by more than this fraction (the noise band); negative: report only")
-	knownFile := flag.String("known", "", "file of known misses (target | revision | level): gated against their recorded level instead of the target")
+	knownFile := flag.String("known", "", "file of known misses (target | revision | level | why, in one line): gated against their recorded level instead of the target, and labelled known with the why in the table")
 	runExpr := flag.String("run", "", "measure only the sections whose name matches this regexp (echo, cancel, load, setup, http-echo, http-cancel, http-streams); the gate then checks only their targets")
 	flag.Parse()
 	if *runExpr != "" {
@@ -48,7 +48,7 @@ func main() {
 	}
 	if *knownFile != "" {
 		var err error
-		if known, err = readKnown(*knownFile); err != nil {
+		if known, knownWhy, err = readKnown(*knownFile); err != nil {
 			fmt.Fprintln(os.Stderr, "mcpbench:", err)
 			os.Exit(2)
 		}
@@ -166,6 +166,11 @@ var targets []target
 // while every other target is held to the value.
 var known map[string]float64
 
+// knownWhy is each known miss's one-line explanation, shown in its row of
+// the targets table: a green run's misses read as known and explained,
+// not as alarms.
+var knownWhy map[string]string
+
 // seen records which known misses this run measured.
 var seen = map[string]bool{}
 
@@ -179,34 +184,32 @@ func (t target) knownLevel() (float64, bool) {
 	return lvl, ok
 }
 
-// readKnown reads a known-misses file: "target | revision | level" per
-// line, # comments and blank lines skipped.
-func readKnown(path string) (map[string]float64, error) {
+// readKnown reads a known-misses file: "target | revision | level | why"
+// per line (why: one line saying what bounds it), # comments and blank
+// lines skipped. It returns the levels and the whys by "target | revision".
+func readKnown(path string) (map[string]float64, map[string]string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := map[string]float64{}
+	out, why := map[string]float64{}, map[string]string{}
 	for i, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		k := strings.LastIndex(line, "|")
+		f := strings.SplitN(line, "|", 4)
+		if len(f) < 4 || strings.TrimSpace(f[3]) == "" {
+			return nil, nil, fmt.Errorf("%s:%d: want \"target | revision | level | why\" (why: one line saying what bounds the miss), got %q", path, i+1, line)
+		}
 		var lvl float64
-		if k < 0 {
-			return nil, fmt.Errorf("%s:%d: want \"target | revision | level\", got %q", path, i+1, line)
+		if _, err := fmt.Sscan(strings.TrimSpace(f[2]), &lvl); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: level %q: %v", path, i+1, strings.TrimSpace(f[2]), err)
 		}
-		if _, err := fmt.Sscan(strings.TrimSpace(line[k+1:]), &lvl); err != nil {
-			return nil, fmt.Errorf("%s:%d: level %q: %v", path, i+1, strings.TrimSpace(line[k+1:]), err)
-		}
-		key := strings.TrimSpace(line[:k])
-		if !strings.Contains(key, " | ") {
-			return nil, fmt.Errorf("%s:%d: want \"target | revision | level\", got %q", path, i+1, line)
-		}
-		out[key] = lvl
+		key := strings.TrimSpace(f[0]) + " | " + strings.TrimSpace(f[1])
+		out[key], why[key] = lvl, strings.TrimSpace(f[3])
 	}
-	return out, nil
+	return out, why, nil
 }
 
 func check(name, rev string, got, want float64, atMost bool, unit string) {
@@ -281,9 +284,9 @@ func writeTargets(w io.Writer, band float64) {
 		if !t.met() {
 			status = "**missed**"
 			if lvl, ok := t.knownLevel(); ok {
-				status = fmt.Sprintf("**missed** (known, see notes; gated at %s)", num(lvl, t.unit))
+				status = fmt.Sprintf("known miss, gated at %s: %s", num(lvl, t.unit), knownWhy[t.key()])
 			} else if band >= 0 && t.within(band) {
-				status = "missed, within noise band"
+				status = "missed by less than the noise band (the host's spread, notes.md \"Noise band\")"
 			}
 		}
 		op := "≥ "

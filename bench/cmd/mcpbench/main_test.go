@@ -34,15 +34,18 @@ func TestShort(t *testing.T) {
 // known miss to its recorded level within the band.
 func TestGate(t *testing.T) {
 	path := t.TempDir() + "/known.txt"
-	if err := os.WriteFile(path, []byte("# comment\n\nstdio echo: mcpgen ÷ mcp-go | 2026-07-28 | 1.8\n"), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte("# comment\n\nstdio echo: mcpgen ÷ mcp-go | 2026-07-28 | 1.8 | mcp-go does half the work\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	k, err := readKnown(path)
+	k, why, err := readKnown(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	known, seen = k, map[string]bool{}
-	defer func() { known, seen = nil, map[string]bool{} }()
+	if why["stdio echo: mcpgen ÷ mcp-go | 2026-07-28"] != "mcp-go does half the work" {
+		t.Errorf("why: %q", why)
+	}
+	known, knownWhy, seen = k, why, map[string]bool{}
+	defer func() { known, knownWhy, seen = nil, nil, map[string]bool{} }()
 	for _, c := range []struct {
 		t    target
 		band float64
@@ -65,8 +68,24 @@ func TestGate(t *testing.T) {
 	if err := os.WriteFile(path, []byte("no level here\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readKnown(path); err == nil || !strings.Contains(err.Error(), "known.txt:1") {
+	if _, _, err := readKnown(path); err == nil || !strings.Contains(err.Error(), "known.txt:1") {
 		t.Errorf("a malformed line: %v, want an error naming the line", err)
+	}
+	// A known miss without its one-line why is refused: a green run's
+	// table explains every miss it shows.
+	if err := os.WriteFile(path, []byte("stdio echo: mcpgen ÷ mcp-go | 2026-07-28 | 1.8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := readKnown(path); err == nil || !strings.Contains(err.Error(), "why") {
+		t.Errorf("a line without its why: %v, want an error asking for it", err)
+	}
+	// The table labels the known miss as known, with its why.
+	targets = []target{{name: "stdio echo: mcpgen ÷ mcp-go", rev: "2026-07-28", got: 1.7, want: 4, unit: "×"}}
+	defer func() { targets = nil }()
+	var b strings.Builder
+	writeTargets(&b, 0.3)
+	if !strings.Contains(b.String(), "| known miss, gated at 1.80×: mcp-go does half the work |") || strings.Contains(b.String(), "**missed**") {
+		t.Errorf("the known miss's row:\n%s", b.String())
 	}
 }
 
