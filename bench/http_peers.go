@@ -9,6 +9,9 @@ import (
 	mcptransport "github.com/mark3labs/mcp-go/client/transport"
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
+	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,8 +24,9 @@ import (
 var mcpgenHTTP = HTTPPeer{
 	Name: "mcpgen",
 	Handler: func(m HTTPMode, h *Hooks) (http.Handler, func(), error) {
-		handler := streamhttp.NewHandler(streamhttp.AcceptConns(mcpgenServer(h), quiet()),
-			streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE})
+		srv := mcpgenServer(h)
+		handler := streamhttp.NewHandler(streamhttp.AcceptConns(srv, quiet()),
+			streamhttp.ForServer(srv, streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE}))
 		return handler, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
@@ -43,7 +47,7 @@ func mcpgenHTTPConnect(url string, m HTTPMode) (*Client, error) {
 	if m.Era == Modern {
 		era = streamhttp.EraModern
 	}
-	tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{Era: era, Logger: quiet()})
+	tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{Era: era, Revisions: []session.Revision{mcp.Revision(), mcp20251125.Revision()}, Logger: quiet()})
 	sess, c, err := mcpgenClient(context.Background(), tr, m.Revision())
 	if err != nil {
 		tr.Close()

@@ -101,7 +101,7 @@ func TestHTTPServerAuth(t *testing.T) {
 	// The generated client with alice's token: the tool runs as alice.
 	ctx := context.Background()
 	call := func(token string) error {
-		tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: bearer(token)}, Era: streamhttp.EraModern})
+		tr := streamhttp.NewClientTransport(url, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: bearer(token)}, Era: streamhttp.EraModern, Revisions: []session.Revision{mcp.Revision()}})
 		cs, err := mcp.Connect(ctx, tr, session.Implementation{Name: "e2e", Version: "0"}, nil)
 		if err != nil {
 			return err

@@ -58,7 +58,14 @@ var docNames = []struct{ file, name string }{
 	{"schema/digest_test.go", "TestOfficialCanonicalDigests"},
 	{"official/official.go", "ExamplesRevision"},
 	{"official/official_test.go", "TestFilesUnmodified"},
-	{"runtime/streamhttp/revisions.go", "defaultRevisions"},
+	{"schema/revisions.go", "RemovedMethods"},
+	{"schema/revisions.go", "SSEPriming"},
+	{"schema/revisions.go", "CoreTasks"},
+	{"runtime/session/revision.go", "RemovedMethods"},
+	{"runtime/session/revision.go", "SSEPriming"},
+	{"runtime/session/revision.go", "CoreTasks"},
+	{"runtime/streamhttp/revisions.go", "ErrNoRevisions"},
+	{"internal/archtest/versions_test.go", "TestNoRevisionFactsInRuntime"},
 	{"generator/types_test.go", "revisions"},
 	{"cmd/mcpgen/migrating_test.go", "Migrating"},
 }
@@ -85,7 +92,7 @@ func TestAddingARevision(t *testing.T) {
 	}
 	checkDocPaths(t, root, string(doc), latest)
 
-	checkHTTPDefaults(t)
+	checkRevisionData(t)
 	if testing.Short() {
 		t.Skip("the rest runs go build")
 	}
@@ -320,35 +327,31 @@ func main() {
 }
 `
 
-// checkHTTPDefaults checks step 4: the revision data streamhttp falls back
-// on without Options.Revisions is what the generated Revision() of each
-// revision says (version, era, lifecycle methods, HTTP headers, Mcp-Name
-// members), it covers every official revision with Streamable HTTP, and
-// the versions a Handler derives from it, like those it derives from the
-// generated data, are the revision table's.
-func checkHTTPDefaults(t *testing.T) {
+// checkRevisionData checks step 4: the facts the runtime reads from the
+// generated Revision() of each official revision (the HTTP headers and
+// Mcp-Name members, the methods it removed, SSE priming, core tasks) are
+// its row of the revision table, and the versions a Handler derives from
+// them are the table's Streamable HTTP versions of each era. streamhttp
+// has no revision data of its own: it serves and speaks exactly these.
+func checkRevisionData(t *testing.T) {
 	t.Helper()
-	const file = "runtime/streamhttp/revisions.go"
-	defaults := streamhttp.DefaultRevisions()
 	for era, sEra := range map[streamhttp.Era]schema.Era{streamhttp.EraModern: schema.EraModern, streamhttp.EraLegacy: schema.EraLegacy} {
 		want := schema.DefaultHTTPVersions(sEra)
-		if got := streamhttp.Versions(defaults, era); !slices.Equal(got, want) {
-			t.Errorf("%s: the default %s versions are %v, the revision table says %v", file, sEra, got, want)
-		}
 		if got := streamhttp.Versions(generatedRevisions, era); !slices.Equal(got, want) {
 			t.Errorf("the generated Revision() data gives the %s HTTP versions %v, the revision table says %v", sEra, got, want)
 		}
 	}
-	for _, d := range defaults {
-		i := slices.IndexFunc(generatedRevisions, func(r session.Revision) bool { return r.Version == d.Version })
-		if i < 0 {
-			t.Errorf("%s: %s has no generated bindings", file, d.Version)
+	for _, g := range generatedRevisions {
+		row, ok := schema.LookupRevision(g.Version)
+		if !ok {
+			t.Errorf("%s: generated, but no row in schema/revisions.go", g.Version)
 			continue
 		}
-		g := generatedRevisions[i]
-		if d.Modern != g.Modern || !slices.Equal(d.Lifecycle, g.Lifecycle) || !slices.Equal(d.HTTPHeaders, g.HTTPHeaders) || !maps.Equal(d.HTTPNameMembers, g.HTTPNameMembers) {
-			t.Errorf("%s: %s is {Modern: %v, Lifecycle: %v, HTTPHeaders: %v, HTTPNameMembers: %v}; the generated Revision() says {%v, %v, %v, %v}",
-				file, d.Version, d.Modern, d.Lifecycle, d.HTTPHeaders, d.HTTPNameMembers, g.Modern, g.Lifecycle, g.HTTPHeaders, g.HTTPNameMembers)
+		if g.Modern != (row.Era == schema.EraModern) || !slices.Equal(g.HTTPHeaders, row.Headers) || !maps.Equal(g.HTTPNameMembers, row.NameHeader) ||
+			!slices.Equal(g.RemovedMethods, row.RemovedMethods) || g.SSEPriming != row.SSEPriming || g.CoreTasks != row.CoreTasks {
+			t.Errorf("%s: the generated Revision() is {Modern: %v, HTTPHeaders: %v, HTTPNameMembers: %v, RemovedMethods: %v, SSEPriming: %v, CoreTasks: %v}; the table says {%v, %v, %v, %v, %v, %v}: run go generate ./generated/...",
+				g.Version, g.Modern, g.HTTPHeaders, g.HTTPNameMembers, g.RemovedMethods, g.SSEPriming, g.CoreTasks,
+				row.Era == schema.EraModern, row.Headers, row.NameHeader, row.RemovedMethods, row.SSEPriming, row.CoreTasks)
 		}
 	}
 }

@@ -6,8 +6,9 @@ import (
 
 // revisionFacts are the members of the generated Revision() that come from
 // the revision's facts (schema.Model.Facts: the lifecycle methods its
-// schema defines, the HTTP headers of the revision table and the members
-// Mcp-Name mirrors), so the runtime learns them through the generated code
+// schema defines, the HTTP headers of the revision table, the members
+// Mcp-Name mirrors, the requests it removed, SSE priming and core tasks),
+// so the runtime learns them through the generated code
 // instead of keeping its own literals. Empty facts are left out.
 func revisionFacts(g *gen) jen.Dict {
 	d := jen.Dict{}
@@ -29,6 +30,13 @@ func revisionFacts(g *gen) jen.Dict {
 			names[jen.Lit(method)] = jen.Lit(member)
 		}
 		d[jen.Id("HTTPNameMembers")] = jen.Map(jen.String()).String().Values(names)
+	}
+	strs("RemovedMethods", g.m.Facts.RemovedMethods)
+	if g.m.Facts.SSEPriming {
+		d[jen.Id("SSEPriming")] = jen.True()
+	}
+	if g.m.Facts.CoreTasks {
+		d[jen.Id("CoreTasks")] = jen.True()
 	}
 	return d
 }

@@ -328,7 +328,7 @@ func TestHTTP(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			info := session.Implementation{Name: "otel-client", Version: "0"}
-			tr, err := streamhttp.Dial(ctx, hs.URL+"/mcp", streamhttp.ClientOptions{Era: tc.era, ClientInfo: info, Logger: quiet()})
+			tr, err := streamhttp.Dial(ctx, hs.URL+"/mcp", streamhttp.ClientOptions{Era: tc.era, Revisions: []session.Revision{mcp.Revision(), mcp20251125.Revision()}, ClientInfo: info, Logger: quiet()})
 			if err != nil {
 				t.Fatal(err)
 			}

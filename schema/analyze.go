@@ -247,6 +247,13 @@ func (a *analyser) deriveFacts() {
 			f.ServerCancelsOnly = append(f.ServerCancelsOnly, m)
 		}
 	}
+	for _, m := range rule.RemovedMethods {
+		if !has[m] {
+			f.RemovedMethods = append(f.RemovedMethods, m)
+		}
+	}
+	f.SSEPriming = rule.SSEPriming && rule.StreamableHTTP() && has["initialize"]
+	f.CoreTasks = rule.CoreTasks && has["tasks/get"]
 	if has["initialize"] {
 		f.NeverCancellable = []string{"initialize"}
 		f.Era = EraLegacy

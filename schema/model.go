@@ -321,6 +321,17 @@ type Facts struct {
 	// NameHeader maps the requests whose params member the Mcp-Name
 	// header mirrors to that member, from the revision table.
 	NameHeader map[string]string `json:"nameHeader,omitempty"`
+	// RemovedMethods are the requests of earlier revisions a request of
+	// this revision gets Method not found for, from the revision table
+	// (those the schema does not define).
+	RemovedMethods []string `json:"removedMethods,omitempty"`
+	// SSEPriming is whether a legacy Streamable HTTP server primes each
+	// SSE stream with an event id and empty data, from the revision table.
+	SSEPriming bool `json:"ssePriming,omitempty"`
+	// CoreTasks is whether task-augmented requests are part of the core
+	// protocol, from the revision table (only where the schema defines
+	// tasks/get).
+	CoreTasks bool `json:"coreTasks,omitempty"`
 	// Source says where the prose rules come from.
 	Source string `json:"source"`
 }

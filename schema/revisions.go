@@ -103,6 +103,28 @@ type RevisionFacts struct {
 	// the cancellation (2026-07-28), rather than something that must not
 	// be taken as one.
 	HTTPDisconnectCancels bool
+	// RemovedMethods are the requests of earlier revisions that this
+	// revision does not have and that a request of this revision must get
+	// Method not found for (on Streamable HTTP: 404), even where a handler
+	// answers them for clients of an earlier revision (2026-07-28:
+	// initialize, ping, logging/setLevel from changelog.mdx,
+	// resources/subscribe and resources/unsubscribe from
+	// patterns/subscriptions.mdx). An explicit list, not every method an
+	// earlier schema has: tasks/* left the core for an extension a modern
+	// server may serve. Rows carry it forward. Checked: the schema does not
+	// define them and an earlier revision's does.
+	RemovedMethods []string
+	// SSEPriming: a legacy Streamable HTTP server primes each SSE stream
+	// with an event id and empty data, so the client can reconnect
+	// (basic/transports.mdx from 2025-11-25 on); clients of earlier
+	// revisions get no priming event. Checked: only with a legacy
+	// Streamable HTTP transport.
+	SSEPriming bool
+	// CoreTasks: task-augmented requests are part of the core protocol
+	// (tasks/get, tasks/result, tasks/list, tasks/cancel and the "task"
+	// params member: 2025-11-25); 2026-07-28 moved tasks into the Tasks
+	// extension. Checked: exactly when the schema defines tasks/get.
+	CoreTasks bool
 	// Source names the specification pages the cancellation rules come
 	// from (the generated Policy quotes it).
 	Source string
@@ -147,6 +169,8 @@ var revisionTable = []RevisionFacts{
 		StructuredToolOutput:     true,
 		ToolInputErrorsAsResults: true,
 		ServerMayCancel:          true,
+		SSEPriming:               true,
+		CoreTasks:                true,
 		Source:                   "basic/utilities/cancellation.mdx; basic/transports.mdx: a disconnect is not a cancellation",
 	},
 	{
@@ -159,6 +183,7 @@ var revisionTable = []RevisionFacts{
 		ToolInputErrorsAsResults: true,
 		ServerCancelsOnly:        []string{"subscriptions/listen"},
 		HTTPDisconnectCancels:    true,
+		RemovedMethods:           []string{"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"},
 		Source:                   "basic/patterns/cancellation.mdx; basic/transports/streamable-http.mdx: closing the response stream is the cancellation",
 	},
 }
@@ -218,6 +243,7 @@ func DefaultHTTPVersions(era Era) []string {
 func (r RevisionFacts) clone() RevisionFacts {
 	r.Headers = slices.Clone(r.Headers)
 	r.ServerCancelsOnly = slices.Clone(r.ServerCancelsOnly)
+	r.RemovedMethods = slices.Clone(r.RemovedMethods)
 	r.NameHeader = maps.Clone(r.NameHeader)
 	return r
 }

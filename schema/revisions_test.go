@@ -14,6 +14,7 @@ import (
 // output, the lifecycle methods) agreeing with it.
 func TestRevisionTable(t *testing.T) {
 	rows := schema.Revisions()
+	earlier := map[string]bool{} // the methods of the rows checked so far
 	var versions []string
 	for _, r := range rows {
 		versions = append(versions, r.Version)
@@ -84,6 +85,33 @@ func TestRevisionTable(t *testing.T) {
 		}
 		if !slices.Equal(m.Facts.Headers, r.Headers) {
 			t.Errorf("%s: Model.Facts.Headers %v, the table %v", r.Version, m.Facts.Headers, r.Headers)
+		}
+		defines := func(name string) bool {
+			return slices.ContainsFunc(m.Methods, func(x *schema.Method) bool { return x.Name == name })
+		}
+		// A removed method is one an earlier revision has and this one
+		// lacks.
+		for _, me := range r.RemovedMethods {
+			if defines(me) || !earlier[me] {
+				t.Errorf("%s: RemovedMethods names %s: defined here %v, by an earlier revision %v", r.Version, me, defines(me), earlier[me])
+			}
+		}
+		if !slices.Equal(m.Facts.RemovedMethods, r.RemovedMethods) {
+			t.Errorf("%s: Model.Facts.RemovedMethods %v, the table %v", r.Version, m.Facts.RemovedMethods, r.RemovedMethods)
+		}
+		// Priming belongs to the resumable SSE streams of legacy sessions.
+		if r.SSEPriming && (r.Era != schema.EraLegacy || !r.StreamableHTTP()) {
+			t.Errorf("%s: SSEPriming in era %s with headers %v", r.Version, r.Era, r.Headers)
+		}
+		if r.SSEPriming != m.Facts.SSEPriming {
+			t.Errorf("%s: Model.Facts.SSEPriming %v, the table %v", r.Version, m.Facts.SSEPriming, r.SSEPriming)
+		}
+		// Core tasks are the task methods of the core schema.
+		if r.CoreTasks != defines("tasks/get") || r.CoreTasks != m.Facts.CoreTasks {
+			t.Errorf("%s: the table says CoreTasks %v; the schema defines tasks/get: %v; Model.Facts.CoreTasks %v", r.Version, r.CoreTasks, defines("tasks/get"), m.Facts.CoreTasks)
+		}
+		for _, me := range m.Methods {
+			earlier[me.Name] = true
 		}
 	}
 }

@@ -28,7 +28,7 @@
 // the request once. Give it to streamhttp.ClientOptions.HTTPClient:
 //
 //	tr := oauthclient.NewTransport(oauthclient.Config{...})
-//	ct, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: tr}})
+//	ct, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Revisions: revisions, HTTPClient: &http.Client{Transport: tr}})
 //
 // No change to the main module is needed for it.
 package oauthclient

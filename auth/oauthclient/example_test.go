@@ -33,7 +33,7 @@ func Example() {
 		ClientIDMetadataURL: "https://app.example.com/oauth/client.json", // where the server supports CIMD
 		ClientName:          "example",
 	})
-	tr, err := streamhttp.Dial(ctx, serverURL, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: auth}})
+	tr, err := streamhttp.Dial(ctx, serverURL, streamhttp.ClientOptions{Revisions: []session.Revision{mcp.Revision()}, HTTPClient: &http.Client{Transport: auth}})
 	if err != nil {
 		return
 	}

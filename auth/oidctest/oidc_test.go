@@ -224,7 +224,7 @@ func connectTransport(t *testing.T, ctx context.Context, rs *resourceServer, cfg
 		cfg.Authorize = login
 	}
 	auth := oauthclient.NewTransport(cfg)
-	tr, err := streamhttp.Dial(ctx, rs.url, streamhttp.ClientOptions{HTTPClient: &http.Client{Transport: auth}})
+	tr, err := streamhttp.Dial(ctx, rs.url, streamhttp.ClientOptions{Revisions: []session.Revision{mcp.Revision()}, HTTPClient: &http.Client{Transport: auth}})
 	if err != nil {
 		return nil, nil, err
 	}

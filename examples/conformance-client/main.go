@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -88,14 +89,15 @@ func run(cfg config) error {
 
 	// The transport learns each tool's x-mcp-header annotations from
 	// tools/list and sends the Mcp-Param-* headers of tools/call itself.
-	opts := streamhttp.ClientOptions{ClientInfo: info, Logger: log}
+	revisions := append([]session.Revision{mcp.Revision()}, legacyRevisions...)
+	opts := streamhttp.ClientOptions{Revisions: revisions, ClientInfo: info, Logger: log}
 	var sessOpts []session.ClientOption
 	sessOpts = append(sessOpts, session.WithClientLegacy(legacyRevisions...), session.WithClientLogger(log))
 	if cfg.version != "" {
 		// The version asked for: the transport's era and the session's
 		// version follow it, with no detection.
 		opts.Era = streamhttp.EraLegacy
-		if cfg.version >= "2026-07-28" {
+		if slices.Contains(streamhttp.Versions(revisions, streamhttp.EraModern), cfg.version) {
 			opts.Era, opts.ModernVersion = streamhttp.EraModern, cfg.version
 		}
 		sessOpts = append(sessOpts, session.WithVersion(cfg.version))

@@ -99,12 +99,16 @@ func run(url string, era streamhttp.Era, opts []session.ClientOption, tool strin
 	quiet := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	info := session.Implementation{Name: "mcpgen-http-client", Version: "0.1.0"}
 	// Dial detects the server's era unless --era says it.
-	tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Era: era, ClientInfo: info, Logger: quiet})
+	// The transport speaks the revisions the session does: the bindings'
+	// and the legacy ones it falls back to.
+	legacy := []session.Revision{mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()}
+	revisions := append([]session.Revision{mcp.Revision()}, legacy...)
+	tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Era: era, Revisions: revisions, ClientInfo: info, Logger: quiet})
 	if err != nil {
 		return err
 	}
 	sess, err := mcp.Connect(ctx, tr, info, nil, append([]session.ClientOption{
-		session.WithClientLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision(), mcp20241105.Revision()),
+		session.WithClientLegacy(legacy...),
 		session.WithClientLogger(quiet),
 	}, opts...)...)
 	if err != nil {

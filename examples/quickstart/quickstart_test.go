@@ -230,7 +230,7 @@ func TestHTTPQuickstart(t *testing.T) {
 
 	for _, era := range []streamhttp.Era{0, streamhttp.EraLegacy} {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Era: era})
+		tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Era: era, Revisions: []session.Revision{mcp.Revision(), mcp20251125.Revision()}})
 		if err != nil {
 			t.Fatalf("era %v: Dial: %v", era, err)
 		}

@@ -46,9 +46,10 @@ func Revision() session.Revision {
 			"resources/read": "uri",
 			"tools/call":     "name",
 		},
-		Lifecycle: []string{"server/discover", "subscriptions/listen"},
-		Modern:    true,
-		Policy:    Policy,
+		Lifecycle:      []string{"server/discover", "subscriptions/listen"},
+		Modern:         true,
+		Policy:         Policy,
+		RemovedMethods: []string{"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe"},
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"prompts/get":              "GetPrompt",

@@ -98,7 +98,7 @@ func TestGoSDKClientToMcpgenServer(t *testing.T) {
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			o := newOurs()
-			h := streamhttp.NewHandler(o.factory, streamhttp.Options{Logger: quiet()})
+			h := streamhttp.NewHandler(o.factory, streamhttp.Options{Revisions: httpRevisions, Logger: quiet()})
 			srv := httptest.NewServer(h)
 			defer func() {
 				srv.CloseClientConnections()
@@ -164,7 +164,7 @@ func TestMcpgenClientToGoSDKServer(t *testing.T) {
 			defer srv.Close()
 			defer srv.CloseClientConnections()
 
-			tr, err := streamhttp.Dial(context.Background(), srv.URL, streamhttp.ClientOptions{Era: tc.era, Logger: quiet()})
+			tr, err := streamhttp.Dial(context.Background(), srv.URL, streamhttp.ClientOptions{Era: tc.era, Revisions: httpRevisions, Logger: quiet()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -104,7 +104,7 @@ func next(t *testing.T, ch <-chan tsEvent, want string) tsEvent {
 func TestTSClientToMcpgenServer(t *testing.T) {
 	node, dir := tsEnv(t)
 	o := newOurs()
-	h := streamhttp.NewHandler(o.factory, streamhttp.Options{Logger: quiet()})
+	h := streamhttp.NewHandler(o.factory, streamhttp.Options{Revisions: httpRevisions, Logger: quiet()})
 	srv := httptest.NewServer(h)
 	defer func() {
 		srv.CloseClientConnections()
@@ -148,7 +148,7 @@ func TestMcpgenClientToTSServer(t *testing.T) {
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	port := next(t, ev, "listening").Port
 	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
-	tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Logger: quiet()})
+	tr, err := streamhttp.Dial(ctx, url, streamhttp.ClientOptions{Revisions: httpRevisions, Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -160,9 +160,9 @@ func (c *countingLifecycle) Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, er
 	return c.srv.Dispatcher(t)
 }
 
-// SupportedVersions keeps the server's versions visible to
-// streamhttp.NewLifecycleHandler (streamhttp.VersionLister).
-func (c *countingLifecycle) SupportedVersions() []string { return c.srv.SupportedVersions() }
+// Revisions keeps the server's revisions visible to
+// streamhttp.NewLifecycleHandler (streamhttp.RevisionLister).
+func (c *countingLifecycle) Revisions() []session.Revision { return c.srv.Revisions() }
 
 // countingStore counts the tasks created.
 type countingStore struct {

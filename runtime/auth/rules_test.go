@@ -231,7 +231,7 @@ func TestIdentityInHandler(t *testing.T) {
 	hc := &http.Client{Transport: bearer{"alice"}}
 	info := session.Implementation{Name: "t", Version: "0"}
 	for _, era := range []streamhttp.Era{streamhttp.EraModern, streamhttp.EraLegacy} {
-		tr := streamhttp.NewClientTransport(f.url, streamhttp.ClientOptions{HTTPClient: hc, Era: era})
+		tr := streamhttp.NewClientTransport(f.url, streamhttp.ClientOptions{HTTPClient: hc, Era: era, Revisions: []session.Revision{mcp.Revision(), mcp20251125.Revision()}})
 		var res *mcp.CallToolResult
 		var err error
 		if era == streamhttp.EraModern {

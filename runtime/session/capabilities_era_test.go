@@ -9,14 +9,14 @@ import (
 )
 
 // TestEraCapabilities: WithLegacyCapability declares a capability in
-// initialize to legacy clients from its version on (not to older ones, not
-// in server/discover); WithExtension declares an extension in
+// initialize to legacy clients of the revisions its predicate accepts
+// (those with CoreTasks: not to older ones, not in server/discover); WithExtension declares an extension in
 // server/discover's capabilities.extensions only, beside WithCapability's.
 func TestEraCapabilities(t *testing.T) {
 	newSrv := func() *session.Server {
 		return mcp.NewServer(session.Implementation{Name: "test", Version: "1"}, &toolServer{},
 			session.WithLegacy(legacyRevisions...),
-			session.WithLegacyCapability("2025-11-25", "tasks", json.RawMessage(`{"cancel":{}}`)),
+			session.WithLegacyCapability("tasks", json.RawMessage(`{"cancel":{}}`), func(r session.Revision) bool { return r.CoreTasks }),
 			session.WithExtension("io.example/x", json.RawMessage(`{}`)),
 			session.WithCapability("extensions", json.RawMessage(`{"io.example/y":{"v":1}}`)))
 	}

@@ -196,6 +196,7 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 		}
 	}
 	slices.SortStableFunc(revs, func(a, b Revision) int { return -compareVersion(a.Version, b.Version) })
+	rememberVersions(revs...)
 	base := cfg.Revisions[0]
 	caps := cfg.Capabilities
 	if caps == nil {

@@ -3,9 +3,12 @@ package session
 import "testing"
 
 // TestJSONStringValueSharedValues checks that the values read on every
-// request decode to themselves without allocating, and that escaped
-// spellings and other strings still decode as encoding/json reads them.
+// request (result types, and the versions of the revisions a Server or a
+// client was built with) decode to themselves without allocating, and that
+// escaped spellings and other strings still decode as encoding/json reads
+// them.
 func TestJSONStringValueSharedValues(t *testing.T) {
+	rememberVersions(Revision{Version: "2026-07-28"}, Revision{Version: "2025-11-25"})
 	for _, s := range []string{"complete", "input_required", "2026-07-28", "2025-11-25"} {
 		lit := []byte(`"` + s + `"`)
 		if got := jsonStringValue(lit); got != s {

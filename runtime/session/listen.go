@@ -316,24 +316,16 @@ func (h *hub) stateOf(c *jsonrpc2.Conn) *connState {
 	return h.legacy[c]
 }
 
-// RemovedIn20260728 are the requests 2026-07-28 removed from the core
-// protocol (changelog.mdx: the initialize handshake, ping,
-// logging/setLevel; patterns/subscriptions.mdx: subscriptions/listen
-// replaces resources/subscribe). A modern request for one is answered
-// Method not found (on HTTP: 404) even when a handler answers it for
-// legacy clients. It is an explicit list, not every legacy method the
-// modern schema lacks: tasks/* left the core for an extension that a
-// modern server may well serve.
-var RemovedIn20260728 = []string{MethodInitialize, MethodPing, MethodSetLevel, "resources/subscribe", "resources/unsubscribe"}
-
-// removedMethods are the RemovedIn20260728 requests a modern base
-// revision does not define.
+// removedMethods are the requests the modern base revision removed
+// (Revision.RemovedMethods, generated from the revision table) that it
+// does not define again: a modern request for one is answered Method not
+// found even when a handler answers it for legacy clients.
 func (s *Server) removedMethods() map[string]bool {
 	out := map[string]bool{}
 	if !s.base.Modern {
 		return out
 	}
-	for _, m := range RemovedIn20260728 {
+	for _, m := range s.base.RemovedMethods {
 		if _, ok := s.base.ServerMethods[m]; !ok && !s.base.HasLifecycle(m) {
 			out[m] = true
 		}

@@ -3,6 +3,8 @@ package session
 import (
 	"encoding/json"
 	"errors"
+	"slices"
+	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -362,12 +364,51 @@ func jsonStringValue(v []byte) string {
 		return "complete"
 	case "input_required":
 		return "input_required"
-	case "2026-07-28":
-		return "2026-07-28"
-	case "2025-11-25":
-		return "2025-11-25"
+	}
+	if v, ok := knownVersion(body); ok {
+		return v
 	}
 	return string(body)
+}
+
+// versions are the protocol versions of the revisions this process has
+// built a Server or a client for (rememberVersions), so that the version
+// in a request's _meta is returned as one of them rather than copied. The
+// session knows no version of its own: they come with the generated
+// Revision values. Copy on write: read on every request, written by
+// constructors only.
+var versions atomic.Pointer[[]string]
+
+// rememberVersions adds the versions of revs to versions.
+func rememberVersions(revs ...Revision) {
+	for {
+		old := versions.Load()
+		var list []string
+		if old != nil {
+			list = *old
+		}
+		next := list
+		for _, r := range revs {
+			if r.Version != "" && !slices.Contains(next, r.Version) {
+				next = append(slices.Clip(next), r.Version)
+			}
+		}
+		if len(next) == len(list) || versions.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
+
+// knownVersion returns the remembered version spelled body, if any.
+func knownVersion(body []byte) (string, bool) {
+	if p := versions.Load(); p != nil {
+		for _, v := range *p {
+			if string(body) == v { // compiled to a comparison: no allocation
+				return v, true
+			}
+		}
+	}
+	return "", false
 }
 
 // UnmapModernResult is MapModernResult's inverse, what a modern client

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -50,6 +51,26 @@ type Revision struct {
 	// "resources/read" → "uri"); nil when the revision has no Mcp-Name.
 	// From the revision table, through the generated Revision.
 	HTTPNameMembers map[string]string
+	// RemovedMethods lists the requests of earlier revisions that this
+	// revision does not have: a request of this revision for one gets
+	// Method not found (on Streamable HTTP: 404), even where a handler
+	// answers it for clients of an earlier revision (2026-07-28:
+	// initialize, ping, logging/setLevel, resources/subscribe,
+	// resources/unsubscribe). From the revision table, through the
+	// generated Revision.
+	RemovedMethods []string
+	// SSEPriming is set for a legacy revision whose Streamable HTTP server
+	// primes each SSE stream with an event id and empty data, so the
+	// client can resume it (2025-11-25); a client of an earlier revision
+	// gets no priming event. From the revision table, through the
+	// generated Revision.
+	SSEPriming bool
+	// CoreTasks is set for a revision whose core protocol has
+	// task-augmented requests (tasks/get, tasks/cancel, …, the "task"
+	// params member: 2025-11-25); a legacy client of a revision without
+	// it gets no tasks, and 2026-07-28 has them as the Tasks extension
+	// instead. From the revision table, through the generated Revision.
+	CoreTasks bool
 }
 
 // HasLifecycle reports whether the revision defines the lifecycle method
@@ -73,6 +94,23 @@ func (r Revision) HasHTTPHeader(name string) bool {
 		}
 	}
 	return false
+}
+
+// ProtocolRevision returns the data of the revision the request in ctx is
+// served under (the negotiated one for a legacy client), as the generated
+// Revision of that revision gave it to the Server; false outside a
+// session's request. Layers above the session (tasks) read what a
+// revision has from it instead of comparing versions.
+func ProtocolRevision(ctx context.Context) (Revision, bool) {
+	rs, ok := stateOf(ctx)
+	if !ok {
+		return Revision{}, false
+	}
+	srv := rs.st.srv
+	if srv.base.Version == rs.version {
+		return srv.base, true
+	}
+	return srv.legacyRevision(rs.version)
 }
 
 // Implementation names a program, as serverInfo or clientInfo.

@@ -136,18 +136,22 @@ func WithCapability(name string, value json.RawMessage) ServerOption {
 	return func(s *Server) { s.extraCaps[name] = value }
 }
 
-// legacyCap is a capability declared to legacy clients from a version on.
+// legacyCap is a capability declared to legacy clients of the revisions
+// when accepts.
 type legacyCap struct {
-	since string
+	when  func(Revision) bool
 	value json.RawMessage
 }
 
 // WithLegacyCapability adds a capability to the initialize result only, for
-// legacy clients that negotiated version since or a later one: one the
-// modern era does not have and older revisions do not know, such as "tasks"
-// (since 2025-11-25; 2026-07-28 moved tasks into an extension).
-func WithLegacyCapability(since, name string, value json.RawMessage) ServerOption {
-	return func(s *Server) { s.legacyCaps[name] = legacyCap{since: since, value: value} }
+// legacy clients whose negotiated revision when accepts (nil: every legacy
+// revision): one the modern era does not have and older revisions do not
+// know, such as "tasks" for revisions with Revision.CoreTasks (2026-07-28
+// moved tasks into an extension). It is a predicate on the revision's data
+// rather than a version, because the session compares no version strings:
+// what a revision has comes with its generated Revision.
+func WithLegacyCapability(name string, value json.RawMessage, when func(Revision) bool) ServerOption {
+	return func(s *Server) { s.legacyCaps[name] = legacyCap{when: when, value: value} }
 }
 
 // WithExtension declares an extension to modern clients: id in
@@ -196,6 +200,7 @@ func NewServer(info Implementation, base Revision, register func(*jsonrpc2.Conn)
 		s.legacy = append([]Revision{base}, s.legacy...)
 	}
 	slices.SortStableFunc(s.legacy, func(a, b Revision) int { return -compareVersion(a.Version, b.Version) })
+	rememberVersions(append([]Revision{base}, s.legacy...)...)
 	s.wrapped = s.wrappedMethods()
 	s.removed = s.removedMethods()
 	if s.logger == nil {
@@ -230,6 +235,18 @@ func (s *Server) SupportedVersions() []string {
 		out = append(out, r.Version)
 	}
 	return out
+}
+
+// Revisions returns the data of the revisions the server speaks, newest
+// first (a modern base revision, then the legacy ones: the base revision
+// and WithLegacy's), in SupportedVersions' order. Transports take what
+// they need of each revision from these (streamhttp.ForServer).
+func (s *Server) Revisions() []Revision {
+	var out []Revision
+	if s.base.Modern {
+		out = append(out, s.base)
+	}
+	return append(out, s.legacy...)
 }
 
 func (s *Server) legacyRevision(v string) (Revision, bool) {
@@ -601,8 +618,9 @@ func (s *Server) capabilities(version string, modern bool) json.RawMessage {
 		caps[k] = v
 	}
 	if !modern {
+		rev, known := s.legacyRevision(version)
 		for k, c := range s.legacyCaps {
-			if compareVersion(version, c.since) >= 0 {
+			if c.when == nil || known && c.when(rev) {
 				caps[k] = c.value
 			}
 		}

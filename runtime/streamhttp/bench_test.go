@@ -17,6 +17,7 @@ import (
 // TCP.
 func benchServer(b *testing.B, opts Options) (*httptest.Server, func()) {
 	opts.Logger = quiet()
+	opts.Revisions = testRevs()
 	h := NewHandler(func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 		pol := legacyPolicy(jsonrpc2.SideServer)
 		if era == EraModern {

@@ -21,7 +21,7 @@ import (
 // server.
 func TestDialFollowsInitialize(t *testing.T) {
 	f := newFixture(t, Options{})
-	c, err := Dial(context.Background(), f.url, ClientOptions{Logger: quiet()})
+	c, err := Dial(context.Background(), f.url, ClientOptions{Revisions: testRevs(), Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestClientResumesLegacyStream(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := NewClientTransport(srv.URL, ClientOptions{Era: EraLegacy, NoGetStream: true, Logger: quiet()})
+	c := NewClientTransport(srv.URL, ClientOptions{Revisions: testRevs(), Era: EraLegacy, NoGetStream: true, Logger: quiet()})
 	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(legacyPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
 	defer conn.Close(context.Background())
@@ -118,7 +118,7 @@ func TestClientLearnsParamHeaders(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := NewClientTransport(srv.URL, ClientOptions{Era: EraModern, Logger: quiet()})
+	c := NewClientTransport(srv.URL, ClientOptions{Revisions: testRevs(), Era: EraModern, Logger: quiet()})
 	conn := jsonrpc2.NewConn(c, jsonrpc2.WithPolicy(modernPolicy(jsonrpc2.SideClient)), jsonrpc2.WithLogger(quiet()))
 	conn.Start()
 	defer conn.Close(context.Background())

@@ -30,10 +30,13 @@ type ClientOptions struct {
 	// Revisions are the data of the revisions the client speaks (the
 	// generated mcpYYYYMMDD.Revision() of each): the default ModernVersion,
 	// the legacy versions Detect falls back to, and which headers each
-	// revision sends. Nil means DefaultRevisions().
+	// revision sends. Required (ErrNoRevisions): streamhttp has no revision
+	// facts of its own; a client built on mcp20260728 with
+	// session.WithClientLegacy(mcp20251125.Revision()) passes
+	// []session.Revision{mcp20260728.Revision(), mcp20251125.Revision()}.
 	Revisions []session.Revision
 	// ModernVersion is the version sent to a modern server (default: the
-	// newest modern revision of Revisions, "2026-07-28").
+	// newest modern revision of Revisions).
 	ModernVersion string
 	// ClientInfo and Capabilities fill params._meta of modern requests that
 	// do not carry them yet (defaults: {"name":"mcpgen","version":"0"}
@@ -62,9 +65,6 @@ type ClientOptions struct {
 func (o ClientOptions) withDefaults() ClientOptions {
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{}
-	}
-	if o.Revisions == nil {
-		o.Revisions = DefaultRevisions()
 	}
 	if v := Versions(o.Revisions, EraModern); o.ModernVersion == "" && len(v) > 0 {
 		o.ModernVersion = v[0]
@@ -121,8 +121,14 @@ type ClientTransport struct {
 }
 
 // NewClientTransport returns a ClientTransport for the given era (EraModern
-// when opts.Era is zero; use Dial to detect it).
+// when opts.Era is zero; use Dial to detect it). It panics with
+// ErrNoRevisions when opts.Revisions is empty, a programming error (the
+// revisions are the generated Revision() values the program is built
+// with) that no request could succeed despite; Dial returns it instead.
 func NewClientTransport(endpoint string, opts ClientOptions) *ClientTransport {
+	if len(opts.Revisions) == 0 {
+		panic(ErrNoRevisions)
+	}
 	opts = opts.withDefaults()
 	era, auto := opts.Era, opts.autoEra
 	if era == 0 {
@@ -150,11 +156,10 @@ func (c *ClientTransport) revisionLocked() session.Revision {
 	if c.era == EraModern {
 		return revisionFor(c.opts.Revisions, c.modernVer, true)
 	}
-	v := c.version
-	if v == "" {
-		v = "9999-99-99" // not negotiated yet: the newest legacy revision
+	if c.version == "" {
+		return newestRevision(c.opts.Revisions, false) // not negotiated yet
 	}
-	return revisionFor(c.opts.Revisions, v, false)
+	return revisionFor(c.opts.Revisions, c.version, false)
 }
 
 // Dial detects the server's era (unless opts.Era is set) and returns a
@@ -164,6 +169,9 @@ func (c *ClientTransport) revisionLocked() session.Revision {
 // initialize makes it legacy, a request with modern _meta modern), so that
 // bindings of any revision speak the era they have.
 func Dial(ctx context.Context, endpoint string, opts ClientOptions) (*ClientTransport, error) {
+	if len(opts.Revisions) == 0 {
+		return nil, ErrNoRevisions
+	}
 	if opts.Era == 0 {
 		d, err := Detect(ctx, endpoint, opts)
 		if err != nil {
@@ -822,6 +830,9 @@ var probeID = jsonrpc2.StringID("mcpgen-era-probe")
 // versions). Anything else, including -32601 (server/discover, which every
 // modern server implements, is unknown), means legacy.
 func Detect(ctx context.Context, endpoint string, opts ClientOptions) (Detection, error) {
+	if len(opts.Revisions) == 0 {
+		return Detection{}, ErrNoRevisions
+	}
 	c := NewClientTransport(endpoint, ClientOptions{HTTPClient: opts.HTTPClient, Era: EraModern, ModernVersion: opts.ModernVersion,
 		Revisions: opts.Revisions, ClientInfo: opts.ClientInfo, Capabilities: opts.Capabilities, Header: opts.Header, Logger: opts.Logger})
 	defer c.Close()

@@ -30,7 +30,7 @@ func clientOn(t *testing.T, c *ClientTransport) *jsonrpc2.Conn {
 
 func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *ClientTransport) {
 	t.Helper()
-	c, err := Dial(context.Background(), f.url, ClientOptions{Logger: quiet()})
+	c, err := Dial(context.Background(), f.url, ClientOptions{Revisions: testRevs(), Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func clientConn(t *testing.T, f *fixture, era Era) (*jsonrpc2.Conn, *ClientTrans
 // not, since every modern server implements it.
 func TestDetect(t *testing.T) {
 	f := newFixture(t, Options{})
-	d, err := Detect(context.Background(), f.url, ClientOptions{})
+	d, err := Detect(context.Background(), f.url, ClientOptions{Revisions: testRevs()})
 	if err != nil || d.Era != EraModern || d.Version != "2026-07-28" || d.Status != 200 || len(d.Supported) != 4 {
 		t.Fatalf("dual-era: %+v %v", d, err)
 	}
@@ -69,7 +69,7 @@ func TestDetect(t *testing.T) {
 		w.Write([]byte(`{"jsonrpc":"2.0","id":"mcpgen-era-probe","error":{"code":-32601,"message":"method not found"}}`))
 	}))
 	defer unknown.Close()
-	d, err = Detect(context.Background(), unknown.URL, ClientOptions{})
+	d, err = Detect(context.Background(), unknown.URL, ClientOptions{Revisions: testRevs()})
 	if err != nil || d.Era != EraLegacy {
 		t.Fatalf("server/discover unknown: %+v %v", d, err)
 	}
@@ -80,19 +80,19 @@ func TestDetect(t *testing.T) {
 		w.Write([]byte(`{"jsonrpc":"2.0","id":"mcpgen-era-probe","result":{"supportedVersions":["2025-11-25","2025-06-18"]}}`))
 	}))
 	defer legacyList.Close()
-	d, err = Detect(context.Background(), legacyList.URL, ClientOptions{})
+	d, err = Detect(context.Background(), legacyList.URL, ClientOptions{Revisions: testRevs()})
 	if err != nil || d.Era != EraLegacy {
 		t.Fatalf("discover listing legacy versions: %+v %v", d, err)
 	}
 	g := newFixture(t, Options{ModernVersions: []string{}})
-	d, err = Detect(context.Background(), g.url, ClientOptions{})
+	d, err = Detect(context.Background(), g.url, ClientOptions{Revisions: testRevs()})
 	if err != nil || d.Era != EraLegacy {
 		t.Fatalf("legacy-only: %+v %v", d, err)
 	}
 	// A modern server that does not speak our modern version, but a legacy
 	// one: its 400 -32022 lists what it supports and the client goes legacy.
 	h := newFixture(t, Options{ModernVersions: []string{"2027-01-01"}})
-	d, err = Detect(context.Background(), h.url, ClientOptions{})
+	d, err = Detect(context.Background(), h.url, ClientOptions{Revisions: testRevs()})
 	if err != nil || d.Era != EraLegacy || len(d.Supported) == 0 {
 		t.Fatalf("future-only modern: %+v %v", d, err)
 	}
@@ -274,7 +274,7 @@ func TestClientInitializedWaitsForGetStream(t *testing.T) {
 			close(gate)
 		}
 	}()
-	c, err := Dial(context.Background(), srv.URL+"/mcp", ClientOptions{Logger: quiet()})
+	c, err := Dial(context.Background(), srv.URL+"/mcp", ClientOptions{Revisions: testRevs(), Logger: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +304,7 @@ func TestClientInitializedWaitsForGetStream(t *testing.T) {
 // request's id, on the message it decoded for the Conn.
 func TestClientRejectionWithNullID(t *testing.T) {
 	f := newFixture(t, Options{})
-	c := NewClientTransport(f.url, ClientOptions{Era: EraModern, Logger: quiet(), Header: http.Header{"Origin": {"https://elsewhere.example"}}})
+	c := NewClientTransport(f.url, ClientOptions{Revisions: testRevs(), Era: EraModern, Logger: quiet(), Header: http.Header{"Origin": {"https://elsewhere.example"}}})
 	conn := clientOn(t, c)
 	err := conn.Call(context.Background(), "echo", map[string]int{"x": 1}, nil)
 	var e *jsonrpc2.Error

@@ -121,8 +121,11 @@ type Options struct {
 	// Revisions are the data of the revisions served (the generated
 	// mcpYYYYMMDD.Revision() of each): which versions each era serves
 	// unless ModernVersions or LegacyVersions say otherwise, and the
-	// headers, Mcp-Name members and lifecycle methods of each. Nil means
-	// DefaultRevisions().
+	// headers, Mcp-Name members, lifecycle methods, removed methods and SSE
+	// priming of each. Required: NewLifecycleHandler and ListenAndServe
+	// take them from a *session.Server (its Revisions) when nil; otherwise
+	// none is ErrNoRevisions, since streamhttp has no revision facts of its
+	// own.
 	Revisions []session.Revision
 	// ModernVersions and LegacyVersions are the revisions served, latest
 	// first. Nil means those of Revisions (Versions); an empty non-nil
@@ -237,9 +240,6 @@ func (o Options) withDefaults() Options {
 	if o.ShutdownTimeout <= 0 {
 		o.ShutdownTimeout = 10 * time.Second
 	}
-	if o.Revisions == nil {
-		o.Revisions = DefaultRevisions()
-	}
 	if o.ModernVersions == nil {
 		o.ModernVersions = Versions(o.Revisions, EraModern)
 	}
@@ -291,8 +291,17 @@ type Handler struct {
 	refresh      func(*jsonrpc2.Conn, session.LegacyState) bool
 }
 
-// NewHandler returns a Handler whose Conns newConn builds.
+// NewHandler returns a Handler whose Conns newConn builds. It panics with
+// ErrNoRevisions when opts.Revisions is empty: the revisions are the
+// generated Revision() values a program is built with, so their absence is
+// a programming error that no request could succeed despite, and failing
+// at construction (as net/http.ServeMux does for a conflicting pattern)
+// shows it before the first client does; ForServer fills them in from a
+// *session.Server.
 func NewHandler(newConn ConnFactory, opts Options) *Handler {
+	if len(opts.Revisions) == 0 {
+		panic(ErrNoRevisions)
+	}
 	opts = opts.withDefaults()
 	if opts.Sessions == nil {
 		opts.Bus = nil // the bus serves shared sessions only

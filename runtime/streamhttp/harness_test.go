@@ -98,6 +98,9 @@ func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
 	if opts.Logger == nil {
 		opts.Logger = quiet()
 	}
+	if opts.Revisions == nil {
+		opts.Revisions = testRevs()
+	}
 	f.srv = httptest.NewUnstartedServer(nil)
 	f.url = "http://" + f.srv.Listener.Addr().String() + "/mcp"
 	front := func(h http.Handler) http.Handler { return h }

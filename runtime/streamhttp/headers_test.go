@@ -57,7 +57,7 @@ func TestClientParamHeadersRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := newFixture(t, Options{ParamHeaders: func(string) []ParamHeader { return phs }})
-	c := NewClientTransport(f.url, ClientOptions{Era: EraModern, Logger: quiet(), ParamHeaders: func(string) []ParamHeader { return phs }})
+	c := NewClientTransport(f.url, ClientOptions{Revisions: testRevs(), Era: EraModern, Logger: quiet(), ParamHeaders: func(string) []ParamHeader { return phs }})
 	conn := clientOn(t, c)
 	var out json.RawMessage
 	if err := conn.Call(context.Background(), "tools/call", map[string]any{"name": "sql", "arguments": map[string]any{"region": "Zürich", "n": 7}}, &out); err != nil {
@@ -68,7 +68,7 @@ func TestClientParamHeadersRoundTrip(t *testing.T) {
 		t.Fatalf("last request %s", last)
 	}
 	// Without the headers the same call is refused.
-	bare := NewClientTransport(f.url, ClientOptions{Era: EraModern, Logger: quiet()})
+	bare := NewClientTransport(f.url, ClientOptions{Revisions: testRevs(), Era: EraModern, Logger: quiet()})
 	conn2 := clientOn(t, bare)
 	err = conn2.Call(context.Background(), "tools/call", map[string]any{"name": "sql", "arguments": map[string]any{"region": "x"}}, nil)
 	if err == nil || !strings.Contains(err.Error(), "Mcp-Param-Region") {

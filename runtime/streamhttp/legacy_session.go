@@ -110,7 +110,8 @@ func newLegacySession(h *Handler) *legacySession {
 
 // newLog returns the event log of a new stream of the session, or nil
 // without resumption. version is the request's MCP-Protocol-Version: only
-// clients of 2025-11-25 and later get a priming event.
+// clients of a revision with SSEPriming (2025-11-25 and later) get a
+// priming event.
 func (s *legacySession) newLog(version string) *eventLog {
 	if s.h.store == nil {
 		return nil
@@ -119,7 +120,7 @@ func (s *legacySession) newLog(version string) *eventLog {
 	s.nextStream++
 	id := strconv.FormatUint(s.nextStream, 10)
 	s.mu.Unlock()
-	return &eventLog{store: s.h.store, session: s.id, stream: id, retry: s.h.opts.SSERetry, priming: version >= "2025-11-25"}
+	return &eventLog{store: s.h.store, session: s.id, stream: id, retry: s.h.opts.SSERetry, priming: version != "" && revisionFor(s.h.opts.Revisions, version, false).SSEPriming}
 }
 
 // ReadMessage implements jsonrpc2.MessageReader: the client's messages as

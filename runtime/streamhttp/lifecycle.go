@@ -35,14 +35,16 @@ type Lifecycle interface {
 // cancellation); the lifecycle is srv's.
 //
 // The versions served are opts.LegacyVersions and opts.ModernVersions;
-// they should be versions srv speaks. Where they are nil and srv lists its
-// versions (a *session.Server does: VersionLister), they are srv's, so the
-// -32022 error's supported list agrees with srv's server/discover. A request srv would not accept from
+// they should be versions srv speaks. Where they (and opts.Revisions) are
+// nil and srv lists its revisions (a *session.Server does:
+// RevisionLister), they are srv's, so the -32022 error's supported list
+// agrees with srv's server/discover. Without revisions from either it
+// panics with ErrNoRevisions (see NewHandler). A request srv would not accept from
 // its first message alone (a version the two disagree on) is refused with
 // 500 rather than left waiting.
 func NewLifecycleHandler(srv Lifecycle, opts Options) *Handler {
-	if vl, ok := srv.(VersionLister); ok {
-		opts = forVersions(vl.SupportedVersions(), opts)
+	if rl, ok := srv.(RevisionLister); ok {
+		opts = forRevisions(rl.Revisions(), opts)
 	}
 	if a, ok := srv.(SessionAdopter); ok && opts.Adopt == nil {
 		opts.Adopt = AdoptConns(a, opts.Logger)

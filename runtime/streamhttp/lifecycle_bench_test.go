@@ -102,9 +102,9 @@ func lifecycleBenchServer(block func(ctx context.Context)) (url string, stop fun
 		return []string{"tools/call"}
 	}
 	srv := session.NewServer(session.Implementation{Name: "bench", Version: "0"},
-		session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
+		withHTTPFacts(session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
 			Lifecycle:     []string{session.MethodDiscover, session.MethodSubscriptionsListen},
-			ServerMethods: map[string]string{"tools/call": "CallTool"}, Capabilities: map[string]string{"tools/call": "tools"}},
+			ServerMethods: map[string]string{"tools/call": "CallTool"}, Capabilities: map[string]string{"tools/call": "tools"}}),
 		register, session.WithLogger(quiet()))
 	h := NewLifecycleHandler(srv, Options{Logger: quiet()})
 	hs := httptest.NewServer(h)

@@ -21,18 +21,18 @@ import (
 // policies are) so the runtime's tests do not depend on generated code.
 
 func legacyRevision() session.Revision {
-	return session.Revision{Version: "2025-11-25", Policy: legacyPolicy,
+	return withHTTPFacts(session.Revision{Version: "2025-11-25", Policy: legacyPolicy,
 		Lifecycle:     []string{session.MethodInitialize, session.MethodInitialized, session.MethodPing, session.MethodSetLevel},
 		ServerMethods: map[string]string{"tools/call": "CallTool"},
-		Capabilities:  map[string]string{"tools/call": "tools"}}
+		Capabilities:  map[string]string{"tools/call": "tools"}})
 }
 
 func modernRevision() session.Revision {
-	return session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
+	return withHTTPFacts(session.Revision{Version: "2026-07-28", Modern: true, Policy: modernPolicy,
 		Lifecycle:        []string{session.MethodDiscover, session.MethodSubscriptionsListen},
 		ServerMethods:    map[string]string{"tools/call": "CallTool"},
 		Capabilities:     map[string]string{"tools/call": "tools"},
-		CacheableResults: map[string]bool{"server/discover": true}}
+		CacheableResults: map[string]bool{"server/discover": true}})
 }
 
 // lifecycleFixture is a dual-era session.Server behind NewLifecycleHandler.
@@ -256,7 +256,7 @@ func (r refusing) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.C
 func TestLifecycleRefusedFirstMessage(t *testing.T) {
 	t.Run("lifecycle error", func(t *testing.T) {
 		lc := refusing{read: make(chan []byte, 4)}
-		f := (&lifecycleFixture{}).serve(t, lc, Options{})
+		f := (&lifecycleFixture{}).serve(t, lc, Options{Revisions: testRevs()})
 		ctx := bounded(t)
 		resp := post(t, ctx, f.url, nil,
 			`{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)

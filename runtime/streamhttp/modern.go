@@ -14,7 +14,7 @@ import (
 
 // errNoServerRequests refuses a server-to-client request on a modern
 // stream: 2026-07-28 embeds them in results (MRTR) instead.
-var errNoServerRequests = errors.New("streamhttp: 2026-07-28 has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
+var errNoServerRequests = errors.New("streamhttp: the modern era has no server-to-client requests on Streamable HTTP (use an InputRequiredResult)")
 
 // modernWriter is the jsonrpc2.MessageWriter of one modern request
 // delivered to the Handler's dispatcher Conn: it puts the request's
@@ -88,7 +88,7 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		w.WriteHeader(http.StatusAccepted)
 		return
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
-		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "clients must not send responses in 2026-07-28", nil)
+		writeError(w, http.StatusBadRequest, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "clients must not send responses to a modern server", nil)
 		return
 	}
 	if msg, code, data := h.validateModern(r.Header, m, version, metaVersion, hasMeta, p, paramsOK); msg != "" {
@@ -141,18 +141,24 @@ func isObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{'
 }
 
-// removedMethod reports whether method is one of the requests 2026-07-28
-// removed (session.RemovedIn20260728: initialize, ping, logging/setLevel,
-// resources/subscribe, resources/unsubscribe) and the modern revision
-// version does not define it again. A modern request for one is answered
-// 404 with -32601 (streamable-http.mdx), whatever would answer it for a
-// legacy client. Other unknown methods (an extension's, say) are the
-// lifecycle layer's to answer.
+// removedMethod reports whether method is one of the requests the modern
+// revision version removed (session.Revision.RemovedMethods, generated
+// from the revision table: for 2026-07-28 initialize, ping,
+// logging/setLevel, resources/subscribe, resources/unsubscribe) and does
+// not define again. A modern request for one is answered 404 with -32601
+// (streamable-http.mdx), whatever would answer it for a legacy client.
+// Other unknown methods (an extension's, say) are the lifecycle layer's to
+// answer.
 func removedMethod(revs []session.Revision, version, method string) bool {
-	if !slices.Contains(session.RemovedIn20260728, method) || version < "2026-07-28" {
-		return false
+	for _, r := range revs {
+		if r.Version == version && !r.Modern {
+			return false // a legacy revision removed nothing of its era
+		}
 	}
 	rev := revisionFor(revs, version, true)
+	if !slices.Contains(rev.RemovedMethods, method) {
+		return false
+	}
 	_, ok := rev.ServerMethods[method]
 	return !ok && !rev.HasLifecycle(method)
 }

@@ -359,7 +359,7 @@ func TestModernRevisionData(t *testing.T) {
 		Lifecycle:       []string{session.MethodDiscover},
 		HTTPHeaders:     []string{"MCP-Protocol-Version", HeaderName},
 		HTTPNameMembers: map[string]string{"tools/call": "tool"}}
-	f := newFixture(t, Options{Revisions: append(DefaultRevisions(), own)})
+	f := newFixture(t, Options{Revisions: append(testRevs(), own)})
 	meta := strings.Replace(modernMeta, "2026-07-28", v, 1)
 	call := func(params string) string {
 		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + params + `,` + meta + `}}`
@@ -385,7 +385,7 @@ func TestModernRevisionData(t *testing.T) {
 	if body := readAll(t, resp); resp.StatusCode != 400 {
 		t.Errorf("2026-07-28 without Mcp-Method: status %d, want 400 (%s)", resp.StatusCode, body)
 	}
-	if got, want := Versions(append(DefaultRevisions(), own), EraModern), []string{v, "2026-07-28"}; !slices.Equal(got, want) {
+	if got, want := Versions(append(testRevs(), own), EraModern), []string{v, "2026-07-28"}; !slices.Equal(got, want) {
 		t.Errorf("Versions = %v, want %v", got, want)
 	}
 }
@@ -393,7 +393,7 @@ func TestModernRevisionData(t *testing.T) {
 // TestForServer: a modern-only server's Handler names only the versions
 // the server speaks in -32022, as its server/discover does.
 func TestForServer(t *testing.T) {
-	srv := session.NewServer(session.Implementation{Name: "t", Version: "1"}, DefaultRevisions()[0], func(*jsonrpc2.Conn) []string { return nil })
+	srv := session.NewServer(session.Implementation{Name: "t", Version: "1"}, testRevs()[0], func(*jsonrpc2.Conn) []string { return nil })
 	opts := ForServer(srv, Options{})
 	if !slices.Equal(opts.ModernVersions, []string{"2026-07-28"}) || opts.LegacyVersions == nil || len(opts.LegacyVersions) != 0 {
 		t.Errorf("modern %q legacy %q, want [2026-07-28] and none", opts.ModernVersions, opts.LegacyVersions)
@@ -407,7 +407,7 @@ func TestForServer(t *testing.T) {
 // tasks/*, which legacy revisions had in the core and the tasks extension
 // serves to modern clients, is not.
 func TestRemovedMethod(t *testing.T) {
-	revs := append(DefaultRevisions(), session.Revision{Version: "2025-11-25", ServerMethods: map[string]string{"tasks/get": "GetTask", "resources/subscribe": "Subscribe"}})
+	revs := append(testRevs(), session.Revision{Version: "2025-11-25", ServerMethods: map[string]string{"tasks/get": "GetTask", "resources/subscribe": "Subscribe"}})
 	for method, want := range map[string]bool{"ping": true, "initialize": true, "logging/setLevel": true, "resources/subscribe": true,
 		"resources/unsubscribe": true, "tasks/get": false, "tools/call": false, "nope/nope": false} {
 		if got := removedMethod(revs, "2026-07-28", method); got != want {

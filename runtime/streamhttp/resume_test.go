@@ -504,7 +504,7 @@ func TestClientTransportResumesCutStream(t *testing.T) {
 	f := newFixture(t, Options{SSEResponses: true, SSERetry: time.Millisecond})
 	cut := &cutter{rt: &http.Transport{}}
 	defer cut.rt.(*http.Transport).CloseIdleConnections()
-	c := NewClientTransport(f.url, ClientOptions{Era: EraLegacy, HTTPClient: &http.Client{Transport: cut}, Logger: quiet()})
+	c := NewClientTransport(f.url, ClientOptions{Revisions: testRevs(), Era: EraLegacy, HTTPClient: &http.Client{Transport: cut}, Logger: quiet()})
 	defer c.Close()
 	ctx := context.Background()
 	read := func() *jsonrpc2.Message {

@@ -1,61 +1,22 @@
 package streamhttp
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
-// DefaultRevisions returns the revision data a Handler serves and a
-// ClientTransport speaks when Options.Revisions (ClientOptions.Revisions)
-// is nil: the Streamable HTTP facts (version, era, headers, the members
-// Mcp-Name mirrors, the lifecycle methods) of every revision that has the
-// transport, newest first.
-//
-// streamhttp cannot import the generated packages that build this data
-// (mcpYYYYMMDD.Revision(), a layer above), so the fallback is written here;
-// generated/adding_revision_test.go checks that each entry equals the
-// generated Revision() of its revision on those members and that the
-// versions are schema.DefaultHTTPVersions'. A program that imports the
-// bindings can pass their Revision() instead.
-func DefaultRevisions() []session.Revision {
-	out := make([]session.Revision, len(defaultRevisions))
-	for i, r := range defaultRevisions {
-		out[i] = cloneRevision(r)
-	}
-	return out
-}
-
-var (
-	legacyLifecycle = []string{session.MethodInitialize, session.MethodInitialized, session.MethodPing, session.MethodSetLevel}
-	legacyHeaders   = []string{HeaderSessionID, "MCP-Protocol-Version"}
-)
-
-var defaultRevisions = []session.Revision{
-	{
-		Version: "2026-07-28", Modern: true,
-		Lifecycle:       []string{session.MethodDiscover, session.MethodSubscriptionsListen},
-		HTTPHeaders:     []string{"MCP-Protocol-Version", HeaderMethod, HeaderName, HeaderParamPrefix},
-		HTTPNameMembers: map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"},
-	},
-	{Version: "2025-11-25", Lifecycle: legacyLifecycle, HTTPHeaders: legacyHeaders},
-	{Version: "2025-06-18", Lifecycle: legacyLifecycle, HTTPHeaders: legacyHeaders},
-	{Version: "2025-03-26", Lifecycle: legacyLifecycle, HTTPHeaders: []string{HeaderSessionID}},
-}
-
-func cloneRevision(r session.Revision) session.Revision {
-	r.Lifecycle = slices.Clone(r.Lifecycle)
-	r.HTTPHeaders = slices.Clone(r.HTTPHeaders)
-	if r.HTTPNameMembers != nil {
-		m := make(map[string]string, len(r.HTTPNameMembers))
-		for k, v := range r.HTTPNameMembers {
-			m[k] = v
-		}
-		r.HTTPNameMembers = m
-	}
-	return r
-}
+// ErrNoRevisions is the error (and, from the constructors that cannot
+// return one, the panic value) of a Handler or ClientTransport given no
+// revision data: streamhttp holds no revision facts of its own (which
+// versions each era has, their headers, the methods a revision removed,
+// SSE priming), so it must be handed the generated mcpYYYYMMDD.Revision()
+// of each revision it speaks, in Options.Revisions or
+// ClientOptions.Revisions, or take them from the *session.Server it serves
+// (NewLifecycleHandler, ListenAndServe, ForServer).
+var ErrNoRevisions = errors.New("streamhttp: no revisions: set Options.Revisions (ClientOptions.Revisions) to the generated Revision() of each revision spoken, e.g. []session.Revision{mcp20260728.Revision(), mcp20251125.Revision()}")
 
 // Versions lists the versions of revs of era that have the Streamable HTTP
 // transport (some HTTP header), newest first: the ModernVersions or
@@ -71,15 +32,18 @@ func Versions(revs []session.Revision, era Era) []string {
 	return out
 }
 
-// revisionFor returns the data of version among revs; for a version revs
-// does not describe (one Options.ModernVersions names without its data),
-// the newest revision of the same era not after it, as the facts carry
-// forward until a revision changes them, or else the newest of that era.
+// revisionFor returns the data of version among the revisions of revs
+// that have the Streamable HTTP transport; for a version revs does not
+// describe so (one Options.ModernVersions names without its data, or a
+// revision without the transport, 2024-11-05, negotiated over it anyway),
+// the newest such revision of the same era not after it, as the facts
+// carry forward until a revision changes them, or else the oldest of that
+// era, whose transport is the closest.
 func revisionFor(revs []session.Revision, version string, modern bool) session.Revision {
-	var best, newest *session.Revision
+	var best, oldest *session.Revision
 	for i := range revs {
 		r := &revs[i]
-		if r.Modern != modern {
+		if r.Modern != modern || len(r.HTTPHeaders) == 0 {
 			continue
 		}
 		if r.Version == version {
@@ -88,57 +52,74 @@ func revisionFor(revs []session.Revision, version string, modern bool) session.R
 		if r.Version < version && (best == nil || r.Version > best.Version) {
 			best = r
 		}
-		if newest == nil || r.Version > newest.Version {
-			newest = r
+		if oldest == nil || r.Version < oldest.Version {
+			oldest = r
 		}
 	}
 	switch {
 	case best != nil:
 		return *best
-	case newest != nil:
-		return *newest
+	case oldest != nil:
+		return *oldest
 	}
 	return session.Revision{Version: version, Modern: modern}
 }
 
-// ForServer returns opts with ModernVersions and LegacyVersions, where
-// they are nil, set to the versions srv speaks (srv.SupportedVersions,
-// each put in its era by the revision data of opts.Revisions, or
-// DefaultRevisions), so that the supported list of the Handler's
+// newestRevision returns the data of the newest revision of era among
+// revs that has the Streamable HTTP transport (a zero Revision of era if
+// none has).
+func newestRevision(revs []session.Revision, modern bool) session.Revision {
+	era := EraLegacy
+	if modern {
+		era = EraModern
+	}
+	if v := Versions(revs, era); len(v) > 0 {
+		return revisionFor(revs, v[0], modern)
+	}
+	return session.Revision{Modern: modern}
+}
+
+// ForServer returns opts with Revisions, where it is nil, set to the
+// revisions srv speaks (srv.Revisions: its base revision and
+// session.WithLegacy's), and ModernVersions and LegacyVersions, where they
+// are nil, to the versions srv speaks, each put in its era by the revision
+// data of opts.Revisions, so that the supported list of the Handler's
 // UnsupportedProtocolVersionError (-32022) is the supportedVersions that
 // srv's server/discover lists, as a client comparing the two expects.
-// Without it the Handler serves every version of its revision data, and a
-// server with fewer (a modern-only one, say) would be named versions it
-// does not speak. NewLifecycleHandler (and so ListenAndServe) applies it
-// itself to any Lifecycle that lists its versions (VersionLister).
+// NewLifecycleHandler (and so ListenAndServe) applies it itself to any
+// Lifecycle that lists its revisions (RevisionLister); a Handler built
+// with NewHandler for a *session.Server needs it.
 func ForServer(srv *session.Server, opts Options) Options {
-	return forVersions(srv.SupportedVersions(), opts)
+	return forRevisions(srv.Revisions(), opts)
 }
 
-// VersionLister is a Lifecycle that can say which protocol versions it
-// speaks, as *session.Server does (SupportedVersions).
-type VersionLister interface {
-	SupportedVersions() []string
+// RevisionLister is a Lifecycle that can say which revisions it speaks,
+// newest first, as *session.Server does (Revisions).
+type RevisionLister interface {
+	Revisions() []session.Revision
 }
 
-// forVersions is ForServer for a list of versions.
-func forVersions(versions []string, opts Options) Options {
-	revs := opts.Revisions
-	if revs == nil {
-		revs = DefaultRevisions()
+// forRevisions is ForServer for a list of revisions: revs become
+// opts.Revisions where that is nil, and their versions, each in its era,
+// the versions served where those are nil. A version of revs without the
+// Streamable HTTP transport (2024-11-05) is served too, as a legacy
+// session with the transport of the oldest revision that has it.
+func forRevisions(revs []session.Revision, opts Options) Options {
+	if opts.Revisions == nil {
+		opts.Revisions = revs
 	}
 	var modern, legacy []string
-	for _, v := range versions {
+	for _, v := range revs {
 		isModern := false
-		for _, r := range revs {
-			if r.Version == v {
+		for _, r := range opts.Revisions {
+			if r.Version == v.Version {
 				isModern = r.Modern
 			}
 		}
 		if isModern {
-			modern = append(modern, v)
+			modern = append(modern, v.Version)
 		} else {
-			legacy = append(legacy, v)
+			legacy = append(legacy, v.Version)
 		}
 	}
 	if opts.ModernVersions == nil {

@@ -19,8 +19,15 @@ import (
 // handlers' ctx is cancelled) and shuts the http.Server down, waiting at
 // most opts.ShutdownTimeout (default 10 s) for each. The server has
 // NewHTTPServer's timeouts and opts' limits and origin checks. It returns
-// nil after a shutdown, else the listener's error.
+// nil after a shutdown, else the listener's error, or ErrNoRevisions when
+// neither opts.Revisions nor srv (a RevisionLister) gives revisions.
 func ListenAndServe(ctx context.Context, addr string, srv Lifecycle, opts Options) error {
+	if rl, ok := srv.(RevisionLister); ok {
+		opts = forRevisions(rl.Revisions(), opts)
+	}
+	if len(opts.Revisions) == 0 {
+		return ErrNoRevisions
+	}
 	opts = opts.withDefaults()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -491,15 +491,21 @@ func answered(r *Record, now time.Time) effect {
 func WithTasks(m *Manager) session.ServerOption {
 	return func(s *session.Server) {
 		session.WithConnSetup(m.Serve)(s)
-		session.WithLegacyCapability(coreTasksVersion, "tasks", m.Capability())(s)
+		session.WithLegacyCapability("tasks", m.Capability(), func(r session.Revision) bool { return r.CoreTasks })(s)
 		session.WithExtension(ExtensionID, json.RawMessage(`{}`))(s)
 		session.WithListenContributor(m.listenContributor)(s)
 	}
 }
 
-// negotiatedVersion is the version a session serves the request in ctx
-// under, "" outside a session.
-func negotiatedVersion(ctx context.Context) string { return session.ProtocolVersion(ctx) }
+// hasTasks reports whether the request in ctx may be a task: outside a
+// session, or in one whose revision has tasks, core ones
+// (session.Revision.CoreTasks, 2025-11-25) for a legacy client or the Tasks
+// extension for a modern one. A legacy client of an earlier revision has
+// none.
+func hasTasks(ctx context.Context) bool {
+	rev, ok := session.ProtocolRevision(ctx)
+	return !ok || rev.Modern || rev.CoreTasks
+}
 
 // listTools adds execution.taskSupport (Config.ToolSupport) to each tool of
 // a tools/list answered to a 2025-11-25 client that has none written, so a
@@ -512,7 +518,7 @@ func (m *Manager) listTools(ctx context.Context, req *jsonrpc2.Request, next jso
 	if err != nil || modernRequest(ctx, req) {
 		return res, err
 	}
-	if v := negotiatedVersion(ctx); v != "" && v < coreTasksVersion {
+	if !hasTasks(ctx) {
 		return res, err
 	}
 	if m.cfg.Enabled != nil && !m.cfg.Enabled(ctx) {

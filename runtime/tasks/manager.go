@@ -29,9 +29,6 @@ const (
 	toolsList    = "tools/list"
 )
 
-// coreTasksVersion is the first revision with (core) tasks.
-const coreTasksVersion = "2025-11-25"
-
 // Support is a tool's execution.taskSupport (tasks.mdx, Tool-Level
 // Negotiation).
 type Support string
@@ -439,7 +436,7 @@ func (m *Manager) wrap(conn *jsonrpc2.Conn, session, method string, h jsonrpc2.H
 				return h(ctx, req) // no tasks here: the task member is ignored
 			}
 			conn.AcceptTasks(method)
-		} else if v := negotiatedVersion(ctx); v != "" && v < coreTasksVersion {
+		} else if !hasTasks(ctx) {
 			return h(ctx, req) // served by a session, negotiated before tasks existed
 		}
 		support := Optional

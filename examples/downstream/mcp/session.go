@@ -44,10 +44,12 @@ func Revision() session.Revision {
 			"tasks/list":             "ListTasks",
 			"tasks/result":           "GetTaskPayload",
 		},
+		CoreTasks:   true,
 		HTTPHeaders: []string{"Mcp-Session-Id", "MCP-Protocol-Version"},
 		Lifecycle:   []string{"initialize", "notifications/initialized", "ping", "logging/setLevel"},
 		Modern:      false,
 		Policy:      Policy,
+		SSEPriming:  true,
 		ServerMethods: map[string]string{
 			"completion/complete":      "Complete",
 			"initialize":               "Initialize",

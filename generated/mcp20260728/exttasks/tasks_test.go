@@ -155,7 +155,7 @@ func TestTasksBothEras(t *testing.T) {
 func TestMUST_ExtMcpNameHeader(t *testing.T) {
 	srv, s := newServer(t)
 	var names []string
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, slog.New(slog.NewTextHandler(io.Discard, nil))), streamhttp.Options{})
+	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, slog.New(slog.NewTextHandler(io.Discard, nil))), streamhttp.ForServer(srv, streamhttp.Options{}))
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if m := r.Header.Get("Mcp-Method"); strings.HasPrefix(m, "tasks/") {
 			names = append(names, m+" "+r.Header.Get("Mcp-Name"))
@@ -165,7 +165,7 @@ func TestMUST_ExtMcpNameHeader(t *testing.T) {
 	defer ts.Close()
 	defer h.Close(context.Background())
 	ctx := context.Background()
-	tr, err := streamhttp.Dial(ctx, ts.URL, streamhttp.ClientOptions{Era: streamhttp.EraModern})
+	tr, err := streamhttp.Dial(ctx, ts.URL, streamhttp.ClientOptions{Era: streamhttp.EraModern, Revisions: []session.Revision{mcp.Revision(), mcp20251125.Revision()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -139,11 +140,13 @@ func run(scenario, serverURL string) error {
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	info := session.Implementation{Name: "mcpgen-conformance-auth-client", Version: "0.2.0"}
-	opts := streamhttp.ClientOptions{ClientInfo: info, Logger: log, HTTPClient: &http.Client{Transport: auth}}
-	sessOpts := []session.ClientOption{session.WithClientLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()), session.WithClientLogger(log)}
+	legacy := []session.Revision{mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()}
+	revisions := append([]session.Revision{mcp.Revision()}, legacy...)
+	opts := streamhttp.ClientOptions{Revisions: revisions, ClientInfo: info, Logger: log, HTTPClient: &http.Client{Transport: auth}}
+	sessOpts := []session.ClientOption{session.WithClientLegacy(legacy...), session.WithClientLogger(log)}
 	if v := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"); v != "" {
 		opts.Era = streamhttp.EraLegacy
-		if v >= "2026-07-28" {
+		if slices.Contains(streamhttp.Versions(revisions, streamhttp.EraModern), v) {
 			opts.Era, opts.ModernVersion = streamhttp.EraModern, v
 		}
 		sessOpts = append(sessOpts, session.WithVersion(v))

@@ -143,7 +143,8 @@ func run(serverURL, clientID, secret string, era streamhttp.Era, open func(strin
 	})
 	info := session.Implementation{Name: "mcpgen-http-client-auth", Version: "0.1.0"}
 	hc := &http.Client{Transport: authz}
-	tr, err := streamhttp.Dial(ctx, serverURL, streamhttp.ClientOptions{Era: era, ClientInfo: info, Logger: quiet, HTTPClient: hc})
+	revisions := []session.Revision{mcp.Revision(), mcp20251125.Revision()} // what Connect speaks
+	tr, err := streamhttp.Dial(ctx, serverURL, streamhttp.ClientOptions{Era: era, Revisions: revisions, ClientInfo: info, Logger: quiet, HTTPClient: hc})
 	if err != nil {
 		return err
 	}
