@@ -13,6 +13,9 @@ import (
 )
 
 func runTools(args []string, stdout, stderr io.Writer) int {
+	if liveFlag(args) { // fromserver.go
+		return runFromServer(args, stdout, stderr)
+	}
 	flags := pflag.NewFlagSet("tools", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	toolsPath := flags.String("tools", "", "the tools `file`: a JSON array of Tool objects as tools/list returns them (required)")

@@ -82,6 +82,9 @@ type parser struct {
 	// formatAsserted: the schema being read declares a draft before
 	// 2019-09, where "format" may be an assertion.
 	formatAsserted bool
+	// lenient: the schemas come from a server's snapshot (wild.go): a
+	// member or item schema parse cannot bind becomes json.RawMessage.
+	lenient bool
 }
 
 func (ps *parser) claim(name, ptr string) error {
@@ -256,7 +259,7 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 		}
 	case kindArray:
 		if raw, ok := members["items"]; ok {
-			if n.items, err = ps.parse(raw, ptr+"/items", name+"Item"); err != nil {
+			if n.items, err = ps.parseChild(raw, ptr+"/items", name+"Item"); err != nil {
 				return nil, err
 			}
 		}
@@ -344,7 +347,7 @@ func (ps *parser) object(n *node, members map[string]json.RawMessage, name strin
 			return fmt.Errorf("#%s/properties/%s: Go field name %s is also the name of property %q", ptr, esc(k), f, prev)
 		}
 		fields[f] = k
-		child, err := ps.parse(props[k], ptr+"/properties/"+esc(k), name+f)
+		child, err := ps.parseChild(props[k], ptr+"/properties/"+esc(k), name+f)
 		if err != nil {
 			return err
 		}

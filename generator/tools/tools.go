@@ -222,15 +222,18 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 	if err := syntaxError(data); err != nil {
 		return nil, fmt.Errorf("%s:%w", file, err)
 	}
+	toolsData, snap, err := readSnapshot(data)
+	if err != nil {
+		return fail(err)
+	}
 	var tools []*tool
 	for _, t := range targets {
-		var err error
-		if tools, err = parseTools(data, t.rev); err != nil {
+		if tools, err = parseTools(toolsData, t.rev, snap); err != nil {
 			return fail(err)
 		}
 	}
 	sum := sha256.Sum256(data)
-	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools}
+	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools, snap: snap}
 	main, err := e.emit()
 	if err != nil {
 		return fail(err)
@@ -238,21 +241,35 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 	return map[string][]byte{"tools.go": main}, nil
 }
 
-// parseTools reads the array of tools and the schemas in it.
-func parseTools(data []byte, r revision) ([]*tool, error) {
+// parseTools reads the array of tools and the schemas in it; snap is the
+// snapshot the array comes from (nil for a tools file), whose schemas are
+// read leniently (wild.go) and whose pointers are under /tools.
+func parseTools(data []byte, r revision, snap *snapshot) ([]*tool, error) {
 	var entries []json.RawMessage
 	if err := json.Unmarshal(data, &entries); err != nil {
 		return nil, fmt.Errorf("#: want a JSON array of Tool objects: %v", err)
 	}
-	ps := &parser{names: map[string]string{}}
+	ps := &parser{names: map[string]string{}, lenient: snap != nil}
+	base := ""
+	if snap != nil {
+		base = "/tools"
+		for _, id := range []string{"Prompts", "PromptCaller", "NewPromptCaller", "PromptGetter", "ServerName", "ServerVersion", "ProtocolVersion"} {
+			ps.names[id] = "(a name mcpgen uses)"
+		}
+	}
 	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ValidationErrors", "ExecutionError", "Errorf", "ToolsJSON",
 		"Caller", "NewCaller", "ToolCaller"} {
 		ps.names[id] = "(a name mcpgen uses)"
 	}
+	if snap != nil {
+		if err := ps.claimPrompts(snap); err != nil {
+			return nil, err
+		}
+	}
 	byName := map[string]string{}
 	var out []*tool
 	for i, raw := range entries {
-		ptr := fmt.Sprintf("/%d", i)
+		ptr := fmt.Sprintf("%s/%d", base, i)
 		var t struct {
 			Name         *string         `json:"name"`
 			Description  string          `json:"description"`
@@ -307,6 +324,9 @@ func schemaOf(ps *parser, raw json.RawMessage, ptr, name string) (*node, error) 
 	}
 	json.Unmarshal(raw, &dialect)
 	ps.formatAsserted = dialect.Schema != "" && !strings.Contains(dialect.Schema, "2020-12") && !strings.Contains(dialect.Schema, "2019-09")
+	if ps.lenient {
+		return ps.wildSchema(raw, ptr, name)
+	}
 	n, err := ps.parse(raw, ptr, name)
 	if err != nil {
 		return nil, err
