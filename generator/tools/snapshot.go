@@ -174,6 +174,20 @@ func (e *emitter) snapshotDecls() error {
 		jen.Comment("ProtocolVersion is the revision the snapshot negotiated."),
 		jen.Id("ProtocolVersion").Op("=").Lit(s.protocolVersion),
 	)
+	f.Comment("executionError is the *ExecutionError of a result whose isError is true:")
+	f.Comment("its text blocks, one per line.")
+	f.Func().Id("executionError").Params(jen.Id("res").Op("*").Add(e.mcp("CallToolResult"))).Error().Block(
+		jen.Var().Id("r").Struct(jen.Id("Content").Index().Struct(
+			jen.Id("Type").String().Tag(map[string]string{"json": "type"}),
+			jen.Id("Text").String().Tag(map[string]string{"json": "text"}))),
+		jen.If(jen.List(jen.Id("b"), jen.Err()).Op(":=").Qual(jsonPath, "Marshal").Call(jen.Id("res")), jen.Err().Op("==").Nil()).Block(
+			jen.Qual(jsonPath, "Unmarshal").Call(jen.Id("b"), jen.Op("&").Id("r"))),
+		jen.Var().Id("texts").Index().String(),
+		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("r").Dot("Content")).Block(
+			jen.If(jen.Id("c").Dot("Type").Op("==").Lit("text")).Block(
+				jen.Id("texts").Op("=").Append(jen.Id("texts"), jen.Id("c").Dot("Text")))),
+		jen.Return(jen.Op("&").Id("ExecutionError").Values(jen.Dict{jen.Id("Message"): jen.Qual("strings", "Join").Call(jen.Id("texts"), jen.Lit("\n"))})),
+	)
 	if len(s.prompts) == 0 {
 		return nil
 	}
