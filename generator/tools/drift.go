@@ -126,7 +126,11 @@ func schemaDrift(what string, a, b map[string]any) []string {
 	// Members of a schema other than its properties (additionalProperties,
 	// a root allOf, ...) also change what the caller may send.
 	if canon(rest(a)) != canon(rest(b)) {
-		out = append(out, fmt.Sprintf("%s: the schema around the members changed: %s → %s", strings.TrimSuffix(strings.TrimSuffix(what, " argument"), " result member"), canon(rest(a)), canon(rest(b))))
+		whole, member := strings.TrimSuffix(what, " argument"), "arguments"
+		if whole == what {
+			whole, member = strings.TrimSuffix(what, " result member"), "result members"
+		}
+		out = append(out, fmt.Sprintf("%s the schema around the %s changed: %s → %s", whole, member, canon(rest(a)), canon(rest(b))))
 	}
 	return out
 }

@@ -56,8 +56,11 @@ func readSnapshot(data []byte) ([]byte, *snapshot, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, nil, fmt.Errorf("#: want a JSON array of Tool objects or a snapshot object: %v", err)
 	}
-	if f.Version == nil || *f.Version != 1 {
-		return nil, nil, errors.New("#/mcpgenSnapshot: want 1 (a snapshot written by mcpgen tools --from-server)")
+	if f.Version == nil {
+		return nil, nil, errors.New(`#: want a JSON array of Tool objects, or a snapshot file (an object with "mcpgenSnapshot": 1, written by mcpgen tools --from-server)`)
+	}
+	if *f.Version != 1 {
+		return nil, nil, fmt.Errorf("#/mcpgenSnapshot: %d: this mcpgen reads snapshot files of version 1", *f.Version)
 	}
 	if f.Tools == nil {
 		return nil, nil, errors.New("#/tools: missing")
