@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -108,7 +109,9 @@ func runFromServer(args []string, stdout, stderr io.Writer) int {
 			target.Header.Add(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
 	}
-	target.Stderr = stderr
+	// A stdio server's stderr is its log: shown only if the snapshot fails.
+	serverLog := &tailBuffer{max: 4096}
+	target.Stderr = serverLog
 	if *check {
 		if *snapPath == "" {
 			if *out == "" {
@@ -122,7 +125,7 @@ func runFromServer(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "mcpgen: %s: %v\n", *snapPath, unwrapPath(err))
 			return 1
 		}
-		live, code := snapshotOf(target, *timeout, stderr)
+		live, code := snapshotOf(target, *timeout, stderr, serverLog)
 		if code != 0 {
 			return code
 		}
@@ -171,7 +174,7 @@ func runFromServer(args []string, stdout, stderr io.Writer) int {
 	if *snapPath == "" {
 		*snapPath = filepath.Join(*out, "snapshot.json")
 	}
-	data, code := snapshotOf(target, *timeout, stderr)
+	data, code := snapshotOf(target, *timeout, stderr, serverLog)
 	if code != 0 {
 		return code
 	}
@@ -203,7 +206,7 @@ func runFromServer(args []string, stdout, stderr io.Writer) int {
 
 // snapshotOf reads the server and returns its snapshot file, or an exit
 // code after saying what failed.
-func snapshotOf(t liveclient.Target, timeout time.Duration, stderr io.Writer) ([]byte, int) {
+func snapshotOf(t liveclient.Target, timeout time.Duration, stderr io.Writer, serverLog *tailBuffer) ([]byte, int) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	snap, err := fetchLive(ctx, t)
@@ -217,5 +220,38 @@ func snapshotOf(t liveclient.Target, timeout time.Duration, stderr io.Writer) ([
 		err = fmt.Errorf("%w (--timeout %s)", err, timeout)
 	}
 	fmt.Fprintf(stderr, "mcpgen tools: %s: %v\n", t.Where(), err)
+	if serverLog.Len() > 0 {
+		fmt.Fprintf(stderr, "the server's stderr ended with:\n%s\n", strings.TrimRight(serverLog.String(), "\n"))
+	}
 	return nil, 1
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+// Len is the number of bytes kept.
+func (t *tailBuffer) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.b)
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
 }
