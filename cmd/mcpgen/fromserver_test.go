@@ -86,7 +86,7 @@ func TestFromServerHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	var s struct {
-		Server struct{ Name string }
+		Server          struct{ Name string }
 		ProtocolVersion string
 		Tools           []struct{ Name string }
 	}
