@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -130,7 +131,7 @@ func (ps *parser) claimPrompts(s *snapshot) error {
 // wildSchema is schemaOf for a snapshot's schema: normalized first, so
 // that it binds whatever the server published.
 func (ps *parser) wildSchema(raw json.RawMessage, ptr, name string) (*node, error) {
-	norm, err := normalize(raw)
+	norm, err := normalize(raw, strings.HasSuffix(ptr, "/inputSchema"))
 	if err != nil {
 		return nil, fmt.Errorf("#%s: %v", ptr, err)
 	}

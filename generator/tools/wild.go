@@ -53,17 +53,24 @@ var dropped = map[string]bool{
 type normalizer struct {
 	root  any
 	stack []string // the $refs being expanded, to stop at recursion
+	// input: the schema is an inputSchema, whose values the caller only
+	// sends (they are validated by the server): a nullable X ("type":
+	// [X, "null"], or anyOf X or null) binds to X there, since the caller
+	// never needs to send null. In an outputSchema null may come back, so
+	// a nullable member stays raw JSON.
+	input bool
 }
 
-// normalize returns raw rewritten into what parse binds (see above).
-func normalize(raw json.RawMessage) (json.RawMessage, error) {
+// normalize returns raw rewritten into what parse binds (see above);
+// input says raw is an inputSchema.
+func normalize(raw json.RawMessage, input bool) (json.RawMessage, error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
 	}
-	nz := &normalizer{root: v}
+	nz := &normalizer{root: v, input: input}
 	out := nz.schema(v, true)
 	return json.Marshal(out)
 }
@@ -136,6 +143,10 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 			continue
 		}
 		delete(m, k)
+		if other, ok := nullable(asSlice(alts)); ok && nz.input {
+			m["allOf"] = []any{other}
+			return nz.object(m, root)
+		}
 		if e, ok := nz.stringAlternatives(asSlice(alts)); ok && (m["type"] == nil || m["type"] == "string") {
 			m["type"], m["enum"] = "string", e
 			continue
@@ -146,9 +157,17 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 		return fallback(m, k+" (a choice between schemas)")
 	}
 	if t, ok := m["type"].([]any); ok {
+		var nonNull []any
+		for _, x := range t {
+			if x != "null" {
+				nonNull = append(nonNull, x)
+			}
+		}
 		switch {
 		case len(t) == 1:
 			m["type"] = t[0]
+		case len(t) == 2 && len(nonNull) == 1 && nz.input:
+			m["type"] = nonNull[0]
 		case root:
 			delete(m, "type")
 		default:
@@ -383,6 +402,25 @@ func (nz *normalizer) resolve(ref string) (any, string) {
 		}
 	}
 	return cur, ""
+}
+
+// nullable returns X of the alternatives [X, {"type": "null"}] (either
+// order).
+func nullable(alts []any) (any, bool) {
+	if len(alts) != 2 {
+		return nil, false
+	}
+	isNull := func(a any) bool {
+		m, ok := a.(map[string]any)
+		return ok && len(m) == 1 && m["type"] == "null"
+	}
+	switch {
+	case isNull(alts[0]) && !isNull(alts[1]):
+		return alts[1], true
+	case isNull(alts[1]) && !isNull(alts[0]):
+		return alts[0], true
+	}
+	return nil, false
 }
 
 func onlyAnnotations(m map[string]any) bool {

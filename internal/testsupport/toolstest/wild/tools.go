@@ -115,9 +115,7 @@ type AllOfArgs struct {
 
 // OneOfArgs are the arguments of the tool "one_of" (its inputSchema).
 type OneOfArgs struct {
-	// Raw JSON: mcpgen binds no Go type to anyOf (a choice between schemas); the
-	// server validates it.
-	Label json.RawMessage `json:"label,omitzero"`
+	Label *string `json:"label,omitempty"`
 	// Raw JSON: mcpgen binds no Go type to oneOf (a choice between schemas); the
 	// server validates it.
 	Shape json.RawMessage `json:"shape"`
@@ -336,8 +334,13 @@ func DecodeAllOfArgs(data []byte) (*AllOfArgs, error) {
 }
 
 // tvBind5 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/1/inputSchema/properties/label describes.
-func tvBind5(v any, p string) (json.RawMessage, error) {
-	return toolsupport.Raw(v), nil
+func tvBind5(v any, p string) (string, error) {
+	var x string
+	s, err := toolsupport.AsString(v, p)
+	if err != nil {
+		return x, err
+	}
+	return s, nil
 }
 
 // tvBind6 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/1/inputSchema/properties/shape describes.
@@ -373,7 +376,7 @@ func bindOneOfArgs(v any, p string) (OneOfArgs, error) {
 	if w, ok := m["label"]; ok {
 		y, err := tvBind5(w, p+"/label")
 		if errs.Add(err) {
-			x.Label = y
+			x.Label = &y
 		}
 	}
 	if w, ok := m["shape"]; ok {

@@ -152,8 +152,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 	allOf := &AllOfArgs{A: "x", B: ptr[int64](2)}
 	add("allOf merged", allOf, func() error { _, err := c.AllOf(ctx, allOf); return err })
-	oneOf := &OneOfArgs{Shape: json.RawMessage(`{"r":1.5}`), Unit: ptr(OneOfArgsUnitIn), Label: json.RawMessage(`null`)}
-	add("oneOf raw, anyOf of consts an enum, nullable raw", oneOf, func() error { _, err := c.OneOf(ctx, oneOf); return err })
+	oneOf := &OneOfArgs{Shape: json.RawMessage(`{"r":1.5}`), Unit: ptr(OneOfArgsUnitIn), Label: ptr("l")}
+	add("oneOf raw, anyOf of consts an enum, nullable input a pointer", oneOf, func() error { _, err := c.OneOf(ctx, oneOf); return err })
 	refs := &RefsArgs{From: RefsArgsFrom{X: 0, Y: 0}, To: RefsArgsTo{X: 2, Y: 4}, Color: ptr(RefsArgsColorGreen)}
 	add("$ref/$defs and definitions", refs, func() error {
 		res, err := c.Refs(ctx, refs)
