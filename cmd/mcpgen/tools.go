@@ -37,7 +37,9 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 			"Supported schema keywords: type, properties, required, additionalProperties\n"+
 			"(true/false), items, enum, const, minimum, maximum, exclusiveMinimum,\n"+
 			"exclusiveMaximum, minLength, maxLength, pattern, minItems, maxItems, and\n"+
-			"annotations; any other keyword is an error naming its JSON pointer.\n\nFlags:\n")
+			"annotations; any other keyword is an error naming its JSON pointer.\n\n"+
+			"--tools also takes a snapshot file; to take one from a live server and check\n"+
+			"it for drift, see mcpgen tools --from-server --help (docs/typed-callers.md).\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	if code, done := parseFlags(flags, args, stdout); done {

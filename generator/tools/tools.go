@@ -55,6 +55,12 @@
 // format in 2020-12, $schema, $comment, x-...) are ignored. Any other keyword is an
 // error naming its JSON pointer, rather than a check silently skipped.
 // Numbers beyond 64 bits or with exponents beyond ±400 are rejected.
+//
+// The input may also be a snapshot file (snapshot.go), the record of a
+// live server "mcpgen tools --from-server" writes: its schemas are read
+// leniently (wild.go), so whatever a server publishes generates, and the
+// package gains the server's facts and typed prompt callers. Drift
+// compares two snapshots for "mcpgen tools --check-server".
 package tools
 
 import (
