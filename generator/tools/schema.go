@@ -340,9 +340,21 @@ func (ps *parser) object(n *node, members map[string]json.RawMessage, name strin
 	fields := map[string]string{}
 	for _, k := range names {
 		if !validTag(k) {
+			if ps.lenient {
+				continue // a snapshot's: the struct cannot hold it (wild.go)
+			}
 			return fmt.Errorf("#%s/properties/%s: encoding/json cannot name a struct field %q (commas, quotes and backslashes are not allowed)", ptr, esc(k), k)
 		}
 		f := goName(k)
+		if _, ok := fields[f]; ok && ps.lenient {
+			// A snapshot's "a_b" beside "aB": number the later one.
+			for i := 2; ; i++ {
+				if _, taken := fields[fmt.Sprintf("%s%d", f, i)]; !taken {
+					f = fmt.Sprintf("%s%d", f, i)
+					break
+				}
+			}
+		}
 		if prev, ok := fields[f]; ok {
 			return fmt.Errorf("#%s/properties/%s: Go field name %s is also the name of property %q", ptr, esc(k), f, prev)
 		}

@@ -140,6 +140,11 @@ func (ps *parser) wildSchema(raw json.RawMessage, ptr, name string) (*node, erro
 	if err != nil {
 		return nil, err
 	}
+	if n.kind == kindAny {
+		// A root normalize could not bind (a $ref to itself, say): an
+		// object without members, so the tool still has its types.
+		n = &node{ptr: ptr, kind: kindObject, doc: n.doc}
+	}
 	if n.kind != kindObject {
 		return nil, fmt.Errorf("#%s/type: must be \"object\"", ptr)
 	}

@@ -288,10 +288,15 @@ func parseTools(data []byte, r revision, snap *snapshot) ([]*tool, error) {
 		if t.Name == nil || *t.Name == "" {
 			return nil, fmt.Errorf("#%s/name: missing", ptr)
 		}
-		if !toolName.MatchString(*t.Name) {
+		// A snapshot records a server someone else wrote: the naming rule is
+		// a SHOULD, so its names are taken as they are.
+		if !toolName.MatchString(*t.Name) && !ps.lenient {
 			return nil, fmt.Errorf("#%s/name: %q is not a valid tool name: use 1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.' (server/tools.mdx, Tool Names)", ptr, *t.Name)
 		}
 		g := goName(*t.Name)
+		for i := 2; ps.lenient && byName[g] != ""; i++ {
+			g = fmt.Sprintf("%s%d", goName(*t.Name), i)
+		}
 		if prev, ok := byName[g]; ok {
 			return nil, fmt.Errorf("#%s/name: %q and %q both become the Go name %s", ptr, prev, *t.Name, g)
 		}
