@@ -19,7 +19,10 @@ import (
 
 // pagedServer is a 2025-11-25 (legacy era) server whose tools/list gives
 // one tool per page, so the snapshot must follow nextCursor.
-type pagedServer struct{ tools []mcp20251125.Tool }
+type pagedServer struct {
+	tools []mcp20251125.Tool
+	loop  bool // every page names the same nextCursor
+}
 
 func (s *pagedServer) ListTools(_ context.Context, p *mcp20251125.PaginatedRequestParams) (*mcp20251125.ListToolsResult, error) {
 	i := 0
@@ -27,6 +30,11 @@ func (s *pagedServer) ListTools(_ context.Context, p *mcp20251125.PaginatedReque
 		i, _ = strconv.Atoi(*p.Cursor)
 	}
 	res := &mcp20251125.ListToolsResult{Tools: s.tools[i : i+1]}
+	if s.loop {
+		again := "0"
+		res.NextCursor = &again
+		return res, nil
+	}
 	if i+1 < len(s.tools) {
 		next := strconv.Itoa(i + 1)
 		res.NextCursor = &next
@@ -40,12 +48,14 @@ func (s *pagedServer) CallTool(context.Context, *mcp20251125.CallToolRequestPara
 
 // httpServer serves pagedServer over Streamable HTTP behind a check of
 // the Authorization header, and returns its URL.
-func httpServer(t *testing.T, toolsJSON string) string {
+func httpServer(t *testing.T, toolsJSON string) string { return httpServerOf(t, toolsJSON, false) }
+
+func httpServerOf(t *testing.T, toolsJSON string, loop bool) string {
 	var tools []mcp20251125.Tool
 	if err := json.Unmarshal([]byte(toolsJSON), &tools); err != nil {
 		t.Fatal(err)
 	}
-	srv := mcp20251125.NewServer(session.Implementation{Name: "paged", Version: "0.0.1"}, &pagedServer{tools: tools})
+	srv := mcp20251125.NewServer(session.Implementation{Name: "paged", Version: "0.0.1"}, &pagedServer{tools: tools, loop: loop})
 	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("X-Api-Key") != "k" {
@@ -210,5 +220,16 @@ func TestFromServerUsage(t *testing.T) {
 	code, _, errs := runCLI("tools", "--from-server", "--out", t.TempDir(), "--package", "p", "--timeout", "5s", "--", "/nonexistent/server")
 	if code != 1 || !strings.Contains(errs, "/nonexistent/server") {
 		t.Errorf("a command that does not exist: exit %d, %q", code, errs)
+	}
+}
+
+// TestFromServerCursorLoop: a server whose nextCursor comes back again is
+// an error naming the method and the page, not an endless snapshot.
+func TestFromServerCursorLoop(t *testing.T) {
+	url := httpServerOf(t, pagedTools, true)
+	code, _, errs := runCLI("tools", "--from-server", url, "--out", filepath.Join(t.TempDir(), "p"),
+		"--header", "Authorization: Bearer s3cret", "--header", "X-Api-Key: k")
+	if code != 1 || !strings.Contains(errs, `tools/list (page 2): nextCursor "0" was already returned`) {
+		t.Errorf("exit %d, %q", code, errs)
 	}
 }
