@@ -13,8 +13,11 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
+	"github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+
+	extools "github.com/mcpgen/mcpgen/examples/stdio-server/tools"
 )
 
 // pagedServer is a 2025-11-25 (legacy era) server whose tools/list gives
@@ -231,5 +234,35 @@ func TestFromServerCursorLoop(t *testing.T) {
 		"--header", "Authorization: Bearer s3cret", "--header", "X-Api-Key: k")
 	if code != 1 || !strings.Contains(errs, `tools/list (page 2): nextCursor "0" was already returned`) {
 		t.Errorf("exit %d, %q", code, errs)
+	}
+}
+
+// modernTools implements examples/stdio-server/tools for a modern-era
+// HTTP server.
+type modernTools struct{}
+
+func (modernTools) Sleep(context.Context, *extools.SleepArgs) (*extools.SleepResult, error) {
+	return &extools.SleepResult{}, nil
+}
+func (modernTools) Echo(_ context.Context, a *extools.EchoArgs) (*extools.EchoResult, error) {
+	return &extools.EchoResult{Text: a.Text}, nil
+}
+
+// TestFromServerHTTPModern snapshots a 2026-07-28 (modern era) server over
+// Streamable HTTP: the client detects the era and negotiates it.
+func TestFromServerHTTPModern(t *testing.T) {
+	srv := mcp20260728.NewServer(session.Implementation{Name: "modern", Version: "2"}, extools.NewHandler(modernTools{}))
+	ts := httptest.NewServer(streamhttp.NewLifecycleHandler(srv, streamhttp.Options{}))
+	t.Cleanup(ts.Close)
+	out := filepath.Join(t.TempDir(), "modern")
+	if code, _, errs := runCLI("tools", "--from-server", ts.URL, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	snap, _ := os.ReadFile(filepath.Join(out, "snapshot.json"))
+	if !strings.Contains(string(snap), `"protocolVersion": "2026-07-28"`) || !strings.Contains(string(snap), `"name": "echo"`) {
+		t.Errorf("snapshot:\n%s", snap)
+	}
+	if code, _, errs := runCLI("tools", "--check-server", ts.URL, "--snapshot", filepath.Join(out, "snapshot.json")); code != 0 {
+		t.Errorf("check: exit %d: %s", code, errs)
 	}
 }
