@@ -131,10 +131,8 @@ func TestFromServerHTTP(t *testing.T) {
 	}
 	// With the snapshot given relative to --out, as a go:generate line in
 	// the package directory does, the bytes are the same.
-	wd, _ := os.Getwd()
-	os.Chdir(again)
+	t.Chdir(again)
 	code, _, errs = runCLI("tools", "--tools", "snapshot.json", "--import", defaultCallerImport, "--out", ".")
-	os.Chdir(wd)
 	if code != 0 {
 		t.Fatalf("go:generate form: exit %d: %s", code, errs)
 	}
