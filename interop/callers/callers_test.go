@@ -39,10 +39,9 @@ type server struct {
 }
 
 var (
-	bin     string // the mcpgen binary
-	goSrv   string // cmd/gosdkserver, built
-	fsRoot  string // server-filesystem's allowed directory
-	memFile string // server-memory's store
+	bin    string // the mcpgen binary
+	goSrv  string // cmd/gosdkserver, built
+	fsRoot string // server-filesystem's allowed directory
 )
 
 func TestMain(m *testing.M) {
@@ -59,8 +58,7 @@ func TestMain(m *testing.M) {
 	}
 	fsRoot = filepath.Join(tmp, "root")
 	os.MkdirAll(fsRoot, 0o755)
-	memFile = filepath.Join(tmp, "memory.jsonl")
-	os.Setenv("MEMORY_FILE_PATH", memFile)
+	os.Setenv("MEMORY_FILE_PATH", filepath.Join(tmp, "memory.jsonl")) // for the snapshots; connect sets its own
 	code := m.Run()
 	os.RemoveAll(tmp)
 	os.Exit(code)
@@ -116,6 +114,9 @@ func connect(t *testing.T, name string) *mcp.ClientSession {
 		}
 	}
 	cmd := exec.Command(cmdline[0], cmdline[1:]...)
+	// server-memory keeps its graph in a file: one per test, so no test
+	// sees another's entities.
+	cmd.Env = append(os.Environ(), "MEMORY_FILE_PATH="+filepath.Join(t.TempDir(), "memory.jsonl"))
 	cmd.Stderr = io.Discard
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
