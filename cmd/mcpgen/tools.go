@@ -14,6 +14,9 @@ import (
 )
 
 func runTools(args []string, stdout, stderr io.Writer) int {
+	if liveFlag(args) { // fromserver.go
+		return runFromServer(args, stdout, stderr)
+	}
 	flags := pflag.NewFlagSet("tools", pflag.ContinueOnError)
 	flags.SetOutput(stderr)
 	toolsPath := flags.String("tools", "", "the tools `file`: a JSON array of Tool objects as tools/list returns them (required)")
@@ -36,7 +39,9 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 			"Supported schema keywords: type, properties, required, additionalProperties\n"+
 			"(true/false), items, enum, const, minimum, maximum, exclusiveMinimum,\n"+
 			"exclusiveMaximum, minLength, maxLength, pattern, minItems, maxItems, and\n"+
-			"annotations; any other keyword is an error naming its JSON pointer.\n\nFlags:\n")
+			"annotations; any other keyword is an error naming its JSON pointer.\n\n"+
+			"--tools also takes a snapshot file; to take one from a live server and check\n"+
+			"it for drift, see mcpgen tools --from-server --help (docs/typed-callers.md).\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	if code, done := parseFlags(flags, args, stdout); done {

@@ -38,6 +38,7 @@ type emitter struct {
 	file    string
 	sum     string
 	tools   []*tool
+	snap    *snapshot // nil for a tools file
 
 	f    *jen.File
 	next int // numbers bind functions and their package-level variables
@@ -173,6 +174,11 @@ func (e *emitter) emit() ([]byte, error) {
 	}
 	e.t = e.targets[0]
 	e.caller()
+	if e.snap != nil {
+		if err := e.snapshotDecls(); err != nil {
+			return nil, err
+		}
+	}
 
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {

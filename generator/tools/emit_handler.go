@@ -267,6 +267,14 @@ func (e *emitter) caller() {
 					jen.Id("res").Dot("IsError"), jen.Id("res").Dot("StructuredContent"), jen.Id("Decode"+t.result.goName))
 			}
 			body = append(body, jen.Return(typed))
+		} else if e.snap != nil {
+			// A caller of a server someone else wrote: an isError result is an
+			// error to check, as it is for typed results (the result is
+			// returned too, for its other content).
+			body = append(body,
+				jen.If(jen.Id("res").Dot("IsError").Op("!=").Nil().Op("&&").Op("*").Id("res").Dot("IsError")).Block(
+					jen.Return(jen.Id("res"), jen.Id("executionError").Call(jen.Id("res")))),
+				jen.Return(jen.Id("res"), jen.Nil()))
 		} else {
 			body = append(body, jen.Return(jen.Id("res"), jen.Nil()))
 		}

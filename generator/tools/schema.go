@@ -82,6 +82,9 @@ type parser struct {
 	// formatAsserted: the schema being read declares a draft before
 	// 2019-09, where "format" may be an assertion.
 	formatAsserted bool
+	// lenient: the schemas come from a server's snapshot (wild.go): a
+	// member or item schema parse cannot bind becomes json.RawMessage.
+	lenient bool
 }
 
 func (ps *parser) claim(name, ptr string) error {
@@ -256,7 +259,7 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 		}
 	case kindArray:
 		if raw, ok := members["items"]; ok {
-			if n.items, err = ps.parse(raw, ptr+"/items", name+"Item"); err != nil {
+			if n.items, err = ps.parseChild(raw, ptr+"/items", name+"Item"); err != nil {
 				return nil, err
 			}
 		}
@@ -337,14 +340,26 @@ func (ps *parser) object(n *node, members map[string]json.RawMessage, name strin
 	fields := map[string]string{}
 	for _, k := range names {
 		if !validTag(k) {
+			if ps.lenient {
+				continue // a snapshot's: the struct cannot hold it (wild.go)
+			}
 			return fmt.Errorf("#%s/properties/%s: encoding/json cannot name a struct field %q (commas, quotes and backslashes are not allowed)", ptr, esc(k), k)
 		}
 		f := goName(k)
+		if _, ok := fields[f]; ok && ps.lenient {
+			// A snapshot's "a_b" beside "aB": number the later one.
+			for i := 2; ; i++ {
+				if _, taken := fields[fmt.Sprintf("%s%d", f, i)]; !taken {
+					f = fmt.Sprintf("%s%d", f, i)
+					break
+				}
+			}
+		}
 		if prev, ok := fields[f]; ok {
 			return fmt.Errorf("#%s/properties/%s: Go field name %s is also the name of property %q", ptr, esc(k), f, prev)
 		}
 		fields[f] = k
-		child, err := ps.parse(props[k], ptr+"/properties/"+esc(k), name+f)
+		child, err := ps.parseChild(props[k], ptr+"/properties/"+esc(k), name+f)
 		if err != nil {
 			return err
 		}

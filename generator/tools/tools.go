@@ -55,6 +55,12 @@
 // format in 2020-12, $schema, $comment, x-...) are ignored. Any other keyword is an
 // error naming its JSON pointer, rather than a check silently skipped.
 // Numbers beyond 64 bits or with exponents beyond ±400 are rejected.
+//
+// The input may also be a snapshot file (snapshot.go), the record of a
+// live server "mcpgen tools --from-server" writes: its schemas are read
+// leniently (wild.go), so whatever a server publishes generates, and the
+// package gains the server's facts and typed prompt callers. Drift
+// compares two snapshots for "mcpgen tools --check-server".
 package tools
 
 import (
@@ -223,18 +229,24 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 		return nil, fmt.Errorf("%s:%w", file, err)
 	}
 	sum := sha256.Sum256(data) // of the file as written
-	data, err := expandCompact(data)
+	toolsData, snap, err := readSnapshot(data)
 	if err != nil {
 		return fail(err)
 	}
-	var tools []*tool
-	for _, t := range targets {
-		var err error
-		if tools, err = parseTools(data, t.rev); err != nil {
+	if snap == nil {
+		// A tools file may use the compact notation (compact.go); a
+		// snapshot holds the schemas exactly as the server listed them.
+		if toolsData, err = expandCompact(toolsData); err != nil {
 			return fail(err)
 		}
 	}
-	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools}
+	var tools []*tool
+	for _, t := range targets {
+		if tools, err = parseTools(toolsData, t.rev, snap); err != nil {
+			return fail(err)
+		}
+	}
+	e := &emitter{opts: opts, targets: targets, t: targets[0], file: file, sum: hex.EncodeToString(sum[:]), tools: tools, snap: snap}
 	main, err := e.emit()
 	if err != nil {
 		return fail(err)
@@ -242,21 +254,35 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 	return map[string][]byte{"tools.go": main}, nil
 }
 
-// parseTools reads the array of tools and the schemas in it.
-func parseTools(data []byte, r revision) ([]*tool, error) {
+// parseTools reads the array of tools and the schemas in it; snap is the
+// snapshot the array comes from (nil for a tools file), whose schemas are
+// read leniently (wild.go) and whose pointers are under /tools.
+func parseTools(data []byte, r revision, snap *snapshot) ([]*tool, error) {
 	var entries []json.RawMessage
 	if err := json.Unmarshal(data, &entries); err != nil {
 		return nil, fmt.Errorf("#: want a JSON array of Tool objects: %v", err)
 	}
-	ps := &parser{names: map[string]string{}}
+	ps := &parser{names: map[string]string{}, lenient: snap != nil}
+	base := ""
+	if snap != nil {
+		base = "/tools"
+		for _, id := range []string{"Prompts", "PromptCaller", "NewPromptCaller", "PromptGetter", "ServerName", "ServerVersion", "ProtocolVersion"} {
+			ps.names[id] = "(a name mcpgen uses)"
+		}
+	}
 	for _, id := range []string{"Tools", "Handler", "NewHandler", "ValidationError", "ValidationErrors", "ExecutionError", "Errorf", "ToolsJSON",
 		"Caller", "NewCaller", "ToolCaller"} {
 		ps.names[id] = "(a name mcpgen uses)"
 	}
+	if snap != nil {
+		if err := ps.claimPrompts(snap); err != nil {
+			return nil, err
+		}
+	}
 	byName := map[string]string{}
 	var out []*tool
 	for i, raw := range entries {
-		ptr := fmt.Sprintf("/%d", i)
+		ptr := fmt.Sprintf("%s/%d", base, i)
 		var t struct {
 			Name         *string         `json:"name"`
 			Description  string          `json:"description"`
@@ -269,10 +295,15 @@ func parseTools(data []byte, r revision) ([]*tool, error) {
 		if t.Name == nil || *t.Name == "" {
 			return nil, fmt.Errorf("#%s/name: missing", ptr)
 		}
-		if !toolName.MatchString(*t.Name) {
+		// A snapshot records a server someone else wrote: the naming rule is
+		// a SHOULD, so its names are taken as they are.
+		if !toolName.MatchString(*t.Name) && !ps.lenient {
 			return nil, fmt.Errorf("#%s/name: %q is not a valid tool name: use 1 to 128 of A-Z, a-z, 0-9, '_', '-' and '.' (server/tools.mdx, Tool Names)", ptr, *t.Name)
 		}
 		g := goName(*t.Name)
+		for i := 2; ps.lenient && byName[g] != ""; i++ {
+			g = fmt.Sprintf("%s%d", goName(*t.Name), i)
+		}
 		if prev, ok := byName[g]; ok {
 			return nil, fmt.Errorf("#%s/name: %q and %q both become the Go name %s", ptr, prev, *t.Name, g)
 		}
@@ -311,6 +342,9 @@ func schemaOf(ps *parser, raw json.RawMessage, ptr, name string) (*node, error) 
 	}
 	json.Unmarshal(raw, &dialect)
 	ps.formatAsserted = dialect.Schema != "" && !strings.Contains(dialect.Schema, "2020-12") && !strings.Contains(dialect.Schema, "2019-09")
+	if ps.lenient {
+		return ps.wildSchema(raw, ptr, name)
+	}
 	n, err := ps.parse(raw, ptr, name)
 	if err != nil {
 		return nil, err

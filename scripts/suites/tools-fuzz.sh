@@ -12,3 +12,4 @@ cd "$(dirname "$0")/../.."
 go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime 300000x ./internal/testsupport/toolstest/kitchen
 go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime 200000x ./internal/testsupport/toolstest/kitchen
 go test -run '^$' -fuzz '^FuzzGenerate$' -fuzztime 1000x ./generator/tools
+go test -run '^$' -fuzz '^FuzzWildSchema$' -fuzztime 20000x ./generator/tools

@@ -1,0 +1,466 @@
+package tools
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Schemas from the wild. A snapshot of a server someone else wrote
+// (mcpgen tools --from-server) carries schemas written by zod, pydantic,
+// schemars, jsonschema-go or by hand, in draft-07 or 2020-12, with
+// keywords the validator of a tools.json does not implement. A tools.json
+// of one's own fails on those keywords (a check silently skipped would be a
+// bug in one's own server); a snapshot must generate whatever the server
+// publishes. So, for snapshots only, normalize rewrites each schema into the
+// subset parse binds, keeping every constraint it can and replacing what it
+// cannot bind by a fallback: a schema that admits any value, bound to
+// json.RawMessage, with its original description plus a note saying why
+// (the server, which owns the schema, still validates it). What becomes
+// what is listed in docs/typed-callers.md and tested per construct in
+// wild_test.go.
+
+// fallbackKey marks a schema normalize replaced: its value is the reason.
+// parse ignores x-... members, so the node binds to json.RawMessage.
+const fallbackKey = "x-mcpgen-fallback"
+
+// bound are the keywords parse implements.
+var bound = map[string]bool{
+	"type": true, "properties": true, "required": true, "additionalProperties": true, "items": true,
+	"enum": true, "const": true, "minimum": true, "maximum": true, "exclusiveMinimum": true,
+	"exclusiveMaximum": true, "minLength": true, "maxLength": true, "pattern": true, "minItems": true,
+	"maxItems": true, "uniqueItems": true, "multipleOf": true, "minProperties": true, "maxProperties": true,
+	"description": true,
+}
+
+// dropped are keywords normalize removes: annotations parse does not know,
+// keywords that only organise a schema ($defs, resolved by $ref), and
+// assertions that are only ever annotations here (format: an annotation in
+// 2020-12; the server asserts it if it wants to).
+var dropped = map[string]bool{
+	"$defs": true, "definitions": true, "$id": true, "$anchor": true, "$dynamicAnchor": true,
+	"$schema": true, "$comment": true, "$vocabulary": true, "format": true, "nullable": true,
+	"contentEncoding": true, "contentMediaType": true, "contentSchema": true, "title": true,
+	"default": true, "examples": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+	"example": true, "discriminator": true,
+}
+
+// normalizer rewrites one tool schema; root is the whole schema, which
+// local $refs point into.
+type normalizer struct {
+	root  any
+	stack []string // the $refs being expanded, to stop at recursion
+	// input: the schema is an inputSchema, whose values the caller only
+	// sends (they are validated by the server): a nullable X ("type":
+	// [X, "null"], or anyOf X or null) binds to X there, since the caller
+	// never needs to send null. In an outputSchema null may come back, so
+	// a nullable member stays raw JSON.
+	input bool
+}
+
+// normalize returns raw rewritten into what parse binds (see above);
+// input says raw is an inputSchema.
+func normalize(raw json.RawMessage, input bool) (json.RawMessage, error) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	nz := &normalizer{root: v, input: input}
+	out := nz.schema(v, true)
+	return json.Marshal(out)
+}
+
+// fallback is the schema that replaces one normalize cannot bind.
+func fallback(m map[string]any, reason string) map[string]any {
+	note := "Raw JSON: mcpgen binds no Go type to " + reason + "; the server validates it."
+	if d, ok := m["description"].(string); ok && d != "" {
+		note = d + " (" + note + ")"
+	}
+	return map[string]any{fallbackKey: reason, "description": note}
+}
+
+// schema normalizes one schema; at the root of a tool's schema an
+// unbindable assertion is dropped instead (the root must stay an object
+// with its properties typed).
+func (nz *normalizer) schema(v any, root bool) any {
+	switch s := v.(type) {
+	case bool:
+		if s {
+			return map[string]any{}
+		}
+		return fallback(nil, "the schema false (it admits nothing)")
+	case map[string]any:
+		return nz.object(s, root)
+	default:
+		return fallback(nil, "a value that is not a schema")
+	}
+}
+
+func (nz *normalizer) object(m map[string]any, root bool) any {
+	m = cloneMap(m)
+	if ref, ok := m["$ref"].(string); ok {
+		delete(m, "$ref")
+		target, reason := nz.resolve(ref)
+		if reason != "" {
+			return fallback(m, reason)
+		}
+		nz.stack = append(nz.stack, ref)
+		resolved := nz.schema(target, root)
+		nz.stack = nz.stack[:len(nz.stack)-1]
+		if onlyAnnotations(m) {
+			rm, ok := resolved.(map[string]any)
+			if ok {
+				rm = cloneMap(rm)
+				if d, ok := m["description"].(string); ok {
+					rm["description"] = d
+				}
+				return rm
+			}
+			return resolved
+		}
+		// Siblings of $ref (allowed from 2019-09 on) apply too: both hold.
+		m["allOf"] = append(asSlice(m["allOf"]), resolved)
+	}
+	if all, ok := m["allOf"]; ok {
+		delete(m, "allOf")
+		merged, reason := nz.allOf(m, asSlice(all), root)
+		if reason != "" {
+			if root {
+				return nz.object(m, true)
+			}
+			return fallback(m, reason)
+		}
+		m = merged
+	}
+	for _, k := range []string{"oneOf", "anyOf"} {
+		alts, ok := m[k]
+		if !ok {
+			continue
+		}
+		delete(m, k)
+		if other, ok := nullable(asSlice(alts)); ok && nz.input {
+			m["allOf"] = []any{other}
+			return nz.object(m, root)
+		}
+		if e, ok := nz.stringAlternatives(asSlice(alts)); ok && (m["type"] == nil || m["type"] == "string") {
+			m["type"], m["enum"] = "string", e
+			continue
+		}
+		if root {
+			continue
+		}
+		return fallback(m, k+" (a choice between schemas)")
+	}
+	if t, ok := m["type"].([]any); ok {
+		var nonNull []any
+		for _, x := range t {
+			if x != "null" {
+				nonNull = append(nonNull, x)
+			}
+		}
+		switch {
+		case len(t) == 1:
+			m["type"] = t[0]
+		case len(t) == 2 && len(nonNull) == 1 && nz.input:
+			m["type"] = nonNull[0]
+		case root:
+			delete(m, "type")
+		default:
+			return fallback(m, fmt.Sprintf("a list of types %v", t))
+		}
+	}
+	if m["type"] == "null" && !root {
+		return fallback(m, "type null")
+	}
+	// An enum of strings needs "type" to become a named string type.
+	if e, ok := m["enum"].([]any); ok && m["type"] == nil && allStrings(e) {
+		m["type"] = "string"
+	}
+	if m["type"] == nil {
+		switch {
+		case m["properties"] != nil || m["required"] != nil || m["additionalProperties"] != nil || root:
+			m["type"] = "object"
+		case m["items"] != nil || m["prefixItems"] != nil:
+			m["type"] = "array"
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		val := m[k]
+		switch {
+		case dropped[k]:
+			delete(m, k)
+		case k == "properties":
+			props, ok := val.(map[string]any)
+			if !ok {
+				delete(m, k)
+				continue
+			}
+			out := map[string]any{}
+			for name, p := range props {
+				out[name] = nz.schema(p, false)
+			}
+			m[k] = out
+		case k == "items":
+			if _, tuple := val.([]any); tuple {
+				if root {
+					delete(m, k)
+					continue
+				}
+				return fallback(m, "items as an array (a draft-07 tuple)")
+			}
+			m[k] = nz.schema(val, false)
+		case k == "additionalProperties":
+			if _, ok := val.(bool); !ok {
+				// A schema for the other members: they stay raw JSON
+				// (the struct, or map[string]json.RawMessage, admits them).
+				m[k] = true
+			}
+		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
+			if _, ok := val.(bool); ok {
+				delete(m, k) // draft-04's boolean form: minimum/maximum still hold
+			}
+		case k == "pattern":
+			if s, ok := val.(string); !ok || !validRegexp(s) {
+				delete(m, k) // ECMA-262 only (lookaround, \p{...} forms Go lacks): the server checks it
+			}
+		case k == "required":
+			if _, ok := val.([]any); !ok {
+				delete(m, k) // draft-03's boolean form
+			}
+		case k == "enum":
+			if e, ok := val.([]any); !ok || len(e) == 0 {
+				delete(m, k)
+			}
+		case bound[k], strings.HasPrefix(k, "x-"), k == fallbackKey:
+		case root:
+			delete(m, k)
+		default:
+			return fallback(m, "the keyword "+k)
+		}
+	}
+	// Keywords that need a type parse cannot infer: without one the node
+	// is raw JSON anyway, so its typed checks cannot apply.
+	if m["type"] == nil {
+		for _, k := range []string{"minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties"} {
+			if _, ok := m[k]; ok {
+				return fallback(m, "the keyword "+k+" without a type")
+			}
+		}
+	}
+	if req, ok := m["required"].([]any); ok {
+		if props, ok := m["properties"].(map[string]any); ok && len(props) > 0 {
+			// parse rejects a required name that is not a property (a typo
+			// in one's own file); a server's schema may do it: keep the rest.
+			var keep []any
+			for _, r := range req {
+				if s, ok := r.(string); ok {
+					if _, ok := props[s]; ok {
+						keep = append(keep, s)
+					}
+				}
+			}
+			m["required"] = keep
+			if keep == nil {
+				delete(m, "required")
+			}
+		}
+	}
+	return m
+}
+
+// allOf merges the members of an allOf into m when each is an object
+// schema of properties, required and annotations; otherwise it says why not.
+func (nz *normalizer) allOf(m map[string]any, members []any, root bool) (map[string]any, string) {
+	props := map[string]any{}
+	if p, ok := m["properties"].(map[string]any); ok {
+		for k, v := range p {
+			props[k] = v
+		}
+	}
+	req := asSlice(m["required"])
+	for _, mem := range members {
+		n, ok := nz.schema(mem, false).(map[string]any)
+		if !ok || n[fallbackKey] != nil {
+			return nil, "allOf with a member that is not bound"
+		}
+		if len(n) == 0 {
+			continue
+		}
+		if t := n["type"]; t != nil && t != "object" {
+			if len(members) == 1 && m["type"] == nil && m["properties"] == nil {
+				for k, v := range n {
+					if _, ok := m[k]; !ok {
+						m[k] = v
+					}
+				}
+				return m, ""
+			}
+			return nil, "allOf of non-object schemas"
+		}
+		for k, v := range n {
+			switch k {
+			case "type", "description", "additionalProperties":
+			case "properties":
+				for name, p := range v.(map[string]any) {
+					if prev, ok := props[name]; ok && !sameJSON(prev, p) {
+						return nil, "allOf members that define property " + quote(name) + " differently"
+					}
+					props[name] = p
+				}
+			case "required":
+				req = append(req, asSlice(v)...)
+			default:
+				return nil, "allOf member with the keyword " + k
+			}
+		}
+	}
+	m["type"] = "object"
+	if len(props) > 0 {
+		m["properties"] = props
+	}
+	if len(req) > 0 {
+		seen := map[string]bool{}
+		var uniq []any
+		for _, r := range req {
+			if s, ok := r.(string); ok && !seen[s] {
+				seen[s] = true
+				uniq = append(uniq, s)
+			}
+		}
+		m["required"] = uniq
+	}
+	// An additionalProperties: false of one member would reject the
+	// others' properties under JSON Schema's rules; the merge keeps the
+	// object open, which admits at least what the server does.
+	delete(m, "additionalProperties")
+	return m, ""
+}
+
+// stringAlternatives returns the strings of a oneOf/anyOf whose members are
+// all string consts or string enums (zod's and pydantic's literal unions).
+func (nz *normalizer) stringAlternatives(alts []any) ([]any, bool) {
+	var out []any
+	for _, a := range alts {
+		m, ok := a.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			t, reason := nz.resolve(ref)
+			if reason != "" {
+				return nil, false
+			}
+			if m, ok = t.(map[string]any); !ok {
+				return nil, false
+			}
+		}
+		if c, ok := m["const"].(string); ok && (m["type"] == nil || m["type"] == "string") {
+			out = append(out, c)
+			continue
+		}
+		if e, ok := m["enum"].([]any); ok && allStrings(e) && (m["type"] == nil || m["type"] == "string") {
+			out = append(out, e...)
+			continue
+		}
+		return nil, false
+	}
+	return out, len(out) > 0
+}
+
+// resolve returns the schema a local $ref points to, or why it cannot.
+func (nz *normalizer) resolve(ref string) (any, string) {
+	for _, s := range nz.stack {
+		if s == ref {
+			return nil, "a recursive $ref " + ref
+		}
+	}
+	if len(nz.stack) > 32 {
+		return nil, "$refs nested deeper than 32"
+	}
+	if ref != "#" && !strings.HasPrefix(ref, "#/") {
+		return nil, "a $ref to another document " + ref
+	}
+	cur := nz.root
+	for _, tok := range strings.Split(strings.TrimPrefix(ref, "#"), "/")[1:] {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, "a $ref that points nowhere " + ref
+		}
+		if cur, ok = m[tok]; !ok {
+			return nil, "a $ref that points nowhere " + ref
+		}
+	}
+	return cur, ""
+}
+
+// nullable returns X of the alternatives [X, {"type": "null"}] (either
+// order).
+func nullable(alts []any) (any, bool) {
+	if len(alts) != 2 {
+		return nil, false
+	}
+	isNull := func(a any) bool {
+		m, ok := a.(map[string]any)
+		return ok && len(m) == 1 && m["type"] == "null"
+	}
+	switch {
+	case isNull(alts[0]) && !isNull(alts[1]):
+		return alts[1], true
+	case isNull(alts[1]) && !isNull(alts[0]):
+		return alts[0], true
+	}
+	return nil, false
+}
+
+func onlyAnnotations(m map[string]any) bool {
+	for k := range m {
+		if !dropped[k] && k != "description" && !strings.HasPrefix(k, "x-") {
+			return false
+		}
+	}
+	return true
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+func allStrings(vs []any) bool {
+	for _, v := range vs {
+		if _, ok := v.(string); !ok {
+			return false
+		}
+	}
+	return len(vs) > 0
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func sameJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+func validRegexp(s string) bool {
+	_, err := regexp.Compile(s)
+	return err == nil
+}

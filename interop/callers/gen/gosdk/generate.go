@@ -1,0 +1,5 @@
+// Package gosdk is the typed caller mcpgen generated from a snapshot of a
+// server it did not write (see ../../callers_test.go).
+package gosdk
+
+//go:generate go tool mcpgen tools --tools snapshot.json --import github.com/mcpgen/mcpgen/generated/mcp20260728 --out .

@@ -1,0 +1,26 @@
+module github.com/mcpgen/mcpgen/interop/callers
+
+go 1.25.0
+
+replace github.com/mcpgen/mcpgen => ../..
+
+tool github.com/mcpgen/mcpgen/cmd/mcpgen
+
+require (
+	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	github.com/modelcontextprotocol/go-sdk v1.8.0
+)
+
+require (
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/santhosh-tekuri/jsonschema/v5 v5.3.1 // indirect
+	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
+	golang.org/x/oauth2 v0.35.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
+)
