@@ -1,4 +1,4 @@
-// Package version is mcpgen's own version: what "mcpgen version" prints and
+// Package toolversion is mcpgen's own version: what "mcpgen version" prints and
 // what the header of every file mcpgen generates names. It is the one
 // source of truth for both, so a generated file always says which mcpgen
 // wrote it in the words "mcpgen version" would use.
