@@ -4,6 +4,7 @@
 //
 //	apicompat write -o api/v0.1.0 . otel cluster ...
 //	apicompat check -baseline api/v0.1.0 -changelog CHANGELOG.md . otel cluster ...
+//	apicompat regen . generated/mcp20241105 generated/mcp20250326 ...
 //
 // write records, for each module directory, the export data of the
 // module's public packages in the format "apidiff -m -w" writes (a zip:
@@ -21,6 +22,13 @@
 // session.Server.Serve's type session.Server), which makes the next version
 // a new 0.x minor. From v1 on a break needs a new major version, which is a
 // new module path with no baseline to compare with, so any break fails.
+//
+// regen shows what regenerating bindings against a newer revision does to
+// code written against the older one: for each consecutive pair of the
+// given packages of the module in the first directory (the committed
+// bindings of successive revisions), apidiff's incompatible changes from
+// the older package to the newer, as if the package had been regenerated
+// in place. It only reports; MIGRATING.md is the human version.
 //
 // Public packages are the module's packages less main packages, internal
 // ones and examples (an "examples" path element): what a user imports.
@@ -58,6 +66,8 @@ func main() {
 		err = write(os.Args[2:])
 	case "check":
 		err = check(os.Args[2:])
+	case "regen":
+		err = regen(os.Args[2:])
 	default:
 		usage()
 	}
@@ -68,7 +78,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: apicompat write -o DIR MODULE_DIR...\n       apicompat check -baseline DIR [-changelog FILE] MODULE_DIR...")
+	fmt.Fprintln(os.Stderr, "usage: apicompat write -o DIR MODULE_DIR...\n       apicompat check -baseline DIR [-changelog FILE] MODULE_DIR...\n       apicompat regen MODULE_DIR PACKAGE_DIR...")
 	os.Exit(2)
 }
 
@@ -162,6 +172,47 @@ func check(args []string) error {
 				len(unlisted), version, strings.Join(unlisted, "\n  "))
 		}
 		return fmt.Errorf("%d incompatible change(s) since %s; from v1 on a break needs a new major version (a new module path):\n  %s", len(unlisted), version, strings.Join(unlisted, "\n  "))
+	}
+	return nil
+}
+
+func regen(args []string) error {
+	if len(args) < 3 {
+		usage()
+	}
+	fset := token.NewFileSet()
+	m, err := load(fset, args[0])
+	if err != nil {
+		return err
+	}
+	pkgs := map[string]*types.Package{}
+	for _, p := range m.Packages {
+		pkgs[p.Path()] = p
+	}
+	var seq []*types.Package
+	for _, dir := range args[1:] {
+		p := pkgs[m.Path+"/"+filepath.ToSlash(dir)]
+		if p == nil {
+			return fmt.Errorf("no public package %s in %s", dir, m.Path)
+		}
+		seq = append(seq, p)
+	}
+	for i := 1; i < len(seq); i++ {
+		old, cur := seq[i-1], seq[i]
+		var incompat []string
+		compat := 0
+		for _, c := range apidiff.Changes(old, cur).Changes {
+			if c.Compatible {
+				compat++
+			} else {
+				incompat = append(incompat, c.Message)
+			}
+		}
+		sort.Strings(incompat)
+		fmt.Printf("%s -> %s: %d changes break code written against %s, %d are compatible\n", old.Name(), cur.Name(), len(incompat), old.Name(), compat)
+		for _, msg := range incompat {
+			fmt.Printf("  %s\n", msg)
+		}
 	}
 	return nil
 }

@@ -21,6 +21,8 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 )
 
 type frame struct {
@@ -41,6 +43,7 @@ type message struct {
 func main() {
 	stdlib := flag.Bool("stdlib", false, "fail on reached standard-library vulnerabilities too")
 	name := flag.String("name", "", "what was scanned, for the summary")
+	verbose := flag.Bool("v", false, "list the findings that are not reached too")
 	flag.Parse()
 
 	type key struct{ id, module string }
@@ -87,23 +90,52 @@ func main() {
 		return keys[i].id < keys[j].id
 	})
 	failed := 0
+	var stdlibIDs []string
+	stdlibFix := ""
 	for _, k := range keys {
 		in := found[k]
-		verdict := "listed"
-		if in.level == "called" && (k.module != "stdlib" || *stdlib) {
-			verdict = "FAIL"
-			failed++
-		} else if in.level == "called" {
-			verdict = "toolchain"
-		}
 		fixed := in.fixed
 		if fixed == "" {
 			fixed = "no fix yet"
 		}
-		fmt.Printf("%s: %-9s %s %s in %s@%s (fixed in %s)\n", *name, verdict, in.level, k.id, k.module, in.version, fixed)
+		switch {
+		case in.level == "called" && (k.module != "stdlib" || *stdlib):
+			failed++
+			fmt.Printf("%s: FAIL %s in %s@%s is reached by the code (fixed in %s)\n", *name, k.id, k.module, in.version, fixed)
+		case in.level == "called":
+			stdlibIDs = append(stdlibIDs, k.id)
+			if semverLess(stdlibFix, in.fixed) {
+				stdlibFix = in.fixed
+			}
+		case *verbose:
+			fmt.Printf("%s: %s %s in %s@%s, not reached (fixed in %s)\n", *name, in.level, k.id, k.module, in.version, fixed)
+		}
+	}
+	if len(stdlibIDs) > 0 {
+		fmt.Printf("%s: the standard library of the Go that ran this has %d reached vulnerabilities (%s): build with Go %s or newer\n",
+			*name, len(stdlibIDs), strings.Join(stdlibIDs, " "), strings.TrimPrefix(stdlibFix, "v"))
 	}
 	fmt.Printf("%s: %d finding(s), %d failing\n", *name, len(keys), failed)
 	if failed > 0 {
 		os.Exit(1)
 	}
+}
+
+// semverLess reports whether version a (v1.2.3, "" the least) is older
+// than b, comparing the numeric parts.
+func semverLess(a, b string) bool {
+	pa, pb := strings.Split(strings.TrimPrefix(a, "v"), "."), strings.Split(strings.TrimPrefix(b, "v"), ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			x, _ = strconv.Atoi(pa[i])
+		}
+		if i < len(pb) {
+			y, _ = strconv.Atoi(pb[i])
+		}
+		if x != y {
+			return x < y
+		}
+	}
+	return false
 }
