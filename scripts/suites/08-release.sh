@@ -41,4 +41,9 @@ git ls-files -z -- . ':!bench' ':!interop' ':!cluster' ':!auth' ':!examples/down
   fi
   echo "after v1: fails even when listed"
 )
+echo "== self-test: a reached vulnerability of a dependency must fail the vulnerability gate"
+finding='{"finding":{"osv":"GO-0000-0001","fixed_version":"v1.2.4","trace":[{"module":"example.com/m","version":"v1.2.3","package":"example.com/m/p","function":"F"}]}}'
+if "$bin/vulngate" -name self-test <<<"$finding"; then echo "self-test: vulngate passed a reached vulnerability"; exit 1; fi
+"$bin/vulngate" -name self-test <<<"${finding/\"function\":\"F\"/\"function\":\"\"}" >/dev/null ||
+  { echo "self-test: vulngate failed an unreached vulnerability"; exit 1; }
 echo "release checks: $((SECONDS - start)) s"

@@ -8,7 +8,9 @@
 //     fixes it, and fails only with -stdlib: the fix is the toolchain that
 //     builds the program, which is the builder's, not a go.mod line;
 //   - a vulnerability in a required module or imported package that the
-//     code does not call is listed and does not fail.
+//     code does not call is listed with -v and does not fail; with
+//     -fail-imported (for "govulncheck -scan package", which does not look
+//     for calls) an imported vulnerable package of a dependency fails.
 //
 // The summary names each finding once: its id, the module, the version
 // found and the fixed version.
@@ -44,6 +46,7 @@ func main() {
 	stdlib := flag.Bool("stdlib", false, "fail on reached standard-library vulnerabilities too")
 	name := flag.String("name", "", "what was scanned, for the summary")
 	verbose := flag.Bool("v", false, "list the findings that are not reached too")
+	failImported := flag.Bool("fail-imported", false, "fail on a vulnerable imported package of a dependency too (for a package-level scan, which cannot tell whether it is reached)")
 	flag.Parse()
 
 	type key struct{ id, module string }
@@ -99,9 +102,9 @@ func main() {
 			fixed = "no fix yet"
 		}
 		switch {
-		case in.level == "called" && (k.module != "stdlib" || *stdlib):
+		case (in.level == "called" || in.level == "imported" && *failImported) && (k.module != "stdlib" || *stdlib):
 			failed++
-			fmt.Printf("%s: FAIL %s in %s@%s is reached by the code (fixed in %s)\n", *name, k.id, k.module, in.version, fixed)
+			fmt.Printf("%s: FAIL %s in %s@%s is %s by the code (fixed in %s)\n", *name, k.id, k.module, in.version, map[string]string{"called": "reached", "imported": "imported"}[in.level], fixed)
 		case in.level == "called":
 			stdlibIDs = append(stdlibIDs, k.id)
 			if semverLess(stdlibFix, in.fixed) {
