@@ -15,7 +15,7 @@ const Module = "github.com/mcpgen/mcpgen"
 // module version of its own; keeping it a constant keeps the repository's
 // generated files byte-stable whoever regenerates them. Raise it when a
 // release is tagged, to the next version with a -dev suffix.
-const Dev = "v0.1.0-dev"
+const Dev = "v0.1.0"
 
 // HeaderPrefix starts the header line that names the version.
 const HeaderPrefix = "mcpgen version: "
