@@ -3,7 +3,7 @@ module github.com/mcpgen/mcpgen/otel
 go 1.26.0
 
 require (
-	github.com/mcpgen/mcpgen v0.0.0
+	github.com/mcpgen/mcpgen v0.1.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/metric v1.47.0
 	go.opentelemetry.io/otel/sdk v1.47.0

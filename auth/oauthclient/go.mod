@@ -5,6 +5,6 @@ go 1.24.0
 replace github.com/mcpgen/mcpgen => ../..
 
 require (
-	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen v0.1.0
 	golang.org/x/oauth2 v0.35.0
 )

@@ -1,4 +1,4 @@
-// Package version is mcpgen's own version: what "mcpgen version" prints and
+// Package toolversion is mcpgen's own version: what "mcpgen version" prints and
 // what the header of every file mcpgen generates names. It is the one
 // source of truth for both, so a generated file always says which mcpgen
 // wrote it in the words "mcpgen version" would use.
@@ -15,7 +15,7 @@ const Module = "github.com/mcpgen/mcpgen"
 // module version of its own; keeping it a constant keeps the repository's
 // generated files byte-stable whoever regenerates them. Raise it when a
 // release is tagged, to the next version with a -dev suffix.
-const Dev = "v0.1.0-dev"
+const Dev = "v0.1.0"
 
 // HeaderPrefix starts the header line that names the version.
 const HeaderPrefix = "mcpgen version: "
