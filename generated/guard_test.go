@@ -3,18 +3,26 @@ package generated
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/internal/toolversion"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
-// guard is the reference every generated package makes to the support
-// packages' version guard (runtime/genimpl.SupportPackageIsVersion1).
-const guard = "genimpl.SupportPackageIsVersion1"
+// guardFor is the two-sided guard (runtime/genimpl.EnforceVersion) of
+// generated code of version n, as the generators write it.
+func guardFor(n int) string {
+	return fmt.Sprintf("const (\n\t_ = genimpl.EnforceVersion(%d - genimpl.MinVersion)\n\t_ = genimpl.EnforceVersion(genimpl.MaxVersion - %d)\n)\n", n, n)
+}
+
+// guard is the reference every generated package makes to it today.
+var guard = guardFor(toolversion.GeneratedCode)
 
 // TestGuardAndVersionHeader: every generated package refers to the version
 // guard once, and every generated file's header names the mcpgen version
@@ -39,11 +47,15 @@ func TestGuardAndVersionHeader(t *testing.T) {
 			if !bytes.HasPrefix(src, []byte(want)) {
 				t.Errorf("%s: header does not name the mcpgen version on its second line", path)
 			}
-			refs += bytes.Count(src, []byte("const _ = "+guard+"\n"))
+			refs += bytes.Count(src, []byte(guard))
 		}
 		if refs != 1 {
 			t.Errorf("%s: %d references to %s, want 1", dir, refs, guard)
 		}
+	}
+	if toolversion.GeneratedCode != genimpl.GenVersion || genimpl.GenVersion < genimpl.MinVersion || genimpl.GenVersion > genimpl.MaxVersion {
+		t.Errorf("the generators write version %d, runtime/genimpl says GenVersion %d and accepts %d…%d",
+			toolversion.GeneratedCode, genimpl.GenVersion, genimpl.MinVersion, genimpl.MaxVersion)
 	}
 }
 
@@ -69,10 +81,15 @@ func TestGuardStopsMismatchedBindings(t *testing.T) {
 	if !bytes.Contains(src, []byte(guard)) {
 		t.Fatalf("%s does not refer to %s", doc, guard)
 	}
-	for _, c := range []struct{ name, guard string }{
-		{"as written", guard},
-		{"older bindings", "genimpl.SupportPackageIsVersion0"},
-		{"newer bindings", "genimpl.SupportPackageIsVersion2"},
+	lines := strings.Split(string(src), "\n")
+	first := slices.Index(lines, "\t_ = genimpl.EnforceVersion("+fmt.Sprint(toolversion.GeneratedCode)+" - genimpl.MinVersion)") + 1
+	for _, c := range []struct {
+		name, guard string
+		line        int // where the build fails
+	}{
+		{"as written", guard, 0},
+		{"older bindings", guardFor(genimpl.MinVersion - 1), first},
+		{"newer bindings", guardFor(genimpl.MaxVersion + 1), first + 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -100,8 +117,8 @@ func TestGuardStopsMismatchedBindings(t *testing.T) {
 			if err == nil {
 				t.Fatalf("bindings referring to %s built against this module's support packages", c.guard)
 			}
-			if !strings.Contains(string(out), "doc.go") || !strings.Contains(string(out), "undefined: "+c.guard) {
-				t.Fatalf("the compiler's error does not name the guard (undefined: %s) in doc.go:\n%s", c.guard, out)
+			if !strings.Contains(string(out), fmt.Sprintf("doc.go:%d:", c.line)) || !strings.Contains(string(out), "genimpl.EnforceVersion") {
+				t.Fatalf("the compiler's error does not name the guard (genimpl.EnforceVersion) on doc.go:%d:\n%s", c.line, out)
 			}
 		})
 	}

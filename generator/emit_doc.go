@@ -6,6 +6,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/toolversion"
 	"github.com/mcpgen/mcpgen/schema"
 	"github.com/mcpgen/mcpgen/templates"
 )
@@ -46,12 +47,27 @@ func emitDoc(g *gen, f *jen.File) (bool, error) {
 // emitGuard writes the package's one reference to the support packages'
 // version guard.
 func emitGuard(f *jen.File) {
-	f.Comment("A compile error on this line (undefined: genimpl." + supportGuard + ") means these")
-	f.Comment("bindings and the module github.com/mcpgen/mcpgen they are built with do not match:")
-	f.Comment("the module is older, or too much newer, than the mcpgen named in the header.")
-	f.Comment("Regenerate the bindings with the mcpgen of the module you build with, or")
-	f.Comment("require the mcpgen version the header names.")
-	f.Const().Id("_").Op("=").Qual(genimplPkg, supportGuard)
+	f.Comment("A compile error on these lines (a negative constant converted to")
+	f.Comment("genimpl.EnforceVersion) means these bindings and the module")
+	f.Comment("github.com/mcpgen/mcpgen they are built with do not match: on the first line the")
+	f.Comment("bindings are older than the module still serves, on the second newer than it")
+	f.Comment("provides. Regenerate the bindings with the mcpgen of the module you build with,")
+	f.Comment("or require the mcpgen version the header names.")
+	EmitEnforceVersion(f)
+}
+
+// EmitEnforceVersion writes the two-sided guard (runtime/genimpl's
+// EnforceVersion) for the version of generated code this mcpgen writes,
+// toolversion.GeneratedCode. The typed-tools generator writes it too.
+func EmitEnforceVersion(f *jen.File) {
+	ev := func(c jen.Code) jen.Code {
+		return jen.Id("_").Op("=").Qual(toolversion.GuardImport, "EnforceVersion").Call(c)
+	}
+	n := jen.Lit(toolversion.GeneratedCode)
+	f.Const().Defs(
+		ev(jen.Add(n).Op("-").Qual(toolversion.GuardImport, "MinVersion")),
+		ev(jen.Qual(toolversion.GuardImport, "MaxVersion").Op("-").Add(n)),
+	)
 }
 
 // cancellationSummary states the revision's rules in one paragraph.

@@ -387,6 +387,24 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
 		stmts = append(stmts, registerIf(me, inner))
 	}
+	// The …Handler interfaces registration looks for, for the check.
+	var types []jen.Code
+	for _, me := range methods {
+		types = append(types, jen.Qual("reflect", "TypeFor").Types(jen.Id(methodBase(me)+"Handler")).Call())
+		if me.Kind == schema.Request && me.TaskAugmentable && hasAlternative(me, createTaskDef) {
+			types = append(types, jen.Qual("reflect", "TypeFor").Types(jen.Id(methodBase(me)+"TaskHandler")).Call())
+		}
+	}
+	list := lowerFirst(register) + "Handlers"
+	f.Commentf("%s are the …Handler interfaces %s looks for in impl.", list, register)
+	f.Var().Id(list).Op("=").Index().Qual("reflect", "Type").Values(types...)
+	f.Commentf("%s reports the methods of impl that %s would silently skip", checkName(register), register)
+	f.Comment("(genimpl.CheckHandlers): named like a method of one of its …Handler interfaces,")
+	f.Comment("case aside, but with another signature, or on the pointer of an impl passed by")
+	f.Comment("value. Nil when there is none.")
+	f.Func().Id(checkName(register)).Params(jen.Id("impl").Any()).Error().Block(
+		jen.Return(jen.Qual(genimplPkg, "CheckHandlers").Call(jen.Lit(g.opts.Package+"."+register), jen.Id("impl"), jen.Id(list))),
+	)
 	f.Commentf("%s registers on conn the handlers of the methods impl implements: each", register)
 	f.Commentf("request and notification the %s receives in revision %s whose …Handler", s.role, g.m.Revision)
 	f.Comment("interface impl satisfies (a type assertion: nothing else about impl counts). It")
@@ -400,7 +418,16 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 	if g.anyResultType() && s.name == "Server" {
 		f.Comment("A result returned with an empty ResultType is sent as \"" + completeValue + "\".")
 	}
-	stmts = append([]jen.Code{jen.Var().Id("methods").Index().String()}, stmts...)
+	f.Comment("A method of impl named like a method of those interfaces (case aside) that does")
+	f.Comment("not satisfy its interface, which would register nothing, makes it panic with")
+	f.Commentf("the error of %s, naming the signature found and the one expected: the method", checkName(register))
+	f.Comment("set is fixed when the program is compiled, so this is a programming error every")
+	f.Comment("run meets at once (NewServer calls it at construction), like a conflicting")
+	f.Comment("pattern given to net/http.ServeMux, not a condition to handle at run time.")
+	stmts = append([]jen.Code{
+		jen.If(jen.Err().Op(":=").Id(checkName(register)).Call(jen.Id("impl")), jen.Err().Op("!=").Nil()).Block(jen.Panic(jen.Err())),
+		jen.Var().Id("methods").Index().String(),
+	}, stmts...)
 	stmts = append(stmts, jen.Return(jen.Id("methods")))
 	f.Func().Id(register).Params(jen.Id("conn").Op("*").Add(rt("Conn")), jen.Id("impl").Any()).Index().String().Block(stmts...)
 	if s.name == "Server" {
@@ -650,3 +677,10 @@ func exampleMethod(methods []*schema.Method) string {
 	}
 	return "Method"
 }
+
+// checkName is the generated function that checks impl for register
+// (RegisterServer → CheckServer).
+func checkName(register string) string { return "Check" + strings.TrimPrefix(register, "Register") }
+
+// lowerFirst is s with its first letter in lower case.
+func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }

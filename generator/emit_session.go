@@ -124,11 +124,19 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 	f.Comment("interfaces it implements (RegisterClient), which also make the client's")
 	f.Comment("capabilities (sampling, elicitation, roots); nil answers none. Where the")
 	f.Comment("revision has input requests (MRTR), their handler interfaces answer them too.")
-	f.Comment("With session.WithClientLegacy(…) the client detects the server's era.")
+	f.Comment("With session.WithClientLegacy(…) the client detects the server's era. A")
+	f.Comment("method of handler that registration would silently skip (see CheckClient) is")
+	f.Comment("an error, before anything is sent.")
+	checks := []jen.Code{
+		jen.If(jen.Err().Op(":=").Id("CheckClient").Call(jen.Id("handler")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
+	if len(inputs) > 0 {
+		checks = append(checks, jen.If(jen.Err().Op(":=").Id("CheckInputHandler").Call(jen.Id("handler")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
 	f.Func().Id("Connect").Params(
 		jen.Id("ctx").Qual("context", "Context"), jen.Id("t").Add(rt("Transport")),
 		jen.Id("info").Add(ses("Implementation")), jen.Id("handler").Any(), jen.Id("opts").Op("...").Add(ses("ClientOption")),
-	).Params(jen.Op("*").Id("ClientSession"), jen.Error()).Block(
+	).Params(jen.Op("*").Id("ClientSession"), jen.Error()).Block(append(checks,
 		jen.Id("cfg").Op(":=").Add(ses("ClientConfig")).Values(jen.Dict{
 			jen.Id("Info"):      jen.Id("info"),
 			jen.Id("Revisions"): jen.Index().Add(ses("Revision")).Values(jen.Id("Revision").Call()),
@@ -145,7 +153,7 @@ func emitSession(g *gen, f *jen.File) (bool, error) {
 			jen.Id("ClientSession"): jen.Id("c"),
 			jen.Id("ServerCaller"):  jen.Id("NewServerCaller").Call(jen.Id("c").Dot("RuntimeConn").Call()),
 		}), jen.Nil()),
-	)
+	)...)
 
 	if g.m.Definition("Implementation") != nil {
 		f.Comment("ServerInfo is the server's self-description (initialize's serverInfo, or")

@@ -12,16 +12,21 @@ import (
 
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	genimpl "github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
-// A compile error on this line (undefined: toolsupport.SupportPackageIsVersion2) means
-// this package and the module github.com/mcpgen/mcpgen it is built with do not
-// match: the module is older, or too much newer, than the mcpgen named in the
-// header. Regenerate with the mcpgen of the module you build with, or require
+// A compile error on these lines (a negative constant converted to
+// genimpl.EnforceVersion) means this package and the module
+// github.com/mcpgen/mcpgen it is built with do not match: on the first line the
+// package is older than the module still serves, on the second newer than it
+// provides. Regenerate with the mcpgen of the module you build with, or require
 // the mcpgen version the header names.
-const _ = toolsupport.SupportPackageIsVersion2
+const (
+	_ = genimpl.EnforceVersion(1 - genimpl.MinVersion)
+	_ = genimpl.EnforceVersion(genimpl.MaxVersion - 1)
+)
 
 // ValidationError says where a value breaks its schema: Pointer is the JSON
 // pointer of the offending value (relative to what was decoded, "" for the

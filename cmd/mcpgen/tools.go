@@ -118,7 +118,14 @@ func runTools(args []string, stdout, stderr io.Writer) int {
 // the summary line.
 func toolCount(data []byte) string {
 	var entries []json.RawMessage
-	json.Unmarshal(data, &entries)
+	if json.Unmarshal(data, &entries) != nil {
+		// A snapshot file (mcpgen tools --from-server): its tools member.
+		var snap struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		json.Unmarshal(data, &snap)
+		entries = snap.Tools
+	}
 	if len(entries) == 1 {
 		return "1 tool"
 	}

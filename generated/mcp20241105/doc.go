@@ -19,9 +19,13 @@ package mcp20241105
 
 import "github.com/mcpgen/mcpgen/runtime/genimpl"
 
-// A compile error on this line (undefined: genimpl.SupportPackageIsVersion1) means these
-// bindings and the module github.com/mcpgen/mcpgen they are built with do not match:
-// the module is older, or too much newer, than the mcpgen named in the header.
-// Regenerate the bindings with the mcpgen of the module you build with, or
-// require the mcpgen version the header names.
-const _ = genimpl.SupportPackageIsVersion1
+// A compile error on these lines (a negative constant converted to
+// genimpl.EnforceVersion) means these bindings and the module
+// github.com/mcpgen/mcpgen they are built with do not match: on the first line the
+// bindings are older than the module still serves, on the second newer than it
+// provides. Regenerate the bindings with the mcpgen of the module you build with,
+// or require the mcpgen version the header names.
+const (
+	_ = genimpl.EnforceVersion(1 - genimpl.MinVersion)
+	_ = genimpl.EnforceVersion(genimpl.MaxVersion - 1)
+)

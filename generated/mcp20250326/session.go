@@ -101,8 +101,13 @@ type ClientSession struct {
 // interfaces it implements (RegisterClient), which also make the client's
 // capabilities (sampling, elicitation, roots); nil answers none. Where the
 // revision has input requests (MRTR), their handler interfaces answer them too.
-// With session.WithClientLegacy(…) the client detects the server's era.
+// With session.WithClientLegacy(…) the client detects the server's era. A
+// method of handler that registration would silently skip (see CheckClient) is
+// an error, before anything is sent.
 func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler any, opts ...session.ClientOption) (*ClientSession, error) {
+	if err := CheckClient(handler); err != nil {
+		return nil, err
+	}
 	cfg := session.ClientConfig{
 		Info:      info,
 		Revisions: []session.Revision{Revision()},

@@ -6,8 +6,10 @@ package mcp20250618
 
 import (
 	"context"
+	"reflect"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -135,6 +137,17 @@ type ClientHandler interface {
 	ToolListChangedHandler
 }
 
+// registerClientHandlers are the …Handler interfaces RegisterClient looks for in impl.
+var registerClientHandlers = []reflect.Type{reflect.TypeFor[ElicitHandler](), reflect.TypeFor[PingHandler](), reflect.TypeFor[ListRootsHandler](), reflect.TypeFor[CreateMessageHandler](), reflect.TypeFor[LoggingMessageHandler](), reflect.TypeFor[PromptListChangedHandler](), reflect.TypeFor[ResourceListChangedHandler](), reflect.TypeFor[ResourceUpdatedHandler](), reflect.TypeFor[ToolListChangedHandler]()}
+
+// CheckClient reports the methods of impl that RegisterClient would silently skip
+// (genimpl.CheckHandlers): named like a method of one of its …Handler interfaces,
+// case aside, but with another signature, or on the pointer of an impl passed by
+// value. Nil when there is none.
+func CheckClient(impl any) error {
+	return genimpl.CheckHandlers("mcp20250618.RegisterClient", impl, registerClientHandlers)
+}
+
 // RegisterClient registers on conn the handlers of the methods impl implements: each
 // request and notification the client receives in revision 2025-06-18 whose …Handler
 // interface impl satisfies (a type assertion: nothing else about impl counts). It
@@ -145,7 +158,16 @@ type ClientHandler interface {
 // and results are encoded back. Create conn with
 // jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the revision's cancellation
 // rules apply; call it before conn.Start.
+// A method of impl named like a method of those interfaces (case aside) that does
+// not satisfy its interface, which would register nothing, makes it panic with
+// the error of CheckClient, naming the signature found and the one expected: the method
+// set is fixed when the program is compiled, so this is a programming error every
+// run meets at once (NewServer calls it at construction), like a conflicting
+// pattern given to net/http.ServeMux, not a condition to handle at run time.
 func RegisterClient(conn *jsonrpc2.Conn, impl any) []string {
+	if err := CheckClient(impl); err != nil {
+		panic(err)
+	}
 	var methods []string
 	if h, ok := impl.(ElicitHandler); ok {
 		methods = append(methods, MethodElicit)

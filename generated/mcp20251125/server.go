@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -205,6 +207,17 @@ type CallToolTaskHandler interface {
 	CallToolAsTask(ctx context.Context, params *CallToolRequestParams) (*CreateTaskResult, error)
 }
 
+// registerServerHandlers are the …Handler interfaces RegisterServer looks for in impl.
+var registerServerHandlers = []reflect.Type{reflect.TypeFor[CompleteHandler](), reflect.TypeFor[InitializeHandler](), reflect.TypeFor[SetLevelHandler](), reflect.TypeFor[PingHandler](), reflect.TypeFor[GetPromptHandler](), reflect.TypeFor[ListPromptsHandler](), reflect.TypeFor[ListResourcesHandler](), reflect.TypeFor[ReadResourceHandler](), reflect.TypeFor[SubscribeHandler](), reflect.TypeFor[ListResourceTemplatesHandler](), reflect.TypeFor[UnsubscribeHandler](), reflect.TypeFor[CancelTaskHandler](), reflect.TypeFor[GetTaskHandler](), reflect.TypeFor[ListTasksHandler](), reflect.TypeFor[GetTaskPayloadHandler](), reflect.TypeFor[CallToolHandler](), reflect.TypeFor[CallToolTaskHandler](), reflect.TypeFor[ListToolsHandler](), reflect.TypeFor[InitializedHandler](), reflect.TypeFor[RootsListChangedHandler](), reflect.TypeFor[TaskStatusHandler]()}
+
+// CheckServer reports the methods of impl that RegisterServer would silently skip
+// (genimpl.CheckHandlers): named like a method of one of its …Handler interfaces,
+// case aside, but with another signature, or on the pointer of an impl passed by
+// value. Nil when there is none.
+func CheckServer(impl any) error {
+	return genimpl.CheckHandlers("mcp20251125.RegisterServer", impl, registerServerHandlers)
+}
+
 // RegisterServer registers on conn the handlers of the methods impl implements: each
 // request and notification the server receives in revision 2025-11-25 whose …Handler
 // interface impl satisfies (a type assertion: nothing else about impl counts). It
@@ -215,7 +228,16 @@ type CallToolTaskHandler interface {
 // and results are encoded back. Create conn with
 // jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the revision's cancellation
 // rules apply; call it before conn.Start.
+// A method of impl named like a method of those interfaces (case aside) that does
+// not satisfy its interface, which would register nothing, makes it panic with
+// the error of CheckServer, naming the signature found and the one expected: the method
+// set is fixed when the program is compiled, so this is a programming error every
+// run meets at once (NewServer calls it at construction), like a conflicting
+// pattern given to net/http.ServeMux, not a condition to handle at run time.
 func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
+	if err := CheckServer(impl); err != nil {
+		panic(err)
+	}
 	var methods []string
 	if h, ok := impl.(CompleteHandler); ok {
 		methods = append(methods, MethodComplete)

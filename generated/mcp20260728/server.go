@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
@@ -160,6 +161,17 @@ func (e *InputRequiredError) Error() string {
 	return "input required: the server answered with an InputRequiredResult"
 }
 
+// registerServerHandlers are the …Handler interfaces RegisterServer looks for in impl.
+var registerServerHandlers = []reflect.Type{reflect.TypeFor[CompleteHandler](), reflect.TypeFor[GetPromptHandler](), reflect.TypeFor[ListPromptsHandler](), reflect.TypeFor[ListResourcesHandler](), reflect.TypeFor[ReadResourceHandler](), reflect.TypeFor[ListResourceTemplatesHandler](), reflect.TypeFor[DiscoverHandler](), reflect.TypeFor[SubscriptionsListenHandler](), reflect.TypeFor[CallToolHandler](), reflect.TypeFor[ListToolsHandler]()}
+
+// CheckServer reports the methods of impl that RegisterServer would silently skip
+// (genimpl.CheckHandlers): named like a method of one of its …Handler interfaces,
+// case aside, but with another signature, or on the pointer of an impl passed by
+// value. Nil when there is none.
+func CheckServer(impl any) error {
+	return genimpl.CheckHandlers("mcp20260728.RegisterServer", impl, registerServerHandlers)
+}
+
 // RegisterServer registers on conn the handlers of the methods impl implements: each
 // request and notification the server receives in revision 2026-07-28 whose …Handler
 // interface impl satisfies (a type assertion: nothing else about impl counts). It
@@ -171,7 +183,16 @@ func (e *InputRequiredError) Error() string {
 // jsonrpc2.WithPolicy(Policy(jsonrpc2.SideServer)) so the revision's cancellation
 // rules apply; call it before conn.Start.
 // A result returned with an empty ResultType is sent as "complete".
+// A method of impl named like a method of those interfaces (case aside) that does
+// not satisfy its interface, which would register nothing, makes it panic with
+// the error of CheckServer, naming the signature found and the one expected: the method
+// set is fixed when the program is compiled, so this is a programming error every
+// run meets at once (NewServer calls it at construction), like a conflicting
+// pattern given to net/http.ServeMux, not a condition to handle at run time.
 func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
+	if err := CheckServer(impl); err != nil {
+		panic(err)
+	}
 	var methods []string
 	if h, ok := impl.(CompleteHandler); ok {
 		methods = append(methods, MethodComplete)

@@ -6,8 +6,10 @@ package mcp20260728
 
 import (
 	"context"
+	"reflect"
 	"slices"
 
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -109,8 +111,16 @@ type ClientSession struct {
 // interfaces it implements (RegisterClient), which also make the client's
 // capabilities (sampling, elicitation, roots); nil answers none. Where the
 // revision has input requests (MRTR), their handler interfaces answer them too.
-// With session.WithClientLegacy(…) the client detects the server's era.
+// With session.WithClientLegacy(…) the client detects the server's era. A
+// method of handler that registration would silently skip (see CheckClient) is
+// an error, before anything is sent.
 func Connect(ctx context.Context, t jsonrpc2.Transport, info session.Implementation, handler any, opts ...session.ClientOption) (*ClientSession, error) {
+	if err := CheckClient(handler); err != nil {
+		return nil, err
+	}
+	if err := CheckInputHandler(handler); err != nil {
+		return nil, err
+	}
 	cfg := session.ClientConfig{
 		Info:      info,
 		Revisions: []session.Revision{Revision()},
@@ -303,6 +313,17 @@ type InputHandler interface {
 	CreateMessageHandler
 }
 
+// registerInputHandlerHandlers are the …Handler interfaces RegisterInputHandler looks for in impl.
+var registerInputHandlerHandlers = []reflect.Type{reflect.TypeFor[ElicitHandler](), reflect.TypeFor[ListRootsHandler](), reflect.TypeFor[CreateMessageHandler]()}
+
+// CheckInputHandler reports the methods of impl that RegisterInputHandler would silently skip
+// (genimpl.CheckHandlers): named like a method of one of its …Handler interfaces,
+// case aside, but with another signature, or on the pointer of an impl passed by
+// value. Nil when there is none.
+func CheckInputHandler(impl any) error {
+	return genimpl.CheckHandlers("mcp20260728.RegisterInputHandler", impl, registerInputHandlerHandlers)
+}
+
 // RegisterInputHandler registers on conn the handlers of the methods impl implements: each
 // request and notification the client receives in revision 2026-07-28 whose …Handler
 // interface impl satisfies (a type assertion: nothing else about impl counts). It
@@ -313,7 +334,16 @@ type InputHandler interface {
 // and results are encoded back. Create conn with
 // jsonrpc2.WithPolicy(Policy(jsonrpc2.SideClient)) so the revision's cancellation
 // rules apply; call it before conn.Start.
+// A method of impl named like a method of those interfaces (case aside) that does
+// not satisfy its interface, which would register nothing, makes it panic with
+// the error of CheckInputHandler, naming the signature found and the one expected: the method
+// set is fixed when the program is compiled, so this is a programming error every
+// run meets at once (NewServer calls it at construction), like a conflicting
+// pattern given to net/http.ServeMux, not a condition to handle at run time.
 func RegisterInputHandler(conn *jsonrpc2.Conn, impl any) []string {
+	if err := CheckInputHandler(impl); err != nil {
+		panic(err)
+	}
 	var methods []string
 	if h, ok := impl.(ElicitHandler); ok {
 		methods = append(methods, MethodElicit)

@@ -68,3 +68,17 @@ func fromBuildInfo(bi *debug.BuildInfo) string {
 	}
 	return m.Version
 }
+
+// GeneratedCode is the version of the code mcpgen's generators write, the N
+// of the guard every generated package refers to once
+// (genimpl.EnforceVersion(N - genimpl.MinVersion) and
+// genimpl.EnforceVersion(genimpl.MaxVersion - N)). It must equal
+// runtime/genimpl's GenVersion (generated/guard_test.go checks): raise both
+// in the change that makes generated code need something new of the
+// support packages.
+const GeneratedCode = 1
+
+// GuardImport is the import path of the package whose EnforceVersion the
+// guard converts: the one entry package of generated code into the
+// support packages.
+const GuardImport = Module + "/runtime/genimpl"

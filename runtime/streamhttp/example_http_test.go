@@ -35,8 +35,10 @@ func Example() {
 	defer h.Close(ctx)
 
 	info := session.Implementation{Name: "client", Version: "0"}
+	// The client transport speaks the revisions Connect does.
+	revisions := []session.Revision{mcp.Revision(), mcp20251125.Revision()}
 	for _, era := range []streamhttp.Era{streamhttp.EraModern, streamhttp.EraLegacy} {
-		tr, err := streamhttp.Dial(ctx, hs.URL, streamhttp.ClientOptions{Era: era, ClientInfo: info, Logger: quiet})
+		tr, err := streamhttp.Dial(ctx, hs.URL, streamhttp.ClientOptions{Era: era, Revisions: revisions, ClientInfo: info, Logger: quiet})
 		if err != nil {
 			fmt.Println(err)
 			return

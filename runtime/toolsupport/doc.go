@@ -18,24 +18,3 @@
 // naming the JSON pointer of the value at fault, relative to what was
 // decoded (the generated code passes the pointer down as it descends).
 package toolsupport
-
-// SupportPackageIsVersion1 is the version guard of generated tools
-// packages, like genimpl.SupportPackageIsVersion1 is for the bindings:
-// every package "mcpgen tools" writes refers to it once,
-//
-//	const _ = toolsupport.SupportPackageIsVersion2
-//
-// so a tools package compiles only against a toolsupport that still
-// provides what the generator that wrote it relied on; otherwise the
-// build fails on that line with "undefined:
-// toolsupport.SupportPackageIsVersionN", and the file's header names the
-// mcpgen version that wrote it. When the generator starts to need
-// something new here, it refers to the next version and this package adds
-// the next constant in the same change; older constants stay while the
-// code generated against them is still served.
-const SupportPackageIsVersion1 = true
-
-// SupportPackageIsVersion2 is the guard of tools packages that call the
-// fast binders' raw helpers (RawObject, RawString, BindArgumentsFast, ...),
-// which version 1's support package does not have.
-const SupportPackageIsVersion2 = true
