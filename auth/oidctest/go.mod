@@ -8,7 +8,7 @@ replace (
 )
 
 require (
-	github.com/mcpgen/mcpgen v0.0.0-00010101000000-000000000000
+	github.com/mcpgen/mcpgen v0.1.0
 	github.com/mcpgen/mcpgen/auth/oauthclient v0.0.0-00010101000000-000000000000
 	github.com/zitadel/oidc/v3 v3.52.0
 	golang.org/x/oauth2 v0.38.0
