@@ -18,15 +18,14 @@ import (
 
 // mcpgenHTTP is the README's HTTP server: the same NewServer as stdio
 // (2026-07-28 bindings with session.WithLegacy(2025-11-25), typed tools)
-// behind streamhttp.NewHandler through streamhttp.AcceptConns; the client is
+// behind streamhttp.NewHandler; the client is
 // mcp.Connect over streamhttp's client transport, the version forced to
 // the mode's revision.
 var mcpgenHTTP = HTTPPeer{
 	Name: "mcpgen",
 	Handler: func(m HTTPMode, h *Hooks) (http.Handler, func(), error) {
 		srv := mcpgenServer(h)
-		handler := streamhttp.NewHandler(streamhttp.AcceptConns(srv, quiet()),
-			streamhttp.ForServer(srv, streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE}))
+		handler := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet(), SSEResponses: m.SSE})
 		return handler, func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()

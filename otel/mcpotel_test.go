@@ -316,7 +316,7 @@ func TestHTTP(t *testing.T) {
 			impl := serverImpl()
 			srv := mcp.NewServer(session.Implementation{Name: "otel-test", Version: "0"}, impl,
 				append(mcpotel.ServerOptions(server.opts()...), session.WithLegacy(mcp20251125.Revision()), session.WithLogger(quiet()))...)
-			h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Logger: quiet()})
+			h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet()})
 			hs := httptest.NewServer(h)
 			defer func() {
 				hs.CloseClientConnections()

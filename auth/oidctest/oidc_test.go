@@ -160,7 +160,7 @@ func startResource(t *testing.T, issuer string) *resourceServer {
 	t.Helper()
 	rs := &resourceServer{}
 	verifier := op.NewAccessTokenVerifier(issuer, rp.NewRemoteKeySet(http.DefaultClient, issuer+"/keys"))
-	mcpH := streamhttp.NewLifecycleHandler(mcp.NewServer(session.Implementation{Name: "oidctest", Version: "0"}, toolServer{}), streamhttp.Options{})
+	mcpH := streamhttp.NewHandler(mcp.NewServer(session.Implementation{Name: "oidctest", Version: "0"}, toolServer{}), streamhttp.Options{})
 	t.Cleanup(func() { mcpH.Close(context.Background()) })
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)

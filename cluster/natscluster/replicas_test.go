@@ -93,7 +93,7 @@ func newNATSClusterOn(t *testing.T, s *server.Server) *natsCluster {
 			&tools{name: name, started: c.started, causes: c.causes},
 			session.WithLegacy(mcp20251125.Revision()), session.WithBus(bus),
 			session.WithCapability("tools", []byte(`{"listChanged":true}`)))
-		h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Sessions: store, Bus: bus, Replica: name})
+		h := streamhttp.NewHandler(srv, streamhttp.Options{Sessions: store, Bus: bus, Replica: name})
 		hs := httptest.NewServer(h)
 		t.Cleanup(func() {
 			hs.CloseClientConnections()

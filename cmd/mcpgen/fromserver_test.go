@@ -59,7 +59,7 @@ func httpServerOf(t *testing.T, toolsJSON string, loop bool) string {
 		t.Fatal(err)
 	}
 	srv := mcp20251125.NewServer(session.Implementation{Name: "paged", Version: "0.0.1"}, &pagedServer{tools: tools, loop: loop})
-	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{})
+	h := streamhttp.NewHandler(srv, streamhttp.Options{})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer s3cret" || r.Header.Get("X-Api-Key") != "k" {
 			http.Error(w, "no token", http.StatusUnauthorized)
@@ -250,7 +250,7 @@ func (modernTools) Echo(_ context.Context, a *extools.EchoArgs) (*extools.EchoRe
 // Streamable HTTP: the client detects the era and negotiates it.
 func TestFromServerHTTPModern(t *testing.T) {
 	srv := mcp20260728.NewServer(session.Implementation{Name: "modern", Version: "2"}, extools.NewHandler(modernTools{}))
-	ts := httptest.NewServer(streamhttp.NewLifecycleHandler(srv, streamhttp.Options{}))
+	ts := httptest.NewServer(streamhttp.NewHandler(srv, streamhttp.Options{}))
 	t.Cleanup(ts.Close)
 	out := filepath.Join(t.TempDir(), "modern")
 	if code, _, errs := runCLI("tools", "--from-server", ts.URL, "--out", out); code != 0 {

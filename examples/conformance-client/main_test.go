@@ -36,7 +36,7 @@ func TestRunFollowsVersion(t *testing.T) {
 	called := make(chan string, 4)
 	srv := mcp.NewServer(session.Implementation{Name: "s", Version: "0"}, tools{called},
 		session.WithLegacy(mcp20251125.Revision()))
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, nil), streamhttp.ForServer(srv, streamhttp.Options{}))
+	h := streamhttp.NewHandler(srv, streamhttp.Options{})
 	hs := httptest.NewServer(h)
 	defer func() {
 		hs.CloseClientConnections()

@@ -136,11 +136,11 @@ func newHandler(log *slog.Logger, sse bool) (*fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	// ForServer: the versions the handler names in -32022 are those
+	// The versions the handler names in -32022 are srv's, those
 	// server/discover lists.
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, log), streamhttp.ForServer(srv, streamhttp.Options{
+	h := streamhttp.NewHandler(srv, streamhttp.Options{
 		Logger: log, SSEResponses: sse, Revisions: revisions(),
 		ParamHeaders: impl.paramHeaders,
-	}))
+	})
 	return &fixture{Handler: h, tasks: impl.tasks}, nil
 }

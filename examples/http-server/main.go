@@ -115,6 +115,17 @@ func newServer(log *slog.Logger, tm *tasks.Manager) *session.Server {
 			jsonrpc2.WithObserver(jsonrpc2.LogCancellations(log))))
 }
 
+// eras is the streamhttp.Lifecycle of the example: legacy sessions are
+// served by one session.Server and modern requests by another, which
+// differ only in the "era" attribute of their log records.
+type eras struct {
+	*session.Server // legacy sessions (Accept, Adopt, RefreshLegacy) and the revisions
+	modern          *session.Server
+}
+
+// Dispatcher serves the modern requests with the modern Server.
+func (e eras) Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, error) { return e.modern.Dispatcher(t) }
+
 // authConfig is what the --auth flags say.
 type authConfig struct {
 	on                           bool
@@ -182,9 +193,7 @@ func run(addr string, log *slog.Logger, ac authConfig, lim limits) error {
 		defer cancel()
 		_ = tm.Close(ctx)
 	}()
-	modernSrv := newServer(log.With("era", "modern"), tm)
-	legacy := streamhttp.AcceptConns(newServer(log.With("era", "legacy"), tm), log)
-	modern := streamhttp.AcceptConns(modernSrv, log)
+	lc := eras{Server: newServer(log.With("era", "legacy"), tm), modern: newServer(log.With("era", "modern"), tm)}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -200,12 +209,7 @@ func run(addr string, log *slog.Logger, ac authConfig, lim limits) error {
 		}
 		rs.Apply(&opts) // scopes per tool, sessions bound to their identity
 	}
-	h := streamhttp.NewHandler(func(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
-		if era == streamhttp.EraModern {
-			return modern(t, era)
-		}
-		return legacy(t, era)
-	}, streamhttp.ForServer(modernSrv, opts)) // -32022 lists what server/discover lists
+	h := streamhttp.NewHandler(lc, opts) // -32022 lists what server/discover lists
 	mux := http.NewServeMux()
 	if rs != nil {
 		rs.Mount(mux, h) // the endpoint behind the token check, and the metadata

@@ -176,7 +176,7 @@ func mcpgenDualEra(t *testing.T) peerServer {
 	s := newSleeper()
 	srv := mcp20260728.NewServer(session.Implementation{Name: "mcpgen", Version: "0"}, sleeper0728{s},
 		session.WithLegacy(mcp20251125.Revision(), mcp20250618.Revision(), mcp20250326.Revision()), session.WithLogger(quiet()))
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, quiet()), streamhttp.ForServer(srv, streamhttp.Options{Logger: quiet()}))
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet()})
 	return peerServer{url: serveHTTP(t, h, h.Close), started: s.started, ended: s.ended, versions: []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"}}
 }
 
@@ -185,7 +185,7 @@ func mcpgenDualEra(t *testing.T) peerServer {
 func mcpgenLegacy(t *testing.T) peerServer {
 	s := newSleeper()
 	srv := mcp20251125.NewServer(session.Implementation{Name: "mcpgen", Version: "0"}, sleeper1125{s})
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, quiet()), streamhttp.ForServer(srv, streamhttp.Options{Logger: quiet()}))
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet()})
 	return peerServer{url: serveHTTP(t, h, h.Close), started: s.started, ended: s.ended, versions: []string{"2025-11-25"}}
 }
 
@@ -193,7 +193,7 @@ func mcpgenLegacy(t *testing.T) peerServer {
 func mcpgenModern(t *testing.T) peerServer {
 	s := newSleeper()
 	srv := mcp20260728.NewServer(session.Implementation{Name: "mcpgen", Version: "0"}, sleeper0728{s})
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, quiet()), streamhttp.ForServer(srv, streamhttp.Options{Logger: quiet()}))
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet()})
 	return peerServer{url: serveHTTP(t, h, h.Close), started: s.started, ended: s.ended, versions: []string{"2026-07-28"}}
 }
 

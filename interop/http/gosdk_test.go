@@ -15,6 +15,7 @@ import (
 	mcp20251125 "github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp20260728 "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -31,6 +32,28 @@ type ours struct {
 func newOurs() *ours {
 	return &ours{started: make(chan struct{}, 8), ended: make(chan error, 8)}
 }
+
+// ours is a streamhttp.Lifecycle: a legacy session's Conn reads its
+// initialize itself, and one Conn serves the modern requests.
+func (o *ours) Accept(_ context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
+	c := o.factory(t, streamhttp.EraLegacy)
+	c.Start()
+	return c, nil
+}
+
+func (o *ours) Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
+	c := o.factory(t, streamhttp.EraModern)
+	c.Start()
+	return c, nil
+}
+
+func (o *ours) Adopt(context.Context, jsonrpc2.Transport, session.LegacyState) (*jsonrpc2.Conn, error) {
+	return nil, errors.New("one replica: nothing to adopt")
+}
+
+func (o *ours) RefreshLegacy(*jsonrpc2.Conn, session.LegacyState) bool { return false }
+
+func (o *ours) Revisions() []session.Revision { return httpRevisions }
 
 func (o *ours) factory(t jsonrpc2.Transport, era streamhttp.Era) *jsonrpc2.Conn {
 	pol := mcp20251125.Policy(jsonrpc2.SideServer)
@@ -98,7 +121,7 @@ func TestGoSDKClientToMcpgenServer(t *testing.T) {
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			o := newOurs()
-			h := streamhttp.NewHandler(o.factory, streamhttp.Options{Revisions: httpRevisions, Logger: quiet()})
+			h := streamhttp.NewHandler(o, streamhttp.Options{Logger: quiet()})
 			srv := httptest.NewServer(h)
 			defer func() {
 				srv.CloseClientConnections()

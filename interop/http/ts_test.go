@@ -104,7 +104,7 @@ func next(t *testing.T, ch <-chan tsEvent, want string) tsEvent {
 func TestTSClientToMcpgenServer(t *testing.T) {
 	node, dir := tsEnv(t)
 	o := newOurs()
-	h := streamhttp.NewHandler(o.factory, streamhttp.Options{Revisions: httpRevisions, Logger: quiet()})
+	h := streamhttp.NewHandler(o, streamhttp.Options{Logger: quiet()})
 	srv := httptest.NewServer(h)
 	defer func() {
 		srv.CloseClientConnections()

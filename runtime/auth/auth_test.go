@@ -129,8 +129,8 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 		tasks.WithTasks(tm), session.WithLegacy(mcp20251125.Revision()))
 	opts.Logger = quiet()
 	rs.Apply(&opts)
-	conns := &countingLifecycle{srv: srv}
-	h := streamhttp.NewLifecycleHandler(conns, opts)
+	conns := &countingLifecycle{Server: srv, srv: srv}
+	h := streamhttp.NewHandler(conns, opts)
 	mux := http.NewServeMux()
 	rs.Mount(mux, h)
 	ts := httptest.NewServer(mux)
@@ -146,8 +146,9 @@ func newFixture(t *testing.T, opts streamhttp.Options) *fixture {
 // countingLifecycle counts the Conns the server builds: one per legacy
 // session, and the one that serves every modern request.
 type countingLifecycle struct {
-	srv *session.Server
-	n   atomic.Int64
+	*session.Server // Adopt, RefreshLegacy and Revisions as they are
+	srv             *session.Server
+	n               atomic.Int64
 }
 
 func (c *countingLifecycle) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
@@ -159,10 +160,6 @@ func (c *countingLifecycle) Dispatcher(t jsonrpc2.Transport) (*jsonrpc2.Conn, er
 	c.n.Add(1)
 	return c.srv.Dispatcher(t)
 }
-
-// Revisions keeps the server's revisions visible to
-// streamhttp.NewLifecycleHandler (streamhttp.RevisionLister).
-func (c *countingLifecycle) Revisions() []session.Revision { return c.srv.Revisions() }
 
 // countingStore counts the tasks created.
 type countingStore struct {

@@ -339,7 +339,7 @@ func TestFailClosed(t *testing.T) {
 	opts := streamhttp.Options{Logger: quiet()}
 	rs.Apply(&opts)
 	srv := mcp.NewServer(session.Implementation{Name: "t", Version: "0"}, struct{}{}, session.WithLegacy(mcp20251125.Revision()))
-	h := streamhttp.NewLifecycleHandler(srv, opts)
+	h := streamhttp.NewHandler(srv, opts)
 	ts := httptest.NewServer(h) // no Middleware
 	defer func() {
 		ts.Close()

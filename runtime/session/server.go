@@ -240,7 +240,7 @@ func (s *Server) SupportedVersions() []string {
 // Revisions returns the data of the revisions the server speaks, newest
 // first (a modern base revision, then the legacy ones: the base revision
 // and WithLegacy's), in SupportedVersions' order. Transports take what
-// they need of each revision from these (streamhttp.ForServer).
+// they need of each revision from these (streamhttp.NewHandler).
 func (s *Server) Revisions() []Revision {
 	var out []Revision
 	if s.base.Modern {

@@ -64,7 +64,7 @@ type rawClient struct {
 }
 
 // serveAsker serves giveUpAsker over Streamable HTTP, the user's way
-// (NewLifecycleHandler around the generated NewServer), and returns a
+// (NewHandler around the generated NewServer), and returns a
 // client with an initialized 2025-11-25 session that declared the
 // elicitation, sampling and roots capabilities. With askTimeout set the
 // server's calls to the client time out after it.
@@ -74,7 +74,7 @@ func serveAsker(t *testing.T, askTimeout time.Duration) *rawClient {
 	srv := mcp.NewServer(session.Implementation{Name: "asker", Version: "1"}, giveUpAsker{},
 		session.WithLegacy(mcp20251125.Revision()), session.WithLogger(quiet),
 		session.WithConnOptions(jsonrpc2.WithDefaultTimeout(askTimeout)))
-	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Logger: quiet})
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet})
 	hs := httptest.NewServer(h)
 	c := &rawClient{t: t, url: hs.URL + "/mcp", hc: &http.Client{Transport: &http.Transport{}}}
 	t.Cleanup(func() {

@@ -22,7 +22,7 @@ import (
 //     Mcp-Session-Id is written: a client cannot name the session to
 //     another replica before every replica can read it.
 //   - A replica that gets a request naming a session it does not hold reads
-//     the record and adopts the session (Options.Adopt: a Conn in the
+//     the record and adopts the session (Lifecycle.Adopt: a Conn in the
 //     negotiated state, no initialize), after the same owner check as a
 //     local session (another identity gets the same 404 as an unknown id).
 //   - notifications/cancelled naming a request that does not run on the
@@ -276,10 +276,10 @@ var errStoreUnavailable = errors.New("session store unavailable")
 
 // adopt builds the local copy of a session this replica does not hold from
 // its record, or returns nil (unknown, another owner's, not yet answered,
-// or refused by Options.Adopt): the caller answers 404; or
+// or refused by Lifecycle.Adopt): the caller answers 404; or
 // errStoreUnavailable (the caller answers 503).
 func (h *Handler) adopt(r *http.Request, id string) (*legacySession, error) {
-	if h.opts.Adopt == nil {
+	if h.adoptConn == nil {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
@@ -332,7 +332,7 @@ func (h *Handler) adopt(r *http.Request, id string) (*legacySession, error) {
 		h.log.Info("local session copy dropped to make room (MaxSessions reached)", "session", victim.id, "why", why)
 		h.closeSession(victim, why)
 	}
-	conn := h.opts.Adopt(s, legacyState(rec))
+	conn := h.adoptConn(s, legacyState(rec))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()

@@ -19,7 +19,7 @@ import (
 )
 
 // These tests run three replicas (each its own session.Server behind
-// NewLifecycleHandler) sharing a MemorySessionStore and a MemoryBus, behind
+// NewHandler) sharing a MemorySessionStore and a MemoryBus, behind
 // a round-robin httputil.ReverseProxy, and send raw HTTP to the proxy or to
 // a chosen replica.
 

@@ -52,7 +52,7 @@ func (c countingLifecycle) Accept(ctx context.Context, t jsonrpc2.Transport) (*j
 func TestLifecycleReadsDecodedMessages(t *testing.T) {
 	var rawReads atomic.Int32
 	base := newLifecycleFixture(t, Options{})
-	f := (&lifecycleFixture{started: base.started, causes: base.causes}).serve(t, countingLifecycle{base.srv, &rawReads}, ForServer(base.srv, Options{}))
+	f := (&lifecycleFixture{started: base.started, causes: base.causes}).serve(t, countingLifecycle{base.srv, &rawReads}, Options{})
 	ctx := bounded(t)
 
 	sid := ""

@@ -12,22 +12,27 @@
 //   - Modern (2026-07-28): no sessions. Every POST carries its version in the
 //     MCP-Protocol-Version header and in params._meta, and is served by a
 //     jsonrpc2.Conn of its own, so ids of different clients never meet.
-//     Closing the response stream is the cancellation: the transport reports
-//     it through jsonrpc2.DisconnectNotifier and the revision's Policy
-//     (DisconnectIsCancellation) makes the Conn cancel the handler with
-//     jsonrpc2.SourceStreamClosed. Nothing is written to a closed stream and no
+//     One Conn (Lifecycle.Dispatcher) serves every modern request: each is
+//     handed to it with jsonrpc2.Conn.Deliver, its answer going to the
+//     request's own stream. Closing the response stream is the
+//     cancellation: the Handler reports it (jsonrpc2.Delivery.StreamClosed)
+//     and the revision's Policy (DisconnectIsCancellation) makes the Conn
+//     cancel the handler with jsonrpc2.SourceStreamClosed. Nothing is written to a closed stream and no
 //     notifications/cancelled is sent for it.
 //
 // The handler never decides revision semantics itself beyond what HTTP needs
 // (headers, the version peek, the status codes): the Conn it builds through
-// the ConnFactory carries the revision's Policy and handlers, which is where
-// the lifecycle layer plugs in.
+// the Lifecycle (NewHandler's one argument, a *session.Server) carries the
+// revision's Policy and handlers, which is where the lifecycle layer plugs
+// in.
 //
 // Each message is decoded once: the Handler decodes a POST body to route it
 // (era, session, header checks) and hands that Message on, to the lifecycle
-// layer and the Conn alike (the server transports are
-// jsonrpc2.MessageReaders); the ClientTransport does the same with what the
-// server sends.
+// layer and the Conn alike (a legacy session's transport is a
+// jsonrpc2.MessageReader; a modern request is delivered decoded), and what
+// the Conn writes for a modern request arrives described
+// (jsonrpc2.OutMessage: kind, id, method, error code), so nothing is decoded
+// again; the ClientTransport does the same with what the server sends.
 //
 // Decisions worth knowing (the spec is silent or the pages disagree):
 //
@@ -108,8 +113,7 @@
 //     accepted logging/setLevel (also published to the other replicas'
 //     copies). Any replica then serves any POST, GET or DELETE of the
 //     session: one that does not hold it adopts it from the record
-//     (Options.Adopt, which NewLifecycleHandler sets from
-//     session.Server.Adopt: a Conn in the negotiated state, no
+//     (Lifecycle.Adopt, session.Server.Adopt: a Conn in the negotiated state, no
 //     re-initialize), after the same owner check (another identity gets the
 //     404 of an unknown id). DELETE removes the record and publishes
 //     "mcp.session.drop.<token>" so every replica ends its copy.

@@ -20,7 +20,7 @@ func (hello) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.C
 }
 
 // A server on Streamable HTTP for both eras, and a client of each era.
-// NewLifecycleHandler is the http.Handler of a *session.Server (a program
+// NewHandler is the http.Handler of a *session.Server (a program
 // calls streamhttp.ListenAndServe, which mounts it on /mcp and stops on
 // SIGINT); Dial detects the server's era unless ClientOptions.Era says it,
 // and the generated Connect makes the session over it.
@@ -29,7 +29,7 @@ func Example() {
 	quiet := slog.New(slog.DiscardHandler)
 	srv := mcp.NewServer(session.Implementation{Name: "hello", Version: "1.0.0"}, hello{},
 		session.WithLegacy(mcp20251125.Revision()), session.WithLogger(quiet))
-	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Logger: quiet})
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet})
 	hs := httptest.NewServer(h)
 	defer hs.Close()
 	defer h.Close(ctx)

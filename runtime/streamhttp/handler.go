@@ -23,19 +23,14 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
-// ConnFactory builds the jsonrpc2.Conn that serves t: one per legacy
+// connFactory builds the jsonrpc2.Conn that serves t: one per legacy
 // session, and one for the whole modern era, over a t that carries nothing
 // (jsonrpc2.NoTransport): every modern request is handed to that Conn with
-// jsonrpc2.Conn.Deliver, its answer going to the request's own stream. It
-// must give the Conn the Policy of the era's revision (mcp20260728.Policy
-// for EraModern, so that a closed stream cancels the handler) and register
-// the handlers; the Handler starts and closes it. Returning nil refuses the
-// session, or the modern requests, with 500.
-//
-// This is the seam for the lifecycle layer (initialize negotiation,
-// server/discover, per-request _meta): it lives in the Conn the factory
-// builds, not in the transport.
-type ConnFactory func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn
+// jsonrpc2.Conn.Deliver, its answer going to the request's own stream. The
+// Handler starts and closes it. Returning nil refuses the session, or the
+// modern requests, with 500. NewHandler builds it from a Lifecycle; tests
+// build Conns of their own.
+type connFactory func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn
 
 // Options configures a Handler. The zero value is usable: every limit then
 // has the default documented on its field.
@@ -122,7 +117,7 @@ type Options struct {
 	// mcpYYYYMMDD.Revision() of each): which versions each era serves
 	// unless ModernVersions or LegacyVersions say otherwise, and the
 	// headers, Mcp-Name members, lifecycle methods, removed methods and SSE
-	// priming of each. Required: NewLifecycleHandler and ListenAndServe
+	// priming of each. Required: NewHandler and ListenAndServe
 	// take them from a *session.Server (its Revisions) when nil; otherwise
 	// none is ErrNoRevisions, since streamhttp has no revision facts of its
 	// own.
@@ -187,11 +182,6 @@ type Options struct {
 	// A session idle on one replica is ended only once the store also shows
 	// it idle for SessionIdleTimeout; otherwise only the local copy goes.
 	ActiveInterval time.Duration
-	// Adopt builds the Conn of a legacy session that another replica
-	// initialized, from its recorded state, started (nil refuses: the
-	// request gets 404 as for an unknown session). NewLifecycleHandler sets
-	// it when its Lifecycle is a SessionAdopter (a *session.Server is).
-	Adopt func(t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn
 }
 
 func (o Options) withDefaults() Options {
@@ -255,7 +245,10 @@ func (o Options) withDefaults() Options {
 // Handler serves MCP's Streamable HTTP on one endpoint, both eras at once.
 // Close it to end every session and wait for the Conns it started.
 type Handler struct {
-	newConn ConnFactory
+	newConn connFactory
+	// adoptConn builds the Conn of a legacy session another replica
+	// initialized (Lifecycle.Adopt); nil refuses.
+	adoptConn func(t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn
 	// disp serves every modern request (Conn.Deliver); built on first use.
 	disp     *jsonrpc2.Conn
 	dispOnce sync.Once
@@ -291,14 +284,8 @@ type Handler struct {
 	refresh      func(*jsonrpc2.Conn, session.LegacyState) bool
 }
 
-// NewHandler returns a Handler whose Conns newConn builds. It panics with
-// ErrNoRevisions when opts.Revisions is empty: the revisions are the
-// generated Revision() values a program is built with, so their absence is
-// a programming error that no request could succeed despite, and failing
-// at construction (as net/http.ServeMux does for a conflicting pattern)
-// shows it before the first client does; ForServer fills them in from a
-// *session.Server.
-func NewHandler(newConn ConnFactory, opts Options) *Handler {
+// newHandler returns a Handler whose Conns newConn builds.
+func newHandler(newConn connFactory, opts Options) *Handler {
 	if len(opts.Revisions) == 0 {
 		panic(ErrNoRevisions)
 	}

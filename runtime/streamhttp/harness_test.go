@@ -107,7 +107,7 @@ func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
 	if withAuth {
 		front = behindAuth(t, f.url, &opts)
 	}
-	f.h = NewHandler(f.newConn, opts)
+	f.h = newHandler(f.newConn, opts)
 	f.late = &lateWrites{next: f.h}
 	f.srv.Config.Handler = front(f.late)
 	f.srv.Start()

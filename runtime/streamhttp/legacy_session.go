@@ -147,9 +147,6 @@ func (s *legacySession) next(ctx context.Context) (inbound, error) {
 		return in, nil
 	default:
 	}
-	if accepting(ctx) {
-		return inbound{}, errUndecided
-	}
 	select {
 	case in := <-s.in:
 		return in, nil

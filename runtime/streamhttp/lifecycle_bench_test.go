@@ -16,7 +16,7 @@ import (
 
 // BenchmarkLifecycleStreamClose is the bench module's "modern stream close
 // → handler ctx done" (raw client) through the lifecycle layer, the path a
-// user of NewLifecycleHandler runs: a session.Server accepts each modern
+// user of NewHandler runs: a session.Server accepts each modern
 // request, then the client aborts the POST of a tools/call whose handler
 // waits for its context. It reports the p50 and p99 from the abort to the
 // handler's ctx done.
@@ -85,7 +85,7 @@ func BenchmarkLifecycleRoundTrip(b *testing.B) {
 }
 
 // lifecycleBenchServer serves a modern session.Server through
-// NewLifecycleHandler over loopback TCP. Its tools/call runs block (when
+// NewHandler over loopback TCP. Its tools/call runs block (when
 // not nil) for the tool "block" and answers every other at once.
 func lifecycleBenchServer(block func(ctx context.Context)) (url string, stop func()) {
 	register := func(c *jsonrpc2.Conn) []string {
@@ -106,7 +106,7 @@ func lifecycleBenchServer(block func(ctx context.Context)) (url string, stop fun
 			Lifecycle:     []string{session.MethodDiscover, session.MethodSubscriptionsListen},
 			ServerMethods: map[string]string{"tools/call": "CallTool"}, Capabilities: map[string]string{"tools/call": "tools"}}),
 		register, session.WithLogger(quiet()))
-	h := NewLifecycleHandler(srv, Options{Logger: quiet()})
+	h := NewHandler(srv, Options{Logger: quiet()})
 	hs := httptest.NewServer(h)
 	return hs.URL, func() {
 		hs.Close()

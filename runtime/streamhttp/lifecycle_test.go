@@ -15,7 +15,7 @@ import (
 )
 
 // These tests serve a real session.Server (the lifecycle layer) through
-// NewLifecycleHandler and watch raw HTTP: the session package answers
+// NewHandler and watch raw HTTP: the session package answers
 // initialize, server/discover and the version checks; the handler below
 // only knows tools/call. The revisions are written out (as the harness's
 // policies are) so the runtime's tests do not depend on generated code.
@@ -35,7 +35,7 @@ func modernRevision() session.Revision {
 		CacheableResults: map[string]bool{"server/discover": true}})
 }
 
-// lifecycleFixture is a dual-era session.Server behind NewLifecycleHandler.
+// lifecycleFixture is a dual-era session.Server behind NewHandler.
 // Its tools/call answers "echo" at once; "block" reports its start and
 // waits for its ctx, then reports the cause.
 type lifecycleFixture struct {
@@ -79,7 +79,7 @@ func (f *lifecycleFixture) serve(t *testing.T, srv Lifecycle, opts Options) *lif
 	if opts.Logger == nil {
 		opts.Logger = quiet()
 	}
-	f.h = NewLifecycleHandler(srv, opts)
+	f.h = NewHandler(srv, opts)
 	late := &lateWrites{next: f.h}
 	hs := httptest.NewServer(late)
 	f.url = hs.URL + "/mcp"
@@ -237,8 +237,15 @@ func TestLifecycleModernRequests(t *testing.T) {
 	}
 }
 
-// refusing is a Lifecycle that reads the first message and refuses it.
-type refusing struct{ read chan []byte }
+// refusing is a Lifecycle that reads the first message and refuses it,
+// and lists no revisions (Options give them). Adopt and RefreshLegacy, of
+// the embedded nil Lifecycle, are never called: no cluster here.
+type refusing struct {
+	Lifecycle
+	read chan []byte
+}
+
+func (r refusing) Revisions() []session.Revision { return nil }
 
 func (r refusing) Dispatcher(jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
 	return nil, errors.New("refused for the test")
@@ -286,8 +293,8 @@ func TestLifecycleRefusedFirstMessage(t *testing.T) {
 	})
 
 	// The transport serves a modern version the session.Server does not
-	// speak: the session answers -32022 and reads on; the guard ends that
-	// read at once, so the client gets the answer instead of a hang.
+	// speak: the dispatcher's session view answers -32022 on the request's
+	// own stream, so the client gets the answer instead of a hang.
 	t.Run("version the lifecycle does not speak", func(t *testing.T) {
 		f := newLifecycleFixture(t, Options{ModernVersions: []string{"2027-01-01", "2026-07-28"}})
 		ctx := bounded(t)

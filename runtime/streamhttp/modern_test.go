@@ -392,13 +392,13 @@ func TestModernRevisionData(t *testing.T) {
 
 // TestForServer: a modern-only server's Handler names only the versions
 // the server speaks in -32022, as its server/discover does.
-func TestForServer(t *testing.T) {
+func TestForRevisions(t *testing.T) {
 	srv := session.NewServer(session.Implementation{Name: "t", Version: "1"}, testRevs()[0], func(*jsonrpc2.Conn) []string { return nil })
-	opts := ForServer(srv, Options{})
+	opts := forRevisions(srv.Revisions(), Options{})
 	if !slices.Equal(opts.ModernVersions, []string{"2026-07-28"}) || opts.LegacyVersions == nil || len(opts.LegacyVersions) != 0 {
 		t.Errorf("modern %q legacy %q, want [2026-07-28] and none", opts.ModernVersions, opts.LegacyVersions)
 	}
-	if got := ForServer(srv, Options{LegacyVersions: []string{"2025-11-25"}}).LegacyVersions; !slices.Equal(got, []string{"2025-11-25"}) {
+	if got := forRevisions(srv.Revisions(), Options{LegacyVersions: []string{"2025-11-25"}}).LegacyVersions; !slices.Equal(got, []string{"2025-11-25"}) {
 		t.Errorf("an explicit LegacyVersions was replaced: %q", got)
 	}
 }

@@ -33,9 +33,9 @@ func TestNoRevisions(t *testing.T) {
 		}()
 		f()
 	}
-	panics("NewHandler", func() {
-		NewHandler(func(jsonrpc2.Transport, Era) *jsonrpc2.Conn { return nil }, Options{})
+	panics("newHandler", func() {
+		newHandler(func(jsonrpc2.Transport, Era) *jsonrpc2.Conn { return nil }, Options{})
 	})
-	panics("NewLifecycleHandler", func() { NewLifecycleHandler(lc, Options{}) })
+	panics("NewHandler", func() { NewHandler(lc, Options{}) })
 	panics("NewClientTransport", func() { NewClientTransport("http://127.0.0.1:1/mcp", ClientOptions{}) })
 }

@@ -15,7 +15,7 @@ import (
 // SSE priming), so it must be handed the generated mcpYYYYMMDD.Revision()
 // of each revision it speaks, in Options.Revisions or
 // ClientOptions.Revisions, or take them from the *session.Server it serves
-// (NewLifecycleHandler, ListenAndServe, ForServer).
+// (NewHandler, ListenAndServe, ForServer).
 var ErrNoRevisions = errors.New("streamhttp: no revisions: set Options.Revisions (ClientOptions.Revisions) to the generated Revision() of each revision spoken, e.g. []session.Revision{mcp20260728.Revision(), mcp20251125.Revision()}")
 
 // Versions lists the versions of revs of era that have the Streamable HTTP
@@ -79,27 +79,7 @@ func newestRevision(revs []session.Revision, modern bool) session.Revision {
 	return session.Revision{Modern: modern}
 }
 
-// ForServer returns opts with Revisions, where it is nil, set to the
-// revisions srv speaks (srv.Revisions: its base revision and
-// session.WithLegacy's), and ModernVersions and LegacyVersions, where they
-// are nil, to the versions srv speaks, each put in its era by the revision
-// data of opts.Revisions, so that the supported list of the Handler's
-// UnsupportedProtocolVersionError (-32022) is the supportedVersions that
-// srv's server/discover lists, as a client comparing the two expects.
-// NewLifecycleHandler (and so ListenAndServe) applies it itself to any
-// Lifecycle that lists its revisions (RevisionLister); a Handler built
-// with NewHandler for a *session.Server needs it.
-func ForServer(srv *session.Server, opts Options) Options {
-	return forRevisions(srv.Revisions(), opts)
-}
-
-// RevisionLister is a Lifecycle that can say which revisions it speaks,
-// newest first, as *session.Server does (Revisions).
-type RevisionLister interface {
-	Revisions() []session.Revision
-}
-
-// forRevisions is ForServer for a list of revisions: revs become
+// forRevisions completes opts with the revisions a Lifecycle serves: revs become
 // opts.Revisions where that is nil, and their versions, each in its era,
 // the versions served where those are nil. A version of revs without the
 // Streamable HTTP transport (2024-11-05) is served too, as a legacy

@@ -11,7 +11,7 @@ import (
 )
 
 // ListenAndServe serves srv (a session.Server) over Streamable HTTP, both
-// eras on one endpoint (NewLifecycleHandler), at http://addr/mcp, until ctx
+// eras on one endpoint (NewHandler), at http://addr/mcp, until ctx
 // ends or the process receives SIGINT or SIGTERM. It is what an HTTP
 // server's main needs, graceful shutdown included: it logs the endpoint's
 // URL (with the port bound, so addr "127.0.0.1:0" works) at Info on
@@ -22,8 +22,8 @@ import (
 // nil after a shutdown, else the listener's error, or ErrNoRevisions when
 // neither opts.Revisions nor srv (a RevisionLister) gives revisions.
 func ListenAndServe(ctx context.Context, addr string, srv Lifecycle, opts Options) error {
-	if rl, ok := srv.(RevisionLister); ok {
-		opts = forRevisions(rl.Revisions(), opts)
+	if revs := srv.Revisions(); len(revs) > 0 {
+		opts = forRevisions(revs, opts)
 	}
 	if len(opts.Revisions) == 0 {
 		return ErrNoRevisions
@@ -31,7 +31,7 @@ func ListenAndServe(ctx context.Context, addr string, srv Lifecycle, opts Option
 	opts = opts.withDefaults()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h := NewLifecycleHandler(srv, opts)
+	h := NewHandler(srv, opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	hs := NewHTTPServer(addr, mux)

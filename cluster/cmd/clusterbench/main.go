@@ -191,7 +191,7 @@ func startReplica(name string, store tasks.Store, bus cluster.Bus, sessions clus
 	})
 	srv := mcp.NewServer(session.Implementation{Name: "clusterbench", Version: "0"}, tools.NewHandler(w),
 		session.WithLegacy(mcp20251125.Revision()), tasks.WithTasks(mgr), session.WithLogger(quiet))
-	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Logger: quiet, Sessions: sessions, Bus: bus, Replica: name})
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: quiet, Sessions: sessions, Bus: bus, Replica: name})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

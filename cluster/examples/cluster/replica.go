@@ -160,7 +160,7 @@ func runReplica(args []string) error {
 		session.WithCapability("tools", []byte(`{"listChanged":true}`)),
 		session.WithLogger(log))
 	im.srv = srv
-	h := streamhttp.NewLifecycleHandler(srv, streamhttp.Options{Logger: log, Sessions: sessions, Bus: bus, Replica: *name})
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: log, Sessions: sessions, Bus: bus, Replica: *name})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", withSessionID(h))
 	hs := streamhttp.NewHTTPServer(*addr, mux)

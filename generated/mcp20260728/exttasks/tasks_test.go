@@ -155,7 +155,7 @@ func TestTasksBothEras(t *testing.T) {
 func TestMUST_ExtMcpNameHeader(t *testing.T) {
 	srv, s := newServer(t)
 	var names []string
-	h := streamhttp.NewHandler(streamhttp.AcceptConns(srv, slog.New(slog.NewTextHandler(io.Discard, nil))), streamhttp.ForServer(srv, streamhttp.Options{}))
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if m := r.Header.Get("Mcp-Method"); strings.HasPrefix(m, "tasks/") {
 			names = append(names, m+" "+r.Header.Get("Mcp-Name"))
