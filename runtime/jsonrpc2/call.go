@@ -137,7 +137,7 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 	if f := c.deliveredOf(ctx); f != nil {
 		werr = c.writeFromHandler(ctx, f, &OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg})
 	} else {
-		werr = c.t.Write(ctx, msg)
+		werr = c.writeOut(ctx, KindRequest, cl.id, method, 0, msg)
 	}
 	if err := werr; err != nil {
 		// Not written: remove it, and send no cancellation for it.
@@ -376,7 +376,7 @@ func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	if f := c.deliveredOf(ctx); f != nil {
 		return c.writeFromHandler(ctx, f, &OutMessage{Kind: KindNotification, Method: method, Data: msg})
 	}
-	return c.t.Write(ctx, msg)
+	return c.writeOut(ctx, KindNotification, RequestID{}, method, 0, msg)
 }
 
 // NotifyProgress sends the Policy's progress notification; handlers use it

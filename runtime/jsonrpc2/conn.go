@@ -46,6 +46,7 @@ type NotificationHandler func(ctx context.Context, n *Notification)
 // cancellations are never stuck behind a running handler.
 type Conn struct {
 	t    Transport
+	mw   MessageWriter // t, when it takes messages described (WriteMessage)
 	pol  *compiledPolicy
 	log  *slog.Logger // logs through disp
 	obs  Observer     // called through disp
@@ -216,6 +217,9 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	}
 	if t != nil { // some tests build a Conn without one
 		c.sender.write = t.Write
+	}
+	if mw, ok := t.(MessageWriter); ok {
+		c.mw = mw
 	}
 	if bw, ok := t.(batchWriter); ok {
 		c.sender.writeBatch = bw.writeBatch

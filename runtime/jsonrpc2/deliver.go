@@ -27,16 +27,32 @@ type OutMessage struct {
 	Data []byte
 }
 
-// MessageWriter receives the messages of one request handed to a Conn with
-// Deliver: its response (or, when it is refused, its error response), and
-// whatever its handler sends while it runs (progress, log messages, a
-// subscription's notifications; requests when the writer allows them). The
-// response, or notifications/cancelled for the request itself, is the last
-// message. WriteMessage may be called from several goroutines, one at a
-// time; it must not block for long (a stalled client is the writer's to
-// bound), and an error means the message was not delivered.
+// MessageWriter takes messages described. A Transport that implements it
+// (the one optional writing interface, beside MessageReader for reading)
+// gets the Conn's responses, notifications and requests through
+// WriteMessage instead of Write; the writer of a request handed to a Conn
+// with Deliver gets that request's messages: its response (or, when it is
+// refused, its error response), and whatever its handler sends while it
+// runs (progress, log messages, a subscription's notifications; requests
+// when the writer allows them). The response, or notifications/cancelled
+// for the request itself, is the last message. WriteMessage may be called
+// from several goroutines at once, as Transport.Write may; it must not
+// block for long (a stalled client is the writer's to bound), and an error
+// means the message was not delivered.
 type MessageWriter interface {
 	WriteMessage(ctx context.Context, m *OutMessage) error
+}
+
+// writeOut writes one message the Conn produced on its transport:
+// described when the transport is a MessageWriter (a legacy Streamable
+// HTTP session routes it by kind and id without decoding it), else as
+// bytes. The description is built only then, so a stdio Conn pays
+// nothing for it.
+func (c *Conn) writeOut(ctx context.Context, kind MessageKind, id RequestID, method string, code int, msg []byte) error {
+	if c.mw != nil {
+		return c.mw.WriteMessage(ctx, &OutMessage{Kind: kind, ID: id, Method: method, Code: code, Data: msg})
+	}
+	return c.t.Write(ctx, msg)
 }
 
 // Delivery is a request handed to a Conn with Deliver, while it is served.

@@ -616,7 +616,7 @@ func (h *Handler) storeState(s *legacySession, now time.Time) (idle, initialized
 // when the store refuses, becomes an error: the session would exist on
 // this replica only); an accepted logging/setLevel updates the record and
 // the other replicas' copies. It returns the message to write.
-func (s *legacySession) clusterResponse(m *jsonrpc2.Message, msg []byte) []byte {
+func (s *legacySession) clusterResponse(m *jsonrpc2.OutMessage, msg []byte) []byte {
 	h := s.h
 	h.requestDone(s, m.ID)
 	s.mu.Lock()

@@ -489,7 +489,7 @@ func isLoopbackHost(hostport string) bool {
 }
 
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	if ct, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || ct != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSONMediaType(ct) {
 		writeError(w, http.StatusUnsupportedMediaType, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "Content-Type must be application/json", nil)
 		return
 	}
@@ -623,8 +623,23 @@ func (h *Handler) wait(r *http.Request, st *stream, ended <-chan struct{}) (clie
 	}
 }
 
+// isJSONMediaType reports whether a Content-Type names application/json
+// (with parameters, in any case); the exact value, what clients send, is
+// checked before without parsing.
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
+}
+
 // accepts reports whether an Accept header admits JSON and SSE.
 func accepts(values []string) (json, sse bool) {
+	if len(values) == 1 {
+		// What clients send, recognised without parsing.
+		switch values[0] {
+		case "application/json, text/event-stream", "text/event-stream, application/json":
+			return true, true
+		}
+	}
 	for _, v := range values {
 		for _, part := range strings.Split(v, ",") {
 			mt, _, err := mime.ParseMediaType(strings.TrimSpace(part))

@@ -364,6 +364,9 @@ func (p peek) metaVersion() (string, bool) {
 	if !ok {
 		return "", false
 	}
+	if v, ok := jsonscan.Unquote(jsonscan.Trim(raw)); ok {
+		return v, true // a version is plain ASCII: no reflection
+	}
 	var v string
 	if json.Unmarshal(raw, &v) != nil {
 		return "", false

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/cluster"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
 )
@@ -200,7 +201,10 @@ func handlerDone(ctx context.Context) bool {
 	return ok && ctx.Err() != nil
 }
 
-// Write implements jsonrpc2.Transport by routing msg to its stream.
+// Write implements jsonrpc2.Transport by routing msg to its stream. The
+// Conn writes its responses, notifications and requests described
+// (WriteMessage); only what its sender queue writes (cancellations, error
+// replies of the read loop) comes here as bytes, decoded to be routed.
 func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 	if handlerDone(ctx) {
 		return errStreamClosed
@@ -209,6 +213,30 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 	if derr != nil {
 		return derr
 	}
+	o := jsonrpc2.OutMessage{Kind: m.Kind, ID: m.ID, Method: m.Method, Data: msg}
+	if m.Error != nil {
+		o.Code = m.Error.Code
+	}
+	return s.route(ctx, &o, m.Params)
+}
+
+// WriteMessage implements jsonrpc2.MessageWriter: a message the Conn
+// describes, routed without decoding it.
+func (s *legacySession) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	if handlerDone(ctx) {
+		return errStreamClosed
+	}
+	var params json.RawMessage
+	if m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled" {
+		// The one message whose stream depends on its params.
+		params = jsonscan.Member(m.Data, "params")
+	}
+	return s.route(ctx, m, params)
+}
+
+// route sends m on the stream it belongs to; params are a cancellation's.
+func (s *legacySession) route(ctx context.Context, m *jsonrpc2.OutMessage, params json.RawMessage) error {
+	msg := m.Data
 	switch m.Kind {
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
 		if s.h.clustered() {
@@ -245,7 +273,7 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 		if m.Method == "notifications/cancelled" {
 			// The cancellation follows the request it names, so the client
 			// sees it on the stream where that request arrived.
-			st, named = s.outStreamOf(m.Params)
+			st, named = s.outStreamOf(params)
 		}
 		if st == nil {
 			st = s.streamFor(ctx)
