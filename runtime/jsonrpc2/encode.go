@@ -57,17 +57,10 @@ func appendedMessage(prefix []byte, a jsonAppender, suffix byte) (msg []byte, st
 	return msg, start, end, err
 }
 
-// encodeResult builds the response message for a successful handler's
-// result.
-func encodeResult(id RequestID, result any) []byte {
-	msg, _ := encodeResultCode(id, result)
-	return msg
-}
-
-// encodeResultCode is encodeResult that also says which error code the
-// message carries when encoding the result turned it into an error
-// response (0 when it is a result), so a transport routes and maps it to a
-// status without decoding it again.
+// encodeResultCode builds the response message for a successful handler's
+// result, and says which error code the message carries when encoding the
+// result turned it into an error response (0 when it is a result), so a
+// transport routes and maps it to a status without decoding it again.
 func encodeResultCode(id RequestID, result any) ([]byte, int) {
 	if a, ok := asAppender(result); ok {
 		var pre [64]byte
