@@ -94,10 +94,12 @@ func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *infli
 	over := func() bool {
 		return c.running >= limit || (c.runBytes+size > c.cfg.maxInFlightBytes && c.running > 0 && !live)
 	}
-	if over() {
+	for yields := 0; yields < admitYields && over(); yields++ {
 		// The handlers counted may only be waiting for a CPU: the read
 		// loop can route a pipelined burst of cheap requests faster than
-		// their goroutines get scheduled. Let them run once before
+		// their goroutines get scheduled, and on a loaded machine (a CI
+		// run, other processes) one yield is not always enough for them
+		// to finish. Let them run, a bounded number of times, before
 		// refusing, so busy means handlers that are really running.
 		c.mu.Unlock()
 		runtime.Gosched()
@@ -153,6 +155,12 @@ func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *infli
 	}
 	return f
 }
+
+// admitYields bounds how often admission yields the processor to running
+// handlers before it refuses a request as busy: enough for a burst of
+// cheap handlers to be scheduled on a loaded machine, cheap (microseconds)
+// for each refused request when the handlers really are all busy.
+const admitYields = 64
 
 // forgetLocked removes f from the table it was registered in: the
 // in-flight table by id for a request the Conn read, the delivered set for
