@@ -229,6 +229,10 @@ func Generate(data []byte, opts Options) (map[string][]byte, error) {
 		return nil, fmt.Errorf("%s:%w", file, err)
 	}
 	sum := sha256.Sum256(data) // of the file as written
+	// JSON text is UTF-8 (RFC 8259), but a server's tools/list may still
+	// carry invalid bytes in a string, and Go source may not: read them as
+	// encoding/json reads them into a string, U+FFFD.
+	data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	toolsData, snap, err := readSnapshot(data)
 	if err != nil {
 		return fail(err)
