@@ -149,11 +149,7 @@ func (c *Conn) onDisconnect(id RequestID) {
 	f.cancelled.Store(true)
 	delete(c.incoming, id)
 	c.mu.Unlock()
-	reason := "the peer closed the request's stream"
-	f.cancel(&CancelError{ID: id, Method: f.req.Method, Reason: reason, Source: SourceStreamClosed})
-	c.cancelled(f)
-	c.info("request cancelled: the peer closed its stream", slog.String("id", id.String()), slog.String("method", f.req.Method))
-	c.event(Event{Kind: EventApplied, Direction: Incoming, ID: id, Method: f.req.Method, Reason: reason, Source: SourceStreamClosed})
+	c.applyStreamClosed(f)
 }
 
 // ErrNotPermitted is wrapped by CancelIncoming's error when the Policy does

@@ -32,10 +32,9 @@ type stream struct {
 	allowJSON bool
 	closed    bool
 	done      chan struct{}
-	header    http.Header            // extra response headers (session id)
-	status    func(final []byte) int // JSON status for a final message; nil means 200
-	timeout   time.Duration          // per-write deadline, so a client that stops reading cannot block the Conn
-	doneShut  bool                   // done is closed
+	header    http.Header   // extra response headers (session id)
+	timeout   time.Duration // per-write deadline, so a client that stops reading cannot block the Conn
+	doneShut  bool          // done is closed
 
 	// ev, for a legacy stream, gives its SSE events ids, sends the priming
 	// event and retry field, and keeps the events in the EventStore so a
@@ -69,7 +68,7 @@ func (s *stream) send(msg []byte, final bool) error { return s.sendStatus(msg, f
 func (s *stream) sendFinal(msg []byte, status int) error { return s.sendStatus(msg, true, status) }
 
 // sendStatus is send with the status of a final JSON body decided by the
-// caller (0: s.status's, else 200).
+// caller (0: 200).
 func (s *stream) sendStatus(msg []byte, final bool, code int) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -87,12 +86,8 @@ func (s *stream) sendStatus(msg []byte, final bool, code int) error {
 	s.deadline()
 	var err error
 	status := http.StatusOK
-	if s.mode == modePending && final {
-		if code != 0 {
-			status = code
-		} else if s.status != nil {
-			status = s.status(msg)
-		}
+	if s.mode == modePending && final && code != 0 {
+		status = code
 	}
 	// A final message that is the first one goes as plain JSON, unless
 	// SSE was asked for; an error that has its own HTTP status (a modern
