@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/cluster"
@@ -90,8 +91,8 @@ type recordChange struct {
 }
 
 // noteChange remembers a request whose success changes the record
-// (legacyRequest), for clusterResponse.
-func (s *legacySession) noteChange(m *jsonrpc2.Message) {
+// (arriving), for response.
+func (rp *replicas) noteChange(s *legacySession, m *jsonrpc2.Message) {
 	var p struct {
 		Level string `json:"level"`
 		URI   string `json:"uri"`
@@ -135,10 +136,35 @@ type pendingCancel struct {
 	elem    *list.Element
 }
 
-func (h *Handler) clustered() bool { return h.opts.Sessions != nil }
+// replicas is sessionShare for a Handler with Options.Sessions: the
+// session store, the bus and the cancellations in flight between replicas.
+type replicas struct {
+	h *Handler
+	// The bus subscriptions, the forwarded cancellations kept for
+	// CancelWindow and the requests running here, under cmu; refresh
+	// applies another replica's changes to a session
+	// (session.Server.RefreshLegacy).
+	subs         []cluster.Subscription
+	cmu          sync.Mutex
+	pending      map[cancelKey]*pendingCancel
+	pendingOrder list.List // of *pendingCancel, oldest first
+	live         map[cancelKey]*liveRequest
+}
 
-// joinCluster subscribes to the bus (NewHandler).
-func (h *Handler) joinCluster() {
+// newShare returns the sessionShare of h: soloShare without a session
+// store, else the replicas, joined to the bus.
+func newShare(h *Handler) sessionShare {
+	if h.opts.Sessions == nil {
+		return soloShare{h}
+	}
+	rp := &replicas{h: h}
+	rp.join()
+	return rp
+}
+
+// join subscribes to the bus (newShare).
+func (rp *replicas) join() {
+	h := rp.h
 	if h.opts.Replica == "" {
 		h.opts.Replica = "replica-" + newSessionID()[:12]
 	}
@@ -151,33 +177,34 @@ func (h *Handler) joinCluster() {
 			h.opts.ActiveInterval = q
 		}
 	}
-	h.pending = map[cancelKey]*pendingCancel{}
-	h.live = map[cancelKey]*liveRequest{}
+	rp.pending = map[cancelKey]*pendingCancel{}
+	rp.live = map[cancelKey]*liveRequest{}
 	if h.opts.Bus == nil {
 		return
 	}
 	for pattern, fn := range map[string]func(string, []byte){
-		SubjectCancel + ">":       h.onBusCancel,
-		SubjectSessionDrop + ">":  h.onBusDrop,
-		SubjectSessionState + ">": h.onBusState,
+		SubjectCancel + ">":       rp.onBusCancel,
+		SubjectSessionDrop + ">":  rp.onBusDrop,
+		SubjectSessionState + ">": rp.onBusState,
 	} {
 		sub, err := h.opts.Bus.Subscribe(pattern, fn)
 		if err != nil {
 			h.log.Error("cluster bus: cannot subscribe; this replica will not see what the others forward", "subject", pattern, "error", err)
 			continue
 		}
-		h.subs = append(h.subs, sub)
+		rp.subs = append(rp.subs, sub)
 	}
 }
 
-// leaveCluster ends the bus subscriptions (Close).
-func (h *Handler) leaveCluster() {
-	for _, sub := range h.subs {
+// close ends the bus subscriptions (Handler.Close).
+func (rp *replicas) close() {
+	for _, sub := range rp.subs {
 		_ = sub.Unsubscribe()
 	}
 }
 
-func (h *Handler) publish(subject string, m busMsg) {
+func (rp *replicas) publish(subject string, m busMsg) {
+	h := rp.h
 	if h.opts.Bus == nil {
 		return
 	}
@@ -190,7 +217,8 @@ func (h *Handler) publish(subject string, m busMsg) {
 	}
 }
 
-func (h *Handler) storeCtx() (context.Context, context.CancelFunc) {
+func (rp *replicas) storeCtx() (context.Context, context.CancelFunc) {
+	h := rp.h
 	return context.WithTimeout(context.WithoutCancel(h.ctx), 10*time.Second)
 }
 
@@ -198,8 +226,8 @@ func (h *Handler) storeCtx() (context.Context, context.CancelFunc) {
 // result about to be written (legacySession.Write). A failure is returned:
 // the session then cannot be served by the other replicas, and the
 // initialize is answered with an error instead.
-func (s *legacySession) recordSession(result []byte) error {
-	h := s.h
+func (rp *replicas) recordSession(s *legacySession, result []byte) error {
+	h := rp.h
 	var res struct {
 		Result struct {
 			ProtocolVersion string `json:"protocolVersion"`
@@ -212,7 +240,7 @@ func (s *legacySession) recordSession(result []byte) error {
 	}
 	_ = json.Unmarshal(s.initParams, &p)
 	now := time.Now()
-	ctx, cancel := h.storeCtx()
+	ctx, cancel := rp.storeCtx()
 	defer cancel()
 	err := h.opts.Sessions.Create(ctx, cluster.SessionRecord{
 		ID: s.id, Revision: res.Result.ProtocolVersion, ClientInfo: p.ClientInfo, ClientCapabilities: p.Capabilities,
@@ -228,8 +256,9 @@ func (s *legacySession) recordSession(result []byte) error {
 
 // updateRecord applies fn to the record of s (best effort: logged) and
 // returns the record written (nil on failure).
-func (h *Handler) updateRecord(s *legacySession, what string, fn func(*cluster.SessionRecord)) *cluster.SessionRecord {
-	ctx, cancel := h.storeCtx()
+func (rp *replicas) updateRecord(s *legacySession, what string, fn func(*cluster.SessionRecord)) *cluster.SessionRecord {
+	h := rp.h
+	ctx, cancel := rp.storeCtx()
 	defer cancel()
 	rec, err := h.opts.Sessions.Update(ctx, s.id, func(r *cluster.SessionRecord) error {
 		fn(r)
@@ -242,10 +271,10 @@ func (h *Handler) updateRecord(s *legacySession, what string, fn func(*cluster.S
 	return &rec
 }
 
-// noteActive writes LastActive when the stored one is older than
+// active writes LastActive when the stored one is older than
 // ActiveInterval (touch), in the background.
-func (s *legacySession) noteActive(now time.Time) {
-	h := s.h
+func (rp *replicas) active(s *legacySession, now time.Time) {
+	h := rp.h
 	s.mu.Lock()
 	due := s.recorded && !s.activeWriting && now.Sub(s.storedActive) >= h.opts.ActiveInterval
 	if due {
@@ -256,7 +285,7 @@ func (s *legacySession) noteActive(now time.Time) {
 		return
 	}
 	h.background(func() {
-		h.updateRecord(s, "lastActive", func(r *cluster.SessionRecord) {
+		rp.updateRecord(s, "lastActive", func(r *cluster.SessionRecord) {
 			if now.After(r.LastActive) {
 				r.LastActive = now
 			}
@@ -278,7 +307,8 @@ var errStoreUnavailable = errors.New("session store unavailable")
 // its record, or returns nil (unknown, another owner's, not yet answered,
 // or refused by Lifecycle.Adopt): the caller answers 404; or
 // errStoreUnavailable (the caller answers 503).
-func (h *Handler) adopt(r *http.Request, id string) (*legacySession, error) {
+func (rp *replicas) adopt(r *http.Request, id string) (*legacySession, error) {
+	h := rp.h
 	if h.adoptConn == nil {
 		return nil, nil
 	}
@@ -378,7 +408,8 @@ const cancelPublishTimeout = 10 * time.Second
 // legacyPost then refuses the POST (503) rather than answer 202 for a
 // cancellation that may reach no one; the client may send it again
 // (duplicates are harmless).
-func (h *Handler) forwardCancel(ctx context.Context, s *legacySession, params json.RawMessage) (bool, error) {
+func (rp *replicas) forwardCancel(ctx context.Context, s *legacySession, params json.RawMessage) (bool, error) {
+	h := rp.h
 	if h.opts.Bus == nil {
 		return false, nil
 	}
@@ -387,9 +418,9 @@ func (h *Handler) forwardCancel(ctx context.Context, s *legacySession, params js
 		return false, nil // malformed: the local Conn ignores and logs it
 	}
 	id := idKey(rid)
-	h.cmu.Lock()
-	_, local := h.live[cancelKey{s.id, id}]
-	h.cmu.Unlock()
+	rp.cmu.Lock()
+	_, local := rp.live[cancelKey{s.id, id}]
+	rp.cmu.Unlock()
 	if local {
 		return false, nil
 	}
@@ -414,7 +445,8 @@ func (h *Handler) forwardCancel(ctx context.Context, s *legacySession, params js
 
 // onBusCancel receives a forwarded cancellation: applied at once when its
 // request runs here, else kept for CancelWindow.
-func (h *Handler) onBusCancel(_ string, data []byte) {
+func (rp *replicas) onBusCancel(_ string, data []byte) {
+	h := rp.h
 	var m busMsg
 	if err := json.Unmarshal(data, &m); err != nil || m.Session == "" {
 		h.log.Warn("cluster bus: malformed cancellation ignored", "error", err)
@@ -428,120 +460,126 @@ func (h *Handler) onBusCancel(_ string, data []byte) {
 	id := idKey(rid)
 	key := cancelKey{m.Session, id}
 	now := time.Now()
-	h.cmu.Lock()
-	h.expirePendingLocked(now)
-	if _, dup := h.pending[key]; dup {
-		h.cmu.Unlock()
+	rp.cmu.Lock()
+	rp.expirePendingLocked(now)
+	if _, dup := rp.pending[key]; dup {
+		rp.cmu.Unlock()
 		h.log.Debug("cluster bus: duplicate cancellation ignored", "session", m.Session, "requestId", id)
 		return
 	}
 	p := &pendingCancel{key: key, params: m.Params, expires: now.Add(h.opts.CancelWindow)}
-	p.elem = h.pendingOrder.PushBack(p)
-	h.pending[key] = p
-	for h.pendingOrder.Len() > maxPendingCancels {
-		old := h.pendingOrder.Remove(h.pendingOrder.Front()).(*pendingCancel)
-		delete(h.pending, old.key)
+	p.elem = rp.pendingOrder.PushBack(p)
+	rp.pending[key] = p
+	for rp.pendingOrder.Len() > maxPendingCancels {
+		old := rp.pendingOrder.Remove(rp.pendingOrder.Front()).(*pendingCancel)
+		delete(rp.pending, old.key)
 	}
-	// A live request not yet delivered is left to requestDelivered, which
+	// A live request not yet delivered is left to delivered, which
 	// finds this one pending.
 	var s *legacySession
-	if lr := h.live[key]; lr != nil && lr.delivered {
+	if lr := rp.live[key]; lr != nil && lr.delivered {
 		s = lr.s
 		p.applied = true
-		delete(h.live, key)
+		delete(rp.live, key)
 	}
-	h.cmu.Unlock()
+	rp.cmu.Unlock()
 	if s != nil {
 		h.log.Debug("cancellation from another replica applied", "session", m.Session, "requestId", id, "from", m.Origin)
-		h.background(func() { h.applyCancel(s, m.Params) })
+		h.background(func() { rp.applyCancel(s, m.Params) })
 	}
 }
 
 // expirePendingLocked drops the cancellations kept past CancelWindow.
-func (h *Handler) expirePendingLocked(now time.Time) {
-	for e := h.pendingOrder.Front(); e != nil; e = h.pendingOrder.Front() {
+func (rp *replicas) expirePendingLocked(now time.Time) {
+	h := rp.h
+	for e := rp.pendingOrder.Front(); e != nil; e = rp.pendingOrder.Front() {
 		p := e.Value.(*pendingCancel)
 		if now.Before(p.expires) {
 			return
 		}
-		h.pendingOrder.Remove(e)
-		delete(h.pending, p.key)
+		rp.pendingOrder.Remove(e)
+		delete(rp.pending, p.key)
 		if !p.applied {
 			h.log.Debug("forwarded cancellation expired: its request did not run on this replica in the window", "session", p.key.session, "requestId", p.key.id)
 		}
 	}
 }
 
-// requestArriving registers a request of s about to be handed to its Conn
-// as running here (legacyRequest), so a cancel POSTed here meanwhile is
-// not forwarded.
-func (h *Handler) requestArriving(s *legacySession, id jsonrpc2.RequestID) {
-	if h.opts.Bus == nil {
+// arriving registers a request of s about to be handed to its Conn as
+// running here (legacyRequest), so a cancel POSTed here meanwhile is not
+// forwarded, and remembers a request whose success changes the record.
+func (rp *replicas) arriving(s *legacySession, m *jsonrpc2.Message, cancellable bool) {
+	rp.noteChange(s, m)
+	if rp.h.opts.Bus == nil || !cancellable {
 		return
 	}
-	h.cmu.Lock()
-	h.live[cancelKey{s.id, idKey(id)}] = &liveRequest{s: s}
-	h.cmu.Unlock()
+	rp.cmu.Lock()
+	rp.live[cancelKey{s.id, idKey(m.ID)}] = &liveRequest{s: s}
+	rp.cmu.Unlock()
 }
 
-// requestDelivered marks a request just handed to the Conn of s, and
+// delivered marks a request just handed to the Conn of s, and
 // cancels it at once when a forwarded cancellation for it is waiting
 // (legacyRequest). A request already answered is left alone.
-func (h *Handler) requestDelivered(s *legacySession, id jsonrpc2.RequestID) {
+func (rp *replicas) delivered(s *legacySession, id jsonrpc2.RequestID) {
+	h := rp.h
 	if h.opts.Bus == nil {
 		return
 	}
 	key := cancelKey{s.id, idKey(id)}
-	h.cmu.Lock()
-	h.expirePendingLocked(time.Now())
-	lr := h.live[key]
+	rp.cmu.Lock()
+	rp.expirePendingLocked(time.Now())
+	lr := rp.live[key]
 	if lr == nil {
-		h.cmu.Unlock()
+		rp.cmu.Unlock()
 		return // answered already
 	}
 	lr.delivered = true
-	p := h.pending[key]
+	p := rp.pending[key]
 	apply := p != nil && !p.applied
 	if apply {
 		p.applied = true
-		delete(h.live, key)
+		delete(rp.live, key)
 	}
-	h.cmu.Unlock()
+	rp.cmu.Unlock()
 	if apply {
 		h.log.Debug("request cancelled on arrival: its cancellation came first through another replica", "session", s.id, "requestId", key.id)
-		h.applyCancel(s, p.params)
+		rp.applyCancel(s, p.params)
 	}
 }
 
-// requestDone forgets a request that no longer runs here (answered or
+// done forgets a request that no longer runs here (answered or
 // cancelled).
-func (h *Handler) requestDone(s *legacySession, id jsonrpc2.RequestID) {
+func (rp *replicas) done(s *legacySession, id jsonrpc2.RequestID) {
+	h := rp.h
 	if h.opts.Bus == nil {
 		return
 	}
-	h.cmu.Lock()
-	delete(h.live, cancelKey{s.id, idKey(id)})
-	h.cmu.Unlock()
+	rp.cmu.Lock()
+	delete(rp.live, cancelKey{s.id, idKey(id)})
+	rp.cmu.Unlock()
 }
 
-// forgetSessionRequests drops what the cancellation routing holds of a
+// forget drops what the cancellation routing holds of a
 // session that ended here.
-func (h *Handler) forgetSessionRequests(s *legacySession) {
+func (rp *replicas) forget(s *legacySession) {
+	h := rp.h
 	if h.opts.Bus == nil {
 		return
 	}
-	h.cmu.Lock()
-	for k, v := range h.live {
+	rp.cmu.Lock()
+	for k, v := range rp.live {
 		if v.s == s {
-			delete(h.live, k)
+			delete(rp.live, k)
 		}
 	}
-	h.cmu.Unlock()
+	rp.cmu.Unlock()
 }
 
 // applyCancel cancels a request of s as a cancel POSTed here would: its
 // stream ends, then its Conn reads the notification.
-func (h *Handler) applyCancel(s *legacySession, params json.RawMessage) {
+func (rp *replicas) applyCancel(s *legacySession, params json.RawMessage) {
+	h := rp.h
 	s.endCancelledStream(params)
 	data, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
@@ -557,7 +595,8 @@ func (h *Handler) applyCancel(s *legacySession, params json.RawMessage) {
 }
 
 // onBusDrop ends the local copy of a session deleted on another replica.
-func (h *Handler) onBusDrop(_ string, data []byte) {
+func (rp *replicas) onBusDrop(_ string, data []byte) {
+	h := rp.h
 	var m busMsg
 	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica {
 		return
@@ -575,7 +614,8 @@ func legacyState(rec cluster.SessionRecord) session.LegacyState {
 
 // onBusState applies a change accepted on another replica (log level,
 // resource subscriptions) to the local copy of the session.
-func (h *Handler) onBusState(_ string, data []byte) {
+func (rp *replicas) onBusState(_ string, data []byte) {
+	h := rp.h
 	var m busMsg
 	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica || h.refresh == nil || m.Record == nil {
 		return
@@ -587,22 +627,69 @@ func (h *Handler) onBusState(_ string, data []byte) {
 	}
 }
 
-// sessionDeleted removes the record of a session the client deleted (or
-// that expired) and tells the other replicas to drop their copies.
-func (h *Handler) sessionDeleted(id string) {
-	ctx, cancel := h.storeCtx()
+// deleted ends s, deleted by the client, here and on every replica.
+func (rp *replicas) deleted(s *legacySession) {
+	rp.h.endSession(s, "session deleted by the client")
+	rp.drop(s.id)
+}
+
+// drop removes the record of a session the client deleted (or that
+// expired) and tells the other replicas to drop their copies.
+func (rp *replicas) drop(id string) {
+	h := rp.h
+	ctx, cancel := rp.storeCtx()
 	defer cancel()
 	if err := h.opts.Sessions.Delete(ctx, id); err != nil {
 		h.log.Warn("session store: delete failed", "session", id, "error", err)
 	}
-	h.publish(SubjectSessionDrop+cluster.SubjectToken(id), busMsg{Session: id})
+	rp.publish(SubjectSessionDrop+cluster.SubjectToken(id), busMsg{Session: id})
 }
 
-// storeIdle reports whether the record of s also shows it idle for
+// endIdle ends a session idle here: only the local copy when the record
+// shows it active on another replica, else the record too.
+func (rp *replicas) endIdle(s *legacySession, now time.Time) {
+	storeIdle, _, found := rp.storeState(s, now)
+	if found && !storeIdle {
+		rp.h.endSession(s, "local copy idle (the session is active on another replica)")
+		return
+	}
+	rp.h.endSession(s, "idle")
+	if found {
+		rp.drop(s.id)
+	}
+}
+
+// endUnfinished ends a session without notifications/initialized here,
+// unless the record shows it was sent to another replica.
+func (rp *replicas) endUnfinished(s *legacySession, now time.Time) {
+	if _, init, _ := rp.storeState(s, now); init {
+		s.mu.Lock()
+		s.initialized = true // sent to another replica
+		s.mu.Unlock()
+		return
+	}
+	rp.h.endHandshakeless(s)
+	rp.drop(s.id)
+}
+
+// initialized records notifications/initialized of s, before its 202: the
+// client's next request may reach a replica whose handshake janitor reads
+// the record.
+func (rp *replicas) initialized(s *legacySession) {
+	s.mu.Lock()
+	recorded := s.recorded
+	s.mu.Unlock()
+	if recorded {
+		rp.updateRecord(s, "initialized", func(r *cluster.SessionRecord) { r.Initialized = true })
+	}
+}
+
+// storeState reports whether the record of s also shows it idle for
 // SessionIdleTimeout (or gone), and whether it completed its handshake
 // (janitor).
-func (h *Handler) storeState(s *legacySession, now time.Time) (idle, initialized, found bool) {
-	ctx, cancel := h.storeCtx()
+func (rp *replicas) storeState(s *legacySession, now time.Time) (idle, initialized, found bool) {
+	h := rp.h
+	ctx, cancel := rp.storeCtx()
 	defer cancel()
 	rec, err := h.opts.Sessions.Get(ctx, s.id)
 	if err != nil {
@@ -611,14 +698,14 @@ func (h *Handler) storeState(s *legacySession, now time.Time) (idle, initialized
 	return now.Sub(rec.LastActive) >= h.opts.SessionIdleTimeout, rec.Initialized, true
 }
 
-// clusterResponse is what Write does with a response of a shared session
+// response is what route does with a response of a shared session
 // before it goes out: the answer to initialize creates the record (or,
 // when the store refuses, becomes an error: the session would exist on
 // this replica only); an accepted logging/setLevel updates the record and
 // the other replicas' copies. It returns the message to write.
-func (s *legacySession) clusterResponse(m *jsonrpc2.OutMessage, msg []byte) []byte {
-	h := s.h
-	h.requestDone(s, m.ID)
+func (rp *replicas) response(s *legacySession, m *jsonrpc2.OutMessage) []byte {
+	h, msg := rp.h, m.Data
+	rp.done(s, m.ID)
 	s.mu.Lock()
 	isInit := !s.recorded && !s.initID.IsZero() && m.ID == s.initID
 	change, changes := s.changes[m.ID]
@@ -628,7 +715,7 @@ func (s *legacySession) clusterResponse(m *jsonrpc2.OutMessage, msg []byte) []by
 		return msg
 	}
 	if isInit {
-		if err := s.recordSession(msg); err != nil {
+		if err := rp.recordSession(s, msg); err != nil {
 			h.log.Error("session store: the session cannot be recorded; initialize fails", "session", s.id, "error", err)
 			h.background(func() { h.endSession(s, "not recorded in the session store") })
 			return errorBody(m.ID, jsonrpc2.CodeInternalError, "session store unavailable", nil)
@@ -639,7 +726,7 @@ func (s *legacySession) clusterResponse(m *jsonrpc2.OutMessage, msg []byte) []by
 		return msg
 	}
 	if changes {
-		rec := h.updateRecord(s, change.method, func(r *cluster.SessionRecord) {
+		rec := rp.updateRecord(s, change.method, func(r *cluster.SessionRecord) {
 			switch change.method {
 			case session.MethodSetLevel:
 				r.LogLevel = change.value
@@ -652,7 +739,7 @@ func (s *legacySession) clusterResponse(m *jsonrpc2.OutMessage, msg []byte) []by
 			}
 		})
 		if rec != nil {
-			h.publish(SubjectSessionState+cluster.SubjectToken(s.id), busMsg{Session: s.id, Record: rec})
+			rp.publish(SubjectSessionState+cluster.SubjectToken(s.id), busMsg{Session: s.id, Record: rec})
 		}
 	}
 	return msg

@@ -176,9 +176,10 @@ func TestClusterAnyReplicaServesTheSession(t *testing.T) {
 	}
 	// Answered requests are no longer tracked for cancellation routing.
 	for i, r := range c.reps {
-		r.h.cmu.Lock()
-		n := len(r.h.live)
-		r.h.cmu.Unlock()
+		rp := r.h.share.(*replicas)
+		rp.cmu.Lock()
+		n := len(rp.live)
+		rp.cmu.Unlock()
 		if n != 0 {
 			t.Errorf("replica %d still tracks %d answered requests", i, n)
 		}

@@ -272,16 +272,11 @@ type Handler struct {
 	omu     sync.Mutex
 	orphans list.List // of *orphan, oldest first
 
-	// Replicas (cluster.go): the bus subscriptions, the forwarded
-	// cancellations kept for CancelWindow and the requests running here,
-	// under cmu; refresh applies another replica's changes to a session
-	// (session.Server.RefreshLegacy).
-	subs         []cluster.Subscription
-	cmu          sync.Mutex
-	pending      map[cancelKey]*pendingCancel
-	pendingOrder list.List // of *pendingCancel, oldest first
-	live         map[cancelKey]*liveRequest
-	refresh      func(*jsonrpc2.Conn, session.LegacyState) bool
+	// share is what the legacy sessions share with other replicas
+	// (share.go, cluster.go); refresh applies another replica's changes to
+	// a session (session.Server.RefreshLegacy).
+	share   sessionShare
+	refresh func(*jsonrpc2.Conn, session.LegacyState) bool
 }
 
 // newHandler returns a Handler whose Conns newConn builds.
@@ -290,9 +285,6 @@ func newHandler(newConn connFactory, opts Options) *Handler {
 		panic(ErrNoRevisions)
 	}
 	opts = opts.withDefaults()
-	if opts.Sessions == nil {
-		opts.Bus = nil // the bus serves shared sessions only
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &Handler{
 		newConn:  newConn,
@@ -304,9 +296,7 @@ func newHandler(newConn connFactory, opts Options) *Handler {
 		sessions: map[string]*legacySession{},
 		store:    opts.EventStore,
 	}
-	if h.clustered() {
-		h.joinCluster()
-	}
+	h.share = newShare(h)
 	return h
 }
 
@@ -342,7 +332,7 @@ func (h *Handler) Close(ctx context.Context) error {
 		all = append(all, s)
 	}
 	h.mu.Unlock()
-	h.leaveCluster()
+	h.share.close()
 	for _, s := range all {
 		h.endSession(s, "server closing") // local copies only: the other replicas serve on
 	}

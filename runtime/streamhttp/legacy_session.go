@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 	"github.com/mcpgen/mcpgen/runtime/session"
@@ -239,9 +238,7 @@ func (s *legacySession) route(ctx context.Context, m *jsonrpc2.OutMessage, param
 	msg := m.Data
 	switch m.Kind {
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
-		if s.h.clustered() {
-			msg = s.clusterResponse(m, msg)
-		}
+		msg = s.h.share.response(s, m)
 		s.mu.Lock()
 		st := s.reqStreams[m.ID]
 		delete(s.reqStreams, m.ID)
@@ -394,7 +391,7 @@ func (s *legacySession) endCancelledStream(params json.RawMessage) {
 		st.abort()
 	}
 	s.h.releaseOrphanOf(s, id) // the Conn cancels it: the client's own reason
-	s.h.requestDone(s, id)
+	s.h.share.done(s, id)
 }
 
 // carriesLocked reports whether st carries a request of ours still
@@ -447,9 +444,7 @@ func (s *legacySession) touch(delta int) {
 	s.open += delta
 	s.lastActive = now
 	s.mu.Unlock()
-	if s.h.clustered() {
-		s.noteActive(now)
-	}
+	s.h.share.active(s, now)
 }
 
 func (s *legacySession) idleSince() (time.Time, bool) {
@@ -469,9 +464,9 @@ func (h *Handler) lookup(id string) *legacySession {
 // nothing (not even that it exists).
 func (h *Handler) lookupFor(r *http.Request, id string) (*legacySession, error) {
 	s := h.lookup(id)
-	if s == nil && h.clustered() {
+	if s == nil {
 		var err error
-		if s, err = h.adopt(r, id); err != nil { // another replica's session
+		if s, err = h.share.adopt(r, id); err != nil { // another replica's session
 			return nil, err
 		}
 	}
@@ -568,13 +563,8 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 		if m.Method == "notifications/initialized" {
 			s.mu.Lock()
 			s.initialized = true
-			recorded := s.recorded
 			s.mu.Unlock()
-			if recorded {
-				// Before the 202: the client's next request may reach a
-				// replica whose handshake janitor reads the record.
-				h.updateRecord(s, "initialized", func(r *cluster.SessionRecord) { r.Initialized = true })
-			}
+			h.share.initialized(s)
 		}
 		if m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse {
 			if st := s.forgetOut(m.ID); st != nil {
@@ -586,7 +576,7 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 		// stream ends first, so nothing the handler sends once cancelled can
 		// reach the wire.
 		if m.Method == "notifications/cancelled" {
-			if forwarded, err := h.forwardCancel(r.Context(), s, m.Params); err != nil {
+			if forwarded, err := h.share.forwardCancel(r.Context(), s, m.Params); err != nil {
 				// Not accepted: 202 would tell the client its cancellation
 				// is on its way when it may reach no replica. The spec
 				// answers input the server cannot accept with an HTTP error
@@ -655,17 +645,12 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		// so the client can resume even before the first message.
 		_ = st.openSSE()
 	}
-	if h.clustered() {
-		s.noteChange(m)
-		if start == nil { // initialize is never cancelled
-			h.requestArriving(s, m.ID)
-		}
-	}
+	h.share.arriving(s, m, start == nil) // initialize is never cancelled
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
-		h.requestDone(s, m.ID)
+		h.share.done(s, m.ID)
 	} else if start == nil {
-		h.requestDelivered(s, m.ID)
+		h.share.delivered(s, m.ID)
 	}
 	if start != nil && !start() {
 		s.mu.Lock()
@@ -787,10 +772,7 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request) {
 	if s == nil {
 		return
 	}
-	h.endSession(s, "session deleted by the client")
-	if h.clustered() {
-		h.sessionDeleted(s.id)
-	}
+	h.share.deleted(s)
 	w.WriteHeader(http.StatusOK)
 }
 
@@ -812,7 +794,7 @@ func (h *Handler) endSession(s *legacySession, why string) {
 func (h *Handler) closeSession(s *legacySession, why string) {
 	h.log.Debug("session ended", "session", s.id, "why", why)
 	s.Close()
-	h.forgetSessionRequests(s)
+	h.share.forget(s)
 	s.mu.Lock()
 	var orphans []*orphan
 	for _, o := range s.orphans {
@@ -895,34 +877,10 @@ func (h *Handler) runJanitor() {
 			}
 			h.mu.Unlock()
 			for _, s := range idle {
-				if h.clustered() {
-					storeIdle, _, found := h.storeState(s, now)
-					if found && !storeIdle {
-						h.endSession(s, "local copy idle (the session is active on another replica)")
-						continue
-					}
-					h.endSession(s, "idle")
-					if found {
-						h.sessionDeleted(s.id)
-					}
-					continue
-				}
-				h.endSession(s, "idle")
+				h.share.endIdle(s, now)
 			}
 			for _, s := range unfinished {
-				if h.clustered() {
-					if _, init, _ := h.storeState(s, now); init {
-						s.mu.Lock()
-						s.initialized = true // sent to another replica
-						s.mu.Unlock()
-						continue
-					}
-				}
-				h.log.Info("session ended: no notifications/initialized within the handshake timeout", "session", s.id, "timeout", h.opts.HandshakeTimeout)
-				h.endSession(s, "handshake not completed")
-				if h.clustered() {
-					h.sessionDeleted(s.id)
-				}
+				h.share.endUnfinished(s, now)
 			}
 		}
 	}
