@@ -245,17 +245,19 @@ func (c *Conn) cancelOnWire(cl *call, reason string, src CancelSource) {
 		c.cancelIgnored(Outgoing, cl.id, cl.method, reason, src, why, "")
 		return
 	}
-	if sc, ok := c.t.(RequestStreamCanceller); ok && c.pol.DisconnectIsCancellation {
-		c.closeRequestStream(sc, cl, reason, src)
+	if c.mw != nil && c.pol.DisconnectIsCancellation {
+		c.closeRequestStream(cl, reason, src)
 		return
 	}
 	c.sendCancelled(cl.ctx, cl.id, cl.method, reason, Outgoing, src)
 }
 
 // closeRequestStream cancels cl where closing its stream is the
-// cancellation (2026-07-28 over Streamable HTTP).
-func (c *Conn) closeRequestStream(sc RequestStreamCanceller, cl *call, reason string, src CancelSource) {
-	err := sc.CloseRequestStream(cl.id)
+// cancellation (2026-07-28 over Streamable HTTP): the transport's writer is
+// asked to close it (OutMessage.CloseStream).
+func (c *Conn) closeRequestStream(cl *call, reason string, src CancelSource) {
+	msg := appendCancelled(nil, c.pol.CancelledMethod, cl.id, reason)
+	err := c.mw.WriteMessage(context.WithoutCancel(cl.ctx), &OutMessage{Kind: KindNotification, ID: cl.id, Method: c.pol.CancelledMethod, Data: msg, CloseStream: true})
 	c.info("cancelled call by closing its stream", slog.String("id", cl.id.String()),
 		slog.String("method", cl.method), slog.String("reason", reason), slog.Any("error", err))
 	c.cancelEvent(EventSent, Outgoing, cl.id, cl.method, reason, src)

@@ -132,9 +132,14 @@ func (c *Conn) decodeCancelled(params []byte) (id RequestID, reason string, why 
 	return p.RequestID, p.Reason, IgnoreNone, ""
 }
 
-// onDisconnect is installed on transports that can see a request's stream
-// drop. Whether that is a cancellation is the Policy's call.
-func (c *Conn) onDisconnect(id RequestID) {
+// StreamClosed reports that the peer dropped the stream that carried
+// incoming request id: a transport with one stream per request (a legacy
+// Streamable HTTP session's POST) calls it on the Conn it serves. Whether
+// that is a cancellation is the Policy's call: under
+// DisconnectIsCancellation the handler's ctx ends with SourceStreamClosed;
+// otherwise the disconnect is only logged and the handler runs on. A
+// request handed to the Conn with Deliver is reported on its Delivery.
+func (c *Conn) StreamClosed(id RequestID) {
 	if !c.pol.DisconnectIsCancellation {
 		c.debug("request stream disconnected; not a cancellation under this policy", slog.String("id", id.String()))
 		return

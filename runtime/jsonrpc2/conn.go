@@ -160,15 +160,7 @@ func NewConn(t Transport, opts ...Option) *Conn {
 		cfg.logger = slog.New(logsink.AtLeast(slog.Default().Handler(), slog.LevelWarn))
 	}
 	if cfg.baseCtx == nil {
-		if ct, ok := t.(ContextTransport); ok {
-			cfg.baseCtx = ct.BaseContext()
-		}
-	}
-	if cfg.baseCtx == nil {
 		cfg.baseCtx = context.Background()
-	}
-	if rt, ok := t.(RequestContextTransport); ok {
-		cfg.requestCtx = rt.RequestContext
 	}
 	if cfg.maxInFlight <= 0 {
 		cfg.maxInFlight = DefaultMaxInFlight
@@ -211,9 +203,6 @@ func NewConn(t Transport, opts ...Option) *Conn {
 	c.connCtx, c.connCancel = context.WithCancelCause(context.WithoutCancel(cfg.baseCtx))
 	if cfg.maxHandlers > 0 {
 		c.sem = make(chan struct{}, cfg.maxHandlers)
-	}
-	if dn, ok := t.(DisconnectNotifier); ok {
-		dn.OnRequestDisconnect(c.onDisconnect)
 	}
 	if t != nil { // some tests build a Conn without one
 		c.sender.write = t.Write

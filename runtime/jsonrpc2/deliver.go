@@ -25,6 +25,14 @@ type OutMessage struct {
 	// Data is the whole encoded message. The writer may keep it; the Conn
 	// never modifies it again.
 	Data []byte
+	// CloseStream is set on the cancellation of one of our requests under
+	// a Policy with DisconnectIsCancellation (2026-07-28): ID is then the
+	// cancelled request's, and a writer with one stream per request
+	// (Streamable HTTP) closes that request's stream and sends nothing,
+	// because closing it is the cancellation. Data is the
+	// notifications/cancelled that a writer without such streams sends
+	// instead.
+	CloseStream bool
 }
 
 // MessageWriter takes messages described. A Transport that implements it

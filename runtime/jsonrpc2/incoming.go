@@ -18,7 +18,7 @@ import (
 type requestCtx struct {
 	context.Context
 	f      *inflight
-	values context.Context // Deliver's values; nil otherwise
+	values context.Context // Deliver's values or Message.Values; nil otherwise
 }
 
 // Value returns the request for requestKey, else the delivered values',
@@ -39,7 +39,7 @@ func (c *requestCtx) Value(key any) any {
 // handler runs, then starts it on its own goroutine. Registering at read time
 // is what lets a cancellation reach work that is queued behind
 // WithMaxConcurrentHandlers or has not been scheduled yet.
-func (c *Conn) onRequest(m *Message) { c.admit(m, nil, nil) }
+func (c *Conn) onRequest(m *Message) { c.admit(m, m.Values, nil) }
 
 // admit is onRequest for a request read by the Conn (w nil) or delivered
 // to it (Deliver: w receives its response and what its handler sends,
@@ -52,11 +52,7 @@ func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *infli
 		out:  w,
 	}
 	f.task = c.pol.isTask(m.Params) && c.acceptsTasks(m.Method)
-	parent := c.connCtx
-	if c.cfg.requestCtx != nil && w == nil {
-		parent = c.cfg.requestCtx(parent, m.ID)
-	}
-	f.reqCtx = requestCtx{Context: parent, f: f, values: values}
+	f.reqCtx = requestCtx{Context: c.connCtx, f: f, values: values}
 	ctx, cancel := context.WithCancelCause(&f.reqCtx)
 	f.ctx, f.cancel = ctx, cancel
 	c.mu.Lock()

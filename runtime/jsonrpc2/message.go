@@ -1,6 +1,7 @@
 package jsonrpc2
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,6 +48,14 @@ type Message struct {
 	Params json.RawMessage // nil when absent; never "null"
 	Result json.RawMessage
 	Error  *Error
+	// Values, on a request a MessageReader hands the Conn, carries values
+	// its handler's ctx has on top of the Conn's base context (a legacy
+	// Streamable HTTP session's request: the values of the POST that
+	// carried it, such as its bearer token's identity, for the life of the
+	// handler and of what keeps its ctx, a task's work). Values only: the
+	// Conn owns the cancellation, so it should be a context.WithoutCancel.
+	// Nil for a message decoded from bytes.
+	Values context.Context
 }
 
 // DecodeMessage decodes one JSON-RPC message. When the input cannot be used it

@@ -20,7 +20,6 @@ type config struct {
 	defaultTimeout   time.Duration
 	defaultMax       time.Duration
 	baseCtx          context.Context
-	requestCtx       func(context.Context, RequestID) context.Context // RequestContextTransport
 	eofGrace         time.Duration
 	cancelGrace      time.Duration
 	maxInFlight      int
@@ -178,29 +177,6 @@ func WithDefaultMaxTimeout(d time.Duration) Option { return func(c *config) { c.
 // (trace ids, loggers) reach every handler. Its cancellation is not inherited:
 // use Run's context or Close to end the Conn.
 func WithBaseContext(ctx context.Context) Option { return func(c *config) { c.baseCtx = ctx } }
-
-// ContextTransport is a Transport that carries values for its handlers: an
-// HTTP transport gives the values of the request that created it (the
-// verified identity of an authorized request, for one). Without
-// WithBaseContext, a Conn on such a Transport derives its handler contexts
-// from BaseContext; its cancellation is not inherited.
-type ContextTransport interface {
-	Transport
-	BaseContext() context.Context
-}
-
-// RequestContextTransport is a Transport whose incoming requests each carry
-// values of their own: a legacy Streamable HTTP session, whose every
-// request arrives in its own POST with its own bearer token. The Conn calls
-// RequestContext once per incoming request, as it registers it, with the
-// context the handler's derives from; the handler's ctx (and whatever
-// outlives the handler with its values: a task's work) then keeps what it
-// returns. It must return parent or a context derived from it (values
-// only: the Conn owns the cancellation).
-type RequestContextTransport interface {
-	Transport
-	RequestContext(parent context.Context, id RequestID) context.Context
-}
 
 // CallOption configures one Call.
 type CallOption func(*callConfig)

@@ -116,9 +116,10 @@ type Policy struct {
 
 	// DisconnectIsCancellation is true when dropping a request's stream is
 	// itself the cancellation (2026-07-28 Streamable HTTP). With a transport
-	// implementing RequestStreamCanceller the Conn then closes the stream
-	// instead of sending a notification, and with a DisconnectNotifier it
-	// cancels handlers whose stream dropped. Ignored by stdio and pipes.
+	// that is a MessageWriter the Conn then cancels a call by asking it to
+	// close the call's stream (OutMessage.CloseStream) instead of sending a
+	// notification, and a dropped incoming stream (Conn.StreamClosed,
+	// Delivery.StreamClosed) cancels its handler. Ignored by stdio and pipes.
 	DisconnectIsCancellation bool
 }
 

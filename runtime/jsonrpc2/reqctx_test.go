@@ -6,20 +6,32 @@ import (
 	"time"
 )
 
-// perRequestTransport gives each incoming request a value of its own, as a
-// legacy Streamable HTTP session gives each the values of its POST.
+// perRequestTransport gives each incoming request a value of its own
+// (Message.Values), as a legacy Streamable HTTP session gives each the
+// values of its POST.
 type perRequestTransport struct{ Transport }
 
 type perRequestKey struct{}
 
-func (perRequestTransport) RequestContext(parent context.Context, id RequestID) context.Context {
-	return context.WithValue(parent, perRequestKey{}, "post-of-"+id.String())
+func (t perRequestTransport) ReadMessage(ctx context.Context) (*Message, error) {
+	data, err := t.Read(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m, derr := DecodeMessage(data)
+	if derr != nil {
+		return m, derr
+	}
+	if m.Kind == KindRequest {
+		m.Values = context.WithValue(context.Background(), perRequestKey{}, "post-of-"+m.ID.String())
+	}
+	return m, nil
 }
 
-// A RequestContextTransport's values reach each request's handler, on top
-// of the base context's, and stay in what outlives the handler with its
-// values (context.WithoutCancel, as a task's work is detached).
-func TestRequestContextTransport(t *testing.T) {
+// Message.Values of a request a MessageReader read reach its handler, on
+// top of the base context's, and stay in what outlives the handler with
+// its values (context.WithoutCancel, as a task's work is detached).
+func TestRequestValuesFromReader(t *testing.T) {
 	a, b := NewPipe()
 	base := context.WithValue(context.Background(), ctxKey{}, "base")
 	server := NewConn(perRequestTransport{a}, WithPolicy(testPolicy(SideServer)), WithLogger(quietLogger()), WithBaseContext(base))

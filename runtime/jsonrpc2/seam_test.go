@@ -9,24 +9,25 @@ import (
 )
 
 // streamTransport stands in for Streamable HTTP: each request has its own
-// stream, which the Conn can close, and whose drop it is told about.
+// stream, which the Conn can close (a MessageWriter told CloseStream), and
+// whose drop the transport reports (Conn.StreamClosed).
 type streamTransport struct {
 	Transport
-	mu         sync.Mutex
-	closed     []RequestID
-	disconnect func(RequestID)
-	closedCh   chan struct{}
+	mu       sync.Mutex
+	closed   []RequestID
+	closedCh chan struct{}
 }
 
-func (s *streamTransport) CloseRequestStream(id RequestID) error {
+func (s *streamTransport) WriteMessage(ctx context.Context, m *OutMessage) error {
+	if !m.CloseStream {
+		return s.Write(ctx, m.Data)
+	}
 	s.mu.Lock()
-	s.closed = append(s.closed, id)
+	s.closed = append(s.closed, m.ID)
 	s.mu.Unlock()
 	s.closedCh <- struct{}{}
 	return nil
 }
-
-func (s *streamTransport) OnRequestDisconnect(f func(RequestID)) { s.disconnect = f }
 
 // Under DisconnectIsCancellation (2026-07-28 Streamable HTTP) an abandoned
 // call closes its stream instead of sending a notification, and a dropped
@@ -68,7 +69,7 @@ func TestDisconnectSeam(t *testing.T) {
 		// Incoming side.
 		b.Write(context.Background(), reqMsg(Int64ID(1), "tools/call"))
 		<-started
-		st.disconnect(Int64ID(1))
+		c.StreamClosed(Int64ID(1))
 		if !disconnectCancels {
 			close(release)
 		}

@@ -28,24 +28,6 @@ type Transport interface {
 	Close() error
 }
 
-// RequestStreamCanceller is the seam for transports where each outgoing
-// request has its own response stream (Streamable HTTP). Under a Policy with
-// DisconnectIsCancellation, the Conn cancels an outgoing call by closing its
-// stream through this method instead of sending notifications/cancelled,
-// because that revision defines the disconnect itself as the cancellation.
-type RequestStreamCanceller interface {
-	CloseRequestStream(id RequestID) error
-}
-
-// DisconnectNotifier is the server half of that seam: a transport that can see
-// the peer drop the stream of an incoming request reports it through the
-// function the Conn installs here. Under a Policy with
-// DisconnectIsCancellation the Conn cancels that request's handler with
-// SourceStreamClosed; otherwise the disconnect is only logged.
-type DisconnectNotifier interface {
-	OnRequestDisconnect(func(id RequestID))
-}
-
 // batchWriter is implemented by the runtime's own transports that can write
 // several messages as one write. The Conn's sender uses it for what queues
 // up behind a write: a burst of cancellations or of error replies costs a

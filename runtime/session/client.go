@@ -260,10 +260,10 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
 	connOpts = append(connOpts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideClient))))
 	var wire jsonrpc2.Transport = ct
-	if sc, ok := t.(jsonrpc2.RequestStreamCanceller); ok {
+	if mw, ok := t.(jsonrpc2.MessageWriter); ok {
 		// The Conn cancels a modern call by closing its stream: the
 		// session's transport must show the seam the real one has.
-		wire = &streamClientTransport{clientTransport: ct, sc: sc}
+		wire = &streamClientTransport{clientTransport: ct, mw: mw}
 	}
 	conn := jsonrpc2.NewConn(wire, connOpts...)
 	ct.conn = conn

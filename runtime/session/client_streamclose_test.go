@@ -19,8 +19,11 @@ type streamCloser struct {
 	wrote  chan string
 }
 
-func (s *streamCloser) CloseRequestStream(id jsonrpc2.RequestID) error {
-	s.closed <- id
+func (s *streamCloser) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	if !m.CloseStream {
+		return s.Write(ctx, m.Data)
+	}
+	s.closed <- m.ID
 	return nil
 }
 

@@ -505,17 +505,24 @@ func (ct *clientTransport) modernParams(params json.RawMessage, version string) 
 	})
 }
 
-// streamClientTransport is a clientTransport over a transport that cancels
-// a request by closing its stream (Streamable HTTP, modern era).
+// streamClientTransport is a clientTransport over a transport that takes
+// messages described (jsonrpc2.MessageWriter): one that can cancel a
+// request by closing its stream (Streamable HTTP, modern era).
 type streamClientTransport struct {
 	*clientTransport
-	sc jsonrpc2.RequestStreamCanceller
+	mw jsonrpc2.MessageWriter
 }
 
-// CloseRequestStream implements jsonrpc2.RequestStreamCanceller: the Conn's
-// id is mapped to the request on the wire now (an MRTR retry has its own),
-// and a running input round is stopped.
-func (s *streamClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error {
+// WriteMessage implements jsonrpc2.MessageWriter. A message goes the
+// clientTransport's way (Write), except a request's cancellation by
+// closing its stream (OutMessage.CloseStream): the Conn's id is mapped to
+// the request on the wire now (an MRTR retry has its own), a running input
+// round is stopped, and the inner transport closes that stream.
+func (s *streamClientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	if !m.CloseStream {
+		return s.Write(ctx, m.Data)
+	}
+	id := m.ID
 	ct := s.clientTransport
 	ct.mu.Lock()
 	rt := ct.calls[id]
@@ -529,7 +536,7 @@ func (s *streamClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error 
 	if rt != nil {
 		rt.cancel()
 	}
-	return s.sc.CloseRequestStream(wireID)
+	return s.mw.WriteMessage(ctx, &jsonrpc2.OutMessage{Kind: m.Kind, ID: wireID, Method: m.Method, Data: m.Data, CloseStream: true})
 }
 
 func (ct *clientTransport) Close() error {

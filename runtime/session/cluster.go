@@ -42,13 +42,14 @@ type LegacyState struct {
 // shared store): the Conn has the Policy of st.Version and the lifecycle
 // installed, and its requests see st as if initialize had been handled on
 // it. Nothing is read from t before the Conn starts. It fails for a
-// version the server does not serve in the legacy era.
+// version the server does not serve in the legacy era. As for Accept, the
+// Conn's handlers see ctx's values, not its cancellation.
 func (s *Server) Adopt(ctx context.Context, t jsonrpc2.Transport, st LegacyState) (*jsonrpc2.Conn, error) {
 	rev, ok := s.legacyRevision(st.Version)
 	if !ok {
 		return nil, fmt.Errorf("session: Adopt: %q is not a legacy version this server serves (%v)", st.Version, s.SupportedVersions())
 	}
-	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
+	opts := append([]jsonrpc2.Option{jsonrpc2.WithBaseContext(ctx), jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideServer))))
 	lc := &LegacyContext{Version: st.Version, ClientInfo: st.ClientInfo, ClientCapabilities: st.ClientCapabilities, LogLevel: st.LogLevel}
 	conn, cs := s.newConn(t, opts, false, lc)

@@ -320,6 +320,11 @@ func (s *Server) serve(ctx context.Context, t jsonrpc2.Transport, grace time.Dur
 // (jsonrpc2.WithReceived): each is decoded once. This is the seam for other
 // transports: an HTTP handler calls it per legacy session or per modern
 // request.
+//
+// The Conn's handlers see ctx's values (an HTTP session's: those of the
+// request that opened it, its verified identity), not its cancellation:
+// ctx bounds the reading done here, and a jsonrpc2.WithBaseContext among
+// the Server's Conn options replaces it.
 func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Conn, error) {
 	var read []jsonrpc2.Received // for the Conn, in order
 	var pol jsonrpc2.Policy
@@ -368,7 +373,7 @@ func (s *Server) Accept(ctx context.Context, t jsonrpc2.Transport) (*jsonrpc2.Co
 		read = append(read, r)
 		decided = true
 	}
-	opts := append([]jsonrpc2.Option{jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
+	opts := append([]jsonrpc2.Option{jsonrpc2.WithBaseContext(ctx), jsonrpc2.WithLogger(atLeast(s.logger, slog.LevelWarn))}, s.connOpts...)
 	opts = append(opts, jsonrpc2.WithPolicy(answersPing(pol)), jsonrpc2.WithReceived(read...))
 	conn, st := s.newConn(t, opts, initFirst, nil)
 	for _, setup := range s.connSetup {

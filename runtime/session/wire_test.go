@@ -653,22 +653,6 @@ func TestModernOnlyRefusesInitialize(t *testing.T) {
 	}
 }
 
-// disconnecting is a pipe end that, like a Streamable HTTP transport, can
-// report that the stream of an incoming request dropped.
-type disconnecting struct {
-	jsonrpc2.Transport
-	mu     sync.Mutex
-	notify func(jsonrpc2.RequestID)
-	ready  chan struct{}
-}
-
-func (d *disconnecting) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
-	d.mu.Lock()
-	d.notify = f
-	d.mu.Unlock()
-	close(d.ready)
-}
-
 // blocker's tool waits for its ctx and reports the cause.
 type blocker struct {
 	started chan struct{}
@@ -682,27 +666,23 @@ func (b *blocker) CallTool(ctx context.Context, _ *mcp.CallToolRequestParams) (*
 	return nil, context.Cause(ctx)
 }
 
-// TestAcceptKeepsDisconnectSeam: the Conn that Accept builds still sees the
-// transport's DisconnectNotifier, so under the modern policy a dropped
-// stream cancels the handler (what the HTTP transport relies on).
-func TestAcceptKeepsDisconnectSeam(t *testing.T) {
+// TestAcceptedConnStreamClosed: on the Conn that Accept builds, a dropped
+// request stream reported by its transport (Conn.StreamClosed) cancels the
+// handler under the modern policy (what the HTTP transport relies on).
+func TestAcceptedConnStreamClosed(t *testing.T) {
 	a, b := jsonrpc2.NewPipe()
-	d := &disconnecting{Transport: a, ready: make(chan struct{})}
 	impl := &blocker{started: make(chan struct{}), cause: make(chan error, 1)}
 	srv := newServer(nil, impl)
 	go func() {
 		_ = b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{`+modernMeta+`,"name":"block"}}`))
 	}()
-	conn, err := srv.Accept(context.Background(), d)
+	conn, err := srv.Accept(context.Background(), a)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { b.Close(); conn.Close(context.Background()) }()
-	<-d.ready
 	<-impl.started
-	d.mu.Lock()
-	d.notify(jsonrpc2.Int64ID(5))
-	d.mu.Unlock()
+	conn.StreamClosed(jsonrpc2.Int64ID(5))
 	var ce *jsonrpc2.CancelError
 	select {
 	case err := <-impl.cause:

@@ -18,7 +18,7 @@ import (
 func benchServer(b *testing.B, opts Options) (*httptest.Server, func()) {
 	opts.Logger = quiet()
 	opts.Revisions = testRevs()
-	h := newHandler(func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
+	h := newHandler(func(_ context.Context, t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 		pol := legacyPolicy(jsonrpc2.SideServer)
 		if era == EraModern {
 			pol = modernPolicy(jsonrpc2.SideServer)

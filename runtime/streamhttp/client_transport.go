@@ -87,9 +87,10 @@ func (o ClientOptions) withDefaults() ClientOptions {
 // ClientTransport is the client side of Streamable HTTP as a
 // jsonrpc2.Transport. Each outgoing request is its own POST whose response
 // (JSON or SSE) feeds Read.
-// In the modern era it implements jsonrpc2.RequestStreamCanceller, so a
-// cancelled call closes its own stream and sends nothing; in the legacy era
-// the Conn POSTs notifications/cancelled instead and the stream stays open.
+// It is a jsonrpc2.MessageWriter, so in the modern era a cancelled call
+// closes its own stream and sends nothing (OutMessage.CloseStream); in the
+// legacy era the Conn POSTs notifications/cancelled instead and the stream
+// stays open.
 type ClientTransport struct {
 	endpoint string
 	opts     ClientOptions
@@ -377,10 +378,15 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 	return nil
 }
 
-// CloseRequestStream implements jsonrpc2.RequestStreamCanceller: the modern
-// cancellation. The POST's context is cancelled, which closes the
-// connection's stream; nothing else is sent.
-func (c *ClientTransport) CloseRequestStream(id jsonrpc2.RequestID) error {
+// WriteMessage implements jsonrpc2.MessageWriter: a message goes as Write
+// sends it, except the modern cancellation (OutMessage.CloseStream): the
+// context of the request's POST is cancelled, which closes the
+// connection's stream, and nothing else is sent.
+func (c *ClientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	if !m.CloseStream {
+		return c.Write(ctx, m.Data)
+	}
+	id := m.ID
 	if c.Era() != EraModern {
 		return errors.New("streamhttp: legacy streams are not closed to cancel")
 	}

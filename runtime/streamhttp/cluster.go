@@ -362,7 +362,7 @@ func (rp *replicas) adopt(r *http.Request, id string) (*legacySession, error) {
 		h.log.Info("local session copy dropped to make room (MaxSessions reached)", "session", victim.id, "why", why)
 		h.closeSession(victim, why)
 	}
-	conn := h.adoptConn(s, legacyState(rec))
+	conn := h.adoptConn(s.base, s, legacyState(rec))
 	s.mu.Lock()
 	s.conn = conn
 	s.mu.Unlock()

@@ -30,9 +30,6 @@ func (r rawReadCounter) Read(ctx context.Context) ([]byte, error) {
 
 func (r rawReadCounter) Write(ctx context.Context, msg []byte) error { return r.t.Write(ctx, msg) }
 func (r rawReadCounter) Close() error                                { return r.t.Close() }
-func (r rawReadCounter) OnRequestDisconnect(f func(jsonrpc2.RequestID)) {
-	r.t.(jsonrpc2.DisconnectNotifier).OnRequestDisconnect(f)
-}
 
 // countingLifecycle hands its Lifecycle each transport through a
 // rawReadCounter.

@@ -30,7 +30,7 @@ import (
 // Handler starts and closes it. Returning nil refuses the session, or the
 // modern requests, with 500. NewHandler builds it from a Lifecycle; tests
 // build Conns of their own.
-type connFactory func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn
+type connFactory func(values context.Context, t jsonrpc2.Transport, era Era) *jsonrpc2.Conn
 
 // Options configures a Handler. The zero value is usable: every limit then
 // has the default documented on its field.
@@ -248,7 +248,7 @@ type Handler struct {
 	newConn connFactory
 	// adoptConn builds the Conn of a legacy session another replica
 	// initialized (Lifecycle.Adopt); nil refuses.
-	adoptConn func(t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn
+	adoptConn func(values context.Context, t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn
 	// disp serves every modern request (Conn.Deliver); built on first use.
 	disp     *jsonrpc2.Conn
 	dispOnce sync.Once

@@ -129,12 +129,12 @@ func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
 	return f
 }
 
-func (f *fixture) newConn(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
+func (f *fixture) newConn(values context.Context, t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 	pol := legacyPolicy(jsonrpc2.SideServer)
 	if era == EraModern {
 		pol = modernPolicy(jsonrpc2.SideServer)
 	}
-	opts := append([]jsonrpc2.Option{jsonrpc2.WithPolicy(pol),
+	opts := append([]jsonrpc2.Option{jsonrpc2.WithBaseContext(values), jsonrpc2.WithPolicy(pol),
 		jsonrpc2.WithLogger(slog.New(&chanHandler{ch: f.logs})),
 		jsonrpc2.WithObserver(func(e jsonrpc2.Event) {
 			select {

@@ -32,9 +32,6 @@ type legacySession struct {
 	// that request's values (not its cancellation) for the Conn's handlers.
 	owner string
 	base  context.Context
-	// reqValues are the HTTP requests of client requests in flight, by id
-	// (RequestValues); under mu.
-	reqValues map[jsonrpc2.RequestID]context.Context
 	in        chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
@@ -61,7 +58,6 @@ type legacySession struct {
 	open       int // streams open now; a session with one is never idle
 	reqOpen    int // POST streams open now: requests in flight
 	lastActive time.Time
-	onDisc     func(jsonrpc2.RequestID)
 
 	created     time.Time
 	initialized bool   // notifications/initialized arrived
@@ -168,10 +164,6 @@ func (s *legacySession) Close() error {
 	s.closeOnce.Do(func() { close(s.closed) })
 	return nil
 }
-
-// OnRequestDisconnect implements jsonrpc2.DisconnectNotifier. Under a legacy
-// Policy the Conn only logs the disconnect: it is not a cancellation.
-func (s *legacySession) OnRequestDisconnect(f func(jsonrpc2.RequestID)) { s.onDisc = f }
 
 // writeLog is the logger for what Write logs. Write runs on the Conn's
 // sender and handler goroutines, and a sender stuck in a log call would in
@@ -488,16 +480,6 @@ func writeNoSession(w http.ResponseWriter, id jsonrpc2.RequestID, err error) {
 	writeError(w, http.StatusNotFound, id, jsonrpc2.CodeInvalidRequest, "session not found", nil)
 }
 
-// BaseContext implements jsonrpc2.ContextTransport: the session's handlers
-// see the values of its initialize request (the identity that created it;
-// every later request was checked to have the same owner).
-func (s *legacySession) BaseContext() context.Context {
-	if s.base == nil {
-		return context.Background()
-	}
-	return s.base
-}
-
 func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message, data []byte) {
 	s := newLegacySession(h)
 	s.initID, s.initParams = m.ID, m.Params
@@ -535,7 +517,7 @@ func (h *Handler) legacyInit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	// the revision's Policy before it builds the Conn, and may start the
 	// Conn, which may answer at once.
 	h.legacyRequest(w, r, s, m, data, func() bool {
-		conn := h.newConn(s, EraLegacy)
+		conn := h.newConn(s.base, s, EraLegacy)
 		s.mu.Lock()
 		s.conn = conn
 		s.mu.Unlock()
@@ -632,7 +614,6 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	s.reqOpen++
 	s.mu.Unlock()
-	defer s.rememberRequest(m.ID, r)()
 	defer func() {
 		s.mu.Lock()
 		s.reqOpen--
@@ -645,6 +626,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 		// so the client can resume even before the first message.
 		_ = st.openSSE()
 	}
+	m.Values = postValues(r)
 	h.share.arriving(s, m, start == nil) // initialize is never cancelled
 	if !s.deliver(r.Context(), m, data) {
 		st.abort()
@@ -663,10 +645,12 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	gone := h.wait(r, st, s.closed)
 	h.settle(s, st, m.ID, 0, gone)
-	if gone && s.onDisc != nil {
-		// The Conn decides: under a legacy Policy this is logged, not a
-		// cancellation, and the handler keeps running.
-		s.onDisc(m.ID)
+	if gone {
+		if c := s.getConn(); c != nil {
+			// The Conn decides: under a legacy Policy this is logged, not
+			// a cancellation, and the handler keeps running.
+			c.StreamClosed(m.ID)
+		}
 	}
 }
 

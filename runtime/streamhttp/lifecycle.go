@@ -57,7 +57,7 @@ func NewHandler(srv Lifecycle, opts Options) *Handler {
 	if log == nil {
 		log = slog.Default()
 	}
-	h := newHandler(func(t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
+	h := newHandler(func(values context.Context, t jsonrpc2.Transport, era Era) *jsonrpc2.Conn {
 		if era == EraModern {
 			conn, err := srv.Dispatcher(t)
 			if err != nil {
@@ -66,15 +66,15 @@ func NewHandler(srv Lifecycle, opts Options) *Handler {
 			}
 			return conn
 		}
-		conn, err := srv.Accept(context.Background(), t)
+		conn, err := srv.Accept(values, t)
 		if err != nil {
 			log.Error("lifecycle refused a "+era.String()+" connection", "error", err)
 			return nil
 		}
 		return conn
 	}, opts)
-	h.adoptConn = func(t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn {
-		conn, err := srv.Adopt(context.Background(), t, st)
+	h.adoptConn = func(values context.Context, t jsonrpc2.Transport, st session.LegacyState) *jsonrpc2.Conn {
+		conn, err := srv.Adopt(values, t, st)
 		if err != nil {
 			log.Error("lifecycle refused to adopt a legacy session", "error", err)
 			return nil

@@ -66,7 +66,7 @@ func modernStatus(code int) int {
 // jsonrpc2.NoTransport), or nil when the factory refused.
 func (h *Handler) dispatcher() *jsonrpc2.Conn {
 	h.dispOnce.Do(func() {
-		conn := h.newConn(jsonrpc2.NoTransport(), EraModern)
+		conn := h.newConn(context.Background(), jsonrpc2.NoTransport(), EraModern)
 		if conn == nil {
 			return
 		}

@@ -34,7 +34,7 @@ func TestNoRevisions(t *testing.T) {
 		f()
 	}
 	panics("newHandler", func() {
-		newHandler(func(jsonrpc2.Transport, Era) *jsonrpc2.Conn { return nil }, Options{})
+		newHandler(func(context.Context, jsonrpc2.Transport, Era) *jsonrpc2.Conn { return nil }, Options{})
 	})
 	panics("NewHandler", func() { NewHandler(lc, Options{}) })
 	panics("NewClientTransport", func() { NewClientTransport("http://127.0.0.1:1/mcp", ClientOptions{}) })

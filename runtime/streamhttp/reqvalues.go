@@ -4,15 +4,15 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // sessionKey is the context key under which a legacy session's handler
-// contexts carry their session (its BaseContext).
+// contexts carry their session (its base, the values its Conn was built
+// with).
 type sessionKey struct{}
 
 // postValuesKey is the context key under which a legacy request's handler
-// ctx carries the values of the POST that delivered it (RequestContext).
+// ctx carries the values of the POST that delivered it (postValues).
 type postValuesKey struct{}
 
 // RequestValues returns the context of the HTTP request that carried the
@@ -29,36 +29,9 @@ func RequestValues(ctx context.Context) (values context.Context, ok bool) {
 	return v, ok
 }
 
-// RequestContext implements jsonrpc2.RequestContextTransport: each request
-// of the session is handled with the values of its own POST pinned in its
-// ctx (a refreshed or stepped-up token's identity), so a task it creates
-// works with them too, after the POST has ended. Called by the Conn as it
-// registers the request, while its POST waits for the answer.
-func (s *legacySession) RequestContext(parent context.Context, id jsonrpc2.RequestID) context.Context {
-	s.mu.Lock()
-	v, ok := s.reqValues[id]
-	s.mu.Unlock()
-	if !ok {
-		return parent
-	}
-	return context.WithValue(parent, postValuesKey{}, context.WithoutCancel(v))
-}
-
-// rememberRequest records r as the HTTP request of the session's request
-// id until the returned func runs.
-func (s *legacySession) rememberRequest(id jsonrpc2.RequestID, r *http.Request) func() {
-	ctx := r.Context()
-	s.mu.Lock()
-	if s.reqValues == nil {
-		s.reqValues = map[jsonrpc2.RequestID]context.Context{}
-	}
-	s.reqValues[id] = ctx
-	s.mu.Unlock()
-	return func() {
-		s.mu.Lock()
-		if s.reqValues[id] == ctx {
-			delete(s.reqValues, id)
-		}
-		s.mu.Unlock()
-	}
+// postValues is the Message.Values of a legacy request that r carried:
+// its handler's ctx, and what keeps its values (a task's work), find r's
+// context through RequestValues, after the POST ended too.
+func postValues(r *http.Request) context.Context {
+	return context.WithValue(context.Background(), postValuesKey{}, context.WithoutCancel(r.Context()))
 }
