@@ -32,7 +32,7 @@ type legacySession struct {
 	// that request's values (not its cancellation) for the Conn's handlers.
 	owner string
 	base  context.Context
-	in        chan inbound
+	in    chan inbound
 	// streams is the semaphore of MaxSessionStreams.
 	streams chan struct{}
 

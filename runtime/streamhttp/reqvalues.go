@@ -3,7 +3,6 @@ package streamhttp
 import (
 	"context"
 	"net/http"
-
 )
 
 // sessionKey is the context key under which a legacy session's handler
