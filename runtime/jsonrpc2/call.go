@@ -300,9 +300,18 @@ func appendCancelled(dst []byte, method string, id RequestID, reason string) []b
 	return append(dst, "}}"...)
 }
 
-// queueCancelled queues a cancellation on the sender goroutine.
+// queueCancelled queues a cancellation on the sender goroutine; a
+// MessageWriter gets it described, its ID the cancelled request's.
 func (c *Conn) queueCancelled(msg []byte, id RequestID, method, reason string, dir Direction, src CancelSource) {
-	ok := c.sender.pushMessage(msg, func(err error) { c.cancelSent(id, method, reason, dir, src, err) }, 0, false)
+	var ok bool
+	if c.mw != nil {
+		ok = c.sender.push(func(ctx context.Context) {
+			err := c.mw.WriteMessage(ctx, &OutMessage{Kind: KindNotification, ID: id, Method: c.pol.CancelledMethod, Data: msg})
+			c.cancelSent(id, method, reason, dir, src, err)
+		})
+	} else {
+		ok = c.sender.pushMessage(msg, func(err error) { c.cancelSent(id, method, reason, dir, src, err) }, 0, false)
+	}
 	if !ok {
 		c.cancelIgnored(dir, id, method, reason, src, IgnoreClosed, "")
 	}

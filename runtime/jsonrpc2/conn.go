@@ -458,7 +458,7 @@ func (c *Conn) readLoop() {
 		err := c.readMessages(readCtx) // returns only the transport's error
 		if errors.Is(err, ErrMessageTooLarge) {
 			c.warn("refused oversized message", slog.String("error", err.Error()))
-			c.sendAsync(appendError(nil, RequestID{}, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}))
+			c.sendAsync(appendError(nil, RequestID{}, &Error{Code: CodeInvalidRequest, Message: "invalid request: " + err.Error()}), RequestID{}, CodeInvalidRequest)
 			continue
 		}
 		if errors.Is(err, io.EOF) {
@@ -593,7 +593,7 @@ func (c *Conn) routeMessage(m *Message, perr *Error) {
 				id = m.ID
 			}
 			c.debug("answering invalid message", slog.Int("code", perr.Code), slog.String("error", perr.Message))
-			c.sendAsync(appendError(nil, id, perr))
+			c.sendAsync(appendError(nil, id, perr), id, perr.Code)
 		case m.Kind == KindNotification && m.Method != "" && m.Method == c.pol.CancelledMethod:
 			c.event(Event{Kind: EventReceived, Direction: Incoming, Source: SourcePeer})
 			c.ignored(Event{Direction: Incoming, Source: SourcePeer, Why: IgnoreMalformed, Detail: perr.Message})
@@ -613,10 +613,18 @@ func (c *Conn) routeMessage(m *Message, perr *Error) {
 	}
 }
 
-// sendAsync queues msg for the sender goroutine. It is called from the read
-// loop and waits while the sender's byte budget is spent: when the peer does
-// not read what we write, we stop reading what it writes.
-func (c *Conn) sendAsync(msg []byte) {
+// sendAsync queues msg, an error response to id with code, for the sender
+// goroutine. It is called from the read loop and waits while the sender's
+// byte budget is spent: when the peer does not read what we write, we stop
+// reading what it writes. A MessageWriter gets it described, as every
+// message the Conn writes.
+func (c *Conn) sendAsync(msg []byte, id RequestID, code int) {
+	if c.mw != nil {
+		c.sender.pushBounded(func(ctx context.Context) {
+			c.asyncWritten(c.mw.WriteMessage(ctx, &OutMessage{Kind: KindErrorResponse, ID: id, Code: code, Data: msg}))
+		}, len(msg)+queuedOverhead)
+		return
+	}
 	c.sender.pushMessage(msg, c.asyncWritten, len(msg)+queuedOverhead, true)
 }
 

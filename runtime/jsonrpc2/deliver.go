@@ -16,7 +16,9 @@ import (
 type OutMessage struct {
 	// Kind is the message's shape.
 	Kind MessageKind
-	// ID is the id of the request a response answers, or of a request.
+	// ID is the id of the request a response answers, of a request, or,
+	// on a cancellation (the Policy's CancelledMethod), of the request it
+	// cancels.
 	ID RequestID
 	// Method is a request's or a notification's method.
 	Method string

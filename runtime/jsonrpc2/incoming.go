@@ -124,7 +124,7 @@ func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *infli
 		// Admission happens here, before any goroutine or queue slot is
 		// spent on the request, so a flood costs one error reply each, and
 		// those are bounded by the sender's byte budget.
-		c.sendAsync(msg)
+		c.sendAsync(msg, m.ID, CodeServerBusy)
 		return nil
 	}
 	if w == nil {

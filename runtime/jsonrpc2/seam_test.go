@@ -85,3 +85,54 @@ func TestDisconnectSeam(t *testing.T) {
 		b.Close()
 	}
 }
+
+// describedOnly is a MessageWriter whose byte Write fails the test: every
+// message a Conn writes to a MessageWriter must come described.
+type describedOnly struct {
+	Transport
+	t   *testing.T
+	out chan OutMessage
+}
+
+func (d *describedOnly) Write(ctx context.Context, msg []byte) error {
+	d.t.Errorf("Write(%s): the Conn wrote bytes to a MessageWriter", msg)
+	return d.Transport.Write(ctx, msg)
+}
+
+func (d *describedOnly) WriteMessage(ctx context.Context, m *OutMessage) error {
+	d.out <- *m
+	return d.Transport.Write(ctx, m.Data)
+}
+
+// TestSenderQueueDescribes: what the sender goroutine writes (a queued
+// cancellation of our call, the read loop's error reply to an invalid
+// message) reaches a MessageWriter described: the cancellation with the id
+// of the request it cancels, the error reply with its id and code. So a
+// transport routes them without decoding what the Conn just encoded.
+func TestSenderQueueDescribes(t *testing.T) {
+	a, b := NewPipe()
+	d := &describedOnly{Transport: a, t: t, out: make(chan OutMessage, 8)}
+	c := NewConn(d, WithPolicy(testPolicy(SideAny)), WithLogger(quietLogger()))
+	c.Start()
+	defer c.Close(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := callAsync(c, ctx, "slow", nil)
+	req := <-d.out
+	if req.Kind != KindRequest || req.Method != "slow" {
+		t.Fatalf("request described as %+v", req)
+	}
+	if _, err := b.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	<-errc
+	got := <-d.out
+	if got.Kind != KindNotification || got.Method != "notifications/cancelled" || got.ID != req.ID || !bytes.Contains(got.Data, []byte(`"requestId":`+req.ID.String())) {
+		t.Errorf("cancellation described as %+v (%s), want a notification naming id %s", got, got.Data, req.ID)
+	}
+	b.Write(context.Background(), []byte(`{"jsonrpc":"2.0","id":9,"method":7}`))
+	got = <-d.out
+	if got.Kind != KindErrorResponse || got.ID != Int64ID(9) || got.Code != CodeInvalidRequest {
+		t.Errorf("error reply described as %+v (%s), want -32600 to id 9", got, got.Data)
+	}
+}

@@ -208,25 +208,35 @@ func (s *legacySession) Write(ctx context.Context, msg []byte) error {
 	if m.Error != nil {
 		o.Code = m.Error.Code
 	}
-	return s.route(ctx, &o, m.Params)
+	if isCancellation(&o) {
+		o.ID, _ = cancelRequestID(m.Params)
+	}
+	return s.route(ctx, &o)
+}
+
+// isCancellation reports whether m is a notifications/cancelled.
+func isCancellation(m *jsonrpc2.OutMessage) bool {
+	return m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled"
 }
 
 // WriteMessage implements jsonrpc2.MessageWriter: a message the Conn
-// describes, routed without decoding it.
+// describes, routed without decoding it (a cancellation the Conn wrote
+// carries the id of the request it cancels).
 func (s *legacySession) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
 	if handlerDone(ctx) {
 		return errStreamClosed
 	}
-	var params json.RawMessage
-	if m.Kind == jsonrpc2.KindNotification && m.Method == "notifications/cancelled" {
-		// The one message whose stream depends on its params.
-		params = jsonscan.Member(m.Data, "params")
+	if isCancellation(m) && m.ID.IsZero() {
+		// Not the Conn's own (a handler's Notify): read the id it names.
+		o := *m
+		o.ID, _ = cancelRequestID(jsonscan.Member(m.Data, "params"))
+		m = &o
 	}
-	return s.route(ctx, m, params)
+	return s.route(ctx, m)
 }
 
-// route sends m on the stream it belongs to; params are a cancellation's.
-func (s *legacySession) route(ctx context.Context, m *jsonrpc2.OutMessage, params json.RawMessage) error {
+// route sends m on the stream it belongs to.
+func (s *legacySession) route(ctx context.Context, m *jsonrpc2.OutMessage) error {
 	msg := m.Data
 	switch m.Kind {
 	case jsonrpc2.KindResponse, jsonrpc2.KindErrorResponse:
@@ -259,10 +269,10 @@ func (s *legacySession) route(ctx context.Context, m *jsonrpc2.OutMessage, param
 	case jsonrpc2.KindNotification:
 		var st *stream
 		var named jsonrpc2.RequestID // the request a cancellation names, if ours
-		if m.Method == "notifications/cancelled" {
+		if isCancellation(m) {
 			// The cancellation follows the request it names, so the client
 			// sees it on the stream where that request arrived.
-			st, named = s.outStreamOf(params)
+			st, named = s.outStreamOf(m.ID)
 		}
 		if st == nil {
 			st = s.streamFor(ctx)
@@ -304,19 +314,12 @@ func (s *legacySession) streamFor(ctx context.Context) *stream {
 	return nil
 }
 
-// outStreamOf returns the stream for a cancellation with params: the one
-// the request it names went on, else the GET stream; nil if neither is
+// outStreamOf returns the stream for a cancellation of request rid: the one
+// that request went on, else the GET stream; nil if neither is
 // open. id is the request's when it is one of ours (in outStreams), which
 // the caller removes once the cancellation is written (forgetOut).
-func (s *legacySession) outStreamOf(params json.RawMessage) (st *stream, id jsonrpc2.RequestID) {
-	var p struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(params, &p) != nil || len(p.RequestID) == 0 {
-		return nil, id
-	}
-	rid, err := jsonrpc2.ParseRequestID(p.RequestID)
-	if err != nil {
+func (s *legacySession) outStreamOf(rid jsonrpc2.RequestID) (st *stream, id jsonrpc2.RequestID) {
+	if rid.IsZero() {
 		return nil, id
 	}
 	s.mu.Lock()
