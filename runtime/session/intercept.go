@@ -31,15 +31,16 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		return next(ctx, req)
 	}
 	srv, method, h := st.srv, req.Method, next
-	v, hasVersion := metaString(req.Params, MetaProtocolVersion)
+	// _meta is located once; what the session reads of it comes from here.
+	meta := jsonscan.Member(req.Params, "_meta")
+	v, hasVersion := metaMemberString(meta, MetaProtocolVersion)
 	rs := &requestState{st: st, req: req}
 	if hasVersion && srv.base.Modern {
 		if !srv.supportsModern(v) {
 			return nil, srv.unsupported(v)
 		}
-		meta := jsonscan.Member(req.Params, "_meta")
 		rs.modern, rs.version = true, v
-		rs.level, _ = metaString(req.Params, MetaLogLevel)
+		rs.level, _ = metaMemberString(meta, MetaLogLevel)
 		rs.clientCaps = jsonscan.Member(meta, MetaClientCapabilities)
 		if caps := jsonscan.Trim(rs.clientCaps); len(caps) == 0 || caps[0] != '{' {
 			// basic/index.mdx: every modern request states its client's

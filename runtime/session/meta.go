@@ -11,7 +11,13 @@ import (
 
 // metaString returns params._meta[key] when it is a JSON string.
 func metaString(params json.RawMessage, key string) (string, bool) {
-	v := jsonscan.Member(jsonscan.Member(params, "_meta"), key)
+	return metaMemberString(jsonscan.Member(params, "_meta"), key)
+}
+
+// metaMemberString is metaString for a _meta object already located: a
+// request's view reads several of its members and locates it once.
+func metaMemberString(meta json.RawMessage, key string) (string, bool) {
+	v := jsonscan.Member(meta, key)
 	if v == nil {
 		return "", false
 	}
