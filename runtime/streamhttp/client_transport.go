@@ -60,13 +60,15 @@ type ClientOptions struct {
 
 	autoEra   bool     // set by Dial: Era was detected, not chosen
 	supported []string // set by Dial: the server's versions, if learned
+	modern    []string // Versions(Revisions, EraModern), once (withDefaults)
 }
 
 func (o ClientOptions) withDefaults() ClientOptions {
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{}
 	}
-	if v := Versions(o.Revisions, EraModern); o.ModernVersion == "" && len(v) > 0 {
+	o.modern = Versions(o.Revisions, EraModern)
+	if v := o.modern; o.ModernVersion == "" && len(v) > 0 {
 		o.ModernVersion = v[0]
 	}
 	if o.ClientInfo == nil {
@@ -109,16 +111,17 @@ type ClientTransport struct {
 	closeOnce  sync.Once
 	wg         sync.WaitGroup
 
-	mu        sync.Mutex
-	learned   map[string][]ParamHeader // x-mcp-header annotations seen in tools/list
-	era       Era
-	modernVer string // the modern version of the latest modern request
-	isClosed  bool
-	session   string
-	version   string // legacy: negotiated, sent once known
-	initID    jsonrpc2.RequestID
-	streams   map[jsonrpc2.RequestID]context.CancelFunc
-	getOpened bool
+	mu           sync.Mutex
+	learned      map[string][]ParamHeader // x-mcp-header annotations seen in tools/list
+	era          Era
+	modernVer    string // the modern version of the latest modern request
+	isClosed     bool
+	session      string
+	version      string // legacy: negotiated, sent once known
+	initID       jsonrpc2.RequestID
+	streams      map[jsonrpc2.RequestID]context.CancelFunc
+	getOpened    bool
+	headerValues map[string][]string // headerValueLocked's, under mu
 }
 
 // NewClientTransport returns a ClientTransport for the given era (EraModern
@@ -222,7 +225,7 @@ func (c *ClientTransport) follow(m *jsonrpc2.Message) {
 		return
 	}
 	v := requestVersion(m.Params)
-	if v == "" || !slices.Contains(Versions(c.opts.Revisions, EraModern), v) {
+	if v == "" || !slices.Contains(c.opts.modern, v) {
 		return
 	}
 	if c.era == EraLegacy && (!c.auto || c.session != "" || c.version != "") {
@@ -298,10 +301,13 @@ func (c *ClientTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, e
 	if err != nil {
 		return nil, err
 	}
-	if in.perr != nil {
-		return in.m, in.perr
+	// Decoded here, once, for the reader that wants it decoded: a reader
+	// of bytes (a session's client layer) does not pay for it.
+	m, perr := jsonrpc2.DecodeMessage(in.data)
+	if perr != nil {
+		return m, perr
 	}
-	return in.m, nil
+	return m, nil
 }
 
 // Read implements jsonrpc2.Transport, for a reader that wants the bytes
@@ -325,8 +331,6 @@ func (c *ClientTransport) next(ctx context.Context) (clientInbound, error) {
 // clientInbound is a server message on its way to the Conn: its bytes and
 // what DecodeMessage made of them.
 type clientInbound struct {
-	m    *jsonrpc2.Message
-	perr *jsonrpc2.Error
 	data []byte
 }
 
@@ -335,8 +339,9 @@ type clientInbound struct {
 // arrives through Read. Notifications and responses are POSTed before Write
 // returns, so a notifications/cancelled written before Close is delivered.
 func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
-	m, derr := jsonrpc2.DecodeMessage(msg)
-	if derr != nil {
+	var decoded jsonrpc2.Message // on the stack: only looked at here
+	m := &decoded
+	if derr := jsonrpc2.DecodeMessageInto(msg, m); derr != nil {
 		return derr
 	}
 	body := msg
@@ -471,15 +476,38 @@ func (c *ClientTransport) setCommon(h http.Header) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.era == EraModern {
-		h.Set(HeaderProtocolVersion, c.modernVer)
+		h[HeaderProtocolVersion] = c.headerValueLocked(c.modernVer)
 		return
 	}
 	if c.session != "" && c.revisionLocked().HasHTTPHeader(HeaderSessionID) {
-		h.Set(HeaderSessionID, c.session)
+		h[HeaderSessionID] = c.headerValueLocked(c.session)
 	}
 	if c.version != "" {
-		h.Set(HeaderProtocolVersion, c.version)
+		h[HeaderProtocolVersion] = c.headerValueLocked(c.version)
 	}
+}
+
+// Header values every request of a transport repeats are one shared
+// slice each, not one per request: net/http only reads a request's
+// values, and Set or Add on them replaces or grows that request's own
+// slice (cap == len, so append copies).
+var (
+	jsonContentType = []string{"application/json"}
+	acceptBoth      = []string{"application/json, text/event-stream"}
+)
+
+// headerValueLocked returns the shared one-value slice of v (the
+// negotiated version, the session id). Called with mu held.
+func (c *ClientTransport) headerValueLocked(v string) []string {
+	if s, ok := c.headerValues[v]; ok {
+		return s
+	}
+	if c.headerValues == nil || len(c.headerValues) >= 8 {
+		c.headerValues = map[string][]string{} // a handful at most: versions and one session id
+	}
+	s := []string{v}
+	c.headerValues[v] = s
+	return s
 }
 
 func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body []byte) (*http.Request, error) {
@@ -489,8 +517,8 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 	}
 	h := req.Header
 	c.setCommon(h)
-	h.Set("Content-Type", "application/json")
-	h.Set("Accept", "application/json, text/event-stream")
+	h["Content-Type"] = jsonContentType
+	h["Accept"] = acceptBoth
 	rev := c.revision()
 	if m.Kind == jsonrpc2.KindRequest && rev.HasHTTPHeader(HeaderMethod) {
 		h.Set(HeaderMethod, m.Method)
@@ -501,9 +529,12 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 				}
 			}
 			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && p.Name != nil {
+				phs := c.paramHeaders(*p.Name)
 				var args map[string]json.RawMessage
-				_ = json.Unmarshal(p.Arguments, &args)
-				for _, ph := range c.paramHeaders(*p.Name) {
+				if len(phs) > 0 { // the arguments are read only for a tool that has some
+					_ = json.Unmarshal(p.Arguments, &args)
+				}
+				for _, ph := range phs {
 					if v, ok := paramHeaderValue(lookupPath(args, ph.Path)); ok {
 						h.Set(HeaderParamPrefix+ph.Name, v)
 					}
@@ -654,7 +685,9 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 	// the Conn. fillID is for a JSON body: an HTTP-level rejection a server
 	// sent with id null is given the request's id, so the Conn can match it.
 	deliver := func(data []byte, fillID bool) error {
-		m, perr := jsonrpc2.DecodeMessage(data)
+		var decoded jsonrpc2.Message // on the stack: the reader decodes its own
+		m := &decoded
+		perr := jsonrpc2.DecodeMessageInto(data, m)
 		if perr == nil && fillID && m.Kind == jsonrpc2.KindErrorResponse && m.ID.IsZero() {
 			m.ID = id
 			data = withID(m)
@@ -666,7 +699,7 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 				c.learnParamHeaders(m.Result)
 			}
 		}
-		return c.push(clientInbound{m: m, perr: perr, data: data})
+		return c.push(clientInbound{data: data})
 	}
 	resp, err := c.opts.HTTPClient.Do(req)
 	if err != nil {
@@ -683,7 +716,7 @@ func (c *ClientTransport) roundTrip(ctx context.Context, cancel context.CancelFu
 		}
 		c.mu.Unlock()
 	}
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case resp.StatusCode/100 == 2 && ct == "text/event-stream":
 		var cur sseCursor
@@ -750,10 +783,9 @@ func (c *ClientTransport) fail(id jsonrpc2.RequestID, why string) {
 	_ = c.deliver(errorBody(id, jsonrpc2.CodeInternalError, "streamhttp: "+why, nil))
 }
 
-// deliver hands a server message to the Conn, decoded.
+// deliver hands a server message to the Conn.
 func (c *ClientTransport) deliver(data []byte) error {
-	m, perr := jsonrpc2.DecodeMessage(data)
-	return c.push(clientInbound{m: m, perr: perr, data: data})
+	return c.push(clientInbound{data: data})
 }
 
 func (c *ClientTransport) push(in clientInbound) error {
@@ -925,4 +957,15 @@ func chooseEra(supported []string, opts ClientOptions) (Era, string) {
 		}
 	}
 	return EraModern, opts.ModernVersion
+}
+
+// mediaType is the media type of a Content-Type value: what servers send
+// is recognised without parsing (mime.ParseMediaType allocates).
+func mediaType(v string) string {
+	switch v {
+	case "application/json", "text/event-stream":
+		return v
+	}
+	mt, _, _ := mime.ParseMediaType(v)
+	return mt
 }
