@@ -122,7 +122,7 @@ type AllOfArgs struct {
 type OneOfArgs struct {
 	Label *string `json:"label,omitempty"`
 	// Raw JSON: mcpgen binds no Go type to oneOf (a choice between schemas); the
-	// server validates it.
+	// value is checked against the server's schema for it.
 	Shape json.RawMessage `json:"shape"`
 	Unit  *OneOfArgsUnit  `json:"unit,omitempty"`
 }
@@ -234,8 +234,8 @@ type FormatsArgs struct {
 // TuplesArgs are the arguments of the tool "tuples" (its inputSchema).
 type TuplesArgs struct {
 	List []string `json:"list,omitzero"`
-	// Raw JSON: mcpgen binds no Go type to the keyword prefixItems; the server
-	// validates it.
+	// Raw JSON: mcpgen binds no Go type to the keyword prefixItems; the value is
+	// checked against the server's schema for it.
 	Pair json.RawMessage `json:"pair,omitzero"`
 }
 
@@ -243,20 +243,20 @@ type TuplesArgs struct {
 type OddArgs struct {
 	Anything json.RawMessage `json:"anything,omitzero"`
 	C        json.RawMessage `json:"c,omitzero"`
-	// Raw JSON: mcpgen binds no Go type to the keyword if; the server validates
-	// it.
+	// Raw JSON: mcpgen binds no Go type to the keyword if; the value is checked
+	// against the server's schema for it.
 	Cond json.RawMessage `json:"cond,omitzero"`
 	// Raw JSON: mcpgen binds no Go type to a list of types [string integer]; the
-	// server validates it.
+	// value is checked against the server's schema for it.
 	Either json.RawMessage `json:"either,omitzero"`
 	// Raw JSON: mcpgen binds no Go type to the schema false (it admits nothing);
-	// the server validates it.
+	// the value is checked against the server's schema for it.
 	Nothing json.RawMessage `json:"nothing,omitzero"`
-	// Raw JSON: mcpgen binds no Go type to the keyword not; the server validates
-	// it.
+	// Raw JSON: mcpgen binds no Go type to the keyword not; the value is checked
+	// against the server's schema for it.
 	Notx json.RawMessage `json:"notx,omitzero"`
 	// Raw JSON: mcpgen binds no Go type to the keyword patternProperties; the
-	// server validates it.
+	// value is checked against the server's schema for it.
 	Pp     json.RawMessage `json:"pp,omitzero"`
 	Single *string         `json:"single,omitempty"`
 }
@@ -269,7 +269,7 @@ type OddResult struct {
 // Draft07Args are the arguments of the tool "draft07" (its inputSchema).
 type Draft07Args struct {
 	// Raw JSON: mcpgen binds no Go type to items as an array (a draft-07 tuple);
-	// the server validates it.
+	// the value is checked against the server's schema for it.
 	Old  json.RawMessage `json:"old,omitzero"`
 	Seen *string         `json:"seen,omitempty"`
 }
@@ -348,13 +348,21 @@ func tvBind5(v any, p string) (string, error) {
 	return s, nil
 }
 
+// tvSchema7 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema7 = toolsupport.NewSchema(`{"type":"object","properties":{"shape":{"oneOf":[{"type":"object","properties":{"r":{"type":"number"}},"required":["r"]},{"type":"object","properties":{"w":{"type":"number"},"h":{"type":"number"}},"required":["w","h"]}]},"unit":{"anyOf":[{"const":"cm"},{"const":"in"}]},"label":{"anyOf":[{"type":"string"},{"type":"null"}],"default":null}},"required":["shape"]}`)
+
 // tvBind6 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/1/inputSchema/properties/shape describes.
 func tvBind6(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema7.Check(v, "/properties/shape", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
-// tvLits8 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/1/inputSchema/properties/unit/enum.
-var tvLits8 = toolsupport.Literals("[\"cm\",\"in\"]")
+// tvLits9 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/1/inputSchema/properties/unit/enum.
+var tvLits9 = toolsupport.Literals("[\"cm\",\"in\"]")
 
 // bindOneOfArgsUnit checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/1/inputSchema/properties/unit describes.
 func bindOneOfArgsUnit(v any, p string) (OneOfArgsUnit, error) {
@@ -363,7 +371,7 @@ func bindOneOfArgsUnit(v any, p string) (OneOfArgsUnit, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := toolsupport.OneOf(v, tvLits8, p); err != nil {
+	if err := toolsupport.OneOf(v, tvLits9, p); err != nil {
 		return x, err
 	}
 	return OneOfArgsUnit(s), nil
@@ -406,8 +414,8 @@ func DecodeOneOfArgs(data []byte) (*OneOfArgs, error) {
 	return toolsupport.Decode(data, bindOneOfArgs)
 }
 
-// tvLits11 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/color/enum.
-var tvLits11 = toolsupport.Literals("[\"red\",\"green\"]")
+// tvLits12 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/color/enum.
+var tvLits12 = toolsupport.Literals("[\"red\",\"green\"]")
 
 // bindRefsArgsColor checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/color describes.
 func bindRefsArgsColor(v any, p string) (RefsArgsColor, error) {
@@ -416,14 +424,14 @@ func bindRefsArgsColor(v any, p string) (RefsArgsColor, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := toolsupport.OneOf(v, tvLits11, p); err != nil {
+	if err := toolsupport.OneOf(v, tvLits12, p); err != nil {
 		return x, err
 	}
 	return RefsArgsColor(s), nil
 }
 
-// tvBind13 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/from/properties/x describes.
-func tvBind13(v any, p string) (float64, error) {
+// tvBind14 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/from/properties/x describes.
+func tvBind14(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -432,8 +440,8 @@ func tvBind13(v any, p string) (float64, error) {
 	return toolsupport.Float(r), nil
 }
 
-// tvBind14 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/from/properties/y describes.
-func tvBind14(v any, p string) (float64, error) {
+// tvBind15 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/from/properties/y describes.
+func tvBind15(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -452,13 +460,13 @@ func bindRefsArgsFrom(v any, p string) (RefsArgsFrom, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "x", "y"))
 	if w, ok := m["x"]; ok {
-		y, err := tvBind13(w, p+"/x")
+		y, err := tvBind14(w, p+"/x")
 		if errs.Add(err) {
 			x.X = y
 		}
 	}
 	if w, ok := m["y"]; ok {
-		y, err := tvBind14(w, p+"/y")
+		y, err := tvBind15(w, p+"/y")
 		if errs.Add(err) {
 			x.Y = y
 		}
@@ -466,8 +474,8 @@ func bindRefsArgsFrom(v any, p string) (RefsArgsFrom, error) {
 	return x, errs.Err()
 }
 
-// tvBind16 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/to/properties/x describes.
-func tvBind16(v any, p string) (float64, error) {
+// tvBind17 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/to/properties/x describes.
+func tvBind17(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -476,8 +484,8 @@ func tvBind16(v any, p string) (float64, error) {
 	return toolsupport.Float(r), nil
 }
 
-// tvBind17 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/to/properties/y describes.
-func tvBind17(v any, p string) (float64, error) {
+// tvBind18 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/inputSchema/properties/to/properties/y describes.
+func tvBind18(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -496,13 +504,13 @@ func bindRefsArgsTo(v any, p string) (RefsArgsTo, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "x", "y"))
 	if w, ok := m["x"]; ok {
-		y, err := tvBind16(w, p+"/x")
+		y, err := tvBind17(w, p+"/x")
 		if errs.Add(err) {
 			x.X = y
 		}
 	}
 	if w, ok := m["y"]; ok {
-		y, err := tvBind17(w, p+"/y")
+		y, err := tvBind18(w, p+"/y")
 		if errs.Add(err) {
 			x.Y = y
 		}
@@ -547,8 +555,8 @@ func DecodeRefsArgs(data []byte) (*RefsArgs, error) {
 	return toolsupport.Decode(data, bindRefsArgs)
 }
 
-// tvBind20 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/outputSchema/properties/mid/properties/x describes.
-func tvBind20(v any, p string) (float64, error) {
+// tvBind21 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/outputSchema/properties/mid/properties/x describes.
+func tvBind21(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -557,8 +565,8 @@ func tvBind20(v any, p string) (float64, error) {
 	return toolsupport.Float(r), nil
 }
 
-// tvBind21 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/outputSchema/properties/mid/properties/y describes.
-func tvBind21(v any, p string) (float64, error) {
+// tvBind22 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/2/outputSchema/properties/mid/properties/y describes.
+func tvBind22(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -577,13 +585,13 @@ func bindRefsResultMid(v any, p string) (RefsResultMid, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "x", "y"))
 	if w, ok := m["x"]; ok {
-		y, err := tvBind20(w, p+"/x")
+		y, err := tvBind21(w, p+"/x")
 		if errs.Add(err) {
 			x.X = y
 		}
 	}
 	if w, ok := m["y"]; ok {
-		y, err := tvBind21(w, p+"/y")
+		y, err := tvBind22(w, p+"/y")
 		if errs.Add(err) {
 			x.Y = y
 		}
@@ -665,13 +673,21 @@ func DecodeRefsResult(data []byte) (*RefsResult, error) {
 	return toolsupport.DecodeFast(data, fastRefsResult, bindRefsResult)
 }
 
-// tvBind25 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/3/inputSchema/properties/tree/properties/children/items describes.
-func tvBind25(v any, p string) (json.RawMessage, error) {
+// tvSchema27 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema27 = toolsupport.NewSchema(`{"type":"object","$defs":{"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/node"}}},"required":["name"]}},"properties":{"tree":{"$ref":"#/$defs/node"}},"required":["tree"]}`)
+
+// tvBind26 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/3/inputSchema/properties/tree/properties/children/items describes.
+func tvBind26(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema27.Check(v, "/$defs/node/properties/children/items", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
-// tvBind24 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/3/inputSchema/properties/tree/properties/children describes.
-func tvBind24(v any, p string) ([]json.RawMessage, error) {
+// tvBind25 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/3/inputSchema/properties/tree/properties/children describes.
+func tvBind25(v any, p string) ([]json.RawMessage, error) {
 	var x []json.RawMessage
 	a, err := toolsupport.AsArray(v, p)
 	if err != nil {
@@ -679,7 +695,7 @@ func tvBind24(v any, p string) ([]json.RawMessage, error) {
 	}
 	x = make([]json.RawMessage, 0, len(a))
 	for i, w := range a {
-		y, err := tvBind25(w, p+"/"+strconv.Itoa(i))
+		y, err := tvBind26(w, p+"/"+strconv.Itoa(i))
 		if err != nil {
 			return x, err
 		}
@@ -688,8 +704,8 @@ func tvBind24(v any, p string) ([]json.RawMessage, error) {
 	return x, nil
 }
 
-// tvBind26 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/3/inputSchema/properties/tree/properties/name describes.
-func tvBind26(v any, p string) (string, error) {
+// tvBind28 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/3/inputSchema/properties/tree/properties/name describes.
+func tvBind28(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -708,13 +724,13 @@ func bindRecursiveArgsTree(v any, p string) (RecursiveArgsTree, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "name"))
 	if w, ok := m["children"]; ok {
-		y, err := tvBind24(w, p+"/children")
+		y, err := tvBind25(w, p+"/children")
 		if errs.Add(err) {
 			x.Children = y
 		}
 	}
 	if w, ok := m["name"]; ok {
-		y, err := tvBind26(w, p+"/name")
+		y, err := tvBind28(w, p+"/name")
 		if errs.Add(err) {
 			x.Name = y
 		}
@@ -747,8 +763,8 @@ func DecodeRecursiveArgs(data []byte) (*RecursiveArgs, error) {
 	return toolsupport.Decode(data, bindRecursiveArgs)
 }
 
-// tvLits29 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/k/enum.
-var tvLits29 = toolsupport.Literals("[\"a\",\"b\"]")
+// tvLits31 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/k/enum.
+var tvLits31 = toolsupport.Literals("[\"a\",\"b\"]")
 
 // bindMixedEnumArgsK checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/k describes.
 func bindMixedEnumArgsK(v any, p string) (MixedEnumArgsK, error) {
@@ -757,19 +773,19 @@ func bindMixedEnumArgsK(v any, p string) (MixedEnumArgsK, error) {
 	if err != nil {
 		return x, err
 	}
-	if err := toolsupport.OneOf(v, tvLits29, p); err != nil {
+	if err := toolsupport.OneOf(v, tvLits31, p); err != nil {
 		return x, err
 	}
 	return MixedEnumArgsK(s), nil
 }
 
-// tvLits31 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/v/enum.
-var tvLits31 = toolsupport.Literals("[1,\"one\",true,null]")
+// tvLits33 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/v/enum.
+var tvLits33 = toolsupport.Literals("[1,\"one\",true,null]")
 
-// tvBind30 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/v describes.
-func tvBind30(v any, p string) (json.RawMessage, error) {
+// tvBind32 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/4/inputSchema/properties/v describes.
+func tvBind32(v any, p string) (json.RawMessage, error) {
 	var x json.RawMessage
-	if err := toolsupport.OneOf(v, tvLits31, p); err != nil {
+	if err := toolsupport.OneOf(v, tvLits33, p); err != nil {
 		return x, err
 	}
 	return toolsupport.Raw(v), nil
@@ -791,7 +807,7 @@ func bindMixedEnumArgs(v any, p string) (MixedEnumArgs, error) {
 		}
 	}
 	if w, ok := m["v"]; ok {
-		y, err := tvBind30(w, p+"/v")
+		y, err := tvBind32(w, p+"/v")
 		if errs.Add(err) {
 			x.V = y
 		}
@@ -806,22 +822,27 @@ func DecodeMixedEnumArgs(data []byte) (*MixedEnumArgs, error) {
 	return toolsupport.Decode(data, bindMixedEnumArgs)
 }
 
-// tvBind33 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/5/inputSchema/properties/env describes.
-func tvBind33(v any, p string) (map[string]json.RawMessage, error) {
+// tvSchema36 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema36 = toolsupport.NewSchema(`{"type":"object","properties":{"env":{"type":"object","additionalProperties":{"type":"string"}},"opts":{"type":"object","properties":{"q":{"type":"boolean"}},"additionalProperties":{"type":"integer"}}},"additionalProperties":false}`)
+
+// tvBind35 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/5/inputSchema/properties/env describes.
+func tvBind35(v any, p string) (map[string]json.RawMessage, error) {
 	var x map[string]json.RawMessage
 	m, err := toolsupport.AsObject(v, p)
 	if err != nil {
 		return x, err
 	}
 	var errs toolsupport.Violations
+	errs.Add(tvSchema36.CheckMembers(m, "/properties/env/additionalProperties", p))
 	if err := errs.Err(); err != nil {
 		return x, err
 	}
 	return toolsupport.RawMap(m), nil
 }
 
-// tvBind35 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/5/inputSchema/properties/opts/properties/q describes.
-func tvBind35(v any, p string) (bool, error) {
+// tvBind38 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/5/inputSchema/properties/opts/properties/q describes.
+func tvBind38(v any, p string) (bool, error) {
 	var x bool
 	b, err := toolsupport.AsBool(v, p)
 	if err != nil {
@@ -839,7 +860,7 @@ func bindMapsArgsOpts(v any, p string) (MapsArgsOpts, error) {
 	}
 	var errs toolsupport.Violations
 	if w, ok := m["q"]; ok {
-		y, err := tvBind35(w, p+"/q")
+		y, err := tvBind38(w, p+"/q")
 		if errs.Add(err) {
 			x.Q = &y
 		}
@@ -857,7 +878,7 @@ func bindMapsArgs(v any, p string) (MapsArgs, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Closed(m, p, "env", "opts"))
 	if w, ok := m["env"]; ok {
-		y, err := tvBind33(w, p+"/env")
+		y, err := tvBind35(w, p+"/env")
 		if errs.Add(err) {
 			x.Env = y
 		}
@@ -878,38 +899,38 @@ func DecodeMapsArgs(data []byte) (*MapsArgs, error) {
 	return toolsupport.Decode(data, bindMapsArgs)
 }
 
-// tvBind37 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/id describes.
-func tvBind37(v any, p string) (string, error) {
-	var x string
-	s, err := toolsupport.AsString(v, p)
-	if err != nil {
-		return x, err
-	}
-	return s, nil
-}
-
-// tvBind38 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/mail describes.
-func tvBind38(v any, p string) (string, error) {
-	var x string
-	s, err := toolsupport.AsString(v, p)
-	if err != nil {
-		return x, err
-	}
-	return s, nil
-}
-
-// tvBind39 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/site describes.
-func tvBind39(v any, p string) (string, error) {
-	var x string
-	s, err := toolsupport.AsString(v, p)
-	if err != nil {
-		return x, err
-	}
-	return s, nil
-}
-
-// tvBind40 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/when describes.
+// tvBind40 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/id describes.
 func tvBind40(v any, p string) (string, error) {
+	var x string
+	s, err := toolsupport.AsString(v, p)
+	if err != nil {
+		return x, err
+	}
+	return s, nil
+}
+
+// tvBind41 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/mail describes.
+func tvBind41(v any, p string) (string, error) {
+	var x string
+	s, err := toolsupport.AsString(v, p)
+	if err != nil {
+		return x, err
+	}
+	return s, nil
+}
+
+// tvBind42 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/site describes.
+func tvBind42(v any, p string) (string, error) {
+	var x string
+	s, err := toolsupport.AsString(v, p)
+	if err != nil {
+		return x, err
+	}
+	return s, nil
+}
+
+// tvBind43 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/6/inputSchema/properties/when describes.
+func tvBind43(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -928,25 +949,25 @@ func bindFormatsArgs(v any, p string) (FormatsArgs, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "when"))
 	if w, ok := m["id"]; ok {
-		y, err := tvBind37(w, p+"/id")
+		y, err := tvBind40(w, p+"/id")
 		if errs.Add(err) {
 			x.ID = &y
 		}
 	}
 	if w, ok := m["mail"]; ok {
-		y, err := tvBind38(w, p+"/mail")
+		y, err := tvBind41(w, p+"/mail")
 		if errs.Add(err) {
 			x.Mail = &y
 		}
 	}
 	if w, ok := m["site"]; ok {
-		y, err := tvBind39(w, p+"/site")
+		y, err := tvBind42(w, p+"/site")
 		if errs.Add(err) {
 			x.Site = &y
 		}
 	}
 	if w, ok := m["when"]; ok {
-		y, err := tvBind40(w, p+"/when")
+		y, err := tvBind43(w, p+"/when")
 		if errs.Add(err) {
 			x.When = y
 		}
@@ -1040,8 +1061,8 @@ func DecodeFormatsArgs(data []byte) (*FormatsArgs, error) {
 	return toolsupport.DecodeFast(data, fastFormatsArgs, bindFormatsArgs)
 }
 
-// tvBind43 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/7/inputSchema/properties/list/items describes.
-func tvBind43(v any, p string) (string, error) {
+// tvBind46 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/7/inputSchema/properties/list/items describes.
+func tvBind46(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1050,8 +1071,8 @@ func tvBind43(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind42 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/7/inputSchema/properties/list describes.
-func tvBind42(v any, p string) ([]string, error) {
+// tvBind45 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/7/inputSchema/properties/list describes.
+func tvBind45(v any, p string) ([]string, error) {
 	var x []string
 	a, err := toolsupport.AsArray(v, p)
 	if err != nil {
@@ -1062,7 +1083,7 @@ func tvBind42(v any, p string) ([]string, error) {
 	}
 	x = make([]string, 0, len(a))
 	for i, w := range a {
-		y, err := tvBind43(w, p+"/"+strconv.Itoa(i))
+		y, err := tvBind46(w, p+"/"+strconv.Itoa(i))
 		if err != nil {
 			return x, err
 		}
@@ -1071,8 +1092,16 @@ func tvBind42(v any, p string) ([]string, error) {
 	return x, nil
 }
 
-// tvBind44 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/7/inputSchema/properties/pair describes.
-func tvBind44(v any, p string) (json.RawMessage, error) {
+// tvSchema48 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema48 = toolsupport.NewSchema(`{"type":"object","properties":{"pair":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]},"list":{"type":"array","items":{"type":"string"},"minItems":1}}}`)
+
+// tvBind47 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/7/inputSchema/properties/pair describes.
+func tvBind47(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema48.Check(v, "/properties/pair", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
@@ -1085,13 +1114,13 @@ func bindTuplesArgs(v any, p string) (TuplesArgs, error) {
 	}
 	var errs toolsupport.Violations
 	if w, ok := m["list"]; ok {
-		y, err := tvBind42(w, p+"/list")
+		y, err := tvBind45(w, p+"/list")
 		if errs.Add(err) {
 			x.List = y
 		}
 	}
 	if w, ok := m["pair"]; ok {
-		y, err := tvBind44(w, p+"/pair")
+		y, err := tvBind47(w, p+"/pair")
 		if errs.Add(err) {
 			x.Pair = y
 		}
@@ -1106,50 +1135,74 @@ func DecodeTuplesArgs(data []byte) (*TuplesArgs, error) {
 	return toolsupport.Decode(data, bindTuplesArgs)
 }
 
-// tvBind46 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/anything describes.
-func tvBind46(v any, p string) (json.RawMessage, error) {
+// tvBind50 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/anything describes.
+func tvBind50(v any, p string) (json.RawMessage, error) {
 	return toolsupport.Raw(v), nil
 }
 
-// tvLits48 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/c/const.
-var tvLits48 = toolsupport.Literals("[\"fixed\"]")
+// tvLits52 are the literals of ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/c/const.
+var tvLits52 = toolsupport.Literals("[\"fixed\"]")
 
-// tvBind47 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/c describes.
-func tvBind47(v any, p string) (json.RawMessage, error) {
+// tvBind51 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/c describes.
+func tvBind51(v any, p string) (json.RawMessage, error) {
 	var x json.RawMessage
-	if err := toolsupport.OneOf(v, tvLits48, p); err != nil {
+	if err := toolsupport.OneOf(v, tvLits52, p); err != nil {
 		return x, err
 	}
 	return toolsupport.Raw(v), nil
 }
 
-// tvBind49 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/cond describes.
-func tvBind49(v any, p string) (json.RawMessage, error) {
-	return toolsupport.Raw(v), nil
-}
+// tvSchema54 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema54 = toolsupport.NewSchema(`{"type":"object","properties":{"either":{"type":["string","integer"]},"single":{"type":["string"]},"anything":true,"nothing":false,"notx":{"not":{"const":"x"}},"cond":{"type":"object","if":{"properties":{"a":{"const":1}}},"then":{"required":["b"]}},"pp":{"type":"object","patternProperties":{"^x-":{"type":"string"}}},"c":{"const":"fixed"}}}`)
 
-// tvBind50 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/either describes.
-func tvBind50(v any, p string) (json.RawMessage, error) {
-	return toolsupport.Raw(v), nil
-}
-
-// tvBind51 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/nothing describes.
-func tvBind51(v any, p string) (json.RawMessage, error) {
-	return toolsupport.Raw(v), nil
-}
-
-// tvBind52 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/notx describes.
-func tvBind52(v any, p string) (json.RawMessage, error) {
-	return toolsupport.Raw(v), nil
-}
-
-// tvBind53 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/pp describes.
+// tvBind53 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/cond describes.
 func tvBind53(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema54.Check(v, "/properties/cond", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
-// tvBind54 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/single describes.
-func tvBind54(v any, p string) (string, error) {
+// tvBind55 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/either describes.
+func tvBind55(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema54.Check(v, "/properties/either", p); err != nil {
+		return x, err
+	}
+	return toolsupport.Raw(v), nil
+}
+
+// tvBind56 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/nothing describes.
+func tvBind56(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema54.Check(v, "/properties/nothing", p); err != nil {
+		return x, err
+	}
+	return toolsupport.Raw(v), nil
+}
+
+// tvBind57 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/notx describes.
+func tvBind57(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema54.Check(v, "/properties/notx", p); err != nil {
+		return x, err
+	}
+	return toolsupport.Raw(v), nil
+}
+
+// tvBind58 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/pp describes.
+func tvBind58(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema54.Check(v, "/properties/pp", p); err != nil {
+		return x, err
+	}
+	return toolsupport.Raw(v), nil
+}
+
+// tvBind59 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/inputSchema/properties/single describes.
+func tvBind59(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1167,49 +1220,49 @@ func bindOddArgs(v any, p string) (OddArgs, error) {
 	}
 	var errs toolsupport.Violations
 	if w, ok := m["anything"]; ok {
-		y, err := tvBind46(w, p+"/anything")
+		y, err := tvBind50(w, p+"/anything")
 		if errs.Add(err) {
 			x.Anything = y
 		}
 	}
 	if w, ok := m["c"]; ok {
-		y, err := tvBind47(w, p+"/c")
+		y, err := tvBind51(w, p+"/c")
 		if errs.Add(err) {
 			x.C = y
 		}
 	}
 	if w, ok := m["cond"]; ok {
-		y, err := tvBind49(w, p+"/cond")
+		y, err := tvBind53(w, p+"/cond")
 		if errs.Add(err) {
 			x.Cond = y
 		}
 	}
 	if w, ok := m["either"]; ok {
-		y, err := tvBind50(w, p+"/either")
+		y, err := tvBind55(w, p+"/either")
 		if errs.Add(err) {
 			x.Either = y
 		}
 	}
 	if w, ok := m["nothing"]; ok {
-		y, err := tvBind51(w, p+"/nothing")
+		y, err := tvBind56(w, p+"/nothing")
 		if errs.Add(err) {
 			x.Nothing = y
 		}
 	}
 	if w, ok := m["notx"]; ok {
-		y, err := tvBind52(w, p+"/notx")
+		y, err := tvBind57(w, p+"/notx")
 		if errs.Add(err) {
 			x.Notx = y
 		}
 	}
 	if w, ok := m["pp"]; ok {
-		y, err := tvBind53(w, p+"/pp")
+		y, err := tvBind58(w, p+"/pp")
 		if errs.Add(err) {
 			x.Pp = y
 		}
 	}
 	if w, ok := m["single"]; ok {
-		y, err := tvBind54(w, p+"/single")
+		y, err := tvBind59(w, p+"/single")
 		if errs.Add(err) {
 			x.Single = &y
 		}
@@ -1224,8 +1277,8 @@ func DecodeOddArgs(data []byte) (*OddArgs, error) {
 	return toolsupport.Decode(data, bindOddArgs)
 }
 
-// tvBind56 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/outputSchema/properties/echo describes.
-func tvBind56(v any, p string) (map[string]json.RawMessage, error) {
+// tvBind61 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/8/outputSchema/properties/echo describes.
+func tvBind61(v any, p string) (map[string]json.RawMessage, error) {
 	var x map[string]json.RawMessage
 	m, err := toolsupport.AsObject(v, p)
 	if err != nil {
@@ -1248,7 +1301,7 @@ func bindOddResult(v any, p string) (OddResult, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "echo"))
 	if w, ok := m["echo"]; ok {
-		y, err := tvBind56(w, p+"/echo")
+		y, err := tvBind61(w, p+"/echo")
 		if errs.Add(err) {
 			x.Echo = y
 		}
@@ -1263,13 +1316,21 @@ func DecodeOddResult(data []byte) (*OddResult, error) {
 	return toolsupport.Decode(data, bindOddResult)
 }
 
-// tvBind58 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/9/inputSchema/properties/old describes.
-func tvBind58(v any, p string) (json.RawMessage, error) {
+// tvSchema64 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema64 = toolsupport.NewSchema(`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"old":{"type":"array","items":[{"type":"string"},{"type":"number"}]},"seen":{"type":"string","format":"date"}}}`)
+
+// tvBind63 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/9/inputSchema/properties/old describes.
+func tvBind63(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema64.Check(v, "/properties/old", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
-// tvBind59 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/9/inputSchema/properties/seen describes.
-func tvBind59(v any, p string) (string, error) {
+// tvBind65 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/9/inputSchema/properties/seen describes.
+func tvBind65(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1287,13 +1348,13 @@ func bindDraft07Args(v any, p string) (Draft07Args, error) {
 	}
 	var errs toolsupport.Violations
 	if w, ok := m["old"]; ok {
-		y, err := tvBind58(w, p+"/old")
+		y, err := tvBind63(w, p+"/old")
 		if errs.Add(err) {
 			x.Old = y
 		}
 	}
 	if w, ok := m["seen"]; ok {
-		y, err := tvBind59(w, p+"/seen")
+		y, err := tvBind65(w, p+"/seen")
 		if errs.Add(err) {
 			x.Seen = &y
 		}
@@ -1308,8 +1369,8 @@ func DecodeDraft07Args(data []byte) (*Draft07Args, error) {
 	return toolsupport.Decode(data, bindDraft07Args)
 }
 
-// tvBind61 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/10/inputSchema/properties/pos describes.
-func tvBind61(v any, p string) (float64, error) {
+// tvBind67 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/10/inputSchema/properties/pos describes.
+func tvBind67(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -1331,7 +1392,7 @@ func bindDraft04Args(v any, p string) (Draft04Args, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "pos"))
 	if w, ok := m["pos"]; ok {
-		y, err := tvBind61(w, p+"/pos")
+		y, err := tvBind67(w, p+"/pos")
 		if errs.Add(err) {
 			x.Pos = y
 		}
@@ -1346,8 +1407,8 @@ func DecodeDraft04Args(data []byte) (*Draft04Args, error) {
 	return toolsupport.Decode(data, bindDraft04Args)
 }
 
-// tvBind63 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/11/inputSchema/properties/id describes.
-func tvBind63(v any, p string) (string, error) {
+// tvBind69 checks and converts the value the schema at ../../../../generator/tools/testdata/wild.json#/tools/11/inputSchema/properties/id describes.
+func tvBind69(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1366,7 +1427,7 @@ func bindEcmaArgs(v any, p string) (EcmaArgs, error) {
 	var errs toolsupport.Violations
 	errs.Add(toolsupport.Required(m, p, "id"))
 	if w, ok := m["id"]; ok {
-		y, err := tvBind63(w, p+"/id")
+		y, err := tvBind69(w, p+"/id")
 		if errs.Add(err) {
 			x.ID = y
 		}
@@ -1710,10 +1771,21 @@ func (c *Caller) AllOf(ctx context.Context, args *AllOfArgs) (*mcp.CallToolResul
 	return res, nil
 }
 
+// tvChecks70 are the raw-JSON values among the arguments of the tool "one_of"
+// and the fragments of its published inputSchema they must match.
+var tvChecks70 = []toolsupport.RawCheck{{
+	At:     "/properties/shape",
+	Path:   []toolsupport.Step{{Name: "shape"}},
+	Schema: tvSchema7,
+}}
+
 // OneOf calls the tool "one_of".
 func (c *Caller) OneOf(ctx context.Context, args *OneOfArgs) (*mcp.CallToolResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks70); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
@@ -1745,10 +1817,21 @@ func (c *Caller) Refs(ctx context.Context, args *RefsArgs) (*RefsResult, error) 
 	return toolsupport.TypedResult(ToolRefs, res, DecodeRefsResult)
 }
 
+// tvChecks71 are the raw-JSON values among the arguments of the tool "recursive"
+// and the fragments of its published inputSchema they must match.
+var tvChecks71 = []toolsupport.RawCheck{{
+	At:     "/$defs/node/properties/children/items",
+	Path:   []toolsupport.Step{{Name: "tree"}, {Name: "children"}, {Each: true}},
+	Schema: tvSchema27,
+}}
+
 // Recursive calls the tool "recursive".
 func (c *Caller) Recursive(ctx context.Context, args *RecursiveArgs) (*mcp.CallToolResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks71); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
@@ -1783,10 +1866,21 @@ func (c *Caller) MixedEnum(ctx context.Context, args *MixedEnumArgs) (*mcp.CallT
 	return res, nil
 }
 
+// tvChecks72 are the raw-JSON values among the arguments of the tool "maps"
+// and the fragments of its published inputSchema they must match.
+var tvChecks72 = []toolsupport.RawCheck{{
+	At:     "/properties/env/additionalProperties",
+	Path:   []toolsupport.Step{{Name: "env"}, {Each: true}},
+	Schema: tvSchema36,
+}}
+
 // Maps calls the tool "maps".
 func (c *Caller) Maps(ctx context.Context, args *MapsArgs) (*mcp.CallToolResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks72); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
@@ -1845,10 +1939,21 @@ func (c *Caller) Formats(ctx context.Context, args *FormatsArgs) (*mcp.CallToolR
 	return res, nil
 }
 
+// tvChecks73 are the raw-JSON values among the arguments of the tool "tuples"
+// and the fragments of its published inputSchema they must match.
+var tvChecks73 = []toolsupport.RawCheck{{
+	At:     "/properties/pair",
+	Path:   []toolsupport.Step{{Name: "pair"}},
+	Schema: tvSchema48,
+}}
+
 // Tuples calls the tool "tuples".
 func (c *Caller) Tuples(ctx context.Context, args *TuplesArgs) (*mcp.CallToolResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks73); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
@@ -1864,10 +1969,37 @@ func (c *Caller) Tuples(ctx context.Context, args *TuplesArgs) (*mcp.CallToolRes
 	return res, nil
 }
 
+// tvChecks74 are the raw-JSON values among the arguments of the tool "odd"
+// and the fragments of its published inputSchema they must match.
+var tvChecks74 = []toolsupport.RawCheck{{
+	At:     "/properties/cond",
+	Path:   []toolsupport.Step{{Name: "cond"}},
+	Schema: tvSchema54,
+}, {
+	At:     "/properties/either",
+	Path:   []toolsupport.Step{{Name: "either"}},
+	Schema: tvSchema54,
+}, {
+	At:     "/properties/nothing",
+	Path:   []toolsupport.Step{{Name: "nothing"}},
+	Schema: tvSchema54,
+}, {
+	At:     "/properties/notx",
+	Path:   []toolsupport.Step{{Name: "notx"}},
+	Schema: tvSchema54,
+}, {
+	At:     "/properties/pp",
+	Path:   []toolsupport.Step{{Name: "pp"}},
+	Schema: tvSchema54,
+}}
+
 // Odd calls the tool "odd".
 func (c *Caller) Odd(ctx context.Context, args *OddArgs) (*OddResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks74); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
@@ -1880,10 +2012,21 @@ func (c *Caller) Odd(ctx context.Context, args *OddArgs) (*OddResult, error) {
 	return toolsupport.TypedResult(ToolOdd, res, DecodeOddResult)
 }
 
+// tvChecks75 are the raw-JSON values among the arguments of the tool "draft07"
+// and the fragments of its published inputSchema they must match.
+var tvChecks75 = []toolsupport.RawCheck{{
+	At:     "/properties/old",
+	Path:   []toolsupport.Step{{Name: "old"}},
+	Schema: tvSchema64,
+}}
+
 // Draft07 calls the tool "draft07".
 func (c *Caller) Draft07(ctx context.Context, args *Draft07Args) (*mcp.CallToolResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks75); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
