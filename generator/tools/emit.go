@@ -482,10 +482,9 @@ func rawChecks(n *node, path []jen.Code, out *[]jen.Code) {
 	}
 	with := func(step jen.Code) []jen.Code { return append(append([]jen.Code{}, path...), step) }
 	if n.raw != nil {
+		// The fragment covers everything under it: one check.
 		add(n.raw, path)
-		if n.kind == kindAny {
-			return
-		}
+		return
 	}
 	switch n.kind {
 	case kindObject:

@@ -131,7 +131,7 @@ func (ps *parser) claimPrompts(s *snapshot) error {
 // wildSchema is schemaOf for a snapshot's schema: normalized first, so
 // that it binds whatever the server published.
 func (ps *parser) wildSchema(raw json.RawMessage, ptr, name string) (*node, error) {
-	norm, err := normalize(raw, strings.HasSuffix(ptr, "/inputSchema"))
+	norm, loose, err := normalize(raw, strings.HasSuffix(ptr, "/inputSchema"))
 	if err != nil {
 		return nil, fmt.Errorf("#%s: %v", ptr, err)
 	}
@@ -147,6 +147,11 @@ func (ps *parser) wildSchema(raw json.RawMessage, ptr, name string) (*node, erro
 		// object without members, so the tool still has its types, and
 		// the arguments are checked against the whole published schema.
 		n = &node{ptr: ptr, kind: kindObject, doc: n.doc, raw: n.raw}
+	}
+	if loose {
+		// An assertion normalize dropped is kept by checking the whole
+		// value against the published schema.
+		n.raw = &rawRef{src: ps.src, at: ""}
 	}
 	if n.kind != kindObject {
 		return nil, fmt.Errorf("#%s/type: must be \"object\"", ptr)

@@ -74,20 +74,28 @@ type normalizer struct {
 	// never needs to send null. In an outputSchema null may come back, so
 	// a nullable member stays raw JSON.
 	input bool
+	// loose: normalize dropped an assertion that no fallback keeps (a
+	// oneOf, not, ... at the root, where the properties stay typed; an
+	// allOf member's additionalProperties: false; a required name that is
+	// not a property; draft-04's boolean exclusive bounds): then the
+	// generated code checks the whole value against the published schema.
+	loose bool
 }
 
 // normalize returns raw rewritten into what parse binds (see above);
-// input says raw is an inputSchema.
-func normalize(raw json.RawMessage, input bool) (json.RawMessage, error) {
+// input says raw is an inputSchema; loose that an assertion was dropped
+// (normalizer.loose).
+func normalize(raw json.RawMessage, input bool) (norm json.RawMessage, loose bool, err error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	nz := &normalizer{root: v, input: input}
 	out := nz.schema(v, true, "")
-	return json.Marshal(out)
+	norm, err = json.Marshal(out)
+	return norm, nz.loose, err
 }
 
 // fallback is the schema that replaces one normalize cannot bind.
@@ -153,6 +161,7 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 		merged, reason := nz.allOf(m, asSlice(all), at)
 		if reason != "" {
 			if root {
+				nz.loose = true
 				return nz.object(m, true, at)
 			}
 			return fallback(m, reason, at)
@@ -181,6 +190,7 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 			continue
 		}
 		if root {
+			nz.loose = true
 			continue
 		}
 		return fallback(m, k+" (a choice between schemas)", at)
@@ -198,6 +208,7 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 		case len(t) == 2 && len(nonNull) == 1 && nz.input:
 			m["type"] = nonNull[0]
 		case root:
+			nz.loose = true
 			delete(m, "type")
 		default:
 			return fallback(m, fmt.Sprintf("a list of types %v", t), at)
@@ -242,6 +253,7 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 		case k == "items":
 			if _, tuple := val.([]any); tuple {
 				if root {
+					nz.loose = true
 					delete(m, k)
 					continue
 				}
@@ -259,8 +271,9 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 				}
 			}
 		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
-			if _, ok := val.(bool); ok {
+			if b, ok := val.(bool); ok {
 				delete(m, k) // draft-04's boolean form: minimum/maximum still hold
+				nz.loose = nz.loose || b
 			}
 		case k == "pattern":
 			if s, ok := val.(string); !ok || !validRegexp(s) {
@@ -276,6 +289,7 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 			}
 		case bound[k], strings.HasPrefix(k, "x-"), k == fallbackKey:
 		case root:
+			nz.loose = true
 			delete(m, k)
 		default:
 			return fallback(m, "the keyword "+k, at)
@@ -299,8 +313,10 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 				if s, ok := r.(string); ok {
 					if _, ok := props[s]; ok {
 						keep = append(keep, s)
+						continue
 					}
 				}
+				nz.loose = true
 			}
 			m["required"] = keep
 			if keep == nil {
@@ -342,7 +358,11 @@ func (nz *normalizer) allOf(m map[string]any, members []any, at string) (map[str
 		}
 		for k, v := range n {
 			switch k {
-			case "type", "description", "additionalProperties", atKey, valuesKey:
+			case "additionalProperties":
+				if v == false {
+					nz.loose = true
+				}
+			case "type", "description", atKey, valuesKey:
 			case "properties":
 				for name, p := range v.(map[string]any) {
 					if prev, ok := props[name]; ok && !sameJSON(prev, p) {
@@ -374,7 +394,11 @@ func (nz *normalizer) allOf(m map[string]any, members []any, at string) (map[str
 	}
 	// An additionalProperties: false of one member would reject the
 	// others' properties under JSON Schema's rules; the merge keeps the
-	// object open, which admits at least what the server does.
+	// object open, which admits at least what the server does (and the
+	// whole value is checked against the published schema).
+	if m["additionalProperties"] == false {
+		nz.loose = true
+	}
 	delete(m, "additionalProperties")
 	return m, ""
 }

@@ -83,6 +83,9 @@ func (s *server) Draft04(_ context.Context, a *Draft04Args) (*mcp.CallToolResult
 func (s *server) Ecma(_ context.Context, a *EcmaArgs) (*mcp.CallToolResult, error) {
 	return ok(), s.check(ToolEcma, a)
 }
+func (s *server) RootOneOf(_ context.Context, a *RootOneOfArgs) (*mcp.CallToolResult, error) {
+	return ok(), s.check(ToolRootOneOf, a)
+}
 
 // newServer compiles every tool's input schema from the snapshot.
 func newServer(t *testing.T) *server {
@@ -181,6 +184,8 @@ func TestRoundTrip(t *testing.T) {
 	add("draft-04: boolean exclusiveMinimum", d04, func() error { _, err := c.Draft04(ctx, d04); return err })
 	ecma := &EcmaArgs{ID: "123e4567-e89b-12d3-a456-426614174000"}
 	add("ECMA-262 pattern", ecma, func() error { _, err := c.Ecma(ctx, ecma); return err })
+	rootOneOf := &RootOneOfArgs{B: ptr("b")}
+	add("oneOf at the root", rootOneOf, func() error { _, err := c.RootOneOf(ctx, rootOneOf); return err })
 	odd := &OddArgs{Either: json.RawMessage(`7`), Single: ptr("s"), Anything: json.RawMessage(`{"z":[1]}`), Notx: json.RawMessage(`"y"`),
 		Cond: json.RawMessage(`{"a":1,"b":2}`), Pp: json.RawMessage(`{"x-a":"b"}`), C: json.RawMessage(`"fixed"`)}
 	add("type lists, boolean schemas, not, if/then, patternProperties, const", odd, func() error {
@@ -210,12 +215,10 @@ func TestInvalid(t *testing.T) {
 	c := NewCaller(NewHandler(s))
 	ctx := context.Background()
 	for name, call := range map[string]func() error{
-		"allOf: b below minimum":      func() error { _, err := c.AllOf(ctx, &AllOfArgs{A: "x", B: ptr[int64](0)}); return err },
-		"$ref enum: not a color":      func() error { _, err := c.Refs(ctx, &RefsArgs{Color: ptr(RefsArgsColor("blue"))}); return err },
-		"mixed enum: not a member":    func() error { _, err := c.MixedEnum(ctx, &MixedEnumArgs{V: json.RawMessage(`2`)}); return err },
-		"draft-04: exclusive minimum": func() error { _, err := c.Draft04(ctx, &Draft04Args{Pos: 0}); return err },
-		"draft-04: below minimum":     func() error { _, err := c.Draft04(ctx, &Draft04Args{Pos: -1}); return err },
-		"const: another value":        func() error { _, err := c.Odd(ctx, &OddArgs{C: json.RawMessage(`"other"`)}); return err },
+		"allOf: b below minimum":   func() error { _, err := c.AllOf(ctx, &AllOfArgs{A: "x", B: ptr[int64](0)}); return err },
+		"$ref enum: not a color":   func() error { _, err := c.Refs(ctx, &RefsArgs{Color: ptr(RefsArgsColor("blue"))}); return err },
+		"mixed enum: not a member": func() error { _, err := c.MixedEnum(ctx, &MixedEnumArgs{V: json.RawMessage(`2`)}); return err },
+		"const: another value":     func() error { _, err := c.Odd(ctx, &OddArgs{C: json.RawMessage(`"other"`)}); return err },
 	} {
 		err := call()
 		var ee *ExecutionError
@@ -241,6 +244,12 @@ var rawInvalid = []struct {
 	{"not: the excluded value", ToolOdd, `{"notx":"x"}`, "/notx", "must not match"},
 	{"if/then: then fails", ToolOdd, `{"cond":{"a":1}}`, "/cond", `missing required property "b"`},
 	{"patternProperties: wrong value", ToolOdd, `{"pp":{"x-a":1}}`, "/pp/x-a", "want string"},
+	// Assertions normalize dropped where the types stay: the whole
+	// arguments are checked against the published schema.
+	{"draft-04: exclusive minimum", ToolDraft04, `{"pos":0}`, "/pos", "greater than 0"},
+	{"draft-04: below minimum", ToolDraft04, `{"pos":-1}`, "/pos", "greater than 0"},
+	{"oneOf at the root: both", ToolRootOneOf, `{"a":"x","b":"y"}`, "", "exactly one schema of oneOf, matches 2"},
+	{"oneOf at the root: neither", ToolRootOneOf, `{}`, "", "matches none"},
 }
 
 // TestCallerChecksRawJSON: the Caller checks each raw-JSON argument against
@@ -280,6 +289,14 @@ func TestCallerChecksRawJSON(t *testing.T) {
 			var a OddArgs
 			decodeInto(t, tc.args, &a)
 			_, err = c.Odd(ctx, &a)
+		case ToolDraft04:
+			var a Draft04Args
+			decodeInto(t, tc.args, &a)
+			_, err = c.Draft04(ctx, &a)
+		case ToolRootOneOf:
+			var a RootOneOfArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.RootOneOf(ctx, &a)
 		default:
 			t.Fatalf("%s: no call for tool %s", tc.name, tc.tool)
 		}
