@@ -18,10 +18,14 @@ import (
 // publishes. So, for snapshots only, normalize rewrites each schema into the
 // subset parse binds, keeping every constraint it can and replacing what it
 // cannot bind by a fallback: a schema that admits any value, bound to
-// json.RawMessage, with its original description plus a note saying why
-// (the server, which owns the schema, still validates it). What becomes
-// what is listed in docs/typed-callers.md and tested per construct in
-// wild_test.go.
+// json.RawMessage, with its original description plus a note saying why,
+// and the pointer of the published fragment it stands for (atKey), which
+// the generated code checks the raw value against (toolsupport.Schema: in
+// the Caller before sending, in the Handler, in result decoders). An
+// assertion dropped without a fallback (normalizer.loose) makes the whole
+// value checked against the published schema. What becomes what, and what
+// is checked, is listed in docs/typed-callers.md and tested per construct
+// in internal/testsupport/toolstest/wild.
 
 // fallbackKey marks a schema normalize replaced: its value is the reason.
 // parse ignores x-... members, so the node binds to json.RawMessage.

@@ -3,6 +3,7 @@ package toolsupport
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -133,4 +134,31 @@ func FuzzSchemaCheck(f *testing.F) {
 		}
 		_ = NewSchema(schema).Check(v, "", "")
 	})
+}
+
+// TestSchemaConcurrent: a generated package's Schema is shared by every
+// call: first use (parsing) and the pattern cache are safe from many
+// goroutines (run with -race).
+func TestSchemaConcurrent(t *testing.T) {
+	s := NewSchema(`{"properties":{"id":{"pattern":"^[a-z]+$"}}}`)
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		go func() {
+			v := map[string]any{"id": "abc"}
+			if i%2 == 1 {
+				v["id"] = "ABC"
+			}
+			err := s.Check(v, "", "")
+			if (err == nil) == (i%2 == 1) {
+				errs <- fmt.Errorf("goroutine %d: %v", i, err)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }
