@@ -162,7 +162,7 @@ func TestAddingARevision(t *testing.T) {
 	for name, src := range files {
 		put("generated/"+pkg+"/"+name, src)
 	}
-	put("generated/"+pkg+"/generate.go", fmt.Appendf(nil, "package %s\n\n//go:generate go run ../../cmd/mcpgen generate --revision %s --package %s --out .\n", pkg, syntheticRevision, pkg))
+	put("generated/"+pkg+"/generate.go", fmt.Appendf(nil, "package %s\n\n//go:generate go run -tags mcpgen_bootstrap ../../cmd/mcpgen generate --revision %s --package %s --out .\n", pkg, syntheticRevision, pkg))
 
 	// Step 4: serve it. The program checks the row is in the table, that
 	// typed tools know the revision from it, and runs the lifecycle and a

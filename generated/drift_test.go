@@ -55,6 +55,11 @@ func readGenerateLine(t *testing.T, dir string) generateLine {
 		if g.schema != "" || g.revision == "" || g.pkg == "" || g.out != "." {
 			t.Fatalf("%s/generate.go: directive %q: want --revision (the embedded official schema, no file), --package and --out .", dir, line)
 		}
+		// mcpgen built without its MCP client (internal/liveclient), so it
+		// builds even when these bindings do not (ARCHITECTURE.md, bridge).
+		if !strings.HasPrefix(line, "//go:generate go run -tags mcpgen_bootstrap ") {
+			t.Fatalf("%s/generate.go: directive %q: want go run -tags mcpgen_bootstrap", dir, line)
+		}
 		return g
 	}
 	t.Fatalf("%s/generate.go: no //go:generate directive", dir)
@@ -143,7 +148,7 @@ func TestNoDriftExtensions(t *testing.T) {
 		dir := filepath.Join(core, "ext"+e.Name)
 		t.Run(dir, func(t *testing.T) {
 			line := readRawGenerateLine(t, dir)
-			want := "//go:generate go run ../../../cmd/mcpgen generate --extension " + e.Name + " --package ext" + e.Name + " --out ."
+			want := "//go:generate go run -tags mcpgen_bootstrap ../../../cmd/mcpgen generate --extension " + e.Name + " --package ext" + e.Name + " --out ."
 			if line != want {
 				t.Fatalf("%s/generate.go: directive %q, want %q", dir, line, want)
 			}

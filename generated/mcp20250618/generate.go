@@ -3,4 +3,4 @@ package mcp20250618
 // The bindings in this directory are generated from the official schema of
 // MCP revision 2025-06-18; regenerate them with "go generate ./generated/...".
 
-//go:generate go run ../../cmd/mcpgen generate --revision 2025-06-18 --package mcp20250618 --out .
+//go:generate go run -tags mcpgen_bootstrap ../../cmd/mcpgen generate --revision 2025-06-18 --package mcp20250618 --out .

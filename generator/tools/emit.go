@@ -295,6 +295,10 @@ func (e *emitter) bind(n *node) (string, error) {
 	}
 	body := []jen.Code{jen.Var().Id("x").Add(e.goType(n))}
 	p := jen.Id("p")
+	if n.raw != nil {
+		// A snapshot's fallback: the published schema decides.
+		body = append(body, check(jen.Id(e.schemaVar(n.raw.src)).Dot("Check").Call(jen.Id("v"), jen.Lit(n.raw.at), p)))
+	}
 	switch n.kind {
 	case kindObject:
 		// An object reports every violation among its members at once (the
@@ -323,6 +327,9 @@ func (e *emitter) bind(n *node) (string, error) {
 		}
 		body = append(body, e.literals(n)...)
 		if n.goName == "" {
+			if n.values != nil {
+				body = append(body, add(jen.Id(e.schemaVar(n.values.src)).Dot("CheckMembers").Call(jen.Id("m"), jen.Lit(n.values.at), p)))
+			}
 			body = append(body,
 				jen.If(jen.Err().Op(":=").Id("errs").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(ret(zero)),
 				jen.Return(ts("RawMap").Call(jen.Id("m")), jen.Nil()))
@@ -433,7 +440,7 @@ func (e *emitter) bind(n *node) (string, error) {
 	case kindAny:
 		if lits := e.literals(n); len(lits) > 0 {
 			body = append(body, lits...)
-		} else {
+		} else if n.raw == nil {
 			body = nil // no check returns x
 		}
 		body = append(body, jen.Return(ts("Raw").Call(jen.Id("v")), jen.Nil()))
@@ -441,6 +448,58 @@ func (e *emitter) bind(n *node) (string, error) {
 	e.f.Commentf("%s checks and converts the value the schema at %s#%s describes.", name, e.file, n.ptr)
 	e.f.Func().Id(name).Params(jen.Id("v").Any(), jen.Id("p").String()).Params(e.goType(n), jen.Error()).Block(body...)
 	return name, nil
+}
+
+// schemaVar is the package variable holding src, a published schema raw
+// values are checked against, declared on first use.
+func (e *emitter) schemaVar(src *schemaSrc) string {
+	if src.goName == "" {
+		e.next++
+		src.goName = fmt.Sprintf("tvSchema%d", e.next)
+		e.f.Commentf("%s is a tool's schema as the server published it: the values bound", src.goName)
+		e.f.Comment("to json.RawMessage are checked against their fragment of it.")
+		lit := jen.Lit(src.json)
+		if !strings.ContainsAny(src.json, "`\r") {
+			lit = jen.Op("`" + src.json + "`") // compact JSON: readable as a raw string
+		}
+		e.f.Var().Id(src.goName).Op("=").Add(ts("NewSchema")).Call(lit)
+	}
+	return src.goName
+}
+
+// rawChecks lists where the raw values of n (a tool's arguments) are and
+// which fragments check them, for the Caller (toolsupport.CheckArguments).
+func rawChecks(n *node, path []jen.Code, out *[]jen.Code) {
+	if n == nil {
+		return
+	}
+	add := func(r *rawRef, path []jen.Code) {
+		*out = append(*out, jen.Values(jen.Dict{
+			jen.Id("Path"):   jen.Index().Add(ts("Step")).Values(path...),
+			jen.Id("Schema"): jen.Id(r.src.goName),
+			jen.Id("At"):     jen.Lit(r.at),
+		}))
+	}
+	with := func(step jen.Code) []jen.Code { return append(append([]jen.Code{}, path...), step) }
+	if n.raw != nil {
+		// The fragment covers everything under it: one check.
+		add(n.raw, path)
+		return
+	}
+	switch n.kind {
+	case kindObject:
+		if n.goName == "" {
+			if n.values != nil {
+				add(n.values, with(jen.Values(jen.Dict{jen.Id("Each"): jen.True()})))
+			}
+			return
+		}
+		for _, p := range n.props {
+			rawChecks(p.n, with(jen.Values(jen.Dict{jen.Id("Name"): jen.Lit(p.name)})), out)
+		}
+	case kindArray:
+		rawChecks(n.items, with(jen.Values(jen.Dict{jen.Id("Each"): jen.True()})), out)
+	}
 }
 
 // literals emits the enum and const checks of n, with their literals parsed

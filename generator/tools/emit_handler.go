@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"fmt"
+
 	"bytes"
 	"strings"
 
@@ -254,10 +256,26 @@ func (e *emitter) caller() {
 		body := []jen.Code{
 			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(argsOf),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		}
+		var checks []jen.Code
+		rawChecks(t.args, nil, &checks)
+		if len(checks) > 0 {
+			// Values bound to json.RawMessage are checked against the
+			// server's schema before they are sent (the typed ones are
+			// what their Go types allow).
+			e.next++
+			id := fmt.Sprintf("tvChecks%d", e.next)
+			f.Commentf("%s are the raw-JSON values among the arguments of the tool %q", id, t.name)
+			f.Comment("and the fragments of its published inputSchema they must match.")
+			f.Var().Id(id).Op("=").Index().Add(ts("RawCheck")).Values(checks...)
+			body = append(body, jen.If(jen.Err().Op(":=").Add(ts("CheckArguments")).Call(jen.Id("a"), jen.Id(id)), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err())))
+		}
+		body = append(body,
 			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
 				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		}
+		)
 		if t.result != nil {
 			typed := ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))
 			if e.t.rev.modern {

@@ -17,8 +17,8 @@ import (
 
 // plain reports whether n gets a fast binder.
 func plain(n *node) bool {
-	if n == nil || n.enum != nil || n.constant != nil {
-		return false
+	if n == nil || n.enum != nil || n.constant != nil || n.raw != nil {
+		return false // raw: checked against the published schema, by the bind function
 	}
 	switch n.kind {
 	case kindString:

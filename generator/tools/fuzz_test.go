@@ -35,8 +35,9 @@ func FuzzGenerate(f *testing.F) {
 }
 
 // FuzzWildSchema: any JSON value as a member's schema in a snapshot
-// generates (schemas from the wild are never a failure to generate), and
-// the source parses.
+// generates (schemas from the wild are never a failure to generate), the
+// source parses, and every raw-JSON value's check names a fragment of the
+// published schema that exists.
 func FuzzWildSchema(f *testing.F) {
 	data, err := os.ReadFile("testdata/wild.json")
 	if err != nil {
@@ -66,6 +67,8 @@ func FuzzWildSchema(f *testing.F) {
 		if err != nil {
 			t.Fatalf("schema %s: %v", schema, err)
 		}
+		// Every raw-JSON value is checked against a fragment that exists.
+		rawRefsOf(t, doc)
 		// At the root too, unless it says it is not an object (the Tool
 		// definition requires one).
 		var root map[string]json.RawMessage
@@ -74,6 +77,7 @@ func FuzzWildSchema(f *testing.F) {
 			if _, err := Generate([]byte(doc), Options{Package: "p", Import: "example.com/mcp20251125"}); err != nil {
 				t.Fatalf("root schema %s: %v", schema, err)
 			}
+			rawRefsOf(t, doc)
 		}
 		for name, src := range files {
 			if _, err := goparser.ParseFile(token.NewFileSet(), name, src, 0); err != nil {

@@ -55,9 +55,28 @@ type node struct {
 	strEnum  []string        // enum of a string node: a named type with constants
 	consts   []string        // the Go names of strEnum's constants
 
+	// raw: a snapshot's fallback (wild.go), bound to json.RawMessage and
+	// checked against the fragment of the published schema it stands
+	// for; values: a map's members, checked against the
+	// additionalProperties schema normalize replaced. nil for the others.
+	raw, values *rawRef
+
 	fn   string // name of the generated bind function
 	re   string // name of the compiled pattern's variable, when pattern is set
 	fast string // name of the generated fast binder (fast.go), when plain
+}
+
+// rawRef is a fragment of a tool's schema as the server published it.
+type rawRef struct {
+	src *schemaSrc
+	at  string // JSON pointer inside src
+}
+
+// schemaSrc is one published tool schema that raw values are checked
+// against; the generated package holds it once, as a toolsupport.Schema.
+type schemaSrc struct {
+	json   string
+	goName string // its package variable, once emitted
 }
 
 // prop is one member of an object node.
@@ -85,6 +104,24 @@ type parser struct {
 	// lenient: the schemas come from a server's snapshot (wild.go): a
 	// member or item schema parse cannot bind becomes json.RawMessage.
 	lenient bool
+	// src: the published schema being read (a snapshot's), which the
+	// fallbacks' pointers point into.
+	src *schemaSrc
+}
+
+// rawRefs records what normalize noted on n (members are its schema's):
+// the pointer a fallback stands for, and that of a map's members.
+func (ps *parser) rawRefs(n *node, members map[string]json.RawMessage) {
+	if ps.src == nil {
+		return
+	}
+	var at string
+	if _, ok := members[fallbackKey]; ok && json.Unmarshal(members[atKey], &at) == nil {
+		n.raw = &rawRef{src: ps.src, at: at}
+	}
+	if raw, ok := members[valuesKey]; ok && n.kind == kindObject && json.Unmarshal(raw, &at) == nil {
+		n.values = &rawRef{src: ps.src, at: at}
+	}
 }
 
 func (ps *parser) claim(name, ptr string) error {
@@ -252,6 +289,7 @@ func (ps *parser) parse(raw json.RawMessage, ptr, name string) (*node, error) {
 		}
 	}
 
+	ps.rawRefs(n, members)
 	switch n.kind {
 	case kindObject:
 		if err := ps.object(n, members, name); err != nil {

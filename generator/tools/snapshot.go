@@ -131,19 +131,27 @@ func (ps *parser) claimPrompts(s *snapshot) error {
 // wildSchema is schemaOf for a snapshot's schema: normalized first, so
 // that it binds whatever the server published.
 func (ps *parser) wildSchema(raw json.RawMessage, ptr, name string) (*node, error) {
-	norm, err := normalize(raw, strings.HasSuffix(ptr, "/inputSchema"))
+	norm, loose, err := normalize(raw, strings.HasSuffix(ptr, "/inputSchema"))
 	if err != nil {
 		return nil, fmt.Errorf("#%s: %v", ptr, err)
 	}
 	ps.formatAsserted = false // normalize dropped format
+	ps.src = &schemaSrc{json: string(compact(raw))}
+	defer func() { ps.src = nil }()
 	n, err := ps.parse(norm, ptr, name)
 	if err != nil {
 		return nil, err
 	}
 	if n.kind == kindAny {
 		// A root normalize could not bind (a $ref to itself, say): an
-		// object without members, so the tool still has its types.
-		n = &node{ptr: ptr, kind: kindObject, doc: n.doc}
+		// object without members, so the tool still has its types, and
+		// the arguments are checked against the whole published schema.
+		n = &node{ptr: ptr, kind: kindObject, doc: n.doc, raw: n.raw}
+	}
+	if loose {
+		// An assertion normalize dropped is kept by checking the whole
+		// value against the published schema.
+		n.raw = &rawRef{src: ps.src, at: ""}
 	}
 	if n.kind != kindObject {
 		return nil, fmt.Errorf("#%s/type: must be \"object\"", ptr)
@@ -165,7 +173,14 @@ func (ps *parser) wildSchema(raw json.RawMessage, ptr, name string) (*node, erro
 func (ps *parser) parseChild(raw json.RawMessage, ptr, name string) (*node, error) {
 	n, err := ps.parse(raw, ptr, name)
 	if err != nil && ps.lenient {
-		return &node{ptr: ptr, kind: kindAny, doc: fmt.Sprintf("Raw JSON: mcpgen binds no Go type to this schema (%v); the server validates it.", err)}, nil
+		n = &node{ptr: ptr, kind: kindAny, doc: fmt.Sprintf("Raw JSON: mcpgen binds no Go type to this schema (%v); the value is checked against the server's schema for it.", err)}
+		var noted struct {
+			At *string `json:"x-mcpgen-at"`
+		}
+		if json.Unmarshal(raw, &noted) == nil && noted.At != nil && ps.src != nil {
+			n.raw = &rawRef{src: ps.src, at: *noted.At}
+		}
+		return n, nil
 	}
 	return n, err
 }

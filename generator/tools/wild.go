@@ -18,14 +18,33 @@ import (
 // publishes. So, for snapshots only, normalize rewrites each schema into the
 // subset parse binds, keeping every constraint it can and replacing what it
 // cannot bind by a fallback: a schema that admits any value, bound to
-// json.RawMessage, with its original description plus a note saying why
-// (the server, which owns the schema, still validates it). What becomes
-// what is listed in docs/typed-callers.md and tested per construct in
-// wild_test.go.
+// json.RawMessage, with its original description plus a note saying why,
+// and the pointer of the published fragment it stands for (atKey), which
+// the generated code checks the raw value against (toolsupport.Schema: in
+// the Caller before sending, in the Handler, in result decoders). An
+// assertion dropped without a fallback (normalizer.loose) makes the whole
+// value checked against the published schema. What becomes what, and what
+// is checked, is listed in docs/typed-callers.md and tested per construct
+// in internal/testsupport/toolstest/wild.
 
 // fallbackKey marks a schema normalize replaced: its value is the reason.
 // parse ignores x-... members, so the node binds to json.RawMessage.
 const fallbackKey = "x-mcpgen-fallback"
+
+// atKey is the JSON pointer, inside the tool's schema as the server
+// published it, of the schema a normalized node stands for: parse keeps it
+// on a fallback, whose raw value the generated code checks against that
+// fragment (toolsupport.Schema), and a node normalized twice (an allOf
+// member, a $ref target) keeps the pointer of its first reading.
+const atKey = "x-mcpgen-at"
+
+// valuesKey is the pointer of an additionalProperties schema normalize
+// replaced by true: the members of the map it binds to are raw JSON,
+// checked against that fragment.
+const valuesKey = "x-mcpgen-values"
+
+// ptrJoin appends one member name or index to a JSON pointer.
+func ptrJoin(at string, tok any) string { return at + "/" + esc(fmt.Sprint(tok)) }
 
 // bound are the keywords parse implements.
 var bound = map[string]bool{
@@ -59,58 +78,73 @@ type normalizer struct {
 	// never needs to send null. In an outputSchema null may come back, so
 	// a nullable member stays raw JSON.
 	input bool
+	// loose: normalize dropped an assertion that no fallback keeps (a
+	// oneOf, not, ... at the root, where the properties stay typed; an
+	// allOf member's additionalProperties: false; a required name that is
+	// not a property; draft-04's boolean exclusive bounds): then the
+	// generated code checks the whole value against the published schema.
+	loose bool
 }
 
 // normalize returns raw rewritten into what parse binds (see above);
-// input says raw is an inputSchema.
-func normalize(raw json.RawMessage, input bool) (json.RawMessage, error) {
+// input says raw is an inputSchema; loose that an assertion was dropped
+// (normalizer.loose).
+func normalize(raw json.RawMessage, input bool) (norm json.RawMessage, loose bool, err error) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
 	if err := d.Decode(&v); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	nz := &normalizer{root: v, input: input}
-	out := nz.schema(v, true)
-	return json.Marshal(out)
+	out := nz.schema(v, true, "")
+	norm, err = json.Marshal(out)
+	return norm, nz.loose, err
 }
 
 // fallback is the schema that replaces one normalize cannot bind.
-func fallback(m map[string]any, reason string) map[string]any {
-	note := "Raw JSON: mcpgen binds no Go type to " + reason + "; the server validates it."
+// at is the pointer of the schema it replaces in the published schema,
+// which the generated code checks the raw value against.
+func fallback(m map[string]any, reason, at string) map[string]any {
+	note := "Raw JSON: mcpgen binds no Go type to " + reason + "; the value is checked against the server's schema for it."
 	if d, ok := m["description"].(string); ok && d != "" {
 		note = d + " (" + note + ")"
 	}
-	return map[string]any{fallbackKey: reason, "description": note}
+	return map[string]any{fallbackKey: reason, "description": note, atKey: at}
 }
 
 // schema normalizes one schema; at the root of a tool's schema an
 // unbindable assertion is dropped instead (the root must stay an object
 // with its properties typed).
-func (nz *normalizer) schema(v any, root bool) any {
+// at is v's pointer in the published schema.
+func (nz *normalizer) schema(v any, root bool, at string) any {
 	switch s := v.(type) {
 	case bool:
 		if s {
 			return map[string]any{}
 		}
-		return fallback(nil, "the schema false (it admits nothing)")
+		return fallback(nil, "the schema false (it admits nothing)", at)
 	case map[string]any:
-		return nz.object(s, root)
+		return nz.object(s, root, at)
 	default:
-		return fallback(nil, "a value that is not a schema")
+		return fallback(nil, "a value that is not a schema", at)
 	}
 }
 
-func (nz *normalizer) object(m map[string]any, root bool) any {
+func (nz *normalizer) object(m map[string]any, root bool, at string) any {
+	if a, ok := m[atKey].(string); ok {
+		at = a // normalized before: keep the pointer of its first reading
+	}
 	m = cloneMap(m)
+	m[atKey] = at
 	if ref, ok := m["$ref"].(string); ok {
 		delete(m, "$ref")
 		target, reason := nz.resolve(ref)
 		if reason != "" {
-			return fallback(m, reason)
+			return fallback(m, reason, at)
 		}
 		nz.stack = append(nz.stack, ref)
-		resolved := nz.schema(target, root)
+		resolved := nz.schema(target, root, refPointer(ref))
 		nz.stack = nz.stack[:len(nz.stack)-1]
 		if onlyAnnotations(m) {
 			rm, ok := resolved.(map[string]any)
@@ -128,12 +162,13 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 	}
 	if all, ok := m["allOf"]; ok {
 		delete(m, "allOf")
-		merged, reason := nz.allOf(m, asSlice(all), root)
+		merged, reason := nz.allOf(m, asSlice(all), at)
 		if reason != "" {
 			if root {
-				return nz.object(m, true)
+				nz.loose = true
+				return nz.object(m, true, at)
 			}
-			return fallback(m, reason)
+			return fallback(m, reason, at)
 		}
 		m = merged
 	}
@@ -143,18 +178,26 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 			continue
 		}
 		delete(m, k)
-		if other, ok := nullable(asSlice(alts)); ok && nz.input {
+		if other, i, ok := nullable(asSlice(alts)); ok && nz.input {
+			if om, ok := other.(map[string]any); ok {
+				if _, done := om[atKey]; !done {
+					om = cloneMap(om)
+					om[atKey] = ptrJoin(ptrJoin(at, k), i)
+				}
+				other = om
+			}
 			m["allOf"] = []any{other}
-			return nz.object(m, root)
+			return nz.object(m, root, at)
 		}
 		if e, ok := nz.stringAlternatives(asSlice(alts)); ok && (m["type"] == nil || m["type"] == "string") {
 			m["type"], m["enum"] = "string", e
 			continue
 		}
 		if root {
+			nz.loose = true
 			continue
 		}
-		return fallback(m, k+" (a choice between schemas)")
+		return fallback(m, k+" (a choice between schemas)", at)
 	}
 	if t, ok := m["type"].([]any); ok {
 		var nonNull []any
@@ -169,13 +212,14 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 		case len(t) == 2 && len(nonNull) == 1 && nz.input:
 			m["type"] = nonNull[0]
 		case root:
+			nz.loose = true
 			delete(m, "type")
 		default:
-			return fallback(m, fmt.Sprintf("a list of types %v", t))
+			return fallback(m, fmt.Sprintf("a list of types %v", t), at)
 		}
 	}
 	if m["type"] == "null" && !root {
-		return fallback(m, "type null")
+		return fallback(m, "type null", at)
 	}
 	// An enum of strings needs "type" to become a named string type.
 	if e, ok := m["enum"].([]any); ok && m["type"] == nil && allStrings(e) {
@@ -207,27 +251,33 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 			}
 			out := map[string]any{}
 			for name, p := range props {
-				out[name] = nz.schema(p, false)
+				out[name] = nz.schema(p, false, ptrJoin(ptrJoin(at, k), name))
 			}
 			m[k] = out
 		case k == "items":
 			if _, tuple := val.([]any); tuple {
 				if root {
+					nz.loose = true
 					delete(m, k)
 					continue
 				}
-				return fallback(m, "items as an array (a draft-07 tuple)")
+				return fallback(m, "items as an array (a draft-07 tuple)", at)
 			}
-			m[k] = nz.schema(val, false)
+			m[k] = nz.schema(val, false, ptrJoin(at, k))
 		case k == "additionalProperties":
 			if _, ok := val.(bool); !ok {
 				// A schema for the other members: they stay raw JSON
-				// (the struct, or map[string]json.RawMessage, admits them).
+				// (the struct, or map[string]json.RawMessage, admits them),
+				// checked against the schema where a map holds them.
 				m[k] = true
+				if a, ok := m[valuesKey].(string); !ok || a == "" {
+					m[valuesKey] = ptrJoin(at, k)
+				}
 			}
 		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
-			if _, ok := val.(bool); ok {
+			if b, ok := val.(bool); ok {
 				delete(m, k) // draft-04's boolean form: minimum/maximum still hold
+				nz.loose = nz.loose || b
 			}
 		case k == "pattern":
 			if s, ok := val.(string); !ok || !validRegexp(s) {
@@ -243,9 +293,10 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 			}
 		case bound[k], strings.HasPrefix(k, "x-"), k == fallbackKey:
 		case root:
+			nz.loose = true
 			delete(m, k)
 		default:
-			return fallback(m, "the keyword "+k)
+			return fallback(m, "the keyword "+k, at)
 		}
 	}
 	// Keywords that need a type parse cannot infer: without one the node
@@ -253,7 +304,7 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 	if m["type"] == nil {
 		for _, k := range []string{"minLength", "maxLength", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties"} {
 			if _, ok := m[k]; ok {
-				return fallback(m, "the keyword "+k+" without a type")
+				return fallback(m, "the keyword "+k+" without a type", at)
 			}
 		}
 	}
@@ -266,8 +317,10 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 				if s, ok := r.(string); ok {
 					if _, ok := props[s]; ok {
 						keep = append(keep, s)
+						continue
 					}
 				}
+				nz.loose = true
 			}
 			m["required"] = keep
 			if keep == nil {
@@ -280,7 +333,7 @@ func (nz *normalizer) object(m map[string]any, root bool) any {
 
 // allOf merges the members of an allOf into m when each is an object
 // schema of properties, required and annotations; otherwise it says why not.
-func (nz *normalizer) allOf(m map[string]any, members []any, root bool) (map[string]any, string) {
+func (nz *normalizer) allOf(m map[string]any, members []any, at string) (map[string]any, string) {
 	props := map[string]any{}
 	if p, ok := m["properties"].(map[string]any); ok {
 		for k, v := range p {
@@ -288,8 +341,8 @@ func (nz *normalizer) allOf(m map[string]any, members []any, root bool) (map[str
 		}
 	}
 	req := asSlice(m["required"])
-	for _, mem := range members {
-		n, ok := nz.schema(mem, false).(map[string]any)
+	for i, mem := range members {
+		n, ok := nz.schema(mem, false, ptrJoin(ptrJoin(at, "allOf"), i)).(map[string]any)
 		if !ok || n[fallbackKey] != nil {
 			return nil, "allOf with a member that is not bound"
 		}
@@ -309,7 +362,11 @@ func (nz *normalizer) allOf(m map[string]any, members []any, root bool) (map[str
 		}
 		for k, v := range n {
 			switch k {
-			case "type", "description", "additionalProperties":
+			case "additionalProperties":
+				if v == false {
+					nz.loose = true
+				}
+			case "type", "description", atKey, valuesKey:
 			case "properties":
 				for name, p := range v.(map[string]any) {
 					if prev, ok := props[name]; ok && !sameJSON(prev, p) {
@@ -341,7 +398,11 @@ func (nz *normalizer) allOf(m map[string]any, members []any, root bool) (map[str
 	}
 	// An additionalProperties: false of one member would reject the
 	// others' properties under JSON Schema's rules; the merge keeps the
-	// object open, which admits at least what the server does.
+	// object open, which admits at least what the server does (and the
+	// whole value is checked against the published schema).
+	if m["additionalProperties"] == false {
+		nz.loose = true
+	}
 	delete(m, "additionalProperties")
 	return m, ""
 }
@@ -405,10 +466,10 @@ func (nz *normalizer) resolve(ref string) (any, string) {
 }
 
 // nullable returns X of the alternatives [X, {"type": "null"}] (either
-// order).
-func nullable(alts []any) (any, bool) {
+// order) and its index.
+func nullable(alts []any) (any, int, bool) {
 	if len(alts) != 2 {
-		return nil, false
+		return nil, 0, false
 	}
 	isNull := func(a any) bool {
 		m, ok := a.(map[string]any)
@@ -416,11 +477,16 @@ func nullable(alts []any) (any, bool) {
 	}
 	switch {
 	case isNull(alts[0]) && !isNull(alts[1]):
-		return alts[1], true
+		return alts[1], 1, true
 	case isNull(alts[1]) && !isNull(alts[0]):
-		return alts[0], true
+		return alts[0], 0, true
 	}
-	return nil, false
+	return nil, 0, false
+}
+
+// refPointer is the JSON pointer a local $ref (resolve accepted it) names.
+func refPointer(ref string) string {
+	return strings.TrimPrefix(ref, "#")
 }
 
 func onlyAnnotations(m map[string]any) bool {
@@ -454,10 +520,32 @@ func cloneMap(m map[string]any) map[string]any {
 	return out
 }
 
+// sameJSON compares two schemas, without the pointers normalize noted
+// (the same schema read at two places is the same).
 func sameJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
+	x, _ := json.Marshal(withoutPointers(a))
+	y, _ := json.Marshal(withoutPointers(b))
 	return bytes.Equal(x, y)
+}
+
+func withoutPointers(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, w := range v {
+			if k != atKey && k != valuesKey {
+				out[k] = withoutPointers(w)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, w := range v {
+			out[i] = withoutPointers(w)
+		}
+		return out
+	}
+	return v
 }
 
 func validRegexp(s string) bool {

@@ -15,7 +15,7 @@ Text before the table is not read.
 <!-- archtest:layers begin -->
 | directory | layer | role | owns |
 |---|---|---|---|
-| ` + "`cmd/tool`" + ` | 3 | command | the CLI |
+| ` + "`cmd/tool`" + ` | 5 | command | the CLI |
 | ` + "`gen`, `gen/sub`" + ` | 2 | toolchain | the generator |
 | ` + "`schema`" + ` | 1 | toolchain | the model |
 | ` + "`internal/scan`" + ` | 1 | internal | a scanner |
@@ -23,6 +23,7 @@ Text before the table is not read.
 | ` + "`rt/session`" + ` | 3 | support | the session |
 | ` + "`bindings/...`" + ` | 4 | bindings | generated code |
 | ` + "`examples/...`" + ` | 5 | program | programs |
+| ` + "`internal/live`" + ` | 4 | bridge | the command's client |
 | ` + "`internal/testsupport/...`" + ` | - | testsupport | test helpers |
 | ` + "`e2e`" + ` | - | test | tests |
 <!-- archtest:layers end -->
@@ -32,7 +33,8 @@ Text before the table is not read.
 func clean() []pkg {
 	const m = "example.com/m/"
 	return []pkg{
-		{path: m + "cmd/tool", dir: "cmd/tool", imports: []string{"fmt", m + "gen", m + "schema", "github.com/spf13/pflag"}},
+		{path: m + "cmd/tool", dir: "cmd/tool", imports: []string{"fmt", m + "gen", m + "schema", m + "internal/live", "github.com/spf13/pflag"}},
+		{path: m + "internal/live", dir: "internal/live", imports: []string{"net/http", m + "bindings/v1", m + "rt/session"}},
 		{path: m + "gen", dir: "gen", imports: []string{m + "schema", m + "gen/sub"}, testImports: []string{m + "internal/testsupport/model"}},
 		{path: m + "gen/sub", dir: "gen/sub", imports: []string{"strings"}},
 		{path: m + "schema", dir: "schema", imports: []string{"encoding/json", "github.com/santhosh-tekuri/jsonschema/v5"}},
@@ -96,6 +98,16 @@ func TestCheckCatches(t *testing.T) {
 			"[toolchain-never-runtime] gen imports in a test bindings/v1: role toolchain must not depend on the runtime side (role bindings)"},
 		{"command imports a program", addImport("cmd/tool", m+"examples/server", false),
 			"[toolchain-never-runtime] cmd/tool imports examples/server: role command must not depend on the runtime side (role program)"},
+		{"the toolchain imports a bridge", addImport("gen", m+"internal/live", false),
+			"[bridge] gen imports internal/live: role toolchain imports a bridge (the runtime side, for a command only)"},
+		{"a toolchain test imports a bridge", addImport("gen/sub", m+"internal/live", true),
+			"[bridge] gen/sub imports in a test internal/live: role toolchain imports a bridge (the runtime side, for a command only)"},
+		{"support imports a bridge", addImport("rt/session", m+"internal/live", false),
+			"[bridge] rt/session imports internal/live: role support imports a bridge (the runtime side, for a command only)"},
+		{"a bridge imports the toolchain", addImport("internal/live", m+"schema", false),
+			"[stdlib-only] internal/live imports schema: role bridge imports role toolchain"},
+		{"a bridge imports third party", addImport("internal/live", "github.com/google/uuid", false),
+			"[stdlib-only] internal/live imports github.com/google/uuid: role bridge imports a third-party package"},
 		{"support imports the toolchain", addImport("rt/session", m+"schema", false),
 			"[runtime-never-toolchain] rt/session imports schema: role support must not depend on the toolchain (role toolchain)"},
 		{"a package in no row", func(ps []pkg) []pkg { return append(ps, pkg{path: m + "newpkg", dir: "newpkg"}) },

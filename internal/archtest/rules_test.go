@@ -23,6 +23,7 @@ const (
 	roleBindings    = "bindings"
 	roleProgram     = "program"
 	roleInternal    = "internal"
+	roleBridge      = "bridge"
 	roleTestSupport = "testsupport"
 	roleTest        = "test"
 )
@@ -36,20 +37,23 @@ const (
 	ruleRuntimeNeverToolchain = "runtime-never-toolchain"
 	ruleListed                = "listed"
 	ruleNoStdlibName          = "no-stdlib-name"
+	ruleBridge                = "bridge"
 )
 
 // noLayer is the layer of a row whose layer cell is "-" (test and test
 // support): outside the layer order.
 const noLayer = -1
 
-var knownRoles = []string{roleCommand, roleToolchain, roleSupport, roleBindings, roleProgram, roleInternal, roleTestSupport, roleTest}
+var knownRoles = []string{roleCommand, roleToolchain, roleSupport, roleBindings, roleProgram, roleInternal, roleBridge, roleTestSupport, roleTest}
 
 // toolchainSide, runtimeSide and selfContained group the roles the way the
 // rules name them.
 var (
 	toolchainSide = []string{roleCommand, roleToolchain}
 	runtimeSide   = []string{roleSupport, roleBindings, roleProgram}
-	selfContained = []string{roleSupport, roleInternal, roleBindings}
+	// A bridge imports as a self-contained package does; who may import
+	// it is the bridge rule's.
+	selfContained = []string{roleSupport, roleInternal, roleBindings, roleBridge}
 )
 
 // row is one row of the layers table: the directories it places (relative
@@ -290,6 +294,8 @@ func checkImport(from, to *row, imp string, test bool) (violation, bool) {
 		return violation{}, false
 	}
 	switch {
+	case to != nil && to.role == roleBridge && from.role != roleCommand && from.role != roleBridge && (!test || from.role == roleToolchain):
+		return violation{rule: ruleBridge, detail: fmt.Sprintf("role %s imports a bridge (the runtime side, for a command only)", from.role)}, true
 	case in(from, toolchainSide) && in(to, runtimeSide) && (!test || from.role == roleToolchain):
 		return violation{rule: ruleToolchainNeverRuntime, detail: fmt.Sprintf("role %s must not depend on the runtime side (role %s)", from.role, to.role)}, true
 	case test:

@@ -2,8 +2,12 @@ package callers
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
+	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 
 	"github.com/mcpgen/mcpgen/interop/callers/gen/gosdk"
 	"github.com/mcpgen/mcpgen/interop/callers/gen/tssdk"
@@ -27,11 +31,25 @@ func TestGoSDK(t *testing.T) {
 		t.Errorf("shout: %q %v", text(res), err)
 	}
 	// Rejected: the tool's own error, and a value of the wrong type where
-	// the schema leaves it raw (a tag's value must be a string).
+	// the schema leaves it raw (a tag's value must be a string: the map's
+	// members are checked against the published additionalProperties
+	// schema before anything is sent).
 	_, err = c.Order(ctx(t), &gosdk.OrderArgs{Customer: "c", Items: []gosdk.OrderArgsItemsItem{}})
 	rejected(t, "order without items", err, new(*gosdk.ExecutionError))
 	_, err = c.Order(ctx(t), &gosdk.OrderArgs{Customer: "c", Items: []gosdk.OrderArgsItemsItem{{Sku: "a", Quantity: 1}}, Tags: map[string]json.RawMessage{"k": json.RawMessage(`7`)}})
-	rejected(t, "order with a number as a tag", err, new(*gosdk.ExecutionError))
+	rawRejected(t, "order with a number as a tag", err, "/tags/k", "want string")
+}
+
+// rawRejected checks the error of a call whose raw-JSON argument the
+// server's published schema rejects: a *toolsupport.ValidationError (each
+// generated package's ValidationError) at ptr, from the Caller, before a
+// round trip.
+func rawRejected(t *testing.T, what string, err error, ptr, msg string) {
+	t.Helper()
+	var ve *toolsupport.ValidationError
+	if !errors.As(err, &ve) || ve.Pointer != ptr || !strings.Contains(ve.Message, msg) {
+		t.Errorf("%s: %T %v, want a *ValidationError at %s containing %q", what, err, err, ptr, msg)
+	}
 }
 
 // TestTSSDK calls every tool and the prompt of ts-server.mjs, a TypeScript
@@ -59,5 +77,16 @@ func TestTSSDK(t *testing.T) {
 	_, err = c.Concat(ctx(t), &tssdk.ConcatArgs{Parts: []string{}})
 	rejected(t, "concat of no parts (minItems 1)", err, new(*tssdk.ExecutionError))
 	_, err = c.Describe(ctx(t), &tssdk.DescribeArgs{Value: json.RawMessage(`true`)})
-	rejected(t, "describe a boolean (string or number)", err, new(*tssdk.ExecutionError))
+	rawRejected(t, "describe a boolean (string or number)", err, "/value", "want string or number, got boolean")
+	// The server's own check of the same value, for comparison: a call
+	// that bypasses the Caller's check gets the server's refusal.
+	res, err := sess.CallTool(ctx(t), &mcp.CallToolRequestParams{Name: tssdk.ToolDescribe, Arguments: map[string]json.RawMessage{"value": json.RawMessage(`true`)}})
+	if err == nil && (res.IsError == nil || !*res.IsError) {
+		t.Errorf("describe a boolean, sent anyway: the server accepted it: %+v", res)
+	}
+	// A raw member of a structured result is checked too: a mean that is
+	// neither a number nor null.
+	if _, err := tssdk.DecodeStatsResult([]byte(`{"count":1,"sum":1,"mean":"x"}`)); err == nil || !strings.Contains(err.Error(), "/mean: want number or null") {
+		t.Errorf("a string mean decoded: %v", err)
+	}
 }

@@ -38,7 +38,7 @@ func (r rawReadCounter) Write(ctx context.Context, msg []byte) error {
 	r.rawReads.Add(1)
 	return r.t.Write(ctx, msg)
 }
-func (r rawReadCounter) Close() error                                { return r.t.Close() }
+func (r rawReadCounter) Close() error { return r.t.Close() }
 
 // countingLifecycle hands its Lifecycle each transport through a
 // rawReadCounter.

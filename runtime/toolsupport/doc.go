@@ -12,6 +12,12 @@
 // (ValidationError, ValidationErrors, ExecutionError, Errorf, the DecodeXxx
 // functions, Handler and Caller).
 //
+// For packages generated from a server's snapshot it also keeps the tool
+// schemas as published (Schema) and checks the values bound to
+// json.RawMessage against them: in the Caller before sending
+// (CheckArguments), in the bind functions and result decoders
+// (Schema.Check); see schema.go for what that interpreter asserts.
+//
 // Values are checked as encoding/json decodes them with UseNumber
 // (map[string]any, []any, string, json.Number, bool, nil): numbers stay
 // exact (compared as big.Rat), and every check reports a *ValidationError

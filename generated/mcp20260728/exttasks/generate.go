@@ -5,4 +5,4 @@ package exttasks
 // definitions are the types of the parent package mcp20260728. Regenerate
 // them with "go generate ./generated/...".
 
-//go:generate go run ../../../cmd/mcpgen generate --extension tasks --package exttasks --out .
+//go:generate go run -tags mcpgen_bootstrap ../../../cmd/mcpgen generate --extension tasks --package exttasks --out .

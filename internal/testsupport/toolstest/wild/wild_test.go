@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -81,6 +82,9 @@ func (s *server) Draft04(_ context.Context, a *Draft04Args) (*mcp.CallToolResult
 }
 func (s *server) Ecma(_ context.Context, a *EcmaArgs) (*mcp.CallToolResult, error) {
 	return ok(), s.check(ToolEcma, a)
+}
+func (s *server) RootOneOf(_ context.Context, a *RootOneOfArgs) (*mcp.CallToolResult, error) {
+	return ok(), s.check(ToolRootOneOf, a)
 }
 
 // newServer compiles every tool's input schema from the snapshot.
@@ -180,6 +184,8 @@ func TestRoundTrip(t *testing.T) {
 	add("draft-04: boolean exclusiveMinimum", d04, func() error { _, err := c.Draft04(ctx, d04); return err })
 	ecma := &EcmaArgs{ID: "123e4567-e89b-12d3-a456-426614174000"}
 	add("ECMA-262 pattern", ecma, func() error { _, err := c.Ecma(ctx, ecma); return err })
+	rootOneOf := &RootOneOfArgs{B: ptr("b")}
+	add("oneOf at the root", rootOneOf, func() error { _, err := c.RootOneOf(ctx, rootOneOf); return err })
 	odd := &OddArgs{Either: json.RawMessage(`7`), Single: ptr("s"), Anything: json.RawMessage(`{"z":[1]}`), Notx: json.RawMessage(`"y"`),
 		Cond: json.RawMessage(`{"a":1,"b":2}`), Pp: json.RawMessage(`{"x-a":"b"}`), C: json.RawMessage(`"fixed"`)}
 	add("type lists, boolean schemas, not, if/then, patternProperties, const", odd, func() error {
@@ -202,8 +208,8 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestInvalid sends arguments each schema rejects: the generated checks
-// catch what is bound, the server's own validation what is raw JSON; the
-// caller gets an error it can inspect (*ExecutionError), never a panic.
+// catch what is bound (the Handler answers isError, an *ExecutionError to
+// the caller); never a panic.
 func TestInvalid(t *testing.T) {
 	s := newServer(t)
 	c := NewCaller(NewHandler(s))
@@ -211,34 +217,128 @@ func TestInvalid(t *testing.T) {
 	for name, call := range map[string]func() error{
 		"allOf: b below minimum":   func() error { _, err := c.AllOf(ctx, &AllOfArgs{A: "x", B: ptr[int64](0)}); return err },
 		"$ref enum: not a color":   func() error { _, err := c.Refs(ctx, &RefsArgs{Color: ptr(RefsArgsColor("blue"))}); return err },
-		"oneOf: neither shape":     func() error { _, err := c.OneOf(ctx, &OneOfArgs{Shape: json.RawMessage(`{"r":"wide"}`)}); return err },
 		"mixed enum: not a member": func() error { _, err := c.MixedEnum(ctx, &MixedEnumArgs{V: json.RawMessage(`2`)}); return err },
-		"recursive: child without name": func() error {
-			_, err := c.Recursive(ctx, &RecursiveArgs{Tree: RecursiveArgsTree{Name: "r", Children: []json.RawMessage{json.RawMessage(`{"children":[]}`)}}})
-			return err
-		},
-		"prefixItems: wrong item type": func() error {
-			_, err := c.Tuples(ctx, &TuplesArgs{Pair: json.RawMessage(`[1,"a"]`)})
-			return err
-		},
-		"additionalProperties schema: wrong value": func() error {
-			_, err := c.Maps(ctx, &MapsArgs{Env: map[string]json.RawMessage{"A": json.RawMessage(`1`)}})
-			return err
-		},
-		"draft-07 tuple: wrong item type": func() error {
-			_, err := c.Draft07(ctx, &Draft07Args{Old: json.RawMessage(`[1,2]`)})
-			return err
-		},
-		"draft-04: exclusive minimum": func() error { _, err := c.Draft04(ctx, &Draft04Args{Pos: 0}); return err },
-		"draft-04: below minimum":     func() error { _, err := c.Draft04(ctx, &Draft04Args{Pos: -1}); return err },
-		"const: another value":        func() error { _, err := c.Odd(ctx, &OddArgs{C: json.RawMessage(`"other"`)}); return err },
-		"type list: boolean":          func() error { _, err := c.Odd(ctx, &OddArgs{Either: json.RawMessage(`true`)}); return err },
-		"false schema: a value":       func() error { _, err := c.Odd(ctx, &OddArgs{Nothing: json.RawMessage(`1`)}); return err },
+		"const: another value":     func() error { _, err := c.Odd(ctx, &OddArgs{C: json.RawMessage(`"other"`)}); return err },
 	} {
 		err := call()
 		var ee *ExecutionError
 		if !errors.As(err, &ee) {
 			t.Errorf("%s: got %v, want an *ExecutionError", name, err)
 		}
+	}
+}
+
+// rawInvalid are arguments whose raw-JSON member (a construct bound to
+// json.RawMessage) the published schema rejects, with the pointer of the
+// value at fault, relative to the arguments.
+var rawInvalid = []struct {
+	name, tool, args, ptr, msg string
+}{
+	{"oneOf: neither shape", ToolOneOf, `{"shape":{"r":"wide"}}`, "/shape", "exactly one schema of oneOf"},
+	{"recursive: child without name", ToolRecursive, `{"tree":{"name":"r","children":[{"name":"a","children":[{"children":[]}]}]}}`, "/tree/children/0/children/0", `missing required property "name"`},
+	{"prefixItems: wrong item type", ToolTuples, `{"pair":[1,"a"]}`, "/pair/0", "want string"},
+	{"additionalProperties schema: wrong value", ToolMaps, `{"env":{"A":"a","B":1}}`, "/env/B", "want string"},
+	{"draft-07 tuple: wrong item type", ToolDraft07, `{"old":["a","b"]}`, "/old/1", "want number"},
+	{"type list: boolean", ToolOdd, `{"either":true}`, "/either", "want string or integer"},
+	{"false schema: a value", ToolOdd, `{"nothing":1}`, "/nothing", "no value is allowed"},
+	{"not: the excluded value", ToolOdd, `{"notx":"x"}`, "/notx", "must not match"},
+	{"if/then: then fails", ToolOdd, `{"cond":{"a":1}}`, "/cond", `missing required property "b"`},
+	{"patternProperties: wrong value", ToolOdd, `{"pp":{"x-a":1}}`, "/pp/x-a", "want string"},
+	// Assertions normalize dropped where the types stay: the whole
+	// arguments are checked against the published schema.
+	{"draft-04: exclusive minimum", ToolDraft04, `{"pos":0}`, "/pos", "greater than 0"},
+	{"draft-04: below minimum", ToolDraft04, `{"pos":-1}`, "/pos", "greater than 0"},
+	{"oneOf at the root: both", ToolRootOneOf, `{"a":"x","b":"y"}`, "", "exactly one schema of oneOf, matches 2"},
+	{"oneOf at the root: neither", ToolRootOneOf, `{}`, "", "matches none"},
+}
+
+// TestCallerChecksRawJSON: the Caller checks each raw-JSON argument against
+// its fragment of the published schema before sending, so the server is
+// never called and the error is a *ValidationError naming the pointer.
+// Without the check these calls reach the server (the stand-in's
+// jsonschema/v5 would reject them as an *ExecutionError).
+func TestCallerChecksRawJSON(t *testing.T) {
+	s := newServer(t)
+	c := NewCaller(NewHandler(s))
+	ctx := context.Background()
+	for _, tc := range rawInvalid {
+		s.got = nil
+		var err error
+		switch tc.tool {
+		case ToolOneOf:
+			var a OneOfArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.OneOf(ctx, &a)
+		case ToolRecursive:
+			var a RecursiveArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.Recursive(ctx, &a)
+		case ToolTuples:
+			var a TuplesArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.Tuples(ctx, &a)
+		case ToolMaps:
+			var a MapsArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.Maps(ctx, &a)
+		case ToolDraft07:
+			var a Draft07Args
+			decodeInto(t, tc.args, &a)
+			_, err = c.Draft07(ctx, &a)
+		case ToolOdd:
+			var a OddArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.Odd(ctx, &a)
+		case ToolDraft04:
+			var a Draft04Args
+			decodeInto(t, tc.args, &a)
+			_, err = c.Draft04(ctx, &a)
+		case ToolRootOneOf:
+			var a RootOneOfArgs
+			decodeInto(t, tc.args, &a)
+			_, err = c.RootOneOf(ctx, &a)
+		default:
+			t.Fatalf("%s: no call for tool %s", tc.name, tc.tool)
+		}
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Pointer != tc.ptr || !strings.Contains(ve.Message, tc.msg) {
+			t.Errorf("%s: got %v, want a *ValidationError at %s containing %q", tc.name, err, tc.ptr, tc.msg)
+		}
+		if s.got != nil {
+			t.Errorf("%s: the server was called with %+v", tc.name, s.got)
+		}
+	}
+}
+
+// TestHandlerChecksRawJSON: the Handler (a server generated from the
+// snapshot, a fake in tests) checks the same raw members when it binds the
+// arguments: the result is isError, naming the pointer under /arguments,
+// and the tool method is not called.
+func TestHandlerChecksRawJSON(t *testing.T) {
+	s := newServer(t)
+	h := NewHandler(s)
+	for _, tc := range rawInvalid {
+		s.got = nil
+		var args map[string]json.RawMessage
+		decodeInto(t, tc.args, &args)
+		res, err := h.CallTool(context.Background(), &mcp.CallToolRequestParams{Name: tc.tool, Arguments: args})
+		if err != nil || res.IsError == nil || !*res.IsError {
+			t.Errorf("%s: got %+v, %v, want an isError result", tc.name, res, err)
+			continue
+		}
+		b, _ := json.Marshal(res.Content)
+		if !strings.Contains(string(b), "/arguments"+tc.ptr+": ") {
+			t.Errorf("%s: the result %s does not name /arguments%s", tc.name, b, tc.ptr)
+		}
+		if s.got != nil {
+			t.Errorf("%s: the tool was called with %+v", tc.name, s.got)
+		}
+	}
+}
+
+func decodeInto(t *testing.T, s string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(s), v); err != nil {
+		t.Fatalf("%s: %v", s, err)
 	}
 }

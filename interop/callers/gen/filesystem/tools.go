@@ -847,8 +847,16 @@ func DecodeReadMediaFileArgs(data []byte) (*ReadMediaFileArgs, error) {
 	return toolsupport.DecodeFast(data, fastReadMediaFileArgs, bindReadMediaFileArgs)
 }
 
+// tvSchema18 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema18 = toolsupport.NewSchema(`{"type":"object","properties":{"content":{"type":"array","items":{"anyOf":[{"type":"object","properties":{"type":{"type":"string","enum":["image","audio"]},"data":{"type":"string"},"mimeType":{"type":"string"}},"required":["type","data","mimeType"],"additionalProperties":false},{"type":"object","properties":{"type":{"type":"string","const":"resource"},"resource":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"blob":{"type":"string"}},"required":["uri","blob"],"additionalProperties":false}},"required":["type","resource"],"additionalProperties":false}]}}},"required":["content"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}`)
+
 // tvBind17 checks and converts the value the schema at snapshot.json#/tools/2/outputSchema/properties/content/items describes.
 func tvBind17(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema18.Check(v, "/properties/content/items", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
@@ -896,8 +904,8 @@ func DecodeReadMediaFileResult(data []byte) (*ReadMediaFileResult, error) {
 	return toolsupport.Decode(data, bindReadMediaFileResult)
 }
 
-// tvBind20 checks and converts the value the schema at snapshot.json#/tools/3/inputSchema/properties/paths/items describes.
-func tvBind20(v any, p string) (string, error) {
+// tvBind21 checks and converts the value the schema at snapshot.json#/tools/3/inputSchema/properties/paths/items describes.
+func tvBind21(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -906,8 +914,8 @@ func tvBind20(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind19 checks and converts the value the schema at snapshot.json#/tools/3/inputSchema/properties/paths describes.
-func tvBind19(v any, p string) ([]string, error) {
+// tvBind20 checks and converts the value the schema at snapshot.json#/tools/3/inputSchema/properties/paths describes.
+func tvBind20(v any, p string) ([]string, error) {
 	var x []string
 	a, err := toolsupport.AsArray(v, p)
 	if err != nil {
@@ -918,7 +926,7 @@ func tvBind19(v any, p string) ([]string, error) {
 	}
 	x = make([]string, 0, len(a))
 	for i, w := range a {
-		y, err := tvBind20(w, p+"/"+strconv.Itoa(i))
+		y, err := tvBind21(w, p+"/"+strconv.Itoa(i))
 		if err != nil {
 			return x, err
 		}
@@ -938,7 +946,7 @@ func bindReadMultipleFilesArgs(v any, p string) (ReadMultipleFilesArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "paths"))
 	errs.Add(toolsupport.Closed(m, p, "paths"))
 	if w, ok := m["paths"]; ok {
-		y, err := tvBind19(w, p+"/paths")
+		y, err := tvBind20(w, p+"/paths")
 		if errs.Add(err) {
 			x.Paths = y
 		}
@@ -953,8 +961,8 @@ func DecodeReadMultipleFilesArgs(data []byte) (*ReadMultipleFilesArgs, error) {
 	return toolsupport.Decode(data, bindReadMultipleFilesArgs)
 }
 
-// tvBind22 checks and converts the value the schema at snapshot.json#/tools/3/outputSchema/properties/content describes.
-func tvBind22(v any, p string) (string, error) {
+// tvBind23 checks and converts the value the schema at snapshot.json#/tools/3/outputSchema/properties/content describes.
+func tvBind23(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -974,7 +982,7 @@ func bindReadMultipleFilesResult(v any, p string) (ReadMultipleFilesResult, erro
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind22(w, p+"/content")
+		y, err := tvBind23(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1012,8 +1020,8 @@ func DecodeReadMultipleFilesResult(data []byte) (*ReadMultipleFilesResult, error
 	return toolsupport.DecodeFast(data, fastReadMultipleFilesResult, bindReadMultipleFilesResult)
 }
 
-// tvBind24 checks and converts the value the schema at snapshot.json#/tools/4/inputSchema/properties/content describes.
-func tvBind24(v any, p string) (string, error) {
+// tvBind25 checks and converts the value the schema at snapshot.json#/tools/4/inputSchema/properties/content describes.
+func tvBind25(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1022,8 +1030,8 @@ func tvBind24(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind25 checks and converts the value the schema at snapshot.json#/tools/4/inputSchema/properties/path describes.
-func tvBind25(v any, p string) (string, error) {
+// tvBind26 checks and converts the value the schema at snapshot.json#/tools/4/inputSchema/properties/path describes.
+func tvBind26(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1043,13 +1051,13 @@ func bindWriteFileArgs(v any, p string) (WriteFileArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "content", "path"))
 	errs.Add(toolsupport.Closed(m, p, "content", "path"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind24(w, p+"/content")
+		y, err := tvBind25(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
 	}
 	if w, ok := m["path"]; ok {
-		y, err := tvBind25(w, p+"/path")
+		y, err := tvBind26(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -1125,8 +1133,8 @@ func DecodeWriteFileArgs(data []byte) (*WriteFileArgs, error) {
 	return toolsupport.DecodeFast(data, fastWriteFileArgs, bindWriteFileArgs)
 }
 
-// tvBind27 checks and converts the value the schema at snapshot.json#/tools/4/outputSchema/properties/content describes.
-func tvBind27(v any, p string) (string, error) {
+// tvBind28 checks and converts the value the schema at snapshot.json#/tools/4/outputSchema/properties/content describes.
+func tvBind28(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1146,7 +1154,7 @@ func bindWriteFileResult(v any, p string) (WriteFileResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind27(w, p+"/content")
+		y, err := tvBind28(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1184,8 +1192,8 @@ func DecodeWriteFileResult(data []byte) (*WriteFileResult, error) {
 	return toolsupport.DecodeFast(data, fastWriteFileResult, bindWriteFileResult)
 }
 
-// tvBind29 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/dryRun describes.
-func tvBind29(v any, p string) (bool, error) {
+// tvBind30 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/dryRun describes.
+func tvBind30(v any, p string) (bool, error) {
 	var x bool
 	b, err := toolsupport.AsBool(v, p)
 	if err != nil {
@@ -1194,8 +1202,8 @@ func tvBind29(v any, p string) (bool, error) {
 	return b, nil
 }
 
-// tvBind32 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/edits/items/properties/newText describes.
-func tvBind32(v any, p string) (string, error) {
+// tvBind33 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/edits/items/properties/newText describes.
+func tvBind33(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1204,8 +1212,8 @@ func tvBind32(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind33 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/edits/items/properties/oldText describes.
-func tvBind33(v any, p string) (string, error) {
+// tvBind34 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/edits/items/properties/oldText describes.
+func tvBind34(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1225,13 +1233,13 @@ func bindEditFileArgsEditsItem(v any, p string) (EditFileArgsEditsItem, error) {
 	errs.Add(toolsupport.Required(m, p, "newText", "oldText"))
 	errs.Add(toolsupport.Closed(m, p, "newText", "oldText"))
 	if w, ok := m["newText"]; ok {
-		y, err := tvBind32(w, p+"/newText")
+		y, err := tvBind33(w, p+"/newText")
 		if errs.Add(err) {
 			x.NewText = y
 		}
 	}
 	if w, ok := m["oldText"]; ok {
-		y, err := tvBind33(w, p+"/oldText")
+		y, err := tvBind34(w, p+"/oldText")
 		if errs.Add(err) {
 			x.OldText = y
 		}
@@ -1239,8 +1247,8 @@ func bindEditFileArgsEditsItem(v any, p string) (EditFileArgsEditsItem, error) {
 	return x, errs.Err()
 }
 
-// tvBind30 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/edits describes.
-func tvBind30(v any, p string) ([]EditFileArgsEditsItem, error) {
+// tvBind31 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/edits describes.
+func tvBind31(v any, p string) ([]EditFileArgsEditsItem, error) {
 	var x []EditFileArgsEditsItem
 	a, err := toolsupport.AsArray(v, p)
 	if err != nil {
@@ -1257,8 +1265,8 @@ func tvBind30(v any, p string) ([]EditFileArgsEditsItem, error) {
 	return x, nil
 }
 
-// tvBind34 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/path describes.
-func tvBind34(v any, p string) (string, error) {
+// tvBind35 checks and converts the value the schema at snapshot.json#/tools/5/inputSchema/properties/path describes.
+func tvBind35(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1278,19 +1286,19 @@ func bindEditFileArgs(v any, p string) (EditFileArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "edits", "path"))
 	errs.Add(toolsupport.Closed(m, p, "dryRun", "edits", "path"))
 	if w, ok := m["dryRun"]; ok {
-		y, err := tvBind29(w, p+"/dryRun")
+		y, err := tvBind30(w, p+"/dryRun")
 		if errs.Add(err) {
 			x.DryRun = &y
 		}
 	}
 	if w, ok := m["edits"]; ok {
-		y, err := tvBind30(w, p+"/edits")
+		y, err := tvBind31(w, p+"/edits")
 		if errs.Add(err) {
 			x.Edits = y
 		}
 	}
 	if w, ok := m["path"]; ok {
-		y, err := tvBind34(w, p+"/path")
+		y, err := tvBind35(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -1305,8 +1313,8 @@ func DecodeEditFileArgs(data []byte) (*EditFileArgs, error) {
 	return toolsupport.Decode(data, bindEditFileArgs)
 }
 
-// tvBind36 checks and converts the value the schema at snapshot.json#/tools/5/outputSchema/properties/content describes.
-func tvBind36(v any, p string) (string, error) {
+// tvBind37 checks and converts the value the schema at snapshot.json#/tools/5/outputSchema/properties/content describes.
+func tvBind37(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1326,7 +1334,7 @@ func bindEditFileResult(v any, p string) (EditFileResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind36(w, p+"/content")
+		y, err := tvBind37(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1364,8 +1372,8 @@ func DecodeEditFileResult(data []byte) (*EditFileResult, error) {
 	return toolsupport.DecodeFast(data, fastEditFileResult, bindEditFileResult)
 }
 
-// tvBind38 checks and converts the value the schema at snapshot.json#/tools/6/inputSchema/properties/path describes.
-func tvBind38(v any, p string) (string, error) {
+// tvBind39 checks and converts the value the schema at snapshot.json#/tools/6/inputSchema/properties/path describes.
+func tvBind39(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1385,7 +1393,7 @@ func bindCreateDirectoryArgs(v any, p string) (CreateDirectoryArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "path"))
 	errs.Add(toolsupport.Closed(m, p, "path"))
 	if w, ok := m["path"]; ok {
-		y, err := tvBind38(w, p+"/path")
+		y, err := tvBind39(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -1444,8 +1452,8 @@ func DecodeCreateDirectoryArgs(data []byte) (*CreateDirectoryArgs, error) {
 	return toolsupport.DecodeFast(data, fastCreateDirectoryArgs, bindCreateDirectoryArgs)
 }
 
-// tvBind40 checks and converts the value the schema at snapshot.json#/tools/6/outputSchema/properties/content describes.
-func tvBind40(v any, p string) (string, error) {
+// tvBind41 checks and converts the value the schema at snapshot.json#/tools/6/outputSchema/properties/content describes.
+func tvBind41(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1465,7 +1473,7 @@ func bindCreateDirectoryResult(v any, p string) (CreateDirectoryResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind40(w, p+"/content")
+		y, err := tvBind41(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1503,8 +1511,8 @@ func DecodeCreateDirectoryResult(data []byte) (*CreateDirectoryResult, error) {
 	return toolsupport.DecodeFast(data, fastCreateDirectoryResult, bindCreateDirectoryResult)
 }
 
-// tvBind42 checks and converts the value the schema at snapshot.json#/tools/7/inputSchema/properties/path describes.
-func tvBind42(v any, p string) (string, error) {
+// tvBind43 checks and converts the value the schema at snapshot.json#/tools/7/inputSchema/properties/path describes.
+func tvBind43(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1524,7 +1532,7 @@ func bindListDirectoryArgs(v any, p string) (ListDirectoryArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "path"))
 	errs.Add(toolsupport.Closed(m, p, "path"))
 	if w, ok := m["path"]; ok {
-		y, err := tvBind42(w, p+"/path")
+		y, err := tvBind43(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -1583,8 +1591,8 @@ func DecodeListDirectoryArgs(data []byte) (*ListDirectoryArgs, error) {
 	return toolsupport.DecodeFast(data, fastListDirectoryArgs, bindListDirectoryArgs)
 }
 
-// tvBind44 checks and converts the value the schema at snapshot.json#/tools/7/outputSchema/properties/content describes.
-func tvBind44(v any, p string) (string, error) {
+// tvBind45 checks and converts the value the schema at snapshot.json#/tools/7/outputSchema/properties/content describes.
+func tvBind45(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1604,7 +1612,7 @@ func bindListDirectoryResult(v any, p string) (ListDirectoryResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind44(w, p+"/content")
+		y, err := tvBind45(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1642,8 +1650,8 @@ func DecodeListDirectoryResult(data []byte) (*ListDirectoryResult, error) {
 	return toolsupport.DecodeFast(data, fastListDirectoryResult, bindListDirectoryResult)
 }
 
-// tvBind46 checks and converts the value the schema at snapshot.json#/tools/8/inputSchema/properties/path describes.
-func tvBind46(v any, p string) (string, error) {
+// tvBind47 checks and converts the value the schema at snapshot.json#/tools/8/inputSchema/properties/path describes.
+func tvBind47(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1652,8 +1660,8 @@ func tvBind46(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvLits48 are the literals of snapshot.json#/tools/8/inputSchema/properties/sortBy/enum.
-var tvLits48 = toolsupport.Literals("[\"name\",\"size\"]")
+// tvLits49 are the literals of snapshot.json#/tools/8/inputSchema/properties/sortBy/enum.
+var tvLits49 = toolsupport.Literals("[\"name\",\"size\"]")
 
 // bindListDirectoryWithSizesArgsSortBy checks and converts the value the schema at snapshot.json#/tools/8/inputSchema/properties/sortBy describes.
 func bindListDirectoryWithSizesArgsSortBy(v any, p string) (ListDirectoryWithSizesArgsSortBy, error) {
@@ -1662,7 +1670,7 @@ func bindListDirectoryWithSizesArgsSortBy(v any, p string) (ListDirectoryWithSiz
 	if err != nil {
 		return x, err
 	}
-	if err := toolsupport.OneOf(v, tvLits48, p); err != nil {
+	if err := toolsupport.OneOf(v, tvLits49, p); err != nil {
 		return x, err
 	}
 	return ListDirectoryWithSizesArgsSortBy(s), nil
@@ -1679,7 +1687,7 @@ func bindListDirectoryWithSizesArgs(v any, p string) (ListDirectoryWithSizesArgs
 	errs.Add(toolsupport.Required(m, p, "path"))
 	errs.Add(toolsupport.Closed(m, p, "path", "sortBy"))
 	if w, ok := m["path"]; ok {
-		y, err := tvBind46(w, p+"/path")
+		y, err := tvBind47(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -1700,8 +1708,8 @@ func DecodeListDirectoryWithSizesArgs(data []byte) (*ListDirectoryWithSizesArgs,
 	return toolsupport.Decode(data, bindListDirectoryWithSizesArgs)
 }
 
-// tvBind50 checks and converts the value the schema at snapshot.json#/tools/8/outputSchema/properties/content describes.
-func tvBind50(v any, p string) (string, error) {
+// tvBind51 checks and converts the value the schema at snapshot.json#/tools/8/outputSchema/properties/content describes.
+func tvBind51(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1721,7 +1729,7 @@ func bindListDirectoryWithSizesResult(v any, p string) (ListDirectoryWithSizesRe
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind50(w, p+"/content")
+		y, err := tvBind51(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1759,8 +1767,8 @@ func DecodeListDirectoryWithSizesResult(data []byte) (*ListDirectoryWithSizesRes
 	return toolsupport.DecodeFast(data, fastListDirectoryWithSizesResult, bindListDirectoryWithSizesResult)
 }
 
-// tvBind53 checks and converts the value the schema at snapshot.json#/tools/9/inputSchema/properties/excludePatterns/items describes.
-func tvBind53(v any, p string) (string, error) {
+// tvBind54 checks and converts the value the schema at snapshot.json#/tools/9/inputSchema/properties/excludePatterns/items describes.
+func tvBind54(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1769,8 +1777,8 @@ func tvBind53(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind52 checks and converts the value the schema at snapshot.json#/tools/9/inputSchema/properties/excludePatterns describes.
-func tvBind52(v any, p string) ([]string, error) {
+// tvBind53 checks and converts the value the schema at snapshot.json#/tools/9/inputSchema/properties/excludePatterns describes.
+func tvBind53(v any, p string) ([]string, error) {
 	var x []string
 	a, err := toolsupport.AsArray(v, p)
 	if err != nil {
@@ -1778,7 +1786,7 @@ func tvBind52(v any, p string) ([]string, error) {
 	}
 	x = make([]string, 0, len(a))
 	for i, w := range a {
-		y, err := tvBind53(w, p+"/"+strconv.Itoa(i))
+		y, err := tvBind54(w, p+"/"+strconv.Itoa(i))
 		if err != nil {
 			return x, err
 		}
@@ -1787,8 +1795,8 @@ func tvBind52(v any, p string) ([]string, error) {
 	return x, nil
 }
 
-// tvBind54 checks and converts the value the schema at snapshot.json#/tools/9/inputSchema/properties/path describes.
-func tvBind54(v any, p string) (string, error) {
+// tvBind55 checks and converts the value the schema at snapshot.json#/tools/9/inputSchema/properties/path describes.
+func tvBind55(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1808,13 +1816,13 @@ func bindDirectoryTreeArgs(v any, p string) (DirectoryTreeArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "path"))
 	errs.Add(toolsupport.Closed(m, p, "excludePatterns", "path"))
 	if w, ok := m["excludePatterns"]; ok {
-		y, err := tvBind52(w, p+"/excludePatterns")
+		y, err := tvBind53(w, p+"/excludePatterns")
 		if errs.Add(err) {
 			x.ExcludePatterns = y
 		}
 	}
 	if w, ok := m["path"]; ok {
-		y, err := tvBind54(w, p+"/path")
+		y, err := tvBind55(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -1829,8 +1837,8 @@ func DecodeDirectoryTreeArgs(data []byte) (*DirectoryTreeArgs, error) {
 	return toolsupport.Decode(data, bindDirectoryTreeArgs)
 }
 
-// tvBind56 checks and converts the value the schema at snapshot.json#/tools/9/outputSchema/properties/content describes.
-func tvBind56(v any, p string) (string, error) {
+// tvBind57 checks and converts the value the schema at snapshot.json#/tools/9/outputSchema/properties/content describes.
+func tvBind57(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1850,7 +1858,7 @@ func bindDirectoryTreeResult(v any, p string) (DirectoryTreeResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind56(w, p+"/content")
+		y, err := tvBind57(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -1888,8 +1896,8 @@ func DecodeDirectoryTreeResult(data []byte) (*DirectoryTreeResult, error) {
 	return toolsupport.DecodeFast(data, fastDirectoryTreeResult, bindDirectoryTreeResult)
 }
 
-// tvBind58 checks and converts the value the schema at snapshot.json#/tools/10/inputSchema/properties/destination describes.
-func tvBind58(v any, p string) (string, error) {
+// tvBind59 checks and converts the value the schema at snapshot.json#/tools/10/inputSchema/properties/destination describes.
+func tvBind59(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1898,8 +1906,8 @@ func tvBind58(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind59 checks and converts the value the schema at snapshot.json#/tools/10/inputSchema/properties/source describes.
-func tvBind59(v any, p string) (string, error) {
+// tvBind60 checks and converts the value the schema at snapshot.json#/tools/10/inputSchema/properties/source describes.
+func tvBind60(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -1919,13 +1927,13 @@ func bindMoveFileArgs(v any, p string) (MoveFileArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "destination", "source"))
 	errs.Add(toolsupport.Closed(m, p, "destination", "source"))
 	if w, ok := m["destination"]; ok {
-		y, err := tvBind58(w, p+"/destination")
+		y, err := tvBind59(w, p+"/destination")
 		if errs.Add(err) {
 			x.Destination = y
 		}
 	}
 	if w, ok := m["source"]; ok {
-		y, err := tvBind59(w, p+"/source")
+		y, err := tvBind60(w, p+"/source")
 		if errs.Add(err) {
 			x.Source = y
 		}
@@ -2001,8 +2009,8 @@ func DecodeMoveFileArgs(data []byte) (*MoveFileArgs, error) {
 	return toolsupport.DecodeFast(data, fastMoveFileArgs, bindMoveFileArgs)
 }
 
-// tvBind61 checks and converts the value the schema at snapshot.json#/tools/10/outputSchema/properties/content describes.
-func tvBind61(v any, p string) (string, error) {
+// tvBind62 checks and converts the value the schema at snapshot.json#/tools/10/outputSchema/properties/content describes.
+func tvBind62(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -2022,7 +2030,7 @@ func bindMoveFileResult(v any, p string) (MoveFileResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind61(w, p+"/content")
+		y, err := tvBind62(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -2060,35 +2068,7 @@ func DecodeMoveFileResult(data []byte) (*MoveFileResult, error) {
 	return toolsupport.DecodeFast(data, fastMoveFileResult, bindMoveFileResult)
 }
 
-// tvBind64 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/excludePatterns/items describes.
-func tvBind64(v any, p string) (string, error) {
-	var x string
-	s, err := toolsupport.AsString(v, p)
-	if err != nil {
-		return x, err
-	}
-	return s, nil
-}
-
-// tvBind63 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/excludePatterns describes.
-func tvBind63(v any, p string) ([]string, error) {
-	var x []string
-	a, err := toolsupport.AsArray(v, p)
-	if err != nil {
-		return x, err
-	}
-	x = make([]string, 0, len(a))
-	for i, w := range a {
-		y, err := tvBind64(w, p+"/"+strconv.Itoa(i))
-		if err != nil {
-			return x, err
-		}
-		x = append(x, y)
-	}
-	return x, nil
-}
-
-// tvBind65 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/path describes.
+// tvBind65 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/excludePatterns/items describes.
 func tvBind65(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
@@ -2098,8 +2078,36 @@ func tvBind65(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind66 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/pattern describes.
+// tvBind64 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/excludePatterns describes.
+func tvBind64(v any, p string) ([]string, error) {
+	var x []string
+	a, err := toolsupport.AsArray(v, p)
+	if err != nil {
+		return x, err
+	}
+	x = make([]string, 0, len(a))
+	for i, w := range a {
+		y, err := tvBind65(w, p+"/"+strconv.Itoa(i))
+		if err != nil {
+			return x, err
+		}
+		x = append(x, y)
+	}
+	return x, nil
+}
+
+// tvBind66 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/path describes.
 func tvBind66(v any, p string) (string, error) {
+	var x string
+	s, err := toolsupport.AsString(v, p)
+	if err != nil {
+		return x, err
+	}
+	return s, nil
+}
+
+// tvBind67 checks and converts the value the schema at snapshot.json#/tools/11/inputSchema/properties/pattern describes.
+func tvBind67(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -2119,19 +2127,19 @@ func bindSearchFilesArgs(v any, p string) (SearchFilesArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "path", "pattern"))
 	errs.Add(toolsupport.Closed(m, p, "excludePatterns", "path", "pattern"))
 	if w, ok := m["excludePatterns"]; ok {
-		y, err := tvBind63(w, p+"/excludePatterns")
+		y, err := tvBind64(w, p+"/excludePatterns")
 		if errs.Add(err) {
 			x.ExcludePatterns = y
 		}
 	}
 	if w, ok := m["path"]; ok {
-		y, err := tvBind65(w, p+"/path")
+		y, err := tvBind66(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
 	}
 	if w, ok := m["pattern"]; ok {
-		y, err := tvBind66(w, p+"/pattern")
+		y, err := tvBind67(w, p+"/pattern")
 		if errs.Add(err) {
 			x.Pattern = y
 		}
@@ -2146,8 +2154,8 @@ func DecodeSearchFilesArgs(data []byte) (*SearchFilesArgs, error) {
 	return toolsupport.Decode(data, bindSearchFilesArgs)
 }
 
-// tvBind68 checks and converts the value the schema at snapshot.json#/tools/11/outputSchema/properties/content describes.
-func tvBind68(v any, p string) (string, error) {
+// tvBind69 checks and converts the value the schema at snapshot.json#/tools/11/outputSchema/properties/content describes.
+func tvBind69(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -2167,7 +2175,7 @@ func bindSearchFilesResult(v any, p string) (SearchFilesResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind68(w, p+"/content")
+		y, err := tvBind69(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -2205,8 +2213,8 @@ func DecodeSearchFilesResult(data []byte) (*SearchFilesResult, error) {
 	return toolsupport.DecodeFast(data, fastSearchFilesResult, bindSearchFilesResult)
 }
 
-// tvBind70 checks and converts the value the schema at snapshot.json#/tools/12/inputSchema/properties/path describes.
-func tvBind70(v any, p string) (string, error) {
+// tvBind71 checks and converts the value the schema at snapshot.json#/tools/12/inputSchema/properties/path describes.
+func tvBind71(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -2226,7 +2234,7 @@ func bindGetFileInfoArgs(v any, p string) (GetFileInfoArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "path"))
 	errs.Add(toolsupport.Closed(m, p, "path"))
 	if w, ok := m["path"]; ok {
-		y, err := tvBind70(w, p+"/path")
+		y, err := tvBind71(w, p+"/path")
 		if errs.Add(err) {
 			x.Path = y
 		}
@@ -2285,8 +2293,8 @@ func DecodeGetFileInfoArgs(data []byte) (*GetFileInfoArgs, error) {
 	return toolsupport.DecodeFast(data, fastGetFileInfoArgs, bindGetFileInfoArgs)
 }
 
-// tvBind72 checks and converts the value the schema at snapshot.json#/tools/12/outputSchema/properties/content describes.
-func tvBind72(v any, p string) (string, error) {
+// tvBind73 checks and converts the value the schema at snapshot.json#/tools/12/outputSchema/properties/content describes.
+func tvBind73(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -2306,7 +2314,7 @@ func bindGetFileInfoResult(v any, p string) (GetFileInfoResult, error) {
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind72(w, p+"/content")
+		y, err := tvBind73(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}
@@ -2383,8 +2391,8 @@ func DecodeListAllowedDirectoriesArgs(data []byte) (*ListAllowedDirectoriesArgs,
 	return toolsupport.DecodeFast(data, fastListAllowedDirectoriesArgs, bindListAllowedDirectoriesArgs)
 }
 
-// tvBind75 checks and converts the value the schema at snapshot.json#/tools/13/outputSchema/properties/content describes.
-func tvBind75(v any, p string) (string, error) {
+// tvBind76 checks and converts the value the schema at snapshot.json#/tools/13/outputSchema/properties/content describes.
+func tvBind76(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -2404,7 +2412,7 @@ func bindListAllowedDirectoriesResult(v any, p string) (ListAllowedDirectoriesRe
 	errs.Add(toolsupport.Required(m, p, "content"))
 	errs.Add(toolsupport.Closed(m, p, "content"))
 	if w, ok := m["content"]; ok {
-		y, err := tvBind75(w, p+"/content")
+		y, err := tvBind76(w, p+"/content")
 		if errs.Add(err) {
 			x.Content = y
 		}

@@ -386,6 +386,10 @@ func tvBind13(v any, p string) (string, error) {
 	return s, nil
 }
 
+// tvSchema15 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema15 = toolsupport.NewSchema(`{"type":"object","properties":{"customer":{"type":"string"},"items":{"type":["null","array"],"items":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer"},"price":{"type":"number"}},"required":["sku","quantity"],"additionalProperties":false}},"note":{"type":["null","string"]},"tags":{"type":"object","additionalProperties":{"type":"string"}}},"required":["customer","items"],"additionalProperties":false}`)
+
 // tvBind14 checks and converts the value the schema at snapshot.json#/tools/1/inputSchema/properties/tags describes.
 func tvBind14(v any, p string) (map[string]json.RawMessage, error) {
 	var x map[string]json.RawMessage
@@ -394,6 +398,7 @@ func tvBind14(v any, p string) (map[string]json.RawMessage, error) {
 		return x, err
 	}
 	var errs toolsupport.Violations
+	errs.Add(tvSchema15.CheckMembers(m, "/properties/tags/additionalProperties", p))
 	if err := errs.Err(); err != nil {
 		return x, err
 	}
@@ -444,8 +449,8 @@ func DecodeOrderArgs(data []byte) (*OrderArgs, error) {
 	return toolsupport.Decode(data, bindOrderArgs)
 }
 
-// tvBind16 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/lines describes.
-func tvBind16(v any, p string) (int64, error) {
+// tvBind17 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/lines describes.
+func tvBind17(v any, p string) (int64, error) {
 	var x int64
 	_, i, err := toolsupport.AsInteger(v, p)
 	if err != nil {
@@ -454,8 +459,8 @@ func tvBind16(v any, p string) (int64, error) {
 	return i, nil
 }
 
-// tvBind17 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/total describes.
-func tvBind17(v any, p string) (float64, error) {
+// tvBind18 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/total describes.
+func tvBind18(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -475,13 +480,13 @@ func bindOrderResult(v any, p string) (OrderResult, error) {
 	errs.Add(toolsupport.Required(m, p, "lines", "total"))
 	errs.Add(toolsupport.Closed(m, p, "lines", "total"))
 	if w, ok := m["lines"]; ok {
-		y, err := tvBind16(w, p+"/lines")
+		y, err := tvBind17(w, p+"/lines")
 		if errs.Add(err) {
 			x.Lines = y
 		}
 	}
 	if w, ok := m["total"]; ok {
-		y, err := tvBind17(w, p+"/total")
+		y, err := tvBind18(w, p+"/total")
 		if errs.Add(err) {
 			x.Total = y
 		}
@@ -526,8 +531,8 @@ func DecodeOrderResult(data []byte) (*OrderResult, error) {
 	return toolsupport.DecodeFast(data, fastOrderResult, bindOrderResult)
 }
 
-// tvBind19 checks and converts the value the schema at snapshot.json#/tools/2/inputSchema/properties/text describes.
-func tvBind19(v any, p string) (string, error) {
+// tvBind20 checks and converts the value the schema at snapshot.json#/tools/2/inputSchema/properties/text describes.
+func tvBind20(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -547,7 +552,7 @@ func bindShoutArgs(v any, p string) (ShoutArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "text"))
 	errs.Add(toolsupport.Closed(m, p, "text"))
 	if w, ok := m["text"]; ok {
-		y, err := tvBind19(w, p+"/text")
+		y, err := tvBind20(w, p+"/text")
 		if errs.Add(err) {
 			x.Text = y
 		}
@@ -803,10 +808,21 @@ func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
 	return toolsupport.StructuredResult(ToolAdd, res, res.IsError, res.StructuredContent, DecodeAddResult)
 }
 
+// tvChecks21 are the raw-JSON values among the arguments of the tool "order"
+// and the fragments of its published inputSchema they must match.
+var tvChecks21 = []toolsupport.RawCheck{{
+	At:     "/properties/tags/additionalProperties",
+	Path:   []toolsupport.Step{{Name: "tags"}, {Each: true}},
+	Schema: tvSchema15,
+}}
+
 // Order calls the tool "order".
 func (c *Caller) Order(ctx context.Context, args *OrderArgs) (*OrderResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks21); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{

@@ -102,7 +102,7 @@ const (
 type StatsResult struct {
 	Count int64 `json:"count"`
 	// Raw JSON: mcpgen binds no Go type to a list of types [number null]; the
-	// server validates it.
+	// value is checked against the server's schema for it.
 	Mean json.RawMessage `json:"mean"`
 	Sum  float64         `json:"sum"`
 }
@@ -111,7 +111,7 @@ type StatsResult struct {
 type DescribeArgs struct {
 	Label *string `json:"label,omitempty"`
 	// Raw JSON: mcpgen binds no Go type to a list of types [string number]; the
-	// server validates it.
+	// value is checked against the server's schema for it.
 	Value json.RawMessage `json:"value"`
 }
 
@@ -274,13 +274,21 @@ func tvBind11(v any, p string) (int64, error) {
 	return i, nil
 }
 
+// tvSchema13 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema13 = toolsupport.NewSchema(`{"type":"object","properties":{"count":{"type":"integer"},"sum":{"type":"number"},"mean":{"type":["number","null"]}},"required":["count","sum","mean"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}`)
+
 // tvBind12 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/mean describes.
 func tvBind12(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema13.Check(v, "/properties/mean", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
-// tvBind13 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/sum describes.
-func tvBind13(v any, p string) (float64, error) {
+// tvBind14 checks and converts the value the schema at snapshot.json#/tools/1/outputSchema/properties/sum describes.
+func tvBind14(v any, p string) (float64, error) {
 	var x float64
 	r, err := toolsupport.AsNumber(v, p)
 	if err != nil {
@@ -312,7 +320,7 @@ func bindStatsResult(v any, p string) (StatsResult, error) {
 		}
 	}
 	if w, ok := m["sum"]; ok {
-		y, err := tvBind13(w, p+"/sum")
+		y, err := tvBind14(w, p+"/sum")
 		if errs.Add(err) {
 			x.Sum = y
 		}
@@ -327,8 +335,8 @@ func DecodeStatsResult(data []byte) (*StatsResult, error) {
 	return toolsupport.Decode(data, bindStatsResult)
 }
 
-// tvBind15 checks and converts the value the schema at snapshot.json#/tools/2/inputSchema/properties/label describes.
-func tvBind15(v any, p string) (string, error) {
+// tvBind16 checks and converts the value the schema at snapshot.json#/tools/2/inputSchema/properties/label describes.
+func tvBind16(v any, p string) (string, error) {
 	var x string
 	s, err := toolsupport.AsString(v, p)
 	if err != nil {
@@ -337,8 +345,16 @@ func tvBind15(v any, p string) (string, error) {
 	return s, nil
 }
 
-// tvBind16 checks and converts the value the schema at snapshot.json#/tools/2/inputSchema/properties/value describes.
-func tvBind16(v any, p string) (json.RawMessage, error) {
+// tvSchema18 is a tool's schema as the server published it: the values bound
+// to json.RawMessage are checked against their fragment of it.
+var tvSchema18 = toolsupport.NewSchema(`{"type":"object","properties":{"value":{"type":["string","number"]},"label":{"type":["string","null"]}},"required":["value"],"additionalProperties":false,"$schema":"http://json-schema.org/draft-07/schema#"}`)
+
+// tvBind17 checks and converts the value the schema at snapshot.json#/tools/2/inputSchema/properties/value describes.
+func tvBind17(v any, p string) (json.RawMessage, error) {
+	var x json.RawMessage
+	if err := tvSchema18.Check(v, "/properties/value", p); err != nil {
+		return x, err
+	}
 	return toolsupport.Raw(v), nil
 }
 
@@ -353,13 +369,13 @@ func bindDescribeArgs(v any, p string) (DescribeArgs, error) {
 	errs.Add(toolsupport.Required(m, p, "value"))
 	errs.Add(toolsupport.Closed(m, p, "label", "value"))
 	if w, ok := m["label"]; ok {
-		y, err := tvBind15(w, p+"/label")
+		y, err := tvBind16(w, p+"/label")
 		if errs.Add(err) {
 			x.Label = &y
 		}
 	}
 	if w, ok := m["value"]; ok {
-		y, err := tvBind16(w, p+"/value")
+		y, err := tvBind17(w, p+"/value")
 		if errs.Add(err) {
 			x.Value = y
 		}
@@ -571,10 +587,21 @@ func (c *Caller) Stats(ctx context.Context, args *StatsArgs) (*StatsResult, erro
 	return toolsupport.StructuredResult(ToolStats, res, res.IsError, res.StructuredContent, DecodeStatsResult)
 }
 
+// tvChecks19 are the raw-JSON values among the arguments of the tool "describe"
+// and the fragments of its published inputSchema they must match.
+var tvChecks19 = []toolsupport.RawCheck{{
+	At:     "/properties/value",
+	Path:   []toolsupport.Step{{Name: "value"}},
+	Schema: tvSchema18,
+}}
+
 // Describe calls the tool "describe".
 func (c *Caller) Describe(ctx context.Context, args *DescribeArgs) (*mcp.CallToolResult, error) {
 	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
+		return nil, err
+	}
+	if err := toolsupport.CheckArguments(a, tvChecks19); err != nil {
 		return nil, err
 	}
 	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
