@@ -435,6 +435,13 @@ func (h *Handler) resumeGet(w http.ResponseWriter, r *http.Request, s *legacySes
 	}
 	isGet := st != nil && s.get == st
 	s.mu.Unlock()
+	if st == nil && h.clustered() {
+		// Not a stream of this replica's copy of the session: another
+		// replica's (or one this replica no longer holds). A shared
+		// EventStore still has its events.
+		h.resumeRemote(w, r, s, streamID, after)
+		return
+	}
 	if st == nil {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "no resumable stream for this Last-Event-ID (ended, unknown, or its events are no longer held)", nil)
 		return

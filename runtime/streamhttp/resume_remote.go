@@ -1,0 +1,111 @@
+package streamhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+)
+
+// Resumption across replicas. With Options.Sessions set, any replica serves
+// a GET with Last-Event-ID, not only the one whose copy of the session held
+// the stream: that one may have died, or the balancer may route the GET
+// anywhere. What it takes:
+//
+//   - Stream ids unique across replicas (streamName): every copy of a
+//     session numbers its streams from 1, so a clustered replica adds a
+//     random part, or two replicas' streams of one session would share
+//     their events in a shared EventStore.
+//   - A shared EventStore (natscluster.NewEventStore: a JetStream stream
+//     every replica reads). A stream this replica does not hold is served
+//     from it (resumeRemote): the events after Last-Event-ID, each once,
+//     in order. If the answer is among them the response ends with it;
+//     otherwise the stream still runs where its request runs, and the
+//     response ends with the retry field after what is stored so far: the
+//     client polls again (the server may close a stream at any time,
+//     2025-11-25 transports), and each poll brings what was stored since.
+//
+// With the default MemoryEventStore a stream of another replica has no
+// events here, so the GET gets the 404 of a stream no longer held, as
+// before.
+
+// streamName is the id of a legacy session's stream number n: the number
+// alone for one process; with a random part when clustered (see above).
+// It never contains '_', which separates the stream from the index in an
+// event id.
+func (h *Handler) streamName(n uint64) string {
+	id := strconv.FormatUint(n, 10)
+	if h.clustered() {
+		id += "-" + newSessionID()[:12]
+	}
+	return id
+}
+
+// resumeRemote serves a GET with Last-Event-ID naming a stream this replica
+// does not hold, from the EventStore.
+func (h *Handler) resumeRemote(w http.ResponseWriter, r *http.Request, s *legacySession, streamID string, after uint64) {
+	type event struct {
+		index uint64
+		data  []byte
+	}
+	var evs []event
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	err := h.store.After(ctx, s.id, streamID, after, func(i uint64, d []byte) error {
+		evs = append(evs, event{i, d})
+		return nil
+	})
+	cancel()
+	switch {
+	case errors.Is(err, ErrEventsLost):
+		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "no resumable stream for this Last-Event-ID (ended, unknown, or its events are no longer held)", nil)
+		return
+	case err != nil:
+		h.log.Warn("event store: read failed; the resumption is refused with 503", "session", s.id, "stream", streamID, "error", err)
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "event store unavailable; try again", nil)
+		return
+	}
+	if !h.acceptSessionStream(w, s, jsonrpc2.RequestID{}) {
+		return
+	}
+	defer h.releaseSessionStream(s)
+	s.touch(1)
+	defer s.touch(-1)
+	rc := http.NewResponseController(w)
+	if h.opts.WriteTimeout > 0 {
+		_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
+	}
+	hd := w.Header()
+	hd.Set(HeaderSessionID, s.id)
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	final := false
+	for _, e := range evs {
+		if writeEvent(w, eventID(streamID, e.index), e.data) != nil {
+			return
+		}
+		if isAnswer(e.data) {
+			final = true // nothing follows a request stream's answer
+			break
+		}
+	}
+	if !final {
+		_, _ = fmt.Fprintf(w, "retry: %d\n\n", h.opts.SSERetry.Milliseconds())
+	}
+	_ = rc.Flush()
+	h.log.Debug("stream resumed from the shared event store", "session", s.id, "stream", streamID, "after", after, "events", len(evs), "final", final, "replica", h.opts.Replica)
+}
+
+// isAnswer reports whether an event is a JSON-RPC response: the last
+// message of a request's stream (the server answers only on the stream of
+// the request answered; a GET stream carries none).
+func isAnswer(data []byte) bool {
+	m, err := jsonrpc2.DecodeMessage(data)
+	return err == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse)
+}
