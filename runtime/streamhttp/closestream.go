@@ -48,13 +48,16 @@ func CloseSSEStream(ctx context.Context, retry time.Duration) error {
 	if st == nil {
 		return ErrStreamNotResumable
 	}
-	return st.closeForPoll(retry)
+	return st.closeForPoll(retry, s.h.clustered())
 }
 
 // closeForPoll sends the retry field and detaches the stream from its
 // response (CloseSSEStream): the Handler's wait for it returns, the response
-// ends, and what is sent next is stored for the client's resumption.
-func (s *stream) closeForPoll(retry time.Duration) error {
+// ends, and what is sent next is stored for the client's resumption. With
+// shared (clustered), a stream that has stored nothing yet stores its
+// priming event (index 0, no data): the client resumes from that id, maybe
+// on another replica, which must find the stream known, not lost.
+func (s *stream) closeForPoll(retry time.Duration, shared bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || s.detached || s.ev == nil || s.ev.closed {
@@ -67,6 +70,9 @@ func (s *stream) closeForPoll(retry time.Duration) error {
 	s.openSSELocked()
 	if s.mode != modeSSE {
 		return ErrStreamNotResumable
+	}
+	if shared && s.ev.index == 0 {
+		_ = s.ev.store.Append(context.Background(), s.ev.session, s.ev.stream, 0, nil)
 	}
 	if _, err := fmt.Fprintf(s.w, "retry: %d\n\n", retry.Milliseconds()); err == nil {
 		_ = s.rc.Flush()
