@@ -107,13 +107,24 @@ func TestEventStore(t *testing.T) {
 // 4 and 5 and answers "done"; "poll" ends its response stream with
 // CloseSSEStream and answers with the replica's name.
 type stepper struct {
-	name string
-	gate <-chan struct{}
-	ran  chan<- string
+	name   string
+	gate   <-chan struct{}
+	ran    chan<- string
+	causes chan<- error // "long": nil, or why its ctx ended first
 }
 
 func (x *stepper) CallTool(ctx context.Context, p *mcp20260728.CallToolRequestParams) (*mcp20260728.CallToolResult, error) {
 	x.ran <- x.name
+	if p.Name == "long" {
+		_ = mcp20260728.Progress(ctx, 1, 2, "")
+		select {
+		case <-x.gate:
+			x.causes <- nil
+		case <-ctx.Done():
+			x.causes <- context.Cause(ctx)
+		}
+		return mcp20260728.TextResult("long done"), nil
+	}
 	if p.Name == "poll" {
 		if err := streamhttp.CloseSSEStream(ctx, 20*time.Millisecond); err != nil {
 			return nil, err
@@ -132,6 +143,7 @@ func (x *stepper) CallTool(ctx context.Context, p *mcp20260728.CallToolRequestPa
 }
 
 type resumeReplica struct {
+	h      *streamhttp.Handler
 	url    string
 	hs     *httptest.Server
 	nc     *nats.Conn
@@ -142,6 +154,12 @@ type resumeReplica struct {
 // newResumeCluster starts three replicas of the generated server, each
 // with its own NATS connection, sharing sessions, bus and events.
 func newResumeCluster(t *testing.T, s *server.Server, gate <-chan struct{}, ran chan<- string) []*resumeReplica {
+	return newResumeClusterGrace(t, s, gate, ran, nil, 0)
+}
+
+// newResumeClusterGrace is newResumeCluster with the replicas'
+// OrphanGrace (0: the default) and the "long" tool's causes.
+func newResumeClusterGrace(t *testing.T, s *server.Server, gate <-chan struct{}, ran chan<- string, causes chan<- error, grace time.Duration) []*resumeReplica {
 	t.Helper()
 	var reps []*resumeReplica
 	quiet := slog.New(slog.DiscardHandler)
@@ -151,11 +169,11 @@ func newResumeCluster(t *testing.T, s *server.Server, gate <-chan struct{}, ran 
 		store := newStore(t, nc, SessionStoreConfig{TTL: time.Hour})
 		events := newEventStore(t, nc, EventStoreConfig{})
 		bus := NewBus(nc, WithSubjectPrefix("test"))
-		srv := mcp20260728.NewServer(session.Implementation{Name: "resume", Version: "0"}, &stepper{name: name, gate: gate, ran: ran},
+		srv := mcp20260728.NewServer(session.Implementation{Name: "resume", Version: "0"}, &stepper{name: name, gate: gate, ran: ran, causes: causes},
 			session.WithLegacy(mcp20251125.Revision()), session.WithBus(bus), session.WithLogger(quiet))
 		h := streamhttp.NewHandler(srv, streamhttp.Options{Sessions: store, Bus: bus, EventStore: events, Replica: name,
-			SSERetry: 20 * time.Millisecond, Logger: quiet})
-		rep := &resumeReplica{nc: nc, events: events}
+			SSERetry: 20 * time.Millisecond, OrphanGrace: grace, Logger: quiet})
+		rep := &resumeReplica{h: h, nc: nc, events: events}
 		rep.hs = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "" {
 				rep.gets.Add(1)
@@ -398,6 +416,96 @@ func TestClientResumesOnAnotherReplica(t *testing.T) {
 		}
 		if resumed == 0 {
 			t.Fatalf("call %d: answered without a resumption", call)
+		}
+	}
+}
+
+// A client that polls its stream on another replica is back: the replica
+// running the request restarts its orphan grace on each poll (the bus
+// tells it), so a call longer than the grace is not cancelled, and once
+// the answer was replayed elsewhere the orphan is dropped there.
+func TestRemotePollsKeepTheOrphan(t *testing.T) {
+	s := natstest.Start(t, natstest.Options{})
+	gate := make(chan struct{})
+	ran := make(chan string, 4)
+	causes := make(chan error, 1)
+	const grace = 400 * time.Millisecond
+	reps := newResumeClusterGrace(t, s, gate, ran, causes, grace)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sid := legacySessionAt(t, ctx, reps[0].url)
+	hc := &http.Client{Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
+	send := func(method, url, last, body string, c context.Context) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(c, method, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set(streamhttp.HeaderSessionID, sid)
+		req.Header.Set(streamhttp.HeaderProtocolVersion, "2025-11-25")
+		if last != "" {
+			req.Header.Set("Last-Event-ID", last)
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	cctx, cut := context.WithCancel(ctx)
+	resp := send(http.MethodPost, reps[0].url, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"long","_meta":{"progressToken":"p"}}}`, cctx)
+	waitOn(t, ran, "the call")
+	br := bufio.NewReader(resp.Body)
+	var lastID string
+	for seen := 0; seen < 2; { // priming, progress 1
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("POST stream: %v", err)
+		}
+		if id, ok := strings.CutPrefix(strings.TrimSpace(line), "id: "); ok {
+			lastID = id
+			seen++
+		}
+	}
+	cut()
+	resp.Body.Close()
+	// Poll on r1 for three graces: each poll is empty and ends with retry.
+	tick := time.NewTicker(grace / 8)
+	defer tick.Stop()
+	for end := time.Now().Add(3 * grace); time.Now().Before(end); <-tick.C {
+		select {
+		case err := <-causes:
+			t.Fatalf("the call ended while its client polled on r1: %v", err)
+		default:
+		}
+		resp := send(http.MethodGet, reps[1].url, lastID, "", ctx)
+		ids, _, retries := sseEvents(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(ids) != 0 || retries != 1 {
+			t.Fatalf("poll: %d %v %d", resp.StatusCode, ids, retries)
+		}
+	}
+	close(gate)
+	if err := <-causes; err != nil {
+		t.Fatalf("the call was cancelled: %v", err)
+	}
+	for {
+		resp := send(http.MethodGet, reps[1].url, lastID, "", ctx)
+		ids, data, _ := sseEvents(resp.Body)
+		resp.Body.Close()
+		if len(ids) > 0 {
+			if len(ids) != 1 || !strings.Contains(data[0], "long done") {
+				t.Fatalf("after the answer: %v %v", ids, data)
+			}
+			break
+		}
+		<-tick.C // the answer is stored a moment after the gate opens
+	}
+	for reps[0].h.Orphans() != 0 {
+		select {
+		case <-ctx.Done():
+			t.Fatal("r0 still holds the orphan after its answer was replayed on r1")
+		case <-tick.C:
 		}
 	}
 }

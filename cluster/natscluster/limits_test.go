@@ -89,8 +89,8 @@ func limitReplicas(t *testing.T, cfg tasks.Config, opts streamhttp.Options) ([]s
 	return urls, hs
 }
 
-// legacySession initializes a 2025-11-25 session at url.
-func legacySession(t *testing.T, ctx context.Context, url string) string {
+// legacySessionAt initializes a 2025-11-25 session at url.
+func legacySessionAt(t *testing.T, ctx context.Context, url string) string {
 	t.Helper()
 	resp, body := do(t, ctx, http.MethodPost, url, "",
 		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
@@ -126,7 +126,7 @@ func TestMaxActiveIsPerReplica(t *testing.T) {
 	urls, _ := limitReplicas(t, tasks.Config{MaxActive: 1}, streamhttp.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sid := legacySession(t, ctx, urls[0])
+	sid := legacySessionAt(t, ctx, urls[0])
 	call := func(url string, id int) string {
 		_, body := do(t, ctx, http.MethodPost, url, sid,
 			fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"block","arguments":{},"task":{"ttl":60000}}}`, id))
@@ -149,7 +149,7 @@ func TestTaskRateLimitIsPerReplica(t *testing.T) {
 	urls, _ := limitReplicas(t, tasks.Config{MaxActive: -1, RateLimit: tasks.RateLimit{PerSecond: 0.001, Burst: 2}}, streamhttp.Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sid := legacySession(t, ctx, urls[0])
+	sid := legacySessionAt(t, ctx, urls[0])
 	list := func(url string, id int) int {
 		_, body := do(t, ctx, http.MethodPost, url, sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tasks/list"}`, id))
 		return rpcError(t, body)
@@ -180,7 +180,7 @@ func TestMaxSessionsIsPerReplica(t *testing.T) {
 	defer cancel()
 	var sids []string
 	for range 3 {
-		sids = append(sids, legacySession(t, ctx, urls[0]))
+		sids = append(sids, legacySessionAt(t, ctx, urls[0]))
 	}
 	for round := range 2 {
 		for i, sid := range sids {

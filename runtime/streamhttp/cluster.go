@@ -160,6 +160,7 @@ func (h *Handler) joinCluster() {
 		SubjectCancel + ">":       h.onBusCancel,
 		SubjectSessionDrop + ">":  h.onBusDrop,
 		SubjectSessionState + ">": h.onBusState,
+		SubjectResumed + ">":      h.onBusResumed,
 	} {
 		sub, err := h.opts.Bus.Subscribe(pattern, fn)
 		if err != nil {

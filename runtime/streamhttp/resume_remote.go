@@ -2,12 +2,14 @@ package streamhttp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/cluster"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
@@ -99,6 +101,7 @@ func (h *Handler) resumeRemote(w http.ResponseWriter, r *http.Request, s *legacy
 		_, _ = fmt.Fprintf(w, "retry: %d\n\n", h.opts.SSERetry.Milliseconds())
 	}
 	_ = rc.Flush()
+	h.resumedHere(s.id, streamID, final)
 	h.log.Debug("stream resumed from the shared event store", "session", s.id, "stream", streamID, "after", after, "events", len(evs), "final", final, "replica", h.opts.Replica)
 }
 
@@ -108,4 +111,65 @@ func (h *Handler) resumeRemote(w http.ResponseWriter, r *http.Request, s *legacy
 func isAnswer(data []byte) bool {
 	m, err := jsonrpc2.DecodeMessage(data)
 	return err == nil && (m.Kind == jsonrpc2.KindResponse || m.Kind == jsonrpc2.KindErrorResponse)
+}
+
+// SubjectResumed is the bus subject on which a replica says it
+// served a resumption of a session's stream from the shared EventStore
+// (+ cluster.SubjectToken(session id)).
+const SubjectResumed = "mcp.stream.resumed."
+
+// resumed is the message on SubjectResumed.
+type resumed struct {
+	Stream string `json:"stream"`
+	Final  bool   `json:"final,omitempty"` // the answer was among the events replayed
+}
+
+// resumedHere tells the replica holding the stream that its client resumed
+// here.
+func (h *Handler) resumedHere(sessionID, streamID string, final bool) {
+	if h.opts.Bus == nil {
+		return
+	}
+	p, _ := json.Marshal(resumed{Stream: streamID, Final: final})
+	h.background(func() {
+		h.publish(SubjectResumed+cluster.SubjectToken(sessionID), busMsg{Session: sessionID, Params: p})
+	})
+}
+
+// onBusResumed: a client resumed, on another replica, a stream this
+// replica holds for an orphaned request. Its grace starts again (the
+// client is polling); if the answer was replayed, nothing is left to wait
+// for: the orphan and its stream go.
+func (h *Handler) onBusResumed(_ string, data []byte) {
+	var m busMsg
+	var r resumed
+	if json.Unmarshal(data, &m) != nil || m.Origin == h.opts.Replica || json.Unmarshal(m.Params, &r) != nil {
+		return
+	}
+	s := h.lookup(m.Session)
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	var o *orphan
+	for _, cand := range s.orphans {
+		if cand.st != nil && cand.st.ev != nil && cand.st.ev.stream == r.Stream {
+			o = cand
+			break
+		}
+	}
+	s.mu.Unlock()
+	if o == nil {
+		return
+	}
+	if r.Final {
+		h.expireOrphan(o, "its client received the answer through replica "+m.Origin)
+		return
+	}
+	h.omu.Lock()
+	if o.elem != nil && o.timer != nil {
+		o.timer.Reset(h.opts.OrphanGrace)
+	}
+	h.omu.Unlock()
+	h.log.Debug("orphan grace restarted: its client resumed the stream on another replica", "session", m.Session, "stream", r.Stream, "replica", m.Origin)
 }
