@@ -138,7 +138,8 @@
 //     Last-Event-ID naming a stream this replica does not hold replays the
 //     stored events after it, each once; the response ends with the answer
 //     if it is among them, else with the retry field (the request still
-//     runs elsewhere; the client polls again). With the default
+//     runs elsewhere; the client polls again, and the replica running it
+//     restarts the request's orphan grace: SubjectResumed). With the default
 //     MemoryEventStore such a GET gets the 404 of a stream no longer held.
 //     A handler may end its response itself (CloseSSEStream: retry field,
 //     then the client resumes). 2026-07-28 needs
