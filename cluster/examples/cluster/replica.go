@@ -42,6 +42,10 @@ func (s impl) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, e
 		tag = *a.Tag
 	}
 	s.log.Info("slow started", "tag", tag)
+	// A progress notification first, when the client asked for progress:
+	// a legacy call's stream then has an event to resume from (stored in
+	// the JetStream event store, so on any replica).
+	_ = mcp.Progress(ctx, 0, float64(a.Ms), "started on "+s.replica)
 	t := time.NewTimer(time.Duration(a.Ms) * time.Millisecond)
 	defer t.Stop()
 	select {
