@@ -125,9 +125,12 @@ func (x *stepper) CallTool(ctx context.Context, p *mcp20260728.CallToolRequestPa
 		}
 		return mcp20260728.TextResult("long done"), nil
 	}
-	if p.Name == "poll" {
+	if p.Name == "poll" || p.Name == "pollwait" {
 		if err := streamhttp.CloseSSEStream(ctx, 20*time.Millisecond); err != nil {
 			return nil, err
+		}
+		if p.Name == "pollwait" {
+			<-x.gate
 		}
 		return mcp20260728.TextResult("answered by " + x.name), nil
 	}
@@ -149,6 +152,7 @@ type resumeReplica struct {
 	nc     *nats.Conn
 	events *EventStore
 	gets   atomic.Int32 // GETs with Last-Event-ID served
+	polls  chan string  // the name of the replica, per such GET (never blocks)
 }
 
 // newResumeCluster starts three replicas of the generated server, each
@@ -173,10 +177,14 @@ func newResumeClusterGrace(t *testing.T, s *server.Server, gate <-chan struct{},
 			session.WithLegacy(mcp20251125.Revision()), session.WithBus(bus), session.WithLogger(quiet))
 		h := streamhttp.NewHandler(srv, streamhttp.Options{Sessions: store, Bus: bus, EventStore: events, Replica: name,
 			SSERetry: 20 * time.Millisecond, OrphanGrace: grace, Logger: quiet})
-		rep := &resumeReplica{h: h, nc: nc, events: events}
+		rep := &resumeReplica{h: h, nc: nc, events: events, polls: make(chan string, 256)}
 		rep.hs = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") != "" {
 				rep.gets.Add(1)
+				select {
+				case rep.polls <- name:
+				default:
+				}
 			}
 			h.ServeHTTP(w, r)
 		}))
@@ -357,8 +365,9 @@ func TestResumeAnywhereAfterKill(t *testing.T) {
 // the shared event store.
 func TestClientResumesOnAnotherReplica(t *testing.T) {
 	s := natstest.Start(t, natstest.Options{})
-	ran := make(chan string, 4)
-	reps := newResumeCluster(t, s, nil, ran)
+	ran := make(chan string, 8)
+	gate := make(chan struct{})
+	reps := newResumeCluster(t, s, gate, ran)
 	var targets []*url.URL
 	for _, r := range reps {
 		u, _ := url.Parse(r.hs.URL)
@@ -417,6 +426,41 @@ func TestClientResumesOnAnotherReplica(t *testing.T) {
 		if resumed == 0 {
 			t.Fatalf("call %d: answered without a resumption", call)
 		}
+	}
+
+	// A call still running when the client resumes: the replica serving
+	// the resumption has nothing to replay yet and ends with the retry
+	// field; the client polls again (a poll that brought nothing is not
+	// the end), and gets the answer once the tool gives it.
+	for _, r := range reps { // the polls of the calls above
+		for len(r.polls) > 0 {
+			<-r.polls
+		}
+	}
+	done := make(chan error, 1)
+	var res *mcp20260728.CallToolResult
+	go func() {
+		var err error
+		res, err = cs.CallTool(ctx, &mcp20260728.CallToolRequestParams{Name: "pollwait"})
+		done <- err
+	}()
+	runner := waitOn(t, ran, "pollwait")
+	for polls := 0; polls < 2; {
+		select {
+		case <-reps[0].polls:
+		case <-reps[1].polls:
+		case <-reps[2].polls:
+		case err := <-done:
+			t.Fatalf("the call ended before the answer: %v", err)
+		}
+		polls++
+	}
+	close(gate)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*mcp20260728.TextContent).Text; got != "answered by "+runner {
+		t.Fatalf("pollwait result %q from %s", got, runner)
 	}
 }
 
