@@ -24,7 +24,7 @@ import (
 // what follows the close reaches the client only through its resumption.
 // "modern" tries the same on a modern request, where it must fail.
 type poller struct {
-	closed chan time.Time  // when the tool closed its stream
+	closed chan time.Time  // just before the tool closed its stream
 	errs   chan error      // CloseSSEStream's answer
 	gate   <-chan struct{} // nil: no wait after the close
 }
@@ -33,12 +33,15 @@ const pollRetry = 60 * time.Millisecond
 
 func (p *poller) CallTool(ctx context.Context, req *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
 	_ = mcp.Progress(ctx, 1, 3, "before the close")
+	// Taken before the close: the client's wait starts after it, however
+	// late this goroutine runs again.
+	before := time.Now()
 	err := streamhttp.CloseSSEStream(ctx, pollRetry)
 	p.errs <- err
 	if err != nil {
 		return mcp.TextResult("not closed: " + err.Error()), nil
 	}
-	p.closed <- time.Now()
+	p.closed <- before
 	if p.gate != nil {
 		<-p.gate
 	}
