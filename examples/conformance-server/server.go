@@ -200,7 +200,13 @@ func (s *server) TestErrorHandling(ctx context.Context, _ *tools.TestErrorHandli
 }
 
 // TestReconnection implements the tool "test_reconnection": tests SSE stream disconnection and client reconnection (SEP-1699).
+// In a legacy session it ends its response stream mid-call with a retry
+// hint (streamhttp.CloseSSEStream), so the answer reaches the client only
+// on its resumption, a GET with Last-Event-ID (the suite's
+// server-sse-disconnect-resume); a modern request, which has no
+// resumption, gets it on its stream.
 func (s *server) TestReconnection(ctx context.Context, _ *tools.TestReconnectionArgs) (*mcp.CallToolResult, error) {
+	_ = streamhttp.CloseSSEStream(ctx, 100*time.Millisecond)
 	return toolResult(text("Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.")), nil
 }
 

@@ -45,10 +45,16 @@ func clusterUses(fset *token.FileSet, name string, src any) ([]string, error) {
 	return out, nil
 }
 
+// replicaFiles are the files of runtime/streamhttp that implement
+// sessionShare over the session store and the bus (the replicas type):
+// cluster.go, and resume_remote.go for resumption from a shared
+// EventStore.
+var replicaFiles = map[string]bool{"cluster.go": true, "resume_remote.go": true}
+
 // TestClusteringBehindOneSeam: the legacy request path reaches the other
 // replicas through one interface (sessionShare, share.go), chosen once in
-// newHandler; only cluster.go, its implementation over the session store
-// and the bus, reads Options.Sessions or Options.Bus, and only it and
+// newHandler; only replicaFiles, its implementation over the session store
+// and the bus, read Options.Sessions or Options.Bus, and only they and
 // handler.go (where Options declares their types) import runtime/cluster.
 // So no request-path file branches on whether it is clustered.
 func TestClusteringBehindOneSeam(t *testing.T) {
@@ -70,16 +76,16 @@ func TestClusteringBehindOneSeam(t *testing.T) {
 		}
 		for _, u := range uses {
 			switch {
-			case name == "cluster.go":
+			case replicaFiles[name]:
 				inCluster++
 			case name == "handler.go" && strings.HasSuffix(u, "imports runtime/cluster"):
 			default:
-				t.Errorf("%s: the replicas' store or bus outside cluster.go; go through sessionShare", u)
+				t.Errorf("%s: the replicas' store or bus outside their implementation (cluster.go); go through sessionShare", u)
 			}
 		}
 	}
 	if inCluster < 3 {
-		t.Fatalf("found %d uses in cluster.go: the scanner is broken", inCluster)
+		t.Fatalf("found %d uses in the replicas' files: the scanner is broken", inCluster)
 	}
 }
 

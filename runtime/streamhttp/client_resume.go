@@ -83,8 +83,9 @@ func readEventsResumable(r io.Reader, max int, cur *sseCursor, fn func(data []by
 	}
 }
 
-// Bounds of resumption: how many reconnections one request may make, the
-// delay when the server gave no retry field, and the longest delay honoured.
+// Bounds of resumption: how many reconnections in a row without a new event
+// one request may make, the delay when the server gave no retry field, and
+// the longest delay honoured.
 const (
 	maxResumptions   = 8
 	defaultRetry     = time.Second
@@ -94,9 +95,13 @@ const (
 // resume reconnects to a legacy response stream that ended before the
 // request's answer: after the server's retry delay, a GET with
 // Last-Event-ID, whose events feed deliver; again while the server keeps
-// closing streams with new event ids. It reports whether the answer came.
+// closing streams (a handler's CloseSSEStream, a replica serving another's
+// stream from a shared event store: both end the response with the retry
+// field while the request runs on). It gives up after maxResumptions
+// reconnections in a row that brought no new event, or at the first that
+// is refused. It reports whether the answer came.
 func (c *ClientTransport) resume(ctx context.Context, cur *sseCursor, answered func() bool, deliver func([]byte) error) bool {
-	for attempt := 0; attempt < maxResumptions && cur.lastID != "" && !answered(); attempt++ {
+	for idle := 0; idle < maxResumptions && cur.lastID != "" && !answered(); {
 		wait := cur.retry
 		if wait == 0 {
 			wait = defaultRetry
@@ -130,8 +135,10 @@ func (c *ClientTransport) resume(ctx context.Context, cur *sseCursor, answered f
 		before := cur.lastID
 		_ = readEventsResumable(resp.Body, c.opts.MaxMessageBytes, cur, deliver)
 		resp.Body.Close()
-		if cur.lastID == before && !answered() {
-			return false // no progress: the server has nothing to replay
+		if cur.lastID == before {
+			idle++ // nothing new: the request may still run; bounded
+		} else {
+			idle = 0
 		}
 	}
 	return answered()

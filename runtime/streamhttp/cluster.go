@@ -186,6 +186,7 @@ func (rp *replicas) join() {
 		SubjectCancel + ">":       rp.onBusCancel,
 		SubjectSessionDrop + ">":  rp.onBusDrop,
 		SubjectSessionState + ">": rp.onBusState,
+		SubjectResumed + ">":      h.onBusResumed,
 	} {
 		sub, err := h.opts.Bus.Subscribe(pattern, fn)
 		if err != nil {

@@ -132,10 +132,17 @@
 //     that id arriving meanwhile is cancelled at once (its POST lost the
 //     race through the balancer to its cancel's). Each is applied at most
 //     once per replica: duplicates and late ones are ignored, logged at
-//     debug. initialize is never cancelled. Legacy event logs
-//     (resumption) stay per replica: a resume reaching another replica gets
-//     the 404 of an unknown stream unless the balancer routes GETs with
-//     Last-Event-ID back (or the EventStore is shared). 2026-07-28 needs
+//     debug. initialize is never cancelled. Resumption works on any
+//     replica with a shared EventStore (natscluster.NewEventStore): stream
+//     ids then carry a random part (unique across replicas), and a GET with
+//     Last-Event-ID naming a stream this replica does not hold replays the
+//     stored events after it, each once; the response ends with the answer
+//     if it is among them, else with the retry field (the request still
+//     runs elsewhere; the client polls again, and the replica running it
+//     restarts the request's orphan grace: SubjectResumed). With the default
+//     MemoryEventStore such a GET gets the 404 of a stream no longer held.
+//     A handler may end its response itself (CloseSSEStream: retry field,
+//     then the client resumes). 2026-07-28 needs
 //     none of this: no sessions, and the closed response stream that
 //     cancels a request is seen by the replica holding it, which runs it.
 //
@@ -157,8 +164,11 @@
 //     fallback) stop the handler too.
 //   - A legacy response stream that ends before its answer, having sent
 //     event ids, is resumed with a GET carrying Last-Event-ID after the
-//     server's retry delay (1s without one, at most 30s, 8 times). Modern
-//     streams are not resumed: 2026-07-28 has no resumption.
+//     server's retry delay (1s without one, at most 30s), again while the
+//     server keeps ending the response with the retry field (a handler's
+//     CloseSSEStream, another replica polling a shared event store), up to
+//     8 times in a row without a new event. Modern streams are not resumed:
+//     2026-07-28 has no resumption.
 //   - Without ClientOptions.ParamHeaders the transport takes the
 //     x-mcp-header annotations from the tools/list results it carries.
 package streamhttp

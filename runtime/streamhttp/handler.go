@@ -65,7 +65,10 @@ type Options struct {
 	// least recently active session with no request in flight (an open GET
 	// stream does not count: a held GET stream must not keep a session
 	// alive against the cap). Only when every session has a request in
-	// flight does initialize get 503.
+	// flight does initialize get 503. With Sessions (replicas) it is this
+	// replica's bound on the copies of sessions it holds, not a bound on the
+	// cluster's sessions: a copy that gave way is adopted again from the
+	// store on its session's next request (docs/replicas.md, "Limits").
 	MaxSessions int
 	// HandshakeTimeout ends a legacy session that has not sent
 	// notifications/initialized this long after its initialize (default

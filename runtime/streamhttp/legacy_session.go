@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
@@ -114,7 +113,7 @@ func (s *legacySession) newLog(version string) *eventLog {
 	}
 	s.mu.Lock()
 	s.nextStream++
-	id := strconv.FormatUint(s.nextStream, 10)
+	id := s.h.share.streamName(s.nextStream)
 	s.mu.Unlock()
 	return &eventLog{store: s.h.store, session: s.id, stream: id, retry: s.h.opts.SSERetry, priming: version != "" && revisionFor(s.h.opts.Revisions, version, false).SSEPriming}
 }

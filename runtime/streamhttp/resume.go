@@ -435,6 +435,9 @@ func (h *Handler) resumeGet(w http.ResponseWriter, r *http.Request, s *legacySes
 	}
 	isGet := st != nil && s.get == st
 	s.mu.Unlock()
+	if st == nil && h.share.resumeElsewhere(w, r, s, streamID, after) {
+		return
+	}
 	if st == nil {
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "no resumable stream for this Last-Event-ID (ended, unknown, or its events are no longer held)", nil)
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -47,6 +48,15 @@ type sessionShare interface {
 	// endUnfinished ends s, whose handshake did not complete here within
 	// HandshakeTimeout.
 	endUnfinished(s *legacySession, now time.Time)
+	// streamName is the id of stream number n of a session: unique across
+	// the replicas sharing it.
+	streamName(n uint64) string
+	// resumeElsewhere serves a GET resuming a stream this replica does not
+	// hold, reporting false when nothing else holds it either (404).
+	resumeElsewhere(w http.ResponseWriter, r *http.Request, s *legacySession, streamID string, after uint64) bool
+	// primesPolls reports whether a stream closed for polling stores its
+	// priming event (so another replica finds the stream known).
+	primesPolls() bool
 	// forget drops what the share holds of s, ended here.
 	forget(s *legacySession)
 	// close leaves the other replicas (Handler.Close).
@@ -65,9 +75,14 @@ func (soloShare) initialized(*legacySession)                               {}
 func (soloShare) active(*legacySession, time.Time)                         {}
 func (soloShare) forget(*legacySession)                                    {}
 func (soloShare) close()                                                   {}
-func (sh soloShare) deleted(s *legacySession)                              { sh.h.endSession(s, "session deleted by the client") }
-func (sh soloShare) endIdle(s *legacySession, _ time.Time)                 { sh.h.endSession(s, "idle") }
-func (sh soloShare) endUnfinished(s *legacySession, _ time.Time)           { sh.h.endHandshakeless(s) }
+func (soloShare) streamName(n uint64) string                               { return strconv.FormatUint(n, 10) }
+func (soloShare) primesPolls() bool                                        { return false }
+func (soloShare) resumeElsewhere(http.ResponseWriter, *http.Request, *legacySession, string, uint64) bool {
+	return false
+}
+func (sh soloShare) deleted(s *legacySession)                    { sh.h.endSession(s, "session deleted by the client") }
+func (sh soloShare) endIdle(s *legacySession, _ time.Time)       { sh.h.endSession(s, "idle") }
+func (sh soloShare) endUnfinished(s *legacySession, _ time.Time) { sh.h.endHandshakeless(s) }
 func (soloShare) forwardCancel(context.Context, *legacySession, json.RawMessage) (bool, error) {
 	return false, nil
 }

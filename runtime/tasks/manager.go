@@ -105,10 +105,14 @@ type Config struct {
 	// running task at the advertised interval twice over; a negative
 	// PerSecond means no limit. A modern requestor is identified only by
 	// Owner: without it all of them share one limit (and one MaxActive).
+	// With Bus (replicas) the limit is this replica's: behind a balancer a
+	// requestor gets up to one bucket per replica (docs/replicas.md,
+	// "Limits").
 	RateLimit RateLimit
 	// MaxActive bounds the tasks of one requestor whose work is running;
 	// zero means 256, negative means no bound. Beyond it task creation
-	// fails with CodeRateLimited.
+	// fails with CodeRateLimited. With Bus (replicas) it counts the tasks
+	// running on this replica: a requestor may run up to MaxActive on each.
 	MaxActive int
 
 	// SyncFirst, if set, names the tools whose handler starts as an

@@ -42,6 +42,10 @@ func (s impl) Slow(ctx context.Context, a *tools.SlowArgs) (*tools.SlowResult, e
 		tag = *a.Tag
 	}
 	s.log.Info("slow started", "tag", tag)
+	// A progress notification first, when the client asked for progress:
+	// a legacy call's stream then has an event to resume from (stored in
+	// the JetStream event store, so on any replica).
+	_ = mcp.Progress(ctx, 0, float64(a.Ms), "started on "+s.replica)
 	t := time.NewTimer(time.Duration(a.Ms) * time.Millisecond)
 	defer t.Stop()
 	select {
@@ -126,6 +130,13 @@ func runReplica(args []string) error {
 	if err != nil {
 		return err
 	}
+	// Legacy SSE events in a JetStream stream (kept 10 minutes, 10,000 a
+	// stream, 256 MiB in all): a client resumes a broken stream with
+	// Last-Event-ID on whichever replica the balancer picks.
+	events, err := natscluster.NewEventStore(ctx, js, natscluster.EventStoreConfig{})
+	if err != nil {
+		return err
+	}
 	// Cancellations (of requests and of tasks) through a JetStream stream
 	// (file storage, kept a minute): one published while this replica is
 	// cut off from NATS reaches it when it is back, and a cancel POST is
@@ -160,7 +171,7 @@ func runReplica(args []string) error {
 		session.WithCapability("tools", []byte(`{"listChanged":true}`)),
 		session.WithLogger(log))
 	im.srv = srv
-	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: log, Sessions: sessions, Bus: bus, Replica: *name})
+	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: log, Sessions: sessions, Bus: bus, EventStore: events, Replica: *name})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", withSessionID(h))
 	hs := streamhttp.NewHTTPServer(*addr, mux)
