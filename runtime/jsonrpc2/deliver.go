@@ -87,6 +87,13 @@ func (c *Conn) Deliver(values context.Context, m *Message, w MessageWriter) *Del
 	if m == nil || m.Kind != KindRequest {
 		panic("jsonrpc2: Deliver needs a request")
 	}
+	if values != nil {
+		// Values only: the handler's ctx must find the Conn's cancelCtx
+		// as its parent, not the HTTP request's, or context.WithCancelCause
+		// would watch the parent from a goroutine of its own, one per
+		// request (context.propagateCancel).
+		values = context.WithoutCancel(values)
+	}
 	c.delivering.Store(true)
 	f := c.admit(m, values, w)
 	if f == nil {
