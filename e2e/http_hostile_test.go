@@ -286,9 +286,12 @@ func rawStatus(c net.Conn, d time.Duration) int {
 
 // Bodies: an over-limit Content-Length is 413 at once (before any of the
 // body); 64 connections that each send just under the 4 MiB limit and
-// stall hold at most the 64 MiB budget (the others get 503 at once), and a
-// stalled body gets 408 after the 10 s read timeout instead of holding its
-// connection for the server's minute.
+// stall hold at most the budget (the others get 503, or 429 once their
+// client holds its share, at once), and meanwhile a client's small
+// requests, a modern tools/call and a legacy session's, are each answered
+// within 1 s (issue 35: they were 503 until the stalled bodies timed
+// out); a stalled body gets 408 after the 10 s read timeout instead of
+// holding its connection for the server's minute.
 func TestHTTPHostileBodies(t *testing.T) { eachHostileMode(t, testHTTPHostileBodies) }
 
 func testHTTPHostileBodies(t *testing.T, startHostileHTTP hostileStarter) {
@@ -303,26 +306,24 @@ func testHTTPHostileBodies(t *testing.T, startHostileHTTP hostileStarter) {
 	c.Close()
 	t.Logf("100 MB declared, nothing sent: 413 after %v", time.Since(start).Round(time.Millisecond))
 
-	stalled := s.rawPost(t, 1000, 10)
-	defer stalled.Close()
-	stallStart := time.Now()
-
 	const conns = 64
 	var refused, other int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	open := make([]net.Conn, conns)
 	for i := range conns {
-		open[i] = s.rawPost(t, 4<<20-1024, 4<<20-64<<10)
+		// The largest body admitted: 16 of them took all of the budget
+		// before issue 35, and every other body got 503.
+		open[i] = s.rawPost(t, 4<<20, 4<<20-64<<10)
 	}
 	for i := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st := rawStatus(open[i], 3*time.Second)
+			st := rawStatus(open[i], 2*time.Second) // the refused ones: at once
 			mu.Lock()
 			defer mu.Unlock()
-			if st == 503 {
+			if st == 503 || st == 429 {
 				refused++
 			} else {
 				other++
@@ -330,8 +331,48 @@ func testHTTPHostileBodies(t *testing.T, startHostileHTTP hostileStarter) {
 		}()
 	}
 	wg.Wait()
+	// The stalled bodies are held (until the read timeout): small
+	// requests of both eras are still served, and a small body is
+	// admitted (to stall until its 408 below).
+	stalled := s.rawPost(t, 1000, 10)
+	defer stalled.Close()
+	stallStart := time.Now()
+	timed := func(what, sid, body string, hdr map[string]string, want int) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		s.authorize(req)
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
+		}
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		start := time.Now()
+		resp, err := s.client.Do(req)
+		if err != nil {
+			t.Fatalf("%s during the flood: %v", what, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		took := time.Since(start)
+		if resp.StatusCode != want || took > time.Second {
+			t.Errorf("%s during the flood: %d %s after %v, want %d within 1s", what, resp.StatusCode, b, took, want)
+		}
+		t.Logf("%s during the flood: %d after %v", what, resp.StatusCode, took.Round(time.Millisecond))
+	}
+	timed("modern tools/call", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"served"},`+modernMeta(false)+`}}`,
+		map[string]string{"MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "echo"}, 200)
+	floodStart := time.Now()
+	sid := s.initialize(t, true)
+	if took := time.Since(floodStart); took > 2*time.Second {
+		t.Errorf("legacy initialize and initialized during the flood took %v", took)
+	}
+	timed("legacy tools/call", sid, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{"text":"served"}}}`, nil, 200)
 	now, peak := s.rss(t)
-	t.Logf("%d near-limit stalled bodies: %d got 503 at once, %d held (until the read timeout); RSS %s at start, %s now, peak %s", conns, refused, other, mb(base), mb(now), mb(peak))
+	t.Logf("%d near-limit stalled bodies: %d refused (503/429) at once, %d held (until the read timeout); RSS %s at start, %s now, peak %s", conns, refused, other, mb(base), mb(now), mb(peak))
 	if refused < conns/2 {
 		t.Errorf("only %d of %d near-limit bodies refused: the budget does not hold", refused, conns)
 	}

@@ -79,13 +79,42 @@
 //   - Hardening: a Content-Length over MaxBodyBytes is 413 before a byte is
 //     read; all bodies being read share MaxBodyBudget (503 beyond) and each
 //     has BodyReadTimeout (408); a body that is not valid UTF-8 is a parse
-//     error (-32700, 400), never rewritten to U+FFFD. A legacy session that
-//     sends no notifications/initialized within HandshakeTimeout ends; at
-//     MaxSessions the oldest session without a completed handshake, else
-//     the least recently active session with no request in flight (its GET
-//     stream does not count), gives way to a new initialize, so a client
-//     holding sessions or GET streams cannot lock others out; only when
-//     every session has a request in flight is initialize 503.
+//     error (-32700, 400), never rewritten to U+FFFD.
+//   - Slow bodies deny no one. The deadline: a body must arrive within
+//     BodyReadTimeout (default 10 s) of its headers, whatever its pace, or
+//     it gets 408 and its connection closes; the headers themselves are
+//     http.Server's to bound (NewHTTPServer: ReadHeaderTimeout 10 s), so a
+//     request that never finishes sending holds its connection at most
+//     about 20 s. Admission
+//     keeps room for small bodies: a body of at most SmallBodyBytes (64
+//     KiB) may use all of MaxBodyBudget, a larger one all but
+//     SmallBodyReserve (a quarter of it), so however many near-limit
+//     bodies stall, a tools/call (a few hundred bytes) is read at once. A
+//     body of known length takes its bytes when its reading starts; one
+//     of unknown length (chunked) as they arrive, moving to the large
+//     bodies once past SmallBodyBytes. Admission is fair across clients:
+//     one client's large bodies hold at most MaxClientBodyBytes (a quarter
+//     of what large bodies may hold, at least one MaxBodyBytes body), its
+//     small ones a quarter of the reserve; beyond its share a body gets
+//     429 while other clients' bodies are still admitted. A client is its
+//     authenticated identity when the request has one (SessionOwner:
+//     runtime/auth's issuer and subject), else its remote IP address (an
+//     IPv6 /64), or what Options.ClientKey names (behind a reverse proxy,
+//     where every client has the proxy's address). Never the connection,
+//     which costs an attacker nothing to multiply; an identity over an
+//     address because an identity is not multiplied without the
+//     authorization server, while one address may carry many honest
+//     clients (NAT, a proxy). Measured (TestBodyFloodServesSmallRequests,
+//     e2e TestHTTPHostileBodies): 64 connections stalling 4 MB bodies hold
+//     12 bodies (from 16 addresses; 3 from one client) and a new client's
+//     small requests of both eras are answered in milliseconds.
+//   - A legacy session that sends no notifications/initialized within
+//     HandshakeTimeout ends; at MaxSessions the oldest session without a
+//     completed handshake, else the least recently active session with no
+//     request in flight (its GET stream does not count), gives way to a new
+//     initialize, so a client holding sessions or GET streams cannot lock
+//     others out; only when every session has a request in flight is
+//     initialize 503.
 //   - A legacy notifications/cancelled ends the named request's POST stream
 //     (202 to the cancel, then the stream closes empty) before the Conn
 //     sees it: the request gets no response, so the stream would otherwise

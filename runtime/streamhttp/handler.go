@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -49,10 +48,39 @@ type Options struct {
 	// MaxBodyBytes bounds one POST body (default 4 MiB); larger gets 413.
 	MaxBodyBytes int64
 	// MaxBodyBudget bounds the bytes of all request bodies being read at
-	// once (default 64 MiB; negative disables), so that many clients each
-	// sending just under MaxBodyBytes and stalling cannot take the memory: a
-	// body whose bytes would go beyond it gets 503 (with Retry-After).
+	// once (default 64 MiB; negative disables, with the three limits
+	// below), so that many clients each sending just under MaxBodyBytes
+	// and stalling cannot take the memory: a body whose bytes would go
+	// beyond it gets 503 (with Retry-After). A body of known length
+	// (Content-Length) takes its bytes when its reading starts.
 	MaxBodyBudget int64
+	// SmallBodyBytes is the size up to which a body is small (default
+	// 64 KiB, at most MaxBodyBytes). Small bodies may use all of
+	// MaxBodyBudget; larger ones all but SmallBodyReserve, so however many
+	// large bodies stall, an ordinary request (a tools/call is a few
+	// hundred bytes) is still read at once.
+	SmallBodyBytes int64
+	// SmallBodyReserve is the part of MaxBodyBudget that only small bodies
+	// may hold (default a quarter of it; negative: none). A large body
+	// that would take the large bodies being read beyond the rest gets
+	// 503.
+	SmallBodyReserve int64
+	// MaxClientBodyBytes bounds the bytes of one client's large bodies
+	// being read at once (default a quarter of MaxBodyBudget less
+	// SmallBodyReserve, at least MaxBodyBytes; negative: no bound), so that
+	// one client cannot take the large bodies' budget from the others; one
+	// client's small bodies may hold a quarter of SmallBodyReserve (at
+	// least one small body). Beyond its share a body gets 429 (with
+	// Retry-After). ClientKey says who a client is.
+	MaxClientBodyBytes int64
+	// ClientKey names the client a request comes from, for
+	// MaxClientBodyBytes. Nil, or "" returned: the authenticated identity
+	// (SessionOwner, which runtime/auth sets) when the request has one,
+	// else the remote IP address (of IPv6, its /64). Never the connection:
+	// a client opens as many as it likes. Set it behind a reverse proxy,
+	// where every client has the proxy's address (to the client address
+	// the proxy forwards, from a proxy you trust).
+	ClientKey func(r *http.Request) string
 	// BodyReadTimeout bounds reading one request body (default 10 s;
 	// negative disables); a client that stalls gets 408. It replaces the
 	// http.Server's ReadTimeout for the body, and clears the read deadline
@@ -200,6 +228,16 @@ func (o Options) withDefaults() Options {
 	if o.BodyReadTimeout == 0 {
 		o.BodyReadTimeout = 10 * time.Second
 	}
+	if o.SmallBodyBytes <= 0 {
+		o.SmallBodyBytes = 64 << 10
+	}
+	o.SmallBodyBytes = min(o.SmallBodyBytes, o.MaxBodyBytes)
+	if o.SmallBodyReserve == 0 {
+		o.SmallBodyReserve = max(o.MaxBodyBudget, 0) / 4
+	}
+	if o.MaxClientBodyBytes == 0 {
+		o.MaxClientBodyBytes = max((o.MaxBodyBudget-max(o.SmallBodyReserve, 0))/4, o.MaxBodyBytes)
+	}
 	if o.HandshakeTimeout == 0 {
 		o.HandshakeTimeout = 10 * time.Second
 	}
@@ -269,8 +307,8 @@ type Handler struct {
 
 	bg sync.WaitGroup // Conn closes and the janitor
 
-	store      EventStore   // nil: no resumption
-	bodyBudget atomic.Int64 // bytes of request bodies being read now
+	store  EventStore // nil: no resumption
+	bodies bodyPool   // request bodies being read now (body.go)
 
 	omu     sync.Mutex
 	orphans list.List // of *orphan, oldest first

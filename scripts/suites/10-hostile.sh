@@ -3,6 +3,11 @@
 # connection router (the hostile-peer subprocess tests and the soak test run
 # in short form inside `go test ./e2e`; their full size is
 # `go test ./e2e -run Hostile -hostile.long`).
+# Issue 35: the HTTP body flood and slowloris tests run inside
+# `go test -race ./...` (runtime/streamhttp TestBodyFloodServesSmallRequests,
+# TestSlowlorisHeaders; e2e TestHTTPHostileBodies); the slowloris test at
+# NewHTTPServer's full 10 s ReadHeaderTimeout is
+# `MCPGEN_HOSTILE_FULL=1 go test ./runtime/streamhttp -run Slowloris`.
 set -euo pipefail
 # Fuzz budgets are execution counts (-fuzztime Nx), not durations: with a
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
