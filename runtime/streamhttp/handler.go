@@ -282,6 +282,8 @@ type Handler struct {
 	pendingOrder list.List // of *pendingCancel, oldest first
 	live         map[cancelKey]*liveRequest
 	refresh      func(*jsonrpc2.Conn, session.LegacyState) bool
+
+	dr drainState // Drain (drain.go)
 }
 
 // newHandler returns a Handler whose Conns newConn builds.
@@ -385,7 +387,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.isClosed() {
+		w.Header().Set("Retry-After", "1") // nothing ran: another replica may take it
 		writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "server is shutting down", nil)
+		return
+	}
+	if h.drainGate(w, r) {
 		return
 	}
 	switch r.Method {
@@ -517,6 +523,10 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, id, derr.Code, derr.Message, nil)
 		return
 	}
+	if !h.drainAdmit(w, r, m) {
+		return
+	}
+	defer h.drainDone()
 	if h.opts.Authorize != nil && !h.opts.Authorize(w, r, m) {
 		return
 	}

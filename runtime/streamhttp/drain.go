@@ -1,0 +1,212 @@
+package streamhttp
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+)
+
+// Graceful drain (Handler.Drain): what a replica does between SIGTERM and
+// its exit, so that a rolling restart loses nothing. The order, and why:
+//
+//  1. Draining begins: the readiness probe (Handler.Probes, PathReadiness)
+//     fails at once, so a balancer that probes stops routing here; every
+//     response from now on carries "Connection: close", so the balancer's
+//     kept-alive connections move to other replicas.
+//  2. What would start new work is refused with 503 Service Unavailable,
+//     Retry-After: 1 and the JSON-RPC error "server is draining": a
+//     request (initialize included) of either era, a GET that opens a
+//     standalone stream, and a legacy message for a session this replica
+//     does not hold. Nothing of it ran, so a balancer may retry it on
+//     another replica (Envoy's retry_on "retriable-status-codes" with 503,
+//     nginx's proxy_next_upstream http_503 non_idempotent, the example's
+//     proxy) and a client may send it again. What finishes work already
+//     running is still served: a legacy notifications/cancelled (the Conn
+//     or the bus applies it), a legacy response (an answer to a request a
+//     running handler made), notifications/initialized of a session held
+//     here, a resumption (GET with Last-Event-ID) and DELETE.
+//  3. Requests already running get the grace to finish. Drain returns as
+//     soon as none runs, without waiting out the grace.
+//  4. At the end of the grace, each request still running is answered
+//     with a JSON-RPC error on its own stream, code -32603 and the message
+//     "request cancelled: server draining: it ran past the drain grace
+//     (<grace>)", so the client sees why (HTTP status 200 when the
+//     response had not begun: the request did run, and a balancer must not
+//     retry it), and its handler's ctx ends: a legacy one's with
+//     jsonrpc2.SourceLocal and that message, a modern one's with
+//     jsonrpc2.SourceClose when Close closes the dispatcher. What they
+//     still answer is dropped.
+//  5. Close ends the local copies of legacy sessions. With Options.Sessions
+//     the record of each stays in the store untouched (only DELETE and
+//     idle expiry remove it), so the client's next request, on any
+//     replica, adopts the session (no new initialize). Without Sessions
+//     the sessions end with the process, as before.
+//
+// Tasks are not requests: a task's work runs in the tasks.Manager, whose
+// own Drain (runtime/tasks) lets it finish within the same grace and then
+// fails what still runs, with a reason, in the shared store.
+
+// drainState is the Handler's part in a drain (Handler.dr).
+type drainState struct {
+	mu       sync.Mutex
+	draining bool
+	grace    time.Duration
+	active   int           // POSTs admitted and not yet returned
+	idle     chan struct{} // closed when active reaches 0 while draining
+	running  map[*stream]runningRequest
+}
+
+// runningRequest is a request whose response stream is open: s is its
+// legacy session (nil for a modern request).
+type runningRequest struct {
+	id jsonrpc2.RequestID
+	s  *legacySession
+}
+
+// Drain shuts the Handler down gracefully (see the steps above): it stops
+// taking new work, waits up to grace (or until ctx ends, whichever is
+// first) for running requests to finish, answers those still running
+// with an error naming the drain, and then Closes the Handler with ctx.
+// It returns Close's error. Call it on SIGTERM, before
+// http.Server.Shutdown; Draining reports true from its first instant.
+// A second call only waits in Close.
+func (h *Handler) Drain(ctx context.Context, grace time.Duration) error {
+	d := &h.dr
+	d.mu.Lock()
+	first := !d.draining
+	if first {
+		d.draining, d.grace = true, grace
+		d.idle = make(chan struct{})
+		if d.active == 0 {
+			close(d.idle)
+		}
+	}
+	idle := d.idle
+	d.mu.Unlock()
+	if !first {
+		return h.Close(ctx)
+	}
+	h.log.Info("draining: readiness fails, new requests get 503", "grace", grace, "replica", h.opts.Replica)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-idle:
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	d.mu.Lock()
+	left := make(map[*stream]runningRequest, len(d.running))
+	for st, rr := range d.running {
+		left[st] = rr
+	}
+	d.mu.Unlock()
+	if len(left) > 0 {
+		h.log.Warn("drain grace over: requests still running are cancelled", "requests", len(left), "grace", grace)
+		msg := "request cancelled: server draining: it ran past the drain grace (" + grace.String() + ")"
+		for st, rr := range left {
+			// The stream's first final message wins: the handler's own
+			// answer, if it comes now, is dropped.
+			_ = st.send(errorBody(rr.id, jsonrpc2.CodeInternalError, msg, map[string]string{"reason": "draining"}), true)
+			// A legacy handler is cancelled now, with the reason (source
+			// local), rather than by its session's end, which would give
+			// it the Conn's EOF grace on top; a modern one by Close (the
+			// dispatcher's close: source "connection closed").
+			if rr.s != nil {
+				if c := rr.s.getConn(); c != nil {
+					_ = c.AbandonIncoming(rr.id, msg)
+				}
+			}
+		}
+	}
+	return h.Close(ctx)
+}
+
+// Draining reports whether Drain has begun.
+func (h *Handler) Draining() bool {
+	h.dr.mu.Lock()
+	defer h.dr.mu.Unlock()
+	return h.dr.draining
+}
+
+// refuseDraining answers 503 (Retry-After: 1) for what a draining Handler
+// does not take.
+func refuseDraining(w http.ResponseWriter, id jsonrpc2.RequestID) {
+	w.Header().Set("Retry-After", "1")
+	writeError(w, http.StatusServiceUnavailable, id, jsonrpc2.CodeInternalError, "server is draining: send the request again (another replica will take it)", nil)
+}
+
+// drainGate is ServeHTTP's hook: while draining, every response closes its
+// connection, and a GET that would open a new standalone stream (no
+// Last-Event-ID) is refused. It reports whether it answered.
+func (h *Handler) drainGate(w http.ResponseWriter, r *http.Request) bool {
+	if !h.Draining() {
+		return false
+	}
+	w.Header().Set("Connection", "close")
+	if r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") == "" {
+		refuseDraining(w, jsonrpc2.RequestID{})
+		return true
+	}
+	return false
+}
+
+// drainAdmit is post's hook, once the message is decoded: it counts the
+// POST as running (the caller defers drainDone), or refuses it while
+// draining when it would start new work (step 2 above).
+func (h *Handler) drainAdmit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message) bool {
+	// A legacy message for a session held elsewhere would make this
+	// replica adopt it: looked up before the lock (lookup takes h.mu).
+	elsewhere := false
+	if h.Draining() && m.Kind != jsonrpc2.KindRequest {
+		if sid := r.Header.Get(HeaderSessionID); sid != "" && h.lookup(sid) == nil {
+			elsewhere = true
+		}
+	}
+	d := &h.dr
+	d.mu.Lock()
+	if d.draining && (m.Kind == jsonrpc2.KindRequest || elsewhere) {
+		d.mu.Unlock()
+		refuseDraining(w, requestID(m))
+		return false
+	}
+	d.active++
+	d.mu.Unlock()
+	return true
+}
+
+// drainDone ends what drainAdmit counted.
+func (h *Handler) drainDone() {
+	d := &h.dr
+	d.mu.Lock()
+	d.active--
+	if d.active == 0 && d.draining {
+		select {
+		case <-d.idle:
+		default:
+			close(d.idle)
+		}
+	}
+	d.mu.Unlock()
+}
+
+// drainTrack registers st as the response stream of running request id
+// (of legacy session s; nil for a modern request), so that the end of a
+// drain's grace can answer it; the returned func forgets it (modernPost
+// and legacyRequest defer it).
+func (h *Handler) drainTrack(st *stream, id jsonrpc2.RequestID, s *legacySession) func() {
+	d := &h.dr
+	d.mu.Lock()
+	if d.running == nil {
+		d.running = map[*stream]runningRequest{}
+	}
+	d.running[st] = runningRequest{id, s}
+	d.mu.Unlock()
+	return func() {
+		d.mu.Lock()
+		delete(d.running, st)
+		d.mu.Unlock()
+	}
+}
