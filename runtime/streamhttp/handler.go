@@ -388,6 +388,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.isClosed() {
 		w.Header().Set("Retry-After", "1") // nothing ran: another replica may take it
+		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "server is shutting down", nil)
 		return
 	}

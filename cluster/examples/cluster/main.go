@@ -48,6 +48,8 @@ func main() {
 		err = runReplica(os.Args[2:])
 	case "proxy":
 		err = runProxy(os.Args[2:])
+	case "probe":
+		err = runProbe(os.Args[2:])
 	default:
 		err = runAll(os.Args[1:])
 	}
