@@ -30,13 +30,14 @@ import (
 // SIGINT or SIGTERM. It prints "ready" on stdout once it accepts clients.
 func runNATS(args []string) error {
 	fs := flag.NewFlagSet("nats", flag.ExitOnError)
+	host := fs.String("host", "127.0.0.1", "address to listen on (0.0.0.0 in a container)")
 	port := fs.Int("port", 4222, "client port")
 	dir := fs.String("dir", "", "JetStream store directory (kept across restarts)")
 	fs.Parse(args)
 	if *dir == "" {
 		return errors.New("nats: -dir is required")
 	}
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: *port, JetStream: true, StoreDir: *dir, NoSigs: true})
+	s, err := server.NewServer(&server.Options{Host: *host, Port: *port, JetStream: true, StoreDir: *dir, NoSigs: true})
 	if err != nil {
 		return fmt.Errorf("nats: %w", err)
 	}
