@@ -50,6 +50,8 @@ func main() {
 		err = runProxy(os.Args[2:])
 	case "probe":
 		err = runProbe(os.Args[2:])
+	case "bench":
+		err = runBench(os.Args[2:])
 	default:
 		err = runAll(os.Args[1:])
 	}
