@@ -81,6 +81,7 @@ func runAll(args []string) error {
 	n := fs.Int("replicas", 3, "number of replicas")
 	lease := fs.Duration("lease", 5*time.Second, "task lease")
 	dir := fs.String("dir", "", "NATS data directory (default: a new temporary one)")
+	grace := fs.Duration("grace", 0, "the replicas' drain grace on SIGTERM (0: theirs, 10s)")
 	fs.Parse(args)
 	bin, err := os.Executable()
 	if err != nil {
@@ -92,7 +93,7 @@ func runAll(args []string) error {
 		}
 		defer os.RemoveAll(*dir) // after c.Stop (deferred below): NATS has exited
 	}
-	c := &Cluster{Bin: bin, Dir: *dir, Lease: *lease, Stderr: os.Stderr}
+	c := &Cluster{Bin: bin, Dir: *dir, Lease: *lease, Grace: *grace, Stderr: os.Stderr}
 	defer c.Stop()
 	if err := c.StartNATS(); err != nil {
 		return err
