@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
+	"github.com/mcpgen/mcpgen/runtime/session"
 )
 
 // Graceful drain (Handler.Drain): what a replica does between SIGTERM and
@@ -29,7 +30,11 @@ import (
 //     running handler made), notifications/initialized of a session held
 //     here, a resumption (GET with Last-Event-ID) and DELETE.
 //  3. Requests already running get the grace to finish. Drain returns as
-//     soon as none runs, without waiting out the grace.
+//     soon as none runs, without waiting out the grace. A modern
+//     subscriptions/listen is not waited for (it never finishes by
+//     itself): once the others are done it is answered with the error
+//     "subscription ended: server draining; listen again", so its client
+//     subscribes again, through the balancer, on another replica.
 //  4. At the end of the grace, each request still running is answered
 //     with a JSON-RPC error on its own stream, code -32603 and the message
 //     "request cancelled: server draining: it ran past the drain grace
@@ -62,8 +67,9 @@ type drainState struct {
 // runningRequest is a request whose response stream is open: s is its
 // legacy session (nil for a modern request).
 type runningRequest struct {
-	id jsonrpc2.RequestID
-	s  *legacySession
+	id     jsonrpc2.RequestID
+	s      *legacySession
+	listen bool // a subscriptions/listen: ends with the drain, not the grace
 }
 
 // Drain shuts the Handler down gracefully (see the steps above): it stops
@@ -104,12 +110,16 @@ func (h *Handler) Drain(ctx context.Context, grace time.Duration) error {
 	}
 	d.mu.Unlock()
 	if len(left) > 0 {
-		h.log.Warn("drain grace over: requests still running are cancelled", "requests", len(left), "grace", grace)
+		h.log.Info("drain: requests still running are cancelled, subscriptions ended", "requests", len(left), "grace", grace)
 		msg := "request cancelled: server draining: it ran past the drain grace (" + grace.String() + ")"
 		for st, rr := range left {
 			// The stream's first final message wins: the handler's own
 			// answer, if it comes now, is dropped.
-			_ = st.send(errorBody(rr.id, jsonrpc2.CodeInternalError, msg, map[string]string{"reason": "draining"}), true)
+			why := msg
+			if rr.listen {
+				why = "subscription ended: server draining; listen again (another replica will take it)"
+			}
+			_ = st.send(errorBody(rr.id, jsonrpc2.CodeInternalError, why, map[string]string{"reason": "draining"}), true)
 			// A legacy handler is cancelled now, with the reason (source
 			// local), rather than by its session's end, which would give
 			// it the Conn's EOF grace on top; a modern one by Close (the
@@ -172,13 +182,27 @@ func (h *Handler) drainAdmit(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 		refuseDraining(w, requestID(m))
 		return false
 	}
+	if !waitedFor(m) {
+		d.mu.Unlock()
+		return true
+	}
 	d.active++
 	d.mu.Unlock()
 	return true
 }
 
-// drainDone ends what drainAdmit counted.
-func (h *Handler) drainDone() {
+// waitedFor reports whether a drain waits for m to finish: everything but
+// a subscriptions/listen, which lasts until the client or the server ends
+// it.
+func waitedFor(m *jsonrpc2.Message) bool {
+	return m.Method != session.MethodSubscriptionsListen
+}
+
+// drainDone ends what drainAdmit counted for m.
+func (h *Handler) drainDone(m *jsonrpc2.Message) {
+	if !waitedFor(m) {
+		return
+	}
 	d := &h.dr
 	d.mu.Lock()
 	d.active--
@@ -192,17 +216,17 @@ func (h *Handler) drainDone() {
 	d.mu.Unlock()
 }
 
-// drainTrack registers st as the response stream of running request id
+// drainTrack registers st as the response stream of running request m
 // (of legacy session s; nil for a modern request), so that the end of a
 // drain's grace can answer it; the returned func forgets it (modernPost
 // and legacyRequest defer it).
-func (h *Handler) drainTrack(st *stream, id jsonrpc2.RequestID, s *legacySession) func() {
+func (h *Handler) drainTrack(st *stream, m *jsonrpc2.Message, s *legacySession) func() {
 	d := &h.dr
 	d.mu.Lock()
 	if d.running == nil {
 		d.running = map[*stream]runningRequest{}
 	}
-	d.running[st] = runningRequest{id, s}
+	d.running[st] = runningRequest{id: m.ID, s: s, listen: !waitedFor(m)}
 	d.mu.Unlock()
 	return func() {
 		d.mu.Lock()

@@ -65,7 +65,8 @@ func newDrainFixture(t *testing.T) *drainFixture {
 			return []string{"tools/call"}
 		}
 		srv := session.NewServer(session.Implementation{Name: "drain-test", Version: "0"}, modernRevision(), register,
-			session.WithLegacy(legacyRevision()), session.WithLogger(quiet()))
+			session.WithLegacy(legacyRevision()), session.WithLogger(quiet()),
+			session.WithCapability("tools", json.RawMessage(`{"listChanged":true}`)))
 		opts := Options{Sessions: d.store, Bus: bus, Replica: "r" + string(rune('0'+i))}
 		if i == 0 {
 			opts.Logger = slog.New(&drainSignal{ch: d.drained})
@@ -231,6 +232,35 @@ func TestDrain(t *testing.T) {
 	resp = post(t, ctx, r1.url, legacyHdr(sid), callBody("6", "echo"))
 	if b, m := rpcBody(t, resp); resp.StatusCode != 200 || m["result"] == nil {
 		t.Fatalf("the session on the other replica: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestDrainEndsListen: a subscriptions/listen is not waited for (it would
+// hold every drain for its whole grace): Drain returns at once, and the
+// stream ends with an error that tells its client to listen again.
+func TestDrainEndsListen(t *testing.T) {
+	d := newDrainFixture(t)
+	r0 := d.reps[0]
+	ctx := bounded(t)
+	resp := post(t, ctx, r0.url, modernHdr("subscriptions/listen"),
+		`{"jsonrpc":"2.0","id":"L","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},`+modernMeta+`}}`)
+	if resp.StatusCode != 200 {
+		t.Fatalf("listen: %d %s", resp.StatusCode, readAll(t, resp))
+	}
+	defer resp.Body.Close()
+	s := newSSE(resp.Body)
+	if ack := nextMessage(t, s); !strings.Contains(ack, "notifications/subscriptions/acknowledged") {
+		t.Fatalf("listen: %s", ack)
+	}
+	start := time.Now()
+	if err := r0.h.Drain(ctx, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Fatalf("Drain waited %v for a listen stream", took)
+	}
+	if m := nextMessage(t, s); !strings.Contains(m, `"id":"L"`) || !strings.Contains(m, "subscription ended: server draining; listen again") {
+		t.Fatalf("the listen stream ended with %s", m)
 	}
 }
 

@@ -527,7 +527,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if !h.drainAdmit(w, r, m) {
 		return
 	}
-	defer h.drainDone()
+	defer h.drainDone(m)
 	if h.opts.Authorize != nil && !h.opts.Authorize(w, r, m) {
 		return
 	}

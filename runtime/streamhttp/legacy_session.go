@@ -642,7 +642,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	s.reqOpen++
 	s.mu.Unlock()
-	defer h.drainTrack(st, m.ID, s)()
+	defer h.drainTrack(st, m, s)()
 	defer s.rememberRequest(m.ID, r)()
 	defer func() {
 		s.mu.Lock()
