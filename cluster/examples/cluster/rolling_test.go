@@ -28,7 +28,9 @@ const (
 // replica when its grace ran out (here: long calls sent just before each
 // restart), and each of those ends with the drain's reason. The legacy
 // sessions outlive every replica that held them: each call of theirs after
-// the restarts is served by a replica that adopted it from the store.
+// the restarts is served by a replica that adopted it from the store. Of
+// two tasks, the one that finishes within the grace completes, and the one
+// that cannot fails when its replica drains, with the drain's reason.
 func TestRollingRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts processes")
@@ -84,7 +86,13 @@ func TestRollingRestart(t *testing.T) {
 	c.mu.Lock()
 	reps := append([]*Replica(nil), c.Replicas...)
 	c.mu.Unlock()
-	logsOf := &e2e{t: t, logs: logs}
+	logsOf := &e2e{t: t, c: c, url: srv.URL + "/mcp", logs: logs}
+	// Two tasks, whose work runs on the replica that created them: one
+	// finishes within any grace, one runs past every grace (its replica
+	// is restarted too, since all three are).
+	short := logsOf.createTask(`{"ms":300,"tag":"task-short"}`)
+	long := logsOf.createTask(`{"ms":120000,"tag":"task-long"}`)
+	logsOf.awaitLog(10*time.Second, "slow started", "tag=task-long")
 	start := time.Now()
 	for i, r := range reps {
 		// Three long calls land round robin on the three replicas: the
@@ -101,6 +109,17 @@ func TestRollingRestart(t *testing.T) {
 	took := time.Since(start)
 	load.Stop()
 	stopped = true
+
+	// Tasks are finished, not taken over: the short one completed; the
+	// long one failed when its replica drained, with the drain's reason
+	// (not the lease sweeper's "stopped (lease expired)").
+	if v, _ := logsOf.awaitTask(short.TaskID, 10*time.Second); v.Status != "completed" {
+		t.Errorf("the short task: %+v", v)
+	}
+	if v, _ := logsOf.awaitTask(long.TaskID, 10*time.Second); v.Status != "failed" ||
+		!strings.Contains(v.StatusMessage, "shut down: the task ran past its drain grace (1s)") {
+		t.Errorf("the long task: %+v", v)
+	}
 
 	st := &load.Stats
 	t.Logf("rolling restart of 3 replicas in %v: %d calls answered, %d ended by a drain's grace, %d failed",
