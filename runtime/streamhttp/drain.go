@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
@@ -54,13 +55,16 @@ import (
 // own Drain (runtime/tasks) lets it finish within the same grace and then
 // fails what still runs, with a reason, in the shared store.
 
-// drainState is the Handler's part in a drain (Handler.dr).
+// drainState is the Handler's part in a drain (Handler.dr). The hot path
+// (every POST) touches only the atomics and, for a request, the running
+// map; the mutex guards the map and the idle channel.
 type drainState struct {
+	draining atomic.Bool
+	active   atomic.Int64 // POSTs admitted and not yet returned (but listens)
+
 	mu       sync.Mutex
-	draining bool
-	grace    time.Duration
-	active   int           // POSTs admitted and not yet returned
 	idle     chan struct{} // closed when active reaches 0 while draining
+	idleDone bool
 	running  map[*stream]runningRequest
 }
 
@@ -81,19 +85,18 @@ type runningRequest struct {
 // A second call only waits in Close.
 func (h *Handler) Drain(ctx context.Context, grace time.Duration) error {
 	d := &h.dr
-	d.mu.Lock()
-	first := !d.draining
-	if first {
-		d.draining, d.grace = true, grace
-		d.idle = make(chan struct{})
-		if d.active == 0 {
-			close(d.idle)
-		}
-	}
-	idle := d.idle
-	d.mu.Unlock()
-	if !first {
+	if d.draining.Swap(true) {
 		return h.Close(ctx)
+	}
+	idle := make(chan struct{})
+	d.mu.Lock()
+	d.idle = idle
+	d.mu.Unlock()
+	// After draining is set and idle made: a POST counted before is waited
+	// for (its drainDone signals, or the count read here is 0); one counted
+	// after sees draining (drainAdmit counts, then checks).
+	if d.active.Load() == 0 {
+		d.signalIdle()
 	}
 	h.log.Info("draining: readiness fails, new requests get 503", "grace", grace, "replica", h.opts.Replica)
 	t := time.NewTimer(grace)
@@ -134,12 +137,18 @@ func (h *Handler) Drain(ctx context.Context, grace time.Duration) error {
 	return h.Close(ctx)
 }
 
-// Draining reports whether Drain has begun.
-func (h *Handler) Draining() bool {
-	h.dr.mu.Lock()
-	defer h.dr.mu.Unlock()
-	return h.dr.draining
+// signalIdle closes idle once.
+func (d *drainState) signalIdle() {
+	d.mu.Lock()
+	if d.idle != nil && !d.idleDone {
+		d.idleDone = true
+		close(d.idle)
+	}
+	d.mu.Unlock()
 }
+
+// Draining reports whether Drain has begun.
+func (h *Handler) Draining() bool { return h.dr.draining.Load() }
 
 // refuseDraining answers 503 (Retry-After: 1) for what a draining Handler
 // does not take.
@@ -165,30 +174,34 @@ func (h *Handler) drainGate(w http.ResponseWriter, r *http.Request) bool {
 
 // drainAdmit is post's hook, once the message is decoded: it counts the
 // POST as running (the caller defers drainDone), or refuses it while
-// draining when it would start new work (step 2 above).
+// draining when it would start new work (step 2 above). It counts first
+// and checks after, so that Drain, which sets draining first and reads
+// the count after, never misses a POST it admitted.
 func (h *Handler) drainAdmit(w http.ResponseWriter, r *http.Request, m *jsonrpc2.Message) bool {
-	// A legacy message for a session held elsewhere would make this
-	// replica adopt it: looked up before the lock (lookup takes h.mu).
-	elsewhere := false
-	if h.Draining() && m.Kind != jsonrpc2.KindRequest {
-		if sid := r.Header.Get(HeaderSessionID); sid != "" && h.lookup(sid) == nil {
-			elsewhere = true
-		}
-	}
 	d := &h.dr
-	d.mu.Lock()
-	if d.draining && (m.Kind == jsonrpc2.KindRequest || elsewhere) {
-		d.mu.Unlock()
-		refuseDraining(w, requestID(m))
-		return false
+	counted := waitedFor(m)
+	if counted {
+		d.active.Add(1)
 	}
-	if !waitedFor(m) {
-		d.mu.Unlock()
+	if !d.draining.Load() {
 		return true
 	}
-	d.active++
-	d.mu.Unlock()
-	return true
+	refuse := m.Kind == jsonrpc2.KindRequest
+	if !refuse {
+		// A legacy message for a session held elsewhere would make this
+		// replica adopt it.
+		if sid := r.Header.Get(HeaderSessionID); sid != "" && h.lookup(sid) == nil {
+			refuse = true
+		}
+	}
+	if !refuse {
+		return true
+	}
+	if counted {
+		h.drainDone(m)
+	}
+	refuseDraining(w, requestID(m))
+	return false
 }
 
 // waitedFor reports whether a drain waits for m to finish: everything but
@@ -200,27 +213,16 @@ func waitedFor(m *jsonrpc2.Message) bool {
 
 // drainDone ends what drainAdmit counted for m.
 func (h *Handler) drainDone(m *jsonrpc2.Message) {
-	if !waitedFor(m) {
-		return
+	if waitedFor(m) && h.dr.active.Add(-1) == 0 && h.dr.draining.Load() {
+		h.dr.signalIdle()
 	}
-	d := &h.dr
-	d.mu.Lock()
-	d.active--
-	if d.active == 0 && d.draining {
-		select {
-		case <-d.idle:
-		default:
-			close(d.idle)
-		}
-	}
-	d.mu.Unlock()
 }
 
 // drainTrack registers st as the response stream of running request m
 // (of legacy session s; nil for a modern request), so that the end of a
-// drain's grace can answer it; the returned func forgets it (modernPost
-// and legacyRequest defer it).
-func (h *Handler) drainTrack(st *stream, m *jsonrpc2.Message, s *legacySession) func() {
+// drain's grace can answer it; the caller defers drainUntrack (modernPost
+// and legacyRequest).
+func (h *Handler) drainTrack(st *stream, m *jsonrpc2.Message, s *legacySession) {
 	d := &h.dr
 	d.mu.Lock()
 	if d.running == nil {
@@ -228,9 +230,12 @@ func (h *Handler) drainTrack(st *stream, m *jsonrpc2.Message, s *legacySession) 
 	}
 	d.running[st] = runningRequest{id: m.ID, s: s, listen: !waitedFor(m)}
 	d.mu.Unlock()
-	return func() {
-		d.mu.Lock()
-		delete(d.running, st)
-		d.mu.Unlock()
-	}
+}
+
+// drainUntrack forgets what drainTrack registered.
+func (h *Handler) drainUntrack(st *stream) {
+	d := &h.dr
+	d.mu.Lock()
+	delete(d.running, st)
+	d.mu.Unlock()
 }

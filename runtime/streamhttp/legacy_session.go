@@ -642,7 +642,8 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	s.reqOpen++
 	s.mu.Unlock()
-	defer h.drainTrack(st, m, s)()
+	h.drainTrack(st, m, s)
+	defer h.drainUntrack(st)
 	defer s.rememberRequest(m.ID, r)()
 	defer func() {
 		s.mu.Lock()
