@@ -28,6 +28,13 @@ import (
 // Drain does not refuse new tasks itself: the transport stops taking new
 // requests when its own drain begins (streamhttp.Handler.Drain), and a
 // task created meanwhile is waited for like the others.
+//
+// A 2025-11-25 task is bound to its session's Conn unless Config.SessionKey
+// names the session: then it ends with the Conn, and a replica's
+// Handler.Drain closes its sessions' local copies as soon as their
+// requests are done, which would cancel such tasks before their grace.
+// Replicas set SessionKey (as cluster/examples/cluster does), so a
+// session's tasks belong to the session, not to this replica's copy.
 func (m *Manager) Drain(ctx context.Context, grace time.Duration) error {
 	done := make(chan struct{})
 	go func() { m.wg.Wait(); close(done) }()
