@@ -311,14 +311,21 @@ func (c *Cluster) Kill(r *Replica, sig os.Signal) {
 	c.mu.Unlock()
 }
 
-// Stop ends every replica (SIGTERM), then NATS.
+// Stop ends every replica (SIGTERM: they drain at once, side by side),
+// then NATS.
 func (c *Cluster) Stop() {
 	c.mu.Lock()
 	rs := append([]*Replica(nil), c.Replicas...)
 	c.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, r := range rs {
-		c.Kill(r, syscall.SIGTERM)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Kill(r, syscall.SIGTERM)
+		}()
 	}
+	wg.Wait()
 	c.StopNATS(syscall.SIGTERM)
 }
 
