@@ -112,6 +112,8 @@ type Options struct {
 	WriteTimeout time.Duration
 	// ShutdownTimeout bounds how long a finished request's or session's
 	// Conn.Close waits for handlers that ignore their context (default 10 s).
+	// ListenAndServe also gives running requests this long to finish when
+	// it drains on SIGTERM (Handler.Drain's grace).
 	ShutdownTimeout time.Duration
 	// Revisions are the data of the revisions served (the generated
 	// mcpYYYYMMDD.Revision() of each): which versions each era serves
