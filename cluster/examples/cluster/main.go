@@ -37,7 +37,8 @@
 // tasks get the grace to finish, and those that run past it end with the
 // drain's reason (an error response; a failed task); its legacy sessions
 // stay in the store and continue on the other replicas. A rolling restart
-// (TestRollingRestart; "docker compose restart r1" under compose.yaml)
+// (TestRollingRestart; SIGHUP to this command restarts the three in turn;
+// "docker compose restart r1", then r2 and r3, under compose.yaml)
 // thus fails no call but those past the grace. /healthz is the liveness
 // probe. Other subcommands:
 //

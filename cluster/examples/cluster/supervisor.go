@@ -112,9 +112,38 @@ func runAll(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go rollOnHangup(ctx, c)
 	return p.ListenAndServe(ctx, *addr, func(u string) {
-		fmt.Printf("cluster: NATS %s (data %s), replicas %v, proxy %s\n", c.NATSURL, c.Dir, backends, u)
+		fmt.Printf("cluster: NATS %s (data %s), replicas %v, proxy %s (kill -HUP %d: a rolling restart)\n", c.NATSURL, c.Dir, backends, u, os.Getpid())
 	})
+}
+
+// rollOnHangup restarts the replicas one after the other (Cluster.Restart:
+// each drains, exits and comes back on its address) on each SIGHUP, until
+// ctx ends: the rolling restart of a deployment, by hand.
+func rollOnHangup(ctx context.Context, c *Cluster) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		c.mu.Lock()
+		rs := append([]*Replica(nil), c.Replicas...)
+		c.mu.Unlock()
+		start := time.Now()
+		for _, r := range rs {
+			if _, err := c.Restart(r); err != nil {
+				fmt.Fprintf(os.Stderr, "cluster: rolling restart: %s: %v\n", r.Name, err)
+				break
+			}
+			fmt.Fprintf(os.Stderr, "cluster: rolling restart: %s restarted\n", r.Name)
+		}
+		fmt.Fprintf(os.Stderr, "cluster: rolling restart done in %v\n", time.Since(start).Round(time.Millisecond))
+	}
 }
 
 // Cluster starts and stops the processes of the example: the e2e test
