@@ -4,7 +4,8 @@
 // lost across a NATS restart or a replica's reconnect, the rest core NATS),
 // cluster.SessionStore and tasks.Store (JetStream key-value buckets), and
 // streamhttp.EventStore (NewEventStore: legacy SSE events in a JetStream
-// stream, so a stream is resumed on any replica).
+// stream, so a stream is resumed on any replica),
+// Reachable, the readiness check of a replica on NATS.
 //
 // It is its own module, github.com/mcpgen/mcpgen/cluster, so that only a
 // program that imports it builds the NATS client (and, in tests and the

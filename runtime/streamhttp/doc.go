@@ -174,6 +174,27 @@
 //     then the client resumes). 2026-07-28 needs
 //     none of this: no sessions, and the closed response stream that
 //     cancels a request is seen by the replica holding it, which runs it.
+//   - Graceful drain (Handler.Drain, drain.go; ListenAndServe does it on
+//     SIGTERM): readiness (Handler.Probes, PathReadiness) fails at once;
+//     what would start new work (a request of either era, initialize
+//     included; a GET opening a standalone stream; a legacy message for
+//     a session held elsewhere) is 503 with Retry-After: 1, which a
+//     balancer may retry on another replica since nothing ran; what
+//     finishes running work (a legacy cancel or response, a resumption,
+//     DELETE) is still served; running requests get the grace, then are
+//     answered with -32603 "request cancelled: server draining: it ran past
+//     the drain grace (<grace>)" and their handlers cancelled. Legacy
+//     sessions' local copies close and their Options.Sessions records stay,
+//     so the next request, on any replica, adopts the session. Every
+//     response while draining or closed carries Connection: close.
+//   - Probes (Handler.Probes): PathLiveness (/healthz) is 200 while the
+//     process serves HTTP, never reflecting a dependency (a liveness
+//     failure restarts the container, which cures no NATS outage);
+//     PathReadiness (/readyz) is 503 while draining, closed, or while a
+//     ReadyCheck fails (natscluster.Reachable: NATS connected and
+//     answering), 200 otherwise. A separate handler rather than paths of
+//     the MCP Handler, so a program mounts them where its orchestrator
+//     probes (the MCP endpoint's mux, or a port of their own).
 //
 // The client side:
 //

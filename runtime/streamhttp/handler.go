@@ -143,6 +143,8 @@ type Options struct {
 	WriteTimeout time.Duration
 	// ShutdownTimeout bounds how long a finished request's or session's
 	// Conn.Close waits for handlers that ignore their context (default 10 s).
+	// ListenAndServe also gives running requests this long to finish when
+	// it drains on SIGTERM (Handler.Drain's grace).
 	ShutdownTimeout time.Duration
 	// Revisions are the data of the revisions served (the generated
 	// mcpYYYYMMDD.Revision() of each): which versions each era serves
@@ -318,6 +320,8 @@ type Handler struct {
 	// a session (session.Server.RefreshLegacy).
 	share   sessionShare
 	refresh func(*jsonrpc2.Conn, session.LegacyState) bool
+
+	dr drainState // Drain (drain.go)
 }
 
 // newHandler returns a Handler whose Conns newConn builds.
@@ -416,7 +420,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if h.isClosed() {
+		w.Header().Set("Retry-After", "1") // nothing ran: another replica may take it
+		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "server is shutting down", nil)
+		return
+	}
+	if h.drainGate(w, r) {
 		return
 	}
 	switch r.Method {
@@ -548,6 +557,10 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, id, derr.Code, derr.Message, nil)
 		return
 	}
+	if !h.drainAdmit(w, r, m) {
+		return
+	}
+	defer h.drainDone(m)
 	if h.opts.Authorize != nil && !h.opts.Authorize(w, r, m) {
 		return
 	}

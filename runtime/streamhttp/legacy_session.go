@@ -616,6 +616,8 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	s.reqOpen++
 	s.mu.Unlock()
+	h.drainTrack(st, m, s)
+	defer h.drainUntrack(st)
 	defer func() {
 		s.mu.Lock()
 		s.reqOpen--

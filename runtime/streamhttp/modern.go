@@ -122,6 +122,8 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	// The HTTP request's values (the verified identity, for one) reach
 	// the handler; its cancellation does not: in this era the client
 	// cancels by closing the stream, which wait sees.
+	h.drainTrack(st, m, nil)
+	defer h.drainUntrack(st)
 	d := disp.Deliver(r.Context(), m, &modernWriter{st: st, cancelled: disp.Policy().CancelledMethod})
 	if d == nil {
 		return // refused, and answered on st

@@ -15,9 +15,12 @@ import (
 // ends or the process receives SIGINT or SIGTERM. It is what an HTTP
 // server's main needs, graceful shutdown included: it logs the endpoint's
 // URL (with the port bound, so addr "127.0.0.1:0" works) at Info on
-// opts.Logger, and on the way out closes every session and stream (their
-// handlers' ctx is cancelled) and shuts the http.Server down, waiting at
-// most opts.ShutdownTimeout (default 10 s) for each. The server has
+// opts.Logger, serves the probes (Handler.Probes) on PathLiveness and
+// PathReadiness, and on the way out drains (Handler.Drain, with
+// opts.ShutdownTimeout, default 10 s, as the grace: readiness fails, new
+// requests get 503, running ones may finish), closes every session and
+// stream and shuts the http.Server down, waiting at most
+// opts.ShutdownTimeout more for each. The server has
 // NewHTTPServer's timeouts and opts' limits and origin checks. It returns
 // nil after a shutdown, else the listener's error, or ErrNoRevisions when
 // neither opts.Revisions nor srv (a RevisionLister) gives revisions.
@@ -34,6 +37,9 @@ func ListenAndServe(ctx context.Context, addr string, srv Lifecycle, opts Option
 	h := NewHandler(srv, opts)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
+	probes := h.Probes()
+	mux.Handle(PathLiveness, probes)
+	mux.Handle(PathReadiness, probes)
 	hs := NewHTTPServer(addr, mux)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -48,9 +54,9 @@ func ListenAndServe(ctx context.Context, addr string, srv Lifecycle, opts Option
 		return err
 	case <-ctx.Done():
 	}
-	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), opts.ShutdownTimeout)
+	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*opts.ShutdownTimeout)
 	defer cancel()
-	_ = h.Close(closeCtx) // ends sessions and streams, so Shutdown does not wait on SSE
+	_ = h.Drain(closeCtx, opts.ShutdownTimeout) // ends sessions and streams, so Shutdown does not wait on SSE
 	shutCtx, cancel2 := context.WithTimeout(context.WithoutCancel(ctx), opts.ShutdownTimeout)
 	defer cancel2()
 	if err := hs.Shutdown(shutCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {

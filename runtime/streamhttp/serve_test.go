@@ -35,9 +35,10 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 }
 
 // TestListenAndServe: it logs the endpoint's URL with the port it bound,
-// serves both eras there, and when ctx ends cancels a running handler,
-// closes its stream and returns within its ShutdownTimeout, even though the
-// handler outlives its cancellation.
+// serves both eras there and the probes beside it, and when ctx ends
+// drains: a running handler past the grace (ShutdownTimeout) is cancelled,
+// its stream closed, and it returns within twice its ShutdownTimeout, even
+// though the handler outlives its cancellation.
 func TestListenAndServe(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	defer close(release)
@@ -72,6 +73,17 @@ func TestListenAndServe(t *testing.T) {
 	}
 	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") || strings.HasSuffix(url, ":0/mcp") {
 		t.Fatalf("logged URL %q", url)
+	}
+
+	// The probes are served beside the endpoint.
+	for _, path := range []string{PathLiveness, PathReadiness} {
+		resp, err := http.Get(strings.TrimSuffix(url, "/mcp") + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b := readAll(t, resp); resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, b)
+		}
 	}
 
 	// A legacy client's initialize is answered at that URL.

@@ -28,6 +28,23 @@
 // A replica killed with SIGKILL leaves its running tasks "working" until
 // its lease passes; any other replica's sweeper then marks them failed
 // ("replica rN stopped"), within lease + lease/3.
+//
+// A replica sent SIGTERM drains instead (streamhttp.Handler.Drain and
+// tasks.Manager.Drain, -grace, default 10 s): its /readyz fails at once
+// and the proxy, which probes every replica's /readyz, stops sending it
+// requests; what still reaches it is refused with 503 and Retry-After,
+// which the proxy retries on the next replica; its running calls and
+// tasks get the grace to finish, and those that run past it end with the
+// drain's reason (an error response; a failed task); its legacy sessions
+// stay in the store and continue on the other replicas. A rolling restart
+// (TestRollingRestart; SIGHUP to this command restarts the three in turn;
+// "docker compose restart r1", then r2 and r3, under compose.yaml)
+// thus fails no call but those past the grace. /healthz is the liveness
+// probe. Other subcommands:
+//
+//	cluster probe URL    exit 0 when URL answers 200 (compose.yaml's healthcheck)
+//	cluster bench -write ../bench/BENCHMARKS.md
+//	                     calls/s through the proxy with 1, 2, 3 replicas, and a rolling restart's failed calls
 package main
 
 import (
@@ -48,6 +65,10 @@ func main() {
 		err = runReplica(os.Args[2:])
 	case "proxy":
 		err = runProxy(os.Args[2:])
+	case "probe":
+		err = runProbe(os.Args[2:])
+	case "bench":
+		err = runBench(os.Args[2:])
 	default:
 		err = runAll(os.Args[1:])
 	}

@@ -103,6 +103,8 @@ func runReplica(args []string) error {
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	natsURL := fs.String("nats", nats.DefaultURL, "NATS server URL")
 	lease := fs.Duration("lease", 5*time.Second, "task lease: a dead replica's tasks fail within lease + lease/3")
+	grace := fs.Duration("grace", 10*time.Second, "drain grace on SIGTERM: running requests and tasks get this long to finish")
+	linger := fs.Duration("linger", time.Second, "after the drain, keep the listener open (answering 503) this long, so balancers probing /readyz have stopped routing here before connections are refused")
 	fs.Parse(args)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})).With("replica", *name)
 
@@ -174,6 +176,12 @@ func runReplica(args []string) error {
 	h := streamhttp.NewHandler(srv, streamhttp.Options{Logger: log, Sessions: sessions, Bus: bus, EventStore: events, Replica: *name})
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", withSessionID(h))
+	// /healthz: the process serves HTTP; /readyz: it should get traffic
+	// (not draining, NATS reachable). compose.yaml's healthcheck and a
+	// Kubernetes readinessProbe read /readyz.
+	probes := h.Probes(natscluster.Reachable(nc))
+	mux.Handle(streamhttp.PathLiveness, probes)
+	mux.Handle(streamhttp.PathReadiness, probes)
 	hs := streamhttp.NewHTTPServer(*addr, mux)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -186,13 +194,34 @@ func runReplica(args []string) error {
 	go func() { errc <- hs.Serve(ln) }()
 	select {
 	case err = <-errc:
+		closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		return errors.Join(err, h.Close(closeCtx), mgr.Close(closeCtx))
 	case <-sig.Done():
 	}
-	closeCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// SIGTERM (a rolling restart): drain. Readiness fails at once and new
+	// requests get 503 (the balancer sends them to another replica);
+	// running requests and tasks get the grace to finish; what runs past
+	// it ends with the drain's reason (an error response; a failed task).
+	// Legacy sessions stay in the store: the next replica adopts them.
+	log.Info("SIGTERM: draining", "grace", *grace)
+	start := time.Now()
+	drainCtx, cancel := context.WithTimeout(context.Background(), *grace+5*time.Second)
 	defer cancel()
-	// Sessions and streams first (their handlers are cancelled), then the
-	// listener, then the tasks still running here.
-	return errors.Join(err, h.Close(closeCtx), hs.Shutdown(closeCtx), mgr.Close(closeCtx))
+	errs := make(chan error, 2)
+	go func() { errs <- h.Drain(drainCtx, *grace) }()
+	go func() { errs <- mgr.Drain(drainCtx, *grace) }()
+	err = errors.Join(<-errs, <-errs)
+	// Still listening (the closed Handler answers 503 with Retry-After)
+	// until the balancers' readiness probes have seen /readyz fail: a
+	// connection refused or cut mid-request would be theirs to retry
+	// with less certainty that nothing ran.
+	time.Sleep(*linger)
+	shutCtx, cancel2 := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel2()
+	err = errors.Join(err, hs.Shutdown(shutCtx))
+	log.Info("drained", "took", time.Since(start).Round(time.Millisecond), "error", err)
+	return err
 }
 
 // sessionIDKey is the context key under which withSessionID puts a

@@ -30,13 +30,14 @@ import (
 // SIGINT or SIGTERM. It prints "ready" on stdout once it accepts clients.
 func runNATS(args []string) error {
 	fs := flag.NewFlagSet("nats", flag.ExitOnError)
+	host := fs.String("host", "127.0.0.1", "address to listen on (0.0.0.0 in a container)")
 	port := fs.Int("port", 4222, "client port")
 	dir := fs.String("dir", "", "JetStream store directory (kept across restarts)")
 	fs.Parse(args)
 	if *dir == "" {
 		return errors.New("nats: -dir is required")
 	}
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: *port, JetStream: true, StoreDir: *dir, NoSigs: true})
+	s, err := server.NewServer(&server.Options{Host: *host, Port: *port, JetStream: true, StoreDir: *dir, NoSigs: true})
 	if err != nil {
 		return fmt.Errorf("nats: %w", err)
 	}
@@ -80,6 +81,7 @@ func runAll(args []string) error {
 	n := fs.Int("replicas", 3, "number of replicas")
 	lease := fs.Duration("lease", 5*time.Second, "task lease")
 	dir := fs.String("dir", "", "NATS data directory (default: a new temporary one)")
+	grace := fs.Duration("grace", 0, "the replicas' drain grace on SIGTERM (0: theirs, 10s)")
 	fs.Parse(args)
 	bin, err := os.Executable()
 	if err != nil {
@@ -91,7 +93,7 @@ func runAll(args []string) error {
 		}
 		defer os.RemoveAll(*dir) // after c.Stop (deferred below): NATS has exited
 	}
-	c := &Cluster{Bin: bin, Dir: *dir, Lease: *lease, Stderr: os.Stderr}
+	c := &Cluster{Bin: bin, Dir: *dir, Lease: *lease, Grace: *grace, Stderr: os.Stderr}
 	defer c.Stop()
 	if err := c.StartNATS(); err != nil {
 		return err
@@ -110,9 +112,38 @@ func runAll(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go rollOnHangup(ctx, c)
 	return p.ListenAndServe(ctx, *addr, func(u string) {
-		fmt.Printf("cluster: NATS %s (data %s), replicas %v, proxy %s\n", c.NATSURL, c.Dir, backends, u)
+		fmt.Printf("cluster: NATS %s (data %s), replicas %v, proxy %s (kill -HUP %d: a rolling restart)\n", c.NATSURL, c.Dir, backends, u, os.Getpid())
 	})
+}
+
+// rollOnHangup restarts the replicas one after the other (Cluster.Restart:
+// each drains, exits and comes back on its address) on each SIGHUP, until
+// ctx ends: the rolling restart of a deployment, by hand.
+func rollOnHangup(ctx context.Context, c *Cluster) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+		}
+		c.mu.Lock()
+		rs := append([]*Replica(nil), c.Replicas...)
+		c.mu.Unlock()
+		start := time.Now()
+		for _, r := range rs {
+			if _, err := c.Restart(r); err != nil {
+				fmt.Fprintf(os.Stderr, "cluster: rolling restart: %s: %v\n", r.Name, err)
+				break
+			}
+			fmt.Fprintf(os.Stderr, "cluster: rolling restart: %s restarted\n", r.Name)
+		}
+		fmt.Fprintf(os.Stderr, "cluster: rolling restart done in %v\n", time.Since(start).Round(time.Millisecond))
+	}
 }
 
 // Cluster starts and stops the processes of the example: the e2e test
@@ -121,6 +152,8 @@ type Cluster struct {
 	Bin    string        // this program, run with "nats" and "replica"
 	Dir    string        // the NATS data directory
 	Lease  time.Duration // the replicas' task lease
+	Grace  time.Duration // the replicas' drain grace on SIGTERM (0: theirs, 10 s)
+	Linger time.Duration // how long a drained replica keeps its listener (0: theirs, 1 s)
 	Stderr io.Writer     // where the children's stderr goes (besides their logs)
 	LogDir string        // if set, each replica's stderr is also written to LogDir/NAME.log
 
@@ -135,6 +168,7 @@ type Cluster struct {
 // Replica is one running replica process.
 type Replica struct {
 	Name string
+	Addr string // host:port
 	URL  string // http://host:port/mcp
 	Cmd  *exec.Cmd
 	log  *os.File
@@ -203,22 +237,40 @@ func (c *Cluster) StopNATS(sig os.Signal) {
 	c.nats = nil
 }
 
-// StartReplica starts a replica process and waits until it accepts
-// connections.
+// StartReplica starts a replica process on a free port and waits until it
+// is ready (its /readyz answers 200).
 func (c *Cluster) StartReplica(name string) (*Replica, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	cmd := exec.Command(c.Bin, "replica", "-name", name, "-addr", addr, "-nats", c.NATSURL, "-lease", c.Lease.String())
-	r := &Replica{Name: name, URL: "http://" + addr + "/mcp", Cmd: cmd}
+	return c.startReplica(name, "127.0.0.1:"+strconv.Itoa(port))
+}
+
+// Restart is one step of a rolling restart: SIGTERM to r (it drains),
+// wait for it to exit, then start its successor on the same address and
+// wait until it is ready.
+func (c *Cluster) Restart(r *Replica) (*Replica, error) {
+	c.Kill(r, syscall.SIGTERM)
+	return c.startReplica(r.Name, r.Addr)
+}
+
+func (c *Cluster) startReplica(name, addr string) (*Replica, error) {
+	args := []string{"replica", "-name", name, "-addr", addr, "-nats", c.NATSURL, "-lease", c.Lease.String()}
+	if c.Grace > 0 {
+		args = append(args, "-grace", c.Grace.String())
+	}
+	if c.Linger > 0 {
+		args = append(args, "-linger", c.Linger.String())
+	}
+	cmd := exec.Command(c.Bin, args...)
+	r := &Replica{Name: name, Addr: addr, URL: "http://" + addr + "/mcp", Cmd: cmd}
 	var w []io.Writer
 	if c.Stderr != nil {
 		w = append(w, c.Stderr)
 	}
 	if c.LogDir != "" {
-		f, err := os.Create(filepath.Join(c.LogDir, name+".log"))
+		f, err := os.OpenFile(filepath.Join(c.LogDir, name+".log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 		if err != nil {
 			return nil, err
 		}
@@ -230,23 +282,45 @@ func (c *Cluster) StartReplica(name string) (*Replica, error) {
 		return nil, err
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		conn, err := net.DialTimeout("tcp", addr, time.Second)
-		if err == nil {
-			conn.Close()
-			break
-		}
+	for !ready("http://" + addr + streamhttp.PathReadiness) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			cmd.Wait()
-			return nil, fmt.Errorf("replica %s not listening in 30s", name)
+			return nil, fmt.Errorf("replica %s not ready in 30s", name)
 		}
-		time.Sleep(20 * time.Millisecond) // polling a port: no event to wait for
+		time.Sleep(20 * time.Millisecond) // polling a probe: as a balancer does
 	}
 	c.mu.Lock()
 	c.Replicas = append(c.Replicas, r)
 	c.mu.Unlock()
 	return r, nil
+}
+
+// probeClient is the client of readiness probes: a probe that takes
+// longer than a second is a failed one, as with Kubernetes' default.
+var probeClient = &http.Client{Timeout: time.Second}
+
+// ready reports whether a GET of url answers 200.
+func ready(url string) bool {
+	resp, err := probeClient.Get(url)
+	if err != nil {
+		return false
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// runProbe is "cluster probe URL": exit status 0 when URL answers 200.
+// compose.yaml's healthcheck runs it (the image has no curl).
+func runProbe(args []string) error {
+	if len(args) != 1 {
+		return errors.New("probe: usage: cluster probe URL")
+	}
+	if !ready(args[0]) {
+		return fmt.Errorf("probe: %s is not ready", args[0])
+	}
+	return nil
 }
 
 // Kill sends sig to the replica and waits for it to exit.
@@ -266,23 +340,40 @@ func (c *Cluster) Kill(r *Replica, sig os.Signal) {
 	c.mu.Unlock()
 }
 
-// Stop ends every replica (SIGTERM), then NATS.
+// Stop ends every replica (SIGTERM: they drain at once, side by side),
+// then NATS.
 func (c *Cluster) Stop() {
 	c.mu.Lock()
 	rs := append([]*Replica(nil), c.Replicas...)
 	c.mu.Unlock()
+	var wg sync.WaitGroup
 	for _, r := range rs {
-		c.Kill(r, syscall.SIGTERM)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Kill(r, syscall.SIGTERM)
+		}()
 	}
+	wg.Wait()
 	c.StopNATS(syscall.SIGTERM)
 }
 
 // Proxy is a round-robin reverse proxy with no affinity: each request goes
-// to the next backend, whatever its session or task. A backend that
-// refuses connections (a dead replica) is skipped for a second and the
-// request goes to the next one, as a load balancer's health check would
-// arrange; the request body is kept for that retry (MCP bodies are small:
-// bounded at 4 MiB here as in the replicas).
+// to the next backend, whatever its session or task. It does what a load
+// balancer in front of replicas does (Envoy, nginx, a Kubernetes ingress):
+//
+//   - Watch probes each backend's /readyz; one that fails gets no new
+//     requests until it passes again (a draining or restarting replica, one
+//     cut off from NATS).
+//   - A request that could not reach its backend (connection refused:
+//     nothing was sent) or that the backend refused with 503 and
+//     Retry-After (a draining replica: nothing ran) goes to the next
+//     backend, which is marked down for a second. Other statuses are the
+//     client's: a 503 without Retry-After, or a 200 carrying a JSON-RPC
+//     error (a call cut by a drain's grace), may have run.
+//
+// The request body is kept for that retry (MCP bodies are small: bounded
+// at 4 MiB here as in the replicas).
 type Proxy struct {
 	backends []*url.URL
 	next     atomic.Uint64
@@ -358,9 +449,34 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.rp.ServeHTTP(w, r)
 }
 
-// ListenAndServe serves the proxy at addr until ctx ends; ready (if set)
-// gets the MCP URL once listening.
+// Watch probes every backend's /readyz each interval until ctx ends: a
+// backend whose probe fails is skipped until one passes.
+func (p *Proxy) Watch(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		for i, b := range p.backends {
+			ok := ready(b.String() + streamhttp.PathReadiness)
+			p.mu.Lock()
+			if ok {
+				delete(p.down, i)
+			} else {
+				p.down[i] = time.Now().Add(time.Hour) // until a probe passes
+			}
+			p.mu.Unlock()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// ListenAndServe serves the proxy at addr until ctx ends, watching the
+// backends' readiness; ready (if set) gets the MCP URL once listening.
 func (p *Proxy) ListenAndServe(ctx context.Context, addr string, ready func(url string)) error {
+	go p.Watch(ctx, 200*time.Millisecond)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", p)
 	hs := streamhttp.NewHTTPServer(addr, mux)
@@ -383,8 +499,9 @@ func (p *Proxy) ListenAndServe(ctx context.Context, addr string, ready func(url 
 	return nil
 }
 
-// retryTransport sends a request that could not reach its backend (the
-// connection was refused: nothing was sent) to the next one.
+// retryTransport sends a request that its backend did not take (the
+// connection was refused, or a 503 with Retry-After: nothing ran) to the
+// next one.
 type retryTransport struct {
 	p    *Proxy
 	base http.RoundTripper
@@ -393,13 +510,22 @@ type retryTransport struct {
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	for attempt := 0; ; attempt++ {
 		resp, err := t.base.RoundTrip(req)
+		last := attempt >= len(t.p.backends)
 		var op *net.OpError
-		if err == nil || !errors.As(err, &op) || op.Op != "dial" || attempt >= len(t.p.backends) {
+		refused := err != nil && errors.As(err, &op) && op.Op == "dial"
+		declined := err == nil && resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != ""
+		if last || !(refused || declined) {
 			return resp, err
+		}
+		if declined {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
 		}
 		i := t.p.index(req.URL.Host)
 		t.p.mu.Lock()
-		t.p.down[i] = time.Now().Add(time.Second)
+		if until, ok := t.p.down[i]; !ok || until.Before(time.Now().Add(time.Second)) {
+			t.p.down[i] = time.Now().Add(time.Second)
+		}
 		t.p.mu.Unlock()
 		next := req.Clone(req.Context())
 		next.URL.Host = t.p.backends[t.p.pick(i)].Host

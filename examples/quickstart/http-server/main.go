@@ -45,7 +45,7 @@ func main() {
 	flag.Parse()
 	srv := mcp.NewServer(session.Implementation{Name: "quickstart", Version: "0.1.0"}, tools.NewHandler(calc{}),
 		session.WithLegacy(mcp20251125.Revision())) // legacy sessions (initialize) too
-	// Until SIGINT or SIGTERM; then at most ShutdownTimeout for sessions and handlers.
+	// Until SIGINT or SIGTERM; then a drain: running handlers get ShutdownTimeout to finish.
 	err := streamhttp.ListenAndServe(context.Background(), *addr, srv, streamhttp.Options{ShutdownTimeout: 2 * time.Second})
 	if err != nil {
 		log.Fatal(err)
