@@ -317,29 +317,67 @@ func sel(name string) bool { return selected == nil || selected.MatchString(name
 func run(w io.Writer, short bool, count int) {
 	c := configFor(short, count)
 	if sel("echo") {
-		floor := median(c.count, func() bench.RoundTrip { return bench.PipeFloor(c.d) })
 		for _, tr := range c.transports {
 			for _, callers := range []int{1, 16} {
 				fmt.Fprintf(w, "## echo round trips, %s, %d caller(s)\n\n", tr, callers)
 				fmt.Fprintf(w, "| implementation | revision pinned | negotiated | calls/s | mcpgen's rate ÷ this | allocs/call | B/call |\n|---|---|---|---:|---:|---:|---:|\n")
+				// Over os.Pipe with one caller the same rounds also measure
+				// every peer with wrapped writers (issue 32: any writer
+				// within 10 %) and the two floors, so their ratios are
+				// taken within the same stretch of the host's load.
+				extra := tr == bench.Pipe && callers == 1
+				n := len(bench.Peers)
+				if extra {
+					n = 2*len(bench.Peers) + 2
+				}
 				for _, rev := range bench.Revisions {
-					rs, ratios := interleaved(c.count, len(bench.Peers), func(i int) bench.RoundTrip {
-						return bench.Echo(bench.Peers[i], tr, rev, callers, c.d)
+					rs, ratios := interleaved(c.count, n, func(i int) bench.RoundTrip {
+						switch {
+						case i < len(bench.Peers):
+							return bench.Echo(bench.Peers[i], tr, rev, callers, c.d)
+						case i < 2*len(bench.Peers):
+							return bench.Echo(bench.Peers[i-len(bench.Peers)], bench.WrappedPipe, rev, callers, c.d)
+						case i == 2*len(bench.Peers):
+							return bench.PipeFloor(c.d)
+						default:
+							return bench.FourWakeFloor(c.d)
+						}
 					})
-					for i, p := range bench.Peers {
-						r := rs[i]
+					for i, r := range rs {
+						name := ""
+						switch {
+						case i < len(bench.Peers):
+							name = bench.Peers[i].Name
+						case i < 2*len(bench.Peers):
+							name = bench.Peers[i-len(bench.Peers)].Name + ", wrapped writers"
+						case i == 2*len(bench.Peers):
+							name = "bare os.Pipe round trip, 2 wake-ups (floor)"
+						default:
+							name = "bare os.Pipe round trip, 4 wake-ups (floor)"
+						}
 						if r.Err != nil {
-							fail("%s %s %s: %v", p.Name, tr, rev, r.Err)
-							fmt.Fprintf(w, "| %s | %s | | failed: %v | | | |\n", p.Name, rev, r.Err)
+							fail("%s %s %s: %v", name, tr, rev, r.Err)
+							fmt.Fprintf(w, "| %s | %s | | failed: %v | | | |\n", name, rev, r.Err)
 							continue
 						}
-						fmt.Fprintf(w, "| %s | %s | %s | %.0f | %.2f | %d | %d |\n", p.Name, rev, r.Revision, r.CallsPerSec, ratios[i], r.Allocs, r.Bytes)
-					}
-					if tr == bench.Pipe && callers == 1 && floor.Err == nil && rev == bench.Revisions[len(bench.Revisions)-1] {
-						fmt.Fprintf(w, "| bare os.Pipe write + wake-up (floor) | | | %.0f | | %d | %d |\n", floor.CallsPerSec, floor.Allocs, floor.Bytes)
+						if i >= 2*len(bench.Peers) {
+							fmt.Fprintf(w, "| %s | | | %.0f | %.2f | %d | %d |\n", name, r.CallsPerSec, ratios[i], r.Allocs, r.Bytes)
+							continue
+						}
+						fmt.Fprintf(w, "| %s | %s | %s | %.0f | %.2f | %d | %d |\n", name, rev, r.Revision, r.CallsPerSec, ratios[i], r.Allocs, r.Bytes)
 					}
 					if tr != bench.Pipe || rs[0].Err != nil {
 						continue
+					}
+					if extra {
+						// ratios[i] is mcpgen's rate ÷ i's, the median of
+						// the rounds' ratios.
+						if wr := ratios[len(bench.Peers)]; wr > 0 {
+							check("stdio echo, 1 caller: mcpgen with wrapped writers ÷ raw os.Pipe", rev, 1/wr, 0.9, false, "×")
+						}
+						if fl := ratios[n-1]; fl > 0 {
+							check("stdio echo, 1 caller: mcpgen's round trip ÷ four-wake-up floor (time)", rev, 1/fl, 2, true, "×")
+						}
 					}
 					if callers == 1 {
 						check("stdio echo, 1 caller: mcpgen ÷ mcp-go", rev, ratios[peerIndex("mcp-go")], 4, false, "×")
