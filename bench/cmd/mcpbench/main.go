@@ -156,6 +156,11 @@ type target struct {
 	got, want float64
 	atMost    bool   // the target is got <= want (else got >= want)
 	unit      string // "×" for ratios
+	// quiet marks a target set for a quiet multi-core machine (issue 32)
+	// whose level on the shared 2-core host nobody has measured enough to
+	// gate without flakes: it is reported, never fails the run, until a
+	// quiet run (bench/quiet.sh) records levels for it.
+	quiet bool
 }
 
 var targets []target
@@ -216,6 +221,12 @@ func check(name, rev string, got, want float64, atMost bool, unit string) {
 	targets = append(targets, target{name: name, rev: rev, got: got, want: want, atMost: atMost, unit: unit})
 }
 
+// checkQuiet is check for a target that is reported and not gated (see
+// target.quiet).
+func checkQuiet(name, rev string, got, want float64, atMost bool, unit string) {
+	targets = append(targets, target{name: name, rev: rev, got: got, want: want, atMost: atMost, unit: unit, quiet: true})
+}
+
 func (t target) met() bool {
 	if t.atMost {
 		return t.got <= t.want
@@ -226,6 +237,9 @@ func (t target) met() bool {
 // within reports whether the target is met or missed by no more than band
 // (a fraction of the target).
 func (t target) within(band float64) bool {
+	if t.quiet {
+		return true
+	}
 	band = t.band(band)
 	if lvl, ok := t.knownLevel(); ok {
 		// A known miss must not get worse than its recorded level.
@@ -274,7 +288,7 @@ func num(v float64, unit string) string {
 }
 
 func writeTargets(w io.Writer, band float64) {
-	fmt.Fprintf(w, "## Targets (issue 25), this run\n\n")
+	fmt.Fprintf(w, "## Targets (issues 25 and 32), this run\n\n")
 	if band >= 0 {
 		fmt.Fprintf(w, "Gate: a target missed by more than %.0f %% of its value (%.0f %% for p99 latencies and setup, 5 %% for allocations and bytes) fails the run; a known miss fails when it is that much worse than its recorded level.\n\n", band*100, band*200)
 	}
@@ -283,7 +297,9 @@ func writeTargets(w io.Writer, band float64) {
 		status := "met"
 		if !t.met() {
 			status = "**missed**"
-			if lvl, ok := t.knownLevel(); ok {
+			if t.quiet {
+				status = "missed, not gated: a target for a quiet multi-core machine (BENCHMARKS.md, \"Which machine\")"
+			} else if lvl, ok := t.knownLevel(); ok {
 				status = fmt.Sprintf("known miss, gated at %s: %s", num(lvl, t.unit), knownWhy[t.key()])
 			} else if band >= 0 && t.within(band) {
 				status = "missed by less than the noise band (the host's spread, notes.md \"Noise band\")"
@@ -373,10 +389,10 @@ func run(w io.Writer, short bool, count int) {
 						// ratios[i] is mcpgen's rate ÷ i's, the median of
 						// the rounds' ratios.
 						if wr := ratios[len(bench.Peers)]; wr > 0 {
-							check("stdio echo, 1 caller: mcpgen with wrapped writers ÷ raw os.Pipe", rev, 1/wr, 0.9, false, "×")
+							checkQuiet("stdio echo, 1 caller: mcpgen with wrapped writers ÷ raw os.Pipe", rev, 1/wr, 0.9, false, "×")
 						}
 						if fl := ratios[n-1]; fl > 0 {
-							check("stdio echo, 1 caller: mcpgen's round trip ÷ four-wake-up floor (time)", rev, 1/fl, 2, true, "×")
+							checkQuiet("stdio echo, 1 caller: mcpgen's round trip ÷ four-wake-up floor (time)", rev, 1/fl, 2, true, "×")
 						}
 					}
 					if callers == 1 {
