@@ -16,9 +16,10 @@
 #       limit is 64 MiB).
 #   bench/quiet.sh run                   there, with nothing but the binaries:
 #       for each revision and GOMAXPROCS 2, 4 and 16, runs
-#       `mcpbench -short -count 3 -run 'echo|cancel'` (stdio: echo at 1 and
-#       16 callers, raw and wrapped writers, both floors, cancel latency and
-#       cancel under load, every peer at both protocol revisions) and the
+#       `mcpbench -short -wrapped -count 3 -run '^(echo|cancel)$'` (stdio:
+#       echo at 1 and 16 callers, raw and wrapped writers, both floors,
+#       cancel latency and cancel under load, every peer at both protocol
+#       revisions) and the
 #       in-package round-trip and floor benchmarks, then packs everything
 #       with the machine's description into $OUT/quiet-<date>.tar.gz
 #       (OUT defaults to bench/bin/quiet/out).
@@ -79,11 +80,19 @@ run() {
     command -v nvidia-smi >/dev/null && nvidia-smi -L || true
   } >"$dir/machine.txt"
   local sections=${QUIET_RUN:-echo|cancel}
+  local wrapped=""
+  # -wrapped (every peer's wrapped-writers row) where the binary has it.
+  wrappedFor() {
+    local usage
+    usage=$("$bin/mcpbench-$1" -h 2>&1 || true)
+    case $usage in *-wrapped*) echo -wrapped ;; esac
+  }
   for procs in ${QUIET_PROCS:-2 4 16}; do
     for side in base head; do
       echo "== GOMAXPROCS $procs, $side" >&2
+      wrapped=$(wrappedFor "$side")
       # -run '^(…)$': the stdio sections only, not http-echo/http-cancel.
-      GOMAXPROCS=$procs "$bin/mcpbench-$side" -short -count 3 -run "^($sections)\$" \
+      GOMAXPROCS=$procs "$bin/mcpbench-$side" -short -count 3 -run "^($sections)\$" $wrapped \
         >"$dir/mcpbench-$side-p$procs.md" 2>"$dir/mcpbench-$side-p$procs.err" || echo "exit $?" >>"$dir/mcpbench-$side-p$procs.err"
       GOMAXPROCS=$procs "$bin/jsonrpc2-$side.test" -test.run XXX -test.benchmem -test.count 3 -test.benchtime 300ms \
         -test.bench 'RoundTripOSPipe$|RoundTripOSPipe16Callers$|RoundTripOSPipeWrapped$|PipeFloor|FourWakeFloor' \

@@ -36,6 +36,7 @@ func main() {
 	write := flag.Bool("write", false, "write the report to BENCHMARKS.md (same as -out BENCHMARKS.md)")
 	gate := flag.Float64("gate", -1, "exit 1 when a target is missed by more than this fraction (the noise band); negative: report only")
 	knownFile := flag.String("known", "", "file of known misses (target | revision | level | why, in one line): gated against their recorded level instead of the target, and labelled known with the why in the table")
+	flag.BoolVar(&allWrapped, "wrapped", false, "with -short too, measure every peer's wrapped-writers row (bench/quiet.sh; -short alone measures only mcpgen's)")
 	runExpr := flag.String("run", "", "measure only the sections whose name matches this regexp (echo, cancel, load, setup, http-echo, http-cancel, http-streams); the gate then checks only their targets")
 	flag.Parse()
 	if *runExpr != "" {
@@ -325,6 +326,9 @@ func peerIndex(name string) int {
 	return -1
 }
 
+// allWrapped is -wrapped.
+var allWrapped bool
+
 // selected is -run's regexp; nil measures every section.
 var selected *regexp.Regexp
 
@@ -343,41 +347,43 @@ func run(w io.Writer, short bool, count int) {
 				// within 10 %) and the two floors, so their ratios are
 				// taken within the same stretch of the host's load.
 				extra := tr == bench.Pipe && callers == 1
-				n := len(bench.Peers)
+				type entry struct {
+					name  string
+					floor bool
+					f     func(rev string) bench.RoundTrip
+				}
+				var entries []entry
+				for _, p := range bench.Peers {
+					entries = append(entries, entry{name: p.Name, f: func(rev string) bench.RoundTrip { return bench.Echo(p, tr, rev, callers, c.d) }})
+				}
+				wrapped, fourWake := -1, -1 // mcpgen's wrapped-writers row and the four-wake-up floor's
 				if extra {
-					n = 2*len(bench.Peers) + 2
+					for i, p := range bench.Peers {
+						// -short (CI) measures only mcpgen's: the others'
+						// show in full runs that wrapping does not
+						// change them, and cost CI 5 s.
+						if short && !allWrapped && i > 0 {
+							break
+						}
+						if i == 0 {
+							wrapped = len(entries)
+						}
+						entries = append(entries, entry{name: p.Name + ", wrapped writers", f: func(rev string) bench.RoundTrip { return bench.Echo(p, bench.WrappedPipe, rev, callers, c.d) }})
+					}
+					entries = append(entries, entry{name: "bare os.Pipe round trip, 2 wake-ups (floor)", floor: true, f: func(string) bench.RoundTrip { return bench.PipeFloor(c.d) }})
+					fourWake = len(entries)
+					entries = append(entries, entry{name: "bare os.Pipe round trip, 4 wake-ups (floor)", floor: true, f: func(string) bench.RoundTrip { return bench.FourWakeFloor(c.d) }})
 				}
 				for _, rev := range bench.Revisions {
-					rs, ratios := interleaved(c.count, n, func(i int) bench.RoundTrip {
-						switch {
-						case i < len(bench.Peers):
-							return bench.Echo(bench.Peers[i], tr, rev, callers, c.d)
-						case i < 2*len(bench.Peers):
-							return bench.Echo(bench.Peers[i-len(bench.Peers)], bench.WrappedPipe, rev, callers, c.d)
-						case i == 2*len(bench.Peers):
-							return bench.PipeFloor(c.d)
-						default:
-							return bench.FourWakeFloor(c.d)
-						}
-					})
+					rs, ratios := interleaved(c.count, len(entries), func(i int) bench.RoundTrip { return entries[i].f(rev) })
 					for i, r := range rs {
-						name := ""
-						switch {
-						case i < len(bench.Peers):
-							name = bench.Peers[i].Name
-						case i < 2*len(bench.Peers):
-							name = bench.Peers[i-len(bench.Peers)].Name + ", wrapped writers"
-						case i == 2*len(bench.Peers):
-							name = "bare os.Pipe round trip, 2 wake-ups (floor)"
-						default:
-							name = "bare os.Pipe round trip, 4 wake-ups (floor)"
-						}
+						name := entries[i].name
 						if r.Err != nil {
 							fail("%s %s %s: %v", name, tr, rev, r.Err)
 							fmt.Fprintf(w, "| %s | %s | | failed: %v | | | |\n", name, rev, r.Err)
 							continue
 						}
-						if i >= 2*len(bench.Peers) {
+						if entries[i].floor {
 							fmt.Fprintf(w, "| %s | | | %.0f | %.2f | %d | %d |\n", name, r.CallsPerSec, ratios[i], r.Allocs, r.Bytes)
 							continue
 						}
@@ -389,10 +395,10 @@ func run(w io.Writer, short bool, count int) {
 					if extra {
 						// ratios[i] is mcpgen's rate ÷ i's, the median of
 						// the rounds' ratios.
-						if wr := ratios[len(bench.Peers)]; wr > 0 {
+						if wr := ratios[wrapped]; wr > 0 {
 							checkQuiet("stdio echo, 1 caller: mcpgen with wrapped writers ÷ raw os.Pipe", rev, 1/wr, 0.9, false, "×")
 						}
-						if fl := ratios[n-1]; fl > 0 {
+						if fl := ratios[fourWake]; fl > 0 {
 							checkQuiet("stdio echo, 1 caller: mcpgen's round trip ÷ four-wake-up floor (time)", rev, 1/fl, 2, true, "×")
 						}
 					}
