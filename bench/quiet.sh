@@ -19,8 +19,8 @@
 #       `mcpbench -short -wrapped -count 3 -run '^(echo|cancel)$'` (stdio:
 #       echo at 1 and 16 callers, raw and wrapped writers, both floors,
 #       cancel latency and cancel under load, every peer at both protocol
-#       revisions) and the
-#       in-package round-trip and floor benchmarks, then packs everything
+#       revisions) and the in-package round-trip and floor benchmarks,
+#       then packs everything
 #       with the machine's description into $OUT/quiet-<date>.tar.gz
 #       (OUT defaults to bench/bin/quiet/out).
 #
