@@ -38,7 +38,7 @@ type StdioOptions struct {
 // closing it). The reader reads at most one line ahead of the Conn, so when
 // the Conn stops reading, so does the transport.
 //
-// Writes happen on the writer's own goroutine, one message at a time,
+// Writes happen on the goroutine that calls Write, one message at a time,
 // whatever w is: a wrapped writer (a tee, a counting tap, a bufio in front
 // of stdout, exec.Cmd's stdin pipe) costs no more than an *os.File. A Write
 // waiting for its turn gives up when its ctx ends or Close is called; a
@@ -82,8 +82,10 @@ func NewStdioTransport(r io.Reader, w io.Writer, opts StdioOptions) *StdioTransp
 // Writes had a goroutine of their own too, for every w that Close could not
 // interrupt (anything but a polled *os.File or a net.Conn), so that Write
 // could walk away from a write blocked in it. That cost two wake-ups per
-// message (the writer's, then the caller's) and a third of a round trip's
-// throughput behind any wrapper, and it made Write report
+// message (the writer's, then the caller's), a third of a round trip's
+// throughput behind any wrapper on an idle 16-core machine (issue 32; on a
+// shared 2-core host, where both goroutines mostly share a core, it is
+// inside the noise), and it made Write report
 // ErrTransportClosed for bytes already out when Close came before the
 // writer goroutine confirmed them (issue 32). Writing on the caller's
 // goroutine fixes both; what it gives up is only walking away from a write
