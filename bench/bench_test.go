@@ -45,7 +45,7 @@ func benchEcho(b *testing.B, connect Connector, callers int) {
 }
 
 func BenchmarkEcho(b *testing.B) {
-	for _, t := range []TransportKind{Pipe, Mem} {
+	for _, t := range []TransportKind{Pipe, WrappedPipe, Mem} {
 		for _, callers := range []int{1, 16} {
 			for _, rev := range Revisions {
 				for _, p := range Peers {
@@ -117,6 +117,16 @@ func BenchmarkCancel1000InFlight(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkFourWakeFloor is the round trip of four wake-ups over os.Pipe
+// (see FourWakeFloor): what a stdio round trip is compared with.
+func BenchmarkFourWakeFloor(b *testing.B) {
+	r := FourWakeFloor(100 * time.Millisecond)
+	if r.Err != nil {
+		b.Fatal(r.Err)
+	}
+	b.ReportMetric(r.CallsPerSec, "calls/s")
 }
 
 // BenchmarkPipeFloor is a bare write + wake-up round trip over os.Pipe.

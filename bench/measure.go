@@ -364,6 +364,57 @@ func PipeFloor(d time.Duration) RoundTrip {
 	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
 }
 
+// FourWakeFloor measures the least a stdio peer whose reader keeps reading
+// while a handler runs, and whose caller is not its reader, can do: four
+// wake-ups per round trip over the same os.Pipe pair. The caller writes a
+// line the size of an echo request; the server's reader goroutine wakes (1),
+// copies the line and hands it to a handler goroutine (2), which writes it
+// back; the client's reader goroutine wakes (3) and hands its copy to the
+// caller (4). No JSON. A round trip's distance from this is what an SDK
+// costs beyond the hand-offs that shape needs (issue 32: within 2×).
+func FourWakeFloor(d time.Duration) RoundTrip {
+	p, err := newPipes()
+	if err != nil {
+		return RoundTrip{Err: err}
+	}
+	defer p.close()
+	line := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}` + "\n")
+	reader := func(f *os.File, to chan<- []byte) {
+		defer close(to)
+		br := bufio.NewReader(f)
+		for {
+			l, err := br.ReadSlice('\n')
+			if err != nil {
+				return
+			}
+			to <- append([]byte(nil), l...)
+		}
+	}
+	requests := make(chan []byte)
+	responses := make(chan []byte)
+	go reader(p.sr, requests)
+	go reader(p.cr, responses)
+	go func() { // the handler
+		for l := range requests {
+			if _, err := p.sw.Write(l); err != nil {
+				return
+			}
+		}
+	}()
+	r := benchmark(d, func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if _, err := p.cw.Write(line); err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := <-responses; !ok {
+				b.Fatal("the client's reader ended")
+			}
+		}
+	})
+	return RoundTrip{CallsPerSec: 1e9 / float64(r.NsPerOp()), Allocs: r.AllocsPerOp(), Bytes: r.AllocedBytesPerOp()}
+}
+
 // CancelFloor measures the bare cancellation over the same os.Pipe pair,
 // with none of any SDK's code: a goroutine blocked on a context stands for
 // the handler, a reader goroutine for the server's transport, and the clock

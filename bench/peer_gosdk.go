@@ -57,13 +57,14 @@ func gosdkConnect(t TransportKind, rev string, h *Hooks) (*Client, error) {
 	server := gosdkServer(h)
 	var st, ct mcp.Transport
 	var p *pipes
-	if t == Pipe {
+	if t.isPipe() {
 		var err error
 		if p, err = newPipes(); err != nil {
 			return nil, err
 		}
-		st = &mcp.IOTransport{Reader: p.sr, Writer: p.sw}
-		ct = &mcp.IOTransport{Reader: p.cr, Writer: p.cw}
+		sw, cw := p.writers(t)
+		st = &mcp.IOTransport{Reader: p.sr, Writer: writeCloser(sw)}
+		ct = &mcp.IOTransport{Reader: p.cr, Writer: writeCloser(cw)}
 	} else {
 		ct, st = mcp.NewInMemoryTransports()
 	}

@@ -81,13 +81,14 @@ func mcpgenClient(ctx context.Context, t jsonrpc2.Transport, rev string) (*mcp.C
 func mcpgenConnect(t TransportKind, rev string, h *Hooks) (*Client, error) {
 	var st, ct jsonrpc2.Transport
 	var p *pipes
-	if t == Pipe {
+	if t.isPipe() {
 		var err error
 		if p, err = newPipes(); err != nil {
 			return nil, err
 		}
-		st = jsonrpc2.NewStdioTransport(p.sr, p.sw, jsonrpc2.StdioOptions{})
-		ct = jsonrpc2.NewStdioTransport(p.cr, p.cw, jsonrpc2.StdioOptions{})
+		sw, cw := p.writers(t)
+		st = jsonrpc2.NewStdioTransport(p.sr, sw, jsonrpc2.StdioOptions{})
+		ct = jsonrpc2.NewStdioTransport(p.cr, cw, jsonrpc2.StdioOptions{})
 	} else {
 		st, ct = jsonrpc2.NewPipe()
 	}

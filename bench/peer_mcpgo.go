@@ -57,16 +57,17 @@ func mcpgoConnect(t TransportKind, rev string, h *Hooks) (*Client, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var c *client.Client
 	var p *pipes
-	if t == Pipe {
+	if t.isPipe() {
 		var err error
 		if p, err = newPipes(); err != nil {
 			cancel()
 			return nil, err
 		}
+		sw, cw := p.writers(t)
 		ss := server.NewStdioServer(s)
 		ss.SetErrorLogger(log.New(discard{}, "", 0))
-		go ss.Listen(ctx, p.sr, p.sw)
-		c = client.NewClient(transport.NewIO(p.cr, p.cw, nil), client.WithProtocolVersion(rev))
+		go ss.Listen(ctx, p.sr, sw)
+		c = client.NewClient(transport.NewIO(p.cr, writeCloser(cw), nil), client.WithProtocolVersion(rev))
 	} else {
 		var err error
 		if c, err = client.NewInProcessClientWithOptions(s, client.WithProtocolVersion(rev)); err != nil {

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,7 +25,52 @@ const (
 	Pipe TransportKind = "os.Pipe"
 	// Mem is the SDK's own in-memory transport.
 	Mem TransportKind = "in-memory"
+	// WrappedPipe is Pipe with each side's writer behind a counting tap
+	// (Tap): what a user's tee, counter or bufio in front of a pipe, or
+	// exec.Cmd's stdin pipe, looks like to an SDK, an io.Writer that is
+	// not an *os.File. Issue 32: mcpgen must serve it within 10 % of Pipe.
+	WrappedPipe TransportKind = "os.Pipe, wrapped writers"
 )
+
+// isPipe reports whether t runs over the os.Pipe pairs.
+func (t TransportKind) isPipe() bool { return t == Pipe || t == WrappedPipe }
+
+// Tap counts the bytes written through it to W. It has no Close, so nothing
+// can interrupt a write blocked in it, as with most wrappers.
+type Tap struct {
+	W io.Writer
+	N atomic.Int64
+}
+
+// Write writes p to W and counts what W took.
+func (t *Tap) Write(p []byte) (int, error) {
+	n, err := t.W.Write(p)
+	t.N.Add(int64(n))
+	return n, err
+}
+
+// writeCloser is w if it is an io.WriteCloser (the pipes' files, which the
+// SDKs that want one close at the end) and w with a Close that does nothing
+// otherwise (a Tap: p.close closes the file under it).
+func writeCloser(w io.Writer) io.WriteCloser {
+	if wc, ok := w.(io.WriteCloser); ok {
+		return wc
+	}
+	return nopCloser{w}
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// writers returns the server's and the client's writer for t: the pipes'
+// own files, or taps over them for WrappedPipe (p.close closes the files).
+func (p *pipes) writers(t TransportKind) (server, client io.Writer) {
+	if t == WrappedPipe {
+		return &Tap{W: p.sw}, &Tap{W: p.cw}
+	}
+	return p.sw, p.cw
+}
 
 // Hooks let the block tool report its handler's life: Started when the
 // handler runs, Done when it has seen its context end.

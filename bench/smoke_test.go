@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// TestPeersEcho: every peer connects over both transports at every
+// TestPeersEcho: every peer connects over every transport at every
 // revision, negotiates exactly that revision, and echoes, so the
 // comparison runs the same tool at the same revision on each.
 func TestPeersEcho(t *testing.T) {
 	for _, p := range Peers {
-		for _, tr := range []TransportKind{Pipe, Mem} {
+		for _, tr := range []TransportKind{Pipe, WrappedPipe, Mem} {
 			for _, rev := range Revisions {
 				s, err := p.Connect(tr, rev, nil)
 				if err != nil {
@@ -36,7 +36,7 @@ func TestPeersEcho(t *testing.T) {
 // handler's context.
 func TestCancelReachesHandler(t *testing.T) {
 	for _, p := range Peers {
-		for _, tr := range []TransportKind{Pipe, Mem} {
+		for _, tr := range []TransportKind{Pipe, WrappedPipe, Mem} {
 			for _, rev := range Revisions {
 				l := CancelLatency(p, tr, rev, 3, 5*time.Second)
 				if l.Err != nil || l.Never {

@@ -136,7 +136,7 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 	var werr error
 	if f := c.deliveredOf(ctx); f != nil {
 		werr = c.writeFromHandler(ctx, f, &OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg})
-	} else {
+	} else if werr = c.sender.awaitMessages(ctx); werr == nil { // after the cancellations queued before it
 		werr = c.writeOut(ctx, KindRequest, cl.id, method, 0, msg)
 	}
 	if err := werr; err != nil {

@@ -48,12 +48,21 @@
 //     the subscriptions page says it SHOULD answer with a success result.
 //     Conn.CancelIncoming does the former; a handler that returns does the
 //     latter.
-//   - The stdio transport reads and writes on goroutines of its own that it
-//     can walk away from: Close makes a pending Read and Write return at
-//     once, even when the underlying read of os.Stdin or write to a stdout
-//     nobody reads never returns (closing os.Stdin does not interrupt a
-//     blocked read, and os.Stdin is usually a blocking fd, so file deadlines
-//     are not an option). The abandoned goroutine ends with the process.
+//   - The stdio transport reads on a goroutine of its own that it can walk
+//     away from: Close makes a pending Read return at once, even when the
+//     underlying read of os.Stdin never returns (closing os.Stdin does not
+//     interrupt a blocked read, and os.Stdin is usually a blocking fd, so
+//     file deadlines are not an option). The abandoned goroutine ends with
+//     the process. It writes on the writer's goroutine, whatever the writer
+//     (a hand-off per message cost a third of a round trip behind any
+//     wrapper on a many-core machine), and reports what the writer did: a
+//     message that went out is never reported as failed. A write stuck in a
+//     writer Close cannot interrupt (a stdout nobody reads) holds its
+//     goroutine until the writer returns; Conn.Close is bounded by its ctx.
+//     A Call's request is written after the cancellations queued before it,
+//     so a client that cancels and resends at once never has more requests
+//     running at the server than it has in flight (a load test's 1,000
+//     stays under DefaultMaxInFlight).
 //   - Hostile peers: every request is admitted or refused in the read loop
 //     before any goroutine is spent on it. "Server busy" (CodeServerBusy,
 //     -31429, outside the ranges JSON-RPC and MCP reserve) means running

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 )
 
 // serialQueue runs functions one at a time, in order, on its own goroutine,
@@ -37,6 +38,11 @@ type serialQueue struct {
 	write      func(context.Context, []byte) error
 	writeBatch func(context.Context, [][]byte) error
 	msgs       [][]byte // the batch being written; the goroutine's
+
+	// pendingMsgs counts the messages queued and not yet written, so that
+	// a write that must not overtake them (awaitMessages) costs one atomic
+	// load when there are none.
+	pendingMsgs atomic.Int64
 }
 
 type queued struct {
@@ -82,7 +88,27 @@ func (s *serialQueue) pushBounded(f func(context.Context), n int) bool { return 
 // is called on the queue's goroutine with the write's outcome. It reports
 // false (and drops msg, without calling after) after stop.
 func (s *serialQueue) pushMessage(msg []byte, after func(error), n int, wait bool) bool {
-	return s.addEntry(queued{msg: msg, after: after, n: n}, wait)
+	s.pendingMsgs.Add(1) // before it can be written, so never below zero
+	if !s.addEntry(queued{msg: msg, after: after, n: n}, wait) {
+		s.pendingMsgs.Add(-1)
+		return false
+	}
+	return true
+}
+
+// awaitMessages waits until the messages queued before the call are
+// written, or ctx ends; at once when none are queued. A Call's request
+// waits here so that it does not overtake a cancellation its caller's
+// previous Call queued: a load test's worker whose call was cancelled
+// sends the next one at once, and if the new request reached the peer
+// before the cancellation, the peer would see one more request running
+// than the caller has, and refuse the next ones as busy at its bound
+// (issue 32, TestDefaultAdmissionTakesThousandInFlight).
+func (s *serialQueue) awaitMessages(ctx context.Context) error {
+	if s.pendingMsgs.Load() == 0 {
+		return nil
+	}
+	return s.flush(ctx)
 }
 
 func (s *serialQueue) add(f func(context.Context), n int, wait bool) bool {
@@ -240,6 +266,7 @@ func (s *serialQueue) run() {
 				batch[i].f(s.ctx)
 			} else {
 				j = s.writeMessages(batch, i)
+				s.pendingMsgs.Add(int64(i - j))
 			}
 			n := 0
 			for k := i; k < j; k++ {

@@ -31,10 +31,12 @@ func (s *stuckWriter) Write(p []byte) (int, error) { <-s.forever; return 0, io.E
 // Issue 11, must-show 2: whatever the peer does (input held open, output
 // never read) and whatever the handler does (ignore its ctx), Run returns as
 // soon as its ctx ends and Close returns when its own ctx ends: the stdio
-// transport walks away from the blocked read and write.
+// transport walks away from the blocked read. Since issue 32 writes are made
+// on the caller's goroutine, so a response blocked in a writer nothing can
+// interrupt holds its handler's goroutine, as a handler ignoring its ctx
+// does: Close still returns when its ctx ends, and waits for both.
 func TestShutdownBoundedWithStuckPeer(t *testing.T) {
-	forever := make(chan struct{})
-	defer close(forever) // lets the abandoned goroutines end before goleak looks
+	forever := make(chan struct{}) // closed before the end: lets the abandoned goroutines end before goleak looks
 	in := `{"jsonrpc":"2.0","id":1,"method":"stubborn"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"quick"}` + "\n"
 	tr := NewStdioTransport(&stuckReader{strings.NewReader(in), forever}, &stuckWriter{forever}, StdioOptions{})
 	c := NewConn(tr, WithLogger(quietLogger()), WithPolicy(testPolicy(SideAny)))
@@ -66,8 +68,14 @@ func TestShutdownBoundedWithStuckPeer(t *testing.T) {
 		t.Fatalf("shutdown took %v", d)
 	}
 	close(release)
+	closeCtx2, cancelClose2 := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelClose2()
+	if err := c.Close(closeCtx2); err == nil {
+		t.Fatal("Close reported success while a response is blocked in a write")
+	}
+	close(forever) // the peer reads again (here: the write fails)
 	if err := c.Close(context.Background()); err != nil {
-		t.Fatalf("second Close: %v", err)
+		t.Fatalf("last Close: %v", err)
 	}
 }
 

@@ -7,12 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net"
-	"os"
 	"runtime"
 	"sync"
 	"syscall"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
@@ -35,19 +32,30 @@ type StdioOptions struct {
 // in valid JSON), so a message never spans two lines. A UTF-8 byte order mark
 // at the very start of r is skipped.
 //
-// Reads happen on a goroutine the transport owns, and so do writes unless
-// closing w interrupts them, so that Read and Write can be abandoned: Read
-// returns ErrTransportClosed as soon as Close is called, and Write returns
-// when its ctx ends or Close is called, even if the underlying Read or Write
-// never returns (os.Stdin cannot be interrupted by closing it, and a peer
-// that stops reading blocks a pipe write forever). A w that Close does
-// interrupt (an os.Pipe, a net.Conn) is written on the writer's own
-// goroutine, one message at a time. Close closes r and w if they implement
-// io.Closer; a goroutine still blocked in them is left behind until they
-// return, which for a process's own stdio means until it exits. Close also
-// ends the transport's goroutines, so a transport must be closed (a Conn
-// closes its own). The reader reads at most one line ahead of the Conn, so
-// when the Conn stops reading, so does the transport.
+// Reads happen on a goroutine the transport owns, so that Read can be
+// abandoned: it returns ErrTransportClosed as soon as Close is called, even
+// if the underlying Read never returns (os.Stdin cannot be interrupted by
+// closing it). The reader reads at most one line ahead of the Conn, so when
+// the Conn stops reading, so does the transport.
+//
+// Writes happen on the goroutine that calls Write, one message at a time,
+// whatever w is: a wrapped writer (a tee, a counting tap, a bufio in front
+// of stdout, exec.Cmd's stdin pipe) costs no more than an *os.File. A Write
+// waiting for its turn gives up when its ctx ends or Close is called; a
+// write in progress ends when w's Write returns, and Write then reports
+// what w did: nil means the bytes went out, even if Close came meanwhile.
+// Close ends a write blocked in w when closing w interrupts it (an os.Pipe,
+// a net.Conn, exec.Cmd's stdin pipe, an io.Pipe); a write blocked in a w it
+// cannot interrupt (a process's own stdout, which is usually a blocking
+// descriptor, when the peer stops reading; a wrapper without Close) holds
+// its caller until w returns. A Conn's Close is bounded by its ctx all the
+// same: a handler blocked writing its response is left behind like one that
+// ignores its ctx.
+//
+// Close closes r and w if they implement io.Closer; the reader goroutine,
+// if still blocked in r, is left behind until r returns, which for a
+// process's own stdin means until it exits. Close also ends the reader
+// goroutine, so a transport must be closed (a Conn closes its own).
 func NewStdioTransport(r io.Reader, w io.Writer, opts StdioOptions) *StdioTransport {
 	max := opts.MaxMessageSize
 	if max <= 0 {
@@ -59,42 +67,29 @@ func NewStdioTransport(r io.Reader, w io.Writer, opts StdioOptions) *StdioTransp
 		w:      w,
 		max:    max,
 		lines:  make(chan readResult),
+		wsem:   make(chan struct{}, 1),
+		pipe:   rawPipe(w),
 		closed: make(chan struct{}),
-	}
-	if interruptible(w) {
-		t.wsem = make(chan struct{}, 1)
-		t.pipe = rawPipe(w)
-	} else {
-		t.writes = make(chan writeReq)
 	}
 	return t
 }
 
-// interruptible reports whether closing w ends a Write blocked in it. Such a
-// writer is written on the caller's goroutine, one message at a time: Close
-// can still abandon a write, and each message is spared a hand-off to the
-// writer goroutine and the wake-up that costs. That is any net.Conn (its
-// contract says so) and an *os.File the runtime poller manages (os.Pipe, a
-// socket, a pipe in non-blocking mode), which is what SetWriteDeadline
-// succeeding shows. A process's own stdout is usually a blocking
-// descriptor, so it keeps the writer goroutine.
-//
 // Reads keep their goroutine whatever the reader: reading the next line
 // while the Conn routes the last one is worth more to concurrent callers
 // (a fifth more calls/s with 16 callers) than the hand-off costs. When
 // traffic is sparse the reader lets the Conn route first (yieldToConn).
-func interruptible(w io.Writer) bool {
-	if _, ok := w.(io.Closer); !ok {
-		return false
-	}
-	switch v := w.(type) {
-	case net.Conn:
-		return true
-	case *os.File:
-		return v.SetWriteDeadline(time.Time{}) == nil
-	}
-	return false
-}
+//
+// Writes had a goroutine of their own too, for every w that Close could not
+// interrupt (anything but a polled *os.File or a net.Conn), so that Write
+// could walk away from a write blocked in it. That cost two wake-ups per
+// message (the writer's, then the caller's), a third of a round trip's
+// throughput behind any wrapper on an idle 16-core machine (issue 32; on a
+// shared 2-core host, where both goroutines mostly share a core, it is
+// inside the noise), and it made Write report
+// ErrTransportClosed for bytes already out when Close came before the
+// writer goroutine confirmed them (issue 32). Writing on the caller's
+// goroutine fixes both; what it gives up is only walking away from a write
+// that is truly stuck, which a Conn's Close bounds by its ctx.
 
 // StdioTransport is the MCP stdio Transport NewStdioTransport returns; its
 // zero value is not usable.
@@ -107,13 +102,11 @@ type StdioTransport struct {
 	started bool  // a line was read: a BOM is only skipped at the start; Read's goroutine only
 	rerr    error // the fatal read error, returned again by later Reads; Read's goroutine only
 
-	readOnce  sync.Once
-	lines     chan readResult
-	writeOnce sync.Once
-	writes    chan writeReq   // to the writer goroutine; unbuffered: a send succeeds only when the writer is idle
-	wsem      chan struct{}   // instead of writes when w is interruptible: cap 1, held while writing
-	wbuf      []byte          // held with wsem, or the writer goroutine's
-	pipe      syscall.RawConn // w when it is a pipe tryWrite can write without blocking; nil otherwise
+	readOnce sync.Once
+	lines    chan readResult
+	wsem     chan struct{}   // cap 1: the turn to write, held while writing
+	wbuf     []byte          // held with wsem
+	pipe     syscall.RawConn // w when it is a pipe tryWrite can write without blocking; nil otherwise
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -123,11 +116,6 @@ type StdioTransport struct {
 type readResult struct {
 	line []byte
 	err  error
-}
-
-type writeReq struct {
-	msg  []byte
-	done chan error // buffered: the writer never blocks on an abandoned Write
 }
 
 // Read returns the next non-blank line without its line ending. Read must not
@@ -290,12 +278,13 @@ func trimEOL(b []byte) []byte {
 	return b
 }
 
-// Write writes msg and a newline as one write, one message at a time (on the
-// writer goroutine, or on the caller's when w is interruptible), so
-// concurrent messages never interleave. It gives up when ctx ends or the
-// transport is closed before the message's turn comes, and when the
-// transport is closed while the underlying write is blocked; the message
-// may then still be written later, whole, or not at all.
+// Write writes msg and a newline as one write on the caller's goroutine, one
+// message at a time, so concurrent messages never interleave. It gives up,
+// having written nothing, when ctx ends or the transport is closed before
+// the message's turn comes. Once writing, it returns what w's Write
+// returned: nil when the message went out, even if the transport was closed
+// meanwhile (so an error always means "not delivered"), and
+// ErrTransportClosed when Close interrupted the write.
 func (t *StdioTransport) Write(ctx context.Context, msg []byte) error {
 	if hasLineBreak(msg) {
 		var buf bytes.Buffer
@@ -330,48 +319,15 @@ func (t *StdioTransport) writeBatch(ctx context.Context, msgs [][]byte) error {
 	return t.send(ctx, buf) // the writer adds the last newline
 }
 
-// send writes one or more framed lines, without the final newline, itself
-// or through the writer goroutine; see Write.
+// send writes one or more framed lines, without the final newline; see
+// Write.
 func (t *StdioTransport) send(ctx context.Context, msg []byte) error {
-	if t.writes == nil {
-		return t.writeInline(ctx, msg)
-	}
-	t.writeOnce.Do(func() { go t.writer() })
-	req := writeReq{msg: msg, done: doneChans.Get().(chan error)}
-	select {
-	case t.writes <- req:
-	case <-ctx.Done():
-		doneChans.Put(req.done)
-		return ctx.Err()
-	case <-t.closed:
-		doneChans.Put(req.done)
-		return ErrTransportClosed
-	}
-	// Once handed over the message is being written: ctx no longer
-	// applies (the caller must be able to trust that an error means "not
-	// delivered"), only Close abandons the wait.
-	select {
-	case err := <-req.done:
-		doneChans.Put(req.done)
-		return err
-	case <-t.closed:
-		select {
-		case err := <-req.done:
-			doneChans.Put(req.done)
-			return err
-		default:
-			return ErrTransportClosed // the writer may still send: req.done is not reused
-		}
-	}
+	return t.writeInline(ctx, msg)
 }
 
-// doneChans recycles Write's result channels (one allocation per message
-// otherwise). A channel goes back only once drained.
-var doneChans = sync.Pool{New: func() any { return make(chan error, 1) }}
-
 // writeInline writes msg on the caller's goroutine, one writer at a time.
-// As with the writer goroutine, ctx is given up on only while waiting for
-// the turn; Close ends a write in progress.
+// ctx is given up on only while waiting for the turn: once w has been
+// handed bytes, only w's answer says whether they went out.
 func (t *StdioTransport) writeInline(ctx context.Context, msg []byte) error {
 	select {
 	case t.wsem <- struct{}{}:
@@ -386,7 +342,7 @@ func (t *StdioTransport) writeInline(ctx context.Context, msg []byte) error {
 	}
 	err := t.writeLine(msg)
 	if err != nil && isClosed(t.closed) {
-		return ErrTransportClosed // Close ended the write
+		return ErrTransportClosed // Close ended the write (and no success is hidden: err is not nil)
 	}
 	return err
 }
@@ -444,17 +400,6 @@ func (t *StdioTransport) tryWrite(msg []byte) bool {
 		t.w.Write(line[n:])
 	}
 	return n > 0
-}
-
-func (t *StdioTransport) writer() {
-	for {
-		select {
-		case req := <-t.writes:
-			req.done <- t.writeLine(req.msg)
-		case <-t.closed:
-			return
-		}
-	}
 }
 
 // Close closes the reader and the writer when they can be closed.

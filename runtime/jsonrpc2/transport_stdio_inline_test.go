@@ -30,7 +30,7 @@ func osPipes(t *testing.T) (tr *StdioTransport, out *os.File, in *os.File) {
 		outR.Close()
 		inW.Close()
 	})
-	if tr.wsem == nil || tr.writes != nil || tr.pipe == nil {
+	if tr.wsem == nil || tr.pipe == nil {
 		t.Fatal("an os.Pipe is not written on the caller's goroutine")
 	}
 	return tr, outR, inW

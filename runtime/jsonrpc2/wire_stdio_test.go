@@ -77,7 +77,7 @@ func TestWireNeverWritesRawNewline(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	tr := NewStdioTransport(strings.NewReader(""), &buf, StdioOptions{})
-	defer tr.Close() // ends the writer goroutine
+	defer tr.Close()
 	if err := tr.Write(context.Background(), []byte("{\"a\":\n1}")); err != nil {
 		t.Fatal(err)
 	}
