@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -157,11 +156,11 @@ func (t *tgen) encodeMember(p *schema.Property, m *member, key *jen.Statement, v
 		}
 		return gi("AppendSlice").Call(jen.Op("&").Id("e"), key, v)
 	case catMap:
-		if fmt.Sprintf("%#v", m.info.typ()) == "map[string]json.RawMessage" {
+		if m.info.spell == "map[string]json.RawMessage" {
 			return e.Dot("RawMap").Call(key, v)
 		}
 	case catRaw:
-		if fmt.Sprintf("%#v", m.info.typ()) == "json.RawMessage" {
+		if m.info.spell == "json.RawMessage" {
 			return e.Dot("RawValue").Call(key, v)
 		}
 	case catScalar:
@@ -181,7 +180,7 @@ func (t *tgen) encodeMember(p *schema.Property, m *member, key *jen.Statement, v
 		}
 		// A conversion, so that named scalar types (enums) take the same
 		// path as their underlying type.
-		named := fmt.Sprintf("%#v", m.info.typ()) != goTyp
+		named := m.info.spell != goTyp
 		switch {
 		case m.pointer && named:
 			return e.Dot(method+"Ptr").Call(key, jen.Parens(jen.Op("*").Id(goTyp)).Parens(v))
