@@ -44,10 +44,19 @@ BENCH_NOISE_BAND="${BENCH_NOISE_BAND:-0.45}"
   go run ./cmd/mcpbench -short -count 3 -gate "$BENCH_NOISE_BAND" -known known-misses.txt | sed -n "1,/^## echo/p"
 )
 
+# CI's fuzz budget is short and fixed (the whole of CI must stay under 20
+# minutes on 2 cores); MCPGEN_FUZZ_LONG=1 runs four times the executions and
+# the cancellation decoder of every revision, not only the two newest.
+scale=1
+revs="mcp20251125 mcp20260728"
+if [ "${MCPGEN_FUZZ_LONG:-}" = 1 ]; then
+  scale=4
+  revs="mcp20241105 mcp20250326 mcp20250618 mcp20251125 mcp20260728"
+fi
 for target in FuzzValue FuzzValidatorSkip FuzzDecodeObject FuzzDecodeInto FuzzAppendString FuzzAppendValue FuzzDiscriminator; do
-  go test -run XXX -fuzz "^${target}\$" -fuzztime 150000x ./runtime/genimpl
+  go test -run XXX -fuzz "^${target}\$" -fuzztime "$((75000 * scale))x" ./runtime/genimpl
 done
-go test -run XXX -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime 5000x ./generated/mcp20251125
-for rev in mcp20241105 mcp20250326 mcp20250618 mcp20251125 mcp20260728; do
-  go test -run XXX -fuzz '^FuzzCancelledRuntime$' -fuzztime 10000x "./generated/$rev"
+go test -run XXX -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime "$((5000 * scale))x" ./generated/mcp20251125
+for rev in $revs; do
+  go test -run XXX -fuzz '^FuzzCancelledRuntime$' -fuzztime "$((10000 * scale))x" "./generated/$rev"
 done

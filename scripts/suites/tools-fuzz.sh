@@ -9,7 +9,10 @@ set -euo pipefail
 # duration, Go 1.26's fuzz coordinator can fail a clean run with "context
 # deadline exceeded" at the deadline (golang/go#75804, fixed in Go 1.27).
 cd "$(dirname "$0")/../.."
-go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime 300000x ./internal/testsupport/toolstest/kitchen
-go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime 200000x ./internal/testsupport/toolstest/kitchen
+# MCPGEN_FUZZ_LONG=1: four times the executions (CI keeps to a short budget).
+scale=1
+[ "${MCPGEN_FUZZ_LONG:-}" = 1 ] && scale=4
+go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime "$((150000 * scale))x" ./internal/testsupport/toolstest/kitchen
+go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime "$((100000 * scale))x" ./internal/testsupport/toolstest/kitchen
 go test -run '^$' -fuzz '^FuzzGenerate$' -fuzztime 1000x ./generator/tools
 go test -run '^$' -fuzz '^FuzzWildSchema$' -fuzztime 20000x ./generator/tools
