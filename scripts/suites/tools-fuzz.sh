@@ -12,7 +12,7 @@ cd "$(dirname "$0")/../.."
 # MCPGEN_FUZZ_LONG=1: four times the executions (CI keeps to a short budget).
 scale=1
 [ "${MCPGEN_FUZZ_LONG:-}" = 1 ] && scale=4
-go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime "$((150000 * scale))x" ./internal/testsupport/toolstest/kitchen
-go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime "$((100000 * scale))x" ./internal/testsupport/toolstest/kitchen
+go test -run '^$' -fuzz '^FuzzCallTool$' -fuzztime "$((100000 * scale))x" ./internal/testsupport/toolstest/kitchen
+go test -run '^$' -fuzz '^FuzzDecodeSearchItemsArgs$' -fuzztime "$((50000 * scale))x" ./internal/testsupport/toolstest/kitchen
 go test -run '^$' -fuzz '^FuzzGenerate$' -fuzztime 1000x ./generator/tools
-go test -run '^$' -fuzz '^FuzzWildSchema$' -fuzztime 20000x ./generator/tools
+go test -run '^$' -fuzz '^FuzzWildSchema$' -fuzztime "$((10000 * scale))x" ./generator/tools
