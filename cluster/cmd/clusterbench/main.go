@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/cluster/examples/cluster/tools"
+	"github.com/mcpgen/mcpgen/cluster/internal/mdsection"
 	"github.com/mcpgen/mcpgen/cluster/natscluster"
 	"github.com/mcpgen/mcpgen/generated/mcp20251125"
 	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
@@ -81,28 +82,9 @@ const (
 	endMarker   = "<!-- cluster:end -->"
 )
 
-// replaceSection puts sec between the markers of path, appending them at
-// the end if absent.
+// replaceSection puts sec between the markers of path (mdsection.Replace).
 func replaceSection(path, sec string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(b)
-	block := beginMarker + "\n" + sec + endMarker + "\n"
-	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
-	switch {
-	case i >= 0 && j > i:
-		s = s[:i] + block + strings.TrimPrefix(s[j+len(endMarker):], "\n")
-	case i < 0 && j < 0:
-		if !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		s += "\n" + block
-	default:
-		return fmt.Errorf("%s: unbalanced %s / %s markers", path, beginMarker, endMarker)
-	}
-	return os.WriteFile(path, []byte(s), 0o644)
+	return mdsection.Replace(path, beginMarker, endMarker, sec)
 }
 
 // work is the slow tool of the example, instrumented: it reports when it

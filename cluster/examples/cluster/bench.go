@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/mcpgen/mcpgen/cluster/internal/mdsection"
 )
 
 // runBench is "cluster bench": calls per second through the proxy with
@@ -98,7 +100,7 @@ func runBench(args []string) error {
 		fmt.Print(b.String())
 		return nil
 	}
-	return replaceBetween(*write, "<!-- replicas:begin -->", "<!-- replicas:end -->", b.String())
+	return mdsection.Replace(*write, "<!-- replicas:begin -->", "<!-- replicas:end -->", b.String())
 }
 
 // serveProxy serves a Proxy over reps (watching their readiness) until
@@ -220,28 +222,4 @@ func rolling(c *Cluster, reps []*Replica, clients int, grace time.Duration) (*Lo
 	took := time.Since(start)
 	load.Stop()
 	return &load.Stats, took, errors.Join(errs...)
-}
-
-// replaceBetween puts sec between the markers begin and end of path,
-// appending them at the end if absent.
-func replaceBetween(path, begin, end, sec string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	s := string(b)
-	block := begin + "\n" + sec + end + "\n"
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	switch {
-	case i >= 0 && j > i:
-		s = s[:i] + block + strings.TrimPrefix(s[j+len(end):], "\n")
-	case i < 0 && j < 0:
-		if !strings.HasSuffix(s, "\n") {
-			s += "\n"
-		}
-		s += "\n" + block
-	default:
-		return fmt.Errorf("%s: unbalanced %s / %s markers", path, begin, end)
-	}
-	return os.WriteFile(path, []byte(s), 0o644)
 }
