@@ -649,8 +649,15 @@ func (t *tgen) emitDecodeDefinition() {
 		jen.Switch(jen.Id("name")).Block(cases...),
 		jen.Return(jen.Nil(), jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(t.opts.Package+": no schema definition %q"), jen.Id("name"))),
 	)
+	// No definition of any revision is nullable at its root, and
+	// encoding/json takes null as "leave the zero value" (a string enum
+	// would decode null as ""): refused here, as the codec refuses it.
+	t.f.Comment("decodeNew decodes data into a new T; null is not a value of any definition.")
 	t.f.Func().Id("decodeNew").Types(jen.Id("T").Any()).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
 		jen.Id("v").Op(":=").New(jen.Id("T")),
+		jen.If(jen.String().Call(jen.Qual("bytes", "TrimSpace").Call(jen.Id("data"))).Op("==").Lit("null")).Block(
+			jen.Return(jen.Nil(), jen.Qual(fmtPkg, "Errorf").Call(jen.Lit(t.opts.Package+": null is not a %T"), jen.Op("*").Id("v"))),
+		),
 		jen.If(jen.Err().Op(":=").Qual(jsonPkg, "Unmarshal").Call(jen.Id("data"), jen.Id("v")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("v"), jen.Nil()),
 	)

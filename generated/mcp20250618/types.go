@@ -5,6 +5,7 @@
 package mcp20250618
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -7335,8 +7336,13 @@ func DecodeDefinition(name string, data []byte) (any, error) {
 	}
 	return nil, fmt.Errorf("mcp20250618: no schema definition %q", name)
 }
+
+// decodeNew decodes data into a new T; null is not a value of any definition.
 func decodeNew[T any](data []byte) (any, error) {
 	v := new(T)
+	if string(bytes.TrimSpace(data)) == "null" {
+		return nil, fmt.Errorf("mcp20250618: null is not a %T", *v)
+	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return nil, err
 	}
