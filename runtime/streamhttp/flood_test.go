@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // Issue 35, must-show 1: small requests are served during a body flood.
@@ -28,21 +26,7 @@ import (
 // started after configure changed it.
 func floodServer(t *testing.T, opts Options, withAuth bool, configure ...func(*http.Server)) (*fixture, *http.Server) {
 	t.Helper()
-	f := &fixture{
-		started: make(chan string, 64),
-		ctxs:    make(chan context.Context, 64),
-		ended:   make(chan ended, 64),
-		events:  make(chan jsonrpc2.Event, 256),
-		logs:    make(chan string, 256),
-		conns:   make(chan *jsonrpc2.Conn, 256),
-		answers: make(chan error, 16),
-	}
-	if opts.Logger == nil {
-		opts.Logger = quiet()
-	}
-	if opts.Revisions == nil {
-		opts.Revisions = testRevs()
-	}
+	f, opts := newFixtureState(opts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -82,10 +82,10 @@ func newFixture(t *testing.T, opts Options) *fixture {
 	return newFixtureAuth(t, opts, false)
 }
 
-// newFixtureAuth is newFixture, behind runtime/auth's resource server when
-// withAuth (authmode_test.go): post and postAsync then send a valid token.
-func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
-	t.Helper()
+// newFixtureState returns a fixture with its channels made, and opts with
+// the fixtures' defaults (a quiet logger, the test revisions), for a
+// constructor that then serves it.
+func newFixtureState(opts Options) (*fixture, Options) {
 	f := &fixture{
 		started: make(chan string, 64),
 		ctxs:    make(chan context.Context, 64),
@@ -101,6 +101,14 @@ func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
 	if opts.Revisions == nil {
 		opts.Revisions = testRevs()
 	}
+	return f, opts
+}
+
+// newFixtureAuth is newFixture, behind runtime/auth's resource server when
+// withAuth (authmode_test.go): post and postAsync then send a valid token.
+func newFixtureAuth(t *testing.T, opts Options, withAuth bool) *fixture {
+	t.Helper()
+	f, opts := newFixtureState(opts)
 	f.srv = httptest.NewUnstartedServer(nil)
 	f.url = "http://" + f.srv.Listener.Addr().String() + "/mcp"
 	front := func(h http.Handler) http.Handler { return h }
