@@ -24,7 +24,7 @@ import (
 //     their events in a shared EventStore.
 //   - A shared EventStore (natscluster.NewEventStore: a JetStream stream
 //     every replica reads). A stream this replica does not hold is served
-//     from it (resumeRemote): the events after Last-Event-ID, each once,
+//     from it (resumeElsewhere): the events after Last-Event-ID, each once,
 //     in order. If the answer is among them the response ends with it;
 //     otherwise the stream still runs where its request runs, and the
 //     response ends with the retry field after what is stored so far: the
@@ -42,21 +42,15 @@ func (rp *replicas) streamName(n uint64) string {
 	return strconv.FormatUint(n, 10) + "-" + newSessionID()[:12]
 }
 
-// resumeElsewhere serves a GET with Last-Event-ID naming a stream this
-// replica's copy of the session does not hold (another replica's, or one
-// this replica no longer holds): a shared EventStore still has its events.
-func (rp *replicas) resumeElsewhere(w http.ResponseWriter, r *http.Request, s *legacySession, streamID string, after uint64) bool {
-	rp.resumeRemote(w, r, s, streamID, after)
-	return true
-}
-
 // primesPolls is true: a stream closed for polling may be resumed on
 // another replica, which must find it known (closeForPoll).
 func (rp *replicas) primesPolls() bool { return true }
 
-// resumeRemote serves a GET with Last-Event-ID naming a stream this replica
-// does not hold, from the EventStore.
-func (rp *replicas) resumeRemote(w http.ResponseWriter, r *http.Request, s *legacySession, streamID string, after uint64) {
+// resumeElsewhere serves a GET with Last-Event-ID naming a stream this
+// replica's copy of the session does not hold (another replica's, or one
+// this replica no longer holds) from the EventStore, which a shared store
+// still has the events of. It always answers: true.
+func (rp *replicas) resumeElsewhere(w http.ResponseWriter, r *http.Request, s *legacySession, streamID string, after uint64) bool {
 	h := rp.h
 	type event struct {
 		index uint64
@@ -72,15 +66,15 @@ func (rp *replicas) resumeRemote(w http.ResponseWriter, r *http.Request, s *lega
 	switch {
 	case errors.Is(err, ErrEventsLost):
 		writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "no resumable stream for this Last-Event-ID (ended, unknown, or its events are no longer held)", nil)
-		return
+		return true
 	case err != nil:
 		h.log.Warn("event store: read failed; the resumption is refused with 503", "session", s.id, "stream", streamID, "error", err)
 		w.Header().Set("Retry-After", "1")
 		writeError(w, http.StatusServiceUnavailable, jsonrpc2.RequestID{}, jsonrpc2.CodeInternalError, "event store unavailable; try again", nil)
-		return
+		return true
 	}
 	if !h.acceptSessionStream(w, s, jsonrpc2.RequestID{}) {
-		return
+		return true
 	}
 	defer h.releaseSessionStream(s)
 	s.touch(1)
@@ -98,7 +92,7 @@ func (rp *replicas) resumeRemote(w http.ResponseWriter, r *http.Request, s *lega
 	final := false
 	for _, e := range evs {
 		if writeEvent(w, eventID(streamID, e.index), e.data) != nil {
-			return
+			return true
 		}
 		if isAnswer(e.data) {
 			final = true // nothing follows a request stream's answer
@@ -111,6 +105,7 @@ func (rp *replicas) resumeRemote(w http.ResponseWriter, r *http.Request, s *lega
 	_ = rc.Flush()
 	rp.resumedHere(s.id, streamID, final)
 	h.log.Debug("stream resumed from the shared event store", "session", s.id, "stream", streamID, "after", after, "events", len(evs), "final", final, "replica", h.opts.Replica)
+	return true
 }
 
 // isAnswer reports whether an event is a JSON-RPC response: the last
