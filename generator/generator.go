@@ -3,7 +3,6 @@ package generator
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"sort"
 	"strings"
 
@@ -83,7 +82,7 @@ func Generate(m *schema.Model, opts Options) (map[string][]byte, error) {
 		}
 		// Doc comments are already in gofmt's form (canonicalDoc): this
 		// one pass makes the whole file gofmt-clean.
-		src, err := format.Source(gosource.GroupImports(buf.Bytes()))
+		src, err := gosource.Format(buf.Bytes())
 		if err != nil {
 			return nil, fmt.Errorf("generator: %s: %w", e.file, err)
 		}

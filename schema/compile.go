@@ -23,9 +23,11 @@ type Compiled struct {
 	compiler *jsonschema.Compiler
 }
 
-// Compile compiles the schema in data with jsonschema/v5, so a schema that
-// does not compile is refused before any code is generated: the whole
-// document is validated against its dialect's meta-schema, once. The
+// Compile compiles the schema in data with jsonschema/v5: the whole
+// document is validated against its dialect's meta-schema, once. Load
+// does not use it (its own keyword checks, keywords.go, refuse at least
+// what this refuses, at a fraction of the cost); mcpgen validate and the
+// tests do. The
 // validator of each definition is compiled when Definition first asks for
 // it. file names the schema in errors. An official schema is compiled with
 // mcpgen's errata applied (errata.go), as Load reads it, so what validates
@@ -93,9 +95,7 @@ func dialectOf(file string, obj map[string]any) (dialect, error) {
 // size of the schema: for 2020-12, jsonschema/v5 scans every subschema of
 // the document for $dynamicAnchor each time it compiles one subschema
 // (Compiler.compileDynamicAnchors), so compiling them all costs
-// subschemas². Generation needs only the verdict that the schema is valid;
-// the Model is built by the normaliser, which refuses every keyword it
-// cannot map and every $ref that names no definition.
+// subschemas².
 func compile(file string, data []byte, obj map[string]any, d dialect) (*Compiled, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = d.draft

@@ -84,7 +84,7 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	}
 	// The digests above are of the file as published; the Model is of
 	// the document with mcpgen's errata applied (errata.go).
-	applied, data, err := applyErrata(file, officialRev, obj, data)
+	applied, _, err := applyErrata(file, officialRev, obj, data)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func LoadBytes(file string, data []byte, opts Options) (*Model, error) {
 	if !ok {
 		return nil, errAt(file, "#/"+defsKey, "missing or not an object")
 	}
-	if _, err := compile(file, data, obj, d); err != nil {
+	if err := checkKeywords(file, obj, d); err != nil {
 		return nil, err
 	}
 

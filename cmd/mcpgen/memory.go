@@ -10,8 +10,7 @@ import (
 // the test process, leave it nil.
 var budgetMemory func(schemaBytes int)
 
-// Memory budget: the peak of a run is transient data (a second parsed copy
-// of the schema while jsonschema/v5 validates it, the syntax tree of
+// Memory budget: the peak of a run is transient data (the syntax tree of
 // types.go while it is gofmt'd), about 35 times the schema's size for a
 // large schema. Left alone, the collector lets the heap grow to twice the
 // live data before collecting, and further when the machine is busy, so

@@ -3,7 +3,6 @@ package tools
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -187,7 +186,7 @@ func (e *emitter) emit() ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, err
 	}
-	return format.Source(gosource.GroupImports(buf.Bytes()))
+	return gosource.Format(buf.Bytes())
 }
 
 // goType is the Go type of n's values.

@@ -7,12 +7,14 @@ import (
 	"strings"
 )
 
-// GroupImports returns src with its parenthesised import block split into
+// groupImports returns src with its parenthesised import block split into
 // two groups, the standard library's first and then the rest, each kept in
-// its order, as goimports writes them. src must be gofmt'd Go source with
-// at most one such block (as jennifer writes it); anything else is returned
-// as it is.
-func GroupImports(src []byte) []byte {
+// its order, as goimports writes them. src must be Go source with at most
+// one such block (as jennifer writes it); anything else is returned as it
+// is. src's array is reused when it has room for the one byte the blank
+// line adds: the block is near the top of a file that can be megabytes
+// long, and a fresh copy of it cost a twentieth of generation at scale.
+func groupImports(src []byte) []byte {
 	start := bytes.Index(src, []byte("\nimport (\n"))
 	if start < 0 {
 		return src
@@ -38,13 +40,19 @@ func GroupImports(src []byte) []byte {
 	if len(std) == 0 || len(other) == 0 {
 		return src
 	}
-	var out bytes.Buffer
-	out.Write(src[:start])
-	out.WriteString(strings.Join(std, "\n"))
-	out.WriteString("\n\n")
-	out.WriteString(strings.Join(other, "\n"))
-	out.Write(src[end:])
-	return out.Bytes()
+	block := strings.Join(std, "\n") + "\n\n" + strings.Join(other, "\n")
+	grown := len(block) - (end - start) // blank lines dropped make it negative
+	n := len(src)
+	if grown > 0 && cap(src)-n >= grown {
+		src = src[:n+grown]
+		copy(src[end+grown:], src[end:n])
+		copy(src[start:], block)
+		return src
+	}
+	out := make([]byte, 0, n+max(grown, 0))
+	out = append(out, src[:start]...)
+	out = append(out, block...)
+	return append(out, src[end:]...)
 }
 
 // isStandard reports whether an import spec (`"path"` or `name "path"`)
