@@ -134,6 +134,11 @@ type inflight struct {
 	// cancelled and its notifications/cancelled went to the sender queue;
 	// the response waits for it (cancelorder.go).
 	cancelsQueued atomic.Bool
+	// final and delivery are the final message's description and the
+	// Delivery of a delivered request, kept here rather than allocated
+	// apart: they live exactly as long as the record.
+	final    OutMessage
+	delivery Delivery
 }
 
 // errRequestDone is the cause a handler's context gets after its response
@@ -707,4 +712,18 @@ func (c *Conn) logAt(level slog.Level, msg string, attrs []slog.Attr) {
 	if c.log.Enabled(context.Background(), level) {
 		c.log.LogAttrs(context.Background(), level, msg, attrs...)
 	}
+}
+
+// ReceiveResponse hands c an answer to one of its own calls that its
+// transport's reader will not deliver: one the layer between the Conn and
+// the transport made itself (an error for a retry it gave up on), routed
+// as if read. It is safe from any goroutine; a message that is not a
+// response, or answers no call in flight, is dropped and logged, as one
+// read would be.
+func (c *Conn) ReceiveResponse(m *Message) {
+	if m == nil || (m.Kind != KindResponse && m.Kind != KindErrorResponse) {
+		c.warn("ReceiveResponse: dropping a message that is not a response")
+		return
+	}
+	c.onResponse(m)
 }

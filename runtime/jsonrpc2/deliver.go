@@ -47,8 +47,9 @@ type OutMessage struct {
 // when the writer allows them). The response, or notifications/cancelled
 // for the request itself, is the last message. WriteMessage may be called
 // from several goroutines at once, as Transport.Write may; it must not
-// block for long (a stalled client is the writer's to bound), and an error
-// means the message was not delivered.
+// block for long (a stalled client is the writer's to bound), an error
+// means the message was not delivered, and m is not the writer's to keep
+// after it returns (m.Data is).
 type MessageWriter interface {
 	WriteMessage(ctx context.Context, m *OutMessage) error
 }
@@ -91,16 +92,24 @@ func (c *Conn) Deliver(values context.Context, m *Message, w MessageWriter) *Del
 		// Values only: the handler's ctx must find the Conn's cancelCtx
 		// as its parent, not the HTTP request's, or context.WithCancelCause
 		// would watch the parent from a goroutine of its own, one per
-		// request (context.propagateCancel).
-		values = context.WithoutCancel(values)
+		// request (context.propagateCancel). The value layer on top is
+		// for speed: a lookup through it walks the chain in place, where
+		// withoutCancelCtx's own Value method copies itself to the heap on
+		// every lookup (two per request).
+		values = context.WithValue(context.WithoutCancel(values), valuesOnlyKey{}, nil)
 	}
 	c.delivering.Store(true)
 	f := c.admit(m, values, w)
 	if f == nil {
 		return nil
 	}
-	return &Delivery{c: c, f: f}
+	f.delivery = Delivery{c: c, f: f}
+	return &f.delivery
 }
+
+// valuesOnlyKey marks the value layer Deliver puts over a deliverer's
+// values; it is never looked up.
+type valuesOnlyKey struct{}
 
 // StreamClosed reports that the stream the request's answer was to go on
 // is gone. Under a Policy with DisconnectIsCancellation (2026-07-28, where
@@ -111,7 +120,8 @@ func (d *Delivery) StreamClosed() { d.c.streamClosed(d.f) }
 
 // writeDelivered writes one message of f's to its writer.
 func (c *Conn) writeDelivered(f *inflight, msg []byte, kind MessageKind, code int) {
-	o := &OutMessage{Kind: kind, ID: f.req.ID, Code: code, Data: msg}
+	o := &f.final // written once per record: the response or its refusal
+	*o = OutMessage{Kind: kind, ID: f.req.ID, Code: code, Data: msg}
 	if err := f.out.WriteMessage(c.connCtx, o); err != nil {
 		c.debug("writing response failed", slog.String("id", f.req.ID.String()), slog.String("error", err.Error()))
 	}

@@ -96,3 +96,41 @@ func TestVersionRetry(t *testing.T) {
 		t.Fatalf("retry carried version %s", v)
 	}
 }
+
+// TestProbeAnsweredLate: a server that answers server/discover only after
+// the probe gave up (here: once initialize arrived) leaves the probe's
+// read outstanding. The Conn's read loop must take that read's message
+// (the late answer, dropped as unknown) before reading the transport
+// itself; two readers of the one pipe would lose initialize's answer.
+func TestProbeAnsweredLate(t *testing.T) {
+	a, b := jsonrpc2.NewPipe()
+	server := jsonrpc2.NewConn(a, jsonrpc2.WithPolicy(mcp20251125.Policy(jsonrpc2.SideServer)), jsonrpc2.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	initSeen := make(chan struct{})
+	server.Handle("server/discover", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+		<-initSeen
+		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found"}
+	})
+	server.Handle("initialize", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+		close(initSeen)
+		return json.RawMessage(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"late","version":"0"}}`), nil
+	})
+	server.Handle("tools/call", func(ctx context.Context, r *jsonrpc2.Request) (any, error) {
+		return json.RawMessage(`{"content":[{"type":"text","text":"answered"}]}`), nil
+	})
+	server.Start()
+	defer server.Close(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := mcp.Connect(ctx, legacyCapable{b}, session.Implementation{Name: "client", Version: "2"}, nil, session.WithProbeTimeout(20*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	if s.Modern() {
+		t.Fatal("modern after a probe that timed out")
+	}
+	r, err := s.CallTool(ctx, &mcp.CallToolRequestParams{Name: "x"})
+	if err != nil || text(t, r) != "answered" {
+		t.Fatalf("call: %v %v", r, err)
+	}
+}

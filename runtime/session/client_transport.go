@@ -27,10 +27,14 @@ type clientTransport struct {
 	caps      json.RawMessage
 	conn      *jsonrpc2.Conn // set before the Conn starts
 
-	in       chan pumped
+	// pending receives the one read the probe left outstanding on a
+	// goroutine of its own (awaitProbe); reading is set while it is.
+	// Otherwise the Conn's read loop reads the inner transport itself:
+	// a goroutine pumping it would add a hand-off to every answer.
+	pending  chan pumped
+	reading  bool // guarded by mu
 	stop     chan struct{}
 	stopOnce sync.Once
-	pumpOnce sync.Once
 
 	mu      sync.Mutex
 	modern  bool
@@ -98,8 +102,8 @@ type pumped struct {
 
 func newClientTransport(t jsonrpc2.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
 	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
-		legacy: map[jsonrpc2.RequestID]string{},
-		in:     make(chan pumped), stop: make(chan struct{}),
+		legacy:  map[jsonrpc2.RequestID]string{},
+		pending: make(chan pumped, 1), stop: make(chan struct{}),
 		calls: map[jsonrpc2.RequestID]*roundTrip{}, retries: map[jsonrpc2.RequestID]jsonrpc2.RequestID{}}
 }
 
@@ -109,34 +113,42 @@ func (ct *clientTransport) setMode(modern bool, version string) {
 	ct.mu.Unlock()
 }
 
-// pump reads the inner transport on its own goroutine, so that Read can
-// also deliver what MRTR produces.
-func (ct *clientTransport) pump() {
-	for {
-		msg, err := ct.inner.Read(context.Background())
-		select {
-		case ct.in <- pumped{msg, err}:
-		case <-ct.stop:
-			return
-		}
-		if err != nil {
-			return
-		}
+// readAsync starts a read of the inner transport on a goroutine of its
+// own, unless one is outstanding; its result arrives on pending. Only the
+// probe reads this way: it must give up after its timeout, and not every
+// transport's Read ends with its ctx (StdioTransport's does not).
+func (ct *clientTransport) readAsync() {
+	ct.mu.Lock()
+	defer ct.mu.Unlock()
+	if ct.reading {
+		return
 	}
+	ct.reading = true
+	go func() {
+		msg, err := ct.inner.Read(context.Background())
+		ct.pending <- pumped{msg, err}
+	}()
 }
 
-func (ct *clientTransport) start() { ct.pumpOnce.Do(func() { go ct.pump() }) }
+// takePending marks the outstanding read's result as taken.
+func (ct *clientTransport) takePending() {
+	ct.mu.Lock()
+	ct.reading = false
+	ct.mu.Unlock()
+}
 
 var errProbeTimeout = errors.New("session: server/discover probe timed out")
 
 // awaitProbe waits for the probe's answer, keeping every other message.
+// A read still outstanding when it gives up is taken by Read.
 func (ct *clientTransport) awaitProbe(ctx context.Context, timeout time.Duration) (*jsonrpc2.Message, error) {
-	ct.start()
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
 	for {
+		ct.readAsync()
 		select {
-		case p := <-ct.in:
+		case p := <-ct.pending:
+			ct.takePending()
 			if p.err != nil {
 				return nil, p.err
 			}
@@ -160,26 +172,40 @@ func (ct *clientTransport) keep(msg []byte) {
 	ct.mu.Unlock()
 }
 
+// Read returns the next message for the Conn: one kept during the probe,
+// the probe's outstanding read, or the inner transport's next, read on
+// the caller's goroutine (the Conn's read loop), so an answer reaches the
+// Conn with no hand-off of this layer's.
 func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
-	ct.start()
-	ct.mu.Lock()
-	if len(ct.kept) > 0 {
-		msg := ct.kept[0]
-		ct.kept = ct.kept[1:]
-		ct.mu.Unlock()
-		return msg, nil
-	}
-	ct.mu.Unlock()
 	for {
+		ct.mu.Lock()
+		if len(ct.kept) > 0 {
+			msg := ct.kept[0]
+			ct.kept = ct.kept[1:]
+			ct.mu.Unlock()
+			return msg, nil
+		}
+		reading := ct.reading
+		ct.mu.Unlock()
 		var p pumped
-		select {
-		case p = <-ct.in:
-		case <-ct.stop:
-			return nil, jsonrpc2.ErrTransportClosed
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		if reading {
+			select {
+			case p = <-ct.pending:
+				ct.takePending()
+			case <-ct.stop:
+				return nil, jsonrpc2.ErrTransportClosed
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		} else {
+			p.msg, p.err = ct.inner.Read(ctx)
 		}
 		if p.err != nil {
+			select {
+			case <-ct.stop:
+				return nil, jsonrpc2.ErrTransportClosed
+			default:
+			}
 			return nil, p.err
 		}
 		if out, deliver := ct.incoming(p.msg); deliver {
@@ -286,10 +312,7 @@ func (ct *clientTransport) retryAt(orig jsonrpc2.RequestID, rt *roundTrip, v str
 		delete(ct.calls, orig)
 		ct.mu.Unlock()
 		rt.cancel()
-		select {
-		case ct.in <- pumped{msg: mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": e})}:
-		case <-ct.stop:
-		}
+		ct.conn.ReceiveResponse(&jsonrpc2.Message{Kind: jsonrpc2.KindErrorResponse, ID: orig, Error: e})
 	}
 	params, err := jsonscan.EditObject(rt.params, "_meta", func(meta map[string]json.RawMessage) bool {
 		meta[MetaProtocolVersion] = mustJSON(v)
@@ -323,10 +346,7 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 		delete(ct.calls, orig)
 		ct.mu.Unlock()
 		rt.cancel()
-		select {
-		case ct.in <- pumped{msg: mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": e})}:
-		case <-ct.stop:
-		}
+		ct.conn.ReceiveResponse(&jsonrpc2.Message{Kind: jsonrpc2.KindErrorResponse, ID: orig, Error: e})
 	}
 	var ir struct {
 		InputRequests map[string]struct {

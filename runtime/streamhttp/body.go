@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strconv"
 	"sync"
@@ -62,6 +63,10 @@ type bodyPool struct {
 	large   int64 // bytes of large bodies being read
 	bodies  int   // bodies being read
 	clients map[string]*clientBodies
+
+	// idleClients and idleBodies keep records for reuse: one of each per
+	// request otherwise.
+	idleClients, idleBodies sync.Pool
 }
 
 // clientBodies is what one client's bodies being read hold.
@@ -87,12 +92,22 @@ func (p *bodyPool) open(key string) *heldBody {
 	}
 	c := p.clients[key]
 	if c == nil {
-		c = &clientBodies{}
+		// Reused: a client with one request at a time comes and goes
+		// with each of them.
+		c, _ = p.idleClients.Get().(*clientBodies)
+		if c == nil {
+			c = &clientBodies{}
+		}
 		p.clients[key] = c
 	}
 	c.bodies++
 	p.bodies++
-	return &heldBody{client: c, key: key}
+	b, _ := p.idleBodies.Get().(*heldBody)
+	if b == nil {
+		b = &heldBody{}
+	}
+	*b = heldBody{client: c, key: key}
+	return b
 }
 
 // grow takes n more bytes for b, or refuses them (errBodyBudget,
@@ -151,7 +166,11 @@ func (p *bodyPool) close(b *heldBody) {
 	p.bodies--
 	if c.bodies--; c.bodies == 0 {
 		delete(p.clients, b.key)
+		*c = clientBodies{}
+		p.idleClients.Put(c)
 	}
+	*b = heldBody{}
+	p.idleBodies.Put(b)
 }
 
 // bodyStats is a snapshot of a bodyPool, for tests and logs.
@@ -185,7 +204,10 @@ func (h *Handler) clientKey(r *http.Request) string {
 			return "owner:" + o
 		}
 	}
-	return "addr:" + addrKey(r.RemoteAddr)
+	// Unprefixed: an address never starts with "key:" or "owner:", and
+	// it is the key of every request without an identity, so it costs
+	// no concatenation.
+	return addrKey(r.RemoteAddr)
 }
 
 // addrKey is the client part of a remote address: the IP without the port
@@ -197,14 +219,16 @@ func addrKey(remote string) string {
 	if err != nil {
 		host = remote
 	}
-	ip := net.ParseIP(host)
-	if ip == nil {
+	ip, err := netip.ParseAddr(host)
+	switch {
+	case err != nil:
 		return host
+	case ip.Is4():
+		return host // already the canonical dotted quad: netip refuses any other spelling
+	case ip.Is4In6():
+		return ip.Unmap().String()
 	}
-	if ip4 := ip.To4(); ip4 != nil {
-		return ip4.String()
-	}
-	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	return netip.PrefixFrom(ip.WithZone(""), 64).Masked().String()
 }
 
 // budgetReader counts the bytes a body of unknown length (chunked) holds

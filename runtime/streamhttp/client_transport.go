@@ -224,7 +224,7 @@ func (c *ClientTransport) follow(m *jsonrpc2.Message) {
 		}
 		return
 	}
-	v := requestVersion(m.Params)
+	v := requestVersion(m.Params, c.opts.modern)
 	if v == "" || !slices.Contains(c.opts.modern, v) {
 		return
 	}
@@ -234,9 +234,10 @@ func (c *ClientTransport) follow(m *jsonrpc2.Message) {
 	c.era, c.modernVer = EraModern, v
 }
 
-// requestVersion is params._meta's protocol version, "" when absent.
-func requestVersion(params json.RawMessage) string {
-	if v, ok := requestVersionPlain(params); ok {
+// requestVersion is params._meta's protocol version, "" when absent; one
+// of known is returned as it is in known.
+func requestVersion(params json.RawMessage, known []string) string {
+	if v, ok := requestVersionPlain(params, known); ok {
 		return v
 	}
 	var p struct {
@@ -254,7 +255,7 @@ func requestVersion(params json.RawMessage) string {
 // plain case (every request, so it matters): ok is false for what only
 // encoding/json reads exactly (a key that matches "_meta" only without
 // regard to case or through escapes, an escaped version, invalid JSON).
-func requestVersionPlain(params []byte) (v string, ok bool) {
+func requestVersionPlain(params []byte, known []string) (v string, ok bool) {
 	p := jsonscan.Trim(params)
 	if len(p) == 0 {
 		return "", true
@@ -283,7 +284,7 @@ func requestVersionPlain(params []byte) (v string, ok bool) {
 	if raw == nil || raw[0] != '"' {
 		return "", true // encoding/json leaves the string empty
 	}
-	return jsonscan.Unquote(raw)
+	return jsonscan.UnquoteKnown(raw, known)
 }
 
 // SessionID returns the legacy session id, empty before initialize.
@@ -502,8 +503,8 @@ func (c *ClientTransport) headerValueLocked(v string) []string {
 	if s, ok := c.headerValues[v]; ok {
 		return s
 	}
-	if c.headerValues == nil || len(c.headerValues) >= 8 {
-		c.headerValues = map[string][]string{} // a handful at most: versions and one session id
+	if c.headerValues == nil || len(c.headerValues) >= 32 {
+		c.headerValues = map[string][]string{} // a few dozen at most: versions, one session id, the methods
 	}
 	s := []string{v}
 	c.headerValues[v] = s
@@ -521,15 +522,17 @@ func (c *ClientTransport) newPost(ctx context.Context, m *jsonrpc2.Message, body
 	h["Accept"] = acceptBoth
 	rev := c.revision()
 	if m.Kind == jsonrpc2.KindRequest && rev.HasHTTPHeader(HeaderMethod) {
-		h.Set(HeaderMethod, m.Method)
+		c.mu.Lock()
+		h[HeaderMethod] = c.headerValueLocked(m.Method)
+		c.mu.Unlock()
 		if p, ok := peekParams(m.Params); ok {
 			if member, named := nameMember(rev, m.Method); named {
-				if v := p.stringMember(m.Params, member); v != nil {
-					h.Set(HeaderName, EncodeHeaderValue(*v))
+				if v, ok := p.stringMember(m.Params, member); ok {
+					h[HeaderName] = []string{EncodeHeaderValue(v)}
 				}
 			}
-			if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && p.Name != nil {
-				phs := c.paramHeaders(*p.Name)
+			if name, ok := p.nameOf(); ok && m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) {
+				phs := c.paramHeaders(name)
 				var args map[string]json.RawMessage
 				if len(phs) > 0 { // the arguments are read only for a tool that has some
 					_ = json.Unmarshal(p.Arguments, &args)

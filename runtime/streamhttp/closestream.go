@@ -75,7 +75,7 @@ func (s *stream) closeForPoll(retry time.Duration, shared bool) error {
 		_ = s.ev.store.Append(context.Background(), s.ev.session, s.ev.stream, 0, nil)
 	}
 	if _, err := fmt.Fprintf(s.w, "retry: %d\n\n", retry.Milliseconds()); err == nil {
-		_ = s.rc.Flush()
+		_ = s.ctl().Flush()
 	}
 	// Written or not (a client gone meanwhile resumes all the same), the
 	// stream now waits for a resumption.

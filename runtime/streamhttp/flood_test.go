@@ -473,9 +473,12 @@ func TestBodyPoolAdmission(t *testing.T) {
 	h := &Handler{opts: Options{}}
 	r, _ := http.NewRequest(http.MethodPost, "http://x/mcp", nil)
 	for remote, want := range map[string]string{
-		"192.0.2.7:4321":            "addr:192.0.2.7",
-		"[2001:db8:1:2:aa::1]:443":  "addr:2001:db8:1:2::/64",
-		"[2001:db8:1:2:bb::9]:1024": "addr:2001:db8:1:2::/64",
+		"192.0.2.7:4321":            "192.0.2.7",
+		"[::ffff:192.0.2.7]:4321":   "192.0.2.7",
+		"[2001:db8:1:2:aa::1]:443":  "2001:db8:1:2::/64",
+		"[2001:db8:1:2:bb::9]:1024": "2001:db8:1:2::/64",
+		"[fe80::1%eth0]:80":         "fe80::/64",
+		"not an address":            "not an address",
 	} {
 		r.RemoteAddr = remote
 		if got := h.clientKey(r); got != want {

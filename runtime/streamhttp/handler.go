@@ -566,7 +566,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	version := r.Header.Get(HeaderProtocolVersion)
 	p, paramsOK := peekParams(m.Params)
-	metaVersion, hasMeta := p.metaVersion()
+	metaVersion, hasMeta := p.metaVersion(h.opts.ModernVersions)
 	modern := h.modernEnabled() && (slices.Contains(h.opts.ModernVersions, version) || hasMeta ||
 		(version != "" && !slices.Contains(h.opts.LegacyVersions, version) && m.Method != session.MethodInitialize))
 	if !modern && h.legacyEnabled() {

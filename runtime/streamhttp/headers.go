@@ -247,9 +247,33 @@ type peek struct {
 	Arguments json.RawMessage            `json:"arguments"`
 
 	// plain: read by peekPlain, which keeps _meta as its raw object in
-	// meta (nil when absent or null) instead of Meta's map.
-	plain bool
-	meta  []byte
+	// meta (nil when absent or null) instead of Meta's map, and name and
+	// uri as their raw string literals (nil when absent or null) instead
+	// of Name and URI: copied out only when asked for (nameOf, uriOf).
+	plain     bool
+	meta      []byte
+	name, uri []byte
+}
+
+// nameOf is the name member, as encoding/json sets Name: ok is false
+// when it is absent or null.
+func (p peek) nameOf() (string, bool) { return p.stringOf(p.Name, p.name) }
+
+// uriOf is the uri member, as nameOf.
+func (p peek) uriOf() (string, bool) { return p.stringOf(p.URI, p.uri) }
+
+func (p peek) stringOf(decoded *string, raw []byte) (string, bool) {
+	if !p.plain {
+		if decoded == nil {
+			return "", false
+		}
+		return *decoded, true
+	}
+	if raw == nil {
+		return "", false
+	}
+	s, _ := jsonscan.Unquote(raw) // peekPlain checked that it unquotes
+	return s, true
 }
 
 // metaMember is _meta's member key as Meta's map holds it.
@@ -263,16 +287,23 @@ func (p peek) metaMember(key string) (json.RawMessage, bool) {
 }
 
 func peekParams(params json.RawMessage) (peek, bool) {
-	var p peek
 	if len(params) == 0 {
-		return p, true
+		return peek{}, true
 	}
 	if params[0] != '{' {
-		return p, false
+		return peek{}, false
 	}
 	if pp, ok := peekPlain(params); ok {
 		return pp, true
 	}
+	return peekSlow(params)
+}
+
+// peekSlow is peekParams by encoding/json. It is a function of its own so
+// that only here does the peek escape to the heap (json.Unmarshal takes
+// its address): the plain case, every request, allocates none.
+func peekSlow(params json.RawMessage) (peek, bool) {
+	var p peek
 	// The params were valid JSON already (DecodeMessage checked), so an
 	// error here means a member of the wrong type, e.g. "name": 3.
 	err := json.Unmarshal(params, &p)
@@ -305,9 +336,9 @@ func peekPlain(params []byte) (p peek, ok bool) {
 				ok = false
 			}
 		case "name":
-			p.Name, ok = peekString(v)
+			p.name, ok = peekString(v)
 		case "uri":
-			p.URI, ok = peekString(v)
+			p.uri, ok = peekString(v)
 		case "arguments":
 			p.Arguments = v // a slice of the params, which outlive the peek
 		default:
@@ -318,16 +349,22 @@ func peekPlain(params []byte) (p peek, ok bool) {
 	return p, ok
 }
 
-// peekString is a *string member as encoding/json sets it: nil for null.
-func peekString(v []byte) (*string, bool) {
+// peekString checks a *string member's raw value v: null (nil), or a
+// string Unquote reads (v itself), as encoding/json sets the field.
+func peekString(v []byte) ([]byte, bool) {
 	if v[0] == 'n' {
 		return nil, true
 	}
 	if v[0] != '"' {
 		return nil, false
 	}
-	s, ok := jsonscan.Unquote(v)
-	return &s, ok
+	for _, c := range v {
+		if c == '\\' || c >= 0x80 {
+			_, ok := jsonscan.Unquote(v) // escapes: only the rare case pays
+			return v, ok
+		}
+	}
+	return v, true
 }
 
 // foldsToPeeked reports whether k names one of peek's fields without
@@ -342,29 +379,47 @@ func foldsToPeeked(k []byte) bool {
 }
 
 // stringMember returns the string member of params that Mcp-Name mirrors
-// (Revision.HTTPNameMembers), or nil when it is absent or not a string.
+// (Revision.HTTPNameMembers); ok is false when it is absent or not a
+// string.
 // name and uri, the members of every revision so far, were peeked already.
-func (p peek) stringMember(params json.RawMessage, member string) *string {
+func (p peek) stringMember(params json.RawMessage, member string) (string, bool) {
 	switch member {
 	case "name":
-		return p.Name
+		return p.nameOf()
 	case "uri":
-		return p.URI
+		return p.uriOf()
 	}
 	var v string
 	if raw := jsonscan.Member(params, member); raw == nil || json.Unmarshal(raw, &v) != nil {
-		return nil
+		return "", false
 	}
-	return &v
+	return v, true
 }
 
-// metaVersion returns _meta's protocol version and whether it is a string.
-func (p peek) metaVersion() (string, bool) {
+// stringMemberIs reports whether the member stringMember reads is a
+// string equal to v; a plain one is compared where it lies, not copied.
+func (p peek) stringMemberIs(params json.RawMessage, member, v string) bool {
+	if p.plain && (member == "name" || member == "uri") {
+		raw := p.name
+		if member == "uri" {
+			raw = p.uri
+		}
+		if raw != nil && bytes.IndexByte(raw, '\\') < 0 {
+			return string(raw[1:len(raw)-1]) == v
+		}
+	}
+	want, ok := p.stringMember(params, member)
+	return ok && want == v
+}
+
+// metaVersion returns _meta's protocol version and whether it is a
+// string; one of known is returned as it is in known.
+func (p peek) metaVersion(known []string) (string, bool) {
 	raw, ok := p.metaMember(session.MetaProtocolVersion)
 	if !ok {
 		return "", false
 	}
-	if v, ok := jsonscan.Unquote(jsonscan.Trim(raw)); ok {
+	if v, ok := jsonscan.UnquoteKnown(jsonscan.Trim(raw), known); ok {
 		return v, true // a version is plain ASCII: no reflection
 	}
 	var v string

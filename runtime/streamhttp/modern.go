@@ -137,6 +137,16 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	}
 }
 
+// checkToolParamHeaders is checkParamHeaders for the tool a tools/call
+// names, when it names one.
+func checkToolParamHeaders(hd http.Header, headers func(tool string) []ParamHeader, p peek) string {
+	name, ok := p.nameOf()
+	if !ok {
+		return ""
+	}
+	return checkParamHeaders(hd, headers(name), p.Arguments)
+}
+
 // isObject reports whether raw is a JSON object.
 func isObject(raw json.RawMessage) bool {
 	t := jsonscan.Trim(raw)
@@ -195,7 +205,6 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 		return "Header mismatch: Mcp-Method header must be present once and equal the body's method '" + m.Method + "'", session.CodeHeaderMismatch, nil
 	}
 	if member, named := nameMember(rev, m.Method); named {
-		want := p.stringMember(m.Params, member)
 		got := hd.Values(HeaderName)
 		if len(got) != 1 {
 			return "Header mismatch: Mcp-Name header is required for " + m.Method, session.CodeHeaderMismatch, nil
@@ -204,12 +213,12 @@ func (h *Handler) validateModern(hd http.Header, m *jsonrpc2.Message, version, m
 		if !ok {
 			return "Header mismatch: Mcp-Name header value is malformed", session.CodeHeaderMismatch, nil
 		}
-		if want == nil || v != *want {
+		if !p.stringMemberIs(m.Params, member, v) {
 			return "Header mismatch: Mcp-Name header value does not match the body", session.CodeHeaderMismatch, nil
 		}
 	}
-	if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && h.opts.ParamHeaders != nil && p.Name != nil {
-		if msg := checkParamHeaders(hd, h.opts.ParamHeaders(*p.Name), p.Arguments); msg != "" {
+	if m.Method == "tools/call" && rev.HasHTTPHeader(HeaderParamPrefix) && h.opts.ParamHeaders != nil {
+		if msg := checkToolParamHeaders(hd, h.opts.ParamHeaders, p); msg != "" {
 			return "Header mismatch: " + msg, session.CodeHeaderMismatch, nil
 		}
 	}

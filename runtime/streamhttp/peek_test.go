@@ -2,7 +2,6 @@ package streamhttp
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
 )
 
@@ -24,8 +23,19 @@ func TestPeekPlainAgrees(t *testing.T) {
 			t.Errorf("%s: plain reads it, encoding/json fails: %v", params, err)
 			continue
 		}
-		if !reflect.DeepEqual(plain.Name, slow.Name) || !reflect.DeepEqual(plain.URI, slow.URI) || string(plain.Arguments) != string(slow.Arguments) {
-			t.Errorf("%s: plain name %v uri %v args %s; encoding/json %v %v %s", params, plain.Name, plain.URI, plain.Arguments, slow.Name, slow.URI, slow.Arguments)
+		pn, pnok := plain.nameOf()
+		sn, snok := slow.nameOf()
+		pu, puok := plain.uriOf()
+		su, suok := slow.uriOf()
+		if pn != sn || pnok != snok || pu != su || puok != suok || string(plain.Arguments) != string(slow.Arguments) {
+			t.Errorf("%s: plain name %q %v uri %q %v args %s; encoding/json %v %v %s", params, pn, pnok, pu, puok, plain.Arguments, slow.Name, slow.URI, slow.Arguments)
+		}
+		for _, member := range []string{"name", "uri"} {
+			for _, v := range []string{"echo", `a"b`, "file:///a", "a", ""} {
+				if got, want := plain.stringMemberIs([]byte(params), member, v), slow.stringMemberIs([]byte(params), member, v); got != want {
+					t.Errorf("%s: %s is %q: plain %v, encoding/json %v", params, member, v, got, want)
+				}
+			}
 		}
 		for _, k := range keys {
 			a, aok := plain.metaMember(k)

@@ -28,7 +28,7 @@ func TestRequestVersionPlain(t *testing.T) {
 		`{"_meta":{"io.modelcontextprotocol/protocolversion":"x"}}`, `{"a":1,"_meta":{` + k + `:"v"}} `, `{"_meta":{` + k + `:"v"}`,
 	} {
 		want := requestVersionSlow(json.RawMessage(params))
-		if got := requestVersion(json.RawMessage(params)); got != want {
+		if got := requestVersion(json.RawMessage(params), []string{"2026-07-28"}); got != want {
 			t.Errorf("%s: %q, encoding/json %q", params, got, want)
 		}
 	}

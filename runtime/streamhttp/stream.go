@@ -56,7 +56,7 @@ type stream struct {
 }
 
 func newStream(w http.ResponseWriter, allowJSON bool, writeTimeout time.Duration) *stream {
-	return &stream{w: w, rc: http.NewResponseController(w), allowJSON: allowJSON, done: make(chan struct{}), timeout: writeTimeout}
+	return &stream{w: w, allowJSON: allowJSON, done: make(chan struct{}), timeout: writeTimeout}
 }
 
 // send writes one message. A final message ends the stream: in pending mode
@@ -110,7 +110,7 @@ func (s *stream) sendStatus(msg []byte, final bool, code int) error {
 		}
 		err = writeEvent(s.w, id, msg)
 		if err == nil {
-			err = s.rc.Flush()
+			err = s.ctl().Flush()
 		}
 	}
 	switch {
@@ -160,7 +160,7 @@ func (s *stream) openSSE() error {
 	}
 	s.deadline()
 	s.openSSELocked()
-	if err := s.rc.Flush(); err != nil {
+	if err := s.ctl().Flush(); err != nil {
 		s.finishLocked()
 		return errStreamClosed
 	}
@@ -176,7 +176,7 @@ func (s *stream) keepAlive() {
 	}
 	s.deadline()
 	s.openSSELocked()
-	if _, err := s.w.Write([]byte(":\n\n")); err != nil || s.rc.Flush() != nil {
+	if _, err := s.w.Write([]byte(":\n\n")); err != nil || s.ctl().Flush() != nil {
 		if s.ev != nil && !s.ev.closed {
 			s.detachLocked() // resumable: the client may come back
 		} else {
@@ -209,7 +209,7 @@ func (s *stream) copyHeader(h http.Header) {
 
 func (s *stream) deadline() {
 	if s.timeout > 0 {
-		_ = s.rc.SetWriteDeadline(time.Now().Add(s.timeout))
+		_ = s.ctl().SetWriteDeadline(time.Now().Add(s.timeout))
 	}
 }
 
@@ -325,4 +325,14 @@ func (s *stream) generation() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.gen
+}
+
+// ctl returns the controller of the stream's response, made on first use:
+// a stream answered with one plain JSON body (most) never needs it.
+// Called with mu held, while the stream has a response.
+func (s *stream) ctl() *http.ResponseController {
+	if s.rc == nil {
+		s.rc = http.NewResponseController(s.w)
+	}
+	return s.rc
 }

@@ -46,3 +46,19 @@ func Unquote(v []byte) (s string, ok bool) {
 	}
 	return b.String(), true
 }
+
+// UnquoteKnown is Unquote that returns the element of known that v spells,
+// when it spells one without escapes, instead of a new string: the
+// protocol versions every request carries come from a short list, and
+// copying one out per request was an allocation each.
+func UnquoteKnown(v []byte, known []string) (s string, ok bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		body := v[1 : len(v)-1]
+		for _, k := range known {
+			if string(body) == k {
+				return k, true
+			}
+		}
+	}
+	return Unquote(v)
+}
