@@ -46,3 +46,21 @@ func TestPeekPlainAgrees(t *testing.T) {
 		}
 	}
 }
+
+// TestPeekAllocatesNothing: every modern request is peeked (params,
+// version, Mcp-Name) and its client keyed by address on the way in; in
+// the plain case none of it copies anything out.
+func TestPeekAllocatesNothing(t *testing.T) {
+	params := json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"echo","arguments":{"a":1}}`)
+	known := []string{"2026-07-28"}
+	n := testing.AllocsPerRun(100, func() {
+		p, ok := peekParams(params)
+		v, vok := p.metaVersion(known)
+		if !ok || !vok || v != "2026-07-28" || !p.stringMemberIs(params, "name", "echo") || addrKey("192.0.2.7:4321") != "192.0.2.7" {
+			t.Fatal("peek went wrong")
+		}
+	})
+	if n != 0 {
+		t.Fatalf("%v allocations per request peeked, want 0", n)
+	}
+}
