@@ -19,6 +19,9 @@ type Request struct {
 	// Params is the raw params member (nil when absent). It aliases the
 	// message buffer, which is never reused, so a handler may keep it.
 	Params json.RawMessage
+	// Version is the protocol version the transport decided the request
+	// is of (Message.Version), empty when it decided none.
+	Version string
 }
 
 // Handler answers one request. Its ctx ends when the request is cancelled (by

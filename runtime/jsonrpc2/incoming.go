@@ -47,7 +47,7 @@ func (c *Conn) onRequest(m *Message) { c.admit(m, m.Values, nil) }
 // request, nil when the request was refused (and answered) or dropped.
 func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *inflight {
 	f := &inflight{
-		req:  Request{ID: m.ID, Method: m.Method, Params: m.Params},
+		req:  Request{ID: m.ID, Method: m.Method, Params: m.Params, Version: m.Version},
 		conn: c,
 		out:  w,
 	}

@@ -56,6 +56,12 @@ type Message struct {
 	// Conn owns the cancellation, so it should be a context.WithoutCancel.
 	// Nil for a message decoded from bytes.
 	Values context.Context
+	// Version, on a request, is the protocol version the transport decided
+	// it is of, so the layers above need not find it again: a Streamable
+	// HTTP server sets it for a 2026-07-28 request once the
+	// MCP-Protocol-Version header and params._meta agree on it. Empty for
+	// a message decoded from bytes, whose layers read params._meta.
+	Version string
 }
 
 // DecodeMessage decodes one JSON-RPC message. When the input cannot be used it

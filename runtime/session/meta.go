@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc2"
 )
 
 // The session's _meta policy, on top of runtime/internal/jsonscan (which does the
@@ -61,4 +62,13 @@ func mustJSON(v any) json.RawMessage {
 		panic(err)
 	}
 	return b
+}
+
+// requestVersion is the protocol version of a request: the one its
+// transport decided (jsonrpc2.Request.Version), else params._meta's.
+func requestVersion(req *jsonrpc2.Request) (string, bool) {
+	if req.Version != "" {
+		return req.Version, true
+	}
+	return metaString(req.Params, MetaProtocolVersion)
 }

@@ -124,6 +124,9 @@ func (h *Handler) modernPost(w http.ResponseWriter, r *http.Request, m *jsonrpc2
 	// cancels by closing the stream, which wait sees.
 	h.drainTrack(st, m, nil)
 	defer h.drainUntrack(st)
+	// Decided: validateModern found the header and params._meta agreeing
+	// on a version this server speaks. The session takes it from here.
+	m.Version = version
 	d := disp.Deliver(r.Context(), m, &modernWriter{st: st, cancelled: disp.Policy().CancelledMethod})
 	if d == nil {
 		return // refused, and answered on st
