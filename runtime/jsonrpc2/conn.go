@@ -137,9 +137,16 @@ type inflight struct {
 	// cancelled and its notifications/cancelled went to the sender queue;
 	// the response waits for it (cancelorder.go).
 	cancelsQueued atomic.Bool
-	// final and delivery are the final message's description and the
-	// Delivery of a delivered request, kept here rather than allocated
-	// apart: they live exactly as long as the record.
+	// rec holds what only a delivered request needs, allocated with it
+	// (deliveredRecord); nil for a request the Conn read.
+	rec *deliveredRecord
+}
+
+// deliveredRecord is a delivered request's record together with its final
+// message's description and its Delivery: one allocation, where a request
+// the Conn read (every stdio request) keeps the smaller inflight alone.
+type deliveredRecord struct {
+	f        inflight
 	final    OutMessage
 	delivery Delivery
 }

@@ -103,8 +103,8 @@ func (c *Conn) Deliver(values context.Context, m *Message, w MessageWriter) *Del
 	if f == nil {
 		return nil
 	}
-	f.delivery = Delivery{c: c, f: f}
-	return &f.delivery
+	f.rec.delivery = Delivery{c: c, f: f}
+	return &f.rec.delivery
 }
 
 // valuesOnlyKey marks the value layer Deliver puts over a deliverer's
@@ -120,7 +120,7 @@ func (d *Delivery) StreamClosed() { d.c.streamClosed(d.f) }
 
 // writeDelivered writes one message of f's to its writer.
 func (c *Conn) writeDelivered(f *inflight, msg []byte, kind MessageKind, code int) {
-	o := &f.final // written once per record: the response or its refusal
+	o := &f.rec.final // written once per record: the response or its refusal
 	*o = OutMessage{Kind: kind, ID: f.req.ID, Code: code, Data: msg}
 	if err := f.out.WriteMessage(c.connCtx, o); err != nil {
 		c.debug("writing response failed", slog.String("id", f.req.ID.String()), slog.String("error", err.Error()))

@@ -46,11 +46,16 @@ func (c *Conn) onRequest(m *Message) { c.admit(m, m.Values, nil) }
 // values are the deliverer's). It returns the record of an admitted
 // request, nil when the request was refused (and answered) or dropped.
 func (c *Conn) admit(m *Message, values context.Context, w MessageWriter) *inflight {
-	f := &inflight{
-		req:  Request{ID: m.ID, Method: m.Method, Params: m.Params, Version: m.Version},
-		conn: c,
-		out:  w,
+	var f *inflight
+	if w != nil {
+		d := &deliveredRecord{}
+		d.f.rec = d
+		f = &d.f
+	} else {
+		f = &inflight{}
 	}
+	f.req = Request{ID: m.ID, Method: m.Method, Params: m.Params, Version: m.Version}
+	f.conn, f.out = c, w
 	f.task = c.pol.isTask(m.Params) && c.acceptsTasks(m.Method)
 	f.reqCtx = requestCtx{Context: c.connCtx, f: f, values: values}
 	ctx, cancel := context.WithCancelCause(&f.reqCtx)
