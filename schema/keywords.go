@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"net/url"
 	"strconv"
@@ -266,7 +265,9 @@ func (k keywordChecker) stringArray(v any, at string) error {
 }
 
 // enum checks an enum: an array, and in draft-07 a non-empty one of
-// distinct values.
+// distinct values. mcpgen reads only string enums (the normaliser refuses
+// any other), so that is required here already, which makes distinct a
+// comparison of strings.
 func (k keywordChecker) enum(v any, at string) error {
 	list, ok := v.([]any)
 	if !ok {
@@ -278,14 +279,7 @@ func (k keywordChecker) enum(v any, at string) error {
 	if len(list) == 0 {
 		return errAt(k.file, at, "must not be empty")
 	}
-	for i := range list {
-		for j := 0; j < i; j++ {
-			if jsonEqual(list[i], list[j]) {
-				return errAt(k.file, at+"/"+strconv.Itoa(i), "repeats item %d", j)
-			}
-		}
-	}
-	return nil
+	return k.stringArray(v, at)
 }
 
 // nonNegativeInteger reports whether n is an integer ≥ 0; like the
@@ -293,44 +287,6 @@ func (k keywordChecker) enum(v any, at string) error {
 func nonNegativeInteger(n json.Number) bool {
 	i, err := strconv.ParseInt(n.String(), 10, 64)
 	return err == nil && i >= 0
-}
-
-// jsonEqual is JSON equality, as uniqueItems compares: numbers by value.
-func jsonEqual(a, b any) bool {
-	switch a := a.(type) {
-	case json.Number:
-		b, ok := b.(json.Number)
-		if !ok {
-			return false
-		}
-		x, ok1 := new(big.Rat).SetString(a.String())
-		y, ok2 := new(big.Rat).SetString(b.String())
-		return ok1 && ok2 && x.Cmp(y) == 0
-	case []any:
-		b, ok := b.([]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if !jsonEqual(a[i], b[i]) {
-				return false
-			}
-		}
-		return true
-	case map[string]any:
-		b, ok := b.(map[string]any)
-		if !ok || len(a) != len(b) {
-			return false
-		}
-		for key, v := range a {
-			w, ok := b[key]
-			if !ok || !jsonEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	}
-	return a == b
 }
 
 // isURIReference and isURI are jsonschema/v5's "uri-reference" and "uri"
