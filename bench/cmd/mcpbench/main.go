@@ -71,10 +71,11 @@ func main() {
 	}
 	os.Stdout.WriteString(b.String())
 	if *out != "" {
-		// The cluster section is measured by another command in another
-		// module (cluster/cmd/clusterbench); keep what it wrote.
+		// The cluster and replicas sections are measured by other
+		// commands in another module (cluster/cmd/clusterbench, the
+		// cluster example's bench); keep what they wrote.
 		if old, err := os.ReadFile(*out); err == nil {
-			b.WriteString(clusterSection(string(old)))
+			b.WriteString(keptSections(string(old)))
 		}
 		if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -828,14 +829,18 @@ func fail(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "mcpbench: "+format+"\n", args...)
 }
 
-// clusterSection returns the part of an existing report between the
-// cluster markers (markers included, after a blank line), or "".
-func clusterSection(report string) string {
-	const begin, end = "<!-- cluster:begin -->", "<!-- cluster:end -->"
-	i := strings.Index(report, begin)
-	j := strings.Index(report, end)
-	if i < 0 || j < i {
-		return ""
+// keptSections returns the parts of an existing report that other
+// commands write, between their markers (cluster, then replicas; markers
+// included, each after a blank line), or "".
+func keptSections(report string) string {
+	var b strings.Builder
+	for _, name := range []string{"cluster", "replicas"} {
+		begin, end := "<!-- "+name+":begin -->", "<!-- "+name+":end -->"
+		i := strings.Index(report, begin)
+		j := strings.Index(report, end)
+		if i >= 0 && j > i {
+			b.WriteString("\n" + report[i:j+len(end)] + "\n")
+		}
 	}
-	return "\n" + report[i:j+len(end)] + "\n"
+	return b.String()
 }

@@ -89,13 +89,14 @@ func TestGate(t *testing.T) {
 	}
 }
 
-func TestClusterSectionKept(t *testing.T) {
-	old := "# report\n\nold tables\n\n<!-- cluster:begin -->\n## Cluster\nrows\n<!-- cluster:end -->\n"
-	if got, want := clusterSection(old), "\n<!-- cluster:begin -->\n## Cluster\nrows\n<!-- cluster:end -->\n"; got != want {
-		t.Fatalf("clusterSection = %q, want %q", got, want)
+func TestOtherSectionsKept(t *testing.T) {
+	old := "# report\n\nold tables\n\n<!-- cluster:begin -->\n## Cluster\nrows\n<!-- cluster:end -->\n\n<!-- replicas:begin -->\n## Replicas\nrows\n<!-- replicas:end -->\n"
+	want := "\n<!-- cluster:begin -->\n## Cluster\nrows\n<!-- cluster:end -->\n\n<!-- replicas:begin -->\n## Replicas\nrows\n<!-- replicas:end -->\n"
+	if got := keptSections(old); got != want {
+		t.Fatalf("keptSections = %q, want %q", got, want)
 	}
-	if got := clusterSection("no section"); got != "" {
-		t.Fatalf("clusterSection without markers = %q", got)
+	if got := keptSections("no section"); got != "" {
+		t.Fatalf("keptSections without markers = %q", got)
 	}
 }
 
