@@ -26,20 +26,68 @@ import (
 
 // keywordChecker walks one document.
 type keywordChecker struct {
-	file    string
 	draft07 bool
 }
 
+// refusal is what the walk found wrong, with the JSON pointer's segments
+// from the offending value up to the node that reports it: they are
+// appended as the walk unwinds (in), so no pointer is built for the
+// millions of values a large schema has that are fine.
+type refusal struct {
+	path []string // innermost first
+	msg  string
+}
+
+func refuse(format string, args ...any) *refusal {
+	return &refusal{msg: fmt.Sprintf(format, args...)}
+}
+
+// in returns r one level further out, under seg; nil stays nil.
+func (r *refusal) in(seg string) *refusal {
+	if r != nil {
+		r.path = append(r.path, seg)
+	}
+	return r
+}
+
+// pointer is r's place below base.
+func (r *refusal) pointer(base string) string {
+	var b strings.Builder
+	b.WriteString(base)
+	for i := len(r.path) - 1; i >= 0; i-- {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(r.path[i]))
+	}
+	return b.String()
+}
+
+// firstOf keeps, of the refusals found under the members of one object,
+// the one under the smallest key: a map's order is random, and the error
+// must not be (the normaliser reports in key order too).
+type firstOf struct {
+	r   *refusal
+	key string
+}
+
+func (f *firstOf) add(key string, r *refusal) {
+	if r != nil && (f.r == nil || key < f.key) {
+		f.r, f.key = r, key
+	}
+}
+
+func (f *firstOf) result() *refusal { return f.r.in(f.key) }
+
 // checkKeywords checks the root and every schema in the document.
 func checkKeywords(file string, root map[string]any, d dialect) error {
-	k := keywordChecker{file: file, draft07: d.name == "draft-07"}
+	k := keywordChecker{draft07: d.name == "draft-07"}
+	var top firstOf
 	for _, key := range []string{"$comment", "description", "title"} {
-		if err := k.str(root, key, "#"); err != nil {
-			return err
+		if v, ok := root[key]; ok {
+			top.add(key, checkString(v))
 		}
 	}
-	if err := k.id(root, "#"); err != nil {
-		return err
+	if v, ok := root["$id"]; ok {
+		top.add("$id", k.id(v))
 	}
 	containers := []string{d.defsKey}
 	if !k.draft07 {
@@ -48,168 +96,159 @@ func checkKeywords(file string, root map[string]any, d dialect) error {
 		containers = append(containers, "definitions")
 	}
 	for _, key := range containers {
-		raw, ok := root[key]
-		if !ok {
-			continue
+		if raw, ok := root[key]; ok {
+			top.add(key, k.schemaMap(raw, true))
 		}
-		defs, ok := raw.(map[string]any)
-		if !ok {
-			return errAt(file, "#/"+key, "must be an object of schemas, got %s", jsonKindOf(raw))
-		}
-		for name, def := range defs {
-			if err := k.schema(def, "#/"+key+"/"+escapePointer(name), true); err != nil {
-				return err
-			}
-		}
+	}
+	if r := top.result(); r != nil {
+		return errAt(file, r.pointer("#"), "%s", r.msg)
 	}
 	return nil
 }
 
+// schemaMap checks an object of schemas (definitions, properties).
+func (k keywordChecker) schemaMap(raw any, top bool) *refusal {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		return refuse("must be an object of schemas, got %s", jsonKindOf(raw))
+	}
+	var first firstOf
+	for name, v := range m {
+		first.add(name, k.schema(v, top))
+	}
+	return first.result()
+}
+
 // schema checks one schema and, through the applicator keywords, every
 // schema inside it. A definition (top) may also carry $schema and $id.
-func (k keywordChecker) schema(raw any, ptr string, top bool) error {
+func (k keywordChecker) schema(raw any, top bool) *refusal {
 	s, ok := raw.(map[string]any)
 	if !ok {
 		if _, ok := raw.(bool); ok {
 			return nil
 		}
-		return errAt(k.file, ptr, "a schema must be an object or a boolean, got %s", jsonKindOf(raw))
+		return refuse("a schema must be an object or a boolean, got %s", jsonKindOf(raw))
 	}
+	var first firstOf
 	for key, v := range s {
-		at := ptr + "/" + escapePointer(key)
-		var err error
-		switch key {
-		case "description", "title", "$comment", "format":
-			err = k.str(s, key, ptr)
-		case "readOnly", "writeOnly":
-			err = k.boolean(v, at)
-		case "deprecated":
-			if !k.draft07 { // unknown to draft-07: any value
-				err = k.boolean(v, at)
-			}
-		case "examples":
-			if _, ok := v.([]any); !ok {
-				err = errAt(k.file, at, "must be an array, got %s", jsonKindOf(v))
-			}
-		case "default", "const":
-		case "enum":
-			err = k.enum(v, at)
-		case "type":
-			err = k.typ(v, at)
-		case "required":
-			err = k.stringArray(v, at)
-		case "minimum", "maximum":
-			if _, ok := v.(json.Number); !ok {
-				err = errAt(k.file, at, "must be a number, got %s", jsonKindOf(v))
-			}
-		case "maxItems":
-			if n, ok := v.(json.Number); !ok || !nonNegativeInteger(n) {
-				err = errAt(k.file, at, "must be a non-negative integer")
-			}
-		case "$ref":
-			if str, ok := v.(string); !ok {
-				err = errAt(k.file, at, "must be a string, got %s", jsonKindOf(v))
-			} else if !isURIReference(str) {
-				err = errAt(k.file, at, "%q is not a URI reference", str)
-			}
-		case "properties":
-			props, ok := v.(map[string]any)
-			if !ok {
-				err = errAt(k.file, at, "must be an object of schemas, got %s", jsonKindOf(v))
-				break
-			}
-			for name, p := range props {
-				if err = k.schema(p, at+"/"+escapePointer(name), false); err != nil {
-					break
-				}
-			}
-		case "additionalProperties", "propertyNames", "not":
-			err = k.schema(v, at, false)
-		case "items":
-			if list, ok := v.([]any); ok && k.draft07 {
-				err = k.schemaArray(list, at) // draft-07's tuple form
-			} else {
-				err = k.schema(v, at, false)
-			}
-		case "anyOf", "allOf":
-			list, ok := v.([]any)
-			if !ok {
-				err = errAt(k.file, at, "must be a non-empty array of schemas, got %s", jsonKindOf(v))
-			} else {
-				err = k.schemaArray(list, at)
-			}
-		case "$schema":
-			if !top {
-				return errAt(k.file, at, "unsupported keyword %q", key)
-			}
-			if str, ok := v.(string); !ok || !isURI(str) {
-				err = errAt(k.file, at, "must be an absolute URI")
-			}
-		case "$id":
-			if !top {
-				return errAt(k.file, at, "unsupported keyword %q", key)
-			}
-			err = k.id(s, ptr)
-		default:
-			// Outside mcpgen's vocabulary: the meta-schema may allow it,
-			// but the normaliser would refuse it anyway, and a keyword
-			// never checked here must never be accepted.
-			return errAt(k.file, at, "unsupported keyword %q", key)
+		first.add(key, k.keyword(key, v, top))
+	}
+	return first.result()
+}
+
+// keyword checks the value v of one keyword of a schema.
+func (k keywordChecker) keyword(key string, v any, top bool) *refusal {
+	switch key {
+	case "description", "title", "$comment", "format":
+		return checkString(v)
+	case "readOnly", "writeOnly":
+		return checkBool(v)
+	case "deprecated":
+		if !k.draft07 { // unknown to draft-07: any value
+			return checkBool(v)
 		}
-		if err != nil {
-			return err
+	case "examples":
+		if _, ok := v.([]any); !ok {
+			return refuse("must be an array, got %s", jsonKindOf(v))
 		}
+	case "default", "const":
+	case "enum":
+		return k.enum(v)
+	case "type":
+		return typ(v)
+	case "required":
+		return stringArray(v)
+	case "minimum", "maximum":
+		if _, ok := v.(json.Number); !ok {
+			return refuse("must be a number, got %s", jsonKindOf(v))
+		}
+	case "maxItems":
+		if n, ok := v.(json.Number); !ok || !nonNegativeInteger(n) {
+			return refuse("must be a non-negative integer")
+		}
+	case "$ref":
+		str, ok := v.(string)
+		if !ok {
+			return refuse("must be a string, got %s", jsonKindOf(v))
+		}
+		if !isURIReference(str) {
+			return refuse("%q is not a URI reference", str)
+		}
+	case "properties":
+		return k.schemaMap(v, false)
+	case "additionalProperties", "propertyNames", "not":
+		return k.schema(v, false)
+	case "items":
+		if list, ok := v.([]any); ok && k.draft07 {
+			return k.schemaArray(list) // draft-07's tuple form
+		}
+		return k.schema(v, false)
+	case "anyOf", "allOf":
+		list, ok := v.([]any)
+		if !ok {
+			return refuse("must be a non-empty array of schemas, got %s", jsonKindOf(v))
+		}
+		return k.schemaArray(list)
+	case "$schema":
+		if !top {
+			return refuse("unsupported keyword %q", key)
+		}
+		if str, ok := v.(string); !ok || !isURI(str) {
+			return refuse("must be an absolute URI")
+		}
+	case "$id":
+		if !top {
+			return refuse("unsupported keyword %q", key)
+		}
+		return k.id(v)
+	default:
+		// Outside mcpgen's vocabulary: the meta-schema may allow it,
+		// but the normaliser would refuse it anyway, and a keyword
+		// never checked here must never be accepted.
+		return refuse("unsupported keyword %q", key)
 	}
 	return nil
 }
 
-// str checks that s[key], if present, is a string.
-func (k keywordChecker) str(s map[string]any, key, ptr string) error {
-	v, ok := s[key]
-	if !ok {
-		return nil
-	}
-	if _, ok := v.(string); !ok {
-		return errAt(k.file, ptr+"/"+escapePointer(key), "must be a string, got %s", jsonKindOf(v))
-	}
-	return nil
-}
-
-// id checks s's $id, if present: a URI reference, and in 2020-12 one
-// without a non-empty fragment.
-func (k keywordChecker) id(s map[string]any, ptr string) error {
-	v, ok := s["$id"]
-	if !ok {
-		return nil
-	}
-	at := strings.TrimSuffix(ptr, "/") + "/$id"
+// id checks an $id: a URI reference, and in 2020-12 one without a
+// non-empty fragment.
+func (k keywordChecker) id(v any) *refusal {
 	str, ok := v.(string)
 	if !ok {
-		return errAt(k.file, at, "must be a string, got %s", jsonKindOf(v))
+		return refuse("must be a string, got %s", jsonKindOf(v))
 	}
 	if !isURIReference(str) {
-		return errAt(k.file, at, "%q is not a URI reference", str)
+		return refuse("%q is not a URI reference", str)
 	}
 	if i := strings.IndexByte(str, '#'); !k.draft07 && i >= 0 && i != len(str)-1 {
-		return errAt(k.file, at, "%q has a fragment (2020-12 allows none in $id)", str)
+		return refuse("%q has a fragment (2020-12 allows none in $id)", str)
 	}
 	return nil
 }
 
-func (k keywordChecker) boolean(v any, at string) error {
+func checkString(v any) *refusal {
+	if _, ok := v.(string); !ok {
+		return refuse("must be a string, got %s", jsonKindOf(v))
+	}
+	return nil
+}
+
+func checkBool(v any) *refusal {
 	if _, ok := v.(bool); !ok {
-		return errAt(k.file, at, "must be a boolean, got %s", jsonKindOf(v))
+		return refuse("must be a boolean, got %s", jsonKindOf(v))
 	}
 	return nil
 }
 
-func (k keywordChecker) schemaArray(list []any, at string) error {
+// schemaArray checks a non-empty array of schemas; the first refusal in
+// the array's order is reported.
+func (k keywordChecker) schemaArray(list []any) *refusal {
 	if len(list) == 0 {
-		return errAt(k.file, at, "must be a non-empty array of schemas")
+		return refuse("must be a non-empty array of schemas")
 	}
 	for i, v := range list {
-		if err := k.schema(v, at+"/"+strconv.Itoa(i), false); err != nil {
-			return err
+		if r := k.schema(v, false); r != nil {
+			return r.in(strconv.Itoa(i))
 		}
 	}
 	return nil
@@ -218,46 +257,46 @@ func (k keywordChecker) schemaArray(list []any, at string) error {
 // simpleTypes are the names the meta-schemas allow in "type".
 var simpleTypes = map[string]bool{"array": true, "boolean": true, "integer": true, "null": true, "number": true, "object": true, "string": true}
 
-func (k keywordChecker) typ(v any, at string) error {
+func typ(v any) *refusal {
 	switch t := v.(type) {
 	case string:
 		if !simpleTypes[t] {
-			return errAt(k.file, at, "unknown type %q", t)
+			return refuse("unknown type %q", t)
 		}
 		return nil
 	case []any:
 		if len(t) == 0 {
-			return errAt(k.file, at, "must name at least one type")
+			return refuse("must name at least one type")
 		}
 		seen := map[string]bool{}
 		for i, x := range t {
 			name, ok := x.(string)
 			if !ok || !simpleTypes[name] {
-				return errAt(k.file, at+"/"+strconv.Itoa(i), "must be a type name (%s)", "array, boolean, integer, null, number, object or string")
+				return refuse("must be a type name (%s)", "array, boolean, integer, null, number, object or string").in(strconv.Itoa(i))
 			}
 			if seen[name] {
-				return errAt(k.file, at+"/"+strconv.Itoa(i), "type %q named twice", name)
+				return refuse("type %q named twice", name).in(strconv.Itoa(i))
 			}
 			seen[name] = true
 		}
 		return nil
 	}
-	return errAt(k.file, at, "must be a type name or an array of them, got %s", jsonKindOf(v))
+	return refuse("must be a type name or an array of them, got %s", jsonKindOf(v))
 }
 
-func (k keywordChecker) stringArray(v any, at string) error {
+func stringArray(v any) *refusal {
 	list, ok := v.([]any)
 	if !ok {
-		return errAt(k.file, at, "must be an array of strings, got %s", jsonKindOf(v))
+		return refuse("must be an array of strings, got %s", jsonKindOf(v))
 	}
 	seen := make(map[string]bool, len(list))
 	for i, x := range list {
 		str, ok := x.(string)
 		if !ok {
-			return errAt(k.file, at+"/"+strconv.Itoa(i), "must be a string, got %s", jsonKindOf(x))
+			return refuse("must be a string, got %s", jsonKindOf(x)).in(strconv.Itoa(i))
 		}
 		if seen[str] {
-			return errAt(k.file, at+"/"+strconv.Itoa(i), "%q is listed twice", str)
+			return refuse("%q is listed twice", str).in(strconv.Itoa(i))
 		}
 		seen[str] = true
 	}
@@ -268,18 +307,18 @@ func (k keywordChecker) stringArray(v any, at string) error {
 // distinct values. mcpgen reads only string enums (the normaliser refuses
 // any other), so that is required here already, which makes distinct a
 // comparison of strings.
-func (k keywordChecker) enum(v any, at string) error {
+func (k keywordChecker) enum(v any) *refusal {
 	list, ok := v.([]any)
 	if !ok {
-		return errAt(k.file, at, "must be an array, got %s", jsonKindOf(v))
+		return refuse("must be an array, got %s", jsonKindOf(v))
 	}
 	if !k.draft07 {
 		return nil
 	}
 	if len(list) == 0 {
-		return errAt(k.file, at, "must not be empty")
+		return refuse("must not be empty")
 	}
-	return k.stringArray(v, at)
+	return stringArray(v)
 }
 
 // nonNegativeInteger reports whether n is an integer ≥ 0; like the

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -106,4 +107,19 @@ func FuzzLoadAcceptsOnlyValid(f *testing.F) {
 			t.Fatalf("Load accepted what jsonschema/v5 refuses: %s\n  jsonschema/v5: %v", data, err)
 		}
 	})
+}
+
+// TestKeywordRefusalIsDeterministic: of several faults, the one under the
+// smallest key is reported, every time, whatever order the maps iterate in.
+func TestKeywordRefusalIsDeterministic(t *testing.T) {
+	doc := []byte(`{"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{
+		"B":{"type":"object","properties":{"y":{"title":1},"x":{"type":"strin","format":2}}},
+		"A":{"type":"object","properties":{"q":{"readOnly":"no"},"p":{"description":3,"examples":{}}}}}}`)
+	const want = "#/$defs/A/properties/p/description"
+	for i := 0; i < 50; i++ {
+		_, err := LoadBytes("2025-06-18/x.json", doc, Options{})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("run %d: %v, want the refusal at %s", i, err, want)
+		}
+	}
 }
