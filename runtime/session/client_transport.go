@@ -31,7 +31,7 @@ type clientTransport struct {
 	// goroutine of its own (awaitProbe); reading is set while it is.
 	// Otherwise the Conn's read loop reads the inner transport itself:
 	// a goroutine pumping it would add a hand-off to every answer.
-	pending  chan pumped
+	pending  chan readResult
 	reading  bool // guarded by mu
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -95,7 +95,9 @@ func (rt *roundTrip) cancel() {
 // cannot hold a call forever.
 const maxInputRounds = 32
 
-type pumped struct {
+// readResult is one read of the inner transport made on a goroutine of
+// its own (readAsync).
+type readResult struct {
 	msg []byte
 	err error
 }
@@ -103,7 +105,7 @@ type pumped struct {
 func newClientTransport(t jsonrpc2.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
 	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
 		legacy:  map[jsonrpc2.RequestID]string{},
-		pending: make(chan pumped, 1), stop: make(chan struct{}),
+		pending: make(chan readResult, 1), stop: make(chan struct{}),
 		calls: map[jsonrpc2.RequestID]*roundTrip{}, retries: map[jsonrpc2.RequestID]jsonrpc2.RequestID{}}
 }
 
@@ -126,7 +128,7 @@ func (ct *clientTransport) readAsync() {
 	ct.reading = true
 	go func() {
 		msg, err := ct.inner.Read(context.Background())
-		ct.pending <- pumped{msg, err}
+		ct.pending <- readResult{msg, err}
 	}()
 }
 
@@ -187,7 +189,7 @@ func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
 		}
 		reading := ct.reading
 		ct.mu.Unlock()
-		var p pumped
+		var p readResult
 		if reading {
 			select {
 			case p = <-ct.pending:

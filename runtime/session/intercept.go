@@ -20,7 +20,7 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 		// A method the modern revision removed (initialize, ping,
 		// logging/setLevel, resources/subscribe, …) does not exist for a
 		// modern request, whatever answers it for legacy clients.
-		if v, ok := requestVersion(req); ok {
+		if v, ok := requestVersion(req, jsonscan.Member(req.Params, "_meta")); ok {
 			return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "Method not found: " + req.Method + " is not part of protocol version " + v}
 		}
 	}
@@ -33,10 +33,7 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 	srv, method, h := st.srv, req.Method, next
 	// _meta is located once; what the session reads of it comes from here.
 	meta := jsonscan.Member(req.Params, "_meta")
-	v, hasVersion := req.Version, req.Version != "" // the transport's decision
-	if !hasVersion {
-		v, hasVersion = metaMemberString(meta, MetaProtocolVersion)
-	}
+	v, hasVersion := requestVersion(req, meta)
 	rs := &requestState{st: st, req: req}
 	if hasVersion && srv.base.Modern {
 		if !srv.supportsModern(v) {

@@ -65,10 +65,11 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // requestVersion is the protocol version of a request: the one its
-// transport decided (jsonrpc2.Request.Version), else params._meta's.
-func requestVersion(req *jsonrpc2.Request) (string, bool) {
+// transport decided (jsonrpc2.Request.Version), else that of meta, the
+// request's params._meta (located by the caller).
+func requestVersion(req *jsonrpc2.Request, meta json.RawMessage) (string, bool) {
 	if req.Version != "" {
 		return req.Version, true
 	}
-	return metaString(req.Params, MetaProtocolVersion)
+	return metaMemberString(meta, MetaProtocolVersion)
 }
