@@ -46,6 +46,28 @@ const valuesKey = "x-mcpgen-values"
 // ptrJoin appends one member name or index to a JSON pointer.
 func ptrJoin(at string, tok any) string { return at + "/" + esc(fmt.Sprint(tok)) }
 
+// typeName are the values of "type" JSON Schema defines.
+var typeName = map[string]bool{"object": true, "array": true, "string": true, "integer": true, "number": true, "boolean": true, "null": true}
+
+// isTypeName says t is one of typeName.
+func isTypeName(t any) bool {
+	s, ok := t.(string)
+	return ok && typeName[s]
+}
+
+// appliesTo are the keywords that only assert on values of one type
+// (number covers integer): next to another "type" they assert nothing, so
+// normalize drops them where parse would ask for the type they need.
+var appliesTo = map[string]string{
+	"properties": "object", "required": "object", "additionalProperties": "object", "patternProperties": "object",
+	"propertyNames": "object", "minProperties": "object", "maxProperties": "object", "dependentRequired": "object",
+	"dependentSchemas": "object", "dependencies": "object", "unevaluatedProperties": "object",
+	"items": "array", "prefixItems": "array", "additionalItems": "array", "contains": "array", "minContains": "array",
+	"maxContains": "array", "minItems": "array", "maxItems": "array", "uniqueItems": "array", "unevaluatedItems": "array",
+	"minLength": "string", "maxLength": "string", "pattern": "string",
+	"minimum": "number", "maximum": "number", "exclusiveMinimum": "number", "exclusiveMaximum": "number", "multipleOf": "number",
+}
+
 // bound are the keywords parse implements.
 var bound = map[string]bool{
 	"type": true, "properties": true, "required": true, "additionalProperties": true, "items": true,
@@ -218,6 +240,12 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 			return fallback(m, fmt.Sprintf("a list of types %v", t), at)
 		}
 	}
+	if t, ok := m["type"]; ok && !isTypeName(t) && !root {
+		// Not a type name (an object, a number, an unknown name): no
+		// JSON value could have it, and parse would refuse it. At the
+		// root, the end of object makes it an object.
+		return fallback(m, "a \"type\" that is not a type name", at)
+	}
 	if m["type"] == "null" && !root {
 		return fallback(m, "type null", at)
 	}
@@ -231,6 +259,13 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 			m["type"] = "object"
 		case m["items"] != nil || m["prefixItems"] != nil:
 			m["type"] = "array"
+		}
+	}
+	if t, ok := m["type"].(string); ok {
+		for k := range m {
+			if want, ok := appliesTo[k]; ok && want != t && (want != "number" || t != "integer") {
+				delete(m, k) // asserts nothing on a value of type t
+			}
 		}
 	}
 	keys := make([]string, 0, len(m))
@@ -327,6 +362,18 @@ func (nz *normalizer) object(m map[string]any, root bool, at string) any {
 				delete(m, "required")
 			}
 		}
+	}
+	if root && m["type"] != "object" {
+		// The Tool definition requires an object at the root; a schema
+		// that says otherwise through an allOf or a $ref still generates:
+		// arguments with no typed members, the whole value checked
+		// against the published schema.
+		nz.loose = true
+		shell := map[string]any{"type": "object", atKey: m[atKey]}
+		if d, ok := m["description"]; ok {
+			shell["description"] = d
+		}
+		return shell
 	}
 	return m
 }
