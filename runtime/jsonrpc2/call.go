@@ -90,7 +90,7 @@ func withCallOptions(cc callConfig, opts []CallOption) callConfig {
 func (c *Conn) issue(ctx context.Context, method string, params any, cc *callConfig) (*call, error) {
 	cl := &call{ctx: ctx, method: method, done: make(chan struct{})}
 	cl.id = Int64ID(c.nextID.Add(1))
-	var msg []byte
+	var msg, paramsIn []byte // paramsIn: the params within msg
 	if a, ok := asAppender(params); ok && !cc.resetProgress && cc.onProgress == nil {
 		// The params write themselves into the message (encode.go).
 		var pre [128]byte
@@ -99,7 +99,7 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 			return nil, fmt.Errorf("jsonrpc2: encoding %s params: %w", method, err)
 		}
 		cl.task = c.pol.isTask(m[start:end])
-		msg = m
+		msg, paramsIn = m, m[start:end:end]
 	} else {
 		raw, err := marshalValue(params)
 		if err != nil {
@@ -115,6 +115,10 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 		}
 		cl.task = c.pol.isTask(raw)
 		msg = appendRequest(make([]byte, 0, len(raw)+len(method)+48), cl.id, method, raw)
+		if len(raw) > 0 {
+			end := len(msg) - 1 // before the closing brace appendParams wrote
+			paramsIn = msg[end-len(raw) : end : end]
+		}
 	}
 
 	c.mu.Lock()
@@ -135,9 +139,9 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 
 	var werr error
 	if f := c.deliveredOf(ctx); f != nil {
-		werr = c.writeFromHandler(ctx, f, &OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg})
+		werr = c.writeFromHandler(ctx, f, &OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg, Params: paramsIn})
 	} else if werr = c.sender.awaitMessages(ctx); werr == nil { // after the cancellations queued before it
-		werr = c.writeOut(ctx, KindRequest, cl.id, method, 0, msg)
+		werr = c.writeRequest(ctx, cl.id, method, msg, paramsIn)
 	}
 	if err := werr; err != nil {
 		// Not written: remove it, and send no cancellation for it.

@@ -27,6 +27,11 @@ type OutMessage struct {
 	// Data is the whole encoded message. The writer may keep it; the Conn
 	// never modifies it again.
 	Data []byte
+	// Params is a request's params within Data, as the Conn encoded them
+	// (nil for other messages and for a request without params): a writer
+	// that rewrites requests (the session client's, which adds or strips
+	// _meta) edits them without decoding Data.
+	Params []byte
 	// CloseStream is set on the cancellation of one of our requests under
 	// a Policy with DisconnectIsCancellation (2026-07-28): ID is then the
 	// cancelled request's, and a writer with one stream per request
@@ -61,10 +66,34 @@ type MessageWriter interface {
 // nothing for it.
 func (c *Conn) writeOut(ctx context.Context, kind MessageKind, id RequestID, method string, code int, msg []byte) error {
 	if c.mw != nil {
-		return c.mw.WriteMessage(ctx, &OutMessage{Kind: kind, ID: id, Method: method, Code: code, Data: msg})
+		return c.describedWrite(ctx, OutMessage{Kind: kind, ID: id, Method: method, Code: code, Data: msg})
 	}
 	return c.t.Write(ctx, msg)
 }
+
+// writeRequest is writeOut for a request, whose params (within msg) a
+// MessageWriter is told where they are.
+func (c *Conn) writeRequest(ctx context.Context, id RequestID, method string, msg, params []byte) error {
+	if c.mw != nil {
+		return c.describedWrite(ctx, OutMessage{Kind: KindRequest, ID: id, Method: method, Data: msg, Params: params})
+	}
+	return c.t.Write(ctx, msg)
+}
+
+// describedWrite hands m to the MessageWriter in a pooled OutMessage: the
+// writer may not keep it after WriteMessage returns (MessageWriter), and a
+// description on the heap for every message would cost an allocation on
+// every call of a session client, whose transport is a MessageWriter.
+func (c *Conn) describedWrite(ctx context.Context, m OutMessage) error {
+	o := outMessages.Get().(*OutMessage)
+	*o = m
+	err := c.mw.WriteMessage(ctx, o)
+	*o = OutMessage{}
+	outMessages.Put(o)
+	return err
+}
+
+var outMessages = sync.Pool{New: func() any { return new(OutMessage) }}
 
 // Delivery is a request handed to a Conn with Deliver, while it is served.
 type Delivery struct {

@@ -258,13 +258,19 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	// handler for ping never shadows it.
 	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
 	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
-	connOpts = append(connOpts, jsonrpc2.WithPolicy(answersPing(rev.Policy(jsonrpc2.SideClient))))
+	pol := answersPing(rev.Policy(jsonrpc2.SideClient))
 	var wire jsonrpc2.Transport = ct
 	if mw, ok := t.(jsonrpc2.MessageWriter); ok {
 		// The Conn cancels a modern call by closing its stream: the
 		// session's transport must show the seam the real one has.
 		wire = &streamClientTransport{clientTransport: ct, mw: mw}
+	} else {
+		// ct takes the Conn's messages described (a MessageWriter), but
+		// the transport under it has no streams to close: the Conn
+		// cancels by notification, as over any plain transport.
+		pol.DisconnectIsCancellation = false
 	}
+	connOpts = append(connOpts, jsonrpc2.WithPolicy(pol))
 	conn := jsonrpc2.NewConn(wire, connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {

@@ -416,24 +416,65 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 	}
 }
 
+// Write implements jsonrpc2.Transport for a caller that does not describe
+// its messages. The session's Conn never calls it (it describes every
+// message, see WriteMessage); msg is decoded into that description here.
 func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 	var decoded jsonrpc2.Message // on the stack: only looked at here
-	m := &decoded
-	derr := jsonrpc2.DecodeMessageInto(msg, m)
-	if derr != nil {
+	if jsonrpc2.DecodeMessageInto(msg, &decoded) != nil {
 		return ct.inner.Write(ctx, msg)
+	}
+	m := jsonrpc2.OutMessage{Kind: decoded.Kind, ID: decoded.ID, Method: decoded.Method, Data: msg}
+	switch {
+	case m.Kind == jsonrpc2.KindRequest:
+		m.Params = decoded.Params
+	case ct.isCancellation(&m):
+		// A cancellation's description names the request it cancels.
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		var id jsonrpc2.RequestID
+		var err error
+		if err = json.Unmarshal(decoded.Params, &p); err == nil {
+			id, err = jsonrpc2.ParseRequestID(p.RequestID)
+		}
+		if err != nil {
+			return ct.inner.Write(ctx, msg)
+		}
+		m.ID = id
+	}
+	return ct.WriteMessage(ctx, &m)
+}
+
+// isCancellation reports whether m is the revision's cancellation (its
+// Policy's CancelledMethod); the Conn writing it holds that Policy.
+func (ct *clientTransport) isCancellation(m *jsonrpc2.OutMessage) bool {
+	return m.Kind == jsonrpc2.KindNotification && ct.conn != nil && m.Method != "" && m.Method == ct.conn.Policy().CancelledMethod
+}
+
+// WriteMessage implements jsonrpc2.MessageWriter: the Conn describes what
+// it writes, so a request is rewritten for the wire (the modern era's
+// per-request _meta, the legacy era's removal of it) from its params where
+// the Conn encoded them, and a cancellation is known by the id it
+// cancels, without decoding what the Conn just encoded. Over a transport
+// without streams the Conn's Policy never asks for a stream to be closed
+// (Connect clears DisconnectIsCancellation); a CloseStream that comes
+// anyway is sent as the notification it carries.
+func (ct *clientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	msg := m.Data
+	if m.Kind == jsonrpc2.KindRequest && m.Params == nil && jsonscan.Member(msg, "params") != nil {
+		// Described without where its params are: read them.
+		return ct.Write(ctx, msg)
 	}
 	ct.mu.Lock()
 	modern, version := ct.modern, ct.version
 	ct.mu.Unlock()
-	// The cancellation notification is the revision's (its Policy's
-	// CancelledMethod); the Conn writing msg holds that Policy.
-	cancelled := m.Kind == jsonrpc2.KindNotification && ct.conn != nil && m.Method != "" && m.Method == ct.conn.Policy().CancelledMethod
+	var paramsIn []byte // a rewritten request's params within msg, when known
 	switch {
 	case m.Kind == jsonrpc2.KindRequest && modern:
 		spliced, params, ok := spliceModernRequest(m.ID, m.Method, m.Params, version, ct.info, ct.caps)
 		if ok {
-			msg = spliced
+			msg, paramsIn = spliced, params
 		} else {
 			var err error
 			if params, err = ct.modernParams(m.Params, version); err != nil {
@@ -446,8 +487,8 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 		ct.mu.Unlock()
 	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
 		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !onlyModernMeta(m.Params)
-		if req, ok := unmapLegacyRequest(m.ID, m.Method, m.Params, hadMeta); ok {
-			msg = req
+		if req, params, ok := unmapLegacyRequestParams(m.ID, m.Method, m.Params, hadMeta); ok {
+			msg, paramsIn = req, params
 		} else {
 			params, err := UnmapLegacyParams(m.Params, hadMeta)
 			if err != nil {
@@ -460,36 +501,37 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 			ct.legacy[m.ID] = m.Method
 			ct.mu.Unlock()
 		}
-	case cancelled && !modern:
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(m.Params, &p) == nil {
-			if id, err := jsonrpc2.ParseRequestID(p.RequestID); err == nil {
-				ct.mu.Lock()
-				delete(ct.legacy, id)
-				ct.mu.Unlock()
-			}
-		}
-	case cancelled && modern:
+	case !ct.isCancellation(m):
+	case !modern:
+		ct.mu.Lock()
+		delete(ct.legacy, m.ID)
+		ct.mu.Unlock()
+	default:
 		// The Conn cancels its own id; on the wire the request may be a
 		// retry by now, and an input round may be running locally.
-		var p map[string]json.RawMessage
-		if json.Unmarshal(m.Params, &p) == nil {
-			if id, err := jsonrpc2.ParseRequestID(p["requestId"]); err == nil {
-				ct.mu.Lock()
-				rt := ct.calls[id]
-				delete(ct.calls, id)
-				ct.mu.Unlock()
-				if rt != nil {
-					rt.cancel()
-					if rt.current != id {
-						p["requestId"] = mustJSON(rt.current)
-						msg = mustJSON(map[string]any{"jsonrpc": "2.0", "method": m.Method, "params": p})
-					}
+		ct.mu.Lock()
+		rt := ct.calls[m.ID]
+		delete(ct.calls, m.ID)
+		ct.mu.Unlock()
+		if rt != nil {
+			rt.cancel()
+			if rt.current != m.ID {
+				// The one message decoded here: the cancellation of a
+				// request retried under an id of its own.
+				var env struct {
+					Params map[string]json.RawMessage `json:"params"`
+				}
+				if json.Unmarshal(msg, &env) == nil && env.Params != nil {
+					env.Params["requestId"] = mustJSON(rt.current)
+					msg = mustJSON(map[string]any{"jsonrpc": "2.0", "method": m.Method, "params": env.Params})
 				}
 			}
 		}
+	}
+	if mw, ok := ct.inner.(jsonrpc2.MessageWriter); ok && paramsIn != nil {
+		// Described onward too: the transport (Streamable HTTP's client)
+		// routes the request and names it in headers without decoding it.
+		return mw.WriteMessage(ctx, &jsonrpc2.OutMessage{Kind: jsonrpc2.KindRequest, ID: m.ID, Method: m.Method, Data: msg, Params: paramsIn})
 	}
 	return ct.inner.Write(ctx, msg)
 }
@@ -536,13 +578,13 @@ type streamClientTransport struct {
 }
 
 // WriteMessage implements jsonrpc2.MessageWriter. A message goes the
-// clientTransport's way (Write), except a request's cancellation by
+// clientTransport's way, except a request's cancellation by
 // closing its stream (OutMessage.CloseStream): the Conn's id is mapped to
 // the request on the wire now (an MRTR retry has its own), a running input
 // round is stopped, and the inner transport closes that stream.
 func (s *streamClientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
 	if !m.CloseStream {
-		return s.Write(ctx, m.Data)
+		return s.clientTransport.WriteMessage(ctx, m)
 	}
 	id := m.ID
 	ct := s.clientTransport

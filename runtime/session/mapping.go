@@ -112,7 +112,14 @@ func UnmapLegacyParams(params json.RawMessage, hadMeta bool) (json.RawMessage, e
 // hadMeta)) built in one buffer; ok is false where UnmapLegacyParams must
 // decide.
 func unmapLegacyRequest(id jsonrpc2.RequestID, method string, params []byte, hadMeta bool) ([]byte, bool) {
-	out, _, ok := spliceMetaAfter(requestHead{id, method}, 1, params, 0, func(out, meta []byte) ([]byte, bool) {
+	msg, _, ok := unmapLegacyRequestParams(id, method, params, hadMeta)
+	return msg, ok
+}
+
+// unmapLegacyRequestParams is unmapLegacyRequest that also returns the
+// params within the message.
+func unmapLegacyRequestParams(id jsonrpc2.RequestID, method string, params []byte, hadMeta bool) (msg, paramsIn []byte, ok bool) {
+	out, start, ok := spliceMetaAfter(requestHead{id, method}, 1, params, 0, func(out, meta []byte) ([]byte, bool) {
 		n := 0
 		jsonscan.EachMember(meta, func(k, v []byte) bool {
 			if !isKeyOf(k, modernMetaKeys) {
@@ -124,9 +131,10 @@ func unmapLegacyRequest(id jsonrpc2.RequestID, method string, params []byte, had
 		return out, n > 0 || hadMeta
 	})
 	if !ok {
-		return nil, false
+		return nil, nil, false
 	}
-	return append(out, '}'), true
+	// spliceMetaAfter left room for the brace: the params stay within.
+	return append(out, '}'), out[start:len(out):len(out)], true
 }
 
 // spliceMeta is jsonscan.EditObject(params, "_meta", ...) without a map

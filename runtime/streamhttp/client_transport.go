@@ -345,6 +345,12 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 	if derr := jsonrpc2.DecodeMessageInto(msg, m); derr != nil {
 		return derr
 	}
+	return c.send(ctx, msg, m)
+}
+
+// send is Write of msg, which m describes (decoded, or as its writer
+// described it).
+func (c *ClientTransport) send(ctx context.Context, msg []byte, m *jsonrpc2.Message) error {
 	body := msg
 	c.follow(m)
 	if c.Era() == EraModern && m.Kind == jsonrpc2.KindRequest {
@@ -385,11 +391,18 @@ func (c *ClientTransport) Write(ctx context.Context, msg []byte) error {
 }
 
 // WriteMessage implements jsonrpc2.MessageWriter: a message goes as Write
-// sends it, except the modern cancellation (OutMessage.CloseStream): the
+// sends it (a request described with its params without decoding it),
+// except the modern cancellation (OutMessage.CloseStream): the
 // context of the request's POST is cancelled, which closes the
 // connection's stream, and nothing else is sent.
 func (c *ClientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
 	if !m.CloseStream {
+		if m.Kind == jsonrpc2.KindRequest && m.Params != nil {
+			// A request described with its params (the session's client
+			// describes what it rewrites) needs no decoding.
+			d := jsonrpc2.Message{Kind: m.Kind, ID: m.ID, Method: m.Method, Params: m.Params}
+			return c.send(ctx, m.Data, &d)
+		}
 		return c.Write(ctx, m.Data)
 	}
 	id := m.ID
