@@ -24,8 +24,8 @@ type OutMessage struct {
 	Method string
 	// Code is an error response's error code (0 otherwise).
 	Code int
-	// Data is the whole encoded message. The writer may keep it; the Conn
-	// never modifies it again.
+	// Data is the whole encoded message. It is the writer's: it may keep
+	// it or edit it in place; the Conn never reads or modifies it again.
 	Data []byte
 	// Params is a request's params within Data, as the Conn encoded them
 	// (nil for other messages and for a request without params): a writer

@@ -443,7 +443,7 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 		}
 		m.ID = id
 	}
-	return ct.WriteMessage(ctx, &m)
+	return ct.write(ctx, &m, false)
 }
 
 // isCancellation reports whether m is the revision's cancellation (its
@@ -461,6 +461,12 @@ func (ct *clientTransport) isCancellation(m *jsonrpc2.OutMessage) bool {
 // (Connect clears DisconnectIsCancellation); a CloseStream that comes
 // anyway is sent as the notification it carries.
 func (ct *clientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	return ct.write(ctx, m, true)
+}
+
+// write is WriteMessage; owned says m.Data is the writer's to edit in
+// place (the Conn's message, not a caller's of Write).
+func (ct *clientTransport) write(ctx context.Context, m *jsonrpc2.OutMessage, owned bool) error {
 	msg := m.Data
 	if m.Kind == jsonrpc2.KindRequest && m.Params == nil && jsonscan.Member(msg, "params") != nil {
 		// Described without where its params are: read them.
@@ -487,14 +493,20 @@ func (ct *clientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMess
 		ct.mu.Unlock()
 	case m.Kind == jsonrpc2.KindRequest && ct.stripMeta && m.Method != MethodInitialize:
 		hadMeta := jsonscan.Member(m.Params, "_meta") != nil && !onlyModernMeta(m.Params)
-		if req, params, ok := unmapLegacyRequestParams(m.ID, m.Method, m.Params, hadMeta); ok {
-			msg, paramsIn = req, params
-		} else {
+		var ok bool
+		if owned {
+			// The Conn's message is ours: stripped where it lies.
+			msg, paramsIn, ok = unmapLegacyInPlace(m.Data, m.Params, hadMeta)
+		}
+		if !ok {
+			msg, paramsIn, ok = unmapLegacyRequestParams(m.ID, m.Method, m.Params, hadMeta)
+		}
+		if !ok {
 			params, err := UnmapLegacyParams(m.Params, hadMeta)
 			if err != nil {
 				return err
 			}
-			msg = requestJSON(m.ID, m.Method, params)
+			msg, paramsIn = requestJSON(m.ID, m.Method, params), nil
 		}
 		if ct.cacheable[m.Method] {
 			ct.mu.Lock()

@@ -58,6 +58,20 @@ func TestSpliceRequestInOneBuffer(t *testing.T) {
 						if err != nil || string(msg) != string(requestJSON(id, method, want)) {
 							t.Errorf("legacy %s %s: %s, want %s (%v)", id, params, msg, requestJSON(id, method, want), err)
 						}
+						// In place, in the Conn's message (params last): the
+						// same request, its params within it.
+						if params == "" {
+							continue // the Conn writes no params member then
+						}
+						conn := requestJSON(id, method, []byte(params))
+						at := len(conn) - 1 - len(params)
+						got, in, ok := unmapLegacyInPlace(conn, conn[at:len(conn)-1], hadMeta)
+						if ok && (string(got) != string(requestJSON(id, method, want)) || string(in) != string(want) || &got[0] != &conn[0]) {
+							t.Errorf("legacy in place %s %s: %s (params %s), want %s", id, params, got, in, requestJSON(id, method, want))
+						}
+						if !ok && len(want) <= len(params) {
+							t.Errorf("legacy in place %s: declined an edit that fits", params)
+						}
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
@@ -119,7 +120,19 @@ func unmapLegacyRequest(id jsonrpc2.RequestID, method string, params []byte, had
 // unmapLegacyRequestParams is unmapLegacyRequest that also returns the
 // params within the message.
 func unmapLegacyRequestParams(id jsonrpc2.RequestID, method string, params []byte, hadMeta bool) (msg, paramsIn []byte, ok bool) {
-	out, start, ok := spliceMetaAfter(requestHead{id, method}, 1, params, 0, func(out, meta []byte) ([]byte, bool) {
+	out, start, ok := spliceMetaAfter(requestHead{id, method}, 1, params, 0, stripModernMeta(hadMeta))
+	if !ok {
+		return nil, nil, false
+	}
+	// spliceMetaAfter left room for the brace: the params stay within.
+	return append(out, '}'), out[start:len(out):len(out)], true
+}
+
+// stripModernMeta is the edit of _meta that unmaps a request to a legacy
+// one: the modern members go, and _meta with them when nothing else was
+// in it (unless hadMeta: the caller's own _meta stays, even empty).
+func stripModernMeta(hadMeta bool) func(out, meta []byte) ([]byte, bool) {
+	return func(out, meta []byte) ([]byte, bool) {
 		n := 0
 		jsonscan.EachMember(meta, func(k, v []byte) bool {
 			if !isKeyOf(k, modernMetaKeys) {
@@ -129,12 +142,35 @@ func unmapLegacyRequestParams(id jsonrpc2.RequestID, method string, params []byt
 			return true
 		})
 		return out, n > 0 || hadMeta
-	})
-	if !ok {
+	}
+}
+
+// unmapLegacyInPlace is unmapLegacyRequestParams editing msg itself: a
+// request as the Conn encoded it (params last, then the closing brace),
+// which the session's writer owns (jsonrpc2.OutMessage.Data). The
+// stripped params are written over the old ones, so the request costs no
+// copy of its own. ok is false where it cannot be done so (params
+// elsewhere in msg, an edit that would be longer, or what
+// unmapLegacyRequest declines).
+func unmapLegacyInPlace(msg, params []byte, hadMeta bool) (out, paramsIn []byte, ok bool) {
+	off := len(msg) - 1 - len(params)
+	if len(params) == 0 || off < 0 || msg[len(msg)-1] != '}' || &msg[off] != &params[0] {
 		return nil, nil, false
 	}
-	// spliceMetaAfter left room for the brace: the params stay within.
-	return append(out, '}'), out[start:len(out):len(out)], true
+	sp := spliceScratch.Get().(*[]byte)
+	defer func() {
+		if cap(*sp) <= 64<<10 {
+			spliceScratch.Put(sp)
+		}
+	}()
+	res, _, ok := spliceMetaInto((*sp)[:0], requestHead{}, params, stripModernMeta(hadMeta))
+	if !ok || len(res) > len(params) {
+		return nil, nil, false
+	}
+	*sp = res[:0]
+	n := copy(msg[off:], res)
+	msg[off+n] = '}'
+	return msg[:off+n+1], msg[off : off+n : off+n], true
 }
 
 // spliceMeta is jsonscan.EditObject(params, "_meta", ...) without a map
@@ -183,6 +219,30 @@ func (h requestHead) appendTo(b []byte) []byte {
 // buffer, rather than copying the edited params into a message.
 // start is where the params begin in out.
 func spliceMetaAfter(prefix requestHead, room int, params []byte, extra int, edit func(out, meta []byte) ([]byte, bool)) (out json.RawMessage, start int, ok bool) {
+	// The edit is written into pooled scratch and then copied into a
+	// buffer of its exact size (with room): what edit adds is only known
+	// by writing it, and a bound made of extra (which counts the keys the
+	// old _meta already has) over-allocated a request by up to half.
+	sp := spliceScratch.Get().(*[]byte)
+	defer func() {
+		if cap(*sp) <= 64<<10 {
+			spliceScratch.Put(sp)
+		}
+	}()
+	// p holds the old _meta, which the edited one replaces.
+	if need := prefix.size() + len(params) + len(`,"_meta":{}`) + extra; cap(*sp) < need {
+		*sp = make([]byte, 0, need)
+	}
+	out, start, ok = spliceMetaInto((*sp)[:0], prefix, params, edit)
+	if !ok {
+		return nil, 0, false
+	}
+	*sp = out[:0]
+	return append(make([]byte, 0, len(out)+room), out...), start, true
+}
+
+// spliceMetaInto is spliceMetaAfter appending to dst, which it may grow.
+func spliceMetaInto(dst []byte, prefix requestHead, params []byte, edit func(out, meta []byte) ([]byte, bool)) (out []byte, start int, ok bool) {
 	p := jsonscan.Trim(params)
 	if len(p) == 0 || string(p) == "null" {
 		p = []byte(`{}`)
@@ -205,8 +265,7 @@ func spliceMetaAfter(prefix requestHead, room int, params []byte, extra int, edi
 	if string(meta) == "null" {
 		meta = nil
 	}
-	out = make([]byte, 0, prefix.size()+len(p)+len(meta)+len(`,"_meta":{}`)+extra+room)
-	out = prefix.appendTo(out)
+	out = prefix.appendTo(dst)
 	paramsAt := len(out)
 	out = append(out, '{')
 	n := 0
@@ -239,6 +298,9 @@ func spliceMetaAfter(prefix requestHead, room int, params []byte, extra int, edi
 	}
 	return append(out, '}'), paramsAt, true
 }
+
+// spliceScratch holds the buffers spliceMetaAfter writes into first.
+var spliceScratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // appendMember appends the member "k":v (k raw, as jsonscan reports it),
 // after a comma unless it is the first (n == 0).
