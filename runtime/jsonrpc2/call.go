@@ -18,17 +18,32 @@ type call struct {
 	method string
 	task   bool // task-augmented: never cancelled by notification
 
-	hasToken bool
-	token    ProgressToken
-
 	done   chan struct{} // closed by whoever removes the call from Conn.outgoing
 	result json.RawMessage
 	rpcErr *Error
 	err    error
 
-	progMu  sync.Mutex
-	progQ   []ProgressParams
-	progSig chan struct{} // cap 1; nil unless progress was requested
+	// prog is nil unless the call asked for progress: most calls do not,
+	// and a call record without it fits a smaller size class.
+	prog *callProgress
+}
+
+// callProgress is what a call that asked for progress keeps: its token
+// and the progress notifications queued for its callback.
+type callProgress struct {
+	token ProgressToken
+	mu    sync.Mutex
+	q     []ProgressParams
+	sig   chan struct{} // cap 1
+}
+
+// progressSignal is the channel progress for cl is signalled on; nil (never
+// ready) when cl asked for none.
+func (cl *call) progressSignal() chan struct{} {
+	if cl.prog == nil {
+		return nil
+	}
+	return cl.prog.sig
 }
 
 // ErrClosed is wrapped by errors from Call and Notify on a Conn that has shut
@@ -106,12 +121,11 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 			return nil, fmt.Errorf("jsonrpc2: encoding %s params: %w", method, err)
 		}
 		if cc.resetProgress || cc.onProgress != nil {
-			raw, cl.token, err = injectProgressToken(raw, cl.id)
+			cl.prog = &callProgress{sig: make(chan struct{}, 1)}
+			raw, cl.prog.token, err = injectProgressToken(raw, cl.id)
 			if err != nil {
 				return nil, fmt.Errorf("jsonrpc2: %s: %w", method, err)
 			}
-			cl.hasToken = true
-			cl.progSig = make(chan struct{}, 1)
 		}
 		cl.task = c.pol.isTask(raw)
 		msg = appendRequest(make([]byte, 0, len(raw)+len(method)+48), cl.id, method, raw)
@@ -127,12 +141,12 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 		c.mu.Unlock()
 		return nil, fmt.Errorf("jsonrpc2: %s: %w: %w", method, ErrClosed, cause)
 	}
-	if cl.hasToken {
-		if _, busy := c.progress[cl.token]; busy {
+	if cl.prog != nil {
+		if _, busy := c.progress[cl.prog.token]; busy {
 			c.mu.Unlock()
-			return nil, fmt.Errorf("jsonrpc2: %s: progress token %s is already in use", method, cl.token)
+			return nil, fmt.Errorf("jsonrpc2: %s: progress token %s is already in use", method, cl.prog.token)
 		}
-		c.progress[cl.token] = cl
+		c.progress[cl.prog.token] = cl
 	}
 	c.outgoing[cl.id] = cl
 	c.mu.Unlock()
@@ -203,8 +217,8 @@ func (c *Conn) take(cl *call, cancelling bool) bool {
 			c.abandoning.Add(1)
 		}
 		delete(c.outgoing, cl.id)
-		if cl.hasToken {
-			delete(c.progress, cl.token)
+		if cl.prog != nil {
+			delete(c.progress, cl.prog.token)
 		}
 	}
 	c.mu.Unlock()
@@ -419,10 +433,10 @@ func (c *Conn) onProgress(params []byte) {
 		c.debug("malformed progress notification", slog.String("error", err.Error()))
 		return
 	}
-	cl.progMu.Lock()
-	cl.progQ = append(cl.progQ, p)
-	cl.progMu.Unlock()
-	signal(cl.progSig)
+	cl.prog.mu.Lock()
+	cl.prog.q = append(cl.prog.q, p)
+	cl.prog.mu.Unlock()
+	signal(cl.prog.sig)
 }
 
 func progressTokenOfNotification(params []byte) (ProgressToken, bool, error) {

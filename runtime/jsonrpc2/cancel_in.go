@@ -56,8 +56,8 @@ func (c *Conn) onCancelled(params []byte) {
 		// The peer ends a request we issued (2026-07-28: the server tears
 		// down our subscriptions/listen). Our call ends with its reason.
 		delete(c.outgoing, id)
-		if cl.hasToken {
-			delete(c.progress, cl.token)
+		if cl.prog != nil {
+			delete(c.progress, cl.prog.token)
 		}
 		c.mu.Unlock()
 		cl.err = &CancelError{ID: id, Method: cl.method, Reason: reason, Source: SourcePeer}

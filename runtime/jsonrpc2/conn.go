@@ -692,8 +692,8 @@ func (c *Conn) onResponse(m *Message) {
 	cl := c.outgoing[m.ID]
 	if cl != nil {
 		delete(c.outgoing, m.ID)
-		if cl.hasToken {
-			delete(c.progress, cl.token)
+		if cl.prog != nil {
+			delete(c.progress, cl.prog.token)
 		}
 	}
 	c.mu.Unlock()

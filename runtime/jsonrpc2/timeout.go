@@ -41,7 +41,7 @@ func (c *Conn) wait(ctx context.Context, cl *call, cc *callConfig, result any) e
 			return c.timedOut(cl, src, reason, result)
 		case <-mC:
 			return c.timedOut(cl, SourceMaxTimeout, fmt.Sprintf("no response within the %v maximum timeout", cc.maxTimeout), result)
-		case <-cl.progSig:
+		case <-cl.progressSignal():
 			if c.drainProgress(cl, cc) && cc.resetProgress && timer != nil {
 				timer.Reset(cc.timeout) // Go 1.23+ timers: Reset discards a pending fire
 			}
@@ -63,13 +63,13 @@ func (c *Conn) timedOut(cl *call, src CancelSource, reason string, result any) e
 // drainProgress delivers queued progress to the callback and reports whether
 // there was any.
 func (c *Conn) drainProgress(cl *call, cc *callConfig) bool {
-	if cl.progSig == nil {
+	if cl.prog == nil {
 		return false
 	}
-	cl.progMu.Lock()
-	q := cl.progQ
-	cl.progQ = nil
-	cl.progMu.Unlock()
+	cl.prog.mu.Lock()
+	q := cl.prog.q
+	cl.prog.q = nil
+	cl.prog.mu.Unlock()
 	if cc.onProgress != nil {
 		for _, p := range q {
 			cc.onProgress(p)

@@ -73,9 +73,13 @@ func (st *connState) intercept(ctx context.Context, req *jsonrpc2.Request, next 
 			if err != nil {
 				return nil, jsonrpc2.NewInvalidParamsError(method + ": " + err.Error())
 			}
-			rs.mappedReq = *req // held in rs: no allocation of its own
-			rs.mappedReq.Params = p
-			req, rs.mapped = &rs.mappedReq, true
+			// Mapped in place: the session's interceptor is the outermost,
+			// so everything after it (the user's interceptors, the
+			// handler) sees the mapped request, and the Conn reads no
+			// params once it has dispatched a request. A copy of the
+			// request in rs made every request's state a size class
+			// larger.
+			req.Params, rs.mapped = p, true
 		}
 	}
 	rs.ctx = stateCtx{Context: ctx, rs: rs}

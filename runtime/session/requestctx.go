@@ -18,8 +18,7 @@ import (
 
 // requestState is what a handler's ctx knows about its request's session.
 type requestState struct {
-	ctx        stateCtx         // the handler's context (see stateCtx)
-	mappedReq  jsonrpc2.Request // a legacy request mapped up, when mapped
+	ctx        stateCtx // the handler's context (see stateCtx)
 	st         *connState
 	req        *jsonrpc2.Request
 	modern     bool
