@@ -60,6 +60,8 @@ go test -run XXX -fuzz '^FuzzCodecVsEncodingJSON$' -fuzztime "$((5000 * scale))x
 for rev in $revs; do
   go test -run XXX -fuzz '^FuzzCancelledRuntime$' -fuzztime "$((10000 * scale))x" "./generated/$rev"
 done
+# The session client's _meta splices against the map edits they replace.
+go test -run XXX -fuzz '^FuzzSpliceMeta$' -fuzztime "$((20000 * scale))x" ./runtime/session
 # Load's keyword checks against the meta-schemas: whatever Load accepts,
 # jsonschema/v5 compiles.
 go test -run XXX -fuzz '^FuzzLoadAcceptsOnlyValid$' -fuzztime "$((50000 * scale))x" ./schema
