@@ -6,7 +6,10 @@ import "context"
 // before the Conn sees it: Streamable HTTP decodes each POST body to route
 // it (era, session, headers), so it hands the Conn that decoded Message
 // rather than the bytes, and no message is decoded twice. The Conn's read
-// loop prefers ReadMessage to Read.
+// loop prefers ReadMessage to Read. It routes each message before it reads
+// the next and keeps nothing of the *Message itself (it copies what it
+// keeps), so a reader that only its Conn reads may decode every message
+// into the same Message.
 type MessageReader interface {
 	// ReadMessage returns the next message, decoded. A message that does
 	// not decode comes back with an error of type *Error, DecodeMessage's,

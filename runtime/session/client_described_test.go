@@ -151,3 +151,53 @@ func (d *describedTransport) WriteMessage(_ context.Context, m *jsonrpc2.OutMess
 	d.got <- *m
 	return nil
 }
+
+// linesTransport reads the messages queued on it.
+type linesTransport struct {
+	*writesTransport
+	lines chan []byte
+}
+
+func (l *linesTransport) Read(ctx context.Context) ([]byte, error) {
+	select {
+	case b := <-l.lines:
+		return b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// TestClientReadsDecodedOnce: the session's client layer is the Conn's
+// MessageReader: it decodes each message once, maps an MRTR retry's
+// answer back to the Conn's id on the decoded message, and hands that to
+// the Conn, which does not decode the bytes again; every read reuses one
+// Message (the Conn keeps none), so reading decoded costs no allocation.
+func TestClientReadsDecodedOnce(t *testing.T) {
+	ctx := context.Background()
+	inner := &linesTransport{writesTransport: newWritesTransport(), lines: make(chan []byte, 2)}
+	ct := newClientTransport(inner, Revision{Version: "2026-07-28", Modern: true}, Implementation{Name: "c", Version: "1"}, json.RawMessage(`{}`))
+	ct.setMode(true, "2026-07-28")
+	var _ jsonrpc2.MessageReader = ct
+	orig, retry := jsonrpc2.Int64ID(3), jsonrpc2.StringID("mrtr-1")
+	ct.calls[orig] = &roundTrip{method: "tools/call", current: retry}
+	ct.retries[retry] = orig
+	inner.lines <- []byte(`{"jsonrpc":"2.0","id":"mrtr-1","result":{"content":[]}}`)
+	inner.lines <- []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`)
+	first, err := ct.ReadMessage(ctx)
+	if err != nil || first.ID != orig || string(first.Result) != `{"content":[]}` {
+		t.Fatalf("retry's answer: %+v, %v; want it under id 3", first, err)
+	}
+	second, err := ct.ReadMessage(ctx)
+	if err != nil || second.Method != "notifications/message" || second != first {
+		t.Fatalf("notification: %+v, %v (same Message reused: %v)", second, err, second == first)
+	}
+	line := []byte(`{"jsonrpc":"2.0","id":9,"result":{}}`)
+	if n := testing.AllocsPerRun(10, func() {
+		inner.lines <- line
+		if _, err := ct.ReadMessage(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}); n > 0 {
+		t.Errorf("reading a decoded message allocates %v times", n)
+	}
+}

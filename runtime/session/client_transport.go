@@ -31,6 +31,7 @@ type clientTransport struct {
 	// goroutine of its own (awaitProbe); reading is set while it is.
 	// Otherwise the Conn's read loop reads the inner transport itself:
 	// a goroutine pumping it would add a hand-off to every answer.
+	read     jsonrpc2.Message // what ReadMessage decodes into (see receive)
 	pending  chan readResult
 	reading  bool // guarded by mu
 	stop     chan struct{}
@@ -174,65 +175,118 @@ func (ct *clientTransport) keep(msg []byte) {
 	ct.mu.Unlock()
 }
 
-// Read returns the next message for the Conn: one kept during the probe,
-// the probe's outstanding read, or the inner transport's next, read on
-// the caller's goroutine (the Conn's read loop), so an answer reaches the
-// Conn with no hand-off of this layer's.
-func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
+// ReadMessage implements jsonrpc2.MessageReader: each message this layer
+// looks at is decoded once, here (or by the transport under it, when that
+// is a MessageReader, as Streamable HTTP's client is), and handed to the
+// Conn decoded. The message is one kept during the probe, the probe's
+// outstanding read, or the inner transport's next, read on the caller's
+// goroutine (the Conn's read loop), so an answer reaches the Conn with no
+// hand-off of this layer's.
+func (ct *clientTransport) ReadMessage(ctx context.Context) (*jsonrpc2.Message, error) {
 	for {
-		ct.mu.Lock()
-		if len(ct.kept) > 0 {
-			msg := ct.kept[0]
-			ct.kept = ct.kept[1:]
-			ct.mu.Unlock()
-			return msg, nil
+		r, err := ct.receive(ctx)
+		if err != nil {
+			return nil, err
 		}
-		reading := ct.reading
-		ct.mu.Unlock()
-		var p readResult
-		if reading {
-			select {
-			case p = <-ct.pending:
-				ct.takePending()
-			case <-ct.stop:
-				return nil, jsonrpc2.ErrTransportClosed
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		} else {
-			p.msg, p.err = ct.inner.Read(ctx)
+		if r.Err != nil {
+			return r.Msg, r.Err // the Conn answers or drops it
 		}
-		if p.err != nil {
-			select {
-			case <-ct.stop:
-				return nil, jsonrpc2.ErrTransportClosed
-			default:
-			}
-			return nil, p.err
-		}
-		if out, deliver := ct.incoming(p.msg); deliver {
-			return out, nil
+		if m, _, deliver := ct.incoming(r.Msg); deliver {
+			return m, nil
 		}
 	}
 }
 
-// incoming maps a response to an MRTR retry back to the Conn's id, and
-// takes input_required answers for itself.
-func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
-	ct.mu.Lock()
-	idle := len(ct.legacy) == 0 && len(ct.calls) == 0 && len(ct.retries) == 0
-	ct.mu.Unlock()
-	if idle {
-		// Nothing to map back or take over (every legacy call that is not
-		// cacheable): the message goes to the Conn as it came, as below,
-		// without decoding it once more here.
-		return msg, true
+// Read implements jsonrpc2.Transport for a reader that wants bytes (the
+// Conn reads through ReadMessage): ReadMessage's messages, as they came
+// unless this layer changed them.
+func (ct *clientTransport) Read(ctx context.Context) ([]byte, error) {
+	for {
+		raw, err := ct.readRaw(ctx)
+		if err != nil {
+			return nil, err
+		}
+		m, perr := jsonrpc2.DecodeMessage(raw)
+		if perr != nil {
+			return raw, nil
+		}
+		out, changed, deliver := ct.incoming(m)
+		switch {
+		case !deliver:
+		case !changed:
+			return raw, nil
+		case out.Kind == jsonrpc2.KindResponse:
+			return mustJSON(map[string]any{"jsonrpc": "2.0", "id": out.ID, "result": out.Result}), nil
+		default:
+			return mustJSON(map[string]any{"jsonrpc": "2.0", "id": out.ID, "error": out.Error}), nil
+		}
 	}
-	var decoded jsonrpc2.Message // on the stack: only looked at here
-	m := &decoded
-	derr := jsonrpc2.DecodeMessageInto(msg, m)
-	if derr != nil || (m.Kind != jsonrpc2.KindResponse && m.Kind != jsonrpc2.KindErrorResponse) {
-		return msg, true
+}
+
+// receive is the next message for the Conn, decoded once, into ct.read:
+// the one reader of this layer is its Conn's read loop, which routes a
+// message before it reads the next and keeps nothing of the Message
+// itself (it copies what it keeps: its own route decodes into a Message
+// on its stack), so one Message serves every read, and handing the Conn
+// decoded messages costs no allocation per message.
+func (ct *clientTransport) receive(ctx context.Context) (jsonrpc2.Received, error) {
+	raw, err := ct.readRaw(ctx)
+	if err != nil {
+		return jsonrpc2.Received{}, err
+	}
+	perr := jsonrpc2.DecodeMessageInto(raw, &ct.read)
+	return jsonrpc2.Received{Msg: &ct.read, Err: perr}, nil
+}
+
+// readRaw is the next message's bytes: one kept during the probe, the
+// probe's outstanding read, or the inner transport's next.
+func (ct *clientTransport) readRaw(ctx context.Context) ([]byte, error) {
+	ct.mu.Lock()
+	if len(ct.kept) > 0 {
+		msg := ct.kept[0]
+		ct.kept = ct.kept[1:]
+		ct.mu.Unlock()
+		return msg, nil
+	}
+	reading := ct.reading
+	ct.mu.Unlock()
+	var p readResult
+	if reading {
+		select {
+		case p = <-ct.pending:
+			ct.takePending()
+		case <-ct.stop:
+			return nil, jsonrpc2.ErrTransportClosed
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	} else {
+		p.msg, p.err = ct.inner.Read(ctx)
+	}
+	if p.err != nil {
+		return nil, ct.readErr(p.err)
+	}
+	return p.msg, nil
+}
+
+// readErr is the error a failed read of the inner transport reports: the
+// transport closed by Close reads as closed.
+func (ct *clientTransport) readErr(err error) error {
+	select {
+	case <-ct.stop:
+		return jsonrpc2.ErrTransportClosed
+	default:
+		return err
+	}
+}
+
+// incoming maps a response to an MRTR retry back to the Conn's id, gives a
+// cacheable legacy result what the newest types require, and takes
+// input_required answers and version retries for itself (deliver false).
+// m is this layer's to change: changed says it did.
+func (ct *clientTransport) incoming(m *jsonrpc2.Message) (out *jsonrpc2.Message, changed, deliver bool) {
+	if m.Kind != jsonrpc2.KindResponse && m.Kind != jsonrpc2.KindErrorResponse {
+		return m, false, true
 	}
 	ct.mu.Lock()
 	if _, ok := ct.legacy[m.ID]; ok {
@@ -242,10 +296,11 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 			// A legacy result read with the newest types: add what they
 			// require and a legacy server never sends.
 			if res, err := UnmapModernResult(m.Result, true); err == nil {
-				return mustJSON(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": res}), true
+				m.Result = res
+				return m, true, true
 			}
 		}
-		return msg, true
+		return m, false, true
 	}
 	orig, isRetry := ct.retries[m.ID]
 	if !isRetry {
@@ -254,7 +309,7 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 	rt := ct.calls[orig]
 	if rt == nil || rt.current != m.ID {
 		ct.mu.Unlock()
-		return msg, true
+		return m, false, true
 	}
 	delete(ct.retries, m.ID)
 	if m.Kind == jsonrpc2.KindErrorResponse && m.Error != nil && m.Error.Code == CodeUnsupportedProtocolVersion && !rt.versionRetried {
@@ -265,26 +320,24 @@ func (ct *clientTransport) incoming(msg []byte) ([]byte, bool) {
 			ct.version = v
 			ct.mu.Unlock()
 			go ct.retryAt(orig, rt, v)
-			return nil, false
+			return nil, false, false
 		}
 	}
 	if m.Kind == jsonrpc2.KindResponse {
 		if resultTypeOf(m.Result) == "input_required" {
 			ct.mu.Unlock()
 			go ct.answerInputs(orig, rt, m.Result)
-			return nil, false
+			return nil, false, false
 		}
 	}
 	delete(ct.calls, orig)
 	ct.mu.Unlock()
 	rt.cancel()
 	if !isRetry {
-		return msg, true
+		return m, false, true
 	}
-	if m.Kind == jsonrpc2.KindResponse {
-		return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "result": m.Result}), true
-	}
-	return mustJSON(map[string]any{"jsonrpc": "2.0", "id": orig, "error": m.Error}), true
+	m.ID = orig
+	return m, true, true
 }
 
 // pickVersion is the newest modern version the client speaks among those
