@@ -155,7 +155,7 @@ func (c *Conn) issue(ctx context.Context, method string, params any, cc *callCon
 	if f := c.deliveredOf(ctx); f != nil {
 		werr = c.writeFromHandler(ctx, f, &OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg, Params: paramsIn})
 	} else if werr = c.sender.awaitMessages(ctx); werr == nil { // after the cancellations queued before it
-		werr = c.writeRequest(ctx, cl.id, method, msg, paramsIn)
+		werr = c.writeOut(ctx, OutMessage{Kind: KindRequest, ID: cl.id, Method: method, Data: msg, Params: paramsIn})
 	}
 	if err := werr; err != nil {
 		// Not written: remove it, and send no cancellation for it.
@@ -405,7 +405,7 @@ func (c *Conn) notify(ctx context.Context, method string, params any) error {
 	if f := c.deliveredOf(ctx); f != nil {
 		return c.writeFromHandler(ctx, f, &OutMessage{Kind: KindNotification, Method: method, Data: msg})
 	}
-	return c.writeOut(ctx, KindNotification, RequestID{}, method, 0, msg)
+	return c.writeOut(ctx, OutMessage{Kind: KindNotification, Method: method, Data: msg})
 }
 
 // NotifyProgress sends the Policy's progress notification; handlers use it

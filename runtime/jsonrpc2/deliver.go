@@ -62,22 +62,13 @@ type MessageWriter interface {
 // writeOut writes one message the Conn produced on its transport:
 // described when the transport is a MessageWriter (a legacy Streamable
 // HTTP session routes it by kind and id without decoding it), else as
-// bytes. The description is built only then, so a stdio Conn pays
-// nothing for it.
-func (c *Conn) writeOut(ctx context.Context, kind MessageKind, id RequestID, method string, code int, msg []byte) error {
+// bytes. m is a value on the caller's stack: only a MessageWriter gets it,
+// in a pooled OutMessage, so no Conn allocates for the description.
+func (c *Conn) writeOut(ctx context.Context, m OutMessage) error {
 	if c.mw != nil {
-		return c.describedWrite(ctx, OutMessage{Kind: kind, ID: id, Method: method, Code: code, Data: msg})
+		return c.describedWrite(ctx, m)
 	}
-	return c.t.Write(ctx, msg)
-}
-
-// writeRequest is writeOut for a request, whose params (within msg) a
-// MessageWriter is told where they are.
-func (c *Conn) writeRequest(ctx context.Context, id RequestID, method string, msg, params []byte) error {
-	if c.mw != nil {
-		return c.describedWrite(ctx, OutMessage{Kind: KindRequest, ID: id, Method: method, Data: msg, Params: params})
-	}
-	return c.t.Write(ctx, msg)
+	return c.t.Write(ctx, m.Data)
 }
 
 // describedWrite hands m to the MessageWriter in a pooled OutMessage: the

@@ -295,7 +295,7 @@ func (c *Conn) respond(f *inflight, result any, herr error) {
 		f.cancel(errRequestDone)
 		return
 	}
-	if err := c.writeOut(c.connCtx, kind, f.req.ID, "", code, msg); err != nil {
+	if err := c.writeOut(c.connCtx, OutMessage{Kind: kind, ID: f.req.ID, Code: code, Data: msg}); err != nil {
 		if errors.Is(err, ErrMessageTooLarge) {
 			msg = appendError(nil, f.req.ID, &Error{Code: CodeInternalError, Message: "internal error: " + err.Error()})
 			err = c.t.Write(c.connCtx, msg)

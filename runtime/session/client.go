@@ -259,19 +259,16 @@ func Connect(ctx context.Context, t jsonrpc2.Transport, cfg ClientConfig, opts .
 	ics := append(slices.Clip(o.interceptors), jsonrpc2.Interceptor{Request: answerPing})
 	connOpts := append([]jsonrpc2.Option{jsonrpc2.WithInterceptors(ics...), jsonrpc2.WithLogger(atLeast(o.logger, slog.LevelWarn))}, o.connOpts...)
 	pol := answersPing(rev.Policy(jsonrpc2.SideClient))
-	var wire jsonrpc2.Transport = ct
-	if mw, ok := t.(jsonrpc2.MessageWriter); ok {
-		// The Conn cancels a modern call by closing its stream: the
-		// session's transport must show the seam the real one has.
-		wire = &streamClientTransport{clientTransport: ct, mw: mw}
-	} else {
+	if ct.innerMW == nil {
 		// ct takes the Conn's messages described (a MessageWriter), but
 		// the transport under it has no streams to close: the Conn
-		// cancels by notification, as over any plain transport.
+		// cancels by notification, as over any plain transport. Over
+		// one that has them (Streamable HTTP) ct closes the call's
+		// stream (closeStream).
 		pol.DisconnectIsCancellation = false
 	}
 	connOpts = append(connOpts, jsonrpc2.WithPolicy(pol))
-	conn := jsonrpc2.NewConn(wire, connOpts...)
+	conn := jsonrpc2.NewConn(ct, connOpts...)
 	ct.conn = conn
 	if cfg.Register != nil {
 		cfg.Register(conn)

@@ -21,8 +21,9 @@ import (
 // modern _meta members that the newest package's types carry.
 type clientTransport struct {
 	inner     jsonrpc2.Transport
-	stripMeta bool            // legacy era under modern types
-	cacheable map[string]bool // the modern base's CacheableResults
+	innerMW   jsonrpc2.MessageWriter // inner, when it takes messages described
+	stripMeta bool                   // legacy era under modern types
+	cacheable map[string]bool        // the modern base's CacheableResults
 	info      json.RawMessage
 	caps      json.RawMessage
 	conn      *jsonrpc2.Conn // set before the Conn starts
@@ -104,7 +105,8 @@ type readResult struct {
 }
 
 func newClientTransport(t jsonrpc2.Transport, base Revision, info Implementation, caps json.RawMessage) *clientTransport {
-	return &clientTransport{inner: t, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
+	mw, _ := t.(jsonrpc2.MessageWriter)
+	return &clientTransport{inner: t, innerMW: mw, stripMeta: base.Modern, cacheable: base.CacheableResults, info: mustJSON(info), caps: caps,
 		legacy:  map[jsonrpc2.RequestID]string{},
 		pending: make(chan readResult, 1), stop: make(chan struct{}),
 		calls: map[jsonrpc2.RequestID]*roundTrip{}, retries: map[jsonrpc2.RequestID]jsonrpc2.RequestID{}}
@@ -473,11 +475,22 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 // its messages. The session's Conn never calls it (it describes every
 // message, see WriteMessage); msg is decoded into that description here.
 func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
-	var decoded jsonrpc2.Message // on the stack: only looked at here
-	if jsonrpc2.DecodeMessageInto(msg, &decoded) != nil {
+	m, ok := ct.describe(msg)
+	if !ok {
 		return ct.inner.Write(ctx, msg)
 	}
-	m := jsonrpc2.OutMessage{Kind: decoded.Kind, ID: decoded.ID, Method: decoded.Method, Data: msg}
+	return ct.write(ctx, &m, false)
+}
+
+// describe decodes msg into the description WriteMessage takes; ok is
+// false for what this layer passes on as it is (invalid JSON-RPC, a
+// cancellation that names no request).
+func (ct *clientTransport) describe(msg []byte) (m jsonrpc2.OutMessage, ok bool) {
+	var decoded jsonrpc2.Message // on the stack: only looked at here
+	if jsonrpc2.DecodeMessageInto(msg, &decoded) != nil {
+		return m, false
+	}
+	m = jsonrpc2.OutMessage{Kind: decoded.Kind, ID: decoded.ID, Method: decoded.Method, Data: msg}
 	switch {
 	case m.Kind == jsonrpc2.KindRequest:
 		m.Params = decoded.Params
@@ -486,17 +499,16 @@ func (ct *clientTransport) Write(ctx context.Context, msg []byte) error {
 		var p struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
-		var id jsonrpc2.RequestID
-		var err error
-		if err = json.Unmarshal(decoded.Params, &p); err == nil {
-			id, err = jsonrpc2.ParseRequestID(p.RequestID)
+		if json.Unmarshal(decoded.Params, &p) != nil {
+			return m, false
 		}
+		id, err := jsonrpc2.ParseRequestID(p.RequestID)
 		if err != nil {
-			return ct.inner.Write(ctx, msg)
+			return m, false
 		}
 		m.ID = id
 	}
-	return ct.write(ctx, &m, false)
+	return m, true
 }
 
 // isCancellation reports whether m is the revision's cancellation (its
@@ -509,11 +521,23 @@ func (ct *clientTransport) isCancellation(m *jsonrpc2.OutMessage) bool {
 // it writes, so a request is rewritten for the wire (the modern era's
 // per-request _meta, the legacy era's removal of it) from its params where
 // the Conn encoded them, and a cancellation is known by the id it
-// cancels, without decoding what the Conn just encoded. Over a transport
-// without streams the Conn's Policy never asks for a stream to be closed
-// (Connect clears DisconnectIsCancellation); a CloseStream that comes
-// anyway is sent as the notification it carries.
+// cancels, without decoding what the Conn just encoded. A call cancelled
+// by closing its stream is closeStream's; over a transport without
+// streams the Conn's Policy never asks for that (Connect clears
+// DisconnectIsCancellation), and a CloseStream that comes anyway is sent
+// as the notification it carries.
 func (ct *clientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
+	if m.CloseStream && ct.innerMW != nil {
+		return ct.closeStream(ctx, m)
+	}
+	if m.Kind == jsonrpc2.KindRequest && m.Params == nil && jsonscan.Member(m.Data, "params") != nil {
+		// Described without where its params are: read them.
+		d, ok := ct.describe(m.Data)
+		if !ok {
+			return ct.inner.Write(ctx, m.Data)
+		}
+		return ct.write(ctx, &d, true)
+	}
 	return ct.write(ctx, m, true)
 }
 
@@ -521,10 +545,6 @@ func (ct *clientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMess
 // place (the Conn's message, not a caller's of Write).
 func (ct *clientTransport) write(ctx context.Context, m *jsonrpc2.OutMessage, owned bool) error {
 	msg := m.Data
-	if m.Kind == jsonrpc2.KindRequest && m.Params == nil && jsonscan.Member(msg, "params") != nil {
-		// Described without where its params are: read them.
-		return ct.Write(ctx, msg)
-	}
 	ct.mu.Lock()
 	modern, version := ct.modern, ct.version
 	ct.mu.Unlock()
@@ -593,10 +613,10 @@ func (ct *clientTransport) write(ctx context.Context, m *jsonrpc2.OutMessage, ow
 			}
 		}
 	}
-	if mw, ok := ct.inner.(jsonrpc2.MessageWriter); ok && paramsIn != nil {
+	if ct.innerMW != nil && paramsIn != nil {
 		// Described onward too: the transport (Streamable HTTP's client)
 		// routes the request and names it in headers without decoding it.
-		return mw.WriteMessage(ctx, &jsonrpc2.OutMessage{Kind: jsonrpc2.KindRequest, ID: m.ID, Method: m.Method, Data: msg, Params: paramsIn})
+		return ct.innerMW.WriteMessage(ctx, &jsonrpc2.OutMessage{Kind: jsonrpc2.KindRequest, ID: m.ID, Method: m.Method, Data: msg, Params: paramsIn})
 	}
 	return ct.inner.Write(ctx, msg)
 }
@@ -634,25 +654,13 @@ func (ct *clientTransport) modernParams(params json.RawMessage, version string) 
 	})
 }
 
-// streamClientTransport is a clientTransport over a transport that takes
-// messages described (jsonrpc2.MessageWriter): one that can cancel a
-// request by closing its stream (Streamable HTTP, modern era).
-type streamClientTransport struct {
-	*clientTransport
-	mw jsonrpc2.MessageWriter
-}
-
-// WriteMessage implements jsonrpc2.MessageWriter. A message goes the
-// clientTransport's way, except a request's cancellation by
-// closing its stream (OutMessage.CloseStream): the Conn's id is mapped to
-// the request on the wire now (an MRTR retry has its own), a running input
-// round is stopped, and the inner transport closes that stream.
-func (s *streamClientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.OutMessage) error {
-	if !m.CloseStream {
-		return s.clientTransport.WriteMessage(ctx, m)
-	}
+// closeStream cancels a call by closing its stream (OutMessage.CloseStream)
+// over a transport that has streams to close (Streamable HTTP, modern
+// era): the Conn's id is mapped to the request on the wire now (an MRTR
+// retry has its own), a running input round is stopped, and the inner
+// transport closes that stream.
+func (ct *clientTransport) closeStream(ctx context.Context, m *jsonrpc2.OutMessage) error {
 	id := m.ID
-	ct := s.clientTransport
 	ct.mu.Lock()
 	rt := ct.calls[id]
 	delete(ct.calls, id)
@@ -665,7 +673,7 @@ func (s *streamClientTransport) WriteMessage(ctx context.Context, m *jsonrpc2.Ou
 	if rt != nil {
 		rt.cancel()
 	}
-	return s.mw.WriteMessage(ctx, &jsonrpc2.OutMessage{Kind: m.Kind, ID: wireID, Method: m.Method, Data: m.Data, CloseStream: true})
+	return ct.innerMW.WriteMessage(ctx, &jsonrpc2.OutMessage{Kind: m.Kind, ID: wireID, Method: m.Method, Data: m.Data, CloseStream: true})
 }
 
 func (ct *clientTransport) Close() error {

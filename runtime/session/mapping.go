@@ -157,12 +157,8 @@ func unmapLegacyInPlace(msg, params []byte, hadMeta bool) (out, paramsIn []byte,
 	if len(params) == 0 || off < 0 || msg[len(msg)-1] != '}' || &msg[off] != &params[0] {
 		return nil, nil, false
 	}
-	sp := spliceScratch.Get().(*[]byte)
-	defer func() {
-		if cap(*sp) <= 64<<10 {
-			spliceScratch.Put(sp)
-		}
-	}()
+	sp := getSpliceScratch(len(params))
+	defer putSpliceScratch(sp)
 	res, _, ok := spliceMetaInto((*sp)[:0], requestHead{}, params, stripModernMeta(hadMeta))
 	if !ok || len(res) > len(params) {
 		return nil, nil, false
@@ -223,16 +219,9 @@ func spliceMetaAfter(prefix requestHead, room int, params []byte, extra int, edi
 	// buffer of its exact size (with room): what edit adds is only known
 	// by writing it, and a bound made of extra (which counts the keys the
 	// old _meta already has) over-allocated a request by up to half.
-	sp := spliceScratch.Get().(*[]byte)
-	defer func() {
-		if cap(*sp) <= 64<<10 {
-			spliceScratch.Put(sp)
-		}
-	}()
-	// p holds the old _meta, which the edited one replaces.
-	if need := prefix.size() + len(params) + len(`,"_meta":{}`) + extra; cap(*sp) < need {
-		*sp = make([]byte, 0, need)
-	}
+	// params holds the old _meta, which the edited one replaces.
+	sp := getSpliceScratch(prefix.size() + len(params) + len(`,"_meta":{}`) + extra)
+	defer putSpliceScratch(sp)
 	out, start, ok = spliceMetaInto((*sp)[:0], prefix, params, edit)
 	if !ok {
 		return nil, 0, false
@@ -299,8 +288,25 @@ func spliceMetaInto(dst []byte, prefix requestHead, params []byte, edit func(out
 	return append(out, '}'), paramsAt, true
 }
 
-// spliceScratch holds the buffers spliceMetaAfter writes into first.
+// spliceScratch holds the buffers the splices write into first.
 var spliceScratch = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// getSpliceScratch is a scratch buffer of at least size bytes; the caller
+// stores back in it what it grew to, and puts it back.
+func getSpliceScratch(size int) *[]byte {
+	sp := spliceScratch.Get().(*[]byte)
+	if cap(*sp) < size {
+		*sp = make([]byte, 0, size)
+	}
+	return sp
+}
+
+// putSpliceScratch returns sp to the pool, unless a huge message grew it.
+func putSpliceScratch(sp *[]byte) {
+	if cap(*sp) <= 64<<10 {
+		spliceScratch.Put(sp)
+	}
+}
 
 // appendMember appends the member "k":v (k raw, as jsonscan reports it),
 // after a comma unless it is the first (n == 0).
