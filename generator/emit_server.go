@@ -552,52 +552,7 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 			continue
 		}
 		resType, resIface := g.goType(me.Result)
-		call := func(result jen.Code) jen.Code {
-			return jen.If(jen.Err().Op(":=").Id("c").Dot("conn").Dot("Call").Call(jen.Id("ctx"), jen.Id(methodConstName(me)), arg, result, jen.Id("c").Dot("opts").Op("...")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err()),
-			)
-		}
-		decodeErr := func() jen.Code {
-			return jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s: decoding the result: %w"), jen.Id(methodConstName(me)), jen.Err()))
-		}
-		var body []jen.Code
-		switch {
-		case hasAlternative(me, inputRequiredDef) || g.hasResultType(me.Result) || resIface:
-			body = append(body, jen.Var().Id("raw").Add(json("RawMessage")), call(jen.Op("&").Id("raw")))
-			if g.hasResultType(me.Result) {
-				body = append(body, jen.List(jen.Id("raw"), jen.Id("kind")).Op(":=").Id("rpcResultKind").Call(jen.Id("raw")))
-				if hasAlternative(me, inputRequiredDef) {
-					body = append(body, jen.If(jen.Id("kind").Op("==").Lit(inputRequiredValue)).Block(
-						jen.Id("ir").Op(":=").New(jen.Id(TypeName(inputRequiredDef))),
-						jen.If(jen.Err().Op(":=").Id("ir").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
-						jen.Return(jen.Nil(), jen.Op("&").Id("InputRequiredError").Values(jen.Dict{jen.Id("Result"): jen.Id("ir")})),
-					))
-				} else {
-					body = append(body, jen.Id("_").Op("=").Id("kind"))
-				}
-			}
-			if resIface {
-				body = append(body,
-					jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("Decode"+TypeName(me.Result)).Call(jen.Id("raw")),
-					jen.If(jen.Err().Op("!=").Nil()).Block(decodeErr()),
-					jen.Return(jen.Id("out"), jen.Nil()),
-				)
-			} else {
-				body = append(body,
-					jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
-					// raw is valid JSON (the Conn validated the message), so json.Unmarshal
-					// would only check it again before calling the generated decoder.
-					jen.If(jen.Err().Op(":=").Id("out").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
-					jen.Return(jen.Id("out"), jen.Nil()),
-				)
-			}
-		default:
-			body = append(body,
-				jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
-				call(jen.Id("out")),
-				jen.Return(jen.Id("out"), jen.Nil()),
-			)
-		}
+		body := g.callerBody(me, arg, resIface)
 		f.Commentf("%s sends the request %q and returns its result.", base, me.Name)
 		if hasAlternative(me, inputRequiredDef) {
 			f.Comment("When the server answers with an InputRequiredResult, it returns a nil result")
@@ -610,7 +565,15 @@ func emitCaller(g *gen, f *jen.File, s side, methods []*schema.Method, caller, n
 			f.Commentf("%q is never cancelled: ending ctx only stops waiting for the answer.", me.Name)
 		}
 		recv().Id(base).Params(params...).Params(resType, jen.Error()).Block(body...)
-
+		if s.name == "Server" && argumentsAsJSON(g, me) {
+			arg := jen.Id(callToolJSONType).Values(jen.Dict{jen.Id("name"): jen.Id("name"), jen.Id("arguments"): jen.Id("arguments")})
+			emitCallToolJSON(g, f, recv, base, resType, g.callerBody(me, arg, resIface))
+		}
+		call := func(result jen.Code) jen.Code {
+			return jen.If(jen.Err().Op(":=").Id("c").Dot("conn").Dot("Call").Call(jen.Id("ctx"), jen.Id(methodConstName(me)), arg, result, jen.Id("c").Dot("opts").Op("...")), jen.Err().Op("!=").Nil()).Block(
+				jen.Return(jen.Nil(), jen.Err()),
+			)
+		}
 		if me.TaskAugmentable && hasAlternative(me, createTaskDef) {
 			f.Commentf("%sAsTask sends %q as a task-augmented request: params must carry", base, me.Name)
 			f.Commentf("the %q member (a TaskMetadata). The %s answers at once with a", g.m.Facts.TaskMember, s.role)
@@ -684,3 +647,116 @@ func checkName(register string) string { return "Check" + strings.TrimPrefix(reg
 
 // lowerFirst is s with its first letter in lower case.
 func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
+
+// callerBody is the body of a caller's method sending me with the params
+// expression arg: the call, then the result decoded (an input-required
+// answer as an *InputRequiredError).
+func (g *gen) callerBody(me *schema.Method, arg jen.Code, resIface bool) []jen.Code {
+	json := func(n string) *jen.Statement { return jen.Qual("encoding/json", n) }
+	call := func(result jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Id("c").Dot("conn").Dot("Call").Call(jen.Id("ctx"), jen.Id(methodConstName(me)), arg, result, jen.Id("c").Dot("opts").Op("...")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		)
+	}
+	decodeErr := func() jen.Code {
+		return jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s: decoding the result: %w"), jen.Id(methodConstName(me)), jen.Err()))
+	}
+	var body []jen.Code
+	switch {
+	case hasAlternative(me, inputRequiredDef) || g.hasResultType(me.Result) || resIface:
+		body = append(body, jen.Var().Id("raw").Add(json("RawMessage")), call(jen.Op("&").Id("raw")))
+		if g.hasResultType(me.Result) {
+			body = append(body, jen.List(jen.Id("raw"), jen.Id("kind")).Op(":=").Id("rpcResultKind").Call(jen.Id("raw")))
+			if hasAlternative(me, inputRequiredDef) {
+				body = append(body, jen.If(jen.Id("kind").Op("==").Lit(inputRequiredValue)).Block(
+					jen.Id("ir").Op(":=").New(jen.Id(TypeName(inputRequiredDef))),
+					jen.If(jen.Err().Op(":=").Id("ir").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
+					jen.Return(jen.Nil(), jen.Op("&").Id("InputRequiredError").Values(jen.Dict{jen.Id("Result"): jen.Id("ir")})),
+				))
+			} else {
+				body = append(body, jen.Id("_").Op("=").Id("kind"))
+			}
+		}
+		if resIface {
+			body = append(body,
+				jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("Decode"+TypeName(me.Result)).Call(jen.Id("raw")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(decodeErr()),
+				jen.Return(jen.Id("out"), jen.Nil()),
+			)
+		} else {
+			body = append(body,
+				jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
+				// raw is valid JSON (the Conn validated the message), so json.Unmarshal
+				// would only check it again before calling the generated decoder.
+				jen.If(jen.Err().Op(":=").Id("out").Dot("UnmarshalJSON").Call(jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(decodeErr()),
+				jen.Return(jen.Id("out"), jen.Nil()),
+			)
+		}
+	default:
+		body = append(body,
+			jen.Id("out").Op(":=").New(jen.Id(TypeName(me.Result))),
+			call(jen.Id("out")),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+	}
+	return body
+}
+
+// callToolJSONType is the params of ServerCaller.CallToolJSON: a tool's name
+// and its arguments object as JSON.
+const callToolJSONType = "callToolJSON"
+
+// argumentsAsJSON reports whether me is tools/call with params naming a tool
+// and carrying its arguments object, so the ServerCaller also gets
+// CallToolJSON.
+func argumentsAsJSON(g *gen, me *schema.Method) bool {
+	if me.Name != "tools/call" || me.Kind != schema.Request || me.Params == nil {
+		return false
+	}
+	t := g.resolve(me.Params)
+	return t != nil && hasProperty(t.Properties, "arguments") && hasProperty(t.Properties, "name")
+}
+
+// emitCallToolJSON writes ServerCaller.CallToolJSON, whose body (built by
+// callerBody) sends callToolJSON params, and that type: a typed caller
+// (mcpgen tools' Caller) writes its arguments straight to JSON, and a map
+// of one member per argument (a Go map of a few entries costs 400 bytes)
+// would be built only to be written out again.
+func emitCallToolJSON(g *gen, f *jen.File, recv func() *jen.Statement, base string, resType jen.Code, body []jen.Code) {
+	json := func(n string) *jen.Statement { return jen.Qual("encoding/json", n) }
+	pt := TypeName(paramsTypeName(g.method("tools/call")))
+	f.Commentf("%sJSON is %s(ctx, &%s{Name: name, Arguments: ...}) with the", base, base, pt)
+	f.Comment("arguments given as one JSON object, written into the request as they are")
+	f.Comment("(compacted): a typed caller (mcpgen tools' Caller) writes its arguments as")
+	f.Comment("JSON, and no map stands between them and the request. arguments must be one")
+	f.Comment("JSON object; nil sends {}.")
+	recv().Id(base+"JSON").Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("name").String(), jen.Id("arguments").Add(json("RawMessage"))).
+		Params(resType, jen.Error()).Block(body...)
+	f.Commentf("%s is the params of %sJSON, written as %s{Name: name} with", callToolJSONType, base, pt)
+	f.Comment("arguments as its first member.")
+	f.Type().Id(callToolJSONType).Struct(jen.Id("name").String(), jen.Id("arguments").Add(json("RawMessage")))
+	f.Comment("MarshalJSON is AppendJSON to no buffer: the Conn marshals params it must")
+	f.Comment("edit (a progress token added to _meta).")
+	f.Func().Params(jen.Id("x").Id(callToolJSONType)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(jen.Id("x").Dot("AppendJSON").Call(jen.Nil())))
+	f.Comment("AppendJSON writes the arguments (compacted, refused unless one object), then")
+	f.Commentf("the members %s{Name: x.name} writes.", pt)
+	f.Func().Params(jen.Id("x").Id(callToolJSONType)).Id("AppendJSON").Params(jen.Id("buf").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Id("args").Op(":=").Add(json("RawMessage")).Call(jen.Lit("{}")),
+		jen.If(jen.Id("x").Dot("arguments").Op("!=").Nil()).Block(jen.Id("args").Op("=").Id("x").Dot("arguments")),
+		jen.If(jen.Id("t").Op(":=").Qual(genimplPkg, "Trim").Call(jen.Id("args")), jen.Len(jen.Id("t")).Op("==").Lit(0).Op("||").Id("t").Index(jen.Lit(0)).Op("!=").LitRune('{')).Block(
+			jen.Return(jen.Nil(), jen.Qual("errors", "New").Call(jen.Lit("encoding "+pt+": member \"arguments\" is not one JSON object")))),
+		jen.Var().Id("e").Qual(genimplPkg, "Encoder"),
+		jen.Id("e").Dot("Init").Call(jen.Lit(pt), jen.Id("buf")),
+		jen.Id("e").Dot("RawValue").Call(jen.Lit("\"arguments\":"), jen.Id("args")),
+		jen.List(jen.Id("b"), jen.Err()).Op(":=").Id("e").Dot("Bytes").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Comment("The rest of the object follows the arguments: its opening brace"),
+		jen.Comment("becomes the comma after them (it always has the name member)."),
+		jen.Id("mark").Op(":=").Len(jen.Id("b")).Op("-").Lit(1),
+		jen.List(jen.Id("b"), jen.Err()).Op("=").Id(pt).Values(jen.Dict{jen.Id("Name"): jen.Id("x").Dot("name")}).Dot("AppendJSON").Call(jen.Id("b").Index(jen.Empty(), jen.Id("mark"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Id("b").Index(jen.Id("mark")).Op("=").LitRune(','),
+		jen.Return(jen.Id("b"), jen.Nil()),
+	)
+}

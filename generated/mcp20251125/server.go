@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 
@@ -796,6 +797,63 @@ func (c *ServerCaller) CallTool(ctx context.Context, params *CallToolRequestPara
 		return nil, err
 	}
 	return out, nil
+}
+
+// CallToolJSON is CallTool(ctx, &CallToolRequestParams{Name: name, Arguments: ...}) with the
+// arguments given as one JSON object, written into the request as they are
+// (compacted): a typed caller (mcpgen tools' Caller) writes its arguments as
+// JSON, and no map stands between them and the request. arguments must be one
+// JSON object; nil sends {}.
+func (c *ServerCaller) CallToolJSON(ctx context.Context, name string, arguments json.RawMessage) (*CallToolResult, error) {
+	out := new(CallToolResult)
+	if err := c.conn.Call(ctx, MethodCallTool, callToolJSON{
+		arguments: arguments,
+		name:      name,
+	}, out, c.opts...); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// callToolJSON is the params of CallToolJSON, written as CallToolRequestParams{Name: name} with
+// arguments as its first member.
+type callToolJSON struct {
+	name      string
+	arguments json.RawMessage
+}
+
+// MarshalJSON is AppendJSON to no buffer: the Conn marshals params it must
+// edit (a progress token added to _meta).
+func (x callToolJSON) MarshalJSON() ([]byte, error) {
+	return x.AppendJSON(nil)
+}
+
+// AppendJSON writes the arguments (compacted, refused unless one object), then
+// the members CallToolRequestParams{Name: x.name} writes.
+func (x callToolJSON) AppendJSON(buf []byte) ([]byte, error) {
+	args := json.RawMessage("{}")
+	if x.arguments != nil {
+		args = x.arguments
+	}
+	if t := genimpl.Trim(args); len(t) == 0 || t[0] != '{' {
+		return nil, errors.New("encoding CallToolRequestParams: member \"arguments\" is not one JSON object")
+	}
+	var e genimpl.Encoder
+	e.Init("CallToolRequestParams", buf)
+	e.RawValue("\"arguments\":", args)
+	b, err := e.Bytes()
+	if err != nil {
+		return nil, err
+	}
+	// The rest of the object follows the arguments: its opening brace
+	// becomes the comma after them (it always has the name member).
+	mark := len(b) - 1
+	b, err = CallToolRequestParams{Name: x.name}.AppendJSON(b[:mark])
+	if err != nil {
+		return nil, err
+	}
+	b[mark] = ','
+	return b, nil
 }
 
 // CallToolAsTask sends "tools/call" as a task-augmented request: params must carry

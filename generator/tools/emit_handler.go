@@ -244,21 +244,31 @@ func (e *emitter) caller() {
 	f.Comment("NewCaller(mcp.NewServerCaller(conn)).")
 	f.Func().Id("NewCaller").Params(jen.Id("server").Id("ToolCaller")).Op("*").Id("Caller").Block(
 		jen.Return(jen.Op("&").Id("Caller").Values(jen.Dict{jen.Id("server"): jen.Id("server")})))
+	jsonCalls := false
 	for _, t := range e.tools {
 		res := e.mcp("CallToolResult")
 		if t.result != nil {
 			res = jen.Id(t.result.goName)
 		}
-		argsOf := ts("ArgumentsOf").Call(jen.Id("args"))
-		if encodable(t.args) {
-			argsOf = jen.Id(e.argsEncoder(t.args)).Call(jen.Id("args"))
-		}
-		body := []jen.Code{
-			jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(argsOf),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		}
+		var body []jen.Code
 		var checks []jen.Code
 		rawChecks(t.args, nil, &checks)
+		asJSON := encodable(t.args) && len(checks) == 0
+		if asJSON {
+			// Written as JSON, sent by callJSON: no map of members between.
+			jsonCalls = true
+			body = append(body,
+				jen.Id("o").Op(":=").Add(ts("NewObject")).Call(),
+				jen.Defer().Id("o").Dot("Free").Call(),
+				jen.If(jen.Err().Op(":=").Id(e.argsEncoder(t.args)).Call(jen.Id("o"), jen.Id("args")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("callJSON").Call(jen.Id("ctx"), jen.Id("Tool"+t.goName), jen.Id("o").Dot("JSON").Call()),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			)
+		} else {
+			body = append(body,
+				jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(ts("ArgumentsOf")).Call(jen.Id("args")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+		}
 		if len(checks) > 0 {
 			// Values bound to json.RawMessage are checked against the
 			// server's schema before they are sent (the typed ones are
@@ -271,11 +281,13 @@ func (e *emitter) caller() {
 			body = append(body, jen.If(jen.Err().Op(":=").Add(ts("CheckArguments")).Call(jen.Id("a"), jen.Id(id)), jen.Err().Op("!=").Nil()).Block(
 				jen.Return(jen.Nil(), jen.Err())))
 		}
-		body = append(body,
-			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
-				jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		)
+		if !asJSON {
+			body = append(body,
+				jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
+					jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("Tool" + t.goName), jen.Id("Arguments"): jen.Id("a")})),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			)
+		}
 		if t.result != nil {
 			typed := ts("TypedResult").Call(jen.Id("Tool"+t.goName), jen.Id("res"), jen.Id("Decode"+t.result.goName))
 			if e.t.rev.modern {
@@ -301,6 +313,38 @@ func (e *emitter) caller() {
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("args").Op("*").Id(t.args.goName),
 		).Params(jen.Op("*").Add(res), jen.Error()).Block(body...)
 	}
+	if jsonCalls {
+		e.callJSON()
+	}
+}
+
+// callJSON emits Caller.callJSON, which sends a tool's arguments written as
+// JSON through the bindings' CallToolJSON when Caller calls the bindings'
+// own ClientSession or ServerCaller, and as CallTool's map otherwise.
+func (e *emitter) callJSON() {
+	f := e.f
+	res := jen.Op("*").Add(e.mcp("CallToolResult"))
+	f.Comment("toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings")
+	f.Comment("generated before it have only CallTool).")
+	f.Type().Id("toolJSONCaller").Interface(
+		jen.Id("CallToolJSON").Params(jen.Qual("context", "Context"), jen.String(), jen.Qual(jsonPath, "RawMessage")).Params(res, jen.Error()))
+	f.Comment("callJSON calls the tool name with its arguments object args. Calling the")
+	f.Comment("bindings' own ClientSession or ServerCaller, it sends args as they are")
+	f.Comment("(CallToolJSON); any other ToolCaller (a type embedding one may have its")
+	f.Comment("own CallTool, which CallToolJSON would bypass) gets CallTool with the")
+	f.Comment("arguments as a map.")
+	f.Func().Params(jen.Id("c").Op("*").Id("Caller")).Id("callJSON").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("name").String(), jen.Id("args").Qual(jsonPath, "RawMessage"),
+	).Params(res, jen.Error()).Block(
+		jen.Switch(jen.Id("c").Dot("server").Assert(jen.Type())).Block(
+			jen.Case(jen.Op("*").Add(e.mcp("ClientSession")), jen.Op("*").Add(e.mcp("ServerCaller"))).Block(
+				jen.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("c").Dot("server").Assert(jen.Id("toolJSONCaller")), jen.Id("ok")).Block(
+					jen.Return(jen.Id("j").Dot("CallToolJSON").Call(jen.Id("ctx"), jen.Id("name"), jen.Id("args")))))),
+		jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(ts("ArgumentsMap")).Call(jen.Id("args")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("c").Dot("server").Dot("CallTool").Call(jen.Id("ctx"),
+			jen.Op("&").Add(e.mcp("CallToolRequestParams")).Values(jen.Dict{jen.Id("Name"): jen.Id("name"), jen.Id("Arguments"): jen.Id("a")}))),
+	)
 }
 
 // bindArguments is the statement binding the arguments of a call of t:

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"encoding/json"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -211,17 +213,14 @@ func encodable(n *node) bool {
 	return true
 }
 
-// argsEncoder emits argumentsX(args *X) (map[string]json.RawMessage,
-// error), toolsupport.ArgumentsOf for encodable arguments, and returns its
-// name.
+// argsEncoder emits argumentsX(o *toolsupport.Object, args *X) error,
+// writing encodable arguments as encoding/json writes the struct (nil as
+// {}), and returns its name.
 func (e *emitter) argsEncoder(n *node) string {
 	name := "arguments" + n.goName
-	body := []jen.Code{
-		jen.Id("m").Op(":=").Make(jen.Map(jen.String()).Qual(jsonPath, "RawMessage"), jen.Lit(len(n.props))),
-		jen.If(jen.Id("args").Op("==").Nil()).Block(jen.Return(jen.Id("m"), jen.Nil())),
-	}
+	var body []jen.Code
 	if len(n.props) > 0 {
-		body = append(body, jen.Var().Id("a").Add(ts("Args")))
+		body = append(body, jen.If(jen.Id("args").Op("==").Nil()).Block(jen.Return(jen.Nil())))
 	}
 	for _, p := range n.props {
 		field := jen.Id("args").Dot(p.field)
@@ -229,34 +228,39 @@ func (e *emitter) argsEncoder(n *node) string {
 		if optional {
 			field = jen.Op("*").Id("args").Dot(p.field)
 		}
-		set := func(v jen.Code) jen.Code { return jen.Id("m").Index(jen.Lit(p.name)).Op("=").Add(v) }
+		key := jen.Lit(quotedKey(p.name))
 		var stmts []jen.Code
 		switch p.n.kind {
 		case kindString:
 			if p.n.goName != "" {
 				field = jen.String().Call(field)
 			}
-			stmts = append(stmts, set(jen.Id("a").Dot("String").Call(field)))
+			stmts = append(stmts, jen.Id("o").Dot("String").Call(key, field))
 		case kindBoolean:
-			stmts = append(stmts, set(jen.Id("a").Dot("Bool").Call(field)))
+			stmts = append(stmts, jen.Id("o").Dot("Bool").Call(key, field))
 		case kindInteger:
-			stmts = append(stmts, set(jen.Id("a").Dot("Int").Call(field)))
+			stmts = append(stmts, jen.Id("o").Dot("Int").Call(key, field))
 		case kindNumber:
 			stmts = append(stmts,
-				jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("a").Dot("Float").Call(field),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				set(jen.Id("v")))
+				jen.If(jen.Err().Op(":=").Id("o").Dot("Float").Call(key, field), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		}
 		if optional {
 			body = append(body, jen.If(jen.Id("args").Dot(p.field).Op("!=").Nil()).Block(stmts...))
 		} else {
-			body = append(body, jen.Block(stmts...))
+			body = append(body, stmts...)
 		}
 	}
-	body = append(body, jen.Return(jen.Id("m"), jen.Nil()))
-	e.f.Commentf("%s is toolsupport.ArgumentsOf(args) for %s, written", name, n.goName)
-	e.f.Comment("member by member without encoding/json (so args need not escape to the")
-	e.f.Comment("heap), with the same members and values.")
-	e.f.Func().Id(name).Params(jen.Id("args").Op("*").Id(n.goName)).Params(jen.Map(jen.String()).Qual(jsonPath, "RawMessage"), jen.Error()).Block(body...)
+	body = append(body, jen.Return(jen.Nil()))
+	e.f.Commentf("%s writes args into o as the arguments object of tools/call,", name)
+	e.f.Commentf("member by member as encoding/json encodes %s (nil as {}), without", n.goName)
+	e.f.Comment("reflection (so args need not escape to the heap).")
+	e.f.Func().Id(name).Params(jen.Id("o").Op("*").Add(ts("Object")), jen.Id("args").Op("*").Id(n.goName)).Error().Block(body...)
 	return name
+}
+
+// quotedKey is the member key literal toolsupport.Object takes: the key
+// as encoding/json quotes it (HTML-safe), then the colon.
+func quotedKey(name string) string {
+	b, _ := json.Marshal(name) // a string always encodes
+	return string(b) + ":"
 }

@@ -1,12 +1,14 @@
 package toolsupport
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"strconv"
+	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonscan"
 )
@@ -248,4 +250,99 @@ func (a *Args) Float(f float64) (json.RawMessage, error) {
 	start := a.grow()
 	a.buf = jsonscan.AppendFloat(a.buf, f)
 	return a.value(start), nil
+}
+
+// Object writes the arguments object of a tools/call for a generated
+// Caller whose argument type is plain, member by member as encoding/json
+// writes the struct, for the bindings' CallToolJSON: no map of members
+// stands between the typed arguments and the request. Keys are the quoted
+// literals the generator writes (`"text":`). Objects are pooled, because
+// the Conn copies the arguments into the request before the call returns:
+// Free gives one back once the call is over.
+type Object struct {
+	buf []byte
+}
+
+var objects = sync.Pool{New: func() any { return &Object{buf: make([]byte, 0, 128)} }}
+
+// NewObject returns an empty Object from the pool.
+func NewObject() *Object {
+	o := objects.Get().(*Object)
+	o.buf = append(o.buf[:0], '{')
+	return o
+}
+
+// key starts the member with the quoted key literal key.
+func (o *Object) key(key string) {
+	if len(o.buf) > 1 {
+		o.buf = append(o.buf, ',')
+	}
+	o.buf = append(o.buf, key...)
+}
+
+// String writes the member key with the JSON of s as encoding/json writes
+// it (HTML-safe).
+func (o *Object) String(key, s string) {
+	o.key(key)
+	o.buf = jsonscan.AppendString(o.buf, s, true)
+}
+
+// Bool writes the member key with the JSON of b.
+func (o *Object) Bool(key string, b bool) {
+	o.key(key)
+	o.buf = strconv.AppendBool(o.buf, b)
+}
+
+// Int writes the member key with the JSON of i.
+func (o *Object) Int(key string, i int64) {
+	o.key(key)
+	o.buf = strconv.AppendInt(o.buf, i, 10)
+}
+
+// Float writes the member key with the JSON of f as encoding/json writes a
+// float64, and fails with encoding/json's error for NaN and the
+// infinities (writing nothing).
+func (o *Object) Float(key string, f float64) error {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, 64)}
+	}
+	o.key(key)
+	o.buf = jsonscan.AppendFloat(o.buf, f)
+	return nil
+}
+
+// JSON returns the object written so far, closed. It shares o's buffer, so
+// it is valid until Free (or the next write).
+func (o *Object) JSON() json.RawMessage {
+	b := append(o.buf, '}')
+	o.buf = b[:len(b)-1]
+	return b
+}
+
+// Free gives o back to the pool; neither o nor what its JSON returned may
+// be used after. An Object grown past a few kilobytes is left to the
+// collector rather than kept.
+func (o *Object) Free() {
+	if cap(o.buf) <= 4<<10 {
+		objects.Put(o)
+	}
+}
+
+// ArgumentsMap splits the arguments object args (as Object writes it) into
+// the members of CallToolRequestParams.Arguments, each value a copy, for a
+// Caller whose ToolCaller is not the bindings' own (and so may keep the
+// map after the call).
+func ArgumentsMap(args json.RawMessage) (map[string]json.RawMessage, error) {
+	args = bytes.Clone(args)
+	if m, ok := membersFast(args); ok {
+		return m, nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	return m, nil
 }

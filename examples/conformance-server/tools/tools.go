@@ -2443,951 +2443,777 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsTestSimpleTextArgs is toolsupport.ArgumentsOf(args) for TestSimpleTextArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestSimpleTextArgs(args *TestSimpleTextArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestSimpleTextArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestSimpleTextArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestSimpleTextArgs(o *toolsupport.Object, args *TestSimpleTextArgs) error {
+	return nil
 }
 
 // TestSimpleText calls the tool "test_simple_text".
 func (c *Caller) TestSimpleText(ctx context.Context, args *TestSimpleTextArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestSimpleTextArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestSimpleTextArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestSimpleText,
-	})
+	res, err := c.callJSON(ctx, ToolTestSimpleText, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestImageContentArgs is toolsupport.ArgumentsOf(args) for TestImageContentArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestImageContentArgs(args *TestImageContentArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestImageContentArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestImageContentArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestImageContentArgs(o *toolsupport.Object, args *TestImageContentArgs) error {
+	return nil
 }
 
 // TestImageContent calls the tool "test_image_content".
 func (c *Caller) TestImageContent(ctx context.Context, args *TestImageContentArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestImageContentArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestImageContentArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestImageContent,
-	})
+	res, err := c.callJSON(ctx, ToolTestImageContent, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestAudioContentArgs is toolsupport.ArgumentsOf(args) for TestAudioContentArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestAudioContentArgs(args *TestAudioContentArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestAudioContentArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestAudioContentArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestAudioContentArgs(o *toolsupport.Object, args *TestAudioContentArgs) error {
+	return nil
 }
 
 // TestAudioContent calls the tool "test_audio_content".
 func (c *Caller) TestAudioContent(ctx context.Context, args *TestAudioContentArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestAudioContentArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestAudioContentArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestAudioContent,
-	})
+	res, err := c.callJSON(ctx, ToolTestAudioContent, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestEmbeddedResourceArgs is toolsupport.ArgumentsOf(args) for TestEmbeddedResourceArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestEmbeddedResourceArgs(args *TestEmbeddedResourceArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestEmbeddedResourceArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestEmbeddedResourceArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestEmbeddedResourceArgs(o *toolsupport.Object, args *TestEmbeddedResourceArgs) error {
+	return nil
 }
 
 // TestEmbeddedResource calls the tool "test_embedded_resource".
 func (c *Caller) TestEmbeddedResource(ctx context.Context, args *TestEmbeddedResourceArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestEmbeddedResourceArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestEmbeddedResourceArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestEmbeddedResource,
-	})
+	res, err := c.callJSON(ctx, ToolTestEmbeddedResource, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestMultipleContentTypesArgs is toolsupport.ArgumentsOf(args) for TestMultipleContentTypesArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestMultipleContentTypesArgs(args *TestMultipleContentTypesArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestMultipleContentTypesArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestMultipleContentTypesArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestMultipleContentTypesArgs(o *toolsupport.Object, args *TestMultipleContentTypesArgs) error {
+	return nil
 }
 
 // TestMultipleContentTypes calls the tool "test_multiple_content_types".
 func (c *Caller) TestMultipleContentTypes(ctx context.Context, args *TestMultipleContentTypesArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestMultipleContentTypesArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestMultipleContentTypesArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestMultipleContentTypes,
-	})
+	res, err := c.callJSON(ctx, ToolTestMultipleContentTypes, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestToolWithLoggingArgs is toolsupport.ArgumentsOf(args) for TestToolWithLoggingArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestToolWithLoggingArgs(args *TestToolWithLoggingArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestToolWithLoggingArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestToolWithLoggingArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestToolWithLoggingArgs(o *toolsupport.Object, args *TestToolWithLoggingArgs) error {
+	return nil
 }
 
 // TestToolWithLogging calls the tool "test_tool_with_logging".
 func (c *Caller) TestToolWithLogging(ctx context.Context, args *TestToolWithLoggingArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestToolWithLoggingArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestToolWithLoggingArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestToolWithLogging,
-	})
+	res, err := c.callJSON(ctx, ToolTestToolWithLogging, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestToolWithProgressArgs is toolsupport.ArgumentsOf(args) for TestToolWithProgressArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestToolWithProgressArgs(args *TestToolWithProgressArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestToolWithProgressArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestToolWithProgressArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestToolWithProgressArgs(o *toolsupport.Object, args *TestToolWithProgressArgs) error {
+	return nil
 }
 
 // TestToolWithProgress calls the tool "test_tool_with_progress".
 func (c *Caller) TestToolWithProgress(ctx context.Context, args *TestToolWithProgressArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestToolWithProgressArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestToolWithProgressArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestToolWithProgress,
-	})
+	res, err := c.callJSON(ctx, ToolTestToolWithProgress, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestErrorHandlingArgs is toolsupport.ArgumentsOf(args) for TestErrorHandlingArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestErrorHandlingArgs(args *TestErrorHandlingArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestErrorHandlingArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestErrorHandlingArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestErrorHandlingArgs(o *toolsupport.Object, args *TestErrorHandlingArgs) error {
+	return nil
 }
 
 // TestErrorHandling calls the tool "test_error_handling".
 func (c *Caller) TestErrorHandling(ctx context.Context, args *TestErrorHandlingArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestErrorHandlingArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestErrorHandlingArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestErrorHandling,
-	})
+	res, err := c.callJSON(ctx, ToolTestErrorHandling, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestReconnectionArgs is toolsupport.ArgumentsOf(args) for TestReconnectionArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestReconnectionArgs(args *TestReconnectionArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestReconnectionArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestReconnectionArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestReconnectionArgs(o *toolsupport.Object, args *TestReconnectionArgs) error {
+	return nil
 }
 
 // TestReconnection calls the tool "test_reconnection".
 func (c *Caller) TestReconnection(ctx context.Context, args *TestReconnectionArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestReconnectionArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestReconnectionArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestReconnection,
-	})
+	res, err := c.callJSON(ctx, ToolTestReconnection, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestSamplingArgs is toolsupport.ArgumentsOf(args) for TestSamplingArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestSamplingArgs(args *TestSamplingArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsTestSamplingArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestSamplingArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestSamplingArgs(o *toolsupport.Object, args *TestSamplingArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["prompt"] = a.String(args.Prompt)
-	}
-	return m, nil
+	o.String("\"prompt\":", args.Prompt)
+	return nil
 }
 
 // TestSampling calls the tool "test_sampling".
 func (c *Caller) TestSampling(ctx context.Context, args *TestSamplingArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestSamplingArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestSamplingArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestSampling,
-	})
+	res, err := c.callJSON(ctx, ToolTestSampling, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestElicitationArgs is toolsupport.ArgumentsOf(args) for TestElicitationArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestElicitationArgs(args *TestElicitationArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsTestElicitationArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestElicitationArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestElicitationArgs(o *toolsupport.Object, args *TestElicitationArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["message"] = a.String(args.Message)
-	}
-	return m, nil
+	o.String("\"message\":", args.Message)
+	return nil
 }
 
 // TestElicitation calls the tool "test_elicitation".
 func (c *Caller) TestElicitation(ctx context.Context, args *TestElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestElicitationArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestElicitationArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestElicitation,
-	})
+	res, err := c.callJSON(ctx, ToolTestElicitation, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestElicitationSep1034DefaultsArgs is toolsupport.ArgumentsOf(args) for TestElicitationSep1034DefaultsArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestElicitationSep1034DefaultsArgs(args *TestElicitationSep1034DefaultsArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestElicitationSep1034DefaultsArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestElicitationSep1034DefaultsArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestElicitationSep1034DefaultsArgs(o *toolsupport.Object, args *TestElicitationSep1034DefaultsArgs) error {
+	return nil
 }
 
 // TestElicitationSep1034Defaults calls the tool "test_elicitation_sep1034_defaults".
 func (c *Caller) TestElicitationSep1034Defaults(ctx context.Context, args *TestElicitationSep1034DefaultsArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestElicitationSep1034DefaultsArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestElicitationSep1034DefaultsArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestElicitationSep1034Defaults,
-	})
+	res, err := c.callJSON(ctx, ToolTestElicitationSep1034Defaults, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestElicitationSep1330EnumsArgs is toolsupport.ArgumentsOf(args) for TestElicitationSep1330EnumsArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestElicitationSep1330EnumsArgs(args *TestElicitationSep1330EnumsArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestElicitationSep1330EnumsArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestElicitationSep1330EnumsArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestElicitationSep1330EnumsArgs(o *toolsupport.Object, args *TestElicitationSep1330EnumsArgs) error {
+	return nil
 }
 
 // TestElicitationSep1330Enums calls the tool "test_elicitation_sep1330_enums".
 func (c *Caller) TestElicitationSep1330Enums(ctx context.Context, args *TestElicitationSep1330EnumsArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestElicitationSep1330EnumsArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestElicitationSep1330EnumsArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestElicitationSep1330Enums,
-	})
+	res, err := c.callJSON(ctx, ToolTestElicitationSep1330Enums, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestCustomHeadersArgs is toolsupport.ArgumentsOf(args) for TestCustomHeadersArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestCustomHeadersArgs(args *TestCustomHeadersArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsTestCustomHeadersArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestCustomHeadersArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestCustomHeadersArgs(o *toolsupport.Object, args *TestCustomHeadersArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["region"] = a.String(args.Region)
-	}
-	return m, nil
+	o.String("\"region\":", args.Region)
+	return nil
 }
 
 // TestCustomHeaders calls the tool "test_custom_headers".
 func (c *Caller) TestCustomHeaders(ctx context.Context, args *TestCustomHeadersArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestCustomHeadersArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestCustomHeadersArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestCustomHeaders,
-	})
+	res, err := c.callJSON(ctx, ToolTestCustomHeaders, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestMissingCapabilityArgs is toolsupport.ArgumentsOf(args) for TestMissingCapabilityArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestMissingCapabilityArgs(args *TestMissingCapabilityArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestMissingCapabilityArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestMissingCapabilityArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestMissingCapabilityArgs(o *toolsupport.Object, args *TestMissingCapabilityArgs) error {
+	return nil
 }
 
 // TestMissingCapability calls the tool "test_missing_capability".
 func (c *Caller) TestMissingCapability(ctx context.Context, args *TestMissingCapabilityArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestMissingCapabilityArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestMissingCapabilityArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestMissingCapability,
-	})
+	res, err := c.callJSON(ctx, ToolTestMissingCapability, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestStreamingElicitationArgs is toolsupport.ArgumentsOf(args) for TestStreamingElicitationArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestStreamingElicitationArgs(args *TestStreamingElicitationArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestStreamingElicitationArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestStreamingElicitationArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestStreamingElicitationArgs(o *toolsupport.Object, args *TestStreamingElicitationArgs) error {
+	return nil
 }
 
 // TestStreamingElicitation calls the tool "test_streaming_elicitation".
 func (c *Caller) TestStreamingElicitation(ctx context.Context, args *TestStreamingElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestStreamingElicitationArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestStreamingElicitationArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestStreamingElicitation,
-	})
+	res, err := c.callJSON(ctx, ToolTestStreamingElicitation, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestLoggingToolArgs is toolsupport.ArgumentsOf(args) for TestLoggingToolArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestLoggingToolArgs(args *TestLoggingToolArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestLoggingToolArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestLoggingToolArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestLoggingToolArgs(o *toolsupport.Object, args *TestLoggingToolArgs) error {
+	return nil
 }
 
 // TestLoggingTool calls the tool "test_logging_tool".
 func (c *Caller) TestLoggingTool(ctx context.Context, args *TestLoggingToolArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestLoggingToolArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestLoggingToolArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestLoggingTool,
-	})
+	res, err := c.callJSON(ctx, ToolTestLoggingTool, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestTriggerToolChangeArgs is toolsupport.ArgumentsOf(args) for TestTriggerToolChangeArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestTriggerToolChangeArgs(args *TestTriggerToolChangeArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestTriggerToolChangeArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestTriggerToolChangeArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestTriggerToolChangeArgs(o *toolsupport.Object, args *TestTriggerToolChangeArgs) error {
+	return nil
 }
 
 // TestTriggerToolChange calls the tool "test_trigger_tool_change".
 func (c *Caller) TestTriggerToolChange(ctx context.Context, args *TestTriggerToolChangeArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestTriggerToolChangeArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestTriggerToolChangeArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestTriggerToolChange,
-	})
+	res, err := c.callJSON(ctx, ToolTestTriggerToolChange, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestTriggerPromptChangeArgs is toolsupport.ArgumentsOf(args) for TestTriggerPromptChangeArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestTriggerPromptChangeArgs(args *TestTriggerPromptChangeArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestTriggerPromptChangeArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestTriggerPromptChangeArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestTriggerPromptChangeArgs(o *toolsupport.Object, args *TestTriggerPromptChangeArgs) error {
+	return nil
 }
 
 // TestTriggerPromptChange calls the tool "test_trigger_prompt_change".
 func (c *Caller) TestTriggerPromptChange(ctx context.Context, args *TestTriggerPromptChangeArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestTriggerPromptChangeArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestTriggerPromptChangeArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestTriggerPromptChange,
-	})
+	res, err := c.callJSON(ctx, ToolTestTriggerPromptChange, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultElicitationArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultElicitationArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultElicitationArgs(args *TestInputRequiredResultElicitationArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultElicitationArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultElicitationArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultElicitationArgs(o *toolsupport.Object, args *TestInputRequiredResultElicitationArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultElicitation calls the tool "test_input_required_result_elicitation".
 func (c *Caller) TestInputRequiredResultElicitation(ctx context.Context, args *TestInputRequiredResultElicitationArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultElicitationArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultElicitationArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultElicitation,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultElicitation, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultSamplingArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultSamplingArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultSamplingArgs(args *TestInputRequiredResultSamplingArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultSamplingArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultSamplingArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultSamplingArgs(o *toolsupport.Object, args *TestInputRequiredResultSamplingArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultSampling calls the tool "test_input_required_result_sampling".
 func (c *Caller) TestInputRequiredResultSampling(ctx context.Context, args *TestInputRequiredResultSamplingArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultSamplingArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultSamplingArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultSampling,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultSampling, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultListRootsArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultListRootsArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultListRootsArgs(args *TestInputRequiredResultListRootsArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultListRootsArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultListRootsArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultListRootsArgs(o *toolsupport.Object, args *TestInputRequiredResultListRootsArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultListRoots calls the tool "test_input_required_result_list_roots".
 func (c *Caller) TestInputRequiredResultListRoots(ctx context.Context, args *TestInputRequiredResultListRootsArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultListRootsArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultListRootsArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultListRoots,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultListRoots, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultRequestStateArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultRequestStateArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultRequestStateArgs(args *TestInputRequiredResultRequestStateArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultRequestStateArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultRequestStateArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultRequestStateArgs(o *toolsupport.Object, args *TestInputRequiredResultRequestStateArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultRequestState calls the tool "test_input_required_result_request_state".
 func (c *Caller) TestInputRequiredResultRequestState(ctx context.Context, args *TestInputRequiredResultRequestStateArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultRequestStateArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultRequestStateArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultRequestState,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultRequestState, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultMultipleInputsArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultMultipleInputsArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultMultipleInputsArgs(args *TestInputRequiredResultMultipleInputsArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultMultipleInputsArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultMultipleInputsArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultMultipleInputsArgs(o *toolsupport.Object, args *TestInputRequiredResultMultipleInputsArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultMultipleInputs calls the tool "test_input_required_result_multiple_inputs".
 func (c *Caller) TestInputRequiredResultMultipleInputs(ctx context.Context, args *TestInputRequiredResultMultipleInputsArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultMultipleInputsArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultMultipleInputsArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultMultipleInputs,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultMultipleInputs, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultMultiRoundArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultMultiRoundArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultMultiRoundArgs(args *TestInputRequiredResultMultiRoundArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultMultiRoundArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultMultiRoundArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultMultiRoundArgs(o *toolsupport.Object, args *TestInputRequiredResultMultiRoundArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultMultiRound calls the tool "test_input_required_result_multi_round".
 func (c *Caller) TestInputRequiredResultMultiRound(ctx context.Context, args *TestInputRequiredResultMultiRoundArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultMultiRoundArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultMultiRoundArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultMultiRound,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultMultiRound, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultTamperedStateArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultTamperedStateArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultTamperedStateArgs(args *TestInputRequiredResultTamperedStateArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultTamperedStateArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultTamperedStateArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultTamperedStateArgs(o *toolsupport.Object, args *TestInputRequiredResultTamperedStateArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultTamperedState calls the tool "test_input_required_result_tampered_state".
 func (c *Caller) TestInputRequiredResultTamperedState(ctx context.Context, args *TestInputRequiredResultTamperedStateArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultTamperedStateArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultTamperedStateArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultTamperedState,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultTamperedState, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestInputRequiredResultCapabilitiesArgs is toolsupport.ArgumentsOf(args) for TestInputRequiredResultCapabilitiesArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestInputRequiredResultCapabilitiesArgs(args *TestInputRequiredResultCapabilitiesArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestInputRequiredResultCapabilitiesArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestInputRequiredResultCapabilitiesArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestInputRequiredResultCapabilitiesArgs(o *toolsupport.Object, args *TestInputRequiredResultCapabilitiesArgs) error {
+	return nil
 }
 
 // TestInputRequiredResultCapabilities calls the tool "test_input_required_result_capabilities".
 func (c *Caller) TestInputRequiredResultCapabilities(ctx context.Context, args *TestInputRequiredResultCapabilitiesArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestInputRequiredResultCapabilitiesArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestInputRequiredResultCapabilitiesArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestInputRequiredResultCapabilities,
-	})
+	res, err := c.callJSON(ctx, ToolTestInputRequiredResultCapabilities, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsGreetArgs is toolsupport.ArgumentsOf(args) for GreetArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGreetArgs(args *GreetArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsGreetArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GreetArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGreetArgs(o *toolsupport.Object, args *GreetArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["name"] = a.String(args.Name)
-	}
-	return m, nil
+	o.String("\"name\":", args.Name)
+	return nil
 }
 
 // Greet calls the tool "greet".
 func (c *Caller) Greet(ctx context.Context, args *GreetArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGreetArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGreetArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGreet,
-	})
+	res, err := c.callJSON(ctx, ToolGreet, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsSlowComputeArgs is toolsupport.ArgumentsOf(args) for SlowComputeArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsSlowComputeArgs(args *SlowComputeArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsSlowComputeArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes SlowComputeArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsSlowComputeArgs(o *toolsupport.Object, args *SlowComputeArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Label != nil {
-		m["label"] = a.String(*args.Label)
+		o.String("\"label\":", *args.Label)
 	}
 	if args.Seconds != nil {
-		v, err := a.Float(*args.Seconds)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"seconds\":", *args.Seconds); err != nil {
+			return err
 		}
-		m["seconds"] = v
 	}
-	return m, nil
+	return nil
 }
 
 // SlowCompute calls the tool "slow_compute".
 func (c *Caller) SlowCompute(ctx context.Context, args *SlowComputeArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsSlowComputeArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsSlowComputeArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolSlowCompute,
-	})
+	res, err := c.callJSON(ctx, ToolSlowCompute, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsFailingJobArgs is toolsupport.ArgumentsOf(args) for FailingJobArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsFailingJobArgs(args *FailingJobArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsFailingJobArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes FailingJobArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsFailingJobArgs(o *toolsupport.Object, args *FailingJobArgs) error {
+	return nil
 }
 
 // FailingJob calls the tool "failing_job".
 func (c *Caller) FailingJob(ctx context.Context, args *FailingJobArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsFailingJobArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsFailingJobArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolFailingJob,
-	})
+	res, err := c.callJSON(ctx, ToolFailingJob, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsProtocolErrorJobArgs is toolsupport.ArgumentsOf(args) for ProtocolErrorJobArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsProtocolErrorJobArgs(args *ProtocolErrorJobArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsProtocolErrorJobArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ProtocolErrorJobArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsProtocolErrorJobArgs(o *toolsupport.Object, args *ProtocolErrorJobArgs) error {
+	return nil
 }
 
 // ProtocolErrorJob calls the tool "protocol_error_job".
 func (c *Caller) ProtocolErrorJob(ctx context.Context, args *ProtocolErrorJobArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsProtocolErrorJobArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsProtocolErrorJobArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolProtocolErrorJob,
-	})
+	res, err := c.callJSON(ctx, ToolProtocolErrorJob, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsConfirmDeleteArgs is toolsupport.ArgumentsOf(args) for ConfirmDeleteArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsConfirmDeleteArgs(args *ConfirmDeleteArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsConfirmDeleteArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ConfirmDeleteArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsConfirmDeleteArgs(o *toolsupport.Object, args *ConfirmDeleteArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Filename != nil {
-		m["filename"] = a.String(*args.Filename)
+		o.String("\"filename\":", *args.Filename)
 	}
-	return m, nil
+	return nil
 }
 
 // ConfirmDelete calls the tool "confirm_delete".
 func (c *Caller) ConfirmDelete(ctx context.Context, args *ConfirmDeleteArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsConfirmDeleteArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsConfirmDeleteArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolConfirmDelete,
-	})
+	res, err := c.callJSON(ctx, ToolConfirmDelete, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsMultiInputArgs is toolsupport.ArgumentsOf(args) for MultiInputArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsMultiInputArgs(args *MultiInputArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsMultiInputArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes MultiInputArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsMultiInputArgs(o *toolsupport.Object, args *MultiInputArgs) error {
+	return nil
 }
 
 // MultiInput calls the tool "multi_input".
 func (c *Caller) MultiInput(ctx context.Context, args *MultiInputArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsMultiInputArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsMultiInputArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolMultiInput,
-	})
+	res, err := c.callJSON(ctx, ToolMultiInput, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// argumentsTestToolWithTaskArgs is toolsupport.ArgumentsOf(args) for TestToolWithTaskArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTestToolWithTaskArgs(args *TestToolWithTaskArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsTestToolWithTaskArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TestToolWithTaskArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTestToolWithTaskArgs(o *toolsupport.Object, args *TestToolWithTaskArgs) error {
+	return nil
 }
 
 // TestToolWithTask calls the tool "test_tool_with_task".
 func (c *Caller) TestToolWithTask(ctx context.Context, args *TestToolWithTaskArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTestToolWithTaskArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTestToolWithTaskArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTestToolWithTask,
-	})
+	res, err := c.callJSON(ctx, ToolTestToolWithTask, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }

@@ -502,75 +502,85 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsAddArgs is toolsupport.ArgumentsOf(args) for AddArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsAddArgs(args *AddArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsAddArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes AddArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsAddArgs(o *toolsupport.Object, args *AddArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		v, err := a.Float(args.A)
-		if err != nil {
-			return nil, err
-		}
-		m["a"] = v
+	if err := o.Float("\"a\":", args.A); err != nil {
+		return err
 	}
-	{
-		v, err := a.Float(args.B)
-		if err != nil {
-			return nil, err
-		}
-		m["b"] = v
+	if err := o.Float("\"b\":", args.B); err != nil {
+		return err
 	}
-	return m, nil
+	return nil
 }
 
 // Add calls the tool "add".
 func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
-	a, err := argumentsAddArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsAddArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolAdd,
-	})
+	res, err := c.callJSON(ctx, ToolAdd, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolAdd, res, res.IsError, res.StructuredContent, DecodeAddResult)
 }
 
-// argumentsSlowArgs is toolsupport.ArgumentsOf(args) for SlowArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsSlowArgs(args *SlowArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsSlowArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes SlowArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsSlowArgs(o *toolsupport.Object, args *SlowArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["seconds"] = a.Int(args.Seconds)
-	}
-	return m, nil
+	o.Int("\"seconds\":", args.Seconds)
+	return nil
 }
 
 // Slow calls the tool "slow".
 func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) {
-	a, err := argumentsSlowArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsSlowArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolSlow,
-	})
+	res, err := c.callJSON(ctx, ToolSlow, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolSlow, res, res.IsError, res.StructuredContent, DecodeSlowResult)
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }

@@ -560,64 +560,80 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsSleepArgs is toolsupport.ArgumentsOf(args) for SleepArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsSleepArgs(args *SleepArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsSleepArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes SleepArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsSleepArgs(o *toolsupport.Object, args *SleepArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["ms"] = a.Int(args.Ms)
-	}
-	return m, nil
+	o.Int("\"ms\":", args.Ms)
+	return nil
 }
 
 // Sleep calls the tool "sleep".
 func (c *Caller) Sleep(ctx context.Context, args *SleepArgs) (*SleepResult, error) {
-	a, err := argumentsSleepArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsSleepArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolSleep,
-	})
+	res, err := c.callJSON(ctx, ToolSleep, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolSleep, res, res.IsError, res.StructuredContent, DecodeSleepResult)
 }
 
-// argumentsEchoArgs is toolsupport.ArgumentsOf(args) for EchoArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsEchoArgs(args *EchoArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsEchoArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes EchoArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsEchoArgs(o *toolsupport.Object, args *EchoArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["text"] = a.String(args.Text)
-	}
-	return m, nil
+	o.String("\"text\":", args.Text)
+	return nil
 }
 
 // Echo calls the tool "echo".
 func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*EchoResult, error) {
-	a, err := argumentsEchoArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsEchoArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolEcho,
-	})
+	res, err := c.callJSON(ctx, ToolEcho, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolEcho, res, res.IsError, res.StructuredContent, DecodeEchoResult)
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }

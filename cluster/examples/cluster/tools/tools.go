@@ -909,121 +909,125 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsSlowArgs is toolsupport.ArgumentsOf(args) for SlowArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsSlowArgs(args *SlowArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsSlowArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes SlowArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsSlowArgs(o *toolsupport.Object, args *SlowArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["ms"] = a.Int(args.Ms)
-	}
+	o.Int("\"ms\":", args.Ms)
 	if args.Tag != nil {
-		m["tag"] = a.String(*args.Tag)
+		o.String("\"tag\":", *args.Tag)
 	}
-	return m, nil
+	return nil
 }
 
 // Slow calls the tool "slow".
 func (c *Caller) Slow(ctx context.Context, args *SlowArgs) (*SlowResult, error) {
-	a, err := argumentsSlowArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsSlowArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolSlow,
-	})
+	res, err := c.callJSON(ctx, ToolSlow, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolSlow, res, res.IsError, res.StructuredContent, DecodeSlowResult)
 }
 
-// argumentsWhoamiArgs is toolsupport.ArgumentsOf(args) for WhoamiArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsWhoamiArgs(args *WhoamiArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsWhoamiArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes WhoamiArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsWhoamiArgs(o *toolsupport.Object, args *WhoamiArgs) error {
+	return nil
 }
 
 // Whoami calls the tool "whoami".
 func (c *Caller) Whoami(ctx context.Context, args *WhoamiArgs) (*WhoamiResult, error) {
-	a, err := argumentsWhoamiArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsWhoamiArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolWhoami,
-	})
+	res, err := c.callJSON(ctx, ToolWhoami, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolWhoami, res, res.IsError, res.StructuredContent, DecodeWhoamiResult)
 }
 
-// argumentsConfirmArgs is toolsupport.ArgumentsOf(args) for ConfirmArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsConfirmArgs(args *ConfirmArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsConfirmArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ConfirmArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsConfirmArgs(o *toolsupport.Object, args *ConfirmArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["question"] = a.String(args.Question)
-	}
-	return m, nil
+	o.String("\"question\":", args.Question)
+	return nil
 }
 
 // Confirm calls the tool "confirm".
 func (c *Caller) Confirm(ctx context.Context, args *ConfirmArgs) (*ConfirmResult, error) {
-	a, err := argumentsConfirmArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsConfirmArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolConfirm,
-	})
+	res, err := c.callJSON(ctx, ToolConfirm, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolConfirm, res, res.IsError, res.StructuredContent, DecodeConfirmResult)
 }
 
-// argumentsAnnounceArgs is toolsupport.ArgumentsOf(args) for AnnounceArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsAnnounceArgs(args *AnnounceArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsAnnounceArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes AnnounceArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsAnnounceArgs(o *toolsupport.Object, args *AnnounceArgs) error {
+	return nil
 }
 
 // Announce calls the tool "announce".
 func (c *Caller) Announce(ctx context.Context, args *AnnounceArgs) (*AnnounceResult, error) {
-	a, err := argumentsAnnounceArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsAnnounceArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolAnnounce,
-	})
+	res, err := c.callJSON(ctx, ToolAnnounce, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolAnnounce, res, res.IsError, res.StructuredContent, DecodeAnnounceResult)
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }

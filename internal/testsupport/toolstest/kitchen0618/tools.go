@@ -801,29 +801,51 @@ func (c *Caller) SearchItems(ctx context.Context, args *SearchItemsArgs) (*Searc
 	return toolsupport.TypedResult(ToolSearchItems, res, DecodeSearchItemsResult)
 }
 
-// argumentsGetTimeArgs is toolsupport.ArgumentsOf(args) for GetTimeArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetTimeArgs(args *GetTimeArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsGetTimeArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetTimeArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetTimeArgs(o *toolsupport.Object, args *GetTimeArgs) error {
+	return nil
 }
 
 // GetTime calls the tool "get_time".
 func (c *Caller) GetTime(ctx context.Context, args *GetTimeArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetTimeArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetTimeArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetTime,
-	})
+	res, err := c.callJSON(ctx, ToolGetTime, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }

@@ -2,12 +2,14 @@ package plain
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
 	"testing"
 
+	mcp "github.com/mcpgen/mcpgen/generated/mcp20260728"
 	"github.com/mcpgen/mcpgen/runtime/toolsupport"
 )
 
@@ -137,8 +139,9 @@ func TestFastAgreesWithBind(t *testing.T) {
 }
 
 // TestArgumentsAgreeWithArgumentsOf: the Caller's generated encoder writes
-// the members ArgumentsOf writes through encoding/json, byte for byte, and
-// fails where it fails (NaN, infinities).
+// the object encoding/json writes for the struct, byte for byte (and so the
+// members ArgumentsOf takes from it), nil as {}, and fails where
+// encoding/json fails (NaN, infinities).
 func TestArgumentsAgreeWithArgumentsOf(t *testing.T) {
 	str := func(s string) *string { return &s }
 	i64 := func(i int64) *int64 { return &i }
@@ -149,11 +152,28 @@ func TestArgumentsAgreeWithArgumentsOf(t *testing.T) {
 		{N: 0.1}, {N: 123456789.125}, {N: -1e-6}, {N: 1e20}, {N: 5e-324}, {N: math.MaxFloat64},
 		{N: math.NaN()}, {N: math.Inf(1)}, {On: f64(math.Inf(-1))}}
 	for _, c := range cases {
-		got, gerr := argumentsPlainScalarsArgs(c)
+		o := toolsupport.NewObject()
+		gerr := argumentsPlainScalarsArgs(o, c)
 		want, werr := toolsupport.ArgumentsOf(c)
 		if (gerr == nil) != (werr == nil) || (gerr != nil && gerr.Error() != werr.Error()) {
 			t.Errorf("%+v: errors %v and %v", c, gerr, werr)
+		}
+		if gerr != nil {
+			o.Free()
 			continue
+		}
+		raw := o.JSON()
+		wantRaw := []byte("{}")
+		if c != nil {
+			wantRaw, _ = json.Marshal(c)
+		}
+		if !bytes.Equal(raw, wantRaw) {
+			t.Errorf("%+v: wrote %s, encoding/json %s", c, raw, wantRaw)
+		}
+		got, err := toolsupport.ArgumentsMap(raw)
+		o.Free()
+		if err != nil {
+			t.Fatal(err)
 		}
 		if len(got) != len(want) {
 			t.Errorf("%+v: %d members, ArgumentsOf %d", c, len(got), len(want))
@@ -164,7 +184,39 @@ func TestArgumentsAgreeWithArgumentsOf(t *testing.T) {
 			}
 		}
 	}
-	if got, _ := argumentsPlainOpenArgs(&PlainOpenArgs{}); got == nil || len(got) != 0 {
-		t.Errorf("empty arguments: %v", got)
+}
+
+// embeddingCaller is a ToolCaller embedding the bindings' ServerCaller with
+// a CallTool of its own (a user's logging wrapper, say).
+type embeddingCaller struct {
+	*mcp.ServerCaller
+	got chan *mcp.CallToolRequestParams
+}
+
+func (c embeddingCaller) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResult, error) {
+	c.got <- p
+	return &mcp.CallToolResult{StructuredContent: json.RawMessage(`{}`)}, nil
+}
+
+// TestCallerKeepsOwnCallTool: a Caller calling a type that embeds the
+// bindings' ServerCaller goes through that type's CallTool (the promoted
+// CallToolJSON would bypass it), with the arguments as a map of their own
+// (not the pooled buffer they were written in).
+func TestCallerKeepsOwnCallTool(t *testing.T) {
+	x, y := "x", "y"
+	ec := embeddingCaller{got: make(chan *mcp.CallToolRequestParams, 1)}
+	_, err := NewCaller(ec).PlainOpen(context.Background(), &PlainOpenArgs{A: &x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := <-ec.got
+	if p.Name != ToolPlainOpen || len(p.Arguments) != 1 || string(p.Arguments["a"]) != `"x"` {
+		t.Fatalf("CallTool got %+v", p)
+	}
+	// The next call writes its arguments into the pooled buffer again.
+	_, _ = NewCaller(ec).PlainOpen(context.Background(), &PlainOpenArgs{A: &y})
+	<-ec.got
+	if string(p.Arguments["a"]) != `"x"` {
+		t.Errorf("the first call's arguments changed under it: %s", p.Arguments["a"])
 	}
 }

@@ -1122,96 +1122,102 @@ func (c *Caller) PlainClosed(ctx context.Context, args *PlainClosedArgs) (*Plain
 	return toolsupport.StructuredResult(ToolPlainClosed, res, res.IsError, res.StructuredContent, DecodePlainClosedResult)
 }
 
-// argumentsPlainOpenArgs is toolsupport.ArgumentsOf(args) for PlainOpenArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsPlainOpenArgs(args *PlainOpenArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsPlainOpenArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes PlainOpenArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsPlainOpenArgs(o *toolsupport.Object, args *PlainOpenArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.A != nil {
-		m["a"] = a.String(*args.A)
+		o.String("\"a\":", *args.A)
 	}
-	return m, nil
+	return nil
 }
 
 // PlainOpen calls the tool "plain_open".
 func (c *Caller) PlainOpen(ctx context.Context, args *PlainOpenArgs) (*PlainOpenResult, error) {
-	a, err := argumentsPlainOpenArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsPlainOpenArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolPlainOpen,
-	})
+	res, err := c.callJSON(ctx, ToolPlainOpen, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolPlainOpen, res, res.IsError, res.StructuredContent, DecodePlainOpenResult)
 }
 
-// argumentsPlainScalarsArgs is toolsupport.ArgumentsOf(args) for PlainScalarsArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsPlainScalarsArgs(args *PlainScalarsArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 9)
+// argumentsPlainScalarsArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes PlainScalarsArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsPlainScalarsArgs(o *toolsupport.Object, args *PlainScalarsArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["b"] = a.Bool(args.B)
-	}
-	{
-		m["e"] = a.String(string(args.E))
-	}
-	{
-		m["i"] = a.Int(args.I)
-	}
-	{
-		v, err := a.Float(args.N)
-		if err != nil {
-			return nil, err
-		}
-		m["n"] = v
+	o.Bool("\"b\":", args.B)
+	o.String("\"e\":", string(args.E))
+	o.Int("\"i\":", args.I)
+	if err := o.Float("\"n\":", args.N); err != nil {
+		return err
 	}
 	if args.Ob != nil {
-		m["ob"] = a.Bool(*args.Ob)
+		o.Bool("\"ob\":", *args.Ob)
 	}
 	if args.Oi != nil {
-		m["oi"] = a.Int(*args.Oi)
+		o.Int("\"oi\":", *args.Oi)
 	}
 	if args.On != nil {
-		v, err := a.Float(*args.On)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"on\":", *args.On); err != nil {
+			return err
 		}
-		m["on"] = v
 	}
 	if args.Os != nil {
-		m["os"] = a.String(*args.Os)
+		o.String("\"os\":", *args.Os)
 	}
-	{
-		m["s"] = a.String(args.S)
-	}
-	return m, nil
+	o.String("\"s\":", args.S)
+	return nil
 }
 
 // PlainScalars calls the tool "plain_scalars".
 func (c *Caller) PlainScalars(ctx context.Context, args *PlainScalarsArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsPlainScalarsArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsPlainScalarsArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolPlainScalars,
-	})
+	res, err := c.callJSON(ctx, ToolPlainScalars, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }

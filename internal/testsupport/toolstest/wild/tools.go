@@ -1821,34 +1821,28 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsAllOfArgs is toolsupport.ArgumentsOf(args) for AllOfArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsAllOfArgs(args *AllOfArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsAllOfArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes AllOfArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsAllOfArgs(o *toolsupport.Object, args *AllOfArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["a"] = a.String(args.A)
-	}
+	o.String("\"a\":", args.A)
 	if args.B != nil {
-		m["b"] = a.Int(*args.B)
+		o.Int("\"b\":", *args.B)
 	}
-	return m, nil
+	return nil
 }
 
 // AllOf calls the tool "all_of".
 func (c *Caller) AllOf(ctx context.Context, args *AllOfArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsAllOfArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsAllOfArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolAllOf,
-	})
+	res, err := c.callJSON(ctx, ToolAllOf, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1983,40 +1977,34 @@ func (c *Caller) Maps(ctx context.Context, args *MapsArgs) (*mcp.CallToolResult,
 	return res, nil
 }
 
-// argumentsFormatsArgs is toolsupport.ArgumentsOf(args) for FormatsArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsFormatsArgs(args *FormatsArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 4)
+// argumentsFormatsArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes FormatsArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsFormatsArgs(o *toolsupport.Object, args *FormatsArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.ID != nil {
-		m["id"] = a.String(*args.ID)
+		o.String("\"id\":", *args.ID)
 	}
 	if args.Mail != nil {
-		m["mail"] = a.String(*args.Mail)
+		o.String("\"mail\":", *args.Mail)
 	}
 	if args.Site != nil {
-		m["site"] = a.String(*args.Site)
+		o.String("\"site\":", *args.Site)
 	}
-	{
-		m["when"] = a.String(args.When)
-	}
-	return m, nil
+	o.String("\"when\":", args.When)
+	return nil
 }
 
 // Formats calls the tool "formats".
 func (c *Caller) Formats(ctx context.Context, args *FormatsArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsFormatsArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsFormatsArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolFormats,
-	})
+	res, err := c.callJSON(ctx, ToolFormats, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -2129,25 +2117,6 @@ func (c *Caller) Draft07(ctx context.Context, args *Draft07Args) (*mcp.CallToolR
 	return res, nil
 }
 
-// argumentsDraft04Args is toolsupport.ArgumentsOf(args) for Draft04Args, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsDraft04Args(args *Draft04Args) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
-	if args == nil {
-		return m, nil
-	}
-	var a toolsupport.Args
-	{
-		v, err := a.Float(args.Pos)
-		if err != nil {
-			return nil, err
-		}
-		m["pos"] = v
-	}
-	return m, nil
-}
-
 // tvChecks81 are the raw-JSON values among the arguments of the tool "draft04"
 // and the fragments of its published inputSchema they must match.
 var tvChecks81 = []toolsupport.RawCheck{{
@@ -2158,7 +2127,7 @@ var tvChecks81 = []toolsupport.RawCheck{{
 
 // Draft04 calls the tool "draft04".
 func (c *Caller) Draft04(ctx context.Context, args *Draft04Args) (*mcp.CallToolResult, error) {
-	a, err := argumentsDraft04Args(args)
+	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2178,31 +2147,25 @@ func (c *Caller) Draft04(ctx context.Context, args *Draft04Args) (*mcp.CallToolR
 	return res, nil
 }
 
-// argumentsEcmaArgs is toolsupport.ArgumentsOf(args) for EcmaArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsEcmaArgs(args *EcmaArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsEcmaArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes EcmaArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsEcmaArgs(o *toolsupport.Object, args *EcmaArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["id"] = a.String(args.ID)
-	}
-	return m, nil
+	o.String("\"id\":", args.ID)
+	return nil
 }
 
 // Ecma calls the tool "ecma".
 func (c *Caller) Ecma(ctx context.Context, args *EcmaArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsEcmaArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsEcmaArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolEcma,
-	})
+	res, err := c.callJSON(ctx, ToolEcma, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -2210,24 +2173,6 @@ func (c *Caller) Ecma(ctx context.Context, args *EcmaArgs) (*mcp.CallToolResult,
 		return res, executionError(res)
 	}
 	return res, nil
-}
-
-// argumentsRootOneOfArgs is toolsupport.ArgumentsOf(args) for RootOneOfArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsRootOneOfArgs(args *RootOneOfArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
-	if args == nil {
-		return m, nil
-	}
-	var a toolsupport.Args
-	if args.A != nil {
-		m["a"] = a.String(*args.A)
-	}
-	if args.B != nil {
-		m["b"] = a.String(*args.B)
-	}
-	return m, nil
 }
 
 // tvChecks82 are the raw-JSON values among the arguments of the tool "root_one_of"
@@ -2240,7 +2185,7 @@ var tvChecks82 = []toolsupport.RawCheck{{
 
 // RootOneOf calls the tool "root_one_of".
 func (c *Caller) RootOneOf(ctx context.Context, args *RootOneOfArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsRootOneOfArgs(args)
+	a, err := toolsupport.ArgumentsOf(args)
 	if err != nil {
 		return nil, err
 	}
@@ -2258,6 +2203,34 @@ func (c *Caller) RootOneOf(ctx context.Context, args *RootOneOfArgs) (*mcp.CallT
 		return res, executionError(res)
 	}
 	return res, nil
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }
 
 // The server this package was generated from, as the snapshot recorded it.

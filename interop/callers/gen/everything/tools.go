@@ -1480,31 +1480,25 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsEchoArgs is toolsupport.ArgumentsOf(args) for EchoArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsEchoArgs(args *EchoArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsEchoArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes EchoArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsEchoArgs(o *toolsupport.Object, args *EchoArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["message"] = a.String(args.Message)
-	}
-	return m, nil
+	o.String("\"message\":", args.Message)
+	return nil
 }
 
 // Echo calls the tool "echo".
 func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsEchoArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsEchoArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolEcho,
-	})
+	res, err := c.callJSON(ctx, ToolEcho, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1514,34 +1508,28 @@ func (c *Caller) Echo(ctx context.Context, args *EchoArgs) (*mcp.CallToolResult,
 	return res, nil
 }
 
-// argumentsGetAnnotatedMessageArgs is toolsupport.ArgumentsOf(args) for GetAnnotatedMessageArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetAnnotatedMessageArgs(args *GetAnnotatedMessageArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsGetAnnotatedMessageArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetAnnotatedMessageArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetAnnotatedMessageArgs(o *toolsupport.Object, args *GetAnnotatedMessageArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.IncludeImage != nil {
-		m["includeImage"] = a.Bool(*args.IncludeImage)
+		o.Bool("\"includeImage\":", *args.IncludeImage)
 	}
-	{
-		m["messageType"] = a.String(string(args.MessageType))
-	}
-	return m, nil
+	o.String("\"messageType\":", string(args.MessageType))
+	return nil
 }
 
 // GetAnnotatedMessage calls the tool "get-annotated-message".
 func (c *Caller) GetAnnotatedMessage(ctx context.Context, args *GetAnnotatedMessageArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetAnnotatedMessageArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetAnnotatedMessageArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetAnnotatedMessage,
-	})
+	res, err := c.callJSON(ctx, ToolGetAnnotatedMessage, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1551,27 +1539,21 @@ func (c *Caller) GetAnnotatedMessage(ctx context.Context, args *GetAnnotatedMess
 	return res, nil
 }
 
-// argumentsGetEnvArgs is toolsupport.ArgumentsOf(args) for GetEnvArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetEnvArgs(args *GetEnvArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsGetEnvArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetEnvArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetEnvArgs(o *toolsupport.Object, args *GetEnvArgs) error {
+	return nil
 }
 
 // GetEnv calls the tool "get-env".
 func (c *Caller) GetEnv(ctx context.Context, args *GetEnvArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetEnvArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetEnvArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetEnv,
-	})
+	res, err := c.callJSON(ctx, ToolGetEnv, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1581,35 +1563,29 @@ func (c *Caller) GetEnv(ctx context.Context, args *GetEnvArgs) (*mcp.CallToolRes
 	return res, nil
 }
 
-// argumentsGetResourceLinksArgs is toolsupport.ArgumentsOf(args) for GetResourceLinksArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetResourceLinksArgs(args *GetResourceLinksArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsGetResourceLinksArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetResourceLinksArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetResourceLinksArgs(o *toolsupport.Object, args *GetResourceLinksArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Count != nil {
-		v, err := a.Float(*args.Count)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"count\":", *args.Count); err != nil {
+			return err
 		}
-		m["count"] = v
 	}
-	return m, nil
+	return nil
 }
 
 // GetResourceLinks calls the tool "get-resource-links".
 func (c *Caller) GetResourceLinks(ctx context.Context, args *GetResourceLinksArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetResourceLinksArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetResourceLinksArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetResourceLinks,
-	})
+	res, err := c.callJSON(ctx, ToolGetResourceLinks, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1619,38 +1595,32 @@ func (c *Caller) GetResourceLinks(ctx context.Context, args *GetResourceLinksArg
 	return res, nil
 }
 
-// argumentsGetResourceReferenceArgs is toolsupport.ArgumentsOf(args) for GetResourceReferenceArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetResourceReferenceArgs(args *GetResourceReferenceArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsGetResourceReferenceArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetResourceReferenceArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetResourceReferenceArgs(o *toolsupport.Object, args *GetResourceReferenceArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.ResourceID != nil {
-		v, err := a.Float(*args.ResourceID)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"resourceId\":", *args.ResourceID); err != nil {
+			return err
 		}
-		m["resourceId"] = v
 	}
 	if args.ResourceType != nil {
-		m["resourceType"] = a.String(string(*args.ResourceType))
+		o.String("\"resourceType\":", string(*args.ResourceType))
 	}
-	return m, nil
+	return nil
 }
 
 // GetResourceReference calls the tool "get-resource-reference".
 func (c *Caller) GetResourceReference(ctx context.Context, args *GetResourceReferenceArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetResourceReferenceArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetResourceReferenceArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetResourceReference,
-	})
+	res, err := c.callJSON(ctx, ToolGetResourceReference, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1660,73 +1630,55 @@ func (c *Caller) GetResourceReference(ctx context.Context, args *GetResourceRefe
 	return res, nil
 }
 
-// argumentsGetStructuredContentArgs is toolsupport.ArgumentsOf(args) for GetStructuredContentArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetStructuredContentArgs(args *GetStructuredContentArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsGetStructuredContentArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetStructuredContentArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetStructuredContentArgs(o *toolsupport.Object, args *GetStructuredContentArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["location"] = a.String(string(args.Location))
-	}
-	return m, nil
+	o.String("\"location\":", string(args.Location))
+	return nil
 }
 
 // GetStructuredContent calls the tool "get-structured-content".
 func (c *Caller) GetStructuredContent(ctx context.Context, args *GetStructuredContentArgs) (*GetStructuredContentResult, error) {
-	a, err := argumentsGetStructuredContentArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetStructuredContentArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetStructuredContent,
-	})
+	res, err := c.callJSON(ctx, ToolGetStructuredContent, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolGetStructuredContent, res, res.IsError, res.StructuredContent, DecodeGetStructuredContentResult)
 }
 
-// argumentsGetSumArgs is toolsupport.ArgumentsOf(args) for GetSumArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetSumArgs(args *GetSumArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsGetSumArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetSumArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetSumArgs(o *toolsupport.Object, args *GetSumArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		v, err := a.Float(args.A)
-		if err != nil {
-			return nil, err
-		}
-		m["a"] = v
+	if err := o.Float("\"a\":", args.A); err != nil {
+		return err
 	}
-	{
-		v, err := a.Float(args.B)
-		if err != nil {
-			return nil, err
-		}
-		m["b"] = v
+	if err := o.Float("\"b\":", args.B); err != nil {
+		return err
 	}
-	return m, nil
+	return nil
 }
 
 // GetSum calls the tool "get-sum".
 func (c *Caller) GetSum(ctx context.Context, args *GetSumArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetSumArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetSumArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetSum,
-	})
+	res, err := c.callJSON(ctx, ToolGetSum, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1736,27 +1688,21 @@ func (c *Caller) GetSum(ctx context.Context, args *GetSumArgs) (*mcp.CallToolRes
 	return res, nil
 }
 
-// argumentsGetTinyImageArgs is toolsupport.ArgumentsOf(args) for GetTinyImageArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetTinyImageArgs(args *GetTinyImageArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsGetTinyImageArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetTinyImageArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetTinyImageArgs(o *toolsupport.Object, args *GetTinyImageArgs) error {
+	return nil
 }
 
 // GetTinyImage calls the tool "get-tiny-image".
 func (c *Caller) GetTinyImage(ctx context.Context, args *GetTinyImageArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGetTinyImageArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetTinyImageArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetTinyImage,
-	})
+	res, err := c.callJSON(ctx, ToolGetTinyImage, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1766,37 +1712,33 @@ func (c *Caller) GetTinyImage(ctx context.Context, args *GetTinyImageArgs) (*mcp
 	return res, nil
 }
 
-// argumentsGzipFileAsResourceArgs is toolsupport.ArgumentsOf(args) for GzipFileAsResourceArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGzipFileAsResourceArgs(args *GzipFileAsResourceArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 3)
+// argumentsGzipFileAsResourceArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GzipFileAsResourceArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGzipFileAsResourceArgs(o *toolsupport.Object, args *GzipFileAsResourceArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Data != nil {
-		m["data"] = a.String(*args.Data)
+		o.String("\"data\":", *args.Data)
 	}
 	if args.Name != nil {
-		m["name"] = a.String(*args.Name)
+		o.String("\"name\":", *args.Name)
 	}
 	if args.OutputType != nil {
-		m["outputType"] = a.String(string(*args.OutputType))
+		o.String("\"outputType\":", string(*args.OutputType))
 	}
-	return m, nil
+	return nil
 }
 
 // GzipFileAsResource calls the tool "gzip-file-as-resource".
 func (c *Caller) GzipFileAsResource(ctx context.Context, args *GzipFileAsResourceArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsGzipFileAsResourceArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGzipFileAsResourceArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGzipFileAsResource,
-	})
+	res, err := c.callJSON(ctx, ToolGzipFileAsResource, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1806,27 +1748,21 @@ func (c *Caller) GzipFileAsResource(ctx context.Context, args *GzipFileAsResourc
 	return res, nil
 }
 
-// argumentsToggleSimulatedLoggingArgs is toolsupport.ArgumentsOf(args) for ToggleSimulatedLoggingArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsToggleSimulatedLoggingArgs(args *ToggleSimulatedLoggingArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsToggleSimulatedLoggingArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ToggleSimulatedLoggingArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsToggleSimulatedLoggingArgs(o *toolsupport.Object, args *ToggleSimulatedLoggingArgs) error {
+	return nil
 }
 
 // ToggleSimulatedLogging calls the tool "toggle-simulated-logging".
 func (c *Caller) ToggleSimulatedLogging(ctx context.Context, args *ToggleSimulatedLoggingArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsToggleSimulatedLoggingArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsToggleSimulatedLoggingArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolToggleSimulatedLogging,
-	})
+	res, err := c.callJSON(ctx, ToolToggleSimulatedLogging, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1836,27 +1772,21 @@ func (c *Caller) ToggleSimulatedLogging(ctx context.Context, args *ToggleSimulat
 	return res, nil
 }
 
-// argumentsToggleSubscriberUpdatesArgs is toolsupport.ArgumentsOf(args) for ToggleSubscriberUpdatesArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsToggleSubscriberUpdatesArgs(args *ToggleSubscriberUpdatesArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsToggleSubscriberUpdatesArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ToggleSubscriberUpdatesArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsToggleSubscriberUpdatesArgs(o *toolsupport.Object, args *ToggleSubscriberUpdatesArgs) error {
+	return nil
 }
 
 // ToggleSubscriberUpdates calls the tool "toggle-subscriber-updates".
 func (c *Caller) ToggleSubscriberUpdates(ctx context.Context, args *ToggleSubscriberUpdatesArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsToggleSubscriberUpdatesArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsToggleSubscriberUpdatesArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolToggleSubscriberUpdates,
-	})
+	res, err := c.callJSON(ctx, ToolToggleSubscriberUpdates, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1866,42 +1796,34 @@ func (c *Caller) ToggleSubscriberUpdates(ctx context.Context, args *ToggleSubscr
 	return res, nil
 }
 
-// argumentsTriggerLongRunningOperationArgs is toolsupport.ArgumentsOf(args) for TriggerLongRunningOperationArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsTriggerLongRunningOperationArgs(args *TriggerLongRunningOperationArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsTriggerLongRunningOperationArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes TriggerLongRunningOperationArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsTriggerLongRunningOperationArgs(o *toolsupport.Object, args *TriggerLongRunningOperationArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Duration != nil {
-		v, err := a.Float(*args.Duration)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"duration\":", *args.Duration); err != nil {
+			return err
 		}
-		m["duration"] = v
 	}
 	if args.Steps != nil {
-		v, err := a.Float(*args.Steps)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"steps\":", *args.Steps); err != nil {
+			return err
 		}
-		m["steps"] = v
 	}
-	return m, nil
+	return nil
 }
 
 // TriggerLongRunningOperation calls the tool "trigger-long-running-operation".
 func (c *Caller) TriggerLongRunningOperation(ctx context.Context, args *TriggerLongRunningOperationArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsTriggerLongRunningOperationArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsTriggerLongRunningOperationArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolTriggerLongRunningOperation,
-	})
+	res, err := c.callJSON(ctx, ToolTriggerLongRunningOperation, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1911,34 +1833,28 @@ func (c *Caller) TriggerLongRunningOperation(ctx context.Context, args *TriggerL
 	return res, nil
 }
 
-// argumentsSimulateResearchQueryArgs is toolsupport.ArgumentsOf(args) for SimulateResearchQueryArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsSimulateResearchQueryArgs(args *SimulateResearchQueryArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsSimulateResearchQueryArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes SimulateResearchQueryArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsSimulateResearchQueryArgs(o *toolsupport.Object, args *SimulateResearchQueryArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Ambiguous != nil {
-		m["ambiguous"] = a.Bool(*args.Ambiguous)
+		o.Bool("\"ambiguous\":", *args.Ambiguous)
 	}
-	{
-		m["topic"] = a.String(args.Topic)
-	}
-	return m, nil
+	o.String("\"topic\":", args.Topic)
+	return nil
 }
 
 // SimulateResearchQuery calls the tool "simulate-research-query".
 func (c *Caller) SimulateResearchQuery(ctx context.Context, args *SimulateResearchQueryArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsSimulateResearchQueryArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsSimulateResearchQueryArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolSimulateResearchQuery,
-	})
+	res, err := c.callJSON(ctx, ToolSimulateResearchQuery, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -1946,6 +1862,34 @@ func (c *Caller) SimulateResearchQuery(ctx context.Context, args *SimulateResear
 		return res, executionError(res)
 	}
 	return res, nil
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }
 
 // The server this package was generated from, as the snapshot recorded it.

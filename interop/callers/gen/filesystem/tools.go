@@ -2768,121 +2768,95 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsReadFileArgs is toolsupport.ArgumentsOf(args) for ReadFileArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsReadFileArgs(args *ReadFileArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 3)
+// argumentsReadFileArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ReadFileArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsReadFileArgs(o *toolsupport.Object, args *ReadFileArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Head != nil {
-		v, err := a.Float(*args.Head)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"head\":", *args.Head); err != nil {
+			return err
 		}
-		m["head"] = v
 	}
-	{
-		m["path"] = a.String(args.Path)
-	}
+	o.String("\"path\":", args.Path)
 	if args.Tail != nil {
-		v, err := a.Float(*args.Tail)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"tail\":", *args.Tail); err != nil {
+			return err
 		}
-		m["tail"] = v
 	}
-	return m, nil
+	return nil
 }
 
 // ReadFile calls the tool "read_file".
 func (c *Caller) ReadFile(ctx context.Context, args *ReadFileArgs) (*ReadFileResult, error) {
-	a, err := argumentsReadFileArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsReadFileArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolReadFile,
-	})
+	res, err := c.callJSON(ctx, ToolReadFile, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolReadFile, res, res.IsError, res.StructuredContent, DecodeReadFileResult)
 }
 
-// argumentsReadTextFileArgs is toolsupport.ArgumentsOf(args) for ReadTextFileArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsReadTextFileArgs(args *ReadTextFileArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 3)
+// argumentsReadTextFileArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ReadTextFileArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsReadTextFileArgs(o *toolsupport.Object, args *ReadTextFileArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
 	if args.Head != nil {
-		v, err := a.Float(*args.Head)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"head\":", *args.Head); err != nil {
+			return err
 		}
-		m["head"] = v
 	}
-	{
-		m["path"] = a.String(args.Path)
-	}
+	o.String("\"path\":", args.Path)
 	if args.Tail != nil {
-		v, err := a.Float(*args.Tail)
-		if err != nil {
-			return nil, err
+		if err := o.Float("\"tail\":", *args.Tail); err != nil {
+			return err
 		}
-		m["tail"] = v
 	}
-	return m, nil
+	return nil
 }
 
 // ReadTextFile calls the tool "read_text_file".
 func (c *Caller) ReadTextFile(ctx context.Context, args *ReadTextFileArgs) (*ReadTextFileResult, error) {
-	a, err := argumentsReadTextFileArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsReadTextFileArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolReadTextFile,
-	})
+	res, err := c.callJSON(ctx, ToolReadTextFile, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolReadTextFile, res, res.IsError, res.StructuredContent, DecodeReadTextFileResult)
 }
 
-// argumentsReadMediaFileArgs is toolsupport.ArgumentsOf(args) for ReadMediaFileArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsReadMediaFileArgs(args *ReadMediaFileArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsReadMediaFileArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ReadMediaFileArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsReadMediaFileArgs(o *toolsupport.Object, args *ReadMediaFileArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["path"] = a.String(args.Path)
-	}
-	return m, nil
+	o.String("\"path\":", args.Path)
+	return nil
 }
 
 // ReadMediaFile calls the tool "read_media_file".
 func (c *Caller) ReadMediaFile(ctx context.Context, args *ReadMediaFileArgs) (*ReadMediaFileResult, error) {
-	a, err := argumentsReadMediaFileArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsReadMediaFileArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolReadMediaFile,
-	})
+	res, err := c.callJSON(ctx, ToolReadMediaFile, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -2905,34 +2879,26 @@ func (c *Caller) ReadMultipleFiles(ctx context.Context, args *ReadMultipleFilesA
 	return toolsupport.StructuredResult(ToolReadMultipleFiles, res, res.IsError, res.StructuredContent, DecodeReadMultipleFilesResult)
 }
 
-// argumentsWriteFileArgs is toolsupport.ArgumentsOf(args) for WriteFileArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsWriteFileArgs(args *WriteFileArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsWriteFileArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes WriteFileArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsWriteFileArgs(o *toolsupport.Object, args *WriteFileArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["content"] = a.String(args.Content)
-	}
-	{
-		m["path"] = a.String(args.Path)
-	}
-	return m, nil
+	o.String("\"content\":", args.Content)
+	o.String("\"path\":", args.Path)
+	return nil
 }
 
 // WriteFile calls the tool "write_file".
 func (c *Caller) WriteFile(ctx context.Context, args *WriteFileArgs) (*WriteFileResult, error) {
-	a, err := argumentsWriteFileArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsWriteFileArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolWriteFile,
-	})
+	res, err := c.callJSON(ctx, ToolWriteFile, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -2955,96 +2921,78 @@ func (c *Caller) EditFile(ctx context.Context, args *EditFileArgs) (*EditFileRes
 	return toolsupport.StructuredResult(ToolEditFile, res, res.IsError, res.StructuredContent, DecodeEditFileResult)
 }
 
-// argumentsCreateDirectoryArgs is toolsupport.ArgumentsOf(args) for CreateDirectoryArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsCreateDirectoryArgs(args *CreateDirectoryArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsCreateDirectoryArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes CreateDirectoryArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsCreateDirectoryArgs(o *toolsupport.Object, args *CreateDirectoryArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["path"] = a.String(args.Path)
-	}
-	return m, nil
+	o.String("\"path\":", args.Path)
+	return nil
 }
 
 // CreateDirectory calls the tool "create_directory".
 func (c *Caller) CreateDirectory(ctx context.Context, args *CreateDirectoryArgs) (*CreateDirectoryResult, error) {
-	a, err := argumentsCreateDirectoryArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsCreateDirectoryArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolCreateDirectory,
-	})
+	res, err := c.callJSON(ctx, ToolCreateDirectory, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolCreateDirectory, res, res.IsError, res.StructuredContent, DecodeCreateDirectoryResult)
 }
 
-// argumentsListDirectoryArgs is toolsupport.ArgumentsOf(args) for ListDirectoryArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsListDirectoryArgs(args *ListDirectoryArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsListDirectoryArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ListDirectoryArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsListDirectoryArgs(o *toolsupport.Object, args *ListDirectoryArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["path"] = a.String(args.Path)
-	}
-	return m, nil
+	o.String("\"path\":", args.Path)
+	return nil
 }
 
 // ListDirectory calls the tool "list_directory".
 func (c *Caller) ListDirectory(ctx context.Context, args *ListDirectoryArgs) (*ListDirectoryResult, error) {
-	a, err := argumentsListDirectoryArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsListDirectoryArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolListDirectory,
-	})
+	res, err := c.callJSON(ctx, ToolListDirectory, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolListDirectory, res, res.IsError, res.StructuredContent, DecodeListDirectoryResult)
 }
 
-// argumentsListDirectoryWithSizesArgs is toolsupport.ArgumentsOf(args) for ListDirectoryWithSizesArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsListDirectoryWithSizesArgs(args *ListDirectoryWithSizesArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsListDirectoryWithSizesArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ListDirectoryWithSizesArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsListDirectoryWithSizesArgs(o *toolsupport.Object, args *ListDirectoryWithSizesArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["path"] = a.String(args.Path)
-	}
+	o.String("\"path\":", args.Path)
 	if args.SortBy != nil {
-		m["sortBy"] = a.String(string(*args.SortBy))
+		o.String("\"sortBy\":", string(*args.SortBy))
 	}
-	return m, nil
+	return nil
 }
 
 // ListDirectoryWithSizes calls the tool "list_directory_with_sizes".
 func (c *Caller) ListDirectoryWithSizes(ctx context.Context, args *ListDirectoryWithSizesArgs) (*ListDirectoryWithSizesResult, error) {
-	a, err := argumentsListDirectoryWithSizesArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsListDirectoryWithSizesArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolListDirectoryWithSizes,
-	})
+	res, err := c.callJSON(ctx, ToolListDirectoryWithSizes, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -3067,34 +3015,26 @@ func (c *Caller) DirectoryTree(ctx context.Context, args *DirectoryTreeArgs) (*D
 	return toolsupport.StructuredResult(ToolDirectoryTree, res, res.IsError, res.StructuredContent, DecodeDirectoryTreeResult)
 }
 
-// argumentsMoveFileArgs is toolsupport.ArgumentsOf(args) for MoveFileArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsMoveFileArgs(args *MoveFileArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsMoveFileArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes MoveFileArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsMoveFileArgs(o *toolsupport.Object, args *MoveFileArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["destination"] = a.String(args.Destination)
-	}
-	{
-		m["source"] = a.String(args.Source)
-	}
-	return m, nil
+	o.String("\"destination\":", args.Destination)
+	o.String("\"source\":", args.Source)
+	return nil
 }
 
 // MoveFile calls the tool "move_file".
 func (c *Caller) MoveFile(ctx context.Context, args *MoveFileArgs) (*MoveFileResult, error) {
-	a, err := argumentsMoveFileArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsMoveFileArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolMoveFile,
-	})
+	res, err := c.callJSON(ctx, ToolMoveFile, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -3117,62 +3057,78 @@ func (c *Caller) SearchFiles(ctx context.Context, args *SearchFilesArgs) (*Searc
 	return toolsupport.StructuredResult(ToolSearchFiles, res, res.IsError, res.StructuredContent, DecodeSearchFilesResult)
 }
 
-// argumentsGetFileInfoArgs is toolsupport.ArgumentsOf(args) for GetFileInfoArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsGetFileInfoArgs(args *GetFileInfoArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsGetFileInfoArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes GetFileInfoArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsGetFileInfoArgs(o *toolsupport.Object, args *GetFileInfoArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["path"] = a.String(args.Path)
-	}
-	return m, nil
+	o.String("\"path\":", args.Path)
+	return nil
 }
 
 // GetFileInfo calls the tool "get_file_info".
 func (c *Caller) GetFileInfo(ctx context.Context, args *GetFileInfoArgs) (*GetFileInfoResult, error) {
-	a, err := argumentsGetFileInfoArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsGetFileInfoArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolGetFileInfo,
-	})
+	res, err := c.callJSON(ctx, ToolGetFileInfo, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolGetFileInfo, res, res.IsError, res.StructuredContent, DecodeGetFileInfoResult)
 }
 
-// argumentsListAllowedDirectoriesArgs is toolsupport.ArgumentsOf(args) for ListAllowedDirectoriesArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsListAllowedDirectoriesArgs(args *ListAllowedDirectoriesArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsListAllowedDirectoriesArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ListAllowedDirectoriesArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsListAllowedDirectoriesArgs(o *toolsupport.Object, args *ListAllowedDirectoriesArgs) error {
+	return nil
 }
 
 // ListAllowedDirectories calls the tool "list_allowed_directories".
 func (c *Caller) ListAllowedDirectories(ctx context.Context, args *ListAllowedDirectoriesArgs) (*ListAllowedDirectoriesResult, error) {
-	a, err := argumentsListAllowedDirectoriesArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsListAllowedDirectoriesArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolListAllowedDirectories,
-	})
+	res, err := c.callJSON(ctx, ToolListAllowedDirectories, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolListAllowedDirectories, res, res.IsError, res.StructuredContent, DecodeListAllowedDirectoriesResult)
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }
 
 // The server this package was generated from, as the snapshot recorded it.

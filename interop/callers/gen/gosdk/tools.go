@@ -774,34 +774,26 @@ func NewCaller(server ToolCaller) *Caller {
 	return &Caller{server: server}
 }
 
-// argumentsAddArgs is toolsupport.ArgumentsOf(args) for AddArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsAddArgs(args *AddArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 2)
+// argumentsAddArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes AddArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsAddArgs(o *toolsupport.Object, args *AddArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["a"] = a.Int(args.A)
-	}
-	{
-		m["b"] = a.Int(args.B)
-	}
-	return m, nil
+	o.Int("\"a\":", args.A)
+	o.Int("\"b\":", args.B)
+	return nil
 }
 
 // Add calls the tool "add".
 func (c *Caller) Add(ctx context.Context, args *AddArgs) (*AddResult, error) {
-	a, err := argumentsAddArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsAddArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolAdd,
-	})
+	res, err := c.callJSON(ctx, ToolAdd, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -835,31 +827,25 @@ func (c *Caller) Order(ctx context.Context, args *OrderArgs) (*OrderResult, erro
 	return toolsupport.StructuredResult(ToolOrder, res, res.IsError, res.StructuredContent, DecodeOrderResult)
 }
 
-// argumentsShoutArgs is toolsupport.ArgumentsOf(args) for ShoutArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsShoutArgs(args *ShoutArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsShoutArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ShoutArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsShoutArgs(o *toolsupport.Object, args *ShoutArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["text"] = a.String(args.Text)
-	}
-	return m, nil
+	o.String("\"text\":", args.Text)
+	return nil
 }
 
 // Shout calls the tool "shout".
 func (c *Caller) Shout(ctx context.Context, args *ShoutArgs) (*mcp.CallToolResult, error) {
-	a, err := argumentsShoutArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsShoutArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolShout,
-	})
+	res, err := c.callJSON(ctx, ToolShout, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -867,6 +853,34 @@ func (c *Caller) Shout(ctx context.Context, args *ShoutArgs) (*mcp.CallToolResul
 		return res, executionError(res)
 	}
 	return res, nil
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }
 
 // The server this package was generated from, as the snapshot recorded it.

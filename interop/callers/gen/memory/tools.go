@@ -2686,58 +2686,46 @@ func (c *Caller) DeleteRelations(ctx context.Context, args *DeleteRelationsArgs)
 	return toolsupport.StructuredResult(ToolDeleteRelations, res, res.IsError, res.StructuredContent, DecodeDeleteRelationsResult)
 }
 
-// argumentsReadGraphArgs is toolsupport.ArgumentsOf(args) for ReadGraphArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsReadGraphArgs(args *ReadGraphArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 0)
-	if args == nil {
-		return m, nil
-	}
-	return m, nil
+// argumentsReadGraphArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes ReadGraphArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsReadGraphArgs(o *toolsupport.Object, args *ReadGraphArgs) error {
+	return nil
 }
 
 // ReadGraph calls the tool "read_graph".
 func (c *Caller) ReadGraph(ctx context.Context, args *ReadGraphArgs) (*ReadGraphResult, error) {
-	a, err := argumentsReadGraphArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsReadGraphArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolReadGraph,
-	})
+	res, err := c.callJSON(ctx, ToolReadGraph, o.JSON())
 	if err != nil {
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolReadGraph, res, res.IsError, res.StructuredContent, DecodeReadGraphResult)
 }
 
-// argumentsSearchNodesArgs is toolsupport.ArgumentsOf(args) for SearchNodesArgs, written
-// member by member without encoding/json (so args need not escape to the
-// heap), with the same members and values.
-func argumentsSearchNodesArgs(args *SearchNodesArgs) (map[string]json.RawMessage, error) {
-	m := make(map[string]json.RawMessage, 1)
+// argumentsSearchNodesArgs writes args into o as the arguments object of tools/call,
+// member by member as encoding/json encodes SearchNodesArgs (nil as {}), without
+// reflection (so args need not escape to the heap).
+func argumentsSearchNodesArgs(o *toolsupport.Object, args *SearchNodesArgs) error {
 	if args == nil {
-		return m, nil
+		return nil
 	}
-	var a toolsupport.Args
-	{
-		m["query"] = a.String(args.Query)
-	}
-	return m, nil
+	o.String("\"query\":", args.Query)
+	return nil
 }
 
 // SearchNodes calls the tool "search_nodes".
 func (c *Caller) SearchNodes(ctx context.Context, args *SearchNodesArgs) (*SearchNodesResult, error) {
-	a, err := argumentsSearchNodesArgs(args)
-	if err != nil {
+	o := toolsupport.NewObject()
+	defer o.Free()
+	if err := argumentsSearchNodesArgs(o, args); err != nil {
 		return nil, err
 	}
-	res, err := c.server.CallTool(ctx, &mcp.CallToolRequestParams{
-		Arguments: a,
-		Name:      ToolSearchNodes,
-	})
+	res, err := c.callJSON(ctx, ToolSearchNodes, o.JSON())
 	if err != nil {
 		return nil, err
 	}
@@ -2758,6 +2746,34 @@ func (c *Caller) OpenNodes(ctx context.Context, args *OpenNodesArgs) (*OpenNodes
 		return nil, err
 	}
 	return toolsupport.StructuredResult(ToolOpenNodes, res, res.IsError, res.StructuredContent, DecodeOpenNodesResult)
+}
+
+// toolJSONCaller is the bindings' ServerCaller.CallToolJSON (bindings
+// generated before it have only CallTool).
+type toolJSONCaller interface {
+	CallToolJSON(context.Context, string, json.RawMessage) (*mcp.CallToolResult, error)
+}
+
+// callJSON calls the tool name with its arguments object args. Calling the
+// bindings' own ClientSession or ServerCaller, it sends args as they are
+// (CallToolJSON); any other ToolCaller (a type embedding one may have its
+// own CallTool, which CallToolJSON would bypass) gets CallTool with the
+// arguments as a map.
+func (c *Caller) callJSON(ctx context.Context, name string, args json.RawMessage) (*mcp.CallToolResult, error) {
+	switch c.server.(type) {
+	case *mcp.ClientSession, *mcp.ServerCaller:
+		if j, ok := c.server.(toolJSONCaller); ok {
+			return j.CallToolJSON(ctx, name, args)
+		}
+	}
+	a, err := toolsupport.ArgumentsMap(args)
+	if err != nil {
+		return nil, err
+	}
+	return c.server.CallTool(ctx, &mcp.CallToolRequestParams{
+		Arguments: a,
+		Name:      name,
+	})
 }
 
 // The server this package was generated from, as the snapshot recorded it.
