@@ -82,58 +82,78 @@ func (t *tgen) emitObjectCodec(name string, ty *schema.Type, members []*member) 
 	t.f.Comment("AppendJSON appends what MarshalJSON returns to buf.")
 	t.f.Func().Params(jen.Id("x").Id(name)).Id("AppendJSON").Params(jen.Id("buf").Index().Byte()).Params(jen.Index().Byte(), jen.Error()).Block(enc...)
 
-	dec := []jen.Code{
-		jen.Var().Id("d").Add(gi("Decoder")),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Init").Call(jen.Lit(name), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-		// Straight into *x: a local copy would escape (its fields are
-		// handed to the decoders) and cost an allocation per value. Like
-		// encoding/json, a value that fails to decode is left partly set.
-		jen.Id("v").Op(":=").Id("x"),
-		jen.Op("*").Id("v").Op("=").Id(name).Values(),
-	}
-	for i, m := range members {
-		switch {
-		case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString && m.pointer:
-			dec = append(dec, gi("FieldStringPtr").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
-		case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString:
-			dec = append(dec, gi("FieldString").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
-		case m.info.cat == catSlice && t.structItems(ty.Properties[i]):
-			dec = append(dec, gi("FieldStructs").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
-		case m.info.cat == catSlice && t.stringItems(ty.Properties[i]):
-			dec = append(dec, gi("FieldStrings").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
-		case m.constant != "" && m.required:
-			dec = append(dec, jen.Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
-		case m.constant != "":
-			dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
-		case m.info.elemDec != nil:
-			dec = append(dec, gi("FieldSlice").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.elemDec()))
-		case m.info.dec != nil:
-			dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.False(), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
-		case m.integer:
-			// JSON Schema's integer admits 1.0; encoding/json's int64 does not.
-			d := t.use("parseInteger")
-			if m.pointer {
-				d = t.use("pointerTo").Call(d)
-			}
-			dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName), d))
-		case m.info.cat == catStruct && m.pointer && !m.nullable:
-			// Straight into a new value, without encoding/json's reflection.
-			dec = append(dec, gi("FieldNew").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
-		default:
-			// A raw member (any JSON value, or JSONValue) keeps null as
-			// the bytes "null".
-			nullable := m.nullable || m.info.cat == catRaw
-			dec = append(dec, jen.Id("d").Dot("Field").Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(nullable), jen.Op("&").Id("v").Dot(m.goName)))
+	decode := func(rawArguments bool) []jen.Code {
+		dec := []jen.Code{
+			jen.Var().Id("d").Add(gi("Decoder")),
+			jen.If(jen.Err().Op(":=").Id("d").Dot("Init").Call(jen.Lit(name), jen.Id("data")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
+			// Straight into *x: a local copy would escape (its fields are
+			// handed to the decoders) and cost an allocation per value. Like
+			// encoding/json, a value that fails to decode is left partly set.
+			jen.Id("v").Op(":=").Id("x"),
+			jen.Op("*").Id("v").Op("=").Id(name).Values(),
 		}
+		for i, m := range members {
+			switch {
+			case rawArguments && m.json == "arguments":
+				// Where the map would have been decoded from: the bytes.
+				dec = append(dec, jen.If(jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id("d").Dot("Take").Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable)), jen.Id("ok")).Block(
+					jen.Op("*").Id("arguments").Op("=").Id("a")))
+			case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString && m.pointer:
+				dec = append(dec, gi("FieldStringPtr").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName)))
+			case m.info.cat == catScalar && m.constant == "" && t.resolve(ty.Properties[i].Type).Kind == schema.KindString:
+				dec = append(dec, gi("FieldString").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
+			case m.info.cat == catSlice && t.structItems(ty.Properties[i]):
+				dec = append(dec, gi("FieldStructs").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
+			case m.info.cat == catSlice && t.stringItems(ty.Properties[i]):
+				dec = append(dec, gi("FieldStrings").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
+			case m.constant != "" && m.required:
+				dec = append(dec, jen.Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.True()))
+			case m.constant != "":
+				dec = append(dec, jen.Id("v").Dot(m.goName).Op("=").Id("d").Dot("Constant").Call(jen.Lit(m.json), jen.Lit(m.constant), jen.False()))
+			case m.info.elemDec != nil:
+				dec = append(dec, gi("FieldSlice").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName), m.info.elemDec()))
+			case m.info.dec != nil:
+				dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.False(), jen.Op("&").Id("v").Dot(m.goName), m.info.dec()))
+			case m.integer:
+				// JSON Schema's integer admits 1.0; encoding/json's int64 does not.
+				d := t.use("parseInteger")
+				if m.pointer {
+					d = t.use("pointerTo").Call(d)
+				}
+				dec = append(dec, t.use("fieldFunc").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Lit(m.nullable), jen.Op("&").Id("v").Dot(m.goName), d))
+			case m.info.cat == catStruct && m.pointer && !m.nullable:
+				// Straight into a new value, without encoding/json's reflection.
+				dec = append(dec, gi("FieldNew").Call(jen.Op("&").Id("d"), jen.Lit(m.json), jen.Lit(m.required), jen.Op("&").Id("v").Dot(m.goName)))
+			default:
+				// A raw member (any JSON value, or JSONValue) keeps null as
+				// the bytes "null".
+				nullable := m.nullable || m.info.cat == catRaw
+				dec = append(dec, jen.Id("d").Dot("Field").Call(jen.Lit(m.json), jen.Lit(m.required), jen.Lit(nullable), jen.Op("&").Id("v").Dot(m.goName)))
+			}
+		}
+		dec = append(dec, jen.Id("v").Dot("Extra").Op("=").Id("d").Dot("Rest").Call())
+		if !rawArguments {
+			return append(dec, jen.Return(jen.Id("d").Dot("Err").Call()))
+		}
+		return append(dec,
+			jen.Comment("Arguments that are not an object: the map decoder's error, whatever"),
+			jen.Comment("else fails too."),
+			jen.If(jen.Len(jen.Op("*").Id("arguments")).Op(">").Lit(0).Op("&&").Parens(jen.Op("*").Id("arguments")).Index(jen.Lit(0)).Op("!=").LitRune('{')).Block(
+				jen.Op("*").Id("arguments").Op("=").Nil(),
+				jen.Return(jen.Id("x").Dot("UnmarshalJSON").Call(jen.Id("data")))),
+			jen.Return(jen.Id("d").Dot("Err").Call()),
+		)
 	}
-	dec = append(dec,
-		jen.Id("v").Dot("Extra").Op("=").Id("d").Dot("Rest").Call(),
-		jen.Return(jen.Id("d").Dot("Err").Call()),
-	)
 	t.f.Comment("UnmarshalJSON decodes the declared members, checks the constants and the")
 	t.f.Comment("required members, refuses null where the schema does not allow it, and keeps")
 	t.f.Comment("every other member in Extra.")
-	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(dec...)
+	t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(decode(false)...)
+	if me := t.method("tools/call"); me != nil && argumentsAsJSON(t.gen, me) && paramsTypeName(me) == name {
+		t.f.Comment("unmarshalJSONArguments is UnmarshalJSON leaving the arguments object as")
+		t.f.Comment("JSON in *arguments (a slice of data; nil when absent) instead of decoding it")
+		t.f.Comment("into Arguments: for a CallToolHandler that binds them from the bytes.")
+		t.f.Func().Params(jen.Id("x").Op("*").Id(name)).Id("unmarshalJSONArguments").Params(jen.Id("data").Index().Byte(), jen.Id("arguments").Op("*").Qual("encoding/json", "RawMessage")).Error().Block(decode(true)...)
+	}
 }
 
 // encodeMember writes member m (property p) with the value v through the

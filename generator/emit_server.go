@@ -298,6 +298,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		pname := paramsTypeName(me)
 		decode := []jen.Code{}
 		args := []jen.Code{jen.Id("ctx")}
+		jsonArgs := argumentsAsJSON(g, me) && s.name == "Server" && !g.isInterface(pname)
 		if pname != "" {
 			var rawExpr *jen.Statement
 			if me.Kind == schema.Request {
@@ -313,6 +314,28 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 						jen.If(jen.List(jen.Id("params"), jen.Err()).Op("=").Id("Decode"+TypeName(pname)).Call(rawExpr), jen.Err().Op("!=").Nil()).Block(
 							invalidParams(me),
 						),
+					)),
+				)
+			} else if jsonArgs {
+				// A handler binding the arguments from their JSON (callJSON)
+				// gets them as the request's bytes, with no map decoded; a
+				// task-augmented request goes to the task handler as ever.
+				asJSON := jen.Id("callJSON").Op("!=").Nil()
+				if me.TaskAugmentable {
+					asJSON = asJSON.Op("&&").Op("!").Id("rpcHasMember").Call(rawExpr, jen.Lit(g.m.Facts.TaskMember))
+				}
+				decode = append(decode,
+					jen.Id("params").Op(":=").New(jen.Id(TypeName(pname))),
+					jen.Var().Id("arguments").Qual("encoding/json", "RawMessage"),
+					jen.Id("asJSON").Op(":=").Add(asJSON),
+					withMissing(me, jen.If(jen.Op("!").Id("rpcAbsent").Call(rawExpr)).Block(
+						jen.Var().Err().Error(),
+						jen.If(jen.Id("asJSON")).Block(
+							jen.Err().Op("=").Id("params").Dot("unmarshalJSONArguments").Call(rawExpr, jen.Op("&").Id("arguments")),
+						).Else().Block(
+							jen.Err().Op("=").Id("params").Dot("UnmarshalJSON").Call(rawExpr),
+						),
+						jen.If(jen.Err().Op("!=").Nil()).Block(invalidParams(me)),
 					)),
 				)
 			} else {
@@ -346,7 +369,19 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 				),
 			)
 		}
-		body = append(body, jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot(base).Call(args...))
+		if jsonArgs {
+			resType, _ := g.goType(me.Result)
+			body = append(body,
+				jen.Var().Id("res").Add(resType),
+				jen.Var().Err().Error(),
+				jen.If(jen.Id("asJSON")).Block(
+					jen.List(jen.Id("res"), jen.Err()).Op("=").Id("callJSON").Call(jen.Id("ctx"), jen.Id("params"), jen.Id("arguments")),
+				).Else().Block(
+					jen.List(jen.Id("res"), jen.Err()).Op("=").Id("h").Dot(base).Call(args...),
+				))
+		} else {
+			body = append(body, jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot(base).Call(args...))
+		}
 		if hasAlternative(me, inputRequiredDef) {
 			// ire is declared only when there is an error: errors.As makes
 			// it escape, which would cost an allocation on every call.
@@ -383,9 +418,33 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 				jen.Id("conn").Dot("AcceptTasks").Call(jen.Id(methodConstName(me))),
 			))
 		}
+		if jsonArgs {
+			resType, _ := g.goType(me.Result)
+			pt, _ := g.goType(pname)
+			inner = append(inner,
+				jen.Var().Id("callJSON").Func().Params(jen.Qual("context", "Context"), pt, jen.Qual("encoding/json", "RawMessage")).Params(resType, jen.Error()),
+				jen.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id("callToolJSONHandler")), jen.Id("ok")).Block(
+					jen.Id("callJSON").Op("=").Id("j").Dot("CallToolJSONFor").Call(jen.Id("impl"))))
+		}
 		inner = append(inner, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
 		stmts = append(stmts, registerIf(me, inner))
+	}
+	for _, me := range methods {
+		pname := paramsTypeName(me)
+		if !argumentsAsJSON(g, me) || s.name != "Server" || g.isInterface(pname) {
+			continue
+		}
+		resType, _ := g.goType(me.Result)
+		pt, _ := g.goType(pname)
+		f.Commentf("callToolJSONHandler is a %sHandler that binds the arguments of %q", methodBase(me), me.Name)
+		f.Comment("from their JSON itself (the Handler mcpgen tools generates): the function")
+		f.Comment("CallToolJSONFor(impl) returns, when not nil, answers the call with the params")
+		f.Comment("decoded without their arguments and the arguments object as the request's")
+		f.Comment("bytes, so no map of its members is built.")
+		f.Type().Id("callToolJSONHandler").Interface(
+			jen.Id("CallToolJSONFor").Params(jen.Id("impl").Any()).Func().Params(jen.Qual("context", "Context"), pt, jen.Qual("encoding/json", "RawMessage")).Params(resType, jen.Error()),
+		)
 	}
 	// The …Handler interfaces registration looks for, for the check.
 	var types []jen.Code

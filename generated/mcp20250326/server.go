@@ -192,6 +192,15 @@ type ServerHandler interface {
 	RootsListChangedHandler
 }
 
+// callToolJSONHandler is a CallToolHandler that binds the arguments of "tools/call"
+// from their JSON itself (the Handler mcpgen tools generates): the function
+// CallToolJSONFor(impl) returns, when not nil, answers the call with the params
+// decoded without their arguments and the arguments object as the request's
+// bytes, so no map of its members is built.
+type callToolJSONHandler interface {
+	CallToolJSONFor(impl any) func(context.Context, *CallToolRequestParams, json.RawMessage) (*CallToolResult, error)
+}
+
 // registerServerHandlers are the …Handler interfaces RegisterServer looks for in impl.
 var registerServerHandlers = []reflect.Type{reflect.TypeFor[CompleteHandler](), reflect.TypeFor[InitializeHandler](), reflect.TypeFor[SetLevelHandler](), reflect.TypeFor[PingHandler](), reflect.TypeFor[GetPromptHandler](), reflect.TypeFor[ListPromptsHandler](), reflect.TypeFor[ListResourcesHandler](), reflect.TypeFor[ReadResourceHandler](), reflect.TypeFor[SubscribeHandler](), reflect.TypeFor[ListResourceTemplatesHandler](), reflect.TypeFor[UnsubscribeHandler](), reflect.TypeFor[CallToolHandler](), reflect.TypeFor[ListToolsHandler](), reflect.TypeFor[InitializedHandler](), reflect.TypeFor[RootsListChangedHandler]()}
 
@@ -406,16 +415,34 @@ func RegisterServer(conn *jsonrpc2.Conn, impl any) []string {
 	if h, ok := impl.(CallToolHandler); ok {
 		methods = append(methods, MethodCallTool)
 		if conn != nil {
+			var callJSON func(context.Context, *CallToolRequestParams, json.RawMessage) (*CallToolResult, error)
+			if j, ok := impl.(callToolJSONHandler); ok {
+				callJSON = j.CallToolJSONFor(impl)
+			}
 			conn.Handle(MethodCallTool, func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 				params := new(CallToolRequestParams)
+				var arguments json.RawMessage
+				asJSON := callJSON != nil
 				if !rpcAbsent(req.Params) {
-					if err := params.UnmarshalJSON(req.Params); err != nil {
+					var err error
+					if asJSON {
+						err = params.unmarshalJSONArguments(req.Params, &arguments)
+					} else {
+						err = params.UnmarshalJSON(req.Params)
+					}
+					if err != nil {
 						return nil, jsonrpc2.NewInvalidParamsError("tools/call: " + err.Error())
 					}
 				} else {
 					return nil, jsonrpc2.NewInvalidParamsError("tools/call: params are required")
 				}
-				res, err := h.CallTool(ctx, params)
+				var res *CallToolResult
+				var err error
+				if asJSON {
+					res, err = callJSON(ctx, params, arguments)
+				} else {
+					res, err = h.CallTool(ctx, params)
+				}
 				return rpcResult(res, err)
 			})
 		}

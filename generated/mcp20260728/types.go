@@ -510,6 +510,33 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return d.Err()
 }
 
+// unmarshalJSONArguments is UnmarshalJSON leaving the arguments object as
+// JSON in *arguments (a slice of data; nil when absent) instead of decoding it
+// into Arguments: for a CallToolHandler that binds them from the bytes.
+func (x *CallToolRequestParams) unmarshalJSONArguments(data []byte, arguments *json.RawMessage) error {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
+		return err
+	}
+	v := x
+	*v = CallToolRequestParams{}
+	d.Field("_meta", true, false, &v.Meta)
+	if a, ok := d.Take("arguments", false, false); ok {
+		*arguments = a
+	}
+	d.Field("inputResponses", false, false, &v.InputResponses)
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldStringPtr(&d, "requestState", false, false, &v.RequestState)
+	v.Extra = d.Rest()
+	// Arguments that are not an object: the map decoder's error, whatever
+	// else fails too.
+	if len(*arguments) > 0 && (*arguments)[0] != '{' {
+		*arguments = nil
+		return x.UnmarshalJSON(data)
+	}
+	return d.Err()
+}
+
 // The result returned by the server for a [CallToolRequest] (tools/call) request.
 type CallToolResult struct {
 	// Meta is optional in the schema.

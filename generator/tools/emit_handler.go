@@ -95,14 +95,46 @@ func (e *emitter) handler() {
 	).Params(jen.Op("*").Add(e.mcp("ListToolsResult")), jen.Error()).Block(listBody...)
 
 	// CallTool.
-	var cases []jen.Code
+	var cases, jsonCases []jen.Code
 	for _, t := range e.tools {
-		stmts := []jen.Code{
+		after := e.callBound(t)
+		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(append([]jen.Code{
 			e.bindArguments(t),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("invalid").Call(jen.Id("params").Dot("Name"), jen.Err()))),
-			jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
+		}, after...)...))
+		if t.args.fast != "" {
+			// The same statements, reached from the fast binder on the
+			// JSON; whatever it does not take breaks out to CallTool.
+			jsonCases = append(jsonCases, jen.Case(jen.Id("Tool"+t.goName)).Block(append([]jen.Code{
+				jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id(t.args.fast).Call(jen.Id("arguments")),
+				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
+				jen.Id("args").Op(":=").Op("&").Id("a"),
+			}, e.callBound(t)...)...))
 		}
+	}
+	f.Comment("CallTool validates the arguments against the named tool's input schema,")
+	f.Comment("calls its method and answers with its result. An unknown tool is a")
+	f.Comment("protocol error (-32602), as server/tools.mdx says of every revision.")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("CallTool").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Op("*").Add(e.mcp("CallToolRequestParams")),
+	).Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
+		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual(runtimePath, "NewInvalidParamsError").Call(jen.Lit("unknown tool: ").Op("+").Id("params").Dot("Name"))),
+	)
+	if len(jsonCases) > 0 {
+		e.callToolJSON(H, jsonCases)
+	}
+	e.handlerTail(H)
+}
+
+// callBound is what CallTool does for t once its arguments are bound to
+// args: call the method, check and answer with its result.
+func (e *emitter) callBound(t *tool) []jen.Code {
+	r := e.t.rev
+	stmts := []jen.Code{
+		jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
+	}
 		if t.result != nil {
 			stmts = append(stmts,
 				e.checkResult(t),
@@ -119,17 +151,49 @@ func (e *emitter) handler() {
 				stmts = append(stmts, jen.Return(ts("ConvertResult").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
 			}
 		}
-		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(stmts...))
-	}
-	f.Comment("CallTool validates the arguments against the named tool's input schema,")
-	f.Comment("calls its method and answers with its result. An unknown tool is a")
-	f.Comment("protocol error (-32602), as server/tools.mdx says of every revision.")
-	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("CallTool").Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Op("*").Add(e.mcp("CallToolRequestParams")),
-	).Params(jen.Op("*").Add(e.mcp("CallToolResult")), jen.Error()).Block(
-		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
-		jen.Return(jen.Nil(), jen.Qual(runtimePath, "NewInvalidParamsError").Call(jen.Lit("unknown tool: ").Op("+").Id("params").Dot("Name"))),
+	return stmts
+}
+
+// callToolJSON emits CallToolJSONFor and callToolJSON: tools/call with the
+// arguments as the request's JSON, for the bindings' RegisterServer, so a
+// tool whose fast binder takes them is called with no map of their members
+// built; cases are the fast binders' cases.
+func (e *emitter) callToolJSON(H string, cases []jen.Code) {
+	f := e.f
+	params := jen.Op("*").Add(e.mcp("CallToolRequestParams"))
+	res := jen.Op("*").Add(e.mcp("CallToolResult"))
+	fn := jen.Func().Params(jen.Qual("context", "Context"), params.Clone(), jen.Qual(jsonPath, "RawMessage")).Params(res.Clone(), jen.Error())
+	f.Comment("CallToolJSONFor is for the bindings' RegisterServer: registering impl, it")
+	f.Comment("answers tools/call with what this returns, given the params decoded without")
+	f.Comment("their arguments and the arguments object as the request's JSON (nil when")
+	f.Comment("absent), so a plain tool's arguments are bound from the bytes with no map of")
+	f.Comment("their members between. It returns nil unless impl is h itself: a type")
+	f.Comment("embedding h may have a CallTool of its own, which must answer.")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("CallToolJSONFor").Params(jen.Id("impl").Any()).Add(fn.Clone()).Block(
+		jen.If(jen.Id("impl").Op("!=").Any().Call(jen.Id("h"))).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Id("h").Dot("callToolJSON")),
 	)
+	f.Comment("callToolJSON answers a call whose arguments its tool's fast binder takes")
+	f.Comment("from the JSON as CallTool would (the fast binders say yes only to what the")
+	f.Comment("bind functions accept, with the same value); anything else is split into")
+	f.Comment("params.Arguments and answered by CallTool itself.")
+	f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("callToolJSON").Params(
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Add(params.Clone()), jen.Id("arguments").Qual(jsonPath, "RawMessage"),
+	).Params(res.Clone(), jen.Error()).Block(
+		jen.If(jen.Id("arguments").Op("==").Nil()).Block(jen.Id("arguments").Op("=").Qual(jsonPath, "RawMessage").Call(jen.Lit("{}"))),
+		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
+		jen.List(jen.Id("a"), jen.Err()).Op(":=").Add(ts("ArgumentsMap")).Call(jen.Id("arguments")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual(runtimePath, "NewInvalidParamsError").Call(jen.Lit("tools/call: arguments: ").Op("+").Id("err").Dot("Error").Call()))),
+		jen.Id("params").Dot("Arguments").Op("=").Id("a"),
+		jen.Return(jen.Id("h").Dot("CallTool").Call(jen.Id("ctx"), jen.Id("params"))),
+	)
+}
+
+// handlerTail emits the rest of H: how it reports invalid arguments and
+// failures, and builds results.
+func (e *emitter) handlerTail(H string) {
+	f := e.f
+	r := e.t.rev
 
 	// invalid: how this revision reports arguments its schema rejects.
 	invalidDoc := []string{

@@ -2377,6 +2377,499 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
+// CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
+// answers tools/call with what this returns, given the params decoded without
+// their arguments and the arguments object as the request's JSON (nil when
+// absent), so a plain tool's arguments are bound from the bytes with no map of
+// their members between. It returns nil unless impl is h itself: a type
+// embedding h may have a CallTool of its own, which must answer.
+func (h *Handler) CallToolJSONFor(impl any) func(context.Context, *mcp.CallToolRequestParams, json.RawMessage) (*mcp.CallToolResult, error) {
+	if impl != any(h) {
+		return nil
+	}
+	return h.callToolJSON
+}
+
+// callToolJSON answers a call whose arguments its tool's fast binder takes
+// from the JSON as CallTool would (the fast binders say yes only to what the
+// bind functions accept, with the same value); anything else is split into
+// params.Arguments and answered by CallTool itself.
+func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestParams, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if arguments == nil {
+		arguments = json.RawMessage("{}")
+	}
+	switch params.Name {
+	case ToolTestSimpleText:
+		a, ok := fastTestSimpleTextArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestSimpleText(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestImageContent:
+		a, ok := fastTestImageContentArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestImageContent(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestAudioContent:
+		a, ok := fastTestAudioContentArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestAudioContent(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestEmbeddedResource:
+		a, ok := fastTestEmbeddedResourceArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestEmbeddedResource(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestMultipleContentTypes:
+		a, ok := fastTestMultipleContentTypesArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestMultipleContentTypes(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestToolWithLogging:
+		a, ok := fastTestToolWithLoggingArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestToolWithLogging(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestToolWithProgress:
+		a, ok := fastTestToolWithProgressArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestToolWithProgress(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestErrorHandling:
+		a, ok := fastTestErrorHandlingArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestErrorHandling(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestReconnection:
+		a, ok := fastTestReconnectionArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestReconnection(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestSampling:
+		a, ok := fastTestSamplingArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestSampling(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestElicitation:
+		a, ok := fastTestElicitationArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestElicitation(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestElicitationSep1034Defaults:
+		a, ok := fastTestElicitationSep1034DefaultsArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestElicitationSep1034Defaults(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestElicitationSep1330Enums:
+		a, ok := fastTestElicitationSep1330EnumsArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestElicitationSep1330Enums(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestCustomHeaders:
+		a, ok := fastTestCustomHeadersArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestCustomHeaders(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestMissingCapability:
+		a, ok := fastTestMissingCapabilityArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestMissingCapability(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestStreamingElicitation:
+		a, ok := fastTestStreamingElicitationArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestStreamingElicitation(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestLoggingTool:
+		a, ok := fastTestLoggingToolArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestLoggingTool(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestTriggerToolChange:
+		a, ok := fastTestTriggerToolChangeArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestTriggerToolChange(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestTriggerPromptChange:
+		a, ok := fastTestTriggerPromptChangeArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestTriggerPromptChange(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultElicitation:
+		a, ok := fastTestInputRequiredResultElicitationArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultElicitation(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultSampling:
+		a, ok := fastTestInputRequiredResultSamplingArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultSampling(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultListRoots:
+		a, ok := fastTestInputRequiredResultListRootsArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultListRoots(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultRequestState:
+		a, ok := fastTestInputRequiredResultRequestStateArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultRequestState(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultMultipleInputs:
+		a, ok := fastTestInputRequiredResultMultipleInputsArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultMultipleInputs(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultMultiRound:
+		a, ok := fastTestInputRequiredResultMultiRoundArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultMultiRound(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultTamperedState:
+		a, ok := fastTestInputRequiredResultTamperedStateArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultTamperedState(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestInputRequiredResultCapabilities:
+		a, ok := fastTestInputRequiredResultCapabilitiesArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestInputRequiredResultCapabilities(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolGreet:
+		a, ok := fastGreetArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.Greet(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolFailingJob:
+		a, ok := fastFailingJobArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.FailingJob(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolProtocolErrorJob:
+		a, ok := fastProtocolErrorJobArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ProtocolErrorJob(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolConfirmDelete:
+		a, ok := fastConfirmDeleteArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ConfirmDelete(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolMultiInput:
+		a, ok := fastMultiInputArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.MultiInput(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	case ToolTestToolWithTask:
+		a, ok := fastTestToolWithTaskArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.TestToolWithTask(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		if res == nil {
+			return nil, fmt.Errorf("tool %s: nil result", params.Name)
+		}
+		return res, nil
+	}
+	a, err := toolsupport.ArgumentsMap(arguments)
+	if err != nil {
+		return nil, jsonrpc2.NewInvalidParamsError("tools/call: arguments: " + err.Error())
+	}
+	params.Arguments = a
+	return h.CallTool(ctx, params)
+}
+
 // invalid reports arguments the input schema rejects as a tool execution
 // error (isError: true), so the model can correct them: server/tools.mdx of
 // revision 2026-07-28, "Error Handling", lists input validation errors

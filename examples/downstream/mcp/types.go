@@ -417,6 +417,32 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return d.Err()
 }
 
+// unmarshalJSONArguments is UnmarshalJSON leaving the arguments object as
+// JSON in *arguments (a slice of data; nil when absent) instead of decoding it
+// into Arguments: for a CallToolHandler that binds them from the bytes.
+func (x *CallToolRequestParams) unmarshalJSONArguments(data []byte, arguments *json.RawMessage) error {
+	var d genimpl.Decoder
+	if err := d.Init("CallToolRequestParams", data); err != nil {
+		return err
+	}
+	v := x
+	*v = CallToolRequestParams{}
+	genimpl.FieldNew(&d, "_meta", false, &v.Meta)
+	if a, ok := d.Take("arguments", false, false); ok {
+		*arguments = a
+	}
+	genimpl.FieldString(&d, "name", true, &v.Name)
+	genimpl.FieldNew(&d, "task", false, &v.Task)
+	v.Extra = d.Rest()
+	// Arguments that are not an object: the map decoder's error, whatever
+	// else fails too.
+	if len(*arguments) > 0 && (*arguments)[0] != '{' {
+		*arguments = nil
+		return x.UnmarshalJSON(data)
+	}
+	return d.Err()
+}
+
 // See General fields: `_meta` (https://modelcontextprotocol.io/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 type CallToolRequestParamsMeta struct {
 	// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.

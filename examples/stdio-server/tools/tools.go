@@ -396,6 +396,52 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
+// CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
+// answers tools/call with what this returns, given the params decoded without
+// their arguments and the arguments object as the request's JSON (nil when
+// absent), so a plain tool's arguments are bound from the bytes with no map of
+// their members between. It returns nil unless impl is h itself: a type
+// embedding h may have a CallTool of its own, which must answer.
+func (h *Handler) CallToolJSONFor(impl any) func(context.Context, *mcp.CallToolRequestParams, json.RawMessage) (*mcp.CallToolResult, error) {
+	if impl != any(h) {
+		return nil
+	}
+	return h.callToolJSON
+}
+
+// callToolJSON answers a call whose arguments its tool's fast binder takes
+// from the JSON as CallTool would (the fast binders say yes only to what the
+// bind functions accept, with the same value); anything else is split into
+// params.Arguments and answered by CallTool itself.
+func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestParams, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if arguments == nil {
+		arguments = json.RawMessage("{}")
+	}
+	switch params.Name {
+	case ToolEcho:
+		a, ok := fastEchoArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.Echo(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	}
+	a, err := toolsupport.ArgumentsMap(arguments)
+	if err != nil {
+		return nil, jsonrpc2.NewInvalidParamsError("tools/call: arguments: " + err.Error())
+	}
+	params.Arguments = a
+	return h.CallTool(ctx, params)
+}
+
 // invalid reports arguments the input schema rejects as a tool execution
 // error (isError: true), so the model can correct them: server/tools.mdx of
 // revision 2026-07-28, "Error Handling", lists input validation errors
@@ -505,6 +551,52 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		return h.result(out, text, false)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
+// answers tools/call with what this returns, given the params decoded without
+// their arguments and the arguments object as the request's JSON (nil when
+// absent), so a plain tool's arguments are bound from the bytes with no map of
+// their members between. It returns nil unless impl is h itself: a type
+// embedding h may have a CallTool of its own, which must answer.
+func (h *Handler20251125) CallToolJSONFor(impl any) func(context.Context, *mcp20251125.CallToolRequestParams, json.RawMessage) (*mcp20251125.CallToolResult, error) {
+	if impl != any(h) {
+		return nil
+	}
+	return h.callToolJSON
+}
+
+// callToolJSON answers a call whose arguments its tool's fast binder takes
+// from the JSON as CallTool would (the fast binders say yes only to what the
+// bind functions accept, with the same value); anything else is split into
+// params.Arguments and answered by CallTool itself.
+func (h *Handler20251125) callToolJSON(ctx context.Context, params *mcp20251125.CallToolRequestParams, arguments json.RawMessage) (*mcp20251125.CallToolResult, error) {
+	if arguments == nil {
+		arguments = json.RawMessage("{}")
+	}
+	switch params.Name {
+	case ToolEcho:
+		a, ok := fastEchoArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.Echo(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	}
+	a, err := toolsupport.ArgumentsMap(arguments)
+	if err != nil {
+		return nil, jsonrpc2.NewInvalidParamsError("tools/call: arguments: " + err.Error())
+	}
+	params.Arguments = a
+	return h.CallTool(ctx, params)
 }
 
 // invalid reports arguments the input schema rejects as a tool execution

@@ -2702,6 +2702,172 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
 }
 
+// CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
+// answers tools/call with what this returns, given the params decoded without
+// their arguments and the arguments object as the request's JSON (nil when
+// absent), so a plain tool's arguments are bound from the bytes with no map of
+// their members between. It returns nil unless impl is h itself: a type
+// embedding h may have a CallTool of its own, which must answer.
+func (h *Handler) CallToolJSONFor(impl any) func(context.Context, *mcp.CallToolRequestParams, json.RawMessage) (*mcp.CallToolResult, error) {
+	if impl != any(h) {
+		return nil
+	}
+	return h.callToolJSON
+}
+
+// callToolJSON answers a call whose arguments its tool's fast binder takes
+// from the JSON as CallTool would (the fast binders say yes only to what the
+// bind functions accept, with the same value); anything else is split into
+// params.Arguments and answered by CallTool itself.
+func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestParams, arguments json.RawMessage) (*mcp.CallToolResult, error) {
+	if arguments == nil {
+		arguments = json.RawMessage("{}")
+	}
+	switch params.Name {
+	case ToolReadFile:
+		a, ok := fastReadFileArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ReadFile(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastReadFileResult, bindReadFileResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolReadTextFile:
+		a, ok := fastReadTextFileArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ReadTextFile(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastReadTextFileResult, bindReadTextFileResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolReadMediaFile:
+		a, ok := fastReadMediaFileArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ReadMediaFile(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResult(res, bindReadMediaFileResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolWriteFile:
+		a, ok := fastWriteFileArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.WriteFile(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastWriteFileResult, bindWriteFileResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolCreateDirectory:
+		a, ok := fastCreateDirectoryArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.CreateDirectory(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastCreateDirectoryResult, bindCreateDirectoryResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolListDirectory:
+		a, ok := fastListDirectoryArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ListDirectory(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastListDirectoryResult, bindListDirectoryResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolMoveFile:
+		a, ok := fastMoveFileArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.MoveFile(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastMoveFileResult, bindMoveFileResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolGetFileInfo:
+		a, ok := fastGetFileInfoArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.GetFileInfo(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastGetFileInfoResult, bindGetFileInfoResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	case ToolListAllowedDirectories:
+		a, ok := fastListAllowedDirectoriesArgs(arguments)
+		if !ok {
+			break
+		}
+		args := &a
+		res, err := h.impl.ListAllowedDirectories(ctx, args)
+		if err != nil {
+			return h.failed(err)
+		}
+		out, text, err := toolsupport.CheckResultFast(res, fastListAllowedDirectoriesResult, bindListAllowedDirectoriesResult)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+		}
+		return h.result(out, text, false)
+	}
+	a, err := toolsupport.ArgumentsMap(arguments)
+	if err != nil {
+		return nil, jsonrpc2.NewInvalidParamsError("tools/call: arguments: " + err.Error())
+	}
+	params.Arguments = a
+	return h.CallTool(ctx, params)
+}
+
 // invalid reports arguments the input schema rejects as a tool execution
 // error (isError: true), so the model can correct them: server/tools.mdx of
 // revision 2026-07-28, "Error Handling", lists input validation errors
