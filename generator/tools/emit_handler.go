@@ -135,22 +135,22 @@ func (e *emitter) callBound(t *tool) []jen.Code {
 		jen.List(jen.Id("res"), jen.Err()).Op(":=").Id("h").Dot("impl").Dot(t.goName).Call(jen.Id("ctx"), jen.Id("args")),
 		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("failed").Call(jen.Err()))),
 	}
-		if t.result != nil {
-			stmts = append(stmts,
-				e.checkResult(t),
-				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
-				jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
-			)
+	if t.result != nil {
+		stmts = append(stmts,
+			e.checkResult(t),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: %w"), jen.Id("params").Dot("Name"), jen.Err()))),
+			jen.Return(jen.Id("h").Dot("result").Call(jen.Id("out"), jen.Id("text"), jen.False())),
+		)
+	} else {
+		stmts = append(stmts,
+			jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: nil result"), jen.Id("params").Dot("Name")))))
+		if e.t.imp == e.targets[0].imp {
+			stmts = append(stmts, jen.Return(jen.Id("res"), jen.Nil()))
 		} else {
-			stmts = append(stmts,
-				jen.If(jen.Id("res").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("tool %s: nil result"), jen.Id("params").Dot("Name")))))
-			if e.t.imp == e.targets[0].imp {
-				stmts = append(stmts, jen.Return(jen.Id("res"), jen.Nil()))
-			} else {
-				// The method returns the primary bindings' result: carry it over as JSON.
-				stmts = append(stmts, jen.Return(ts("ConvertResult").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
-			}
+			// The method returns the primary bindings' result: carry it over as JSON.
+			stmts = append(stmts, jen.Return(ts("ConvertResult").Types(e.mcp("CallToolResult")).Call(jen.Id("res"), jen.Lit(r.modern))))
 		}
+	}
 	return stmts
 }
 
