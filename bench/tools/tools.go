@@ -343,31 +343,43 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runEcho(ctx, params, args)
 	case ToolBlock:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsBlockArgs, bindBlockArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Block(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runBlock(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runEcho calls the tool "echo" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runEcho(ctx context.Context, params *mcp.CallToolRequestParams, args *EchoArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Echo(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runBlock calls the tool "block" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runBlock(ctx context.Context, params *mcp.CallToolRequestParams, args *BlockArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Block(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -393,35 +405,13 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolEcho:
-		a, ok := fastEchoArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastEchoArgs(arguments); ok {
+			return h.runEcho(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolBlock:
-		a, ok := fastBlockArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastBlockArgs(arguments); ok {
+			return h.runBlock(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Block(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {
@@ -515,31 +505,43 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runEcho(ctx, params, args)
 	case ToolBlock:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsBlockArgs, bindBlockArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Block(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runBlock(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runEcho calls the tool "echo" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runEcho(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *EchoArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Echo(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runBlock calls the tool "block" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runBlock(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *BlockArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Block(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -565,35 +567,13 @@ func (h *Handler20251125) callToolJSON(ctx context.Context, params *mcp20251125.
 	}
 	switch params.Name {
 	case ToolEcho:
-		a, ok := fastEchoArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastEchoArgs(arguments); ok {
+			return h.runEcho(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolBlock:
-		a, ok := fastBlockArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastBlockArgs(arguments); ok {
+			return h.runBlock(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Block(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastBlockResult, bindBlockResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

@@ -97,19 +97,19 @@ func (e *emitter) handler() {
 	// CallTool.
 	var cases, jsonCases []jen.Code
 	for _, t := range e.tools {
-		after := e.callBound(t)
-		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(append([]jen.Code{
+		run := jen.Return(jen.Id("h").Dot("run"+t.goName).Call(jen.Id("ctx"), jen.Id("params"), jen.Id("args")))
+		cases = append(cases, jen.Case(jen.Id("Tool"+t.goName)).Block(
 			e.bindArguments(t),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("h").Dot("invalid").Call(jen.Id("params").Dot("Name"), jen.Err()))),
-		}, after...)...))
+			run,
+		))
 		if t.args.fast != "" {
-			// The same statements, reached from the fast binder on the
-			// JSON; whatever it does not take breaks out to CallTool.
-			jsonCases = append(jsonCases, jen.Case(jen.Id("Tool"+t.goName)).Block(append([]jen.Code{
-				jen.List(jen.Id("a"), jen.Id("ok")).Op(":=").Id(t.args.fast).Call(jen.Id("arguments")),
-				jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-				jen.Id("args").Op(":=").Op("&").Id("a"),
-			}, e.callBound(t)...)...))
+			// From the fast binder on the JSON; whatever it does not
+			// take goes on to CallTool.
+			jsonCases = append(jsonCases, jen.Case(jen.Id("Tool"+t.goName)).Block(
+				jen.If(jen.List(jen.Id("args"), jen.Id("ok")).Op(":=").Id(t.args.fast).Call(jen.Id("arguments")), jen.Id("ok")).Block(
+					jen.Return(jen.Id("h").Dot("run"+t.goName).Call(jen.Id("ctx"), jen.Id("params"), jen.Op("&").Id("args")))),
+			))
 		}
 	}
 	f.Comment("CallTool validates the arguments against the named tool's input schema,")
@@ -121,6 +121,19 @@ func (e *emitter) handler() {
 		jen.Switch(jen.Id("params").Dot("Name")).Block(cases...),
 		jen.Return(jen.Nil(), jen.Qual(runtimePath, "NewInvalidParamsError").Call(jen.Lit("unknown tool: ").Op("+").Id("params").Dot("Name"))),
 	)
+	for _, t := range e.tools {
+		res := e.mcp("CallToolResult")
+		if t.result != nil {
+			f.Commentf("run%s calls the tool %q with its bound arguments and answers with", t.goName, t.name)
+			f.Comment("its result, checked against the output schema.")
+		} else {
+			f.Commentf("run%s calls the tool %q with its bound arguments and answers with", t.goName, t.name)
+			f.Comment("its result.")
+		}
+		f.Func().Params(jen.Id("h").Op("*").Id(H)).Id("run"+t.goName).Params(
+			jen.Id("ctx").Qual("context", "Context"), jen.Id("params").Op("*").Add(e.mcp("CallToolRequestParams")), jen.Id("args").Op("*").Id(t.args.goName),
+		).Params(jen.Op("*").Add(res), jen.Error()).Block(e.callBound(t)...)
+	}
 	if len(jsonCases) > 0 {
 		e.callToolJSON(H, jsonCases)
 	}

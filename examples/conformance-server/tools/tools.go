@@ -1936,445 +1936,649 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestSimpleText(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestSimpleText(ctx, params, args)
 	case ToolTestImageContent:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestImageContentArgs, bindTestImageContentArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestImageContent(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestImageContent(ctx, params, args)
 	case ToolTestAudioContent:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestAudioContentArgs, bindTestAudioContentArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestAudioContent(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestAudioContent(ctx, params, args)
 	case ToolTestEmbeddedResource:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestEmbeddedResourceArgs, bindTestEmbeddedResourceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestEmbeddedResource(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestEmbeddedResource(ctx, params, args)
 	case ToolTestMultipleContentTypes:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestMultipleContentTypesArgs, bindTestMultipleContentTypesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestMultipleContentTypes(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestMultipleContentTypes(ctx, params, args)
 	case ToolTestToolWithLogging:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestToolWithLoggingArgs, bindTestToolWithLoggingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestToolWithLogging(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestToolWithLogging(ctx, params, args)
 	case ToolTestToolWithProgress:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestToolWithProgressArgs, bindTestToolWithProgressArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestToolWithProgress(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestToolWithProgress(ctx, params, args)
 	case ToolTestErrorHandling:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestErrorHandlingArgs, bindTestErrorHandlingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestErrorHandling(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestErrorHandling(ctx, params, args)
 	case ToolTestReconnection:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestReconnectionArgs, bindTestReconnectionArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestReconnection(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestReconnection(ctx, params, args)
 	case ToolTestSampling:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestSamplingArgs, bindTestSamplingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestSampling(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestSampling(ctx, params, args)
 	case ToolTestElicitation:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestElicitationArgs, bindTestElicitationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestElicitation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestElicitation(ctx, params, args)
 	case ToolTestElicitationSep1034Defaults:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestElicitationSep1034DefaultsArgs, bindTestElicitationSep1034DefaultsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestElicitationSep1034Defaults(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestElicitationSep1034Defaults(ctx, params, args)
 	case ToolTestElicitationSep1330Enums:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestElicitationSep1330EnumsArgs, bindTestElicitationSep1330EnumsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestElicitationSep1330Enums(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestElicitationSep1330Enums(ctx, params, args)
 	case ToolTestCustomHeaders:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestCustomHeadersArgs, bindTestCustomHeadersArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestCustomHeaders(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestCustomHeaders(ctx, params, args)
 	case ToolTestMissingCapability:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestMissingCapabilityArgs, bindTestMissingCapabilityArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestMissingCapability(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestMissingCapability(ctx, params, args)
 	case ToolTestStreamingElicitation:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestStreamingElicitationArgs, bindTestStreamingElicitationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestStreamingElicitation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestStreamingElicitation(ctx, params, args)
 	case ToolTestLoggingTool:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestLoggingToolArgs, bindTestLoggingToolArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestLoggingTool(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestLoggingTool(ctx, params, args)
 	case ToolTestTriggerToolChange:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestTriggerToolChangeArgs, bindTestTriggerToolChangeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestTriggerToolChange(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestTriggerToolChange(ctx, params, args)
 	case ToolTestTriggerPromptChange:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestTriggerPromptChangeArgs, bindTestTriggerPromptChangeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestTriggerPromptChange(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestTriggerPromptChange(ctx, params, args)
 	case ToolTestInputRequiredResultElicitation:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultElicitationArgs, bindTestInputRequiredResultElicitationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultElicitation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultElicitation(ctx, params, args)
 	case ToolTestInputRequiredResultSampling:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultSamplingArgs, bindTestInputRequiredResultSamplingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultSampling(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultSampling(ctx, params, args)
 	case ToolTestInputRequiredResultListRoots:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultListRootsArgs, bindTestInputRequiredResultListRootsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultListRoots(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultListRoots(ctx, params, args)
 	case ToolTestInputRequiredResultRequestState:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultRequestStateArgs, bindTestInputRequiredResultRequestStateArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultRequestState(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultRequestState(ctx, params, args)
 	case ToolTestInputRequiredResultMultipleInputs:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultMultipleInputsArgs, bindTestInputRequiredResultMultipleInputsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultMultipleInputs(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultMultipleInputs(ctx, params, args)
 	case ToolTestInputRequiredResultMultiRound:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultMultiRoundArgs, bindTestInputRequiredResultMultiRoundArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultMultiRound(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultMultiRound(ctx, params, args)
 	case ToolTestInputRequiredResultTamperedState:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultTamperedStateArgs, bindTestInputRequiredResultTamperedStateArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultTamperedState(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultTamperedState(ctx, params, args)
 	case ToolTestInputRequiredResultCapabilities:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestInputRequiredResultCapabilitiesArgs, bindTestInputRequiredResultCapabilitiesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestInputRequiredResultCapabilities(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestInputRequiredResultCapabilities(ctx, params, args)
 	case ToolGreet:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGreetArgs, bindGreetArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Greet(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGreet(ctx, params, args)
 	case ToolSlowCompute:
 		args, err := toolsupport.BindArguments(params.Arguments, bindSlowComputeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.SlowCompute(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runSlowCompute(ctx, params, args)
 	case ToolFailingJob:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsFailingJobArgs, bindFailingJobArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.FailingJob(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runFailingJob(ctx, params, args)
 	case ToolProtocolErrorJob:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsProtocolErrorJobArgs, bindProtocolErrorJobArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ProtocolErrorJob(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runProtocolErrorJob(ctx, params, args)
 	case ToolConfirmDelete:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsConfirmDeleteArgs, bindConfirmDeleteArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ConfirmDelete(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runConfirmDelete(ctx, params, args)
 	case ToolMultiInput:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsMultiInputArgs, bindMultiInputArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.MultiInput(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runMultiInput(ctx, params, args)
 	case ToolTestToolWithTask:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTestToolWithTaskArgs, bindTestToolWithTaskArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TestToolWithTask(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTestToolWithTask(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runTestSimpleText calls the tool "test_simple_text" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestSimpleText(ctx context.Context, params *mcp.CallToolRequestParams, args *TestSimpleTextArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestSimpleText(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestImageContent calls the tool "test_image_content" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestImageContent(ctx context.Context, params *mcp.CallToolRequestParams, args *TestImageContentArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestImageContent(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestAudioContent calls the tool "test_audio_content" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestAudioContent(ctx context.Context, params *mcp.CallToolRequestParams, args *TestAudioContentArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestAudioContent(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestEmbeddedResource calls the tool "test_embedded_resource" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestEmbeddedResource(ctx context.Context, params *mcp.CallToolRequestParams, args *TestEmbeddedResourceArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestEmbeddedResource(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestMultipleContentTypes calls the tool "test_multiple_content_types" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestMultipleContentTypes(ctx context.Context, params *mcp.CallToolRequestParams, args *TestMultipleContentTypesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestMultipleContentTypes(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestToolWithLogging calls the tool "test_tool_with_logging" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestToolWithLogging(ctx context.Context, params *mcp.CallToolRequestParams, args *TestToolWithLoggingArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestToolWithLogging(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestToolWithProgress calls the tool "test_tool_with_progress" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestToolWithProgress(ctx context.Context, params *mcp.CallToolRequestParams, args *TestToolWithProgressArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestToolWithProgress(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestErrorHandling calls the tool "test_error_handling" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestErrorHandling(ctx context.Context, params *mcp.CallToolRequestParams, args *TestErrorHandlingArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestErrorHandling(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestReconnection calls the tool "test_reconnection" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestReconnection(ctx context.Context, params *mcp.CallToolRequestParams, args *TestReconnectionArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestReconnection(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestSampling calls the tool "test_sampling" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestSampling(ctx context.Context, params *mcp.CallToolRequestParams, args *TestSamplingArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestSampling(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestElicitation calls the tool "test_elicitation" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestElicitation(ctx context.Context, params *mcp.CallToolRequestParams, args *TestElicitationArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestElicitation(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestElicitationSep1034Defaults calls the tool "test_elicitation_sep1034_defaults" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestElicitationSep1034Defaults(ctx context.Context, params *mcp.CallToolRequestParams, args *TestElicitationSep1034DefaultsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestElicitationSep1034Defaults(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestElicitationSep1330Enums calls the tool "test_elicitation_sep1330_enums" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestElicitationSep1330Enums(ctx context.Context, params *mcp.CallToolRequestParams, args *TestElicitationSep1330EnumsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestElicitationSep1330Enums(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestCustomHeaders calls the tool "test_custom_headers" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestCustomHeaders(ctx context.Context, params *mcp.CallToolRequestParams, args *TestCustomHeadersArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestCustomHeaders(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestMissingCapability calls the tool "test_missing_capability" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestMissingCapability(ctx context.Context, params *mcp.CallToolRequestParams, args *TestMissingCapabilityArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestMissingCapability(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestStreamingElicitation calls the tool "test_streaming_elicitation" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestStreamingElicitation(ctx context.Context, params *mcp.CallToolRequestParams, args *TestStreamingElicitationArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestStreamingElicitation(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestLoggingTool calls the tool "test_logging_tool" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestLoggingTool(ctx context.Context, params *mcp.CallToolRequestParams, args *TestLoggingToolArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestLoggingTool(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestTriggerToolChange calls the tool "test_trigger_tool_change" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestTriggerToolChange(ctx context.Context, params *mcp.CallToolRequestParams, args *TestTriggerToolChangeArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestTriggerToolChange(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestTriggerPromptChange calls the tool "test_trigger_prompt_change" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestTriggerPromptChange(ctx context.Context, params *mcp.CallToolRequestParams, args *TestTriggerPromptChangeArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestTriggerPromptChange(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultElicitation calls the tool "test_input_required_result_elicitation" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultElicitation(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultElicitationArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultElicitation(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultSampling calls the tool "test_input_required_result_sampling" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultSampling(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultSamplingArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultSampling(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultListRoots calls the tool "test_input_required_result_list_roots" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultListRoots(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultListRootsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultListRoots(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultRequestState calls the tool "test_input_required_result_request_state" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultRequestState(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultRequestStateArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultRequestState(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultMultipleInputs calls the tool "test_input_required_result_multiple_inputs" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultMultipleInputs(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultMultipleInputsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultMultipleInputs(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultMultiRound calls the tool "test_input_required_result_multi_round" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultMultiRound(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultMultiRoundArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultMultiRound(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultTamperedState calls the tool "test_input_required_result_tampered_state" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultTamperedState(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultTamperedStateArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultTamperedState(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestInputRequiredResultCapabilities calls the tool "test_input_required_result_capabilities" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestInputRequiredResultCapabilities(ctx context.Context, params *mcp.CallToolRequestParams, args *TestInputRequiredResultCapabilitiesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestInputRequiredResultCapabilities(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGreet calls the tool "greet" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGreet(ctx context.Context, params *mcp.CallToolRequestParams, args *GreetArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Greet(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runSlowCompute calls the tool "slow_compute" with its bound arguments and answers with
+// its result.
+func (h *Handler) runSlowCompute(ctx context.Context, params *mcp.CallToolRequestParams, args *SlowComputeArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.SlowCompute(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runFailingJob calls the tool "failing_job" with its bound arguments and answers with
+// its result.
+func (h *Handler) runFailingJob(ctx context.Context, params *mcp.CallToolRequestParams, args *FailingJobArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.FailingJob(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runProtocolErrorJob calls the tool "protocol_error_job" with its bound arguments and answers with
+// its result.
+func (h *Handler) runProtocolErrorJob(ctx context.Context, params *mcp.CallToolRequestParams, args *ProtocolErrorJobArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ProtocolErrorJob(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runConfirmDelete calls the tool "confirm_delete" with its bound arguments and answers with
+// its result.
+func (h *Handler) runConfirmDelete(ctx context.Context, params *mcp.CallToolRequestParams, args *ConfirmDeleteArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ConfirmDelete(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runMultiInput calls the tool "multi_input" with its bound arguments and answers with
+// its result.
+func (h *Handler) runMultiInput(ctx context.Context, params *mcp.CallToolRequestParams, args *MultiInputArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.MultiInput(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTestToolWithTask calls the tool "test_tool_with_task" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTestToolWithTask(ctx context.Context, params *mcp.CallToolRequestParams, args *TestToolWithTaskArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TestToolWithTask(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -2400,467 +2604,137 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolTestSimpleText:
-		a, ok := fastTestSimpleTextArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestSimpleTextArgs(arguments); ok {
+			return h.runTestSimpleText(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestSimpleText(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestImageContent:
-		a, ok := fastTestImageContentArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestImageContentArgs(arguments); ok {
+			return h.runTestImageContent(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestImageContent(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestAudioContent:
-		a, ok := fastTestAudioContentArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestAudioContentArgs(arguments); ok {
+			return h.runTestAudioContent(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestAudioContent(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestEmbeddedResource:
-		a, ok := fastTestEmbeddedResourceArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestEmbeddedResourceArgs(arguments); ok {
+			return h.runTestEmbeddedResource(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestEmbeddedResource(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestMultipleContentTypes:
-		a, ok := fastTestMultipleContentTypesArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestMultipleContentTypesArgs(arguments); ok {
+			return h.runTestMultipleContentTypes(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestMultipleContentTypes(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestToolWithLogging:
-		a, ok := fastTestToolWithLoggingArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestToolWithLoggingArgs(arguments); ok {
+			return h.runTestToolWithLogging(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestToolWithLogging(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestToolWithProgress:
-		a, ok := fastTestToolWithProgressArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestToolWithProgressArgs(arguments); ok {
+			return h.runTestToolWithProgress(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestToolWithProgress(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestErrorHandling:
-		a, ok := fastTestErrorHandlingArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestErrorHandlingArgs(arguments); ok {
+			return h.runTestErrorHandling(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestErrorHandling(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestReconnection:
-		a, ok := fastTestReconnectionArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestReconnectionArgs(arguments); ok {
+			return h.runTestReconnection(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestReconnection(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestSampling:
-		a, ok := fastTestSamplingArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestSamplingArgs(arguments); ok {
+			return h.runTestSampling(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestSampling(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestElicitation:
-		a, ok := fastTestElicitationArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestElicitationArgs(arguments); ok {
+			return h.runTestElicitation(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestElicitation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestElicitationSep1034Defaults:
-		a, ok := fastTestElicitationSep1034DefaultsArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestElicitationSep1034DefaultsArgs(arguments); ok {
+			return h.runTestElicitationSep1034Defaults(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestElicitationSep1034Defaults(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestElicitationSep1330Enums:
-		a, ok := fastTestElicitationSep1330EnumsArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestElicitationSep1330EnumsArgs(arguments); ok {
+			return h.runTestElicitationSep1330Enums(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestElicitationSep1330Enums(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestCustomHeaders:
-		a, ok := fastTestCustomHeadersArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestCustomHeadersArgs(arguments); ok {
+			return h.runTestCustomHeaders(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestCustomHeaders(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestMissingCapability:
-		a, ok := fastTestMissingCapabilityArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestMissingCapabilityArgs(arguments); ok {
+			return h.runTestMissingCapability(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestMissingCapability(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestStreamingElicitation:
-		a, ok := fastTestStreamingElicitationArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestStreamingElicitationArgs(arguments); ok {
+			return h.runTestStreamingElicitation(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestStreamingElicitation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestLoggingTool:
-		a, ok := fastTestLoggingToolArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestLoggingToolArgs(arguments); ok {
+			return h.runTestLoggingTool(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestLoggingTool(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestTriggerToolChange:
-		a, ok := fastTestTriggerToolChangeArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestTriggerToolChangeArgs(arguments); ok {
+			return h.runTestTriggerToolChange(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestTriggerToolChange(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestTriggerPromptChange:
-		a, ok := fastTestTriggerPromptChangeArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestTriggerPromptChangeArgs(arguments); ok {
+			return h.runTestTriggerPromptChange(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestTriggerPromptChange(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultElicitation:
-		a, ok := fastTestInputRequiredResultElicitationArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultElicitationArgs(arguments); ok {
+			return h.runTestInputRequiredResultElicitation(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultElicitation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultSampling:
-		a, ok := fastTestInputRequiredResultSamplingArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultSamplingArgs(arguments); ok {
+			return h.runTestInputRequiredResultSampling(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultSampling(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultListRoots:
-		a, ok := fastTestInputRequiredResultListRootsArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultListRootsArgs(arguments); ok {
+			return h.runTestInputRequiredResultListRoots(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultListRoots(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultRequestState:
-		a, ok := fastTestInputRequiredResultRequestStateArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultRequestStateArgs(arguments); ok {
+			return h.runTestInputRequiredResultRequestState(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultRequestState(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultMultipleInputs:
-		a, ok := fastTestInputRequiredResultMultipleInputsArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultMultipleInputsArgs(arguments); ok {
+			return h.runTestInputRequiredResultMultipleInputs(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultMultipleInputs(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultMultiRound:
-		a, ok := fastTestInputRequiredResultMultiRoundArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultMultiRoundArgs(arguments); ok {
+			return h.runTestInputRequiredResultMultiRound(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultMultiRound(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultTamperedState:
-		a, ok := fastTestInputRequiredResultTamperedStateArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultTamperedStateArgs(arguments); ok {
+			return h.runTestInputRequiredResultTamperedState(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultTamperedState(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestInputRequiredResultCapabilities:
-		a, ok := fastTestInputRequiredResultCapabilitiesArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestInputRequiredResultCapabilitiesArgs(arguments); ok {
+			return h.runTestInputRequiredResultCapabilities(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestInputRequiredResultCapabilities(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolGreet:
-		a, ok := fastGreetArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGreetArgs(arguments); ok {
+			return h.runGreet(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Greet(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolFailingJob:
-		a, ok := fastFailingJobArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastFailingJobArgs(arguments); ok {
+			return h.runFailingJob(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.FailingJob(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolProtocolErrorJob:
-		a, ok := fastProtocolErrorJobArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastProtocolErrorJobArgs(arguments); ok {
+			return h.runProtocolErrorJob(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ProtocolErrorJob(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolConfirmDelete:
-		a, ok := fastConfirmDeleteArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastConfirmDeleteArgs(arguments); ok {
+			return h.runConfirmDelete(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ConfirmDelete(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolMultiInput:
-		a, ok := fastMultiInputArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastMultiInputArgs(arguments); ok {
+			return h.runMultiInput(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.MultiInput(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTestToolWithTask:
-		a, ok := fastTestToolWithTaskArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTestToolWithTaskArgs(arguments); ok {
+			return h.runTestToolWithTask(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TestToolWithTask(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

@@ -409,31 +409,43 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Add(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runAdd(ctx, params, args)
 	case ToolSlow:
 		args, err := toolsupport.BindArguments(params.Arguments, bindSlowArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Slow(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSlow(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runAdd calls the tool "add" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runAdd(ctx context.Context, params *mcp.CallToolRequestParams, args *AddArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Add(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runSlow calls the tool "slow" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runSlow(ctx context.Context, params *mcp.CallToolRequestParams, args *SlowArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Slow(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -459,20 +471,9 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolAdd:
-		a, ok := fastAddArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastAddArgs(arguments); ok {
+			return h.runAdd(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Add(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

@@ -369,31 +369,43 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Sleep(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindSleepResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSleep(ctx, params, args)
 	case ToolEcho:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runEcho(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runSleep calls the tool "sleep" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runSleep(ctx context.Context, params *mcp.CallToolRequestParams, args *SleepArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Sleep(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindSleepResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runEcho calls the tool "echo" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runEcho(ctx context.Context, params *mcp.CallToolRequestParams, args *EchoArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Echo(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -419,20 +431,9 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolEcho:
-		a, ok := fastEchoArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastEchoArgs(arguments); ok {
+			return h.runEcho(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {
@@ -526,31 +527,43 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Sleep(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindSleepResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSleep(ctx, params, args)
 	case ToolEcho:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEchoArgs, bindEchoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runEcho(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runSleep calls the tool "sleep" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runSleep(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *SleepArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Sleep(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindSleepResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runEcho calls the tool "echo" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runEcho(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *EchoArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Echo(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -576,20 +589,9 @@ func (h *Handler20251125) callToolJSON(ctx context.Context, params *mcp20251125.
 	}
 	switch params.Name {
 	case ToolEcho:
-		a, ok := fastEchoArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastEchoArgs(arguments); ok {
+			return h.runEcho(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEchoResult, bindEchoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

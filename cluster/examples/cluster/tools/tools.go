@@ -662,59 +662,83 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Slow(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSlow(ctx, params, args)
 	case ToolWhoami:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsWhoamiArgs, bindWhoamiArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Whoami(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runWhoami(ctx, params, args)
 	case ToolConfirm:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsConfirmArgs, bindConfirmArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Confirm(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runConfirm(ctx, params, args)
 	case ToolAnnounce:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsAnnounceArgs, bindAnnounceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Announce(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runAnnounce(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runSlow calls the tool "slow" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runSlow(ctx context.Context, params *mcp.CallToolRequestParams, args *SlowArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Slow(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runWhoami calls the tool "whoami" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runWhoami(ctx context.Context, params *mcp.CallToolRequestParams, args *WhoamiArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Whoami(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runConfirm calls the tool "confirm" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runConfirm(ctx context.Context, params *mcp.CallToolRequestParams, args *ConfirmArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Confirm(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runAnnounce calls the tool "announce" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runAnnounce(ctx context.Context, params *mcp.CallToolRequestParams, args *AnnounceArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Announce(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -740,50 +764,17 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolWhoami:
-		a, ok := fastWhoamiArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastWhoamiArgs(arguments); ok {
+			return h.runWhoami(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Whoami(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolConfirm:
-		a, ok := fastConfirmArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastConfirmArgs(arguments); ok {
+			return h.runConfirm(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Confirm(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolAnnounce:
-		a, ok := fastAnnounceArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastAnnounceArgs(arguments); ok {
+			return h.runAnnounce(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Announce(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {
@@ -877,59 +868,83 @@ func (h *Handler20251125) CallTool(ctx context.Context, params *mcp20251125.Call
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Slow(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSlow(ctx, params, args)
 	case ToolWhoami:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsWhoamiArgs, bindWhoamiArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Whoami(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runWhoami(ctx, params, args)
 	case ToolConfirm:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsConfirmArgs, bindConfirmArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Confirm(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runConfirm(ctx, params, args)
 	case ToolAnnounce:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsAnnounceArgs, bindAnnounceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Announce(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runAnnounce(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runSlow calls the tool "slow" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runSlow(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *SlowArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Slow(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastSlowResult, bindSlowResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runWhoami calls the tool "whoami" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runWhoami(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *WhoamiArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Whoami(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runConfirm calls the tool "confirm" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runConfirm(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *ConfirmArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Confirm(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runAnnounce calls the tool "announce" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20251125) runAnnounce(ctx context.Context, params *mcp20251125.CallToolRequestParams, args *AnnounceArgs) (*mcp20251125.CallToolResult, error) {
+	res, err := h.impl.Announce(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -955,50 +970,17 @@ func (h *Handler20251125) callToolJSON(ctx context.Context, params *mcp20251125.
 	}
 	switch params.Name {
 	case ToolWhoami:
-		a, ok := fastWhoamiArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastWhoamiArgs(arguments); ok {
+			return h.runWhoami(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Whoami(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastWhoamiResult, bindWhoamiResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolConfirm:
-		a, ok := fastConfirmArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastConfirmArgs(arguments); ok {
+			return h.runConfirm(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Confirm(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastConfirmResult, bindConfirmResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolAnnounce:
-		a, ok := fastAnnounceArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastAnnounceArgs(arguments); ok {
+			return h.runAnnounce(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Announce(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAnnounceResult, bindAnnounceResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

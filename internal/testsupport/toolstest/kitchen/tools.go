@@ -707,30 +707,42 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.SearchItems(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindSearchItemsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSearchItems(ctx, params, args)
 	case ToolGetTime:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetTimeArgs, bindGetTimeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetTime(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetTime(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runSearchItems calls the tool "search_items" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runSearchItems(ctx context.Context, params *mcp.CallToolRequestParams, args *SearchItemsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.SearchItems(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindSearchItemsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runGetTime calls the tool "get_time" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetTime(ctx context.Context, params *mcp.CallToolRequestParams, args *GetTimeArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetTime(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -756,19 +768,9 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolGetTime:
-		a, ok := fastGetTimeArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetTimeArgs(arguments); ok {
+			return h.runGetTime(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetTime(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {
@@ -864,30 +866,42 @@ func (h *Handler20260728) CallTool(ctx context.Context, params *mcp20260728.Call
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.SearchItems(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindSearchItemsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSearchItems(ctx, params, args)
 	case ToolGetTime:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetTimeArgs, bindGetTimeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetTime(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return toolsupport.ConvertResult[mcp20260728.CallToolResult](res, true)
+		return h.runGetTime(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runSearchItems calls the tool "search_items" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler20260728) runSearchItems(ctx context.Context, params *mcp20260728.CallToolRequestParams, args *SearchItemsArgs) (*mcp20260728.CallToolResult, error) {
+	res, err := h.impl.SearchItems(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindSearchItemsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runGetTime calls the tool "get_time" with its bound arguments and answers with
+// its result.
+func (h *Handler20260728) runGetTime(ctx context.Context, params *mcp20260728.CallToolRequestParams, args *GetTimeArgs) (*mcp20260728.CallToolResult, error) {
+	res, err := h.impl.GetTime(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return toolsupport.ConvertResult[mcp20260728.CallToolResult](res, true)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -913,19 +927,9 @@ func (h *Handler20260728) callToolJSON(ctx context.Context, params *mcp20260728.
 	}
 	switch params.Name {
 	case ToolGetTime:
-		a, ok := fastGetTimeArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetTimeArgs(arguments); ok {
+			return h.runGetTime(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetTime(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return toolsupport.ConvertResult[mcp20260728.CallToolResult](res, true)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

@@ -1000,44 +1000,62 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.PlainClosed(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastPlainClosedResult, bindPlainClosedResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runPlainClosed(ctx, params, args)
 	case ToolPlainOpen:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsPlainOpenArgs, bindPlainOpenArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.PlainOpen(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastPlainOpenResult, bindPlainOpenResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runPlainOpen(ctx, params, args)
 	case ToolPlainScalars:
 		args, err := toolsupport.BindArguments(params.Arguments, bindPlainScalarsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.PlainScalars(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runPlainScalars(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runPlainClosed calls the tool "plain_closed" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runPlainClosed(ctx context.Context, params *mcp.CallToolRequestParams, args *PlainClosedArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.PlainClosed(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastPlainClosedResult, bindPlainClosedResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runPlainOpen calls the tool "plain_open" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runPlainOpen(ctx context.Context, params *mcp.CallToolRequestParams, args *PlainOpenArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.PlainOpen(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastPlainOpenResult, bindPlainOpenResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runPlainScalars calls the tool "plain_scalars" with its bound arguments and answers with
+// its result.
+func (h *Handler) runPlainScalars(ctx context.Context, params *mcp.CallToolRequestParams, args *PlainScalarsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.PlainScalars(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -1063,35 +1081,13 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolPlainClosed:
-		a, ok := fastPlainClosedArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastPlainClosedArgs(arguments); ok {
+			return h.runPlainClosed(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.PlainClosed(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastPlainClosedResult, bindPlainClosedResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolPlainOpen:
-		a, ok := fastPlainOpenArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastPlainOpenArgs(arguments); ok {
+			return h.runPlainOpen(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.PlainOpen(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastPlainOpenResult, bindPlainOpenResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

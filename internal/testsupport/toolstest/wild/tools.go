@@ -1598,174 +1598,252 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.AllOf(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runAllOf(ctx, params, args)
 	case ToolOneOf:
 		args, err := toolsupport.BindArguments(params.Arguments, bindOneOfArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.OneOf(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runOneOf(ctx, params, args)
 	case ToolRefs:
 		args, err := toolsupport.BindArguments(params.Arguments, bindRefsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Refs(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastRefsResult, bindRefsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runRefs(ctx, params, args)
 	case ToolRecursive:
 		args, err := toolsupport.BindArguments(params.Arguments, bindRecursiveArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Recursive(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runRecursive(ctx, params, args)
 	case ToolMixedEnum:
 		args, err := toolsupport.BindArguments(params.Arguments, bindMixedEnumArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.MixedEnum(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runMixedEnum(ctx, params, args)
 	case ToolMaps:
 		args, err := toolsupport.BindArguments(params.Arguments, bindMapsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Maps(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runMaps(ctx, params, args)
 	case ToolFormats:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsFormatsArgs, bindFormatsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Formats(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runFormats(ctx, params, args)
 	case ToolTuples:
 		args, err := toolsupport.BindArguments(params.Arguments, bindTuplesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Tuples(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTuples(ctx, params, args)
 	case ToolOdd:
 		args, err := toolsupport.BindArguments(params.Arguments, bindOddArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Odd(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindOddResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runOdd(ctx, params, args)
 	case ToolDraft07:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDraft07Args)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Draft07(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runDraft07(ctx, params, args)
 	case ToolDraft04:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDraft04Args)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Draft04(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runDraft04(ctx, params, args)
 	case ToolEcma:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsEcmaArgs, bindEcmaArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Ecma(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runEcma(ctx, params, args)
 	case ToolRootOneOf:
 		args, err := toolsupport.BindArguments(params.Arguments, bindRootOneOfArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.RootOneOf(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runRootOneOf(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runAllOf calls the tool "all_of" with its bound arguments and answers with
+// its result.
+func (h *Handler) runAllOf(ctx context.Context, params *mcp.CallToolRequestParams, args *AllOfArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.AllOf(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runOneOf calls the tool "one_of" with its bound arguments and answers with
+// its result.
+func (h *Handler) runOneOf(ctx context.Context, params *mcp.CallToolRequestParams, args *OneOfArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.OneOf(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runRefs calls the tool "refs" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runRefs(ctx context.Context, params *mcp.CallToolRequestParams, args *RefsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Refs(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastRefsResult, bindRefsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runRecursive calls the tool "recursive" with its bound arguments and answers with
+// its result.
+func (h *Handler) runRecursive(ctx context.Context, params *mcp.CallToolRequestParams, args *RecursiveArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Recursive(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runMixedEnum calls the tool "mixed_enum" with its bound arguments and answers with
+// its result.
+func (h *Handler) runMixedEnum(ctx context.Context, params *mcp.CallToolRequestParams, args *MixedEnumArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.MixedEnum(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runMaps calls the tool "maps" with its bound arguments and answers with
+// its result.
+func (h *Handler) runMaps(ctx context.Context, params *mcp.CallToolRequestParams, args *MapsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Maps(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runFormats calls the tool "formats" with its bound arguments and answers with
+// its result.
+func (h *Handler) runFormats(ctx context.Context, params *mcp.CallToolRequestParams, args *FormatsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Formats(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTuples calls the tool "tuples" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTuples(ctx context.Context, params *mcp.CallToolRequestParams, args *TuplesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Tuples(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runOdd calls the tool "odd" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runOdd(ctx context.Context, params *mcp.CallToolRequestParams, args *OddArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Odd(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindOddResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runDraft07 calls the tool "draft07" with its bound arguments and answers with
+// its result.
+func (h *Handler) runDraft07(ctx context.Context, params *mcp.CallToolRequestParams, args *Draft07Args) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Draft07(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runDraft04 calls the tool "draft04" with its bound arguments and answers with
+// its result.
+func (h *Handler) runDraft04(ctx context.Context, params *mcp.CallToolRequestParams, args *Draft04Args) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Draft04(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runEcma calls the tool "ecma" with its bound arguments and answers with
+// its result.
+func (h *Handler) runEcma(ctx context.Context, params *mcp.CallToolRequestParams, args *EcmaArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Ecma(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runRootOneOf calls the tool "root_one_of" with its bound arguments and answers with
+// its result.
+func (h *Handler) runRootOneOf(ctx context.Context, params *mcp.CallToolRequestParams, args *RootOneOfArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.RootOneOf(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -1791,33 +1869,13 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolFormats:
-		a, ok := fastFormatsArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastFormatsArgs(arguments); ok {
+			return h.runFormats(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Formats(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolEcma:
-		a, ok := fastEcmaArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastEcmaArgs(arguments); ok {
+			return h.runEcma(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Ecma(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

@@ -1245,173 +1245,251 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runEcho(ctx, params, args)
 	case ToolGetAnnotatedMessage:
 		args, err := toolsupport.BindArguments(params.Arguments, bindGetAnnotatedMessageArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetAnnotatedMessage(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetAnnotatedMessage(ctx, params, args)
 	case ToolGetEnv:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetEnvArgs, bindGetEnvArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetEnv(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetEnv(ctx, params, args)
 	case ToolGetResourceLinks:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetResourceLinksArgs, bindGetResourceLinksArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetResourceLinks(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetResourceLinks(ctx, params, args)
 	case ToolGetResourceReference:
 		args, err := toolsupport.BindArguments(params.Arguments, bindGetResourceReferenceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetResourceReference(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetResourceReference(ctx, params, args)
 	case ToolGetStructuredContent:
 		args, err := toolsupport.BindArguments(params.Arguments, bindGetStructuredContentArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetStructuredContent(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastGetStructuredContentResult, bindGetStructuredContentResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runGetStructuredContent(ctx, params, args)
 	case ToolGetSum:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetSumArgs, bindGetSumArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetSum(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetSum(ctx, params, args)
 	case ToolGetTinyImage:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetTinyImageArgs, bindGetTinyImageArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetTinyImage(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGetTinyImage(ctx, params, args)
 	case ToolGzipFileAsResource:
 		args, err := toolsupport.BindArguments(params.Arguments, bindGzipFileAsResourceArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GzipFileAsResource(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runGzipFileAsResource(ctx, params, args)
 	case ToolToggleSimulatedLogging:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsToggleSimulatedLoggingArgs, bindToggleSimulatedLoggingArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ToggleSimulatedLogging(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runToggleSimulatedLogging(ctx, params, args)
 	case ToolToggleSubscriberUpdates:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsToggleSubscriberUpdatesArgs, bindToggleSubscriberUpdatesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ToggleSubscriberUpdates(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runToggleSubscriberUpdates(ctx, params, args)
 	case ToolTriggerLongRunningOperation:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsTriggerLongRunningOperationArgs, bindTriggerLongRunningOperationArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.TriggerLongRunningOperation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runTriggerLongRunningOperation(ctx, params, args)
 	case ToolSimulateResearchQuery:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsSimulateResearchQueryArgs, bindSimulateResearchQueryArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.SimulateResearchQuery(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runSimulateResearchQuery(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runEcho calls the tool "echo" with its bound arguments and answers with
+// its result.
+func (h *Handler) runEcho(ctx context.Context, params *mcp.CallToolRequestParams, args *EchoArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Echo(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGetAnnotatedMessage calls the tool "get-annotated-message" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetAnnotatedMessage(ctx context.Context, params *mcp.CallToolRequestParams, args *GetAnnotatedMessageArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetAnnotatedMessage(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGetEnv calls the tool "get-env" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetEnv(ctx context.Context, params *mcp.CallToolRequestParams, args *GetEnvArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetEnv(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGetResourceLinks calls the tool "get-resource-links" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetResourceLinks(ctx context.Context, params *mcp.CallToolRequestParams, args *GetResourceLinksArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetResourceLinks(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGetResourceReference calls the tool "get-resource-reference" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetResourceReference(ctx context.Context, params *mcp.CallToolRequestParams, args *GetResourceReferenceArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetResourceReference(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGetStructuredContent calls the tool "get-structured-content" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runGetStructuredContent(ctx context.Context, params *mcp.CallToolRequestParams, args *GetStructuredContentArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetStructuredContent(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastGetStructuredContentResult, bindGetStructuredContentResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runGetSum calls the tool "get-sum" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetSum(ctx context.Context, params *mcp.CallToolRequestParams, args *GetSumArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetSum(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGetTinyImage calls the tool "get-tiny-image" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGetTinyImage(ctx context.Context, params *mcp.CallToolRequestParams, args *GetTinyImageArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetTinyImage(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runGzipFileAsResource calls the tool "gzip-file-as-resource" with its bound arguments and answers with
+// its result.
+func (h *Handler) runGzipFileAsResource(ctx context.Context, params *mcp.CallToolRequestParams, args *GzipFileAsResourceArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GzipFileAsResource(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runToggleSimulatedLogging calls the tool "toggle-simulated-logging" with its bound arguments and answers with
+// its result.
+func (h *Handler) runToggleSimulatedLogging(ctx context.Context, params *mcp.CallToolRequestParams, args *ToggleSimulatedLoggingArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ToggleSimulatedLogging(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runToggleSubscriberUpdates calls the tool "toggle-subscriber-updates" with its bound arguments and answers with
+// its result.
+func (h *Handler) runToggleSubscriberUpdates(ctx context.Context, params *mcp.CallToolRequestParams, args *ToggleSubscriberUpdatesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ToggleSubscriberUpdates(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runTriggerLongRunningOperation calls the tool "trigger-long-running-operation" with its bound arguments and answers with
+// its result.
+func (h *Handler) runTriggerLongRunningOperation(ctx context.Context, params *mcp.CallToolRequestParams, args *TriggerLongRunningOperationArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.TriggerLongRunningOperation(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runSimulateResearchQuery calls the tool "simulate-research-query" with its bound arguments and answers with
+// its result.
+func (h *Handler) runSimulateResearchQuery(ctx context.Context, params *mcp.CallToolRequestParams, args *SimulateResearchQueryArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.SimulateResearchQuery(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -1437,131 +1515,41 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolEcho:
-		a, ok := fastEchoArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastEchoArgs(arguments); ok {
+			return h.runEcho(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Echo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolGetEnv:
-		a, ok := fastGetEnvArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetEnvArgs(arguments); ok {
+			return h.runGetEnv(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetEnv(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolGetResourceLinks:
-		a, ok := fastGetResourceLinksArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetResourceLinksArgs(arguments); ok {
+			return h.runGetResourceLinks(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetResourceLinks(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolGetSum:
-		a, ok := fastGetSumArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetSumArgs(arguments); ok {
+			return h.runGetSum(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetSum(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolGetTinyImage:
-		a, ok := fastGetTinyImageArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetTinyImageArgs(arguments); ok {
+			return h.runGetTinyImage(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetTinyImage(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolToggleSimulatedLogging:
-		a, ok := fastToggleSimulatedLoggingArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastToggleSimulatedLoggingArgs(arguments); ok {
+			return h.runToggleSimulatedLogging(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ToggleSimulatedLogging(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolToggleSubscriberUpdates:
-		a, ok := fastToggleSubscriberUpdatesArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastToggleSubscriberUpdatesArgs(arguments); ok {
+			return h.runToggleSubscriberUpdates(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ToggleSubscriberUpdates(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolTriggerLongRunningOperation:
-		a, ok := fastTriggerLongRunningOperationArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastTriggerLongRunningOperationArgs(arguments); ok {
+			return h.runTriggerLongRunningOperation(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.TriggerLongRunningOperation(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	case ToolSimulateResearchQuery:
-		a, ok := fastSimulateResearchQueryArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastSimulateResearchQueryArgs(arguments); ok {
+			return h.runSimulateResearchQuery(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.SimulateResearchQuery(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

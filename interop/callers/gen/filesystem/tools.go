@@ -2507,199 +2507,283 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ReadFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastReadFileResult, bindReadFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runReadFile(ctx, params, args)
 	case ToolReadTextFile:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsReadTextFileArgs, bindReadTextFileArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ReadTextFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastReadTextFileResult, bindReadTextFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runReadTextFile(ctx, params, args)
 	case ToolReadMediaFile:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsReadMediaFileArgs, bindReadMediaFileArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ReadMediaFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindReadMediaFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runReadMediaFile(ctx, params, args)
 	case ToolReadMultipleFiles:
 		args, err := toolsupport.BindArguments(params.Arguments, bindReadMultipleFilesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ReadMultipleFiles(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastReadMultipleFilesResult, bindReadMultipleFilesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runReadMultipleFiles(ctx, params, args)
 	case ToolWriteFile:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsWriteFileArgs, bindWriteFileArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.WriteFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastWriteFileResult, bindWriteFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runWriteFile(ctx, params, args)
 	case ToolEditFile:
 		args, err := toolsupport.BindArguments(params.Arguments, bindEditFileArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.EditFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastEditFileResult, bindEditFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runEditFile(ctx, params, args)
 	case ToolCreateDirectory:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsCreateDirectoryArgs, bindCreateDirectoryArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.CreateDirectory(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastCreateDirectoryResult, bindCreateDirectoryResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runCreateDirectory(ctx, params, args)
 	case ToolListDirectory:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsListDirectoryArgs, bindListDirectoryArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ListDirectory(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastListDirectoryResult, bindListDirectoryResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runListDirectory(ctx, params, args)
 	case ToolListDirectoryWithSizes:
 		args, err := toolsupport.BindArguments(params.Arguments, bindListDirectoryWithSizesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ListDirectoryWithSizes(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastListDirectoryWithSizesResult, bindListDirectoryWithSizesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runListDirectoryWithSizes(ctx, params, args)
 	case ToolDirectoryTree:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDirectoryTreeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.DirectoryTree(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastDirectoryTreeResult, bindDirectoryTreeResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runDirectoryTree(ctx, params, args)
 	case ToolMoveFile:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsMoveFileArgs, bindMoveFileArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.MoveFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastMoveFileResult, bindMoveFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runMoveFile(ctx, params, args)
 	case ToolSearchFiles:
 		args, err := toolsupport.BindArguments(params.Arguments, bindSearchFilesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.SearchFiles(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastSearchFilesResult, bindSearchFilesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSearchFiles(ctx, params, args)
 	case ToolGetFileInfo:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsGetFileInfoArgs, bindGetFileInfoArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.GetFileInfo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastGetFileInfoResult, bindGetFileInfoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runGetFileInfo(ctx, params, args)
 	case ToolListAllowedDirectories:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsListAllowedDirectoriesArgs, bindListAllowedDirectoriesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ListAllowedDirectories(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastListAllowedDirectoriesResult, bindListAllowedDirectoriesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runListAllowedDirectories(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runReadFile calls the tool "read_file" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runReadFile(ctx context.Context, params *mcp.CallToolRequestParams, args *ReadFileArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ReadFile(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastReadFileResult, bindReadFileResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runReadTextFile calls the tool "read_text_file" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runReadTextFile(ctx context.Context, params *mcp.CallToolRequestParams, args *ReadTextFileArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ReadTextFile(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastReadTextFileResult, bindReadTextFileResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runReadMediaFile calls the tool "read_media_file" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runReadMediaFile(ctx context.Context, params *mcp.CallToolRequestParams, args *ReadMediaFileArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ReadMediaFile(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindReadMediaFileResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runReadMultipleFiles calls the tool "read_multiple_files" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runReadMultipleFiles(ctx context.Context, params *mcp.CallToolRequestParams, args *ReadMultipleFilesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ReadMultipleFiles(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastReadMultipleFilesResult, bindReadMultipleFilesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runWriteFile calls the tool "write_file" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runWriteFile(ctx context.Context, params *mcp.CallToolRequestParams, args *WriteFileArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.WriteFile(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastWriteFileResult, bindWriteFileResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runEditFile calls the tool "edit_file" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runEditFile(ctx context.Context, params *mcp.CallToolRequestParams, args *EditFileArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.EditFile(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastEditFileResult, bindEditFileResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runCreateDirectory calls the tool "create_directory" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runCreateDirectory(ctx context.Context, params *mcp.CallToolRequestParams, args *CreateDirectoryArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.CreateDirectory(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastCreateDirectoryResult, bindCreateDirectoryResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runListDirectory calls the tool "list_directory" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runListDirectory(ctx context.Context, params *mcp.CallToolRequestParams, args *ListDirectoryArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ListDirectory(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastListDirectoryResult, bindListDirectoryResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runListDirectoryWithSizes calls the tool "list_directory_with_sizes" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runListDirectoryWithSizes(ctx context.Context, params *mcp.CallToolRequestParams, args *ListDirectoryWithSizesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ListDirectoryWithSizes(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastListDirectoryWithSizesResult, bindListDirectoryWithSizesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runDirectoryTree calls the tool "directory_tree" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runDirectoryTree(ctx context.Context, params *mcp.CallToolRequestParams, args *DirectoryTreeArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.DirectoryTree(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastDirectoryTreeResult, bindDirectoryTreeResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runMoveFile calls the tool "move_file" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runMoveFile(ctx context.Context, params *mcp.CallToolRequestParams, args *MoveFileArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.MoveFile(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastMoveFileResult, bindMoveFileResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runSearchFiles calls the tool "search_files" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runSearchFiles(ctx context.Context, params *mcp.CallToolRequestParams, args *SearchFilesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.SearchFiles(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastSearchFilesResult, bindSearchFilesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runGetFileInfo calls the tool "get_file_info" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runGetFileInfo(ctx context.Context, params *mcp.CallToolRequestParams, args *GetFileInfoArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.GetFileInfo(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastGetFileInfoResult, bindGetFileInfoResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runListAllowedDirectories calls the tool "list_allowed_directories" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runListAllowedDirectories(ctx context.Context, params *mcp.CallToolRequestParams, args *ListAllowedDirectoriesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ListAllowedDirectories(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastListAllowedDirectoriesResult, bindListAllowedDirectoriesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -2725,140 +2809,41 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolReadFile:
-		a, ok := fastReadFileArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastReadFileArgs(arguments); ok {
+			return h.runReadFile(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ReadFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastReadFileResult, bindReadFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolReadTextFile:
-		a, ok := fastReadTextFileArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastReadTextFileArgs(arguments); ok {
+			return h.runReadTextFile(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ReadTextFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastReadTextFileResult, bindReadTextFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolReadMediaFile:
-		a, ok := fastReadMediaFileArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastReadMediaFileArgs(arguments); ok {
+			return h.runReadMediaFile(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ReadMediaFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindReadMediaFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolWriteFile:
-		a, ok := fastWriteFileArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastWriteFileArgs(arguments); ok {
+			return h.runWriteFile(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.WriteFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastWriteFileResult, bindWriteFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolCreateDirectory:
-		a, ok := fastCreateDirectoryArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastCreateDirectoryArgs(arguments); ok {
+			return h.runCreateDirectory(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.CreateDirectory(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastCreateDirectoryResult, bindCreateDirectoryResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolListDirectory:
-		a, ok := fastListDirectoryArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastListDirectoryArgs(arguments); ok {
+			return h.runListDirectory(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ListDirectory(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastListDirectoryResult, bindListDirectoryResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolMoveFile:
-		a, ok := fastMoveFileArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastMoveFileArgs(arguments); ok {
+			return h.runMoveFile(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.MoveFile(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastMoveFileResult, bindMoveFileResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolGetFileInfo:
-		a, ok := fastGetFileInfoArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastGetFileInfoArgs(arguments); ok {
+			return h.runGetFileInfo(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.GetFileInfo(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastGetFileInfoResult, bindGetFileInfoResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolListAllowedDirectories:
-		a, ok := fastListAllowedDirectoriesArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastListAllowedDirectoriesArgs(arguments); ok {
+			return h.runListAllowedDirectories(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ListAllowedDirectories(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastListAllowedDirectoriesResult, bindListAllowedDirectoriesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

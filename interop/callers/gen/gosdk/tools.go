@@ -668,44 +668,62 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Add(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runAdd(ctx, params, args)
 	case ToolOrder:
 		args, err := toolsupport.BindArguments(params.Arguments, bindOrderArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Order(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastOrderResult, bindOrderResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runOrder(ctx, params, args)
 	case ToolShout:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsShoutArgs, bindShoutArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Shout(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runShout(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runAdd calls the tool "add" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runAdd(ctx context.Context, params *mcp.CallToolRequestParams, args *AddArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Add(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runOrder calls the tool "order" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runOrder(ctx context.Context, params *mcp.CallToolRequestParams, args *OrderArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Order(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastOrderResult, bindOrderResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runShout calls the tool "shout" with its bound arguments and answers with
+// its result.
+func (h *Handler) runShout(ctx context.Context, params *mcp.CallToolRequestParams, args *ShoutArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Shout(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -731,34 +749,13 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolAdd:
-		a, ok := fastAddArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastAddArgs(arguments); ok {
+			return h.runAdd(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Add(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastAddResult, bindAddResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolShout:
-		a, ok := fastShoutArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastShoutArgs(arguments); ok {
+			return h.runShout(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.Shout(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

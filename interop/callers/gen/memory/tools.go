@@ -2399,129 +2399,183 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.CreateEntities(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindCreateEntitiesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runCreateEntities(ctx, params, args)
 	case ToolCreateRelations:
 		args, err := toolsupport.BindArguments(params.Arguments, bindCreateRelationsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.CreateRelations(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindCreateRelationsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runCreateRelations(ctx, params, args)
 	case ToolAddObservations:
 		args, err := toolsupport.BindArguments(params.Arguments, bindAddObservationsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.AddObservations(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindAddObservationsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runAddObservations(ctx, params, args)
 	case ToolDeleteEntities:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDeleteEntitiesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.DeleteEntities(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastDeleteEntitiesResult, bindDeleteEntitiesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runDeleteEntities(ctx, params, args)
 	case ToolDeleteObservations:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDeleteObservationsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.DeleteObservations(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastDeleteObservationsResult, bindDeleteObservationsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runDeleteObservations(ctx, params, args)
 	case ToolDeleteRelations:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDeleteRelationsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.DeleteRelations(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResultFast(res, fastDeleteRelationsResult, bindDeleteRelationsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runDeleteRelations(ctx, params, args)
 	case ToolReadGraph:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsReadGraphArgs, bindReadGraphArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.ReadGraph(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindReadGraphResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runReadGraph(ctx, params, args)
 	case ToolSearchNodes:
 		args, err := toolsupport.BindArgumentsFast(params.Arguments, fastArgsSearchNodesArgs, bindSearchNodesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.SearchNodes(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindSearchNodesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runSearchNodes(ctx, params, args)
 	case ToolOpenNodes:
 		args, err := toolsupport.BindArguments(params.Arguments, bindOpenNodesArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.OpenNodes(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindOpenNodesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runOpenNodes(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runCreateEntities calls the tool "create_entities" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runCreateEntities(ctx context.Context, params *mcp.CallToolRequestParams, args *CreateEntitiesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.CreateEntities(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindCreateEntitiesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runCreateRelations calls the tool "create_relations" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runCreateRelations(ctx context.Context, params *mcp.CallToolRequestParams, args *CreateRelationsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.CreateRelations(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindCreateRelationsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runAddObservations calls the tool "add_observations" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runAddObservations(ctx context.Context, params *mcp.CallToolRequestParams, args *AddObservationsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.AddObservations(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindAddObservationsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runDeleteEntities calls the tool "delete_entities" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runDeleteEntities(ctx context.Context, params *mcp.CallToolRequestParams, args *DeleteEntitiesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.DeleteEntities(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastDeleteEntitiesResult, bindDeleteEntitiesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runDeleteObservations calls the tool "delete_observations" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runDeleteObservations(ctx context.Context, params *mcp.CallToolRequestParams, args *DeleteObservationsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.DeleteObservations(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastDeleteObservationsResult, bindDeleteObservationsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runDeleteRelations calls the tool "delete_relations" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runDeleteRelations(ctx context.Context, params *mcp.CallToolRequestParams, args *DeleteRelationsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.DeleteRelations(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResultFast(res, fastDeleteRelationsResult, bindDeleteRelationsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runReadGraph calls the tool "read_graph" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runReadGraph(ctx context.Context, params *mcp.CallToolRequestParams, args *ReadGraphArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.ReadGraph(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindReadGraphResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runSearchNodes calls the tool "search_nodes" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runSearchNodes(ctx context.Context, params *mcp.CallToolRequestParams, args *SearchNodesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.SearchNodes(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindSearchNodesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runOpenNodes calls the tool "open_nodes" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runOpenNodes(ctx context.Context, params *mcp.CallToolRequestParams, args *OpenNodesArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.OpenNodes(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindOpenNodesResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
 }
 
 // CallToolJSONFor is for the bindings' RegisterServer: registering impl, it
@@ -2547,35 +2601,13 @@ func (h *Handler) callToolJSON(ctx context.Context, params *mcp.CallToolRequestP
 	}
 	switch params.Name {
 	case ToolReadGraph:
-		a, ok := fastReadGraphArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastReadGraphArgs(arguments); ok {
+			return h.runReadGraph(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.ReadGraph(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindReadGraphResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	case ToolSearchNodes:
-		a, ok := fastSearchNodesArgs(arguments)
-		if !ok {
-			break
+		if args, ok := fastSearchNodesArgs(arguments); ok {
+			return h.runSearchNodes(ctx, params, &args)
 		}
-		args := &a
-		res, err := h.impl.SearchNodes(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindSearchNodesResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
 	}
 	a, err := toolsupport.ArgumentsMap(arguments)
 	if err != nil {

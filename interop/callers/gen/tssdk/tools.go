@@ -447,43 +447,61 @@ func (h *Handler) CallTool(ctx context.Context, params *mcp.CallToolRequestParam
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Concat(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runConcat(ctx, params, args)
 	case ToolStats:
 		args, err := toolsupport.BindArguments(params.Arguments, bindStatsArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Stats(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		out, text, err := toolsupport.CheckResult(res, bindStatsResult)
-		if err != nil {
-			return nil, fmt.Errorf("tool %s: %w", params.Name, err)
-		}
-		return h.result(out, text, false)
+		return h.runStats(ctx, params, args)
 	case ToolDescribe:
 		args, err := toolsupport.BindArguments(params.Arguments, bindDescribeArgs)
 		if err != nil {
 			return h.invalid(params.Name, err)
 		}
-		res, err := h.impl.Describe(ctx, args)
-		if err != nil {
-			return h.failed(err)
-		}
-		if res == nil {
-			return nil, fmt.Errorf("tool %s: nil result", params.Name)
-		}
-		return res, nil
+		return h.runDescribe(ctx, params, args)
 	}
 	return nil, jsonrpc2.NewInvalidParamsError("unknown tool: " + params.Name)
+}
+
+// runConcat calls the tool "concat" with its bound arguments and answers with
+// its result.
+func (h *Handler) runConcat(ctx context.Context, params *mcp.CallToolRequestParams, args *ConcatArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Concat(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
+}
+
+// runStats calls the tool "stats" with its bound arguments and answers with
+// its result, checked against the output schema.
+func (h *Handler) runStats(ctx context.Context, params *mcp.CallToolRequestParams, args *StatsArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Stats(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	out, text, err := toolsupport.CheckResult(res, bindStatsResult)
+	if err != nil {
+		return nil, fmt.Errorf("tool %s: %w", params.Name, err)
+	}
+	return h.result(out, text, false)
+}
+
+// runDescribe calls the tool "describe" with its bound arguments and answers with
+// its result.
+func (h *Handler) runDescribe(ctx context.Context, params *mcp.CallToolRequestParams, args *DescribeArgs) (*mcp.CallToolResult, error) {
+	res, err := h.impl.Describe(ctx, args)
+	if err != nil {
+		return h.failed(err)
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %s: nil result", params.Name)
+	}
+	return res, nil
 }
 
 // invalid reports arguments the input schema rejects as a tool execution
