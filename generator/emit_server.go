@@ -298,7 +298,7 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		pname := paramsTypeName(me)
 		decode := []jen.Code{}
 		args := []jen.Code{jen.Id("ctx")}
-		jsonArgs := argumentsAsJSON(g, me) && s.name == "Server" && !g.isInterface(pname)
+		jsonArgs := s.name == "Server" && argumentsAsJSON(g, me) && !g.isInterface(pname)
 		if pname != "" {
 			var rawExpr *jen.Statement
 			if me.Kind == schema.Request {
@@ -421,30 +421,21 @@ func emitRegister(g *gen, f *jen.File, s side, methods []*schema.Method, registe
 		if jsonArgs {
 			resType, _ := g.goType(me.Result)
 			pt, _ := g.goType(pname)
+			fn := jen.Func().Params(jen.Qual("context", "Context"), pt, jen.Qual("encoding/json", "RawMessage")).Params(resType, jen.Error())
+			f.Commentf("callToolJSONHandler is a %sHandler that binds the arguments of %q", base, me.Name)
+			f.Comment("from their JSON itself (the Handler mcpgen tools generates): the function")
+			f.Comment("CallToolJSONFor(impl) returns, when not nil, answers the call with the params")
+			f.Comment("decoded without their arguments and the arguments object as the request's")
+			f.Comment("bytes, so no map of its members is built.")
+			f.Type().Id("callToolJSONHandler").Interface(jen.Id("CallToolJSONFor").Params(jen.Id("impl").Any()).Add(fn.Clone()))
 			inner = append(inner,
-				jen.Var().Id("callJSON").Func().Params(jen.Qual("context", "Context"), pt, jen.Qual("encoding/json", "RawMessage")).Params(resType, jen.Error()),
+				jen.Var().Id("callJSON").Add(fn),
 				jen.If(jen.List(jen.Id("j"), jen.Id("ok")).Op(":=").Id("impl").Op(".").Parens(jen.Id("callToolJSONHandler")), jen.Id("ok")).Block(
 					jen.Id("callJSON").Op("=").Id("j").Dot("CallToolJSONFor").Call(jen.Id("impl"))))
 		}
 		inner = append(inner, jen.Id("conn").Dot("Handle").Call(jen.Id(methodConstName(me)),
 			jen.Func().Params(jen.Id("ctx").Qual("context", "Context"), jen.Id("req").Op("*").Add(rt("Request"))).Params(jen.Any(), jen.Error()).Block(body...)))
 		stmts = append(stmts, registerIf(me, inner))
-	}
-	for _, me := range methods {
-		pname := paramsTypeName(me)
-		if !argumentsAsJSON(g, me) || s.name != "Server" || g.isInterface(pname) {
-			continue
-		}
-		resType, _ := g.goType(me.Result)
-		pt, _ := g.goType(pname)
-		f.Commentf("callToolJSONHandler is a %sHandler that binds the arguments of %q", methodBase(me), me.Name)
-		f.Comment("from their JSON itself (the Handler mcpgen tools generates): the function")
-		f.Comment("CallToolJSONFor(impl) returns, when not nil, answers the call with the params")
-		f.Comment("decoded without their arguments and the arguments object as the request's")
-		f.Comment("bytes, so no map of its members is built.")
-		f.Type().Id("callToolJSONHandler").Interface(
-			jen.Id("CallToolJSONFor").Params(jen.Id("impl").Any()).Func().Params(jen.Qual("context", "Context"), pt, jen.Qual("encoding/json", "RawMessage")).Params(resType, jen.Error()),
-		)
 	}
 	// The …Handler interfaces registration looks for, for the check.
 	var types []jen.Code

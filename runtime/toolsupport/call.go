@@ -143,6 +143,12 @@ func ArgumentsOf(args any) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
+	return splitArguments(b)
+}
+
+// splitArguments splits the encoded arguments b into their members (values
+// sharing b); null, as nil arguments encode, is no members.
+func splitArguments(b []byte) (map[string]json.RawMessage, error) {
 	if m, ok := membersFast(b); ok {
 		return m, nil
 	}
@@ -151,7 +157,7 @@ func ArgumentsOf(args any) (map[string]json.RawMessage, error) {
 		return nil, err
 	}
 	if m == nil {
-		m = map[string]json.RawMessage{} // nil arguments encode as null
+		m = map[string]json.RawMessage{}
 	}
 	return m, nil
 }

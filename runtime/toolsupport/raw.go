@@ -200,7 +200,9 @@ func StructuredResult[T any](tool string, res any, isError *bool, structured jso
 // Caller whose argument type is plain (strings, booleans, integers and
 // numbers), as ArgumentsOf would from encoding/json's encoding of the
 // struct, without reflection and without the arguments escaping to the
-// heap. The values share one buffer.
+// heap. The values share one buffer. Callers generated now write an Object
+// instead; Args stays for the tools packages earlier mcpgen releases
+// generated, which the version guard still accepts.
 type Args struct {
 	buf []byte
 }
@@ -244,8 +246,8 @@ func (a *Args) Int(i int64) json.RawMessage {
 // Float is the JSON of f as encoding/json writes a float64, with
 // encoding/json's error for NaN and the infinities.
 func (a *Args) Float(f float64) (json.RawMessage, error) {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return nil, &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, 64)}
+	if err := unsupportedFloat(f); err != nil {
+		return nil, err
 	}
 	start := a.grow()
 	a.buf = jsonscan.AppendFloat(a.buf, f)
@@ -303,11 +305,20 @@ func (o *Object) Int(key string, i int64) {
 // float64, and fails with encoding/json's error for NaN and the
 // infinities (writing nothing).
 func (o *Object) Float(key string, f float64) error {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, 64)}
+	if err := unsupportedFloat(f); err != nil {
+		return err
 	}
 	o.key(key)
 	o.buf = jsonscan.AppendFloat(o.buf, f)
+	return nil
+}
+
+// unsupportedFloat is encoding/json's error for a float64 JSON cannot hold
+// (NaN, the infinities); nil for any other.
+func unsupportedFloat(f float64) error {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return &json.UnsupportedValueError{Value: reflect.ValueOf(f), Str: strconv.FormatFloat(f, 'g', -1, 64)}
+	}
 	return nil
 }
 
@@ -333,16 +344,5 @@ func (o *Object) Free() {
 // Caller whose ToolCaller is not the bindings' own (and so may keep the
 // map after the call).
 func ArgumentsMap(args json.RawMessage) (map[string]json.RawMessage, error) {
-	args = bytes.Clone(args)
-	if m, ok := membersFast(args); ok {
-		return m, nil
-	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(args, &m); err != nil {
-		return nil, err
-	}
-	if m == nil {
-		m = map[string]json.RawMessage{}
-	}
-	return m, nil
+	return splitArguments(bytes.Clone(args))
 }
