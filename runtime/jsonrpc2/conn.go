@@ -724,16 +724,22 @@ func (c *Conn) logAt(level slog.Level, msg string, attrs []slog.Attr) {
 	}
 }
 
-// ReceiveResponse hands c an answer to one of its own calls that its
-// transport's reader will not deliver: one the layer between the Conn and
-// the transport made itself (an error for a retry it gave up on), routed
-// as if read. It is safe from any goroutine; a message that is not a
-// response, or answers no call in flight, is dropped and logged, as one
-// read would be.
-func (c *Conn) ReceiveResponse(m *Message) {
-	if m == nil || (m.Kind != KindResponse && m.Kind != KindErrorResponse) {
-		c.warn("ReceiveResponse: dropping a message that is not a response")
+// Receive routes m, a decoded message that something other than c's
+// reader read, as if the reader had read it: a request is admitted and
+// dispatched (its answer goes to the transport, by id), a notification
+// applied, a response matched to its call. It is how a legacy Streamable
+// HTTP session hands the Conn the message of a POST on the POST's own
+// goroutine, instead of through the transport's Read and the read loop's
+// wake-up, and how a layer between a Conn and its transport answers a
+// call itself (an error for a retry it gave up on). It is safe from any
+// goroutine; like a read, it waits while the Conn's output is over its
+// budget (the peer is not reading what the Conn writes). The Conn keeps
+// m's Params and Values, not m.
+func (c *Conn) Receive(m *Message) {
+	if m == nil || m.Kind == KindInvalid {
+		c.warn("Receive: dropping a message that is not a request, notification or response")
 		return
 	}
-	c.onResponse(m)
+	c.waitOutput()
+	c.routeMessage(m, nil)
 }

@@ -369,7 +369,7 @@ func (ct *clientTransport) retryAt(orig jsonrpc2.RequestID, rt *roundTrip, v str
 		delete(ct.calls, orig)
 		ct.mu.Unlock()
 		rt.cancel()
-		ct.conn.ReceiveResponse(&jsonrpc2.Message{Kind: jsonrpc2.KindErrorResponse, ID: orig, Error: e})
+		ct.conn.Receive(&jsonrpc2.Message{Kind: jsonrpc2.KindErrorResponse, ID: orig, Error: e})
 	}
 	params, err := jsonscan.EditObject(rt.params, "_meta", func(meta map[string]json.RawMessage) bool {
 		meta[MetaProtocolVersion] = mustJSON(v)
@@ -403,7 +403,7 @@ func (ct *clientTransport) answerInputs(orig jsonrpc2.RequestID, rt *roundTrip, 
 		delete(ct.calls, orig)
 		ct.mu.Unlock()
 		rt.cancel()
-		ct.conn.ReceiveResponse(&jsonrpc2.Message{Kind: jsonrpc2.KindErrorResponse, ID: orig, Error: e})
+		ct.conn.Receive(&jsonrpc2.Message{Kind: jsonrpc2.KindErrorResponse, ID: orig, Error: e})
 	}
 	var ir struct {
 		InputRequests map[string]struct {

@@ -592,7 +592,7 @@ func (rp *replicas) applyCancel(s *legacySession, params json.RawMessage) {
 		h.log.Warn("cluster bus: cancellation not applied: invalid params", "session", s.id, "error", derr.Message)
 		return
 	}
-	s.deliver(h.ctx, m, data)
+	s.receive(h.ctx, m, data)
 }
 
 // onBusDrop ends the local copy of a session deleted on another replica.

@@ -415,7 +415,26 @@ func (s *legacySession) endIfDrained(st *stream) {
 	}
 }
 
-// deliver hands a client message to the Conn.
+// receive hands a client message to the session's Conn on the POST's own
+// goroutine (Conn.Receive): the Conn's read loop is not woken for it, one
+// goroutine hand-off fewer per request. Before the Conn exists (the
+// initialize request, whose POST builds it) the message is queued for the
+// read loop instead. It reports false when the session has ended.
+func (s *legacySession) receive(ctx context.Context, m *jsonrpc2.Message, data []byte) bool {
+	c := s.getConn()
+	if c == nil {
+		return s.deliver(ctx, m, data)
+	}
+	select {
+	case <-s.closed:
+		return false
+	default:
+	}
+	c.Receive(m)
+	return true
+}
+
+// deliver queues a client message for the Conn's read loop.
 func (s *legacySession) deliver(ctx context.Context, m *jsonrpc2.Message, data []byte) bool {
 	select {
 	case <-s.closed:
@@ -574,12 +593,14 @@ func (h *Handler) legacyPost(w http.ResponseWriter, r *http.Request, s *legacySe
 			}
 			s.endCancelledStream(m.Params)
 		}
-		if !s.deliver(r.Context(), m, data) {
+		if !s.receive(r.Context(), m, data) {
 			writeError(w, http.StatusNotFound, jsonrpc2.RequestID{}, jsonrpc2.CodeInvalidRequest, "session ended", nil)
 			return
 		}
 		if m.Method == "notifications/cancelled" {
-			yieldToCancelled() // so the Conn can apply it before the 202 goes out
+			// Applied already (or queued, before the session's Conn
+			// exists): the cancelled handler runs next, before the 202.
+			yieldToCancelled()
 		}
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -632,7 +653,7 @@ func (h *Handler) legacyRequest(w http.ResponseWriter, r *http.Request, s *legac
 	}
 	m.Values = postValues(r)
 	h.share.arriving(s, m, start == nil) // initialize is never cancelled
-	if !s.deliver(r.Context(), m, data) {
+	if !s.receive(r.Context(), m, data) {
 		st.abort()
 		h.share.done(s, m.ID)
 	} else if start == nil {
