@@ -328,11 +328,7 @@ func resultText(body []byte) (string, error) {
 // the raw client POSTs an echo request to a handler that reads the body
 // and writes a fixed JSON-RPC answer, no MCP at all.
 func HTTPFloor(d time.Duration) RoundTrip {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"text\":\"hello\"}"}],"structuredContent":{"text":"hello"}}}`)
-	}))
+	srv := floorServer()
 	defer srv.Close()
 	defer rawClient.CloseIdleConnections()
 	r := &rawSession{url: srv.URL, m: HTTPMode{Era: Legacy}}
@@ -395,4 +391,36 @@ func streamFloorConnect(h *Hooks) (*Client, error) {
 			rawClient.CloseIdleConnections()
 		},
 	}, nil
+}
+
+// floorServer is the bare net/http handler of the floor rows: it reads
+// the body and writes a fixed JSON-RPC answer.
+func floorServer() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"text\":\"hello\"}"}],"structuredContent":{"text":"hello"}}}`)
+	}))
+}
+
+// HTTPFloorWakeups is HTTPWakeups for the floor: the raw client against
+// floorServer.
+func HTTPFloorWakeups(n int) Wakeups {
+	return EchoWakeups(func(*Hooks) (*Client, error) {
+		srv := floorServer()
+		r := &rawSession{url: srv.URL, m: HTTPMode{Era: Legacy}}
+		return &Client{
+			Echo: func(ctx context.Context, text string) (string, error) {
+				_, body, err := r.post(ctx, "tools/call", "echo", r.call("echo", `{"text":"hello"}`))
+				if err != nil {
+					return "", err
+				}
+				return resultText(body)
+			},
+			Close: func() {
+				rawClient.CloseIdleConnections()
+				srv.Close()
+			},
+		}, nil
+	}, n)
 }

@@ -37,7 +37,7 @@ func main() {
 	gate := flag.Float64("gate", -1, "exit 1 when a target is missed by more than this fraction (the noise band); negative: report only")
 	knownFile := flag.String("known", "", "file of known misses (target | revision | level | why, in one line): gated against their recorded level instead of the target, and labelled known with the why in the table")
 	flag.BoolVar(&allWrapped, "wrapped", false, "with -short too, measure every peer's wrapped-writers row (bench/quiet.sh; -short alone measures only mcpgen's)")
-	runExpr := flag.String("run", "", "measure only the sections whose name matches this regexp (echo, cancel, load, setup, http-echo, http-cancel, http-streams); the gate then checks only their targets")
+	runExpr := flag.String("run", "", "measure only the sections whose name matches this regexp (echo, cancel, load, setup, http-echo, http-cancel, http-streams, wakeups); the gate then checks only their targets")
 	flag.Parse()
 	if *runExpr != "" {
 		re, err := regexp.Compile(*runExpr)
@@ -515,6 +515,48 @@ func run(w io.Writer, short bool, count int) {
 
 	}
 	runHTTP(w, c)
+	if !short && sel("wakeups") {
+		runWakeups(w, 2000)
+	}
+}
+
+// runWakeups writes the wake-ups table: machine-independent, so one
+// traced run of n round trips per row (not in -short: CI's run gates on
+// ratios only).
+func runWakeups(w io.Writer, n int) {
+	fmt.Fprintf(w, "## Goroutine wake-ups per round trip (runtime trace)\n\n")
+	fmt.Fprintf(w, "Counted from the Go execution trace of %d sequential echo round trips (`bench.EchoWakeups`, `golang.org/x/exp/trace`), client and server together: **wake-ups** are goroutines made runnable from blocked (a channel, a lock, the network poller), **started** the goroutines created. Unlike the rates these do not depend on the machine; on a quiet multi-core machine each wake-up is usually a hand-off to another core, whose cost the 2-core host hides (notes.md, \"Wake-ups per round trip\"). The HTTP floor is the same count with no SDK: the raw client against a bare `net/http` handler; \"wake-ups − floor\" is what an SDK adds to it.\n\n", n)
+	fmt.Fprintf(w, "| implementation | transport | mode | revision | negotiated | wake-ups | started | wake-ups − floor |\n|---|---|---|---|---|---:|---:|---:|\n")
+	row := func(name, tr, mode, rev string, r bench.Wakeups, floor float64) {
+		if r.Err != nil {
+			fail("wake-ups %s %s %s: %v", name, tr, mode, r.Err)
+			fmt.Fprintf(w, "| %s | %s | %s | %s | | failed: %v | | |\n", name, tr, mode, rev, r.Err)
+			return
+		}
+		extra := ""
+		if floor > 0 {
+			extra = fmt.Sprintf("%+.1f", r.Wakes-floor)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %.1f | %.1f | %s |\n", name, tr, mode, rev, r.Revision, r.Wakes, r.Created, extra)
+	}
+	fl := bench.HTTPFloorWakeups(n)
+	for _, rev := range bench.Revisions {
+		for _, p := range bench.Peers {
+			row(p.Name, string(bench.Pipe), "", rev, bench.StdioWakeups(p, bench.Pipe, rev, n), 0)
+		}
+	}
+	for _, cl := range []bench.HTTPClient{bench.OwnClient, bench.RawClient} {
+		for _, m := range bench.HTTPModes {
+			if m.SSE {
+				continue
+			}
+			for _, p := range bench.HTTPPeers {
+				row(p.Name, "HTTP, "+string(cl), m.String(), m.Revision(), bench.HTTPWakeups(p, m, cl, n), fl.Wakes)
+			}
+		}
+	}
+	row("bare net/http handler, fixed JSON answer (floor)", "HTTP, raw net/http client", "", "", fl, fl.Wakes)
+	fmt.Fprintln(w)
 }
 
 // interleaved measures n sources in count rounds, the sources in turn
