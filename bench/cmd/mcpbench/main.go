@@ -841,21 +841,6 @@ func massCols(m bench.Mass, n int, base *time.Duration, first bool, timeout time
 	return fmt.Sprintf("%d | %d | %s | %s | %s | %.2f", m.Started, m.Done, el, r, heap, m.GorosPer)
 }
 
-// median runs f count times and keeps the run with the median rate (the
-// first error ends it).
-func median(count int, f func() bench.RoundTrip) bench.RoundTrip {
-	var rs []bench.RoundTrip
-	for i := 0; i < count; i++ {
-		r := f()
-		if r.Err != nil {
-			return r
-		}
-		rs = append(rs, r)
-	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].CallsPerSec < rs[j].CallsPerSec })
-	return rs[len(rs)/2]
-}
-
 // medianMass runs f count times and keeps the run with the median time,
 // with the median heap and goroutines per call of all runs.
 func medianMass(count int, f func() bench.Mass) bench.Mass {
