@@ -252,7 +252,8 @@ func (c *client) resume() [][]byte {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		c.t.Fatalf("resuming after %s: HTTP %d", c.lastEventID, resp.StatusCode)
+		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<10))
+		c.t.Fatalf("resuming after %s: HTTP %d: %s", c.lastEventID, resp.StatusCode, b)
 	}
 	msgs := c.readSSE(resp.Body, 0)
 	for _, m := range msgs {

@@ -301,11 +301,18 @@ func (s *stream) resume(w http.ResponseWriter, after uint64) (live bool, err err
 		data  []byte
 	}
 	var evs []ev
-	if err := s.ev.store.After(context.Background(), s.ev.session, s.ev.stream, after, func(i uint64, d []byte) error {
-		evs = append(evs, ev{i, d})
-		return nil
-	}); err != nil {
-		return false, err
+	// A client that has every event sent so far (after is the last id
+	// given out) misses nothing, and the store is not asked: it may hold
+	// nothing of the stream yet (a stream detached right after its
+	// priming event, whose id is not stored, before its handler sent
+	// anything), and would answer that the events are lost.
+	if after < s.ev.index {
+		if err := s.ev.store.After(context.Background(), s.ev.session, s.ev.stream, after, func(i uint64, d []byte) error {
+			evs = append(evs, ev{i, d})
+			return nil
+		}); err != nil {
+			return false, err
+		}
 	}
 	write := func(w http.ResponseWriter, rc *http.ResponseController) error {
 		h := w.Header()
