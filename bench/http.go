@@ -12,7 +12,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
-	"testing"
 	"time"
 )
 
@@ -328,28 +327,7 @@ func resultText(body []byte) (string, error) {
 // the raw client POSTs an echo request to a handler that reads the body
 // and writes a fixed JSON-RPC answer, no MCP at all.
 func HTTPFloor(d time.Duration) RoundTrip {
-	srv := floorServer()
-	defer srv.Close()
-	defer rawClient.CloseIdleConnections()
-	r := &rawSession{url: srv.URL, m: HTTPMode{Era: Legacy}}
-	var failed error
-	res := benchmark(d, func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			_, body, err := r.post(context.Background(), "tools/call", "echo", r.call("echo", `{"text":"hello"}`))
-			if err == nil {
-				_, err = resultText(body)
-			}
-			if err != nil {
-				failed = err
-				return
-			}
-		}
-	})
-	if failed != nil {
-		return RoundTrip{Err: failed}
-	}
-	return RoundTrip{CallsPerSec: 1e9 / float64(res.NsPerOp()), Allocs: res.AllocsPerOp(), Bytes: res.AllocedBytesPerOp()}
+	return echo(floorConnect, 1, d)
 }
 
 // StreamFloor is HTTPStreams for a bare net/http handler that blocks until
@@ -403,24 +381,26 @@ func floorServer() *httptest.Server {
 	}))
 }
 
+// floorConnect is a Connector whose server is floorServer and whose Echo
+// is the raw client's POST to it.
+func floorConnect(*Hooks) (*Client, error) {
+	srv := floorServer()
+	r := &rawSession{url: srv.URL, m: HTTPMode{Era: Legacy}}
+	return &Client{
+		Echo: func(ctx context.Context, text string) (string, error) {
+			_, body, err := r.post(ctx, "tools/call", "echo", r.call("echo", `{"text":"hello"}`))
+			if err != nil {
+				return "", err
+			}
+			return resultText(body)
+		},
+		Close: func() {
+			rawClient.CloseIdleConnections()
+			srv.Close()
+		},
+	}, nil
+}
+
 // HTTPFloorWakeups is HTTPWakeups for the floor: the raw client against
 // floorServer.
-func HTTPFloorWakeups(n int) Wakeups {
-	return EchoWakeups(func(*Hooks) (*Client, error) {
-		srv := floorServer()
-		r := &rawSession{url: srv.URL, m: HTTPMode{Era: Legacy}}
-		return &Client{
-			Echo: func(ctx context.Context, text string) (string, error) {
-				_, body, err := r.post(ctx, "tools/call", "echo", r.call("echo", `{"text":"hello"}`))
-				if err != nil {
-					return "", err
-				}
-				return resultText(body)
-			},
-			Close: func() {
-				rawClient.CloseIdleConnections()
-				srv.Close()
-			},
-		}, nil
-	}, n)
-}
+func HTTPFloorWakeups(n int) Wakeups { return EchoWakeups(floorConnect, n) }

@@ -155,34 +155,10 @@ func TestCloseSSEStreamWire(t *testing.T) {
 	gate := make(chan struct{})
 	p := &poller{closed: make(chan time.Time, 2), errs: make(chan error, 2), gate: gate}
 	url, _ := servePoller(t, p)
-	hc := &http.Client{Transport: &http.Transport{}}
+	_, hc, send := rawLegacySession(t, url)
 	defer hc.CloseIdleConnections()
-	send := func(method, sid, last, body string) *http.Response {
-		t.Helper()
-		req, _ := http.NewRequest(method, url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-		}
-		if last != "" {
-			req.Header.Set("Last-Event-ID", last)
-		}
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return resp
-	}
-	resp := send(http.MethodPost, "", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	sid := resp.Header.Get("Mcp-Session-Id")
-	resp = send(http.MethodPost, sid, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	resp.Body.Close()
 
-	resp = send(http.MethodPost, sid, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"poll","_meta":{"progressToken":"p"}}}`)
+	resp := send(http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"poll","_meta":{"progressToken":"p"}}}`)
 	body, err := io.ReadAll(resp.Body) // ends: the handler closed it
 	resp.Body.Close()
 	if err != nil || resp.Header.Get("Content-Type") != "text/event-stream" {
@@ -202,7 +178,7 @@ func TestCloseSSEStreamWire(t *testing.T) {
 	last := evs[1].id
 	close(gate) // the rest is sent while no response carries the stream
 
-	resp = send(http.MethodGet, sid, last, "")
+	resp = send(http.MethodGet, last, "")
 	if resp.StatusCode != 200 {
 		t.Fatalf("resume: %d", resp.StatusCode)
 	}
@@ -245,9 +221,48 @@ func TestResumeBeforeAnythingStored(t *testing.T) {
 	gate := make(chan struct{})
 	p := &poller{closed: make(chan time.Time, 1), errs: make(chan error, 1), gate: gate, silent: true}
 	url, _ := servePoller(t, p)
-	hc := &http.Client{Transport: &http.Transport{}}
+	_, hc, send := rawLegacySession(t, url)
 	defer hc.CloseIdleConnections()
-	send := func(method, sid, last, body string) *http.Response {
+
+	resp := send(http.MethodPost, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"poll"}}`)
+	body, err := io.ReadAll(resp.Body) // ends: the handler closed it
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-p.errs; err != nil {
+		t.Fatalf("CloseSSEStream: %v", err)
+	}
+	<-p.closed
+	evs := parseEvents(string(body))
+	if len(evs) != 2 || evs[0].data != "" || evs[0].id == "" || evs[1].retry == "" {
+		t.Fatalf("POST stream %q, want the priming event and the retry field", body)
+	}
+
+	// The handler waits at the gate: nothing of the stream is stored.
+	resp = send(http.MethodGet, evs[0].id, "")
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		t.Fatalf("resuming after the priming event %s: HTTP %d %s", evs[0].id, resp.StatusCode, b)
+	}
+	close(gate)
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	evs = parseEvents(string(body))
+	if len(evs) != 1 || !strings.Contains(evs[0].data, `"polled"`) {
+		t.Fatalf("resumed stream %q, want the answer", body)
+	}
+}
+
+// rawLegacySession opens a 2025-11-25 session on url with hand-written
+// requests (initialize, then notifications/initialized) and returns its id,
+// its client, and send, which sends a request of the session (last: a
+// Last-Event-ID, or empty).
+func rawLegacySession(t *testing.T, url string) (sid string, hc *http.Client, send func(method, last, body string) *http.Response) {
+	t.Helper()
+	hc = &http.Client{Transport: &http.Transport{}}
+	send = func(method, last, body string) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest(method, url, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -265,41 +280,12 @@ func TestResumeBeforeAnythingStored(t *testing.T) {
 		}
 		return resp
 	}
-	resp := send(http.MethodPost, "", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	resp := send(http.MethodPost, "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	sid := resp.Header.Get("Mcp-Session-Id")
-	send(http.MethodPost, sid, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
-
-	resp = send(http.MethodPost, sid, "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"poll"}}`)
-	body, err := io.ReadAll(resp.Body) // ends: the handler closed it
-	resp.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := <-p.errs; err != nil {
-		t.Fatalf("CloseSSEStream: %v", err)
-	}
-	<-p.closed
-	evs := parseEvents(string(body))
-	if len(evs) != 2 || evs[0].data != "" || evs[0].id == "" || evs[1].retry == "" {
-		t.Fatalf("POST stream %q, want the priming event and the retry field", body)
-	}
-
-	// The handler waits at the gate: nothing of the stream is stored.
-	resp = send(http.MethodGet, sid, evs[0].id, "")
-	if resp.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		t.Fatalf("resuming after the priming event %s: HTTP %d %s", evs[0].id, resp.StatusCode, b)
-	}
-	close(gate)
-	body, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	evs = parseEvents(string(body))
-	if len(evs) != 1 || !strings.Contains(evs[0].data, `"polled"`) {
-		t.Fatalf("resumed stream %q, want the answer", body)
-	}
+	sid = resp.Header.Get("Mcp-Session-Id")
+	send(http.MethodPost, "", `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	return sid, hc, send
 }
 
 type sseEvent struct{ id, data, retry string }
